@@ -1,0 +1,28 @@
+# Top-level build. Two worlds share the sources:
+#  - on the machine: BOOTX64.EFI (boot/ + hv/ + gpu/ + libc-mini/), freestanding,
+#    -Wall -Wextra -Werror, linked with GNU-EFI's crt0 and our linker script;
+#  - on the host: cmocka unit tests and libFuzzer targets, under ASan/UBSan.
+# Each unit test / fuzz target declares its own sources in a small .mk file
+# next to it (tests/unit/*.mk, tests/fuzz/*.mk), so adding one never means
+# editing this file.
+
+VERSION    := 0.1.0
+BUILD      := build
+BUILD_ID   := $(shell git describe --always --dirty 2>/dev/null || echo nogit)
+RUN_SECONDS ?= 120
+FUZZ_SECONDS ?= 30
+# V=1 prints the full compiler command lines.
+Q := $(if $(filter 1,$(V)),,@)
+
+.DEFAULT_GOAL := all
+.PHONY: all deps efi image run qemu bochs test unit fuzz fuzz-build emu clean
+
+include mk/deps.mk
+include mk/efi.mk
+include mk/host.mk
+include mk/emu.mk
+
+all: efi unit-build
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,121 @@
+/* hv.cfg: the one configuration file of the hypervisor.
+ *
+ * The parser is pure, freestanding C: it takes the file's bytes (read from
+ * the ESP by boot/) and fills a struct hv_config. It never stops at the first
+ * error: every problem is recorded with its line, section and a short reason,
+ * a VM section with any error is kept in the list but marked invalid (so the
+ * boot can say why it is not started), and a [global] key with an error
+ * stays at its default. The format is documented for users in docs/hv-cfg.md.
+ *
+ * struct hv_config is large (~55 KiB): keep it in static storage, not on the
+ * UEFI stack. */
+#ifndef BOOT_CONFIG_H
+#define BOOT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HVCFG_MAX_VMS		64
+#define HVCFG_MAX_ERRORS	32
+#define HVCFG_NAME_MAX		31	/* VM / section name, chars */
+#define HVCFG_PATH_MAX		127	/* kernel= / ramdisk=, chars */
+#define HVCFG_CMDLINE_MAX	511	/* cmdline=, chars */
+
+/* Defaults of [global] and of the vGPU keys. */
+#define HVCFG_DEFAULT_CONSOLE	HVCFG_CONSOLE_COM1
+#define HVCFG_DEFAULT_SLICE_MS	10
+#define HVCFG_DEFAULT_FENCES	4
+
+/* Limits of the VM keys. */
+#define HVCFG_MEM_ALIGN		(2ull << 20)	/* VM memory granularity */
+#define HVCFG_MEM_MIN		(2ull << 20)
+#define HVCFG_MEM_MAX		(64ull << 30)
+#define HVCFG_GM_ALIGN		(1ull << 20)	/* vGPU GM granularity */
+#define HVCFG_GM_MIN		(1ull << 20)
+#define HVCFG_GM_MAX		(4ull << 30)	/* each of low and high GM */
+#define HVCFG_FENCES_MAX	32
+#define HVCFG_SLICE_MS_MIN	1
+#define HVCFG_SLICE_MS_MAX	1000
+
+/* console=: a bit mask of output sinks. */
+enum hvcfg_console {
+	HVCFG_CONSOLE_COM1 = 1,	/* the 16550 UART at 0x3f8 */
+	HVCFG_CONSOLE_E9 = 2,	/* debug port 0xE9 (Bochs, QEMU -debugcon) */
+};
+
+/* test_exit=: when to print the exit marker and leave the emulator. */
+enum hvcfg_test_exit {
+	HVCFG_EXIT_NO,
+	HVCFG_EXIT_BOOT,	/* after the boot summary */
+	HVCFG_EXIT_VMS,		/* once every VM has stopped */
+	HVCFG_EXIT_SHELL,	/* when the shell's `halt` command runs */
+};
+
+/* selftest=: deliberately fault after boot to exercise the handler. */
+enum hvcfg_selftest {
+	HVCFG_SELFTEST_NONE,
+	HVCFG_SELFTEST_PF,	/* page fault */
+	HVCFG_SELFTEST_UD,	/* invalid opcode */
+};
+
+struct hvcfg_vm {
+	char name[HVCFG_NAME_MAX + 1];
+	int line;			/* line of the [name] header */
+	bool valid;			/* no errors: may be started */
+	unsigned nr_errors;		/* errors in this section (incl. dropped) */
+	uint64_t memory;		/* bytes */
+	char kernel[HVCFG_PATH_MAX + 1];	/* as written, '\' or '/' */
+	char ramdisk[HVCFG_PATH_MAX + 1];	/* "" = none */
+	char cmdline[HVCFG_CMDLINE_MAX + 1];
+	bool has_vgpu;
+	uint64_t vgpu_low_gm;		/* bytes; 0 without a vGPU */
+	uint64_t vgpu_high_gm;		/* bytes; 0 without a vGPU */
+	uint32_t fences;		/* 0 without a vGPU */
+};
+
+struct hvcfg_error {
+	int line;			/* 1-based line in hv.cfg */
+	char section[HVCFG_NAME_MAX + 1]; /* "global", a VM, or "" (none) */
+	char reason[96];
+};
+
+struct hv_config {
+	/* [global] */
+	char default_vm[HVCFG_NAME_MAX + 1];	/* "" = hypervisor shell */
+	unsigned console;			/* enum hvcfg_console bits */
+	uint32_t slice_ms;
+	enum hvcfg_test_exit test_exit;
+	enum hvcfg_selftest selftest;
+
+	/* one per VM section, in file order, valid or not */
+	unsigned nr_vms;
+	struct hvcfg_vm vms[HVCFG_MAX_VMS];
+
+	/* The first HVCFG_MAX_ERRORS errors found, sorted by line. */
+	unsigned nr_errors;		/* stored in errors[] */
+	unsigned errors_dropped;	/* found after errors[] was full */
+	struct hvcfg_error errors[HVCFG_MAX_ERRORS];
+};
+
+/* Everything at its default, no VMs, no errors: the configuration of a boot
+ * without hv.cfg. */
+void hvcfg_defaults(struct hv_config *cfg);
+
+/* Resets cfg (hvcfg_defaults) and parses len bytes of text, which need not be
+ * NUL-terminated. Returns the total number of errors, dropped ones included.
+ * On return default_vm is either "" or the name of a listed VM (which may
+ * still be invalid: check ->valid before attaching the console to it). */
+unsigned hvcfg_parse(struct hv_config *cfg, const char *text, size_t len);
+
+/* Formats error i as "hv.cfg:LINE: [section] reason" ("hv.cfg:LINE: reason"
+ * for lines outside any section). Returns what snprintf returns, or -1 (and
+ * an empty buf) when i is out of range. */
+int hvcfg_format_error(const struct hv_config *cfg, unsigned i, char *buf,
+		       size_t size);
+
+/* The listed VM called name (case-sensitive), valid or not; NULL if none. */
+const struct hvcfg_vm *hvcfg_find_vm(const struct hv_config *cfg,
+				     const char *name);
+
+#endif

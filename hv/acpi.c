@@ -1,0 +1,191 @@
+/* ACPI table walk (ACPI 6.x spec, chapter 5.2: RSDP, XSDT/RSDT, MADT, and the
+ * PCI Firmware spec's MCFG). Tables are read in place through the identity
+ * map; every length is checked against the table before it is used. */
+#include "hv/acpi.h"
+#include "hv/hv_errno.h"
+#include "hv/mem.h"
+#include "mini/string.h"
+
+struct rsdp {
+	char signature[8];
+	uint8_t checksum;
+	char oem_id[6];
+	uint8_t revision;
+	uint32_t rsdt;
+	uint32_t length;
+	uint64_t xsdt;
+	uint8_t ext_checksum;
+	uint8_t reserved[3];
+} __attribute__((packed));
+
+struct sdt_header {
+	char signature[4];
+	uint32_t length;
+	uint8_t revision;
+	uint8_t checksum;
+	char oem_id[6];
+	char oem_table_id[8];
+	uint32_t oem_revision;
+	uint32_t creator_id;
+	uint32_t creator_revision;
+} __attribute__((packed));
+
+#define RSDP_V1_LEN 20
+#define MADT_HDR_LEN (sizeof(struct sdt_header) + 8)
+#define MADT_LAPIC 0
+#define MADT_IOAPIC 1
+#define MADT_X2APIC 9
+#define MADT_LAPIC_ENABLED 1u
+#define MADT_LAPIC_ONLINE_CAPABLE 2u
+#define MCFG_HDR_LEN (sizeof(struct sdt_header) + 8)
+#define MCFG_ENTRY_LEN 16
+#define SDT_MAX_LEN (1u << 20)
+
+static bool sums_to_zero(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	uint8_t sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += b[i];
+	return sum == 0;
+}
+
+static bool in_limit(uint64_t pa, uint64_t len, uint64_t limit)
+{
+	return pa && pa < limit && len <= limit - pa;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Returns the table if it is in range and its checksum holds. */
+static const struct sdt_header *map_sdt(uint64_t pa, uint64_t limit,
+					struct acpi_info *ai)
+{
+	const struct sdt_header *h;
+
+	if (!in_limit(pa, sizeof(*h), limit))
+		return NULL;
+	h = hv_va(pa);
+	if (h->length < sizeof(*h) || h->length > SDT_MAX_LEN ||
+	    !in_limit(pa, h->length, limit))
+		return NULL;
+	if (!sums_to_zero(h, h->length)) {
+		ai->bad_checksums++;
+		return NULL;
+	}
+	return h;
+}
+
+static void parse_madt(const struct sdt_header *h, struct acpi_info *ai)
+{
+	const uint8_t *p = (const uint8_t *)h;
+	uint32_t off = MADT_HDR_LEN;
+
+	if (h->length < MADT_HDR_LEN)
+		return;
+	ai->has_madt = true;
+	ai->lapic_base = rd32(p + sizeof(*h));
+	while (off + 2 <= h->length) {
+		uint8_t type = p[off], len = p[off + 1];
+
+		if (len < 2 || off + len > h->length)
+			break;
+		if (type == MADT_LAPIC && len >= 8 &&
+		    (rd32(p + off + 4) & MADT_LAPIC_ENABLED))
+			ai->nr_cpus++;
+		else if (type == MADT_X2APIC && len >= 16 &&
+			 (rd32(p + off + 8) & MADT_LAPIC_ENABLED))
+			ai->nr_cpus++;
+		else if (type == MADT_IOAPIC)
+			ai->nr_ioapics++;
+		off += len;
+	}
+}
+
+static void parse_mcfg(const struct sdt_header *h, struct acpi_info *ai)
+{
+	const uint8_t *p = (const uint8_t *)h;
+
+	for (uint32_t off = MCFG_HDR_LEN; off + MCFG_ENTRY_LEN <= h->length;
+	     off += MCFG_ENTRY_LEN) {
+		struct acpi_mcfg *m;
+
+		if (ai->nr_mcfg == ACPI_MAX_MCFG)
+			break;
+		m = &ai->mcfg[ai->nr_mcfg++];
+		m->base = rd64(p + off);
+		m->segment = (uint16_t)(p[off + 8] | p[off + 9] << 8);
+		m->bus_start = p[off + 10];
+		m->bus_end = p[off + 11];
+	}
+}
+
+static void parse_table(uint64_t pa, uint64_t limit, struct acpi_info *ai)
+{
+	const struct sdt_header *h = map_sdt(pa, limit, ai);
+
+	if (!h)
+		return;
+	if (memcmp(h->signature, "APIC", 4) == 0)
+		parse_madt(h, ai);
+	else if (memcmp(h->signature, "MCFG", 4) == 0)
+		parse_mcfg(h, ai);
+}
+
+/* ext_readable: the ACPI 2.0 part (XSDT address onwards) is inside the
+ * limit; without it the RSDT is used. */
+static int check_rsdp(const struct rsdp *r, bool ext_readable,
+		      struct acpi_info *ai)
+{
+	if (memcmp(r->signature, "RSD PTR ", 8) != 0 ||
+	    !sums_to_zero(r, RSDP_V1_LEN))
+		return -HV_EINVAL;
+	ai->revision = r->revision;
+	memcpy(ai->oem_id, r->oem_id, 6);
+	ai->oem_id[6] = 0;
+	ai->xsdt = ext_readable && r->revision >= 2 && r->xsdt &&
+		   r->length >= sizeof(*r) && sums_to_zero(r, sizeof(*r));
+	return 0;
+}
+
+int acpi_parse(uint64_t rsdp_pa, uint64_t limit, struct acpi_info *ai)
+{
+	const struct rsdp *r;
+	const struct sdt_header *root;
+	uint32_t entry_size;
+
+	memset(ai, 0, sizeof(*ai));
+	/* An ACPI 1.0 RSDP is only its first 20 bytes; the 2.0 part is looked
+	 * at only if it is in range too (check_rsdp). */
+	if (!in_limit(rsdp_pa, RSDP_V1_LEN, limit))
+		return -HV_ENOENT;
+	r = hv_va(rsdp_pa);
+	if (check_rsdp(r, in_limit(rsdp_pa, sizeof(*r), limit), ai) < 0)
+		return -HV_EINVAL;
+	root = map_sdt(ai->xsdt ? r->xsdt : r->rsdt, limit, ai);
+	if (!root)
+		return -HV_EINVAL;
+	entry_size = ai->xsdt ? 8 : 4;
+	ai->nr_tables = (root->length - sizeof(*root)) / entry_size;
+	for (uint32_t i = 0; i < ai->nr_tables; i++) {
+		const uint8_t *e = (const uint8_t *)(root + 1) + i * entry_size;
+
+		parse_table(ai->xsdt ? rd64(e) : rd32(e), limit, ai);
+	}
+	return 0;
+}

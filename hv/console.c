@@ -1,0 +1,113 @@
+#include "hv/console.h"
+#include "hv/uart16550.h"
+#include "hv/x86.h"
+#include "mini/stdio.h"
+#include "mini/string.h"
+
+#define DEBUG_PORT_E9 0xe9
+#define LOG_RING_SIZE (64 * 1024)
+#define LINE_MAX 512
+
+static char ring_buf[LOG_RING_SIZE];
+static struct log_ring ring;
+static unsigned sinks = CONSOLE_COM1;
+
+void console_init(void)
+{
+	log_ring_init(&ring, ring_buf, sizeof(ring_buf));
+	uart_init(COM1_BASE, 115200);
+}
+
+static void sink_write(unsigned mask, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (mask & CONSOLE_COM1) {
+			/* Terminals want CR LF; the ring and 0xE9 keep LF. */
+			if (s[i] == '\n')
+				uart_putc(COM1_BASE, '\r');
+			uart_putc(COM1_BASE, s[i]);
+		}
+		if (mask & CONSOLE_E9)
+			outb(DEBUG_PORT_E9, (uint8_t)s[i]);
+	}
+}
+
+static void replay_ring(unsigned mask)
+{
+	char chunk[256];
+	size_t from = 0, n;
+
+	while ((n = log_ring_read(&ring, from, chunk, sizeof(chunk))) > 0) {
+		sink_write(mask, chunk, n);
+		from += n;
+	}
+}
+
+void console_set_sinks(unsigned mask)
+{
+	unsigned added = mask & ~sinks;
+
+	if (added)
+		replay_ring(added);
+	sinks = mask;
+}
+
+unsigned console_sinks(void)
+{
+	return sinks;
+}
+
+void console_write(const char *s, size_t n)
+{
+	log_ring_write(&ring, s, n);
+	sink_write(sinks, s, n);
+}
+
+void kvprintf(const char *fmt, va_list ap)
+{
+	char line[LINE_MAX];
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	console_write(line, (size_t)n);
+}
+
+void kprintf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kvprintf(fmt, ap);
+	va_end(ap);
+}
+
+static const char *const level_tag[] = {
+	[LOG_ERR] = "error: ",
+	[LOG_WARN] = "warning: ",
+	[LOG_INFO] = "",
+	[LOG_DEBUG] = "debug: ",
+};
+
+void klog(enum log_level level, const char *who, const char *fmt, ...)
+{
+	va_list ap;
+
+	kprintf("%s: %s", who, level_tag[level]);
+	va_start(ap, fmt);
+	kvprintf(fmt, ap);
+	va_end(ap);
+	console_write("\n", 1);
+}
+
+bool console_getc(uint8_t *out)
+{
+	return uart_getc(COM1_BASE, out);
+}
+
+const struct log_ring *console_ring(void)
+{
+	return &ring;
+}

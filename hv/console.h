@@ -1,0 +1,37 @@
+/* The hypervisor console: everything printed goes to the log ring and to the
+ * enabled sinks (COM1, and the 0xE9 debug port in emulators). */
+#ifndef HV_CONSOLE_H
+#define HV_CONSOLE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "hv/log_ring.h"
+
+enum console_sink {
+	CONSOLE_COM1 = 1u << 0,
+	CONSOLE_E9 = 1u << 1,
+};
+
+enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+void console_init(void);
+/* Switches sinks. A sink that becomes enabled first receives the ring's
+ * content, so nothing printed before the config was read is lost to it. */
+void console_set_sinks(unsigned mask);
+unsigned console_sinks(void);
+void console_write(const char *s, size_t n);
+void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void kvprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* One log line: "<who>: <message>\n", with an "error"/"warning" tag. */
+void klog(enum log_level level, const char *who, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool console_getc(uint8_t *out);
+const struct log_ring *console_ring(void);
+
+#define pr_err(who, ...) klog(LOG_ERR, who, __VA_ARGS__)
+#define pr_warn(who, ...) klog(LOG_WARN, who, __VA_ARGS__)
+#define pr_info(who, ...) klog(LOG_INFO, who, __VA_ARGS__)
+
+#endif

@@ -1,0 +1,60 @@
+/* An exception in the hypervisor itself is always our bug (guests run in VMX
+ * non-root mode and their faults arrive as VM exits), so the handler prints
+ * everything needed to find it and halts the machine. */
+#include "hv/console.h"
+#include "hv/cpu.h"
+#include "hv/platform.h"
+#include "hv/x86.h"
+
+static const char *const names[32] = {
+	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint",
+	"#OF overflow", "#BR bound range", "#UD invalid opcode",
+	"#NM device not available", "#DF double fault",
+	"coprocessor segment overrun", "#TS invalid TSS",
+	"#NP segment not present", "#SS stack fault",
+	"#GP general protection", "#PF page fault", "reserved 15",
+	"#MF x87 error", "#AC alignment check", "#MC machine check",
+	"#XM SIMD error", "#VE virtualization", "#CP control protection",
+};
+
+const char *exception_name(uint64_t vector)
+{
+	if (vector < 32 && names[vector])
+		return names[vector];
+	return "reserved";
+}
+
+static void dump_frame(const struct exception_frame *f)
+{
+	kprintf("  rip=%016llx cs=%04llx rflags=%016llx error=%llx\n",
+		(unsigned long long)f->rip, (unsigned long long)f->cs,
+		(unsigned long long)f->rflags,
+		(unsigned long long)f->error_code);
+	kprintf("  rax=%016llx rbx=%016llx rcx=%016llx rdx=%016llx\n",
+		(unsigned long long)f->rax, (unsigned long long)f->rbx,
+		(unsigned long long)f->rcx, (unsigned long long)f->rdx);
+	kprintf("  rsi=%016llx rdi=%016llx rbp=%016llx rsp=%016llx\n",
+		(unsigned long long)f->rsi, (unsigned long long)f->rdi,
+		(unsigned long long)f->rbp, (unsigned long long)f->rsp);
+	kprintf("  r8 =%016llx r9 =%016llx r10=%016llx r11=%016llx\n",
+		(unsigned long long)f->r8, (unsigned long long)f->r9,
+		(unsigned long long)f->r10, (unsigned long long)f->r11);
+	kprintf("  r12=%016llx r13=%016llx r14=%016llx r15=%016llx\n",
+		(unsigned long long)f->r12, (unsigned long long)f->r13,
+		(unsigned long long)f->r14, (unsigned long long)f->r15);
+	kprintf("  cr0=%016llx cr2=%016llx cr3=%016llx cr4=%016llx\n",
+		(unsigned long long)read_cr0(), (unsigned long long)read_cr2(),
+		(unsigned long long)read_cr3(), (unsigned long long)read_cr4());
+}
+
+void exception_handler(struct exception_frame *f)
+{
+	kprintf("\nHYPERVISOR EXCEPTION %llu (%s) at rip %016llx\n",
+		(unsigned long long)f->vector, exception_name(f->vector),
+		(unsigned long long)f->rip);
+	if (f->vector == 14)
+		kprintf("  faulting address (cr2) %016llx\n",
+			(unsigned long long)read_cr2());
+	dump_frame(f);
+	platform_halt("hypervisor exception");
+}

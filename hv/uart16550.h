@@ -1,0 +1,15 @@
+/* Polled driver for a 16550-compatible UART (COM1 at 0x3F8 on a PC). */
+#ifndef HV_UART16550_H
+#define HV_UART16550_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define COM1_BASE 0x3f8
+
+void uart_init(uint16_t base, uint32_t baud);
+void uart_putc(uint16_t base, char c);
+/* Returns true and stores a byte when one is waiting; never blocks. */
+bool uart_getc(uint16_t base, uint8_t *out);
+
+#endif

@@ -1,0 +1,60 @@
+# Host builds: cmocka unit tests and libFuzzer targets.
+#
+# A unit test is tests/unit/<name>.c plus tests/unit/<name>.mk, which says
+#     UNIT_TESTS += <name>
+#     <name>_SRCS := libc-mini/string.c ...      (code under test)
+#     <name>_CFLAGS := -DLM_TEST_PREFIX          (optional)
+# A fuzz target is tests/fuzz/<name>.c plus tests/fuzz/<name>.mk, the same way
+# with FUZZ_TARGETS. Both see -I. -Ilibc-mini/include and -DHOST_BUILD.
+
+HOST_CC      ?= gcc
+FUZZ_CC      ?= clang
+HOST_CFLAGS  := -std=gnu11 -g -O1 -Wall -Wextra -Werror -DHOST_BUILD \
+	-I. -Ilibc-mini/include -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined
+HOST_LDLIBS  := -lcmocka
+FUZZ_CFLAGS  := -std=gnu11 -g -O1 -Wall -Wextra -DHOST_BUILD -DFUZZING \
+	-I. -Ilibc-mini/include -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined
+
+# Headers are few; rebuilding every host binary when one changes is cheap.
+HOST_HDRS := $(shell find boot hv gpu libc-mini guest-shim -name '*.h' 2>/dev/null)
+
+UNIT_TESTS   :=
+FUZZ_TARGETS :=
+include $(wildcard tests/unit/*.mk)
+include $(wildcard tests/fuzz/*.mk)
+
+UNIT_BINS := $(addprefix $(BUILD)/host/unit/,$(UNIT_TESTS))
+FUZZ_BINS := $(addprefix $(BUILD)/host/fuzz/,$(FUZZ_TARGETS))
+
+define unit_rule
+$(BUILD)/host/unit/$(1): tests/unit/$(1).c $$($(1)_SRCS) $$(wildcard tests/unit/*.h) $$(HOST_HDRS) | $(DEPS_STAMP)
+	@mkdir -p $$(dir $$@)
+	@echo "  HOSTCC  $$@"
+	$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$($(1)_CFLAGS) -o $$@ tests/unit/$(1).c $$($(1)_SRCS) $$(HOST_LDLIBS)
+endef
+$(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
+
+define fuzz_rule
+$(BUILD)/host/fuzz/$(1): tests/fuzz/$(1).c $$($(1)_SRCS) $$(HOST_HDRS) | $(DEPS_STAMP)
+	@mkdir -p $$(dir $$@)
+	@echo "  FUZZCC  $$@"
+	$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$($(1)_CFLAGS) -o $$@ tests/fuzz/$(1).c $$($(1)_SRCS)
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
+
+
+.PHONY: unit-build
+unit-build: $(UNIT_BINS)
+fuzz-build: $(FUZZ_BINS)
+
+# Runs every unit test binary; each prints cmocka's summary. The tally at the
+# end counts binaries.
+unit: $(UNIT_BINS)
+	@tools/run-tests unit $(UNIT_BINS)
+
+# Each fuzz target runs for FUZZ_SECONDS from its checked-in seed corpus
+# (tests/fuzz/corpus/<name>/, if any) in a scratch copy.
+fuzz: $(FUZZ_BINS)
+	@tools/run-tests fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
