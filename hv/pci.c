@@ -23,8 +23,8 @@ void pci_init(uint64_t ecam_base, uint8_t bus_start, uint8_t bus_end)
 static volatile uint32_t *ecam_ptr(uint8_t bus, uint8_t dev, uint8_t fn,
 				   uint16_t off)
 {
-	uint64_t pa = bus_info.ecam_base +
-		      ((uint64_t)(bus - bus_info.bus_start) << 20) +
+	/* The MCFG base address is that of bus 0, whatever the start bus. */
+	uint64_t pa = bus_info.ecam_base + ((uint64_t)bus << 20) +
 		      ((uint64_t)dev << 15) + ((uint64_t)fn << 12) + (off & 0xffc);
 
 	return hv_va(pa);

@@ -50,5 +50,9 @@ static const char *const explanations[] = {
 
 const char *vtx_explain(const struct vtx_verdict *v)
 {
+	/* A verdict is a plain struct callers may fill by hand: never index
+	 * past the table. */
+	if ((unsigned)v->state >= sizeof(explanations) / sizeof(explanations[0]))
+		return "unknown: no VT-x verdict";
 	return explanations[v->state];
 }

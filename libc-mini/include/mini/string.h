@@ -7,6 +7,22 @@
 
 #if LM_HOSTED && !defined(LM_TEST_PREFIX)
 #include <string.h>
+#if defined(__GLIBC__) && (__GLIBC__ == 2 && __GLIBC_MINOR__ < 38)
+/* glibc gained strlcpy in 2.38; Debian 12 has 2.36. Same BSD semantics as
+ * libc-mini's own. */
+static inline size_t strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+
+	if (size) {
+		size_t n = len < size - 1 ? len : size - 1;
+
+		memcpy(dst, src, n);
+		dst[n] = 0;
+	}
+	return len;
+}
+#endif
 #else
 void *LM(memcpy)(void *dst, const void *src, size_t n);
 void *LM(memmove)(void *dst, const void *src, size_t n);
