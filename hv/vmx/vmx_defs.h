@@ -1,0 +1,654 @@
+/* VMX architectural constants, named after the Intel SDM (Vol. 3C, order
+ * number 326019; chapter numbers below follow the 2023 edition, where VMX is
+ * chapters 24-33 and the appendices A-C list capability MSRs, VMCS field
+ * encodings and exit reasons).
+ *
+ * Only numbers the hardware defines live here: VMCS field encodings, control
+ * bits, exit reasons, VM-instruction errors, MSR numbers, EPT entry and EPTP
+ * bits, exit-qualification layouts. Policy (which controls we want) lives in
+ * hv/vmx, decoding of capability MSRs in vmx_caps.c. */
+#ifndef HV_VMX_VMX_DEFS_H
+#define HV_VMX_VMX_DEFS_H
+
+#include <stdint.h>
+
+#ifndef BIT32
+#define BIT32(n) (1u << (n))
+#endif
+#ifndef BIT64
+#define BIT64(n) (1ull << (n))
+#endif
+
+/* --- MSRs (SDM Vol. 4, Table 2-2; VMX capability MSRs: Appendix A) ------ */
+
+#define MSR_IA32_TIME_STAMP_COUNTER	0x00000010u
+#define MSR_IA32_APIC_BASE		0x0000001bu
+#define MSR_IA32_MTRRCAP		0x000000feu
+#define MSR_IA32_SYSENTER_CS		0x00000174u
+#define MSR_IA32_SYSENTER_ESP		0x00000175u
+#define MSR_IA32_SYSENTER_EIP		0x00000176u
+#define MSR_IA32_MISC_ENABLE		0x000001a0u
+#define MSR_IA32_DEBUGCTL		0x000001d9u
+#define MSR_IA32_MTRR_PHYSBASE0		0x00000200u
+#define MSR_IA32_MTRR_PHYSMASK0		0x00000201u
+#define MSR_IA32_PAT			0x00000277u
+#define MSR_IA32_MTRR_DEF_TYPE		0x000002ffu
+#define MSR_IA32_PERF_GLOBAL_CTRL	0x0000038fu
+#define MSR_IA32_VMX_BASIC		0x00000480u
+#define MSR_IA32_VMX_PINBASED_CTLS	0x00000481u
+#define MSR_IA32_VMX_PROCBASED_CTLS	0x00000482u
+#define MSR_IA32_VMX_EXIT_CTLS		0x00000483u
+#define MSR_IA32_VMX_ENTRY_CTLS		0x00000484u
+#define MSR_IA32_VMX_MISC		0x00000485u
+#define MSR_IA32_VMX_CR0_FIXED0		0x00000486u
+#define MSR_IA32_VMX_CR0_FIXED1		0x00000487u
+#define MSR_IA32_VMX_CR4_FIXED0		0x00000488u
+#define MSR_IA32_VMX_CR4_FIXED1		0x00000489u
+#define MSR_IA32_VMX_VMCS_ENUM		0x0000048au
+#define MSR_IA32_VMX_PROCBASED_CTLS2	0x0000048bu
+#define MSR_IA32_VMX_EPT_VPID_CAP	0x0000048cu
+#define MSR_IA32_VMX_TRUE_PINBASED_CTLS	0x0000048du
+#define MSR_IA32_VMX_TRUE_PROCBASED_CTLS 0x0000048eu
+#define MSR_IA32_VMX_TRUE_EXIT_CTLS	0x0000048fu
+#define MSR_IA32_VMX_TRUE_ENTRY_CTLS	0x00000490u
+#define MSR_IA32_VMX_VMFUNC		0x00000491u
+#define MSR_IA32_VMX_PROCBASED_CTLS3	0x00000492u
+#define MSR_IA32_EFER			0xc0000080u
+#define MSR_IA32_STAR			0xc0000081u
+#define MSR_IA32_LSTAR			0xc0000082u
+#define MSR_IA32_CSTAR			0xc0000083u
+#define MSR_IA32_FMASK			0xc0000084u
+#define MSR_IA32_FS_BASE		0xc0000100u
+#define MSR_IA32_GS_BASE		0xc0000101u
+#define MSR_IA32_KERNEL_GS_BASE		0xc0000102u
+#define MSR_IA32_TSC_AUX		0xc0000103u
+
+/* IA32_FEATURE_CONTROL (0x3a) and its bits live in hv/x86.h, next to the
+ * code that sets and locks it before VMXON. */
+
+/* IA32_EFER */
+#define EFER_SCE	BIT64(0)
+#define EFER_LME	BIT64(8)
+#define EFER_LMA	BIT64(10)
+#define EFER_NXE	BIT64(11)
+
+/* IA32_VMX_BASIC (SDM A.1) */
+#define VMX_BASIC_REVISION_MASK		0x7fffffffull	/* bits 30:0 */
+#define VMX_BASIC_REGION_SIZE_SHIFT	32		/* bits 44:32 */
+#define VMX_BASIC_REGION_SIZE_MASK	0x1fffull
+#define VMX_BASIC_PA_32BIT		BIT64(48)
+#define VMX_BASIC_DUAL_MONITOR		BIT64(49)
+#define VMX_BASIC_MEMTYPE_SHIFT		50		/* bits 53:50 */
+#define VMX_BASIC_MEMTYPE_MASK		0xfull
+#define VMX_BASIC_INS_OUTS_INFO		BIT64(54)
+#define VMX_BASIC_TRUE_CTLS		BIT64(55)
+#define VMX_BASIC_NO_ERRCODE_REQ	BIT64(56)
+
+/* IA32_VMX_MISC (SDM A.6) */
+#define VMX_MISC_PREEMPT_TIMER_RATE_MASK 0x1full	/* bits 4:0 */
+#define VMX_MISC_STORE_LMA		BIT64(5)
+#define VMX_MISC_ACTIVITY_HLT		BIT64(6)
+#define VMX_MISC_ACTIVITY_SHUTDOWN	BIT64(7)
+#define VMX_MISC_ACTIVITY_WAIT_SIPI	BIT64(8)
+#define VMX_MISC_CR3_TARGETS_SHIFT	16		/* bits 24:16 */
+#define VMX_MISC_MAX_MSR_LIST_SHIFT	25		/* bits 27:25: 512*(N+1) */
+#define VMX_MISC_VMWRITE_ANY_FIELD	BIT64(29)
+
+/* IA32_VMX_EPT_VPID_CAP (SDM A.10) */
+#define EPT_CAP_EXEC_ONLY		BIT64(0)
+#define EPT_CAP_WALK_4			BIT64(6)
+#define EPT_CAP_WALK_5			BIT64(7)
+#define EPT_CAP_MEMTYPE_UC		BIT64(8)
+#define EPT_CAP_MEMTYPE_WB		BIT64(14)
+#define EPT_CAP_PDE_2M			BIT64(16)
+#define EPT_CAP_PDPTE_1G		BIT64(17)
+#define EPT_CAP_INVEPT			BIT64(20)
+#define EPT_CAP_AD			BIT64(21)
+#define EPT_CAP_ADV_EXIT_INFO		BIT64(22)
+#define EPT_CAP_SUPER_SHADOW_STACK	BIT64(23)
+#define EPT_CAP_INVEPT_SINGLE		BIT64(25)
+#define EPT_CAP_INVEPT_ALL		BIT64(26)
+#define VPID_CAP_INVVPID		BIT64(32)
+#define VPID_CAP_INVVPID_ADDR		BIT64(40)
+#define VPID_CAP_INVVPID_SINGLE		BIT64(41)
+#define VPID_CAP_INVVPID_ALL		BIT64(42)
+#define VPID_CAP_INVVPID_SINGLE_GLOBALS	BIT64(43)
+
+/* --- Control registers (SDM Vol. 3A 2.5) --------------------------------- */
+
+#define CR0_PE	BIT64(0)
+#define CR0_MP	BIT64(1)
+#define CR0_EM	BIT64(2)
+#define CR0_TS	BIT64(3)
+#define CR0_ET	BIT64(4)
+#define CR0_NE	BIT64(5)
+#define CR0_WP	BIT64(16)
+#define CR0_AM	BIT64(18)
+#define CR0_NW	BIT64(29)
+#define CR0_CD	BIT64(30)
+#define CR0_PG	BIT64(31)
+
+#define CR4_VME		BIT64(0)
+#define CR4_PVI		BIT64(1)
+#define CR4_TSD		BIT64(2)
+#define CR4_DE		BIT64(3)
+#define CR4_PSE		BIT64(4)
+#define CR4_PAE		BIT64(5)
+#define CR4_MCE		BIT64(6)
+#define CR4_PGE		BIT64(7)
+#define CR4_PCE		BIT64(8)
+#define CR4_OSFXSR	BIT64(9)
+#define CR4_OSXMMEXCPT	BIT64(10)
+#define CR4_UMIP	BIT64(11)
+#define CR4_LA57	BIT64(12)
+#define CR4_VMXE	BIT64(13)
+#define CR4_SMXE	BIT64(14)
+#define CR4_FSGSBASE	BIT64(16)
+#define CR4_PCIDE	BIT64(17)
+#define CR4_OSXSAVE	BIT64(18)
+#define CR4_SMEP	BIT64(20)
+#define CR4_SMAP	BIT64(21)
+#define CR4_PKE		BIT64(22)
+
+#define RFLAGS_CF	BIT64(0)
+#define RFLAGS_FIXED1	BIT64(1)	/* reserved, always 1 */
+#define RFLAGS_ZF	BIT64(6)
+#define RFLAGS_TF	BIT64(8)
+#define RFLAGS_IF	BIT64(9)
+#define RFLAGS_DF	BIT64(10)
+#define RFLAGS_VM	BIT64(17)
+
+/* --- VMCS field encodings (SDM Appendix B) ------------------------------- */
+/* Encoding bits: 0 access type (high half of a 64-bit field), 9:1 index,
+ * 11:10 type (0 control, 1 read-only data, 2 guest state, 3 host state),
+ * 14:13 width (0 16-bit, 1 64-bit, 2 32-bit, 3 natural width). */
+#define VMCS_FIELD_WIDTH(enc)	(((enc) >> 13) & 3u)
+#define VMCS_FIELD_TYPE(enc)	(((enc) >> 10) & 3u)
+#define VMCS_WIDTH_16		0u
+#define VMCS_WIDTH_64		1u
+#define VMCS_WIDTH_32		2u
+#define VMCS_WIDTH_NATURAL	3u
+
+/* B.1.1 16-bit control fields */
+#define VMCS_VPID				0x0000u
+#define VMCS_POSTED_INTR_NOTIFICATION_VECTOR	0x0002u
+#define VMCS_EPTP_INDEX				0x0004u
+/* B.1.2 16-bit guest-state fields */
+#define VMCS_GUEST_ES_SELECTOR			0x0800u
+#define VMCS_GUEST_CS_SELECTOR			0x0802u
+#define VMCS_GUEST_SS_SELECTOR			0x0804u
+#define VMCS_GUEST_DS_SELECTOR			0x0806u
+#define VMCS_GUEST_FS_SELECTOR			0x0808u
+#define VMCS_GUEST_GS_SELECTOR			0x080au
+#define VMCS_GUEST_LDTR_SELECTOR		0x080cu
+#define VMCS_GUEST_TR_SELECTOR			0x080eu
+#define VMCS_GUEST_INTR_STATUS			0x0810u
+#define VMCS_GUEST_PML_INDEX			0x0812u
+/* B.1.3 16-bit host-state fields */
+#define VMCS_HOST_ES_SELECTOR			0x0c00u
+#define VMCS_HOST_CS_SELECTOR			0x0c02u
+#define VMCS_HOST_SS_SELECTOR			0x0c04u
+#define VMCS_HOST_DS_SELECTOR			0x0c06u
+#define VMCS_HOST_FS_SELECTOR			0x0c08u
+#define VMCS_HOST_GS_SELECTOR			0x0c0au
+#define VMCS_HOST_TR_SELECTOR			0x0c0cu
+
+/* B.2.1 64-bit control fields */
+#define VMCS_IO_BITMAP_A			0x2000u
+#define VMCS_IO_BITMAP_B			0x2002u
+#define VMCS_MSR_BITMAP				0x2004u
+#define VMCS_EXIT_MSR_STORE_ADDR		0x2006u
+#define VMCS_EXIT_MSR_LOAD_ADDR			0x2008u
+#define VMCS_ENTRY_MSR_LOAD_ADDR		0x200au
+#define VMCS_EXECUTIVE_VMCS_PTR			0x200cu
+#define VMCS_PML_ADDRESS			0x200eu
+#define VMCS_TSC_OFFSET				0x2010u
+#define VMCS_VIRTUAL_APIC_ADDR			0x2012u
+#define VMCS_APIC_ACCESS_ADDR			0x2014u
+#define VMCS_POSTED_INTR_DESC_ADDR		0x2016u
+#define VMCS_VM_FUNCTION_CONTROLS		0x2018u
+#define VMCS_EPT_POINTER			0x201au
+#define VMCS_EOI_EXIT_BITMAP0			0x201cu
+#define VMCS_EOI_EXIT_BITMAP1			0x201eu
+#define VMCS_EOI_EXIT_BITMAP2			0x2020u
+#define VMCS_EOI_EXIT_BITMAP3			0x2022u
+#define VMCS_EPTP_LIST_ADDR			0x2024u
+#define VMCS_VMREAD_BITMAP			0x2026u
+#define VMCS_VMWRITE_BITMAP			0x2028u
+#define VMCS_VE_INFO_ADDR			0x202au
+#define VMCS_XSS_EXITING_BITMAP			0x202cu
+#define VMCS_ENCLS_EXITING_BITMAP		0x202eu
+#define VMCS_SPP_TABLE_POINTER			0x2030u
+#define VMCS_TSC_MULTIPLIER			0x2032u
+#define VMCS_TERTIARY_PROC_CONTROLS		0x2034u
+/* B.2.2 64-bit read-only data fields */
+#define VMCS_GUEST_PHYSICAL_ADDRESS		0x2400u
+/* B.2.3 64-bit guest-state fields */
+#define VMCS_VMCS_LINK_POINTER			0x2800u
+#define VMCS_GUEST_IA32_DEBUGCTL		0x2802u
+#define VMCS_GUEST_IA32_PAT			0x2804u
+#define VMCS_GUEST_IA32_EFER			0x2806u
+#define VMCS_GUEST_IA32_PERF_GLOBAL_CTRL	0x2808u
+#define VMCS_GUEST_PDPTE0			0x280au
+#define VMCS_GUEST_PDPTE1			0x280cu
+#define VMCS_GUEST_PDPTE2			0x280eu
+#define VMCS_GUEST_PDPTE3			0x2810u
+#define VMCS_GUEST_IA32_BNDCFGS			0x2812u
+#define VMCS_GUEST_IA32_RTIT_CTL		0x2814u
+#define VMCS_GUEST_IA32_LBR_CTL			0x2816u
+#define VMCS_GUEST_IA32_PKRS			0x2818u
+/* B.2.4 64-bit host-state fields */
+#define VMCS_HOST_IA32_PAT			0x2c00u
+#define VMCS_HOST_IA32_EFER			0x2c02u
+#define VMCS_HOST_IA32_PERF_GLOBAL_CTRL		0x2c04u
+#define VMCS_HOST_IA32_PKRS			0x2c06u
+
+/* B.3.1 32-bit control fields */
+#define VMCS_PIN_BASED_CONTROLS			0x4000u
+#define VMCS_PROC_BASED_CONTROLS		0x4002u
+#define VMCS_EXCEPTION_BITMAP			0x4004u
+#define VMCS_PF_ERROR_CODE_MASK			0x4006u
+#define VMCS_PF_ERROR_CODE_MATCH		0x4008u
+#define VMCS_CR3_TARGET_COUNT			0x400au
+#define VMCS_EXIT_CONTROLS			0x400cu
+#define VMCS_EXIT_MSR_STORE_COUNT		0x400eu
+#define VMCS_EXIT_MSR_LOAD_COUNT		0x4010u
+#define VMCS_ENTRY_CONTROLS			0x4012u
+#define VMCS_ENTRY_MSR_LOAD_COUNT		0x4014u
+#define VMCS_ENTRY_INTR_INFO			0x4016u
+#define VMCS_ENTRY_EXCEPTION_ERROR_CODE		0x4018u
+#define VMCS_ENTRY_INSTRUCTION_LENGTH		0x401au
+#define VMCS_TPR_THRESHOLD			0x401cu
+#define VMCS_PROC_BASED_CONTROLS2		0x401eu
+#define VMCS_PLE_GAP				0x4020u
+#define VMCS_PLE_WINDOW				0x4022u
+/* B.3.2 32-bit read-only data fields */
+#define VMCS_VM_INSTRUCTION_ERROR		0x4400u
+#define VMCS_EXIT_REASON			0x4402u
+#define VMCS_EXIT_INTR_INFO			0x4404u
+#define VMCS_EXIT_INTR_ERROR_CODE		0x4406u
+#define VMCS_IDT_VECTORING_INFO			0x4408u
+#define VMCS_IDT_VECTORING_ERROR_CODE		0x440au
+#define VMCS_EXIT_INSTRUCTION_LENGTH		0x440cu
+#define VMCS_EXIT_INSTRUCTION_INFO		0x440eu
+/* B.3.3 32-bit guest-state fields */
+#define VMCS_GUEST_ES_LIMIT			0x4800u
+#define VMCS_GUEST_CS_LIMIT			0x4802u
+#define VMCS_GUEST_SS_LIMIT			0x4804u
+#define VMCS_GUEST_DS_LIMIT			0x4806u
+#define VMCS_GUEST_FS_LIMIT			0x4808u
+#define VMCS_GUEST_GS_LIMIT			0x480au
+#define VMCS_GUEST_LDTR_LIMIT			0x480cu
+#define VMCS_GUEST_TR_LIMIT			0x480eu
+#define VMCS_GUEST_GDTR_LIMIT			0x4810u
+#define VMCS_GUEST_IDTR_LIMIT			0x4812u
+#define VMCS_GUEST_ES_AR			0x4814u
+#define VMCS_GUEST_CS_AR			0x4816u
+#define VMCS_GUEST_SS_AR			0x4818u
+#define VMCS_GUEST_DS_AR			0x481au
+#define VMCS_GUEST_FS_AR			0x481cu
+#define VMCS_GUEST_GS_AR			0x481eu
+#define VMCS_GUEST_LDTR_AR			0x4820u
+#define VMCS_GUEST_TR_AR			0x4822u
+#define VMCS_GUEST_INTERRUPTIBILITY		0x4824u
+#define VMCS_GUEST_ACTIVITY_STATE		0x4826u
+#define VMCS_GUEST_SMBASE			0x4828u
+#define VMCS_GUEST_IA32_SYSENTER_CS		0x482au
+#define VMCS_PREEMPTION_TIMER_VALUE		0x482eu
+/* B.3.4 32-bit host-state field */
+#define VMCS_HOST_IA32_SYSENTER_CS		0x4c00u
+
+/* B.4.1 natural-width control fields */
+#define VMCS_CR0_GUEST_HOST_MASK		0x6000u
+#define VMCS_CR4_GUEST_HOST_MASK		0x6002u
+#define VMCS_CR0_READ_SHADOW			0x6004u
+#define VMCS_CR4_READ_SHADOW			0x6006u
+#define VMCS_CR3_TARGET_VALUE0			0x6008u
+#define VMCS_CR3_TARGET_VALUE1			0x600au
+#define VMCS_CR3_TARGET_VALUE2			0x600cu
+#define VMCS_CR3_TARGET_VALUE3			0x600eu
+/* B.4.2 natural-width read-only data fields */
+#define VMCS_EXIT_QUALIFICATION			0x6400u
+#define VMCS_IO_RCX				0x6402u
+#define VMCS_IO_RSI				0x6404u
+#define VMCS_IO_RDI				0x6406u
+#define VMCS_IO_RIP				0x6408u
+#define VMCS_GUEST_LINEAR_ADDRESS		0x640au
+/* B.4.3 natural-width guest-state fields */
+#define VMCS_GUEST_CR0				0x6800u
+#define VMCS_GUEST_CR3				0x6802u
+#define VMCS_GUEST_CR4				0x6804u
+#define VMCS_GUEST_ES_BASE			0x6806u
+#define VMCS_GUEST_CS_BASE			0x6808u
+#define VMCS_GUEST_SS_BASE			0x680au
+#define VMCS_GUEST_DS_BASE			0x680cu
+#define VMCS_GUEST_FS_BASE			0x680eu
+#define VMCS_GUEST_GS_BASE			0x6810u
+#define VMCS_GUEST_LDTR_BASE			0x6812u
+#define VMCS_GUEST_TR_BASE			0x6814u
+#define VMCS_GUEST_GDTR_BASE			0x6816u
+#define VMCS_GUEST_IDTR_BASE			0x6818u
+#define VMCS_GUEST_DR7				0x681au
+#define VMCS_GUEST_RSP				0x681cu
+#define VMCS_GUEST_RIP				0x681eu
+#define VMCS_GUEST_RFLAGS			0x6820u
+#define VMCS_GUEST_PENDING_DBG_EXCEPTIONS	0x6822u
+#define VMCS_GUEST_IA32_SYSENTER_ESP		0x6824u
+#define VMCS_GUEST_IA32_SYSENTER_EIP		0x6826u
+/* B.4.4 natural-width host-state fields */
+#define VMCS_HOST_CR0				0x6c00u
+#define VMCS_HOST_CR3				0x6c02u
+#define VMCS_HOST_CR4				0x6c04u
+#define VMCS_HOST_FS_BASE			0x6c06u
+#define VMCS_HOST_GS_BASE			0x6c08u
+#define VMCS_HOST_TR_BASE			0x6c0au
+#define VMCS_HOST_GDTR_BASE			0x6c0cu
+#define VMCS_HOST_IDTR_BASE			0x6c0eu
+#define VMCS_HOST_IA32_SYSENTER_ESP		0x6c10u
+#define VMCS_HOST_IA32_SYSENTER_EIP		0x6c12u
+#define VMCS_HOST_RSP				0x6c14u
+#define VMCS_HOST_RIP				0x6c16u
+
+/* --- VM-execution, exit and entry controls (SDM 25.6-25.8) --------------- */
+/* Never write these as fixed numbers into the VMCS: combine the bits we
+ * want with the capability MSRs through vmx_adjust_ctls() (vmx_caps.h). */
+
+/* Table 25-5: pin-based VM-execution controls */
+#define PIN_CTL_EXTERNAL_INTERRUPT_EXITING	BIT32(0)
+#define PIN_CTL_NMI_EXITING			BIT32(3)
+#define PIN_CTL_VIRTUAL_NMIS			BIT32(5)
+#define PIN_CTL_PREEMPTION_TIMER		BIT32(6)
+#define PIN_CTL_POSTED_INTERRUPTS		BIT32(7)
+
+/* Table 25-6: primary processor-based VM-execution controls */
+#define PROC_CTL_INTERRUPT_WINDOW_EXITING	BIT32(2)
+#define PROC_CTL_USE_TSC_OFFSETTING		BIT32(3)
+#define PROC_CTL_HLT_EXITING			BIT32(7)
+#define PROC_CTL_INVLPG_EXITING			BIT32(9)
+#define PROC_CTL_MWAIT_EXITING			BIT32(10)
+#define PROC_CTL_RDPMC_EXITING			BIT32(11)
+#define PROC_CTL_RDTSC_EXITING			BIT32(12)
+#define PROC_CTL_CR3_LOAD_EXITING		BIT32(15)
+#define PROC_CTL_CR3_STORE_EXITING		BIT32(16)
+#define PROC_CTL_ACTIVATE_TERTIARY		BIT32(17)
+#define PROC_CTL_CR8_LOAD_EXITING		BIT32(19)
+#define PROC_CTL_CR8_STORE_EXITING		BIT32(20)
+#define PROC_CTL_USE_TPR_SHADOW			BIT32(21)
+#define PROC_CTL_NMI_WINDOW_EXITING		BIT32(22)
+#define PROC_CTL_MOV_DR_EXITING			BIT32(23)
+#define PROC_CTL_UNCONDITIONAL_IO_EXITING	BIT32(24)
+#define PROC_CTL_USE_IO_BITMAPS			BIT32(25)
+#define PROC_CTL_MONITOR_TRAP_FLAG		BIT32(27)
+#define PROC_CTL_USE_MSR_BITMAPS		BIT32(28)
+#define PROC_CTL_MONITOR_EXITING		BIT32(29)
+#define PROC_CTL_PAUSE_EXITING			BIT32(30)
+#define PROC_CTL_ACTIVATE_SECONDARY		BIT32(31)
+
+/* Table 25-7: secondary processor-based VM-execution controls */
+#define PROC_CTL2_VIRTUALIZE_APIC_ACCESSES	BIT32(0)
+#define PROC_CTL2_ENABLE_EPT			BIT32(1)
+#define PROC_CTL2_DESCRIPTOR_TABLE_EXITING	BIT32(2)
+#define PROC_CTL2_ENABLE_RDTSCP			BIT32(3)
+#define PROC_CTL2_VIRTUALIZE_X2APIC		BIT32(4)
+#define PROC_CTL2_ENABLE_VPID			BIT32(5)
+#define PROC_CTL2_WBINVD_EXITING		BIT32(6)
+#define PROC_CTL2_UNRESTRICTED_GUEST		BIT32(7)
+#define PROC_CTL2_APIC_REGISTER_VIRT		BIT32(8)
+#define PROC_CTL2_VIRTUAL_INTR_DELIVERY		BIT32(9)
+#define PROC_CTL2_PAUSE_LOOP_EXITING		BIT32(10)
+#define PROC_CTL2_RDRAND_EXITING		BIT32(11)
+#define PROC_CTL2_ENABLE_INVPCID		BIT32(12)
+#define PROC_CTL2_ENABLE_VM_FUNCTIONS		BIT32(13)
+#define PROC_CTL2_VMCS_SHADOWING		BIT32(14)
+#define PROC_CTL2_ENCLS_EXITING			BIT32(15)
+#define PROC_CTL2_RDSEED_EXITING		BIT32(16)
+#define PROC_CTL2_ENABLE_PML			BIT32(17)
+#define PROC_CTL2_EPT_VIOLATION_VE		BIT32(18)
+#define PROC_CTL2_CONCEAL_VMX_FROM_PT		BIT32(19)
+#define PROC_CTL2_ENABLE_XSAVES			BIT32(20)
+#define PROC_CTL2_MODE_BASED_EPT_EXEC		BIT32(22)
+#define PROC_CTL2_SUBPAGE_WRITE_PERMS		BIT32(23)
+#define PROC_CTL2_PT_USES_GUEST_PA		BIT32(24)
+#define PROC_CTL2_USE_TSC_SCALING		BIT32(25)
+#define PROC_CTL2_ENABLE_USER_WAIT_PAUSE	BIT32(26)
+#define PROC_CTL2_ENABLE_ENCLV_EXITING		BIT32(28)
+
+/* Table 25-13: primary VM-exit controls */
+#define EXIT_CTL_SAVE_DEBUG_CONTROLS		BIT32(2)
+#define EXIT_CTL_HOST_ADDR_SPACE_SIZE		BIT32(9)
+#define EXIT_CTL_LOAD_PERF_GLOBAL_CTRL		BIT32(12)
+#define EXIT_CTL_ACK_INTERRUPT_ON_EXIT		BIT32(15)
+#define EXIT_CTL_SAVE_IA32_PAT			BIT32(18)
+#define EXIT_CTL_LOAD_IA32_PAT			BIT32(19)
+#define EXIT_CTL_SAVE_IA32_EFER			BIT32(20)
+#define EXIT_CTL_LOAD_IA32_EFER			BIT32(21)
+#define EXIT_CTL_SAVE_PREEMPTION_TIMER		BIT32(22)
+#define EXIT_CTL_CLEAR_IA32_BNDCFGS		BIT32(23)
+#define EXIT_CTL_CONCEAL_VMX_FROM_PT		BIT32(24)
+
+/* Table 25-15: VM-entry controls */
+#define ENTRY_CTL_LOAD_DEBUG_CONTROLS		BIT32(2)
+#define ENTRY_CTL_IA32E_MODE_GUEST		BIT32(9)
+#define ENTRY_CTL_ENTRY_TO_SMM			BIT32(10)
+#define ENTRY_CTL_DEACTIVATE_DUAL_MONITOR	BIT32(11)
+#define ENTRY_CTL_LOAD_PERF_GLOBAL_CTRL		BIT32(13)
+#define ENTRY_CTL_LOAD_IA32_PAT			BIT32(14)
+#define ENTRY_CTL_LOAD_IA32_EFER		BIT32(15)
+#define ENTRY_CTL_LOAD_IA32_BNDCFGS		BIT32(16)
+#define ENTRY_CTL_CONCEAL_VMX_FROM_PT		BIT32(17)
+
+/* --- Exit information (SDM 25.9, 28.2) ------------------------------------ */
+
+/* Exit-reason field (SDM 25.9.1): basic reason in 15:0, flags above. */
+#define EXIT_REASON_BASIC(r)		((r) & 0xffffu)
+#define EXIT_REASON_ENCLAVE_MODE	BIT32(27)
+#define EXIT_REASON_PENDING_MTF		BIT32(28)
+#define EXIT_REASON_FROM_VMX_ROOT	BIT32(29)
+#define EXIT_REASON_ENTRY_FAILURE	BIT32(31)
+
+/* Basic exit reasons (SDM Appendix C, Table C-1). Names for printing are in
+ * exit_reason.c; keep the two in step. */
+#define EXIT_REASON_EXCEPTION_NMI		0
+#define EXIT_REASON_EXTERNAL_INTERRUPT		1
+#define EXIT_REASON_TRIPLE_FAULT		2
+#define EXIT_REASON_INIT_SIGNAL			3
+#define EXIT_REASON_SIPI			4
+#define EXIT_REASON_IO_SMI			5
+#define EXIT_REASON_OTHER_SMI			6
+#define EXIT_REASON_INTERRUPT_WINDOW		7
+#define EXIT_REASON_NMI_WINDOW			8
+#define EXIT_REASON_TASK_SWITCH			9
+#define EXIT_REASON_CPUID			10
+#define EXIT_REASON_GETSEC			11
+#define EXIT_REASON_HLT				12
+#define EXIT_REASON_INVD			13
+#define EXIT_REASON_INVLPG			14
+#define EXIT_REASON_RDPMC			15
+#define EXIT_REASON_RDTSC			16
+#define EXIT_REASON_RSM				17
+#define EXIT_REASON_VMCALL			18
+#define EXIT_REASON_VMCLEAR			19
+#define EXIT_REASON_VMLAUNCH			20
+#define EXIT_REASON_VMPTRLD			21
+#define EXIT_REASON_VMPTRST			22
+#define EXIT_REASON_VMREAD			23
+#define EXIT_REASON_VMRESUME			24
+#define EXIT_REASON_VMWRITE			25
+#define EXIT_REASON_VMXOFF			26
+#define EXIT_REASON_VMXON			27
+#define EXIT_REASON_CR_ACCESS			28
+#define EXIT_REASON_DR_ACCESS			29
+#define EXIT_REASON_IO_INSTRUCTION		30
+#define EXIT_REASON_RDMSR			31
+#define EXIT_REASON_WRMSR			32
+#define EXIT_REASON_ENTRY_FAIL_GUEST_STATE	33
+#define EXIT_REASON_ENTRY_FAIL_MSR_LOADING	34
+#define EXIT_REASON_MWAIT			36
+#define EXIT_REASON_MONITOR_TRAP_FLAG		37
+#define EXIT_REASON_MONITOR			39
+#define EXIT_REASON_PAUSE			40
+#define EXIT_REASON_ENTRY_FAIL_MACHINE_CHECK	41
+#define EXIT_REASON_TPR_BELOW_THRESHOLD		43
+#define EXIT_REASON_APIC_ACCESS			44
+#define EXIT_REASON_VIRTUALIZED_EOI		45
+#define EXIT_REASON_GDTR_IDTR_ACCESS		46
+#define EXIT_REASON_LDTR_TR_ACCESS		47
+#define EXIT_REASON_EPT_VIOLATION		48
+#define EXIT_REASON_EPT_MISCONFIG		49
+#define EXIT_REASON_INVEPT			50
+#define EXIT_REASON_RDTSCP			51
+#define EXIT_REASON_PREEMPTION_TIMER		52
+#define EXIT_REASON_INVVPID			53
+#define EXIT_REASON_WBINVD			54
+#define EXIT_REASON_XSETBV			55
+#define EXIT_REASON_APIC_WRITE			56
+#define EXIT_REASON_RDRAND			57
+#define EXIT_REASON_INVPCID			58
+#define EXIT_REASON_VMFUNC			59
+#define EXIT_REASON_ENCLS			60
+#define EXIT_REASON_RDSEED			61
+#define EXIT_REASON_PML_FULL			62
+#define EXIT_REASON_XSAVES			63
+#define EXIT_REASON_XRSTORS			64
+#define EXIT_REASON_PCONFIG			65
+#define EXIT_REASON_SPP_EVENT			66
+#define EXIT_REASON_UMWAIT			67
+#define EXIT_REASON_TPAUSE			68
+#define EXIT_REASON_LOADIWKEY			69
+#define EXIT_REASON_ENCLV			70
+#define EXIT_REASON_ENQCMD_PASID_FAIL		72
+#define EXIT_REASON_ENQCMDS_PASID_FAIL		73
+#define EXIT_REASON_BUS_LOCK			74
+#define EXIT_REASON_INSTRUCTION_TIMEOUT		75
+#define EXIT_REASON_SEAMCALL			76
+#define EXIT_REASON_TDCALL			77
+#define EXIT_REASON_RDMSRLIST			78
+#define EXIT_REASON_WRMSRLIST			79
+#define EXIT_REASON_COUNT			80	/* table size */
+
+/* VM-instruction error numbers (SDM 31.4), read from
+ * VMCS_VM_INSTRUCTION_ERROR after a VMfailValid. */
+#define VMXERR_VMCALL_IN_ROOT			1
+#define VMXERR_VMCLEAR_INVALID_ADDR		2
+#define VMXERR_VMCLEAR_VMXON_PTR		3
+#define VMXERR_VMLAUNCH_NONCLEAR_VMCS		4
+#define VMXERR_VMRESUME_NONLAUNCHED_VMCS	5
+#define VMXERR_VMRESUME_AFTER_VMXOFF		6
+#define VMXERR_ENTRY_INVALID_CONTROL		7
+#define VMXERR_ENTRY_INVALID_HOST_STATE		8
+#define VMXERR_VMPTRLD_INVALID_ADDR		9
+#define VMXERR_VMPTRLD_VMXON_PTR		10
+#define VMXERR_VMPTRLD_BAD_REVISION		11
+#define VMXERR_UNSUPPORTED_VMCS_COMPONENT	12
+#define VMXERR_VMWRITE_READONLY_COMPONENT	13
+#define VMXERR_VMXON_IN_ROOT			15
+#define VMXERR_ENTRY_INVALID_EXECUTIVE_VMCS	16
+#define VMXERR_ENTRY_NONLAUNCHED_EXECUTIVE_VMCS	17
+#define VMXERR_ENTRY_EXECUTIVE_NOT_VMXON_PTR	18
+#define VMXERR_VMCALL_NONCLEAR_VMCS		19
+#define VMXERR_VMCALL_INVALID_EXIT_CONTROL	20
+#define VMXERR_VMCALL_BAD_MSEG_REVISION		22
+#define VMXERR_VMXOFF_DUAL_MONITOR		23
+#define VMXERR_VMCALL_INVALID_SMM_FEATURES	24
+#define VMXERR_ENTRY_INVALID_EXECUTIVE_CONTROL	25
+#define VMXERR_ENTRY_MOV_SS_BLOCKING		26
+#define VMXERR_INVALID_INVEPT_INVVPID_OPERAND	28
+#define VMXERR_COUNT				29	/* table size */
+
+/* VM-exit / VM-entry interruption information (SDM 25.9.2, 25.8.3) */
+#define INTR_INFO_VECTOR_MASK		0xffu
+#define INTR_INFO_TYPE_SHIFT		8
+#define INTR_INFO_TYPE_MASK		(7u << INTR_INFO_TYPE_SHIFT)
+#define INTR_TYPE_EXTERNAL		(0u << INTR_INFO_TYPE_SHIFT)
+#define INTR_TYPE_NMI			(2u << INTR_INFO_TYPE_SHIFT)
+#define INTR_TYPE_HW_EXCEPTION		(3u << INTR_INFO_TYPE_SHIFT)
+#define INTR_TYPE_SW_INTERRUPT		(4u << INTR_INFO_TYPE_SHIFT)
+#define INTR_TYPE_PRIV_SW_EXCEPTION	(5u << INTR_INFO_TYPE_SHIFT)
+#define INTR_TYPE_SW_EXCEPTION		(6u << INTR_INFO_TYPE_SHIFT)
+#define INTR_INFO_DELIVER_ERROR_CODE	BIT32(11)
+#define INTR_INFO_NMI_UNBLOCKING	BIT32(12)
+#define INTR_INFO_VALID			BIT32(31)
+
+/* Guest interruptibility state (SDM 25.4.2) */
+#define INTERRUPTIBILITY_STI		BIT32(0)
+#define INTERRUPTIBILITY_MOV_SS		BIT32(1)
+#define INTERRUPTIBILITY_SMI		BIT32(2)
+#define INTERRUPTIBILITY_NMI		BIT32(3)
+
+/* Guest activity state (SDM 25.4.2) */
+#define ACTIVITY_STATE_ACTIVE		0u
+#define ACTIVITY_STATE_HLT		1u
+#define ACTIVITY_STATE_SHUTDOWN		2u
+#define ACTIVITY_STATE_WAIT_SIPI	3u
+
+/* Exit qualification for control-register accesses (SDM Table 28-3) */
+#define CR_QUAL_CR(q)			((unsigned)((q) & 0xf))
+#define CR_QUAL_ACCESS(q)		((unsigned)(((q) >> 4) & 3))
+#define CR_ACCESS_MOV_TO_CR		0u
+#define CR_ACCESS_MOV_FROM_CR		1u
+#define CR_ACCESS_CLTS			2u
+#define CR_ACCESS_LMSW			3u
+#define CR_QUAL_GPR(q)			((unsigned)(((q) >> 8) & 0xf))
+#define CR_QUAL_LMSW_SOURCE(q)		((uint16_t)((q) >> 16))
+
+/* Exit qualification for I/O instructions (SDM Table 28-5) */
+#define IO_QUAL_SIZE(q)			((unsigned)((q) & 7) + 1)
+#define IO_QUAL_IN			BIT64(3)
+#define IO_QUAL_STRING			BIT64(4)
+#define IO_QUAL_REP			BIT64(5)
+#define IO_QUAL_IMM_OPERAND		BIT64(6)
+#define IO_QUAL_PORT(q)			((uint16_t)((q) >> 16))
+
+/* Exit qualification for EPT violations (SDM Table 28-7) */
+#define EPT_QUAL_READ			BIT64(0)
+#define EPT_QUAL_WRITE			BIT64(1)
+#define EPT_QUAL_FETCH			BIT64(2)
+#define EPT_QUAL_READABLE		BIT64(3)
+#define EPT_QUAL_WRITABLE		BIT64(4)
+#define EPT_QUAL_EXECUTABLE		BIT64(5)
+#define EPT_QUAL_USER_EXECUTABLE	BIT64(6)
+#define EPT_QUAL_GLA_VALID		BIT64(7)
+#define EPT_QUAL_GLA_TRANSLATED		BIT64(8)	/* vs. a paging-structure walk */
+#define EPT_QUAL_NMI_UNBLOCKING		BIT64(12)
+
+/* --- EPT paging structures (SDM 29.3.2) ---------------------------------- */
+
+#define EPT_ENTRY_READ			BIT64(0)
+#define EPT_ENTRY_WRITE			BIT64(1)
+#define EPT_ENTRY_EXEC			BIT64(2)	/* supervisor exec with MBEC */
+#define EPT_ENTRY_PERM_MASK		7ull
+#define EPT_ENTRY_MEMTYPE_SHIFT		3		/* leaf only, bits 5:3 */
+#define EPT_ENTRY_MEMTYPE_MASK		(7ull << EPT_ENTRY_MEMTYPE_SHIFT)
+#define EPT_ENTRY_IGNORE_PAT		BIT64(6)	/* leaf only */
+#define EPT_ENTRY_LARGE			BIT64(7)	/* PDPTE: 1 GiB, PDE: 2 MiB */
+#define EPT_ENTRY_ACCESSED		BIT64(8)
+#define EPT_ENTRY_DIRTY			BIT64(9)	/* leaf only */
+#define EPT_ENTRY_USER_EXEC		BIT64(10)
+#define EPT_ENTRY_SUPPRESS_VE		BIT64(63)
+/* Bits 51:12: the next table or the page frame. A large page uses fewer of
+ * them (bits 20:12 of a 2 MiB leaf are reserved and must be 0). */
+#define EPT_ENTRY_ADDR_MASK		0x000ffffffffff000ull
+
+/* Memory types (SDM Vol. 3A "Memory Cache Control"), in EPT leaves and
+ * the EPTP. */
+#define MEMTYPE_UC	0u
+#define MEMTYPE_WC	1u
+#define MEMTYPE_WT	4u
+#define MEMTYPE_WP	5u
+#define MEMTYPE_WB	6u
+
+/* EPT pointer (SDM 25.6.11) */
+#define EPTP_MEMTYPE_SHIFT		0		/* bits 2:0 */
+#define EPTP_WALK_LENGTH_SHIFT		3		/* bits 5:3: levels - 1 */
+#define EPTP_ENABLE_AD			BIT64(6)
+#define EPTP_ENABLE_SUPER_SHADOW_STACK	BIT64(7)
+
+/* INVEPT / INVVPID types (SDM 31.3, "INVEPT" and "INVVPID") */
+#define INVEPT_TYPE_SINGLE_CONTEXT	1u
+#define INVEPT_TYPE_ALL_CONTEXT		2u
+#define INVVPID_TYPE_INDIVIDUAL_ADDR	0u
+#define INVVPID_TYPE_SINGLE_CONTEXT	1u
+#define INVVPID_TYPE_ALL_CONTEXT	2u
+#define INVVPID_TYPE_SINGLE_NON_GLOBAL	3u
+
+#endif

@@ -1,0 +1,2 @@
+FUZZ_TARGETS += fuzz_insn_decode
+fuzz_insn_decode_SRCS := hv/vmx/insn_decode.c
