@@ -1,0 +1,244 @@
+/* pGPU engines: execlist bring-up, ELSP submission, CSB processing and
+ * engine reset (gen9.md §4, §10). */
+#include "gpu/hw/pgpu.h"
+#include "mini/string.h"
+
+static struct pgpu_engine *get_engine(struct pgpu *p, enum gen9_engine_id id)
+{
+	if ((unsigned int)id >= GEN9_NUM_ENGINES || !p->engine[id].present)
+		return NULL;
+	return &p->engine[id];
+}
+
+static void csb_reset(struct pgpu *p, struct pgpu_engine *e)
+{
+	int i;
+
+	/* Read and write pointers to the last slot, as i915 does: the next
+	 * entry the hardware writes is slot 0, which is the first we read. */
+	gpu_hw_write32(p->hw, RING_CONTEXT_STATUS_PTR(e->base),
+		       GEN8_CSB_PTR_RESET_VALUE);
+	e->csb_head = GEN8_CSB_ENTRIES - 1;
+	if (!e->hwsp)
+		return;
+	for (i = 0; i < 2 * GEN8_CSB_ENTRIES; i++) /* stale-entry marker */
+		((volatile uint32_t *)e->hwsp)[I915_HWS_CSB_BUF0_INDEX + i] = ~0u;
+	((volatile uint32_t *)e->hwsp)[I915_HWS_CSB_WRITE_INDEX] =
+		GEN8_CSB_ENTRIES - 1;
+}
+
+/* enable_execlists() order (gen9.md §4.2). */
+int pgpu_engine_init(struct pgpu *p, enum gen9_engine_id id,
+		     uint32_t hwsp_ggtt, uint32_t *hwsp)
+{
+	struct pgpu_engine *e = get_engine(p, id);
+	struct gpu_hw *hw = p->hw;
+
+	if (!e || (hwsp_ggtt & (GEN9_PAGE_SIZE - 1)))
+		return -GPU_EINVAL;
+	e->hwsp_ggtt = hwsp_ggtt;
+	e->hwsp = hwsp;
+	gpu_hw_write32(hw, RING_HWSTAM(e->base), ~0u);
+	gpu_hw_write32(hw, RING_MODE_GEN7(e->base),
+		       _MASKED_BIT_ENABLE(GFX_RUN_LIST_ENABLE));
+	gpu_hw_write32(hw, RING_MI_MODE(e->base), _MASKED_BIT_DISABLE(STOP_RING));
+	gpu_hw_write32(hw, RING_HWS_PGA(e->base), hwsp_ggtt);
+	gpu_hw_posting_read(hw, RING_HWS_PGA(e->base));
+	/* Page-table and instruction errors raise the CS error interrupt. */
+	gpu_hw_write32(hw, RING_EMR(e->base),
+		       ~(I915_ERROR_PAGE_TABLE | I915_ERROR_INSTRUCTION));
+	gpu_hw_write32(hw, RING_EIR(e->base), ~0u);
+	csb_reset(p, e);
+	memset(e->port, 0, sizeof(e->port));
+	memset(e->pending, 0, sizeof(e->pending));
+	e->active = false;
+	e->enabled = true;
+	return 0;
+}
+
+uint64_t pgpu_lrc_descriptor(uint32_t lrca, uint32_t ctx_id,
+			     unsigned int addressing_mode)
+{
+	return GEN8_CTX_VALID | GEN8_CTX_PRIVILEGE |
+	       ((uint64_t)(addressing_mode & 3) << GEN8_CTX_ADDRESSING_MODE_SHIFT) |
+	       (lrca & GEN8_CTX_LRCA_MASK) |
+	       ((uint64_t)ctx_id << GEN8_CTX_ID_SHIFT);
+}
+
+/* Element 1 first, element 0 low dword last: that write triggers the
+ * hardware (gen9.md §4.3). A pair still waiting for its IDLE_TO_ACTIVE /
+ * PREEMPTED acknowledgement blocks the port, as in i915. */
+int pgpu_execlist_submit(struct pgpu *p, enum gen9_engine_id id,
+			 uint64_t desc0, uint64_t desc1)
+{
+	struct pgpu_engine *e = get_engine(p, id);
+	uint32_t elsp;
+
+	if (!e || !e->enabled || !(desc0 & GEN8_CTX_VALID))
+		return -GPU_EINVAL;
+	if (e->pending[0])
+		return -GPU_EBUSY;
+	elsp = RING_ELSP(e->base);
+	gpu_hw_write32(p->hw, elsp, (uint32_t)(desc1 >> 32));
+	gpu_hw_write32(p->hw, elsp, (uint32_t)desc1);
+	gpu_hw_write32(p->hw, elsp, (uint32_t)(desc0 >> 32));
+	gpu_hw_write32(p->hw, elsp, (uint32_t)desc0);
+	e->pending[0] = desc0;
+	e->pending[1] = desc1;
+	e->submits++;
+	return 0;
+}
+
+static uint32_t csb_write_ptr(struct pgpu *p, struct pgpu_engine *e)
+{
+	if (e->hwsp)
+		return ((volatile uint32_t *)e->hwsp)[I915_HWS_CSB_WRITE_INDEX];
+	return gpu_hw_read32(p->hw, RING_CONTEXT_STATUS_PTR(e->base)) &
+	       GEN8_CSB_PTR_MASK;
+}
+
+static void csb_read(struct pgpu *p, struct pgpu_engine *e, unsigned int i,
+		     struct pgpu_csb_event *ev)
+{
+	if (e->hwsp) {
+		volatile uint32_t *h = e->hwsp;
+
+		ev->status = h[I915_HWS_CSB_BUF0_INDEX + 2 * i];
+		ev->ctx_id = h[I915_HWS_CSB_BUF0_INDEX + 2 * i + 1];
+		return;
+	}
+	ev->status = gpu_hw_read32(p->hw, RING_CONTEXT_STATUS_BUF_LO(e->base, i));
+	ev->ctx_id = gpu_hw_read32(p->hw, RING_CONTEXT_STATUS_BUF_HI(e->base, i));
+}
+
+/* i915's reading of an entry (gen8-11 path, gen9.md §4.5):
+ * IDLE_TO_ACTIVE or PREEMPTED promotes the pending pair; anything else
+ * means element 0 finished and element 1, if any, moves up. */
+static void csb_track(struct pgpu_engine *e, const struct pgpu_csb_event *ev)
+{
+	if (ev->status & (GEN8_CTX_STATUS_IDLE_ACTIVE | GEN8_CTX_STATUS_PREEMPTED)) {
+		if (ev->status & GEN8_CTX_STATUS_PREEMPTED)
+			e->preempts++;
+		e->port[0] = e->pending[0];
+		e->port[1] = e->pending[1];
+		e->pending[0] = e->pending[1] = 0;
+		e->active = true;
+		return;
+	}
+	if (ev->status & GEN8_CTX_STATUS_COMPLETE)
+		e->completes++;
+	e->port[0] = e->port[1];
+	e->port[1] = 0;
+	if (ev->status & GEN8_CTX_STATUS_ACTIVE_IDLE)
+		e->active = false;
+}
+
+int pgpu_csb_process(struct pgpu *p, enum gen9_engine_id id,
+		     struct pgpu_csb_event *ev, int max)
+{
+	struct pgpu_engine *e = get_engine(p, id);
+	uint32_t tail, head;
+	int n = 0;
+
+	if (!e || !e->enabled || max < 0 || (max && !ev))
+		return -GPU_EINVAL;
+	tail = csb_write_ptr(p, e);
+	if (tail >= GEN8_CSB_ENTRIES) /* 7: nothing written since reset */
+		return 0;
+	head = e->csb_head;
+	while (head != tail && n < max) {
+		head = (head + 1) % GEN8_CSB_ENTRIES;
+		csb_read(p, e, head, &ev[n]);
+		csb_track(e, &ev[n]);
+		n++;
+	}
+	if (n) {
+		e->csb_head = (uint8_t)head;
+		e->csb_events += (uint64_t)n;
+		gpu_hw_write32(p->hw, RING_CONTEXT_STATUS_PTR(e->base),
+			       _MASKED_FIELD(GEN8_CSB_READ_PTR_MASK,
+					     head << GEN8_CSB_READ_PTR_SHIFT));
+	}
+	return n;
+}
+
+bool pgpu_engine_idle(struct pgpu *p, enum gen9_engine_id id)
+{
+	struct pgpu_engine *e = get_engine(p, id);
+
+	return !e || (!e->active && !e->pending[0]);
+}
+
+/* ---- reset: gen9.md §10 ------------------------------------------------ */
+
+static void forget(struct pgpu_engine *e)
+{
+	e->enabled = false;
+	e->active = false;
+	memset(e->port, 0, sizeof(e->port));
+	memset(e->pending, 0, sizeof(e->pending));
+	e->csb_head = GEN8_CSB_ENTRIES - 1;
+	e->resets++;
+}
+
+/* Write the domain mask and wait for the hardware to clear it; twice, as
+ * i915 does before MTL. */
+static int gdrst(struct pgpu *p, uint32_t mask)
+{
+	int i, ret;
+
+	for (i = 0; i < 2; i++) {
+		gpu_hw_write32(p->hw, GEN6_GDRST, mask);
+		ret = gpu_hw_wait_for(p->hw, GEN6_GDRST, mask, 0,
+				      PGPU_GDRST_TIMEOUT_US);
+		if (ret) {
+			p->stats.reset_timeouts++;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int pgpu_engine_reset(struct pgpu *p, enum gen9_engine_id id)
+{
+	struct pgpu_engine *e = get_engine(p, id);
+	struct gpu_hw *hw = p->hw;
+	int ret;
+
+	if (!e)
+		return -GPU_EINVAL;
+	/* Stop the command streamer; a hung one may never report idle, and
+	 * the reset goes ahead regardless (as in i915). */
+	gpu_hw_write32(hw, RING_MI_MODE(e->base), _MASKED_BIT_ENABLE(STOP_RING));
+	(void)gpu_hw_wait_for(hw, RING_MI_MODE(e->base), MODE_IDLE, MODE_IDLE,
+			      1000);
+	gpu_hw_write32(hw, RING_RESET_CTL(e->base),
+		       _MASKED_BIT_ENABLE(RESET_CTL_REQUEST_RESET));
+	ret = gpu_hw_wait_for(hw, RING_RESET_CTL(e->base),
+			      RESET_CTL_READY_TO_RESET, RESET_CTL_READY_TO_RESET,
+			      PGPU_RESET_READY_TIMEOUT_US);
+	if (!ret)
+		ret = gdrst(p, gen9_engine_reset_domain(id));
+	else
+		p->stats.reset_timeouts++;
+	gpu_hw_write32(hw, RING_RESET_CTL(e->base),
+		       _MASKED_BIT_DISABLE(RESET_CTL_REQUEST_RESET));
+	if (ret)
+		return ret;
+	forget(e);
+	p->stats.engine_resets++;
+	return 0;
+}
+
+int pgpu_full_reset(struct pgpu *p)
+{
+	int id, ret = gdrst(p, GEN6_GRDOM_FULL);
+
+	if (ret)
+		return ret;
+	for (id = 0; id < GEN9_NUM_ENGINES; id++)
+		if (p->engine[id].present)
+			forget(&p->engine[id]);
+	p->stats.engine_resets++;
+	return 0;
+}

@@ -1,0 +1,261 @@
+/* Execlists: ELSP submission, logical ring context load/save and the
+ * Context Status Buffer (gen9.md §4.3 - §4.5, §5).
+ *
+ * Event sequences follow GVT's emulation (gen9.md §4.5 table):
+ *   idle + ELSP                     -> IDLE_TO_ACTIVE (ctx id 0)
+ *   running + ELSP, same element 0  -> PREEMPTED | LITE_RESTORE
+ *   running + ELSP, other context   -> kept pending, no entry yet
+ *   element 0 done, element 1 valid -> COMPLETE | ELEMENT_SWITCH
+ *   last element done               -> COMPLETE | ACTIVE_TO_IDLE
+ *     ... and a pending pair        -> then IDLE_TO_ACTIVE
+ * Each group of entries raises one CONTEXT_SWITCH interrupt. */
+#include "gpu/model/model_internal.h"
+
+#define CTX_STATE_DWORDS (CTX_PDP0_LDW + 1) /* what the model reads */
+
+static uint32_t desc_lrca(uint64_t desc)
+{
+	return (uint32_t)desc & GEN8_CTX_LRCA_MASK;
+}
+
+static uint32_t desc_ctx_id(uint64_t desc)
+{
+	return (uint32_t)(desc >> GEN8_CTX_ID_SHIFT);
+}
+
+/* Mirror the context's ring registers into MMIO, where drivers and error
+ * capture read them. */
+static void ctx_to_mmio(struct gen9_model *m, struct gen9_model_engine *e)
+{
+	const struct gen9_model_ctx *c = &e->ctx;
+	int n;
+
+	mreg_set(m, RING_HEAD(e->base), c->ring_head);
+	mreg_set(m, RING_TAIL(e->base), c->ring_tail);
+	mreg_set(m, RING_START(e->base), c->ring_start);
+	mreg_set(m, RING_CTL(e->base), c->ring_ctl);
+	mreg_set(m, RING_CONTEXT_CONTROL(e->base), c->ctx_ctrl & 0xffff);
+	for (n = 0; n < 4; n++) {
+		mreg_set(m, GEN8_RING_PDP_LDW(e->base, n), (uint32_t)c->pdp[n]);
+		mreg_set(m, GEN8_RING_PDP_UDW(e->base, n),
+			 (uint32_t)(c->pdp[n] >> 32));
+	}
+}
+
+/* Report a context image the GGTT does not map as a GGTT fault. */
+static void ctx_fault(struct gen9_model *m, struct gen9_model_engine *e,
+		      uint64_t gaddr)
+{
+	e->fault.kind = GEN9_MODEL_FAULT_GGTT;
+	e->fault.addr = gaddr;
+	e->fault.ggtt = true;
+	e->fault.header = 0;
+	model_engine_hang(m, e, I915_ERROR_PAGE_TABLE);
+}
+
+static int ctx_load(struct gen9_model *m, struct gen9_model_engine *e,
+		    uint64_t desc)
+{
+	uint32_t st[CTX_STATE_DWORDS];
+	uint64_t state = (uint64_t)desc_lrca(desc) + LRC_STATE_OFFSET;
+	struct gen9_model_ctx *c = &e->ctx;
+	int n;
+
+	if (model_ggtt_rw(m, state, st, sizeof(st), false)) {
+		ctx_fault(m, e, state);
+		return -GPU_EFAULT;
+	}
+	c->desc = desc;
+	c->lrca = desc_lrca(desc);
+	c->addr_mode = (desc & GEN8_CTX_ADDRESSING_MODE_MASK) >>
+		       GEN8_CTX_ADDRESSING_MODE_SHIFT;
+	c->ctx_ctrl = st[CTX_CONTEXT_CONTROL];
+	c->ring_head = st[CTX_RING_HEAD] & HEAD_ADDR;
+	c->ring_tail = st[CTX_RING_TAIL] & TAIL_ADDR;
+	c->ring_start = st[CTX_RING_START] & GEN8_CTX_LRCA_MASK;
+	c->ring_ctl = st[CTX_RING_CTL];
+	for (n = 0; n < 4; n++)
+		c->pdp[n] = ((uint64_t)st[CTX_PDP_UDW(n)] << 32) |
+			    st[CTX_PDP_LDW(n)];
+	e->level = 0;
+	e->waiting = false;
+	ctx_to_mmio(m, e);
+	mreg_set(m, CCID(e->base), c->lrca | 1);
+	return 0;
+}
+
+/* Lite restore: the context is already loaded; only its tail moves. */
+static int ctx_reload_tail(struct gen9_model *m, struct gen9_model_engine *e)
+{
+	uint64_t at = (uint64_t)e->ctx.lrca + LRC_STATE_OFFSET +
+		      CTX_RING_TAIL * 4;
+	uint32_t tail;
+
+	if (model_ggtt_read32(m, at, &tail)) {
+		ctx_fault(m, e, at);
+		return -GPU_EFAULT;
+	}
+	e->ctx.ring_tail = tail & TAIL_ADDR;
+	mreg_set(m, RING_TAIL(e->base), e->ctx.ring_tail);
+	return 0;
+}
+
+/* Switch-out: head (and timestamp) go back to the image unless the
+ * context asked for no save. */
+static void ctx_save(struct gen9_model *m, struct gen9_model_engine *e)
+{
+	uint64_t st = (uint64_t)e->ctx.lrca + LRC_STATE_OFFSET;
+
+	if (e->ctx.ctx_ctrl & CTX_CTRL_ENGINE_CTX_SAVE_INHIBIT)
+		return;
+	if (model_ggtt_write32(m, st + CTX_RING_HEAD * 4, e->ctx.ring_head) ||
+	    model_ggtt_write32(m, st + CTX_RING_TAIL * 4, e->ctx.ring_tail) ||
+	    model_ggtt_write32(m, st + CTX_TIMESTAMP * 4,
+			       (uint32_t)model_timestamp(m)))
+		m->stats.dma_errors++;
+}
+
+void model_csb_reset(struct gen9_model *m, struct gen9_model_engine *e)
+{
+	/* After reset the next entry goes to slot 0 (pointer 7 = none). */
+	mreg_set(m, RING_CONTEXT_STATUS_PTR(e->base),
+		 (GEN8_CSB_PTR_NONE << GEN8_CSB_READ_PTR_SHIFT) |
+			 GEN8_CSB_PTR_NONE);
+}
+
+/* One CSB entry: MMIO copy and the HWSP mirror (i915 reads the latter). */
+static void csb_write(struct gen9_model *m, struct gen9_model_engine *e,
+		      uint32_t status, uint32_t ctx_id)
+{
+	uint32_t ptr = mreg(m, RING_CONTEXT_STATUS_PTR(e->base));
+	uint32_t wp = ptr & GEN8_CSB_PTR_MASK;
+	uint64_t hwsp = mreg(m, RING_HWS_PGA(e->base)) & GEN8_CTX_LRCA_MASK;
+
+	wp = wp >= GEN8_CSB_ENTRIES - 1 ? 0 : wp + 1;
+	mreg_set(m, RING_CONTEXT_STATUS_BUF_LO(e->base, wp), status);
+	mreg_set(m, RING_CONTEXT_STATUS_BUF_HI(e->base, wp), ctx_id);
+	mreg_set(m, RING_CONTEXT_STATUS_PTR(e->base),
+		 (ptr & ~(uint32_t)GEN8_CSB_WRITE_PTR_MASK) | wp);
+	if (model_ggtt_write32(m, hwsp + (I915_HWS_CSB_BUF0_INDEX + 2 * wp) * 4,
+			       status) ||
+	    model_ggtt_write32(m,
+			       hwsp + (I915_HWS_CSB_BUF0_INDEX + 2 * wp + 1) * 4,
+			       ctx_id) ||
+	    model_ggtt_write32(m, hwsp + I915_HWS_CSB_WRITE_INDEX * 4, wp))
+		m->stats.hwsp_errors++;
+	e->stats.csb_entries++;
+}
+
+static void ctx_switch_irq(struct gen9_model *m, struct gen9_model_engine *e)
+{
+	model_irq_engine(m, e, GT_CONTEXT_SWITCH_INTERRUPT);
+}
+
+static void start_pair(struct gen9_model *m, struct gen9_model_engine *e,
+		       uint64_t desc0, uint64_t desc1)
+{
+	e->port[0] = desc0;
+	e->port[1] = desc1;
+	e->cur = 0;
+	e->active = true;
+	e->epoch++;
+	csb_write(m, e, GEN8_CTX_STATUS_IDLE_ACTIVE, 0);
+	ctx_load(m, e, desc0); /* a failure hangs the engine */
+}
+
+static void submit(struct gen9_model *m, struct gen9_model_engine *e,
+		   uint64_t desc0, uint64_t desc1)
+{
+	if (!(mreg(m, RING_MODE_GEN7(e->base)) & GFX_RUN_LIST_ENABLE) ||
+	    !(desc0 & GEN8_CTX_VALID) || e->hung) {
+		/* Legacy ring-buffer mode is not modelled; a hung engine
+		 * waits for reset. */
+		e->stats.elsp_ignored++;
+		return;
+	}
+	if (!(desc1 & GEN8_CTX_VALID))
+		desc1 = 0;
+	e->stats.elsp_submits++;
+	if (!e->active) {
+		start_pair(m, e, desc0, desc1);
+	} else if (desc_lrca(desc0) == e->ctx.lrca) {
+		e->port[0] = desc0;
+		e->port[1] = desc1;
+		e->cur = 0;
+		e->ctx.desc = desc0;
+		e->stats.lite_restores++;
+		csb_write(m, e,
+			  GEN8_CTX_STATUS_PREEMPTED | GEN8_CTX_STATUS_LITE_RESTORE,
+			  desc_ctx_id(desc0));
+		ctx_reload_tail(m, e);
+	} else {
+		if (e->has_pending)
+			e->stats.elsp_ignored++; /* overwritten */
+		e->pending[0] = desc0;
+		e->pending[1] = desc1;
+		e->has_pending = true;
+		return;
+	}
+	ctx_switch_irq(m, e);
+}
+
+/* The 4th dword (element 0, low) triggers the submission; the order is
+ * desc1.hi, desc1.lo, desc0.hi, desc0.lo (gen9.md §4.3). */
+void model_elsp_write(struct gen9_model *m, struct gen9_model_engine *e,
+		      uint32_t val)
+{
+	uint64_t desc0, desc1;
+
+	e->elsp[e->elsp_n++] = val;
+	if (e->elsp_n < 4)
+		return;
+	e->elsp_n = 0;
+	desc1 = ((uint64_t)e->elsp[0] << 32) | e->elsp[1];
+	desc0 = ((uint64_t)e->elsp[2] << 32) | e->elsp[3];
+	submit(m, e, desc0, desc1);
+}
+
+/* The running element reached its tail. */
+void model_ctx_complete(struct gen9_model *m, struct gen9_model_engine *e)
+{
+	uint32_t done = desc_ctx_id(e->port[e->cur]);
+
+	ctx_save(m, e);
+	e->stats.ctx_switches++;
+	e->epoch++;
+	if (e->cur == 0 && (e->port[1] & GEN8_CTX_VALID)) {
+		csb_write(m, e,
+			  GEN8_CTX_STATUS_COMPLETE | GEN8_CTX_STATUS_ELEMENT_SWITCH,
+			  done);
+		e->cur = 1;
+		ctx_load(m, e, e->port[1]);
+	} else {
+		csb_write(m, e,
+			  GEN8_CTX_STATUS_COMPLETE | GEN8_CTX_STATUS_ACTIVE_IDLE,
+			  done);
+		e->active = false;
+		e->port[0] = e->port[1] = 0;
+		if (e->has_pending) {
+			e->has_pending = false;
+			start_pair(m, e, e->pending[0], e->pending[1]);
+		}
+	}
+	ctx_switch_irq(m, e);
+}
+
+uint32_t model_execlist_status_lo(const struct gen9_model_engine *e)
+{
+	uint32_t v = 0;
+
+	if (e->active)
+		v |= RING_EXECLIST0_VALID | RING_EXECLIST0_ACTIVE |
+		     (e->cur ? EXECLIST_STATUS_CURRENT_PTR : 0);
+	if (e->has_pending)
+		v |= RING_EXECLIST1_VALID | RING_EXECLIST_QFULL;
+	return v;
+}
+
+uint32_t model_execlist_status_hi(const struct gen9_model_engine *e)
+{
+	return e->active ? desc_ctx_id(e->port[e->cur]) : 0;
+}

@@ -1,0 +1,181 @@
+/* The software Gen9 GPU.
+ *
+ * A register-level model of the parts of a Skylake GPU that virtualization
+ * touches, driven only the way the real device is: 32-bit MMIO to BAR0, PTE
+ * writes to the GGTT at BAR0 + 8 MiB, and DMA to host-physical memory
+ * through struct gpu_dma. gen9_model_attach() turns it into a gpu_hw backend
+ * ("gen9-model"); nothing above gpu_hw needs to know it is not silicon.
+ *
+ * Facts it follows are in ../shared/specs/gen9.md (cited "gen9.md §N").
+ *
+ * Memory: the model allocates nothing. The caller provides
+ *   - the register file: GEN9_MODEL_REGS_BYTES (2 MiB, one uint32_t per
+ *     dword of the MMIO range), 4-byte aligned;
+ *   - the GGTT: ggtt_entries uint64_t (8 bytes per 4 KiB of GGTT address
+ *     space: 8 MiB for the 4 GiB a real SKL has, 2 MiB for 1 GiB);
+ *   - struct gen9_model itself (a few KiB; static or embedded).
+ * Work executes only inside gen9_model_poll() (also called from udelay), a
+ * bounded number of commands per engine per call, so a looping batch cannot
+ * hang the caller. */
+#ifndef GPU_MODEL_GEN9_MODEL_H
+#define GPU_MODEL_GEN9_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu/hw/gen9_regs.h"
+#include "gpu/hw/gpu_hw.h"
+
+#define GEN9_MODEL_REGS_BYTES GEN9_MMIO_SIZE
+#define GEN9_MODEL_REGS_DWORDS (GEN9_MMIO_SIZE / 4)
+#define GEN9_MODEL_GGTT_MAX_ENTRIES (GEN9_GGTT_MAX_SIZE / 8) /* 1 Mi */
+#define GEN9_MODEL_DEFAULT_BUDGET 1024 /* commands per engine per poll */
+#define GEN9_MODEL_BB_LEVELS 2 /* first- and second-level batches */
+
+struct gen9_model_config {
+	uint16_t device_id; /* 0: 0x1912 (SKL DT GT2) */
+	uint8_t revision; /* 0: 0x07 (H0) */
+	uint64_t aperture_size; /* 0: min(256 MiB, GGTT size) */
+	uint64_t gttmmadr; /* fake BAR0 base for the config space */
+	uint64_t gmadr; /* fake BAR2 base; not CPU-accessible */
+	uint64_t stolen_base; /* 0: no stolen memory (GMS = 0) */
+	uint64_t stolen_size;
+	uint32_t cmd_budget; /* 0: GEN9_MODEL_DEFAULT_BUDGET */
+	uint32_t fw_ack_delay_polls; /* forcewake ack follows after n polls */
+	bool fw_never_ack; /* test knob: acks never come */
+	uint32_t reset_delay_polls; /* GDRST bits clear after n polls */
+	bool reset_never_done; /* test knob: GDRST bits stay set */
+	/* Called when the interrupt output changes (MSI on rising edge). */
+	void (*irq_notify)(void *ctx, bool asserted);
+	void *irq_ctx;
+};
+
+struct gen9_model_mem {
+	uint32_t *regs; /* GEN9_MODEL_REGS_DWORDS */
+	uint64_t *ggtt;
+	uint32_t ggtt_entries; /* multiple of 512, <= 1 Mi */
+};
+
+/* Why the engine stopped (the model's own record; the registers carry the
+ * architectural view: EIR, IPEHR, ACTHD, GEN8_RING_FAULT_REG). */
+enum gen9_model_fault_kind {
+	GEN9_MODEL_FAULT_NONE = 0,
+	GEN9_MODEL_FAULT_GGTT, /* GGTT PTE not present / out of range */
+	GEN9_MODEL_FAULT_PPGTT, /* a PPGTT level not present */
+	GEN9_MODEL_FAULT_WRITE_RO, /* write to a read-only PPGTT page */
+	GEN9_MODEL_FAULT_DMA, /* translated to memory that is not RAM */
+	GEN9_MODEL_FAULT_INSTRUCTION, /* undecodable or misplaced command */
+};
+
+struct gen9_model_fault {
+	enum gen9_model_fault_kind kind;
+	uint64_t addr; /* graphics address that faulted */
+	bool ggtt;
+	uint32_t header; /* command being executed */
+};
+
+/* Context registers loaded from the LRC image (gen9.md §5). */
+struct gen9_model_ctx {
+	uint64_t desc;
+	uint32_t lrca;
+	uint32_t ring_start, ring_head, ring_tail, ring_ctl;
+	uint32_t ctx_ctrl;
+	uint64_t pdp[4];
+	unsigned int addr_mode; /* INTEL_*_CONTEXT */
+};
+
+struct gen9_model_engine_stats {
+	uint64_t cmds, skipped, unsupported, batches;
+	uint64_t elsp_submits, elsp_ignored, lite_restores, ctx_switches;
+	uint64_t csb_entries, faults, budget_exhausted, resets;
+	uint64_t blit_pixels;
+};
+
+struct gen9_model_engine {
+	enum gen9_engine_id id;
+	bool present;
+	uint32_t base;
+	/* ELSP collection: dwords in write order (desc1 hi, lo, desc0 hi, lo) */
+	uint32_t elsp[4];
+	unsigned int elsp_n;
+	/* execlist state */
+	bool active;
+	uint64_t port[GEN8_EXECLIST_PORTS];
+	unsigned int cur; /* element running */
+	bool has_pending;
+	uint64_t pending[GEN8_EXECLIST_PORTS];
+	struct gen9_model_ctx ctx;
+	/* command streamer position: level 0 = ring, 1/2 = batch levels */
+	unsigned int level;
+	uint64_t bb_addr[GEN9_MODEL_BB_LEVELS + 1];
+	bool bb_ppgtt[GEN9_MODEL_BB_LEVELS + 1];
+	bool waiting; /* semaphore wait not yet satisfied */
+	bool hung;
+	struct gen9_model_fault fault;
+	uint32_t epoch; /* bumped by reset / context switch */
+	struct gen9_model_engine_stats stats;
+};
+
+struct gen9_model_stats {
+	uint64_t polls;
+	uint64_t reg_reads, reg_writes;
+	uint64_t unknown_reads, unknown_writes;
+	uint32_t last_unknown; /* offset of the latest unknown access */
+	uint64_t ggtt_writes, ggtt_flushes, tlb_invalidates;
+	uint64_t irq_events, irq_asserts;
+	uint64_t dma_errors, hwsp_errors;
+	uint64_t gdrst_requests, fw_requests;
+};
+
+struct gen9_model {
+	struct gen9_model_config cfg;
+	struct gpu_dma dma;
+	uint32_t *regs;
+	uint64_t *ggtt;
+	uint32_t ggtt_entries;
+	struct gen9_model_engine engine[GEN9_NUM_ENGINES];
+	uint32_t engine_mask;
+	uint32_t iir_queued[GEN8_GT_BANKS]; /* second occurrence per bit */
+	uint32_t fw_delay[GEN9_FW_DOMAINS];
+	uint32_t gdrst_delay;
+	uint64_t now_us;
+	bool irq_out;
+	bool in_poll;
+	struct gen9_model_stats stats;
+	struct gpu_hw_ops ops; /* for gen9_model_attach */
+};
+
+/* -GPU_EINVAL for bad memory or configuration. */
+int gen9_model_init(struct gen9_model *m, const struct gen9_model_config *cfg,
+		    const struct gen9_model_mem *mem, const struct gpu_dma *dma);
+/* Fill hw so it drives this model (ops, ctx, dma, info). */
+void gen9_model_attach(struct gen9_model *m, struct gpu_hw *hw);
+/* What gpu_hw_info says about this model. */
+void gen9_model_info(const struct gen9_model *m, struct gpu_hw_info *info);
+/* 256 bytes of PCI config space of 00:02.0 matching the model. */
+void gen9_model_pci_config(const struct gen9_model *m, uint8_t *cfg);
+
+/* The register interface (also reachable through gpu_hw). */
+uint32_t gen9_model_read32(struct gen9_model *m, uint32_t off);
+void gen9_model_write32(struct gen9_model *m, uint32_t off, uint32_t val);
+uint64_t gen9_model_ggtt_read(struct gen9_model *m, uint32_t index);
+void gen9_model_ggtt_write(struct gen9_model *m, uint32_t index, uint64_t pte);
+/* CPU access through the aperture: off is a GGTT address. */
+int gen9_model_aperture_rw(struct gen9_model *m, uint64_t off, void *buf,
+			   size_t len, bool write);
+
+/* Run submitted work: at most cfg.cmd_budget commands per engine; also
+ * completes pending forcewake acks and resets. */
+void gen9_model_poll(struct gen9_model *m);
+void gen9_model_udelay(struct gen9_model *m, uint32_t us);
+/* Interrupt output: master enable and some enabled source pending. */
+bool gen9_model_irq_asserted(const struct gen9_model *m);
+
+/* Translate a graphics address the way engine id would for the running
+ * context (ggtt selects the GGTT; else the context's PPGTT). 0 or
+ * -GPU_EFAULT. For tests and debugging; no fault is recorded. */
+int gen9_model_translate(struct gen9_model *m, enum gen9_engine_id id,
+			 uint64_t gaddr, bool ggtt, bool write, uint64_t *hpa);
+
+#endif

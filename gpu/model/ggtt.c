@@ -1,0 +1,77 @@
+/* The model's GGTT: the PTE array at BAR0 + 8 MiB and the aperture window
+ * that CPU accesses go through (gen9.md §1.4, §2). */
+#include "gpu/model/model_internal.h"
+#include "mini/string.h"
+
+uint64_t gen9_model_ggtt_read(struct gen9_model *m, uint32_t index)
+{
+	if (index >= m->ggtt_entries)
+		return 0;
+	return m->ggtt[index];
+}
+
+/* PTE writes take effect at once: the model keeps no TLB, which is what a
+ * correct driver observes after its GFX_FLSH_CNTL write anyway. */
+void gen9_model_ggtt_write(struct gen9_model *m, uint32_t index, uint64_t pte)
+{
+	if (index >= m->ggtt_entries)
+		return;
+	m->ggtt[index] = pte;
+	m->stats.ggtt_writes++;
+}
+
+int model_ggtt_translate(struct gen9_model *m, uint64_t gaddr, uint64_t *hpa)
+{
+	uint64_t idx = gaddr >> GEN9_PAGE_SHIFT;
+	uint64_t pte;
+
+	if (idx >= m->ggtt_entries)
+		return -GPU_EFAULT;
+	pte = m->ggtt[idx];
+	if (!(pte & GEN8_PAGE_PRESENT))
+		return -GPU_EFAULT;
+	*hpa = gen8_pte_addr(pte) | (gaddr & (GEN9_PAGE_SIZE - 1));
+	return 0;
+}
+
+/* Copy through the GGTT, one page piece at a time. */
+int model_ggtt_rw(struct gen9_model *m, uint64_t gaddr, void *buf, size_t len,
+		  bool write)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		size_t in_page = GEN9_PAGE_SIZE - (gaddr & (GEN9_PAGE_SIZE - 1));
+		size_t n = len < in_page ? len : in_page;
+		uint64_t hpa;
+		void *mem;
+
+		if (model_ggtt_translate(m, gaddr, &hpa))
+			return -GPU_EFAULT;
+		mem = gpu_dma_ptr(&m->dma, hpa, n);
+		if (!mem) {
+			m->stats.dma_errors++;
+			return -GPU_EFAULT;
+		}
+		if (write)
+			memcpy(mem, p, n);
+		else
+			memcpy(p, mem, n);
+		gaddr += n;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* The aperture maps GGTT [0, aperture_size) linearly; fences (tiling) are
+ * not applied by the model. */
+int gen9_model_aperture_rw(struct gen9_model *m, uint64_t off, void *buf,
+			   size_t len, bool write)
+{
+	uint64_t size = m->cfg.aperture_size;
+
+	if (off > size || len > size - off)
+		return -GPU_ERANGE;
+	return model_ggtt_rw(m, off, buf, len, write);
+}

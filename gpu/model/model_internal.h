@@ -1,0 +1,98 @@
+/* Shared between the files of the Gen9 model; not an API. */
+#ifndef GPU_MODEL_MODEL_INTERNAL_H
+#define GPU_MODEL_MODEL_INTERNAL_H
+
+#include "gpu/hw/gen9_cmds.h"
+#include "gpu/model/gen9_model.h"
+
+/* Raw register file access, no side effects. */
+static inline uint32_t mreg(const struct gen9_model *m, uint32_t off)
+{
+	return m->regs[(off & (GEN9_MMIO_SIZE - 1)) >> 2];
+}
+
+static inline void mreg_set(struct gen9_model *m, uint32_t off, uint32_t v)
+{
+	m->regs[(off & (GEN9_MMIO_SIZE - 1)) >> 2] = v;
+}
+
+/* regs.c */
+bool model_reg_is_known(const struct gen9_model *m, uint32_t off);
+
+/* ggtt.c */
+int model_ggtt_translate(struct gen9_model *m, uint64_t gaddr, uint64_t *hpa);
+/* ppgtt_walk.c */
+int model_ppgtt_translate(struct gen9_model *m, const struct gen9_model_ctx *c,
+			  uint64_t gaddr, bool write, uint64_t *hpa,
+			  enum gen9_model_fault_kind *why);
+
+/* memory access on behalf of an engine (gpu_mem.c). On a fault the engine
+ * records it in e->fault (not yet reported) and -GPU_EFAULT comes back. */
+int model_gpu_rw(struct gen9_model *m, struct gen9_model_engine *e,
+		 uint64_t gaddr, bool ggtt, void *buf, size_t len, bool write);
+/* GGTT access with no engine (context images, HWSP); no fault record. */
+int model_ggtt_rw(struct gen9_model *m, uint64_t gaddr, void *buf, size_t len,
+		  bool write);
+static inline int model_ggtt_read32(struct gen9_model *m, uint64_t gaddr,
+				    uint32_t *v)
+{
+	return model_ggtt_rw(m, gaddr, v, 4, false);
+}
+static inline int model_ggtt_write32(struct gen9_model *m, uint64_t gaddr,
+				     uint32_t v)
+{
+	return model_ggtt_rw(m, gaddr, &v, 4, true);
+}
+
+/* irq.c */
+void model_irq_engine(struct gen9_model *m, struct gen9_model_engine *e,
+		      uint16_t bits);
+void model_irq_update(struct gen9_model *m);
+uint32_t model_irq_master_read(struct gen9_model *m);
+void model_irq_write(struct gen9_model *m, uint32_t off, uint32_t val);
+bool model_irq_is_reg(uint32_t off);
+void model_irq_reset(struct gen9_model *m);
+
+/* execlist.c */
+void model_elsp_write(struct gen9_model *m, struct gen9_model_engine *e,
+		      uint32_t val);
+void model_ctx_complete(struct gen9_model *m, struct gen9_model_engine *e);
+uint32_t model_execlist_status_lo(const struct gen9_model_engine *e);
+uint32_t model_execlist_status_hi(const struct gen9_model_engine *e);
+void model_csb_reset(struct gen9_model *m, struct gen9_model_engine *e);
+
+/* engine.c */
+void model_engine_run(struct gen9_model *m, struct gen9_model_engine *e);
+void model_engine_reset(struct gen9_model *m, struct gen9_model_engine *e);
+void model_engine_hang(struct gen9_model *m, struct gen9_model_engine *e,
+		       uint32_t eir_bit);
+uint32_t model_ring_size(const struct gen9_model_ctx *c);
+
+/* cmd_exec.c: execute one command at the current position. */
+enum cs_result {
+	CS_NEXT = 0, /* advance by the command length */
+	CS_JUMPED, /* position already changed (batch start/end) */
+	CS_STALL, /* retry later (semaphore, incomplete command) */
+	CS_FAULT, /* engine hung */
+};
+
+struct cs_cmd {
+	struct gen9_model *m;
+	struct gen9_model_engine *e;
+	uint32_t dw0;
+	uint32_t len; /* dwords */
+};
+
+int cs_fetch(struct cs_cmd *c, uint32_t i, uint32_t *v);
+enum cs_result cs_execute(struct cs_cmd *c);
+/* blit.c */
+enum cs_result cs_blit(struct cs_cmd *c);
+
+/* timestamps: SKL command-streamer clock 12 MHz (i915 gen9 default
+ * cs_timestamp_frequency for SKL; not in gen9.md). */
+static inline uint64_t model_timestamp(const struct gen9_model *m)
+{
+	return m->now_us * 12;
+}
+
+#endif
