@@ -2,42 +2,19 @@
  * PCI Firmware spec's MCFG). Tables are read in place through the identity
  * map; every length is checked against the table before it is used. */
 #include "hv/acpi.h"
+#include "hv/acpi_tables.h"
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
 #include "mini/string.h"
 
-struct rsdp {
-	char signature[8];
-	uint8_t checksum;
-	char oem_id[6];
-	uint8_t revision;
-	uint32_t rsdt;
-	uint32_t length;
-	uint64_t xsdt;
-	uint8_t ext_checksum;
-	uint8_t reserved[3];
-} __attribute__((packed));
-
-struct sdt_header {
-	char signature[4];
-	uint32_t length;
-	uint8_t revision;
-	uint8_t checksum;
-	char oem_id[6];
-	char oem_table_id[8];
-	uint32_t oem_revision;
-	uint32_t creator_id;
-	uint32_t creator_revision;
-} __attribute__((packed));
-
 #define RSDP_V1_LEN 20
-#define MADT_HDR_LEN (sizeof(struct sdt_header) + 8)
+#define MADT_HDR_LEN (sizeof(struct acpi_sdt_header) + 8)
 #define MADT_LAPIC 0
 #define MADT_IOAPIC 1
 #define MADT_X2APIC 9
 #define MADT_LAPIC_ENABLED 1u
 #define MADT_LAPIC_ONLINE_CAPABLE 2u
-#define MCFG_HDR_LEN (sizeof(struct sdt_header) + 8)
+#define MCFG_HDR_LEN (sizeof(struct acpi_sdt_header) + 8)
 #define MCFG_ENTRY_LEN 16
 #define SDT_MAX_LEN (1u << 20)
 
@@ -73,10 +50,10 @@ static uint64_t rd64(const uint8_t *p)
 }
 
 /* Returns the table if it is in range and its checksum holds. */
-static const struct sdt_header *map_sdt(uint64_t pa, uint64_t limit,
+static const struct acpi_sdt_header *map_sdt(uint64_t pa, uint64_t limit,
 					struct acpi_info *ai)
 {
-	const struct sdt_header *h;
+	const struct acpi_sdt_header *h;
 
 	if (!in_limit(pa, sizeof(*h), limit))
 		return NULL;
@@ -91,7 +68,7 @@ static const struct sdt_header *map_sdt(uint64_t pa, uint64_t limit,
 	return h;
 }
 
-static void parse_madt(const struct sdt_header *h, struct acpi_info *ai)
+static void parse_madt(const struct acpi_sdt_header *h, struct acpi_info *ai)
 {
 	const uint8_t *p = (const uint8_t *)h;
 	uint32_t off = MADT_HDR_LEN;
@@ -117,7 +94,7 @@ static void parse_madt(const struct sdt_header *h, struct acpi_info *ai)
 	}
 }
 
-static void parse_mcfg(const struct sdt_header *h, struct acpi_info *ai)
+static void parse_mcfg(const struct acpi_sdt_header *h, struct acpi_info *ai)
 {
 	const uint8_t *p = (const uint8_t *)h;
 
@@ -137,7 +114,7 @@ static void parse_mcfg(const struct sdt_header *h, struct acpi_info *ai)
 
 static void parse_table(uint64_t pa, uint64_t limit, struct acpi_info *ai)
 {
-	const struct sdt_header *h = map_sdt(pa, limit, ai);
+	const struct acpi_sdt_header *h = map_sdt(pa, limit, ai);
 
 	if (!h)
 		return;
@@ -149,7 +126,7 @@ static void parse_table(uint64_t pa, uint64_t limit, struct acpi_info *ai)
 
 /* ext_readable: the ACPI 2.0 part (XSDT address onwards) is inside the
  * limit; without it the RSDT is used. */
-static int check_rsdp(const struct rsdp *r, bool ext_readable,
+static int check_rsdp(const struct acpi_rsdp *r, bool ext_readable,
 		      struct acpi_info *ai)
 {
 	if (memcmp(r->signature, "RSD PTR ", 8) != 0 ||
@@ -165,8 +142,8 @@ static int check_rsdp(const struct rsdp *r, bool ext_readable,
 
 int acpi_parse(uint64_t rsdp_pa, uint64_t limit, struct acpi_info *ai)
 {
-	const struct rsdp *r;
-	const struct sdt_header *root;
+	const struct acpi_rsdp *r;
+	const struct acpi_sdt_header *root;
 	uint32_t entry_size;
 
 	memset(ai, 0, sizeof(*ai));

@@ -16,37 +16,11 @@
 #include <cmocka.h>
 
 #include "hv/acpi.h"
+#include "hv/acpi_tables.h"
 #include "hv/hv_errno.h"
 
 #define ARENA_SIZE (1u << 20)
 #define NOLIMIT UINT64_MAX
-
-struct rsdp {
-	char signature[8];
-	uint8_t checksum;
-	char oem_id[6];
-	uint8_t revision;
-	uint32_t rsdt;
-	uint32_t length;
-	uint64_t xsdt;
-	uint8_t ext_checksum;
-	uint8_t reserved[3];
-} __attribute__((packed));
-
-struct sdt {
-	char signature[4];
-	uint32_t length;
-	uint8_t revision;
-	uint8_t checksum;
-	char oem_id[6];
-	char oem_table_id[8];
-	uint32_t oem_revision;
-	uint32_t creator_id;
-	uint32_t creator_revision;
-} __attribute__((packed));
-
-_Static_assert(sizeof(struct rsdp) == 36, "RSDP v2 is 36 bytes");
-_Static_assert(sizeof(struct sdt) == 36, "SDT header is 36 bytes");
 
 static uint8_t *arena;
 static size_t arena_used;
@@ -80,16 +54,16 @@ static uint8_t sum(const void *p, size_t n)
 	return s;
 }
 
-static void fix_sdt(struct sdt *h)
+static void fix_sdt(struct acpi_sdt_header *h)
 {
 	h->checksum = 0;
 	h->checksum = (uint8_t)-sum(h, h->length);
 	assert_int_equal(sum(h, h->length), 0);
 }
 
-static struct sdt *new_sdt(const char *sig, uint32_t body)
+static struct acpi_sdt_header *new_sdt(const char *sig, uint32_t body)
 {
-	struct sdt *h = get(sizeof(*h) + body);
+	struct acpi_sdt_header *h = get(sizeof(*h) + body);
 
 	memcpy(h->signature, sig, 4);
 	h->length = sizeof(*h) + body;
@@ -99,7 +73,7 @@ static struct sdt *new_sdt(const char *sig, uint32_t body)
 	return h;
 }
 
-static void fix_rsdp(struct rsdp *r)
+static void fix_rsdp(struct acpi_rsdp *r)
 {
 	r->checksum = 0;
 	r->checksum = (uint8_t)-sum(r, 20);
@@ -108,9 +82,9 @@ static void fix_rsdp(struct rsdp *r)
 		r->ext_checksum = (uint8_t)-sum(r, sizeof(*r));
 }
 
-static struct rsdp *new_rsdp(int revision, const void *rsdt, const void *xsdt)
+static struct acpi_rsdp *new_rsdp(int revision, const void *rsdt, const void *xsdt)
 {
-	struct rsdp *r = get(sizeof(*r));
+	struct acpi_rsdp *r = get(sizeof(*r));
 
 	memcpy(r->signature, "RSD PTR ", 8);
 	memcpy(r->oem_id, "LEADHV", 6);
@@ -126,10 +100,10 @@ static struct rsdp *new_rsdp(int revision, const void *rsdt, const void *xsdt)
 }
 
 /* An XSDT (8-byte entries) or RSDT (4-byte) listing the n tables. */
-static struct sdt *new_root(bool x, void *const *tables, unsigned n)
+static struct acpi_sdt_header *new_root(bool x, void *const *tables, unsigned n)
 {
 	unsigned esz = x ? 8 : 4;
-	struct sdt *h = new_sdt(x ? "XSDT" : "RSDT", esz * n);
+	struct acpi_sdt_header *h = new_sdt(x ? "XSDT" : "RSDT", esz * n);
 	uint8_t *e = (uint8_t *)(h + 1);
 
 	for (unsigned i = 0; i < n; i++) {
@@ -187,9 +161,9 @@ static void madt_ioapic(struct madt_b *m, uint8_t id, uint32_t addr,
 	madt_entry(m, 1, 12, b);
 }
 
-static struct sdt *new_madt(const struct madt_b *m, uint32_t lapic_base)
+static struct acpi_sdt_header *new_madt(const struct madt_b *m, uint32_t lapic_base)
 {
-	struct sdt *h = new_sdt("APIC", 8 + m->len);
+	struct acpi_sdt_header *h = new_sdt("APIC", 8 + m->len);
 	uint8_t *p = (uint8_t *)(h + 1);
 	uint32_t flags = 1; /* PCAT_COMPAT */
 
@@ -200,9 +174,9 @@ static struct sdt *new_madt(const struct madt_b *m, uint32_t lapic_base)
 	return h;
 }
 
-static struct sdt *new_mcfg(unsigned n, uint64_t base0)
+static struct acpi_sdt_header *new_mcfg(unsigned n, uint64_t base0)
 {
-	struct sdt *h = new_sdt("MCFG", 8 + 16 * n);
+	struct acpi_sdt_header *h = new_sdt("MCFG", 8 + 16 * n);
 	uint8_t *e = (uint8_t *)(h + 1) + 8;
 
 	for (unsigned i = 0; i < n; i++, e += 16) {
@@ -228,7 +202,7 @@ static void check_mcfg(unsigned i, uint64_t base0, unsigned k)
 
 /* A typical desktop MADT: 4 enabled CPUs of 6 LAPIC entries, 2 x2APIC
  * entries (1 enabled), 2 I/O APICs, and entry types we do not count. */
-static struct sdt *typical_madt(void)
+static struct acpi_sdt_header *typical_madt(void)
 {
 	struct madt_b m = { .len = 0 };
 	uint8_t iso[8] = { 0, 9, 9, 0, 0, 0, 0x0d, 0 }; /* int. source override */
@@ -281,10 +255,10 @@ static void test_v2_xsdt_full(void **state)
 	void *facp = new_sdt("FACP", 244 - 36);
 	fix_sdt(facp);
 	void *tables[] = { facp, typical_madt(), new_mcfg(1, 0xe0000000) };
-	struct sdt *xsdt = new_root(true, tables, 3);
+	struct acpi_sdt_header *xsdt = new_root(true, tables, 3);
 	/* The RSDT is there too but must not be used with a good v2 RSDP. */
-	struct sdt *rsdt = new_root(false, tables, 1);
-	struct rsdp *r = new_rsdp(2, rsdt, xsdt);
+	struct acpi_sdt_header *rsdt = new_root(false, tables, 1);
+	struct acpi_rsdp *r = new_rsdp(2, rsdt, xsdt);
 
 	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
 	assert_int_equal(ai.revision, 2);
@@ -304,8 +278,8 @@ static void test_v1_rsdt(void **state)
 {
 	(void)state;
 	void *tables[] = { new_mcfg(2, 0xb0000000), typical_madt() };
-	struct sdt *rsdt = new_root(false, tables, 2);
-	struct rsdp *r = new_rsdp(0, rsdt, NULL);
+	struct acpi_sdt_header *rsdt = new_root(false, tables, 2);
+	struct acpi_rsdp *r = new_rsdp(0, rsdt, NULL);
 
 	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
 	assert_int_equal(ai.revision, 0);
@@ -325,8 +299,8 @@ static void test_v1_rsdp_at_limit(void **state)
 {
 	(void)state;
 	void *tables[] = { typical_madt() };
-	struct sdt *rsdt = new_root(false, tables, 1);
-	struct rsdp *r = new_rsdp(0, rsdt, NULL);
+	struct acpi_sdt_header *rsdt = new_root(false, tables, 1);
+	struct acpi_rsdp *r = new_rsdp(0, rsdt, NULL);
 
 	assert_int_equal(acpi_parse(pa(r), pa(r) + 20, &ai), 0);
 	assert_true(ai.has_madt);
@@ -352,9 +326,9 @@ static void test_v2_fallback_to_rsdt(void **state)
 	void *mcfg = new_mcfg(1, 0xf0000000);
 	void *rsdt_tables[] = { madt };
 	void *xsdt_tables[] = { madt, mcfg };
-	struct sdt *rsdt = new_root(false, rsdt_tables, 1);
-	struct sdt *xsdt = new_root(true, xsdt_tables, 2);
-	struct rsdp *r = new_rsdp(2, rsdt, xsdt);
+	struct acpi_sdt_header *rsdt = new_root(false, rsdt_tables, 1);
+	struct acpi_sdt_header *xsdt = new_root(true, xsdt_tables, 2);
+	struct acpi_rsdp *r = new_rsdp(2, rsdt, xsdt);
 
 	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
 	assert_true(ai.xsdt);
@@ -396,9 +370,9 @@ static void test_bad_rsdp(void **state)
 {
 	(void)state;
 	void *tables[] = { typical_madt() };
-	struct sdt *xsdt = new_root(true, tables, 1);
-	struct sdt *rsdt = new_root(false, tables, 1);
-	struct rsdp *r = new_rsdp(2, rsdt, xsdt);
+	struct acpi_sdt_header *xsdt = new_root(true, tables, 1);
+	struct acpi_sdt_header *rsdt = new_root(false, tables, 1);
+	struct acpi_rsdp *r = new_rsdp(2, rsdt, xsdt);
 
 	/* Bad signature. */
 	r->signature[3] = 'X';
@@ -432,14 +406,14 @@ static void test_bad_rsdp(void **state)
 static void test_bad_table_checksum_skipped(void **state)
 {
 	(void)state;
-	struct sdt *bad_madt = typical_madt();
-	struct sdt *bad_mcfg = new_mcfg(1, 0xe0000000);
-	struct sdt *good_mcfg = new_mcfg(3, 0xc0000000);
+	struct acpi_sdt_header *bad_madt = typical_madt();
+	struct acpi_sdt_header *bad_mcfg = new_mcfg(1, 0xe0000000);
+	struct acpi_sdt_header *good_mcfg = new_mcfg(3, 0xc0000000);
 	void *tables[] = { bad_madt, bad_mcfg, good_mcfg };
 
 	bad_madt->checksum ^= 1;
 	((uint8_t *)bad_mcfg)[bad_mcfg->length - 1] ^= 0x80;
-	struct rsdp *r = new_rsdp(2, new_root(false, tables, 3),
+	struct acpi_rsdp *r = new_rsdp(2, new_root(false, tables, 3),
 				  new_root(true, tables, 3));
 
 	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
@@ -456,7 +430,7 @@ static void madt_run(const struct madt_b *m, uint32_t want_cpus,
 		     uint32_t want_ioapics)
 {
 	void *tables[] = { new_madt(m, 0xfee00000) };
-	struct rsdp *r = new_rsdp(2, new_root(false, tables, 1),
+	struct acpi_rsdp *r = new_rsdp(2, new_root(false, tables, 1),
 				  new_root(true, tables, 1));
 
 	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
@@ -538,13 +512,13 @@ static void test_madt_empty_and_short(void **state)
 	assert_int_equal(ai.lapic_base, 0xfee00000);
 
 	/* Shorter than the MADT header (no flags field): not a MADT. */
-	struct sdt *h = new_sdt("APIC", 4);
+	struct acpi_sdt_header *h = new_sdt("APIC", 4);
 	uint32_t base = 0xfee00000;
 
 	memcpy(h + 1, &base, 4);
 	fix_sdt(h);
 	void *tables[] = { h };
-	struct rsdp *r = new_rsdp(0, new_root(false, tables, 1), NULL);
+	struct acpi_rsdp *r = new_rsdp(0, new_root(false, tables, 1), NULL);
 
 	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
 	assert_false(ai.has_madt);
@@ -556,13 +530,13 @@ static void test_madt_empty_and_short(void **state)
 static void test_limit_cuts_tables(void **state)
 {
 	(void)state;
-	struct rsdp *r = get(sizeof(*r));
-	struct sdt *root = get(sizeof(struct sdt) + 3 * 8);
-	struct sdt *madt = typical_madt();
-	struct sdt *mcfg = new_mcfg(2, 0xe0000000);
-	struct sdt *mcfg2 = new_mcfg(1, 0xa0000000);
+	struct acpi_rsdp *r = get(sizeof(*r));
+	struct acpi_sdt_header *root = get(sizeof(struct acpi_sdt_header) + 3 * 8);
+	struct acpi_sdt_header *madt = typical_madt();
+	struct acpi_sdt_header *mcfg = new_mcfg(2, 0xe0000000);
+	struct acpi_sdt_header *mcfg2 = new_mcfg(1, 0xa0000000);
 	void *tables[] = { madt, mcfg, mcfg2 };
-	struct sdt *built = new_root(true, tables, 3);
+	struct acpi_sdt_header *built = new_root(true, tables, 3);
 
 	memcpy(root, built, built->length);
 	memcpy(r, new_rsdp(2, NULL, root), sizeof(*r));
@@ -594,10 +568,10 @@ static void test_limit_cuts_tables(void **state)
 static void test_bogus_entries(void **state)
 {
 	(void)state;
-	struct sdt *tiny = new_sdt("MCFG", 0);
-	struct sdt *huge = new_mcfg(1, 0xe0000000);
-	struct sdt *short_len = new_mcfg(1, 0xe0000000);
-	struct sdt *madt = typical_madt();
+	struct acpi_sdt_header *tiny = new_sdt("MCFG", 0);
+	struct acpi_sdt_header *huge = new_mcfg(1, 0xe0000000);
+	struct acpi_sdt_header *short_len = new_mcfg(1, 0xe0000000);
+	struct acpi_sdt_header *madt = typical_madt();
 
 	fix_sdt(tiny);
 	huge->length = (1u << 20) + 16; /* > 1 MiB cap */
@@ -607,8 +581,8 @@ static void test_bogus_entries(void **state)
 			   (void *)(uintptr_t)(limit - 20), /* header cut */
 			   (void *)(uintptr_t)(limit + 4096), /* beyond */
 			   (void *)(uintptr_t)UINT64_MAX, madt };
-	struct sdt *xsdt = new_root(true, tables, 8);
-	struct rsdp *r = new_rsdp(2, NULL, xsdt);
+	struct acpi_sdt_header *xsdt = new_root(true, tables, 8);
+	struct acpi_rsdp *r = new_rsdp(2, NULL, xsdt);
 
 	assert_int_equal(acpi_parse(pa(r), limit, &ai), 0);
 	assert_int_equal(ai.nr_tables, 8);
@@ -624,11 +598,11 @@ static void test_root_ragged_length(void **state)
 {
 	(void)state;
 	void *tables[] = { typical_madt(), new_mcfg(1, 0xe0000000) };
-	struct sdt *xsdt = new_root(true, tables, 2);
+	struct acpi_sdt_header *xsdt = new_root(true, tables, 2);
 
 	xsdt->length -= 3; /* the second entry is now incomplete */
 	fix_sdt(xsdt);
-	struct rsdp *r = new_rsdp(2, NULL, xsdt);
+	struct acpi_rsdp *r = new_rsdp(2, NULL, xsdt);
 
 	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
 	assert_int_equal(ai.nr_tables, 1);
@@ -636,7 +610,7 @@ static void test_root_ragged_length(void **state)
 	assert_int_equal(ai.nr_mcfg, 0);
 
 	/* An empty root. */
-	struct sdt *empty = new_root(true, tables, 0);
+	struct acpi_sdt_header *empty = new_root(true, tables, 0);
 
 	r->xsdt = pa(empty);
 	fix_rsdp(r);
@@ -649,7 +623,7 @@ static void test_mcfg_capped(void **state)
 {
 	(void)state;
 	void *tables[] = { new_mcfg(ACPI_MAX_MCFG + 3, 0x80000000) };
-	struct rsdp *r = new_rsdp(2, NULL, new_root(true, tables, 1));
+	struct acpi_rsdp *r = new_rsdp(2, NULL, new_root(true, tables, 1));
 
 	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
 	assert_int_equal(ai.nr_mcfg, ACPI_MAX_MCFG);
@@ -666,7 +640,7 @@ static void test_mcfg_capped(void **state)
 	check_mcfg(3, 0x90000000, 0);
 
 	/* A trailing partial entry is not read. */
-	struct sdt *part = new_mcfg(2, 0x70000000);
+	struct acpi_sdt_header *part = new_mcfg(2, 0x70000000);
 
 	part->length -= 1;
 	fix_sdt(part);
@@ -681,7 +655,7 @@ static void test_oem_id_terminated(void **state)
 {
 	(void)state;
 	void *tables[] = { typical_madt() };
-	struct rsdp *r = new_rsdp(0, new_root(false, tables, 1), NULL);
+	struct acpi_rsdp *r = new_rsdp(0, new_root(false, tables, 1), NULL);
 
 	memcpy(r->oem_id, "ABCDEF", 6);
 	fix_rsdp(r);
