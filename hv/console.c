@@ -12,6 +12,12 @@ static char ring_buf[LOG_RING_SIZE];
 static struct log_ring ring;
 static unsigned sinks = CONSOLE_COM1;
 
+/* Bytes typed on COM1, moved out of the UART's 16-byte FIFO whenever the
+ * console is busy printing (guest output can be long) so none are lost. */
+#define RX_RING_SIZE 256
+static uint8_t rx_ring[RX_RING_SIZE];
+static unsigned rx_head, rx_tail;
+
 void console_init(void)
 {
 	log_ring_init(&ring, ring_buf, sizeof(ring_buf));
@@ -61,6 +67,7 @@ void console_write(const char *s, size_t n)
 {
 	log_ring_write(&ring, s, n);
 	sink_write(sinks, s, n);
+	console_rx_poll();
 }
 
 void kvprintf(const char *fmt, va_list ap)
@@ -102,9 +109,25 @@ void klog(enum log_level level, const char *who, const char *fmt, ...)
 	console_write("\n", 1);
 }
 
+void console_rx_poll(void)
+{
+	uint8_t c;
+
+	while ((rx_head + 1) % RX_RING_SIZE != rx_tail &&
+	       uart_getc(COM1_BASE, &c)) {
+		rx_ring[rx_head] = c;
+		rx_head = (rx_head + 1) % RX_RING_SIZE;
+	}
+}
+
 bool console_getc(uint8_t *out)
 {
-	return uart_getc(COM1_BASE, out);
+	console_rx_poll();
+	if (rx_tail == rx_head)
+		return false;
+	*out = rx_ring[rx_tail];
+	rx_tail = (rx_tail + 1) % RX_RING_SIZE;
+	return true;
 }
 
 const struct log_ring *console_ring(void)

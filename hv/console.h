@@ -28,6 +28,9 @@ void kvprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)))
 void klog(enum log_level level, const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 bool console_getc(uint8_t *out);
+/* Drains COM1's receive FIFO into the console's input ring; called while
+ * printing and between VM slices so typed input survives guest output. */
+void console_rx_poll(void);
 const struct log_ring *console_ring(void);
 
 #define pr_err(who, ...) klog(LOG_ERR, who, __VA_ARGS__)

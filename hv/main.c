@@ -10,6 +10,7 @@
 #include "hv/pci.h"
 #include "hv/platform.h"
 #include "hv/shell.h"
+#include "hv/vm/sched.h"
 #include "hv/x86.h"
 
 struct hv_platform hv_platform = { .gpu_index = -1 };
@@ -109,23 +110,23 @@ static void discover_vtx(void)
 				      : "");
 }
 
-/* Why each configured VM does not run. VM execution arrives with the VT-x
- * core (issue 3); until then the honest answer for a valid VM is that. */
-static void list_vms(const struct hv_config *cfg)
+/* The VMs of hv.cfg that cannot start, and why; the others are created by
+ * vms_create_from_config (hv/vm/sched.c), which prints their own lines. */
+static void list_unstartable_vms(const struct hv_config *cfg)
 {
 	for (unsigned i = 0; i < cfg->nr_vms; i++) {
 		const struct hvcfg_vm *vm = &cfg->vms[i];
 
+		if (vm->valid && vtx_usable(&hv_platform.vtx))
+			continue;
 		kprintf("vm '%s': %llu MiB, kernel %s: not started: ", vm->name,
 			(unsigned long long)(vm->memory >> 20), vm->kernel);
 		if (vm->nr_errors)
 			kprintf("%u errors in hv.cfg\n", vm->nr_errors);
 		else if (!vm->valid)
 			kprintf("a file it names could not be loaded\n");
-		else if (!vtx_usable(&hv_platform.vtx))
-			kprintf("no usable VT-x\n");
 		else
-			kprintf("VM execution is not built yet\n");
+			kprintf("no usable VT-x\n");
 	}
 }
 
@@ -158,12 +159,15 @@ void hv_main(const struct boot_info *bi)
 	discover_pci();
 	discover_gpu();
 	discover_vtx();
-	list_vms(cfg);
+	list_unstartable_vms(cfg);
+	if (vtx_usable(&hv_platform.vtx))
+		vms_create_from_config(cfg);
 	run_selftest(cfg->selftest);
 	kprintf("hv: boot complete\n");
-	/* No VM runs yet, so "every VM has stopped" holds right away. */
-	if (cfg->test_exit == HVCFG_EXIT_BOOT || cfg->test_exit == HVCFG_EXIT_VMS)
+	if (cfg->test_exit == HVCFG_EXIT_BOOT)
 		platform_test_exit(0);
 	shell_init();
-	shell_run_forever();
+	/* Without VMs this is the shell's idle loop; "every VM has stopped"
+	 * then holds at once for test_exit=vms. */
+	sched_run(cfg->slice_ms, cfg->test_exit == HVCFG_EXIT_VMS);
 }

@@ -7,6 +7,19 @@
 
 extern const struct shell_cmd shell_cmds[];
 extern const unsigned shell_nr_cmds;
+extern const struct shell_cmd shell_vm_cmds[];
+extern const unsigned shell_vm_nr_cmds;
+
+/* Each subsystem contributes its own command array; help lists them in this
+ * order and lookup searches them in it. */
+static const struct {
+	const struct shell_cmd *cmds;
+	const unsigned *nr;
+} cmd_tables[] = {
+	{ shell_cmds, &shell_nr_cmds },		/* hv/shell_cmds.c */
+	{ shell_vm_cmds, &shell_vm_nr_cmds },	/* hv/shell_vm_cmds.c */
+};
+#define NR_CMD_TABLES (sizeof(cmd_tables) / sizeof(cmd_tables[0]))
 
 #define PROMPT "hv> "
 
@@ -44,9 +57,10 @@ static int tokenize(char *line, char **argv)
 
 static const struct shell_cmd *find_cmd(const char *name)
 {
-	for (unsigned i = 0; i < shell_nr_cmds; i++)
-		if (strcmp(shell_cmds[i].name, name) == 0)
-			return &shell_cmds[i];
+	for (unsigned t = 0; t < NR_CMD_TABLES; t++)
+		for (unsigned i = 0; i < *cmd_tables[t].nr; i++)
+			if (strcmp(cmd_tables[t].cmds[i].name, name) == 0)
+				return &cmd_tables[t].cmds[i];
 	return NULL;
 }
 
@@ -90,20 +104,24 @@ void shell_run_forever(void)
 	}
 }
 
+static void print_usage(const struct shell_cmd *c)
+{
+	char usage[48];
+	size_t n = strlcpy(usage, c->name, sizeof(usage));
+
+	if (c->args[0] && n + 1 < sizeof(usage)) {
+		usage[n] = ' ';
+		strlcpy(usage + n + 1, c->args, sizeof(usage) - n - 1);
+	}
+	kprintf("  %-22s %s\n", usage, c->help);
+}
+
 int shell_cmd_help(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	for (unsigned i = 0; i < shell_nr_cmds; i++) {
-		const struct shell_cmd *c = &shell_cmds[i];
-		char usage[48];
-		size_t n = strlcpy(usage, c->name, sizeof(usage));
-
-		if (c->args[0] && n + 1 < sizeof(usage)) {
-			usage[n] = ' ';
-			strlcpy(usage + n + 1, c->args, sizeof(usage) - n - 1);
-		}
-		kprintf("  %-22s %s\n", usage, c->help);
-	}
+	for (unsigned t = 0; t < NR_CMD_TABLES; t++)
+		for (unsigned i = 0; i < *cmd_tables[t].nr; i++)
+			print_usage(&cmd_tables[t].cmds[i]);
 	return 0;
 }

@@ -1,6 +1,7 @@
 # Disk images and emulator runs.
 #  make image  - USB-ready GPT disk image (build/g9hv.img) with the default hv.cfg
-#  make run    - the main job: build, boot in an emulator, console on this terminal
+#  make run    - the main job: build, boot in Bochs (VT-x), console on this terminal
+#  make run-qemu - the same in QEMU (no VT-x: no VMs, just the shell)
 #  make qemu / make bochs - boot build/g9hv.img headless in one emulator
 #  make emu    - the emulator test cases (tests/emu/)
 
@@ -8,10 +9,16 @@ IMAGE := $(BUILD)/g9hv.img
 
 image: $(IMAGE)
 
-$(IMAGE): $(EFI_APP) tools/mkimage
-	tools/mkimage $@ $(EFI_APP)
+# No hv.cfg on the image: the built-in one (boot/default-hv.cfg) starts two
+# test-guest VMs from \testguest.bin.
+$(IMAGE): $(EFI_APP) $(TESTGUEST_BIN) tools/mkimage
+	tools/mkimage $@ $(EFI_APP) "" $(TESTGUEST_BIN)
 
+# Bochs: it emulates VT-x with EPT, so the VMs run (QEMU here is TCG only).
 run: $(IMAGE)
+	@tools/run-interactive bochs $(IMAGE) $(RUN_SECONDS)
+
+run-qemu: $(IMAGE)
 	@tools/run-interactive qemu $(IMAGE) $(RUN_SECONDS)
 
 qemu: $(IMAGE)
@@ -22,11 +29,17 @@ bochs: $(IMAGE)
 	tools/run-bochs $(IMAGE) $(BUILD)/bochs-run $(RUN_SECONDS); \
 	echo "console output: $(BUILD)/bochs-run/console.log"
 
-emu: $(EFI_APP)
+emu: $(EFI_APP) $(TESTGUEST_BIN)
 	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/cases/*/
 
 test: deps
 	@rm -f $(BUILD)/test-results
-	@$(MAKE) --no-print-directory efi unit-build fuzz-build
+	@$(MAKE) --no-print-directory efi guest unit-build fuzz-build
 	@$(MAKE) --no-print-directory -k unit fuzz emu; \
 	tools/run-tests summary $(BUILD)/test-results
+
+# Exit-path baseline: the test guest times CPUID, I/O, MSR, MMIO and
+# hypercall round trips in Bochs; the table lands in build/bench/exits.md.
+.PHONY: bench
+bench: $(EFI_APP) $(TESTGUEST_BIN)
+	@tools/bench-exits $(EFI_APP) $(TESTGUEST_BIN) $(BUILD)/bench

@@ -31,3 +31,37 @@ stop_emulator() {
 	wait "$pid" 2>/dev/null
 	return 0
 }
+
+# free_port: a free TCP port on 127.0.0.1 (asked of the kernel, released).
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# bochs_rc IMG OUTDIR PORT: writes OUTDIR/bochsrc (OVMF, corei7_skylake_x
+# with VT-x/EPT, the disk image, COM1 as a TCP server on PORT for
+# tools/bochs-com1, port 0xE9 on Bochs's stdout) and OUTDIR/debugger.rc
+# (Debian's Bochs has its debugger built in: "c" starts the simulation).
+bochs_rc() {
+	local img=$1 out=$2 port=$3
+	cat > "$out/bochsrc" <<RC
+megs: ${BOCHS_MEGS:-512}
+romimage: file=${OVMF:-/usr/share/ovmf/OVMF.fd}, address=0xffe00000
+vgaromimage: file=/usr/share/vgabios/vgabios.bin
+cpu: model=corei7_skylake_x, count=1, ips=200000000
+pci: enabled=1, chipset=i440fx
+ata0: enabled=1, ioaddr1=0x1f0, ioaddr2=0x3f0, irq=14
+ata0-master: type=disk, path="$img", mode=flat
+boot: disk
+clock: sync=none, time0=local
+com1: enabled=1, mode=socket-server, dev=127.0.0.1:$port
+port_e9_hack: enabled=1
+display_library: sdl2
+mouse: enabled=0
+log: $out/bochs.log
+panic: action=fatal
+error: action=report
+info: action=report
+debug: action=ignore
+RC
+	printf 'c\n' > "$out/debugger.rc"
+}

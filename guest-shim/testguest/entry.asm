@@ -1,0 +1,163 @@
+; Test guest entry, trap stubs and the "try" helpers that run an
+; instruction which may fault and report the vector instead of dying.
+bits 64
+default rel
+
+extern tg_main
+extern tg_trap
+extern __bss_start
+extern __image_end
+
+section .text.entry
+global _start
+_start:
+	; RSI = boot info (g9hv/raw64_boot.h), RSP = a stack below the image.
+	mov r12, rsi
+	lea rdi, [__bss_start]
+	lea rcx, [__image_end]
+	sub rcx, rdi
+	xor eax, eax
+	rep stosb
+	mov rdi, r12
+	call tg_main
+.hang:	cli
+	hlt
+	jmp .hang
+
+section .text
+; Trap stubs: vectors 0-31 and 0x40 (the timer). Each pushes a dummy
+; error code when the CPU does not, then the vector.
+%macro stub 1
+trap_%1:
+%if %1 == 8 || (%1 >= 10 && %1 <= 14) || %1 == 17
+%else
+	push 0
+%endif
+	push %1
+	jmp trap_common
+%endmacro
+
+%assign v 0
+%rep 32
+stub v
+%assign v v+1
+%endrep
+stub 64
+
+trap_common:
+	push rax
+	push rcx
+	push rdx
+	push rbx
+	push rbp
+	push rsi
+	push rdi
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+	mov rdi, rsp
+	call tg_trap
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rdi
+	pop rsi
+	pop rbp
+	pop rbx
+	pop rdx
+	pop rcx
+	pop rax
+	add rsp, 16
+	iretq
+
+section .rodata
+global tg_trap_stubs
+tg_trap_stubs:
+%assign v 0
+%rep 32
+	dq trap_ %+ v
+%assign v v+1
+%endrep
+	dq trap_64
+
+section .bss
+global tg_fixup_rip
+global tg_fault_vector
+tg_fixup_rip: resq 1
+tg_fault_vector: resq 1
+
+section .text
+; Each try_* returns -1 when the instruction completed, else the vector of
+; the exception it raised (the trap handler jumps to tg_fixup_rip).
+; int64_t tg_try_rdmsr(uint32_t msr, uint64_t *val)
+global tg_try_rdmsr
+tg_try_rdmsr:
+	lea rax, [.fix]
+	mov [tg_fixup_rip], rax
+	mov ecx, edi
+	rdmsr
+	shl rdx, 32
+	or rax, rdx
+	mov [rsi], rax
+	mov qword [tg_fixup_rip], 0
+	mov rax, -1
+	ret
+.fix:	mov qword [tg_fixup_rip], 0
+	mov rax, [tg_fault_vector]
+	ret
+
+; int64_t tg_try_wrmsr(uint32_t msr, uint64_t val)
+global tg_try_wrmsr
+tg_try_wrmsr:
+	lea rax, [.fix]
+	mov [tg_fixup_rip], rax
+	mov ecx, edi
+	mov rax, rsi
+	mov rdx, rsi
+	shr rdx, 32
+	wrmsr
+	mov qword [tg_fixup_rip], 0
+	mov rax, -1
+	ret
+.fix:	mov qword [tg_fixup_rip], 0
+	mov rax, [tg_fault_vector]
+	ret
+
+; int64_t tg_try_vmxon(void): VMXON of a dummy region (expects #UD)
+global tg_try_vmxon
+tg_try_vmxon:
+	lea rax, [.fix]
+	mov [tg_fixup_rip], rax
+	vmxon [tg_fault_vector]
+	mov qword [tg_fixup_rip], 0
+	mov rax, -1
+	ret
+.fix:	mov qword [tg_fixup_rip], 0
+	mov rax, [tg_fault_vector]
+	ret
+
+; int64_t tg_try_vmread(void): expects #UD
+global tg_try_vmread
+tg_try_vmread:
+	lea rax, [.fix]
+	mov [tg_fixup_rip], rax
+	xor ecx, ecx
+	vmread rax, rcx
+	mov qword [tg_fixup_rip], 0
+	mov rax, -1
+	ret
+.fix:	mov qword [tg_fixup_rip], 0
+	mov rax, [tg_fault_vector]
+	ret
+
+section .note.GNU-stack noalloc noexec nowrite progbits

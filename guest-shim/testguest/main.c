@@ -1,0 +1,330 @@
+/* The test guest: a 64-bit kernel that checks, from inside a VM, what the
+ * hypervisor promises (docs/hypercalls.md), then exits by hypercall.
+ *
+ * hv.cfg's cmdline selects the mode:
+ *   mode=checks   every check below (the default)
+ *   mode=fault    read a guest-physical address beyond RAM: the hypervisor
+ *                 must stop this VM (and only it)
+ *   mode=ticker   print a line every 100 ms for 1.5 s of guest time, then
+ *                 exit: the "other VM goes on" half of the fault test
+ *   mode=bench    time 10,000 round trips of each exit type
+ *   mode=idle     sleep in HLT on a 10 Hz timer, print a line every 10 s of
+ *                 guest time, never exit (a VM to look at from the shell)
+ * Each check prints "CHECK <name>: PASS|FAIL (...)" on the UART and reports
+ * through the TEST_REPORT hypercall. */
+#include "guest-shim/testguest/tg.h"
+#include "mini/string.h"
+
+#define MSR_X2APIC_TPR		0x808
+#define MSR_X2APIC_SVR		0x80f
+#define MSR_X2APIC_LVT_TIMER	0x832
+#define MSR_X2APIC_INIT_COUNT	0x838
+#define MSR_X2APIC_DIV_CONF	0x83e
+#define LVT_PERIODIC		(1u << 17)
+#define TIMER_HZ		50
+#define ISOLATION_GPA		0x400000ull
+#define UNCLAIMED_PORT		0x2f0
+#define VEC_UD			6
+#define VEC_GP			13
+
+extern char __image_end[];
+static const struct raw64_boot_info *boot;
+static uint64_t tsc_hz;
+static volatile uint64_t *const testdev =
+	(volatile uint64_t *)(uintptr_t)G9HV_TESTDEV_GPA;
+
+static bool has_word(const char *cmdline, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = cmdline; *p; p++)
+		if ((p == cmdline || p[-1] == ' ') && !strncmp(p, word, n) &&
+		    (p[n] == 0 || p[n] == ' '))
+			return true;
+	return false;
+}
+
+static void check_cpuid(void)
+{
+	uint32_t a, b, c, d;
+	char sig[13];
+
+	cpuid(G9HV_CPUID_LEAF, &a, &b, &c, &d);
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &c, 4);
+	memcpy(sig + 8, &d, 4);
+	sig[12] = 0;
+	tg_check("cpuid-hv-leaf", !strcmp(sig, "g9hvg9hvg9hv") &&
+		 a >= G9HV_CPUID_LEAF + 1, "signature '%s', max leaf %x",
+		 sig, a);
+	cpuid(1, &a, &b, &c, &d);
+	tg_check("cpuid-no-vmx", !(c & (1u << 5)) && (c & (1u << 31)),
+		 "leaf 1 ecx %08x", c);
+}
+
+static void check_serial(void)
+{
+	outb(0x3f8 + 7, 0x5a);	/* scratch register */
+	tg_check("serial", (inb(0x3f8 + 5) & 0x60) == 0x60 &&
+		 inb(0x3f8 + 7) == 0x5a, "LSR %02x, scratch readback",
+		 inb(0x3f8 + 5));
+}
+
+static void check_hypercalls(void)
+{
+	int64_t v = hypercall(G9HV_HC_VERSION, 0, 0, 0);
+	int64_t bad = hypercall(0xdeadbeef, 1, 2, 3);
+	int64_t fault = hypercall(G9HV_HC_PUTS, 0x0000700000000000ull, 8, 0);
+	int64_t big = hypercall(G9HV_HC_PUTS, (uint64_t)(uintptr_t)"x",
+				100000, 0);
+	int64_t inval = hypercall(G9HV_HC_TEST_REPORT,
+				  (uint64_t)(uintptr_t)"x", 1, 7);
+	int64_t id = hypercall(G9HV_HC_VM_ID, 0, 0, 0);
+
+	tg_check("hypercall-version", v == G9HV_ABI_VERSION, "%llx",
+		 (unsigned long long)v);
+	tg_check("hypercall-bad-input", bad == -G9HV_ENOSYS &&
+		 fault == -G9HV_EFAULT && big == -G9HV_E2BIG &&
+		 inval == -G9HV_EINVAL, "%lld %lld %lld %lld", (long long)bad,
+		 (long long)fault, (long long)big, (long long)inval);
+	tg_check("hypercall-vm-id", id == boot->vm_id, "%lld",
+		 (long long)id);
+}
+
+static void check_msrs(void)
+{
+	uint64_t val = 0;
+	int64_t r = tg_try_rdmsr(0x12345678, &val);
+	int64_t w = tg_try_wrmsr(0xc0de0000, 1);
+	int64_t tpr_w = tg_try_wrmsr(MSR_X2APIC_TPR, 0x20);
+	int64_t tpr_r = tg_try_rdmsr(MSR_X2APIC_TPR, &val);
+
+	tg_check("msr-unknown-gp", r == VEC_GP && w == VEC_GP,
+		 "rdmsr -> vector %lld, wrmsr -> vector %lld", (long long)r,
+		 (long long)w);
+	tg_check("msr-x2apic-tpr", tpr_w == -1 && tpr_r == -1 && val == 0x20,
+		 "tpr %llx", (unsigned long long)val);
+	wrmsr(MSR_X2APIC_TPR, 0);
+}
+
+static void check_io_pci(void)
+{
+	uint8_t v = inb(UNCLAIMED_PORT);
+	uint32_t hb, none;
+
+	outb(UNCLAIMED_PORT, 1);
+	tg_check("io-unclaimed", v == 0xff, "in %x -> %02x", UNCLAIMED_PORT, v);
+	outl(0xcf8, 0x80000000u);
+	hb = inl(0xcfc);
+	outl(0xcf8, 0x80000800u);	/* 00:01.0 */
+	none = inl(0xcfc);
+	tg_check("pci-host-bridge", hb == 0x191f8086u && none == 0xffffffffu,
+		 "00:00.0 %08x, 00:01.0 %08x", hb, none);
+}
+
+static void check_vmx_ud(void)
+{
+	int64_t a = tg_try_vmxon(), b = tg_try_vmread();
+
+	tg_check("vmx-insn-ud", a == VEC_UD && b == VEC_UD,
+		 "vmxon -> %lld, vmread -> %lld", (long long)a, (long long)b);
+}
+
+static void check_mmio(void)
+{
+	uint64_t id = testdev[G9HV_TESTDEV_ID / 8], c0, c1, s;
+
+	c0 = testdev[G9HV_TESTDEV_COUNT / 8];
+	testdev[G9HV_TESTDEV_SCRATCH / 8] = 0x1122334455667788ull;
+	s = testdev[G9HV_TESTDEV_SCRATCH / 8];
+	*(volatile uint8_t *)(uintptr_t)G9HV_TESTDEV_GPA = 0x99;
+	c1 = testdev[G9HV_TESTDEV_COUNT / 8];
+	tg_check("mmio-testdev", id == G9HV_TESTDEV_MAGIC &&
+		 s == 0x1122334455667788ull && c1 == c0 + 4,
+		 "id %llx scratch %llx count %llu->%llu",
+		 (unsigned long long)id, (unsigned long long)s,
+		 (unsigned long long)c0, (unsigned long long)c1);
+}
+
+static void timer_start(uint32_t hz)
+{
+	wrmsr(MSR_X2APIC_SVR, 0x1ff);		/* APIC software-enabled */
+	wrmsr(MSR_X2APIC_DIV_CONF, 0xb);	/* divide by 1 */
+	wrmsr(MSR_X2APIC_LVT_TIMER, LVT_PERIODIC | TG_TIMER_VECTOR);
+	wrmsr(MSR_X2APIC_INIT_COUNT, tsc_hz / hz);
+}
+
+static void timer_stop(void)
+{
+	wrmsr(MSR_X2APIC_INIT_COUNT, 0);
+}
+
+/* Periodic x2APIC timer at TIMER_HZ over one second of guest time (TSC). */
+static void check_timer(void)
+{
+	uint64_t start, t0, n;
+
+	timer_start(TIMER_HZ);
+	__asm__ volatile("sti");
+	t0 = tg_ticks;
+	start = rdtsc();
+	while (rdtsc() - start < tsc_hz)
+		__asm__ volatile("hlt");
+	n = tg_ticks - t0;
+	__asm__ volatile("cli");
+	timer_stop();
+	tg_check("timer-rate", n >= TIMER_HZ * 8 / 10 && n <= TIMER_HZ * 12 / 10,
+		 "%llu interrupts in 1 s at %u Hz", (unsigned long long)n,
+		 TIMER_HZ);
+}
+
+/* Our marker at a fixed guest-physical address; the other VMs put theirs
+ * at the same address of their own space. None of theirs may be visible
+ * anywhere in our RAM. The marker's high half comes from a volatile so the
+ * 64-bit pattern never appears in our own image. */
+static void check_isolation(void)
+{
+	static volatile uint32_t marker_hi = 0x150a7e00u;
+	uint64_t mine = ((uint64_t)marker_hi << 32) | (boot->vm_id + 1);
+	volatile uint64_t *slot = (volatile uint64_t *)(uintptr_t)ISOLATION_GPA;
+	uint64_t found = 0, img0 = RAW64_LOAD_GPA;
+	uint64_t img1 = (uint64_t)(uintptr_t)__image_end;
+
+	*slot = mine;
+	for (int i = 0; i < 3; i++)
+		hypercall(G9HV_HC_YIELD, 0, 0, 0);
+	for (uint64_t a = 0x1000; a < boot->mem_bytes; a += 8) {
+		uint64_t v;
+
+		if (a >= img0 && a < img1)
+			continue;
+		v = *(volatile uint64_t *)(uintptr_t)a;
+		if ((v >> 32) == marker_hi && v != mine)
+			found++;
+	}
+	tg_check("isolation", *slot == mine && !found,
+		 "own marker %s, %llu foreign markers in %llu MiB",
+		 *slot == mine ? "intact" : "CHANGED",
+		 (unsigned long long)found,
+		 (unsigned long long)(boot->mem_bytes >> 20));
+}
+
+static void run_checks(void)
+{
+	check_cpuid();
+	check_serial();
+	check_hypercalls();
+	check_msrs();
+	check_io_pci();
+	check_vmx_ud();
+	check_mmio();
+	check_timer();
+	check_isolation();
+	tg_printf("checks done: %u failed\n", tg_failed);
+	tg_exit(tg_failed ? 1 : 0);
+}
+
+static void run_fault(void)
+{
+	uint64_t gpa = 0x80000000ull;	/* mapped by our page tables, not EPT */
+
+	tg_printf("reading unmapped guest-physical %llx\n",
+		  (unsigned long long)gpa);
+	(void)*(volatile uint64_t *)(uintptr_t)gpa;
+	tg_check("fault-stops-vm", false, "the read returned");
+	tg_exit(1);
+}
+
+static void run_ticker(void)
+{
+	for (int i = 1; i <= 15; i++) {
+		uint64_t t = rdtsc();
+
+		while (rdtsc() - t < tsc_hz / 10)
+			;
+		tg_printf("tick %d\n", i);
+	}
+	tg_exit(0);
+}
+
+static void run_idle(void)
+{
+	uint64_t seconds = 0, next;
+
+	timer_start(10);
+	__asm__ volatile("sti");
+	next = tg_ticks + 100;
+	for (;;) {
+		__asm__ volatile("hlt");
+		if (tg_ticks >= next) {
+			seconds += 10;
+			next += 100;
+			tg_printf("idle for %llu s\n", (unsigned long long)seconds);
+		}
+	}
+}
+
+#define BENCH_N 10000
+
+static void bench_report(const char *what, uint64_t t0, uint64_t t1)
+{
+	tg_printf("BENCH %s %u %llu %llu\n", what, BENCH_N,
+		  (unsigned long long)(t1 - t0),
+		  (unsigned long long)((t1 - t0) / BENCH_N));
+}
+
+static void run_bench(void)
+{
+	uint32_t a, b, c, d;
+	uint64_t t0, t1;
+
+	t0 = rdtsc();
+	for (int i = 0; i < BENCH_N; i++)
+		cpuid(0, &a, &b, &c, &d);
+	bench_report("cpuid", t0, rdtsc());
+	t0 = rdtsc();
+	for (int i = 0; i < BENCH_N; i++)
+		(void)inb(0x3f8 + 7);
+	bench_report("io", t0, rdtsc());
+	t0 = rdtsc();
+	for (int i = 0; i < BENCH_N; i++)
+		(void)rdmsr(MSR_X2APIC_TPR);
+	bench_report("msr", t0, rdtsc());
+	t0 = rdtsc();
+	for (int i = 0; i < BENCH_N; i++)
+		(void)testdev[G9HV_TESTDEV_ID / 8];
+	bench_report("mmio", t0, rdtsc());
+	t0 = rdtsc();
+	for (int i = 0; i < BENCH_N; i++)
+		hypercall(G9HV_HC_VERSION, 0, 0, 0);
+	t1 = rdtsc();
+	bench_report("hypercall", t0, t1);
+	t0 = rdtsc();
+	for (int i = 0; i < BENCH_N; i++)
+		__asm__ volatile("" ::: "memory");
+	bench_report("loop-overhead", t0, rdtsc());
+	tg_exit(0);
+}
+
+void tg_main(const struct raw64_boot_info *bi)
+{
+	boot = bi;
+	tg_idt_init();
+	tg_printf("hello from test guest '%s' (vm %u, %llu MiB, cmdline '%s')\n",
+		  bi->vm_name, bi->vm_id,
+		  (unsigned long long)(bi->mem_bytes >> 20), bi->cmdline);
+	if (bi->magic != RAW64_BOOT_MAGIC) {
+		tg_printf("bad boot info magic\n");
+		tg_exit(2);
+	}
+	tsc_hz = (uint64_t)hypercall(G9HV_HC_TSC_HZ, 0, 0, 0);
+	if (has_word(bi->cmdline, "mode=fault"))
+		run_fault();
+	if (has_word(bi->cmdline, "mode=ticker"))
+		run_ticker();
+	if (has_word(bi->cmdline, "mode=bench"))
+		run_bench();
+	if (has_word(bi->cmdline, "mode=idle"))
+		run_idle();
+	run_checks();
+}

@@ -1,0 +1,92 @@
+/* The test guest's little runtime: port I/O, MSRs, hypercalls, console,
+ * checks, traps. Everything here runs inside a VM. */
+#ifndef TESTGUEST_TG_H
+#define TESTGUEST_TG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "guest-shim/include/g9hv/hypercall.h"
+#include "guest-shim/include/g9hv/raw64_boot.h"
+
+static inline void outb(uint16_t port, uint8_t v)
+{
+	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline uint8_t inb(uint16_t port)
+{
+	uint8_t v;
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+static inline void outl(uint16_t port, uint32_t v)
+{
+	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+static inline uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((uint64_t)hi << 32) | lo;
+}
+static inline void wrmsr(uint32_t msr, uint64_t v)
+{
+	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v),
+			 "d"((uint32_t)(v >> 32)));
+}
+static inline void cpuid(uint32_t leaf, uint32_t *a, uint32_t *b,
+			 uint32_t *c, uint32_t *d)
+{
+	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
+			 : "a"(leaf), "c"(0));
+}
+
+/* VMCALL with the g9hv ABI (RAX = number, RDI/RSI/RDX, result in RAX). */
+static inline int64_t hypercall(uint64_t nr, uint64_t a1, uint64_t a2,
+				uint64_t a3)
+{
+	int64_t ret;
+	__asm__ volatile("vmcall" : "=a"(ret)
+			 : "a"(nr), "D"(a1), "S"(a2), "d"(a3) : "memory");
+	return ret;
+}
+
+/* Traps: vectors 0-31 and 0x40 go to tg_trap. An expected fault is turned
+ * into a return value by the tg_try_* helpers (entry.asm). */
+#define TG_TIMER_VECTOR 0x40
+struct tg_frame {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rdi, rsi, rbp, rbx, rdx, rcx, rax;
+	uint64_t vector, error_code;
+	uint64_t rip, cs, rflags, rsp, ss;
+};
+void tg_idt_init(void);
+int64_t tg_try_rdmsr(uint32_t msr, uint64_t *val);
+int64_t tg_try_wrmsr(uint32_t msr, uint64_t val);
+int64_t tg_try_vmxon(void);
+int64_t tg_try_vmread(void);
+extern volatile uint64_t tg_ticks;
+
+/* Console: the virtual 16550 at 0x3F8. */
+void tg_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A check: printed on the UART and reported by hypercall. */
+void tg_check(const char *name, bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+extern unsigned tg_failed;
+
+void tg_exit(int status) __attribute__((noreturn));
+
+#endif

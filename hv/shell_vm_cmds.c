@@ -1,0 +1,143 @@
+/* Shell commands about VMs: vms, vm <id> regs|stop|start, exits <id>.
+ * Parse and validate first, then act (a bad argument changes nothing). */
+#include "hv/console.h"
+#include "hv/shell.h"
+#include "hv/tsc.h"
+#include "hv/vm/vm.h"
+#include "hv/vmx/exit_reason.h"
+#include "mini/stdlib.h"
+#include "mini/string.h"
+
+/* A VM by id ("0") or by name ("alpha"); NULL with a message otherwise. */
+static struct vm *parse_vm(const char *arg)
+{
+	char *end;
+	unsigned long long id = strtoull(arg, &end, 10);
+
+	if (*arg && !*end) {
+		if (vm_by_id((unsigned)id))
+			return vm_by_id((unsigned)id);
+	} else {
+		for (unsigned i = 0; i < nr_vms; i++)
+			if (!strcmp(vms[i].name, arg))
+				return &vms[i];
+	}
+	kprintf("no VM '%s' ('vms' lists them)\n", arg);
+	return NULL;
+}
+
+static uint64_t total_exits(const struct vm *vm)
+{
+	uint64_t n = 0;
+
+	for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
+		n += vm->stats.exits[r];
+	return n;
+}
+
+static uint64_t tsc_to_ms(uint64_t t)
+{
+	return tsc_hz() ? t / (tsc_hz() / 1000) : 0;
+}
+
+static int cmd_vms(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!nr_vms) {
+		kprintf("no VMs\n");
+		return 0;
+	}
+	kprintf("  id name         state      memory      exits   run ms  "
+		"checks pass/fail\n");
+	for (unsigned i = 0; i < nr_vms; i++) {
+		const struct vm *vm = &vms[i];
+
+		kprintf("  %2u %-12s %-8s %6llu MiB %10llu %8llu  %llu/%llu\n",
+			vm->id, vm->name, vm_state_name(vm->state),
+			(unsigned long long)(vm->mem_bytes >> 20),
+			(unsigned long long)total_exits(vm),
+			(unsigned long long)tsc_to_ms(vm->stats.run_tsc),
+			(unsigned long long)vm->stats.tests_passed,
+			(unsigned long long)vm->stats.tests_failed);
+		if (vm->state == VM_STOPPED)
+			kprintf("     stopped: %s\n", vm->stop_reason);
+	}
+	return 0;
+}
+
+static int cmd_vm(int argc, char **argv)
+{
+	struct vm *vm;
+
+	if (argc != 3) {
+		kprintf("usage: vm <id|name> regs|stop|start\n");
+		return -1;
+	}
+	vm = parse_vm(argv[1]);
+	if (!vm)
+		return -1;
+	if (!strcmp(argv[2], "regs")) {
+		vm_dump_regs_any(vm);
+	} else if (!strcmp(argv[2], "stop")) {
+		if (vm->state == VM_STOPPED) {
+			kprintf("vm '%s' has stopped for good\n", vm->name);
+			return -1;
+		}
+		vm->state = VM_PAUSED;
+		kprintf("vm '%s' paused\n", vm->name);
+	} else if (!strcmp(argv[2], "start")) {
+		if (vm->state != VM_PAUSED) {
+			kprintf("vm '%s' is %s, not paused\n", vm->name,
+				vm_state_name(vm->state));
+			return -1;
+		}
+		/* A VM paused while halted resumes after its HLT: a guest
+		 * loops around HLT anyway (spurious wake-ups are allowed). */
+		vm->state = VM_RUNNABLE;
+		kprintf("vm '%s' running\n", vm->name);
+	} else {
+		kprintf("unknown action '%s': regs, stop or start\n", argv[2]);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_exits(int argc, char **argv)
+{
+	const struct vm *vm;
+
+	if (argc != 2) {
+		kprintf("usage: exits <id|name>\n");
+		return -1;
+	}
+	vm = parse_vm(argv[1]);
+	if (!vm)
+		return -1;
+	kprintf("vm '%s': %llu exits, %llu entries, %llu interrupts "
+		"injected, %llu timer expiries (%llu coalesced)\n", vm->name,
+		(unsigned long long)total_exits(vm),
+		(unsigned long long)vm->stats.entries,
+		(unsigned long long)vm->stats.irqs_injected,
+		(unsigned long long)vm->lapic.timer_fires,
+		(unsigned long long)vm->lapic.timer_coalesced);
+	for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
+		if (vm->stats.exits[r])
+			kprintf("  %2u %-22s %10llu\n", r,
+				vmx_exit_reason_name(r),
+				(unsigned long long)vm->stats.exits[r]);
+	for (unsigned e = 0; e < VM_EV_COUNT; e++)
+		if (vm->stats.events[e])
+			kprintf("  %-25s %10llu\n", vm_event_name((enum vm_event)e),
+				(unsigned long long)vm->stats.events[e]);
+	return 0;
+}
+
+const struct shell_cmd shell_vm_cmds[] = {
+	{ "vms", "", "VMs: state, memory, exits, run time", cmd_vms },
+	{ "vm", "<id> regs|stop|start", "a VM's registers; pause/resume it",
+	  cmd_vm },
+	{ "exits", "<id>", "a VM's exits by reason, and its bad-input counts",
+	  cmd_exits },
+};
+const unsigned shell_vm_nr_cmds = sizeof(shell_vm_cmds) / sizeof(shell_vm_cmds[0]);

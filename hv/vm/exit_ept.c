@@ -1,0 +1,145 @@
+/* EPT violation (48) and EPT misconfiguration (49).
+ *
+ * A violation is one of: a stale, more restrictive TLB entry (the access
+ * is allowed now: resume, the exit itself flushed it, see ept.h); an
+ * access to an emulated MMIO region (decode the instruction, call the
+ * device, complete it); a store to a write-protected RAM page (hv_ops
+ * wp_page: the store is emulated into RAM, so the guest sees plain memory);
+ * or an access to nothing at all, which no device can answer: that VM is
+ * stopped with the address and the instruction. */
+#include "hv/console.h"
+#include "hv/hv_errno.h"
+#include "hv/vm/mmio.h"
+#include "hv/vm/vcpu.h"
+#include "hv/vm/vm_mem.h"
+#include "hv/vm/vmexit.h"
+#include "hv/vmx/insn_decode.h"
+#include "hv/vmx/vmx_insn.h"
+
+#define AR_L	(1u << 13)	/* CS access rights: 64-bit code */
+#define AR_DB	(1u << 14)
+
+static enum insn_mode guest_mode(void)
+{
+	uint64_t ar = vmread(VMCS_GUEST_CS_AR);
+
+	if ((vmread(VMCS_GUEST_IA32_EFER) & EFER_LMA) && (ar & AR_L))
+		return INSN_MODE_64;
+	return (ar & AR_DB) ? INSN_MODE_32 : INSN_MODE_16;
+}
+
+/* Up to 15 bytes at the guest's RIP; fewer when the code ends at a page
+ * with nothing mapped after it (the decoder then asks for more if the
+ * instruction really continues). */
+static size_t fetch_insn(struct vm *vm, uint8_t *buf)
+{
+	uint64_t rip = vmread(VMCS_GUEST_RIP) + vmread(VMCS_GUEST_CS_BASE);
+	size_t first = 4096 - (rip & 4095);
+
+	if (first > INSN_MAX_LEN)
+		first = INSN_MAX_LEN;
+	if (vm_read_gva(vm, rip, buf, first))
+		return 0;
+	if (first < INSN_MAX_LEN &&
+	    !vm_read_gva(vm, rip + first, buf + first, INSN_MAX_LEN - first))
+		return INSN_MAX_LEN;
+	return first;
+}
+
+static const char *access_name(uint64_t qual)
+{
+	return (qual & EPT_QUAL_WRITE) ? "write" :
+	       (qual & EPT_QUAL_FETCH) ? "instruction fetch" : "read";
+}
+
+static enum exit_action unmapped(struct vm *vm, uint64_t gpa, uint64_t qual)
+{
+	kprintf("vm '%s': %s of unmapped guest-physical address %llx at rip "
+		"%llx\n", vm->name, access_name(qual), (unsigned long long)gpa,
+		(unsigned long long)vmread(VMCS_GUEST_RIP));
+	vm_dump_regs(vm);
+	vm_stop(vm, "access to unmapped guest-physical address %llx",
+		(unsigned long long)gpa);
+	return EXIT_STOP;
+}
+
+/* Write-protected RAM as a device whose registers are the page's bytes. */
+static uint64_t wp_read(struct vm *vm, uint64_t off, unsigned size)
+{
+	uint64_t v = 0;
+
+	vm_read_gpa(vm, off, &v, size);
+	return v;
+}
+
+static void wp_write(struct vm *vm, uint64_t off, unsigned size, uint64_t val)
+{
+	vm_write_gpa(vm, off, &val, size);
+}
+
+static const struct mmio_region wp_ram = {
+	"write-protected RAM", 0, 0, wp_read, wp_write,
+};
+
+static enum exit_action emulate_mmio(struct vm *vm,
+				     const struct mmio_region *reg,
+				     uint64_t gpa, uint64_t qual)
+{
+	struct guest_regs *r = &vm->vcpu.regs;
+	uint8_t buf[INSN_MAX_LEN];
+	struct mmio_insn insn;
+	size_t len = fetch_insn(vm, buf);
+	unsigned want = (qual & EPT_QUAL_WRITE) ? MMIO_ACCESS_WRITE
+						: MMIO_ACCESS_READ;
+	int err = len ? insn_decode(buf, len, guest_mode(), &insn) : -HV_EFAULT;
+
+	/* The decode must agree with what the CPU saw; MOVS (memory on both
+	 * sides) is beyond this emulator. */
+	if (err || !(mmio_insn_access(&insn) & want) ||
+	    insn.kind == INSN_MOVS) {
+		vm_dump_regs(vm);
+		vm_stop(vm, "cannot emulate %s of %s at %llx (instruction %02x "
+			"%02x %02x, decode %d)", access_name(qual), reg->name,
+			(unsigned long long)gpa, buf[0], buf[1], buf[2], err);
+		return EXIT_STOP;
+	}
+	if (want == MMIO_ACCESS_WRITE)
+		reg->write(vm, gpa - reg->gpa, insn.size,
+			   mmio_insn_store_value(&insn, r));
+	else
+		mmio_insn_complete_load(&insn, r,
+					reg->read(vm, gpa - reg->gpa, insn.size));
+	if (mmio_insn_string_step(&insn, r,
+				  vmread(VMCS_GUEST_RFLAGS) & RFLAGS_DF))
+		vmwrite(VMCS_GUEST_RIP, vmread(VMCS_GUEST_RIP) + insn.len);
+	return EXIT_RESUME;
+}
+
+enum exit_action handle_ept_violation(struct vm *vm, const struct vm_exit *ex)
+{
+	uint64_t gpa = vmread(VMCS_GUEST_PHYSICAL_ADDRESS);
+	const struct mmio_region *reg = mmio_find(vm, gpa);
+	struct ept_xlat x;
+	unsigned need = (ex->qual & EPT_QUAL_WRITE) ? EPT_W :
+			(ex->qual & EPT_QUAL_FETCH) ? EPT_X : EPT_R;
+
+	if (reg)
+		return emulate_mmio(vm, reg, gpa, ex->qual);
+	if (!vm_ept_translate(vm, gpa, &x)) {
+		if ((x.perms & need) == need)
+			return EXIT_RESUME;	/* stale translation, flushed */
+		if (need == EPT_W && (x.perms & EPT_R))
+			return emulate_mmio(vm, &wp_ram, gpa, ex->qual);
+	}
+	return unmapped(vm, gpa, ex->qual);
+}
+
+/* Our EPT entries are wrong: a hypervisor bug, but only this VM's. */
+enum exit_action handle_ept_misconfig(struct vm *vm, const struct vm_exit *ex)
+{
+	(void)ex;
+	vm_stop(vm, "EPT misconfiguration at guest-physical %llx (a "
+		"hypervisor bug)",
+		(unsigned long long)vmread(VMCS_GUEST_PHYSICAL_ADDRESS));
+	return EXIT_STOP;
+}

@@ -1,0 +1,184 @@
+/* Small exit handlers: HLT, timers and interrupt windows, host interrupts,
+ * control registers, VMX instructions from the guest, and the fatal ones. */
+#include "hv/console.h"
+#include "hv/vm/vcpu.h"
+#include "hv/vm/vmexit.h"
+#include "hv/vmx/exit_reason.h"
+#include "hv/vmx/vmx.h"
+#include "hv/vmx/vmx_insn.h"
+#include "hv/x86.h"
+
+#define LAPIC_EOI_MMIO	0xfee000b0ull	/* host xAPIC EOI register */
+#define PIC1_CMD	0x20
+#define PIC2_CMD	0xa0
+#define PIC_EOI		0x20
+
+/* HLT: the guest waits for an interrupt, so the CPU goes to another VM. A
+ * HLT with interrupts off can only end by NMI or reset, neither of which a
+ * VM gets here: that VM is finished. */
+enum exit_action handle_hlt(struct vm *vm, const struct vm_exit *ex)
+{
+	(void)ex;
+	vcpu_skip_insn();
+	if (!(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF)) {
+		vm_stop(vm, "halted with interrupts disabled");
+		return EXIT_STOP;
+	}
+	if (vlapic_pending(&vm->lapic) >= 0)
+		return EXIT_RESUME;	/* the interrupt it waits for is here */
+	vm->state = VM_HALTED;
+	return EXIT_YIELD;
+}
+
+/* The slice or a virtual timer deadline is due; the scheduler's run loop
+ * decides which, after every exit. */
+enum exit_action handle_preemption_timer(struct vm *vm,
+					 const struct vm_exit *ex)
+{
+	(void)vm;
+	(void)ex;
+	return EXIT_RESUME;
+}
+
+/* The guest can take interrupts again; vcpu_prepare_events injects. */
+enum exit_action handle_interrupt_window(struct vm *vm,
+					 const struct vm_exit *ex)
+{
+	(void)vm;
+	(void)ex;
+	return EXIT_RESUME;
+}
+
+/* A host interrupt arrived while a guest ran. We mask every host source at
+ * boot, so this is a stray one; acknowledge it where it may have come from
+ * (the exit already acknowledged it to the controller) and go on. */
+enum exit_action handle_external_interrupt(struct vm *vm,
+					   const struct vm_exit *ex)
+{
+	static bool told;
+	uint32_t info = (uint32_t)vmread(VMCS_EXIT_INTR_INFO);
+
+	(void)ex;
+	*(volatile uint32_t *)(uintptr_t)LAPIC_EOI_MMIO = 0;
+	outb(PIC2_CMD, PIC_EOI);
+	outb(PIC1_CMD, PIC_EOI);
+	if (!told) {
+		told = true;
+		pr_warn("vmx", "stray host interrupt vector %u during vm '%s' "
+			"(acknowledged; not reported again)",
+			info & INTR_INFO_VECTOR_MASK, vm->name);
+	}
+	return EXIT_RESUME;
+}
+
+/* The exception bitmap is empty, so only NMIs (which belong to the host)
+ * exit here. Nothing on this machine sends them on purpose. */
+enum exit_action handle_exception_nmi(struct vm *vm, const struct vm_exit *ex)
+{
+	uint32_t info = (uint32_t)vmread(VMCS_EXIT_INTR_INFO);
+
+	(void)ex;
+	if ((info & INTR_INFO_TYPE_MASK) == INTR_TYPE_NMI) {
+		pr_warn("vmx", "host NMI during vm '%s'", vm->name);
+		return EXIT_RESUME;
+	}
+	return handle_fatal(vm, ex);
+}
+
+static void write_cr(unsigned cr, uint64_t val)
+{
+	const struct vmx_caps *caps = &vmx_cpu.caps;
+
+	if (cr == 0) {
+		vmwrite(VMCS_GUEST_CR0, vmx_fix_guest_cr0(caps, val, false));
+		vmwrite(VMCS_CR0_READ_SHADOW, val);
+	} else if (cr == 4) {
+		vmwrite(VMCS_GUEST_CR4, vmx_fix_guest_cr4(caps, val));
+		vmwrite(VMCS_CR4_READ_SHADOW, val);
+	} else if (cr == 3) {
+		vmwrite(VMCS_GUEST_CR3, val);
+	}
+}
+
+/* MOV to CR0/CR4 touching a bit VMX pins (the guest keeps its value in the
+ * read shadow), CR3 moves when the CPU insists on CR3 exiting, and CR8
+ * (the TPR) kept in the virtual APIC. SDM Table 28-3. */
+enum exit_action handle_cr_access(struct vm *vm, const struct vm_exit *ex)
+{
+	unsigned cr = CR_QUAL_CR(ex->qual), gpr = CR_QUAL_GPR(ex->qual);
+	struct guest_regs *r = &vm->vcpu.regs;
+	uint64_t cr0;
+
+	if (gpr == GPR_RSP)
+		r->rsp = vmread(VMCS_GUEST_RSP);
+	switch (CR_QUAL_ACCESS(ex->qual)) {
+	case CR_ACCESS_MOV_TO_CR:
+		if (cr == 8)
+			vm->lapic.tpr = (uint32_t)(r->gpr[gpr] & 0xf) << 4;
+		else
+			write_cr(cr, r->gpr[gpr]);
+		break;
+	case CR_ACCESS_MOV_FROM_CR:
+		r->gpr[gpr] = cr == 8 ? vm->lapic.tpr >> 4
+				      : vmread(VMCS_GUEST_CR3);
+		if (gpr == GPR_RSP)
+			vmwrite(VMCS_GUEST_RSP, r->rsp);
+		break;
+	case CR_ACCESS_CLTS:
+		cr0 = vmread(VMCS_CR0_READ_SHADOW) & ~CR0_TS;
+		write_cr(0, cr0);
+		break;
+	default: /* LMSW: only PE, MP, EM, TS, and PE cannot be cleared */
+		cr0 = vmread(VMCS_CR0_READ_SHADOW);
+		cr0 = (cr0 & ~0xeull) | (CR_QUAL_LMSW_SOURCE(ex->qual) & 0xf) |
+		      (cr0 & CR0_PE);
+		write_cr(0, cr0);
+		break;
+	}
+	vcpu_skip_insn();
+	return EXIT_RESUME;
+}
+
+/* The guest sees no VMX (CPUID hides it), so VMX instructions are
+ * undefined for it: #UD, as on a CPU without VMX. */
+enum exit_action handle_vmx_insn(struct vm *vm, const struct vm_exit *ex)
+{
+	vm_event(vm, VM_EV_VMX_INSN, "%s at rip %llx: #UD injected",
+		 vmx_exit_reason_name(ex->reason),
+		 (unsigned long long)vmread(VMCS_GUEST_RIP));
+	vcpu_inject_exception(vm, EXC_UD, false, 0);
+	return EXIT_RESUME;
+}
+
+/* INVD, WBINVD, MONITOR, MWAIT: nothing to do for a VM that owns no
+ * device memory and whose caches are coherent; they complete as no-ops. */
+enum exit_action handle_skip(struct vm *vm, const struct vm_exit *ex)
+{
+	(void)vm;
+	(void)ex;
+	vcpu_skip_insn();
+	return EXIT_RESUME;
+}
+
+/* XCR0 is not switched between VMs, so no VM may change it. */
+enum exit_action handle_xsetbv(struct vm *vm, const struct vm_exit *ex)
+{
+	(void)ex;
+	vcpu_inject_exception(vm, EXC_GP, true, 0);
+	return EXIT_RESUME;
+}
+
+/* Triple fault, failed VM entry, or a reason our controls rule out: this
+ * VM cannot go on. Say why, show its registers, stop it; the others run. */
+enum exit_action handle_fatal(struct vm *vm, const struct vm_exit *ex)
+{
+	kprintf("vm '%s': fatal exit %u (%s)%s, qualification %llx\n",
+		vm->name, ex->reason, vmx_exit_reason_name(ex->reason),
+		(ex->raw_reason & EXIT_REASON_ENTRY_FAILURE)
+			? " [VM-entry failure: the failed check is named in "
+			  "Bochs's log]" : "",
+		(unsigned long long)ex->qual);
+	vm_dump_regs(vm);
+	vm_stop(vm, "%s", vmx_exit_reason_name(ex->reason));
+	return EXIT_STOP;
+}

@@ -1,0 +1,122 @@
+/* RDMSR/WRMSR (exit reasons 31, 32). The MSR bitmap sends every MSR here
+ * except the few the guest owns outright (vcpu.c). Known ones are emulated
+ * from the VMCS or the virtual APIC; any other gets #GP, as a CPU without
+ * that MSR would give, and is counted and logged. */
+#include "hv/vm/vcpu.h"
+#include "hv/vm/vmexit.h"
+#include "hv/vmx/vmx_insn.h"
+#include "hv/x86.h"
+
+#define APIC_BASE_BSP		(1ull << 8)
+#define APIC_BASE_EXTD		(1ull << 10)	/* x2APIC mode */
+#define APIC_BASE_EN		(1ull << 11)
+#define APIC_BASE_VALUE		(0xfee00000ull | APIC_BASE_BSP | \
+				 APIC_BASE_EXTD | APIC_BASE_EN)
+#define MISC_ENABLE_FAST_STRINGS 1ull
+#define MTRR_DEF_TYPE_WB_ON	0x806ull	/* MTRRs enabled, default WB */
+
+/* MSRs whose value lives in a VMCS guest-state field. */
+static const struct {
+	uint32_t msr, field;
+} vmcs_msrs[] = {
+	{ MSR_IA32_EFER, VMCS_GUEST_IA32_EFER },
+	{ MSR_IA32_PAT, VMCS_GUEST_IA32_PAT },
+	{ MSR_IA32_SYSENTER_CS, VMCS_GUEST_IA32_SYSENTER_CS },
+	{ MSR_IA32_SYSENTER_ESP, VMCS_GUEST_IA32_SYSENTER_ESP },
+	{ MSR_IA32_SYSENTER_EIP, VMCS_GUEST_IA32_SYSENTER_EIP },
+	{ MSR_IA32_DEBUGCTL, VMCS_GUEST_IA32_DEBUGCTL },
+};
+
+static int vmcs_msr_field(uint32_t msr)
+{
+	for (unsigned i = 0; i < sizeof(vmcs_msrs) / sizeof(vmcs_msrs[0]); i++)
+		if (vmcs_msrs[i].msr == msr)
+			return (int)vmcs_msrs[i].field;
+	return -1;
+}
+
+static int msr_read(struct vm *vm, uint32_t msr, uint64_t *val)
+{
+	int field = vmcs_msr_field(msr);
+
+	if (vlapic_is_msr(msr))
+		return vlapic_rdmsr(&vm->lapic, msr, rdtsc(), val);
+	if (field >= 0) {
+		*val = vmread((uint32_t)field);
+		return 0;
+	}
+	switch (msr) {
+	case MSR_IA32_APIC_BASE: *val = APIC_BASE_VALUE; return 0;
+	case MSR_IA32_TIME_STAMP_COUNTER: *val = rdtsc(); return 0;
+	case MSR_IA32_MISC_ENABLE: *val = MISC_ENABLE_FAST_STRINGS; return 0;
+	case MSR_IA32_MTRRCAP: *val = 0; return 0;	/* no variable MTRRs */
+	case MSR_IA32_MTRR_DEF_TYPE: *val = MTRR_DEF_TYPE_WB_ON; return 0;
+	default: return -1;
+	}
+}
+
+/* EFER.LMA is the CPU's to set; a guest write keeps the current one. */
+static uint64_t efer_write_value(uint64_t val)
+{
+	uint64_t lma = vmread(VMCS_GUEST_IA32_EFER) & EFER_LMA;
+
+	return (val & ~EFER_LMA) | lma;
+}
+
+static int msr_write(struct vm *vm, uint32_t msr, uint64_t val)
+{
+	int field = vmcs_msr_field(msr);
+
+	if (vlapic_is_msr(msr))
+		return vlapic_wrmsr(&vm->lapic, msr, val, rdtsc());
+	if (msr == MSR_IA32_EFER)
+		val = efer_write_value(val);
+	if (field >= 0)
+		return vmwrite((uint32_t)field, val) ? -1 : 0;
+	switch (msr) {
+	case MSR_IA32_APIC_BASE:
+		/* Only the value we report: x2APIC mode stays on. */
+		return val == APIC_BASE_VALUE ? 0 : -1;
+	case MSR_IA32_TIME_STAMP_COUNTER:
+	case MSR_IA32_MISC_ENABLE:
+	case MSR_IA32_MTRR_DEF_TYPE:
+		return 0;	/* accepted and ignored, as Linux expects */
+	default:
+		return -1;
+	}
+}
+
+enum exit_action handle_rdmsr(struct vm *vm, const struct vm_exit *ex)
+{
+	struct guest_regs *r = &vm->vcpu.regs;
+	uint32_t msr = (uint32_t)r->rcx;
+	uint64_t val = 0;
+
+	(void)ex;
+	if (msr_read(vm, msr, &val)) {
+		vm_event(vm, VM_EV_UNKNOWN_MSR, "rdmsr %x: #GP injected", msr);
+		vcpu_inject_exception(vm, EXC_GP, true, 0);
+		return EXIT_RESUME;
+	}
+	r->rax = (uint32_t)val;
+	r->rdx = val >> 32;
+	vcpu_skip_insn();
+	return EXIT_RESUME;
+}
+
+enum exit_action handle_wrmsr(struct vm *vm, const struct vm_exit *ex)
+{
+	struct guest_regs *r = &vm->vcpu.regs;
+	uint32_t msr = (uint32_t)r->rcx;
+	uint64_t val = (r->rdx << 32) | (uint32_t)r->rax;
+
+	(void)ex;
+	if (msr_write(vm, msr, val)) {
+		vm_event(vm, VM_EV_UNKNOWN_MSR, "wrmsr %x <- %llx: #GP injected",
+			 msr, (unsigned long long)val);
+		vcpu_inject_exception(vm, EXC_GP, true, 0);
+		return EXIT_RESUME;
+	}
+	vcpu_skip_insn();
+	return EXIT_RESUME;
+}

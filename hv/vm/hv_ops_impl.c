@@ -1,0 +1,168 @@
+/* hv_ops (gpu/hv_ops.h) implemented by the hypervisor: the GPU mediator's
+ * only door to guest memory, EPT, interrupts, time and logging. Each call
+ * names the VM by id; a bad id is -GPU_EINVAL, never a crash.
+ *
+ * Not wired to a mediator yet (issue 4 creates the vGPUs); what exists is
+ * what the mediator will call. Write-protected pages: a guest store is
+ * emulated by exit_ept.c into guest RAM; reporting it to the mediator
+ * (vgpu_page_write) is issue 4's hook. */
+#include "gpu/hv_ops.h"
+#include "gpu/hw/gpu_hw.h"
+#include "hv/console.h"
+#include "hv/hv_errno.h"
+#include "hv/mem.h"
+#include "hv/tsc.h"
+#include "hv/vm/vm.h"
+#include "hv/vm/vm_mem.h"
+#include "hv/x86.h"
+#include "mini/stdio.h"
+#include "hv/vm/hv_ops_impl.h"
+
+static int err_to_gpu(int err)
+{
+	return err == -HV_ENOMEM ? -GPU_ENOMEM :
+	       err == -HV_EFAULT || err == -HV_ENOENT ? -GPU_EFAULT :
+	       err ? -GPU_EINVAL : 0;
+}
+
+static int op_gpa_to_hpa(void *ctx, uint32_t id, uint64_t gpa, uint64_t *hpa)
+{
+	struct vm *vm = vm_by_id(id);
+	struct ept_xlat x;
+
+	(void)ctx;
+	if (!vm)
+		return -GPU_EINVAL;
+	if (gpa >= vm->mem_bytes || vm_ept_translate(vm, gpa, &x))
+		return -GPU_EFAULT;
+	*hpa = x.hpa;
+	return 0;
+}
+
+static int op_read_gpa(void *ctx, uint32_t id, uint64_t gpa, void *buf,
+		       size_t len)
+{
+	struct vm *vm = vm_by_id(id);
+
+	(void)ctx;
+	return vm ? err_to_gpu(vm_read_gpa(vm, gpa, buf, len)) : -GPU_EINVAL;
+}
+
+static int op_write_gpa(void *ctx, uint32_t id, uint64_t gpa,
+			const void *buf, size_t len)
+{
+	struct vm *vm = vm_by_id(id);
+
+	(void)ctx;
+	return vm ? err_to_gpu(vm_write_gpa(vm, gpa, buf, len)) : -GPU_EINVAL;
+}
+
+static int op_ept_map(void *ctx, uint32_t id, uint64_t gpa, uint64_t hpa,
+		      uint32_t flags)
+{
+	struct vm *vm = vm_by_id(id);
+	unsigned perms = ((flags & HV_MAP_READ) ? EPT_R : 0) |
+			 ((flags & HV_MAP_WRITE) ? EPT_RW : 0);
+
+	(void)ctx;
+	if (!vm || !perms)
+		return -GPU_EINVAL;
+	return err_to_gpu(vm_ept_map(vm, gpa & PAGE_MASK, hpa & PAGE_MASK,
+				     PAGE_SIZE, perms,
+				     (flags & HV_MAP_WC) ? MEMTYPE_WC
+							 : MEMTYPE_WB));
+}
+
+static int op_ept_unmap(void *ctx, uint32_t id, uint64_t gpa)
+{
+	struct vm *vm = vm_by_id(id);
+
+	(void)ctx;
+	return vm ? err_to_gpu(vm_ept_unmap(vm, gpa & PAGE_MASK, PAGE_SIZE))
+		  : -GPU_EINVAL;
+}
+
+static int op_wp_page(void *ctx, uint32_t id, uint64_t gpa)
+{
+	struct vm *vm = vm_by_id(id);
+
+	(void)ctx;
+	return vm ? err_to_gpu(vm_ept_protect(vm, gpa & PAGE_MASK, PAGE_SIZE,
+					      EPT_RX))
+		  : -GPU_EINVAL;
+}
+
+static int op_unwp_page(void *ctx, uint32_t id, uint64_t gpa)
+{
+	struct vm *vm = vm_by_id(id);
+
+	(void)ctx;
+	return vm ? err_to_gpu(vm_ept_protect(vm, gpa & PAGE_MASK, PAGE_SIZE,
+					      EPT_RWX))
+		  : -GPU_EINVAL;
+}
+
+/* MSI to the single vCPU: the vector is data bits 7:0 (fixed delivery). */
+static int op_inject_msi(void *ctx, uint32_t id, uint64_t addr, uint32_t data)
+{
+	struct vm *vm = vm_by_id(id);
+	uint32_t vec = data & 0xff;
+
+	(void)ctx;
+	(void)addr;
+	if (!vm || vec < 16)
+		return -GPU_EINVAL;
+	return vlapic_wrmsr(&vm->lapic, X2APIC_SELF_IPI, vec, rdtsc()) ?
+		-GPU_EINVAL : 0;
+}
+
+static uint64_t op_now_ns(void *ctx)
+{
+	uint64_t hz = tsc_hz(), t = rdtsc();
+
+	(void)ctx;
+	return hz ? t / hz * 1000000000ull + t % hz * 1000000000ull / hz : 0;
+}
+
+static void op_log(void *ctx, int level, int vgpu_id, const char *msg)
+{
+	static const enum log_level map[] = { LOG_ERR, LOG_WARN, LOG_INFO,
+					      LOG_DEBUG };
+	char who[16];
+
+	(void)ctx;
+	snprintf(who, sizeof(who), "vgpu%d", vgpu_id);
+	klog(map[level < 0 ? 0 : level > 3 ? 3 : level], who, "%s", msg);
+}
+
+static void *op_page_alloc(void *ctx, size_t npages, uint64_t *hpa)
+{
+	void *p = page_alloc_contig(npages);
+
+	(void)ctx;
+	if (p && hpa)
+		*hpa = hv_pa(p);
+	return p;
+}
+
+static void op_page_free(void *ctx, void *va, size_t npages)
+{
+	(void)ctx;
+	page_free_contig(va, npages);
+}
+
+const struct hv_ops hv_ops_impl = {
+	.gpa_to_hpa = op_gpa_to_hpa,
+	.read_gpa = op_read_gpa,
+	.write_gpa = op_write_gpa,
+	.ept_map = op_ept_map,
+	.ept_unmap = op_ept_unmap,
+	.wp_page = op_wp_page,
+	.unwp_page = op_unwp_page,
+	.inject_msi = op_inject_msi,
+	.now_ns = op_now_ns,
+	.log = op_log,
+	.page_alloc = op_page_alloc,
+	.page_free = op_page_free,
+	.bar_moved = NULL,
+};

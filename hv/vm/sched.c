@@ -1,0 +1,224 @@
+/* The round-robin scheduler of VMs on one CPU; see sched.h. */
+#include "hv/vm/sched.h"
+#include "hv/console.h"
+#include "hv/hv.h"
+#include "hv/platform.h"
+#include "hv/shell.h"
+#include "hv/tsc.h"
+#include "hv/vm/vcpu.h"
+#include "hv/vm/vm.h"
+#include "hv/vm/vmexit.h"
+#include "hv/vmx/vmx.h"
+#include "hv/vmx/vmx_insn.h"
+#include "hv/x86.h"
+
+#define PIC1_DATA		0x21
+#define PIC2_DATA		0xa1
+#define LAPIC_LVT_TIMER_MMIO	0xfee00320ull
+#define LVT_MASK_BIT		(1u << 16)
+#define PREEMPT_MAX		0xffffffffull	/* the field is 32 bits */
+
+static uint64_t slice_tsc;
+static struct vm *cpu_owner;	/* whose MSRs and FPU state the CPU holds */
+
+/* The hypervisor runs with IF=0 and polls; the firmware may still have
+ * left the PIC or the LAPIC timer armed, and a host interrupt arriving
+ * during a guest would only cost an exit. Mask them at the source. */
+static void mask_host_interrupts(void)
+{
+	outb(PIC1_DATA, 0xff);
+	outb(PIC2_DATA, 0xff);
+	if (!(rdmsr(MSR_IA32_APIC_BASE) & (1ull << 10))) { /* xAPIC mode */
+		volatile uint32_t *lvt =
+			(volatile uint32_t *)(uintptr_t)LAPIC_LVT_TIMER_MMIO;
+		*lvt |= LVT_MASK_BIT;
+	}
+}
+
+unsigned vms_create_from_config(const struct hv_config *cfg)
+{
+	const struct boot_info *bi = hv_platform.bi;
+
+	if (!cfg->nr_vms)
+		return 0;
+	if (vmx_enable())
+		return 0;
+	mask_host_interrupts();
+	kprintf("tsc: %llu kHz (measured against the PIT)\n",
+		(unsigned long long)(tsc_calibrate() / 1000));
+	for (unsigned i = 0; i < cfg->nr_vms; i++) {
+		const struct hvcfg_vm *c = &cfg->vms[i];
+		const struct boot_file *f = boot_find_file(bi, c->kernel);
+		int err;
+
+		if (!c->valid || !f)
+			continue;
+		err = vm_create(c, f->data, f->size);
+		if (err) {
+			kprintf("vm '%s': not started: error %d creating it\n",
+				c->name, err);
+			continue;
+		}
+		kprintf("vm '%s': id %u, %llu MiB of RAM at host %llx, kernel "
+			"%s, cmdline '%s': started\n", c->name, nr_vms - 1,
+			(unsigned long long)(c->memory >> 20),
+			(unsigned long long)(uintptr_t)vms[nr_vms - 1].ram,
+			c->kernel, c->cmdline);
+	}
+	return nr_vms;
+}
+
+/* Halted VMs whose timer fired (or that got a self-IPI) are runnable. */
+static void wake_halted(uint64_t now)
+{
+	for (unsigned i = 0; i < nr_vms; i++) {
+		struct vm *vm = &vms[i];
+
+		if (vm->state != VM_HALTED)
+			continue;
+		vlapic_advance(&vm->lapic, now);
+		if (vlapic_pending(&vm->lapic) >= 0)
+			vm->state = VM_RUNNABLE;
+	}
+}
+
+/* Earliest virtual-timer deadline of any VM but `self` that may run. */
+static uint64_t others_next_event(const struct vm *self)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (unsigned i = 0; i < nr_vms; i++) {
+		const struct vm *vm = &vms[i];
+		uint64_t d;
+
+		if (vm == self || vm->state == VM_STOPPED ||
+		    vm->state == VM_PAUSED)
+			continue;
+		d = vlapic_next_event(&vm->lapic);
+		if (d < t)
+			t = d;
+	}
+	return t;
+}
+
+static void set_preemption_timer(uint64_t now, uint64_t deadline)
+{
+	uint64_t ticks = deadline > now
+		? (deadline - now) >> vmx_cpu.preempt_shift : 0;
+
+	vmwrite(VMCS_PREEMPTION_TIMER_VALUE,
+		ticks > PREEMPT_MAX ? PREEMPT_MAX : ticks);
+}
+
+static void switch_to(struct vm *vm)
+{
+	if (cpu_owner == vm)
+		return;
+	if (cpu_owner)
+		vcpu_switch_out(cpu_owner);
+	vcpu_switch_in(vm);
+	cpu_owner = vm;
+}
+
+/* One slice of one VM: enter, handle the exit, repeat until the slice is
+ * over or the VM halts, yields or stops. */
+static void run_slice(struct vm *vm)
+{
+	uint64_t now = rdtsc(), slice_end = now + slice_tsc;
+
+	if (vmcs_make_current(vm->vcpu.vmcs_pa)) {
+		vm_stop(vm, "its VMCS cannot be loaded");
+		return;
+	}
+	switch_to(vm);
+	for (;;) {
+		uint64_t deadline = slice_end, t0, t1, other;
+		enum exit_action act;
+
+		vlapic_advance(&vm->lapic, now);
+		vcpu_prepare_events(vm);
+		if (vlapic_next_event(&vm->lapic) < deadline)
+			deadline = vlapic_next_event(&vm->lapic);
+		other = others_next_event(vm);
+		if (other < deadline)
+			deadline = other;
+		set_preemption_timer(now, deadline);
+
+		t0 = rdtsc();
+		if (vcpu_enter(vm))
+			return;
+		t1 = rdtsc();
+		vm->stats.run_tsc += t1 - t0;
+		vm->stats.entries++;
+		act = vmexit_dispatch(vm);
+		if (act != EXIT_RESUME || vm->state != VM_RUNNABLE)
+			return;
+		now = rdtsc();
+		if (now >= slice_end || now >= other)
+			return;
+	}
+}
+
+static struct vm *pick_next(unsigned *cursor)
+{
+	for (unsigned n = 0; n < nr_vms; n++) {
+		struct vm *vm = &vms[(*cursor + n) % nr_vms];
+
+		if (vm->state == VM_RUNNABLE) {
+			*cursor = (vm->id + 1) % nr_vms;
+			return vm;
+		}
+	}
+	return NULL;
+}
+
+static bool all_stopped(void)
+{
+	for (unsigned i = 0; i < nr_vms; i++)
+		if (vms[i].state != VM_STOPPED)
+			return false;
+	return true;
+}
+
+/* Test exit status: the number of VMs that reported a failed check or
+ * exited with a non-zero status. */
+static int summarize(void)
+{
+	int bad = 0;
+
+	kprintf("hv: all %u VMs have stopped\n", nr_vms);
+	for (unsigned i = 0; i < nr_vms; i++) {
+		const struct vm *vm = &vms[i];
+
+		kprintf("  %-12s %llu checks passed, %llu failed: %s\n",
+			vm->name, (unsigned long long)vm->stats.tests_passed,
+			(unsigned long long)vm->stats.tests_failed,
+			vm->stop_reason);
+		bad += vm->stats.tests_failed || vm->exit_status;
+	}
+	return bad;
+}
+
+void sched_run(unsigned slice_ms, bool exit_when_stopped)
+{
+	unsigned cursor = 0;
+	bool reported = false;
+
+	slice_tsc = tsc_ms(slice_ms ? slice_ms : HVCFG_DEFAULT_SLICE_MS);
+	for (;;) {
+		struct vm *vm;
+
+		shell_poll();
+		wake_halted(rdtsc());
+		vm = pick_next(&cursor);
+		if (vm) {
+			run_slice(vm);
+			continue;
+		}
+		if (exit_when_stopped && !reported && all_stopped()) {
+			reported = true;
+			platform_test_exit(summarize());
+		}
+		cpu_relax();
+	}
+}

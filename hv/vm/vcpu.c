@@ -1,0 +1,327 @@
+/* VMCS contents of a vCPU (SDM Vol. 3C chapter 25 for the fields, 27.3
+ * for the guest-state checks VM entry makes), entering the guest, and
+ * event injection (SDM 27.6). */
+#include "hv/vm/vcpu.h"
+#include "hv/console.h"
+#include "hv/cpu.h"
+#include "hv/hv_errno.h"
+#include "hv/mem.h"
+#include "hv/vmx/exit_reason.h"
+#include "hv/vmx/vmx.h"
+#include "hv/vmx/vmx_insn.h"
+#include "hv/x86.h"
+#include "mini/string.h"
+
+int vmx_enter(struct guest_regs *regs, int launched);
+extern const char vmx_exit_stub[];
+
+/* Access rights (SDM Table 25-2): type, S, DPL, P, AVL, L, D/B, G. */
+#define AR_CODE64	0xa09bu	/* execute/read, accessed, S, P, L, G */
+#define AR_DATA		0xc093u	/* read/write, accessed, S, P, D/B, G */
+#define AR_TSS_BUSY	0x008bu	/* 64-bit busy TSS, P */
+#define AR_UNUSABLE	0x10000u
+#define GUEST_PAT	0x0007040600070406ull	/* the power-on PAT */
+#define DR7_INIT	0x400ull
+#define FCW_INIT	0x037f	/* x87 control word after FNINIT */
+#define MXCSR_INIT	0x1f80	/* all SSE exceptions masked */
+
+/* Bitmaps shared by every VM: the policy (which ports and MSRs exit) is
+ * the same for all, the handlers look at which VM asked. */
+static uint8_t *io_bitmaps;	/* two pages: ports 0-7FFF, 8000-FFFF */
+static uint8_t *msr_bitmap;	/* one page, SDM 25.6.9 */
+
+/* MSRs the guest reads and writes directly. FS/GS base are guest state
+ * the CPU switches; the SYSCALL MSRs and KERNEL_GS_BASE are switched by
+ * vcpu_switch_in/out (the hypervisor itself never uses them). */
+static const uint32_t passthrough_msrs[] = {
+	MSR_IA32_FS_BASE, MSR_IA32_GS_BASE, MSR_IA32_KERNEL_GS_BASE,
+	MSR_IA32_STAR, MSR_IA32_LSTAR, MSR_IA32_CSTAR, MSR_IA32_FMASK,
+};
+
+static void msr_bitmap_open(uint32_t msr)
+{
+	unsigned base = msr >= 0xc0000000u ? 1024 : 0;
+	unsigned bit = msr & 0x1fff;
+
+	/* read bitmap at +0 / +1024, write bitmap at +2048 / +3072 */
+	msr_bitmap[base + bit / 8] &= (uint8_t)~(1u << (bit % 8));
+	msr_bitmap[2048 + base + bit / 8] &= (uint8_t)~(1u << (bit % 8));
+}
+
+static int bitmaps_init(void)
+{
+	if (io_bitmaps)
+		return 0;
+	io_bitmaps = page_alloc_contig(2);
+	msr_bitmap = page_alloc();
+	if (!io_bitmaps || !msr_bitmap)
+		return -HV_ENOMEM;
+	memset(io_bitmaps, 0xff, 2 * PAGE_SIZE);
+	memset(msr_bitmap, 0xff, PAGE_SIZE);
+	for (unsigned i = 0; i < sizeof(passthrough_msrs) / sizeof(uint32_t); i++)
+		msr_bitmap_open(passthrough_msrs[i]);
+	return 0;
+}
+
+static int w(uint32_t field, uint64_t val, int *err)
+{
+	if (vmwrite(field, val) && !*err) {
+		pr_err("vmx", "VMWRITE %04x failed: %s", field,
+		       vmx_insn_error_name(vmx_insn_error()));
+		*err = -HV_EIO;
+	}
+	return *err;
+}
+
+static void setup_controls(struct vm *vm, int *err)
+{
+	const struct vmx_cpu *v = &vmx_cpu;
+
+	w(VMCS_PIN_BASED_CONTROLS, v->pin_ctls, err);
+	w(VMCS_PROC_BASED_CONTROLS, v->proc_ctls, err);
+	w(VMCS_PROC_BASED_CONTROLS2, v->proc2_ctls, err);
+	w(VMCS_EXIT_CONTROLS, v->exit_ctls, err);
+	w(VMCS_ENTRY_CONTROLS, v->entry_ctls, err);
+	w(VMCS_EXCEPTION_BITMAP, 0, err);	/* the guest's own business */
+	w(VMCS_IO_BITMAP_A, hv_pa(io_bitmaps), err);
+	w(VMCS_IO_BITMAP_B, hv_pa(io_bitmaps) + PAGE_SIZE, err);
+	w(VMCS_MSR_BITMAP, hv_pa(msr_bitmap), err);
+	w(VMCS_EPT_POINTER, vm->eptp, err);
+	w(VMCS_CR3_TARGET_COUNT, 0, err);
+	w(VMCS_EXIT_MSR_STORE_COUNT, 0, err);
+	w(VMCS_EXIT_MSR_LOAD_COUNT, 0, err);
+	w(VMCS_ENTRY_MSR_LOAD_COUNT, 0, err);
+	w(VMCS_ENTRY_INTR_INFO, 0, err);
+	/* CR bits VMX pins down are owned by us: the guest reads its own
+	 * value from the shadow and a write that changes them exits. */
+	w(VMCS_CR0_GUEST_HOST_MASK,
+	  vmx_guest_cr0_fixed_bits(&v->caps, false), err);
+	w(VMCS_CR4_GUEST_HOST_MASK, vmx_guest_cr4_fixed_bits(&v->caps), err);
+}
+
+static void setup_host_state(int *err)
+{
+	w(VMCS_HOST_CR0, read_cr0(), err);
+	w(VMCS_HOST_CR3, read_cr3(), err);
+	w(VMCS_HOST_CR4, read_cr4(), err);
+	w(VMCS_HOST_CS_SELECTOR, GDT_CODE64, err);
+	w(VMCS_HOST_SS_SELECTOR, GDT_DATA, err);
+	w(VMCS_HOST_DS_SELECTOR, GDT_DATA, err);
+	w(VMCS_HOST_ES_SELECTOR, GDT_DATA, err);
+	w(VMCS_HOST_FS_SELECTOR, 0, err);
+	w(VMCS_HOST_GS_SELECTOR, 0, err);
+	w(VMCS_HOST_TR_SELECTOR, GDT_TSS, err);
+	w(VMCS_HOST_FS_BASE, rdmsr(MSR_IA32_FS_BASE), err);
+	w(VMCS_HOST_GS_BASE, rdmsr(MSR_IA32_GS_BASE), err);
+	w(VMCS_HOST_TR_BASE, cpu_tss_base(), err);
+	w(VMCS_HOST_GDTR_BASE, cpu_gdt_base(), err);
+	w(VMCS_HOST_IDTR_BASE, cpu_idt_base(), err);
+	w(VMCS_HOST_IA32_SYSENTER_CS, 0, err);
+	w(VMCS_HOST_IA32_SYSENTER_ESP, 0, err);
+	w(VMCS_HOST_IA32_SYSENTER_EIP, 0, err);
+	w(VMCS_HOST_IA32_EFER, rdmsr(MSR_IA32_EFER), err);
+	w(VMCS_HOST_IA32_PAT, rdmsr(MSR_IA32_PAT), err);
+	w(VMCS_HOST_RIP, (uint64_t)(uintptr_t)vmx_exit_stub, err);
+}
+
+static void guest_seg(uint32_t sel_f, uint16_t sel, uint32_t ar, int *err)
+{
+	/* Fields of one segment are laid out at fixed strides from ES. */
+	unsigned i = (sel_f - VMCS_GUEST_ES_SELECTOR) / 2;
+
+	w(sel_f, sel, err);
+	w(VMCS_GUEST_ES_BASE + 2 * i, 0, err);
+	w(VMCS_GUEST_ES_LIMIT + 2 * i, 0xffffffffu, err);
+	w(VMCS_GUEST_ES_AR + 2 * i, ar, err);
+}
+
+static void setup_guest_state(const struct vcpu_boot_state *bs, int *err)
+{
+	const struct vmx_caps *caps = &vmx_cpu.caps;
+	uint64_t cr0 = CR0_PE | CR0_ET | CR0_NE | CR0_PG;
+	uint64_t cr4 = CR4_PAE;
+
+	w(VMCS_GUEST_CR0, vmx_fix_guest_cr0(caps, cr0, false), err);
+	w(VMCS_CR0_READ_SHADOW, cr0, err);
+	w(VMCS_GUEST_CR4, vmx_fix_guest_cr4(caps, cr4), err);
+	w(VMCS_CR4_READ_SHADOW, cr4, err);
+	w(VMCS_GUEST_CR3, bs->cr3, err);
+	w(VMCS_GUEST_IA32_EFER, EFER_LME | EFER_LMA, err);
+	w(VMCS_GUEST_IA32_PAT, GUEST_PAT, err);
+	w(VMCS_GUEST_DR7, DR7_INIT, err);
+	w(VMCS_GUEST_IA32_DEBUGCTL, 0, err);
+
+	guest_seg(VMCS_GUEST_CS_SELECTOR, 0x08, AR_CODE64, err);
+	guest_seg(VMCS_GUEST_SS_SELECTOR, 0x10, AR_DATA, err);
+	guest_seg(VMCS_GUEST_DS_SELECTOR, 0x10, AR_DATA, err);
+	guest_seg(VMCS_GUEST_ES_SELECTOR, 0x10, AR_DATA, err);
+	guest_seg(VMCS_GUEST_FS_SELECTOR, 0x10, AR_DATA, err);
+	guest_seg(VMCS_GUEST_GS_SELECTOR, 0x10, AR_DATA, err);
+	w(VMCS_GUEST_LDTR_SELECTOR, 0, err);
+	w(VMCS_GUEST_LDTR_BASE, 0, err);
+	w(VMCS_GUEST_LDTR_LIMIT, 0, err);
+	w(VMCS_GUEST_LDTR_AR, AR_UNUSABLE, err);
+	/* VM entry wants a usable busy TSS even if the guest never uses
+	 * one; a null selector with these rights is accepted. */
+	w(VMCS_GUEST_TR_SELECTOR, 0, err);
+	w(VMCS_GUEST_TR_BASE, 0, err);
+	w(VMCS_GUEST_TR_LIMIT, 0x67, err);
+	w(VMCS_GUEST_TR_AR, AR_TSS_BUSY, err);
+	w(VMCS_GUEST_GDTR_BASE, bs->gdt_base, err);
+	w(VMCS_GUEST_GDTR_LIMIT, bs->gdt_limit, err);
+	w(VMCS_GUEST_IDTR_BASE, 0, err);
+	w(VMCS_GUEST_IDTR_LIMIT, 0, err);
+
+	w(VMCS_GUEST_RIP, bs->rip, err);
+	w(VMCS_GUEST_RSP, bs->rsp, err);
+	w(VMCS_GUEST_RFLAGS, RFLAGS_FIXED1, err);
+	w(VMCS_GUEST_INTERRUPTIBILITY, 0, err);
+	w(VMCS_GUEST_ACTIVITY_STATE, ACTIVITY_STATE_ACTIVE, err);
+	w(VMCS_GUEST_PENDING_DBG_EXCEPTIONS, 0, err);
+	w(VMCS_GUEST_IA32_SYSENTER_CS, 0, err);
+	w(VMCS_GUEST_IA32_SYSENTER_ESP, 0, err);
+	w(VMCS_GUEST_IA32_SYSENTER_EIP, 0, err);
+	w(VMCS_VMCS_LINK_POINTER, ~0ull, err);	/* no shadow VMCS */
+}
+
+int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs)
+{
+	struct vcpu *vc = &vm->vcpu;
+	int err = bitmaps_init();
+
+	if (err)
+		return err;
+	vc->vmcs = vmcs_alloc();
+	if (!vc->vmcs)
+		return -HV_ENOMEM;
+	vc->vmcs_pa = hv_pa(vc->vmcs);
+	err = vmcs_make_current(vc->vmcs_pa);
+	if (err)
+		return err;
+	setup_controls(vm, &err);
+	setup_host_state(&err);
+	setup_guest_state(bs, &err);
+	memset(&vc->regs, 0, sizeof(vc->regs));
+	vc->regs.rsi = vc->regs.rdi = bs->rsi;
+	vc->regs.rsp = bs->rsp;
+	*(uint16_t *)&vc->fxsave[0] = FCW_INIT;
+	*(uint32_t *)&vc->fxsave[24] = MXCSR_INIT;
+	return err;
+}
+
+int vcpu_enter(struct vm *vm)
+{
+	struct vcpu *vc = &vm->vcpu;
+	int rc = vmx_enter(&vc->regs, vc->launched);
+
+	if (rc) {
+		uint32_t e = rc == VMX_FAIL_VALID ? vmx_insn_error() : 0;
+
+		vm_stop(vm, "%s failed: VM-instruction error %u (%s)",
+			vc->launched ? "VMRESUME" : "VMLAUNCH", e,
+			rc == VMX_FAIL_VALID ? vmx_insn_error_name(e)
+					     : "VMfailInvalid: no current VMCS");
+		return -HV_EIO;
+	}
+	vc->launched = true;
+	vc->regs.rsp = vmread(VMCS_GUEST_RSP);
+	return 0;
+}
+
+void vcpu_skip_insn(void)
+{
+	uint64_t rip = vmread(VMCS_GUEST_RIP);
+	uint64_t intr = vmread(VMCS_GUEST_INTERRUPTIBILITY);
+
+	vmwrite(VMCS_GUEST_RIP, rip + vmread(VMCS_EXIT_INSTRUCTION_LENGTH));
+	if (intr & (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS))
+		vmwrite(VMCS_GUEST_INTERRUPTIBILITY,
+			intr & ~(uint64_t)(INTERRUPTIBILITY_STI |
+					   INTERRUPTIBILITY_MOV_SS));
+}
+
+void vcpu_inject_exception(struct vm *vm, unsigned vector, bool has_errcode,
+			   uint32_t errcode)
+{
+	struct vcpu *vc = &vm->vcpu;
+
+	vc->inject_info = INTR_INFO_VALID | INTR_TYPE_HW_EXCEPTION |
+			  (vector & INTR_INFO_VECTOR_MASK) |
+			  (has_errcode ? INTR_INFO_DELIVER_ERROR_CODE : 0);
+	vc->inject_errcode = errcode;
+	vc->inject_insn_len = 0;
+}
+
+static void set_window_exiting(bool on)
+{
+	uint32_t proc = vmx_cpu.proc_ctls;
+
+	if (on)
+		proc |= PROC_CTL_INTERRUPT_WINDOW_EXITING;
+	vmwrite(VMCS_PROC_BASED_CONTROLS, proc);
+}
+
+static bool can_take_interrupt(void)
+{
+	return (vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF) &&
+	       !(vmread(VMCS_GUEST_INTERRUPTIBILITY) &
+		 (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS));
+}
+
+void vcpu_prepare_events(struct vm *vm)
+{
+	struct vcpu *vc = &vm->vcpu;
+	int vec = vlapic_pending(&vm->lapic);
+
+	if (vc->inject_info) {
+		vmwrite(VMCS_ENTRY_INTR_INFO, vc->inject_info);
+		vmwrite(VMCS_ENTRY_EXCEPTION_ERROR_CODE, vc->inject_errcode);
+		vmwrite(VMCS_ENTRY_INSTRUCTION_LENGTH, vc->inject_insn_len);
+		vc->inject_info = 0;
+		/* One event per entry: come back for the interrupt. */
+		set_window_exiting(vec >= 0);
+		return;
+	}
+	if (vec < 0) {
+		set_window_exiting(false);
+		return;
+	}
+	if (!can_take_interrupt()) {
+		set_window_exiting(true);
+		return;
+	}
+	vmwrite(VMCS_ENTRY_INTR_INFO,
+		INTR_INFO_VALID | INTR_TYPE_EXTERNAL | (uint32_t)vec);
+	vlapic_accept(&vm->lapic, vec);
+	vm->stats.irqs_injected++;
+	set_window_exiting(false);
+}
+
+unsigned vcpu_cpl(void)
+{
+	return (unsigned)(vmread(VMCS_GUEST_SS_AR) >> 5) & 3;
+}
+
+void vcpu_switch_out(struct vm *vm)
+{
+	struct vcpu *vc = &vm->vcpu;
+
+	vc->msr_star = rdmsr(MSR_IA32_STAR);
+	vc->msr_lstar = rdmsr(MSR_IA32_LSTAR);
+	vc->msr_cstar = rdmsr(MSR_IA32_CSTAR);
+	vc->msr_fmask = rdmsr(MSR_IA32_FMASK);
+	vc->msr_kgs_base = rdmsr(MSR_IA32_KERNEL_GS_BASE);
+	__asm__ volatile("fxsave64 %0" : "=m"(vc->fxsave));
+}
+
+void vcpu_switch_in(struct vm *vm)
+{
+	struct vcpu *vc = &vm->vcpu;
+
+	wrmsr(MSR_IA32_STAR, vc->msr_star);
+	wrmsr(MSR_IA32_LSTAR, vc->msr_lstar);
+	wrmsr(MSR_IA32_CSTAR, vc->msr_cstar);
+	wrmsr(MSR_IA32_FMASK, vc->msr_fmask);
+	wrmsr(MSR_IA32_KERNEL_GS_BASE, vc->msr_kgs_base);
+	__asm__ volatile("fxrstor64 %0" : : "m"(vc->fxsave));
+}

@@ -1,0 +1,49 @@
+/* The vCPU's VMCS: building it, entering the guest, and the small
+ * accessors exit handlers use (RIP advance, event injection). All of them
+ * act on the current VMCS, which the scheduler has made the VM's. */
+#ifndef HV_VM_VCPU_H
+#define HV_VM_VCPU_H
+
+#include <stdint.h>
+
+#include "hv/vm/vm.h"
+
+/* Where the loader wants the guest to start (64-bit mode, paging on). */
+struct vcpu_boot_state {
+	uint64_t rip, rsp, rsi, cr3;
+	uint64_t gdt_base;
+	uint16_t gdt_limit;
+};
+
+/* Allocates and fills the VMCS of vm's vCPU; leaves it current. */
+int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs);
+
+/* VMLAUNCH/VMRESUME until the next VM exit. 0 after an exit; a negative
+ * HV_E* code if the entry failed (the reason has been printed). */
+int vcpu_enter(struct vm *vm);
+
+/* Skip the instruction that caused the exit (VMCS exit instruction
+ * length), and drop STI/MOV-SS blocking, which ends with it. */
+void vcpu_skip_insn(void);
+
+/* Queue an exception for the next VM entry (with error code if
+ * has_errcode). A second one before the entry replaces the first. */
+void vcpu_inject_exception(struct vm *vm, unsigned vector, bool has_errcode,
+			   uint32_t errcode);
+#define EXC_UD 6
+#define EXC_GP 13
+
+/* Interrupt delivery before an entry: the pending IDT-vectoring event,
+ * else a queued exception, else the highest deliverable vLAPIC interrupt
+ * (or interrupt-window exiting when the guest cannot take it now). */
+void vcpu_prepare_events(struct vm *vm);
+
+/* CPL of the guest (SS.DPL). */
+unsigned vcpu_cpl(void);
+
+/* MSRs and FPU state VMX does not switch: out of the CPU when the VM
+ * leaves it, into the CPU when it comes back. */
+void vcpu_switch_out(struct vm *vm);
+void vcpu_switch_in(struct vm *vm);
+
+#endif

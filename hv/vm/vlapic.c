@@ -1,0 +1,185 @@
+/* Virtual x2APIC: registers, timer and priority logic; see vlapic.h. */
+#include "hv/vm/vlapic.h"
+#include "mini/string.h"
+
+#define APIC_VERSION_VALUE	0x00050014u	/* version 0x14, 6 LVTs */
+#define SVR_DEFAULT		0xffu
+
+static void bit_set(uint64_t *map, int v) { map[v >> 6] |= 1ull << (v & 63); }
+static void bit_clear(uint64_t *map, int v) { map[v >> 6] &= ~(1ull << (v & 63)); }
+
+static int highest(const uint64_t *map)
+{
+	for (int w = 3; w >= 0; w--)
+		if (map[w])
+			return w * 64 + 63 - __builtin_clzll(map[w]);
+	return -1;
+}
+
+void vlapic_reset(struct vlapic *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->svr = SVR_DEFAULT;
+	l->lvt_timer = l->lvt_lint0 = l->lvt_lint1 = l->lvt_error =
+		l->lvt_thermal = l->lvt_pmc = l->lvt_cmci = LVT_MASKED;
+}
+
+bool vlapic_is_msr(uint32_t msr)
+{
+	return msr >= X2APIC_MSR_BASE && msr <= X2APIC_MSR_LAST;
+}
+
+/* DIV_CONF bits 0, 1 and 3 (SDM Figure 11-10): 2^(n+1), with 0b111 = 1. */
+static unsigned divisor(uint32_t div_conf)
+{
+	unsigned n = (div_conf & 3) | ((div_conf >> 1) & 4);
+
+	return n == 7 ? 1 : 2u << n;
+}
+
+static uint32_t ppr(const struct vlapic *l)
+{
+	int isrv = highest(l->isr);
+	uint32_t isr_class = isrv < 0 ? 0 : (uint32_t)isrv & 0xf0;
+
+	return (l->tpr & 0xf0) >= isr_class ? l->tpr : isr_class;
+}
+
+static uint32_t cur_count(const struct vlapic *l, uint64_t now)
+{
+	uint64_t div = divisor(l->div_conf);
+
+	if (!l->deadline || now >= l->deadline)
+		return 0;
+	return (uint32_t)((l->deadline - now) / div);
+}
+
+static void timer_arm(struct vlapic *l, uint64_t now)
+{
+	l->timer_start = now;
+	l->period_tsc = (uint64_t)l->init_count * divisor(l->div_conf);
+	l->deadline = l->init_count ? now + l->period_tsc : 0;
+}
+
+int vlapic_rdmsr(struct vlapic *l, uint32_t msr, uint64_t now, uint64_t *val)
+{
+	if (msr >= X2APIC_ISR0 && msr < X2APIC_ISR0 + 8) {
+		unsigned i = msr - X2APIC_ISR0;
+		*val = (uint32_t)(l->isr[i / 2] >> (32 * (i & 1)));
+		return 0;
+	}
+	if (msr >= X2APIC_IRR0 && msr < X2APIC_IRR0 + 8) {
+		unsigned i = msr - X2APIC_IRR0;
+		*val = (uint32_t)(l->irr[i / 2] >> (32 * (i & 1)));
+		return 0;
+	}
+	if (msr >= X2APIC_TMR0 && msr < X2APIC_TMR0 + 8) {
+		*val = 0;	/* every interrupt here is edge-triggered */
+		return 0;
+	}
+	switch (msr) {
+	case X2APIC_ID: *val = 0; break;
+	case X2APIC_VERSION: *val = APIC_VERSION_VALUE; break;
+	case X2APIC_TPR: *val = l->tpr; break;
+	case X2APIC_PPR: *val = ppr(l); break;
+	case X2APIC_LDR: *val = l->ldr; break;
+	case X2APIC_SVR: *val = l->svr; break;
+	case X2APIC_ESR: *val = l->esr; break;
+	case X2APIC_LVT_CMCI: *val = l->lvt_cmci; break;
+	case X2APIC_LVT_TIMER: *val = l->lvt_timer; break;
+	case X2APIC_LVT_THERMAL: *val = l->lvt_thermal; break;
+	case X2APIC_LVT_PMC: *val = l->lvt_pmc; break;
+	case X2APIC_LVT_LINT0: *val = l->lvt_lint0; break;
+	case X2APIC_LVT_LINT1: *val = l->lvt_lint1; break;
+	case X2APIC_LVT_ERROR: *val = l->lvt_error; break;
+	case X2APIC_INIT_COUNT: *val = l->init_count; break;
+	case X2APIC_CUR_COUNT: *val = cur_count(l, now); break;
+	case X2APIC_DIV_CONF: *val = l->div_conf; break;
+	default: return -1;	/* EOI, SELF_IPI are write-only; holes */
+	}
+	return 0;
+}
+
+int vlapic_wrmsr(struct vlapic *l, uint32_t msr, uint64_t val, uint64_t now)
+{
+	uint32_t v = (uint32_t)val;
+	int vec;
+
+	switch (msr) {
+	case X2APIC_TPR: l->tpr = v & 0xff; break;
+	case X2APIC_EOI:
+		vec = highest(l->isr);
+		if (vec >= 0)
+			bit_clear(l->isr, vec);
+		break;
+	case X2APIC_SVR: l->svr = v & 0x11ff; break;
+	case X2APIC_ESR: l->esr = 0; break;
+	case X2APIC_LVT_CMCI: l->lvt_cmci = v & 0x107ff; break;
+	case X2APIC_LVT_TIMER: l->lvt_timer = v & 0x700ff; break;
+	case X2APIC_LVT_THERMAL: l->lvt_thermal = v & 0x107ff; break;
+	case X2APIC_LVT_PMC: l->lvt_pmc = v & 0x107ff; break;
+	case X2APIC_LVT_LINT0: l->lvt_lint0 = v & 0x1a7ff; break;
+	case X2APIC_LVT_LINT1: l->lvt_lint1 = v & 0x1a7ff; break;
+	case X2APIC_LVT_ERROR: l->lvt_error = v & 0x100ff; break;
+	case X2APIC_INIT_COUNT: l->init_count = v; timer_arm(l, now); break;
+	case X2APIC_DIV_CONF: l->div_conf = v & 0xb; break;
+	case X2APIC_SELF_IPI:
+		if ((v & 0xff) >= 16)
+			bit_set(l->irr, v & 0xff);
+		break;
+	case X2APIC_ICR:
+		/* A self-IPI through ICR (shorthand "self") is the only
+		 * destination there is. */
+		if (((v >> 18) & 3) == 1 && (v & 0xff) >= 16)
+			bit_set(l->irr, v & 0xff);
+		break;
+	default: return -1;
+	}
+	return 0;
+}
+
+void vlapic_advance(struct vlapic *l, uint64_t now)
+{
+	if (!l->deadline || now < l->deadline)
+		return;
+	l->timer_fires++;
+	if (!(l->lvt_timer & LVT_MASKED) && (l->lvt_timer & 0xff) >= 16)
+		bit_set(l->irr, (int)(l->lvt_timer & LVT_VECTOR_MASK));
+	if ((l->lvt_timer & LVT_TIMER_MODE_MASK) != LVT_TIMER_PERIODIC ||
+	    !l->period_tsc) {
+		l->deadline = 0;
+		return;
+	}
+	/* The next period starts at the expiry, not now: the rate stays
+	 * exact however late we look. Expiries nobody saw merge into the one
+	 * IRR bit, like a real APIC's. */
+	l->deadline += l->period_tsc;
+	if (l->deadline <= now) {
+		uint64_t missed = (now - l->deadline) / l->period_tsc + 1;
+
+		l->timer_coalesced += missed;
+		l->deadline += missed * l->period_tsc;
+	}
+}
+
+int vlapic_pending(const struct vlapic *l)
+{
+	int vec = highest(l->irr);
+
+	if (vec < 0 || !(l->svr & 0x100))
+		return -1;	/* APIC software-disabled: nothing delivered */
+	if (((uint32_t)vec & 0xf0) <= (ppr(l) & 0xf0))
+		return -1;
+	return vec;
+}
+
+void vlapic_accept(struct vlapic *l, int vec)
+{
+	bit_clear(l->irr, vec);
+	bit_set(l->isr, vec);
+}
+
+uint64_t vlapic_next_event(const struct vlapic *l)
+{
+	return l->deadline ? l->deadline : UINT64_MAX;
+}

@@ -1,0 +1,77 @@
+/* A virtual local APIC in x2APIC mode (registers as MSRs 0x800-0x8FF,
+ * SDM Vol. 3A 11.12), reduced to what a single-vCPU guest needs: the
+ * timer, the interrupt request/in-service bitmaps, TPR, EOI and self-IPI.
+ *
+ * The timer counts at the TSC frequency divided by DIV_CONF (the guest
+ * learns the TSC frequency from the TSC_HZ hypercall; Linux would from
+ * CPUID 0x15/0x16). Its deadlines are absolute TSC values, so it keeps
+ * running while the VM is descheduled, and the scheduler uses them to
+ * wake a halted VM or to cut another VM's slice short. */
+#ifndef HV_VM_VLAPIC_H
+#define HV_VM_VLAPIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define X2APIC_MSR_BASE		0x800u
+#define X2APIC_MSR_LAST		0x8ffu
+#define X2APIC_ID		0x802u
+#define X2APIC_VERSION		0x803u
+#define X2APIC_TPR		0x808u
+#define X2APIC_PPR		0x80au
+#define X2APIC_EOI		0x80bu
+#define X2APIC_LDR		0x80du
+#define X2APIC_SVR		0x80fu
+#define X2APIC_ISR0		0x810u
+#define X2APIC_TMR0		0x818u
+#define X2APIC_IRR0		0x820u
+#define X2APIC_ESR		0x828u
+#define X2APIC_LVT_CMCI		0x82fu
+#define X2APIC_ICR		0x830u
+#define X2APIC_LVT_TIMER	0x832u
+#define X2APIC_LVT_THERMAL	0x833u
+#define X2APIC_LVT_PMC		0x834u
+#define X2APIC_LVT_LINT0	0x835u
+#define X2APIC_LVT_LINT1	0x836u
+#define X2APIC_LVT_ERROR	0x837u
+#define X2APIC_INIT_COUNT	0x838u
+#define X2APIC_CUR_COUNT	0x839u
+#define X2APIC_DIV_CONF		0x83eu
+#define X2APIC_SELF_IPI		0x83fu
+
+#define LVT_MASKED		(1u << 16)
+#define LVT_TIMER_MODE_MASK	(3u << 17)
+#define LVT_TIMER_ONESHOT	(0u << 17)
+#define LVT_TIMER_PERIODIC	(1u << 17)
+#define LVT_VECTOR_MASK		0xffu
+
+struct vlapic {
+	uint32_t tpr, svr, esr, ldr;
+	uint32_t lvt_timer, lvt_lint0, lvt_lint1, lvt_error, lvt_thermal;
+	uint32_t lvt_pmc, lvt_cmci;
+	uint32_t init_count, div_conf;
+	uint64_t timer_start;	/* TSC when INIT_COUNT was written */
+	uint64_t deadline;	/* TSC of the next expiry; 0 = not armed */
+	uint64_t period_tsc;	/* TSC ticks per timer period */
+	uint64_t irr[4], isr[4];	/* 256-bit bitmaps */
+	uint64_t timer_fires, timer_coalesced;
+};
+
+void vlapic_reset(struct vlapic *l);
+bool vlapic_is_msr(uint32_t msr);
+/* 0, or -1 for a register that does not exist or is written read-only
+ * (the caller injects #GP, as hardware does). */
+int vlapic_rdmsr(struct vlapic *l, uint32_t msr, uint64_t now, uint64_t *val);
+int vlapic_wrmsr(struct vlapic *l, uint32_t msr, uint64_t val, uint64_t now);
+/* Timer expiry up to `now`: sets the vector's IRR bit (once per expiry;
+ * periods that passed unseen are counted as coalesced, as on hardware). */
+void vlapic_advance(struct vlapic *l, uint64_t now);
+/* Highest vector in IRR that the TPR and the in-service priority allow,
+ * or -1. */
+int vlapic_pending(const struct vlapic *l);
+/* The vector is being delivered: IRR -> ISR. */
+void vlapic_accept(struct vlapic *l, int vec);
+/* TSC of the next timer expiry, or UINT64_MAX. */
+uint64_t vlapic_next_event(const struct vlapic *l);
+
+#endif

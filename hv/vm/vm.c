@@ -1,0 +1,148 @@
+/* VM lifetime: creation from an hv.cfg section, stopping, counters. */
+#include "hv/vm/vm.h"
+#include "hv/console.h"
+#include "hv/hv_errno.h"
+#include "hv/mem.h"
+#include "hv/vm/loader_raw64.h"
+#include "hv/vm/vcpu.h"
+#include "hv/vm/vm_mem.h"
+#include "hv/vmx/vmx.h"
+#include "hv/vmx/vmx_insn.h"
+#include "mini/stdio.h"
+#include "mini/string.h"
+
+struct vm vms[VM_MAX];
+unsigned nr_vms;
+
+/* Misbehaviour of one kind is logged this many times per VM, then only
+ * counted: a guest in a loop must not flood the console. */
+#define VM_EVENT_LOG_LIMIT 8
+
+static const char *const state_names[] = {
+	[VM_RUNNABLE] = "running",
+	[VM_HALTED] = "halted",
+	[VM_PAUSED] = "paused",
+	[VM_STOPPED] = "stopped",
+};
+
+static const char *const event_names[VM_EV_COUNT] = {
+	[VM_EV_BAD_HYPERCALL] = "bad hypercalls",
+	[VM_EV_UNKNOWN_MSR] = "unknown MSRs (#GP)",
+	[VM_EV_UNCLAIMED_IO] = "unclaimed I/O ports",
+	[VM_EV_VMX_INSN] = "VMX instructions (#UD)",
+};
+
+const char *vm_state_name(enum vm_state s)
+{
+	return (unsigned)s < sizeof(state_names) / sizeof(state_names[0])
+		       ? state_names[s] : "?";
+}
+
+const char *vm_event_name(enum vm_event ev)
+{
+	return (unsigned)ev < VM_EV_COUNT ? event_names[ev] : "?";
+}
+
+struct vm *vm_by_id(unsigned id)
+{
+	return id < nr_vms ? &vms[id] : NULL;
+}
+
+int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
+{
+	struct vm *vm;
+	struct vcpu_boot_state bs;
+	int err;
+
+	if (nr_vms == VM_MAX)
+		return -HV_ENOSPC;
+	vm = &vms[nr_vms];
+	memset(vm, 0, sizeof(*vm));
+	vm->id = nr_vms;
+	vm->cfg = cfg;
+	strlcpy(vm->name, cfg->name, sizeof(vm->name));
+	err = vm_mem_init(vm, cfg->memory);
+	if (!err)
+		err = loader_raw64_load(vm, image, size, cfg->cmdline, &bs);
+	if (!err)
+		err = vcpu_init(vm, &bs);
+	if (err) {
+		vm_mem_destroy(vm);
+		return err;
+	}
+	vlapic_reset(&vm->lapic);
+	vm->state = VM_RUNNABLE;
+	nr_vms++;
+	return 0;
+}
+
+void vm_stop(struct vm *vm, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(vm->stop_reason, sizeof(vm->stop_reason), fmt, ap);
+	va_end(ap);
+	vuart_flush(vm);
+	vm->state = VM_STOPPED;
+	kprintf("vm '%s': stopped: %s\n", vm->name, vm->stop_reason);
+}
+
+void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)
+{
+	uint64_t n = ++vm->stats.events[ev];
+	va_list ap;
+
+	if (n > VM_EVENT_LOG_LIMIT)
+		return;
+	kprintf("vm '%s': ", vm->name);
+	va_start(ap, fmt);
+	kvprintf(fmt, ap);
+	va_end(ap);
+	kprintf("%s\n", n == VM_EVENT_LOG_LIMIT
+				? " (further ones are only counted)" : "");
+}
+
+void vm_dump_regs(struct vm *vm)
+{
+	const struct guest_regs *r = &vm->vcpu.regs;
+
+	kprintf("vm '%s' registers:\n", vm->name);
+	kprintf("  rip=%016llx rsp=%016llx rflags=%016llx\n",
+		(unsigned long long)vmread(VMCS_GUEST_RIP),
+		(unsigned long long)vmread(VMCS_GUEST_RSP),
+		(unsigned long long)vmread(VMCS_GUEST_RFLAGS));
+	kprintf("  rax=%016llx rbx=%016llx rcx=%016llx rdx=%016llx\n",
+		(unsigned long long)r->rax, (unsigned long long)r->rbx,
+		(unsigned long long)r->rcx, (unsigned long long)r->rdx);
+	kprintf("  rsi=%016llx rdi=%016llx rbp=%016llx r8 =%016llx\n",
+		(unsigned long long)r->rsi, (unsigned long long)r->rdi,
+		(unsigned long long)r->rbp, (unsigned long long)r->r8);
+	kprintf("  r9 =%016llx r10=%016llx r11=%016llx r12=%016llx\n",
+		(unsigned long long)r->r9, (unsigned long long)r->r10,
+		(unsigned long long)r->r11, (unsigned long long)r->r12);
+	kprintf("  r13=%016llx r14=%016llx r15=%016llx\n",
+		(unsigned long long)r->r13, (unsigned long long)r->r14,
+		(unsigned long long)r->r15);
+	kprintf("  cr0=%016llx cr3=%016llx cr4=%016llx efer=%llx\n",
+		(unsigned long long)vmread(VMCS_CR0_READ_SHADOW),
+		(unsigned long long)vmread(VMCS_GUEST_CR3),
+		(unsigned long long)vmread(VMCS_CR4_READ_SHADOW),
+		(unsigned long long)vmread(VMCS_GUEST_IA32_EFER));
+	kprintf("  cs=%04llx ss=%04llx interruptibility=%llx activity=%llx\n",
+		(unsigned long long)vmread(VMCS_GUEST_CS_SELECTOR),
+		(unsigned long long)vmread(VMCS_GUEST_SS_SELECTOR),
+		(unsigned long long)vmread(VMCS_GUEST_INTERRUPTIBILITY),
+		(unsigned long long)vmread(VMCS_GUEST_ACTIVITY_STATE));
+}
+
+void vm_dump_regs_any(struct vm *vm)
+{
+	uint64_t prev = vmx_cpu.current_vmcs;
+
+	if (vmcs_make_current(vm->vcpu.vmcs_pa))
+		return;
+	vm_dump_regs(vm);
+	if (prev)
+		vmcs_make_current(prev);
+}

@@ -1,0 +1,113 @@
+/* A VM: its memory (EPT), its one vCPU (VMCS + registers), its virtual
+ * devices and its counters. One physical CPU runs all of them in turn
+ * (hv/vm/sched.c). */
+#ifndef HV_VM_VM_H
+#define HV_VM_VM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "boot/config.h"
+#include "hv/vm/vlapic.h"
+#include "hv/vm/vuart.h"
+#include "hv/vmx/ept.h"
+#include "hv/vmx/guest_regs.h"
+#include "hv/vmx/vmx_defs.h"
+
+#define VM_MAX 16
+
+enum vm_state {
+	VM_RUNNABLE,	/* wants the CPU */
+	VM_HALTED,	/* guest HLT with interrupts on: waits for one */
+	VM_PAUSED,	/* `vm N stop` from the shell: resumes with start */
+	VM_STOPPED,	/* finished or killed; never runs again */
+};
+
+/* Guest misbehaviour we answer without stopping the VM, counted per VM. */
+enum vm_event {
+	VM_EV_BAD_HYPERCALL,	/* unknown number or bad arguments */
+	VM_EV_UNKNOWN_MSR,	/* -> #GP injected */
+	VM_EV_UNCLAIMED_IO,	/* reads all-ones, writes dropped */
+	VM_EV_VMX_INSN,		/* -> #UD injected */
+	VM_EV_COUNT,
+};
+
+struct vcpu {
+	struct guest_regs regs;	/* first: the entry stub takes &regs */
+	void *vmcs;
+	uint64_t vmcs_pa;
+	bool launched;		/* VMLAUNCH done: next entry is VMRESUME */
+
+	/* An event the next VM entry must deliver (re-injection after an
+	 * exit during delivery, or an exception a handler raised). */
+	uint32_t inject_info;	/* VMCS_ENTRY_INTR_INFO format, 0 = none */
+	uint32_t inject_errcode;
+	uint32_t inject_insn_len;
+
+	/* MSRs VMX does not switch that the guest may use directly; swapped
+	 * by hand when the CPU changes VM (vm_switch_in/out). */
+	uint64_t msr_star, msr_lstar, msr_cstar, msr_fmask, msr_kgs_base;
+	/* x87/SSE state: FXSAVE area, swapped likewise. */
+	uint8_t fxsave[512] __attribute__((aligned(16)));
+};
+
+struct vm_stats {
+	uint64_t exits[EXIT_REASON_COUNT];
+	uint64_t entries;
+	uint64_t run_tsc;	/* TSC ticks spent in the guest */
+	uint64_t events[VM_EV_COUNT];
+	uint64_t tests_passed, tests_failed;
+	uint64_t irqs_injected;
+};
+
+struct vm {
+	unsigned id;
+	char name[HVCFG_NAME_MAX + 1];
+	const struct hvcfg_vm *cfg;
+	enum vm_state state;
+	char stop_reason[96];
+	int exit_status;	/* from the exit hypercall */
+
+	uint64_t mem_bytes;
+	void *ram;		/* host view of guest-physical 0 (contiguous) */
+	void *ram_alloc;	/* what page_alloc_contig returned */
+	uint64_t ram_alloc_pages;
+	struct ept ept;
+	uint64_t eptp;
+
+	struct vcpu vcpu;
+	struct vuart uart;
+	struct vlapic lapic;
+	uint32_t pci_addr;	/* last value written to 0xCF8 */
+	uint64_t testdev_scratch, testdev_count;
+
+	struct vm_stats stats;
+};
+
+extern struct vm vms[VM_MAX];
+extern unsigned nr_vms;
+
+/* Creates VM number `vms[nr_vms]` from its hv.cfg section and loaded
+ * kernel image. 0 or a negative HV_E* code (the VM is then not listed). */
+int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size);
+
+/* Stops the VM for good (guest exit, fatal exit, unmapped access) and says
+ * why on the console. Other VMs are not affected. */
+void vm_stop(struct vm *vm, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Counts a guest misbehaviour and logs the first few of each kind. */
+void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+const char *vm_state_name(enum vm_state s);
+const char *vm_event_name(enum vm_event ev);
+struct vm *vm_by_id(unsigned id);
+
+/* Prints the guest's registers (needs its VMCS current: the scheduler
+ * makes it so for the VM being handled; the shell goes through
+ * vm_dump_regs_any). */
+void vm_dump_regs(struct vm *vm);
+void vm_dump_regs_any(struct vm *vm);
+
+#endif

@@ -1,0 +1,188 @@
+/* Guest RAM, guest memory access and EPT maintenance; see vm_mem.h. */
+#include "hv/vm/vm_mem.h"
+#include "hv/hv_errno.h"
+#include "hv/mem.h"
+#include "hv/vm/vm.h"
+#include "hv/vmx/vmx.h"
+#include "hv/vmx/vmx_insn.h"
+#include "mini/string.h"
+
+#define PAGES_PER_2M 512u
+#define PTE_P (1ull << 0)
+#define PTE_PS (1ull << 7)
+#define PTE_ADDR 0x000ffffffffff000ull
+
+int vm_mem_init(struct vm *vm, uint64_t bytes)
+{
+	uint64_t pages = bytes / PAGE_SIZE, head;
+	uint8_t *alloc, *ram;
+	int err;
+
+	/* One run, 2 MiB aligned inside: EPT then needs one PD entry per
+	 * 2 MiB of guest RAM. The slack before and after the aligned part
+	 * goes back to the allocator as single pages. */
+	alloc = page_alloc_contig(pages + PAGES_PER_2M - 1);
+	if (!alloc)
+		return -HV_ENOMEM;
+	ram = hv_va((hv_pa(alloc) + EPT_PAGE_2M - 1) & ~(EPT_PAGE_2M - 1));
+	head = (uint64_t)(ram - alloc) / PAGE_SIZE;
+	for (uint64_t i = 0; i < head; i++)
+		page_free(alloc + i * PAGE_SIZE);
+	for (uint64_t i = head + pages; i < pages + PAGES_PER_2M - 1; i++)
+		page_free(alloc + i * PAGE_SIZE);
+	vm->ram = ram;
+	vm->ram_alloc_pages = pages;
+	vm->mem_bytes = bytes;
+
+	err = ept_init(&vm->ept);
+	if (!err)
+		err = ept_map(&vm->ept, 0, hv_pa(ram), bytes, EPT_RWX,
+			      MEMTYPE_WB);
+	if (err)
+		return err;
+	vm->eptp = ept_eptp(&vm->ept, false);
+	return 0;
+}
+
+void vm_mem_destroy(struct vm *vm)
+{
+	ept_destroy(&vm->ept);
+	if (vm->ram)
+		page_free_contig(vm->ram, vm->ram_alloc_pages);
+	vm->ram = NULL;
+}
+
+/* Host pointer for [gpa, gpa+len) when all of it is RAM of this VM. RAM is
+ * one host run (vm_mem_init), but we go through EPT so pages the mediator
+ * remapped or unmapped are honoured. */
+static void *gpa_ptr(struct vm *vm, uint64_t gpa, size_t len)
+{
+	struct ept_xlat x;
+
+	if (!len || gpa >= vm->mem_bytes || len > vm->mem_bytes - gpa)
+		return NULL;
+	if ((gpa & ~(PAGE_SIZE - 1)) != ((gpa + len - 1) & ~(PAGE_SIZE - 1)))
+		return NULL;	/* callers split at page boundaries */
+	if (ept_translate(&vm->ept, gpa, &x) || !(x.perms & EPT_R))
+		return NULL;
+	return hv_va(x.hpa);
+}
+
+static int copy_gpa(struct vm *vm, uint64_t gpa, void *buf, size_t len,
+		    bool write)
+{
+	/* Check every page first: all or nothing. */
+	for (size_t done = 0; done < len;) {
+		size_t chunk = PAGE_SIZE - ((gpa + done) & (PAGE_SIZE - 1));
+
+		if (chunk > len - done)
+			chunk = len - done;
+		if (!gpa_ptr(vm, gpa + done, chunk))
+			return -HV_EFAULT;
+		done += chunk;
+	}
+	for (size_t done = 0; done < len;) {
+		size_t chunk = PAGE_SIZE - ((gpa + done) & (PAGE_SIZE - 1));
+		uint8_t *p;
+
+		if (chunk > len - done)
+			chunk = len - done;
+		p = gpa_ptr(vm, gpa + done, chunk);
+		if (write)
+			memcpy(p, (const uint8_t *)buf + done, chunk);
+		else
+			memcpy((uint8_t *)buf + done, p, chunk);
+		done += chunk;
+	}
+	return 0;
+}
+
+int vm_read_gpa(struct vm *vm, uint64_t gpa, void *buf, size_t len)
+{
+	return len ? copy_gpa(vm, gpa, buf, len, false) : 0;
+}
+
+int vm_write_gpa(struct vm *vm, uint64_t gpa, const void *buf, size_t len)
+{
+	return len ? copy_gpa(vm, gpa, (void *)buf, len, true) : 0;
+}
+
+/* 4-level walk (SDM Vol. 3A 4.5). Permission bits are not checked: the
+ * hypervisor reads on the guest's behalf only what the guest itself just
+ * referenced (the instruction at RIP, a hypercall's buffer). */
+int vm_gva_to_gpa(struct vm *vm, uint64_t gva, uint64_t *gpa)
+{
+	uint64_t table = vmread(VMCS_GUEST_CR3) & PTE_ADDR, e = 0;
+
+	if (!(vmread(VMCS_GUEST_CR0) & CR0_PG)) {
+		*gpa = gva;
+		return 0;
+	}
+	for (int level = 3; level >= 0; level--) {
+		unsigned shift = 12 + 9 * (unsigned)level;
+		unsigned idx = (unsigned)(gva >> shift) & 511;
+
+		if (vm_read_gpa(vm, table + idx * 8, &e, 8) || !(e & PTE_P))
+			return -HV_EFAULT;
+		if (level == 0 || ((level == 1 || level == 2) && (e & PTE_PS))) {
+			uint64_t span = 1ull << shift;
+
+			*gpa = (e & PTE_ADDR & ~(span - 1)) | (gva & (span - 1));
+			return 0;
+		}
+		table = e & PTE_ADDR;
+	}
+	return -HV_EFAULT;
+}
+
+int vm_read_gva(struct vm *vm, uint64_t gva, void *buf, size_t len)
+{
+	while (len) {
+		size_t chunk = PAGE_SIZE - (gva & (PAGE_SIZE - 1));
+		uint64_t gpa;
+		int err;
+
+		if (chunk > len)
+			chunk = len;
+		err = vm_gva_to_gpa(vm, gva, &gpa);
+		if (!err)
+			err = vm_read_gpa(vm, gpa, buf, chunk);
+		if (err)
+			return err;
+		gva += chunk;
+		buf = (uint8_t *)buf + chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+static int flush(struct vm *vm, int err)
+{
+	if (ept_flush_needed(&vm->ept) && vmx_cpu.on) {
+		vmx_invept(vm->eptp);
+		ept_flush_done(&vm->ept);
+	}
+	return err;
+}
+
+int vm_ept_map(struct vm *vm, uint64_t gpa, uint64_t hpa, uint64_t size,
+	       unsigned perms, unsigned memtype)
+{
+	return flush(vm, ept_map(&vm->ept, gpa, hpa, size, perms, memtype));
+}
+
+int vm_ept_unmap(struct vm *vm, uint64_t gpa, uint64_t size)
+{
+	return flush(vm, ept_unmap(&vm->ept, gpa, size));
+}
+
+int vm_ept_protect(struct vm *vm, uint64_t gpa, uint64_t size,
+		   unsigned perms)
+{
+	return flush(vm, ept_protect(&vm->ept, gpa, size, perms));
+}
+
+int vm_ept_translate(struct vm *vm, uint64_t gpa, struct ept_xlat *out)
+{
+	return ept_translate(&vm->ept, gpa, out);
+}

@@ -1,0 +1,43 @@
+/* VMX operation on this CPU: enabling it (IA32_FEATURE_CONTROL, CR0/CR4
+ * fixed bits, VMXON), the control values every VMCS uses (computed once
+ * from the capability MSRs), and the current-VMCS bookkeeping. */
+#ifndef HV_VMX_VMX_H
+#define HV_VMX_VMX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hv/vmx/vmx_caps.h"
+
+struct vmx_cpu {
+	struct vmx_caps caps;
+	/* Control fields as adjusted to the CPU (interrupt-window exiting is
+	 * added per entry when needed; proc_ctls holds the base value). */
+	uint32_t pin_ctls, proc_ctls, proc2_ctls, exit_ctls, entry_ctls;
+	unsigned preempt_shift;	/* timer ticks = TSC >> preempt_shift */
+	void *vmxon_region;
+	uint64_t current_vmcs;	/* physical address, 0 = none */
+	bool on;
+};
+
+extern struct vmx_cpu vmx_cpu;
+
+/* Brings the CPU into VMX root operation. 0, or a negative HV_E* code with
+ * the reason printed. Safe to call once. */
+int vmx_enable(void);
+
+/* A fresh VMCS region (revision id written, VMCLEARed). NULL on ENOMEM. */
+void *vmcs_alloc(void);
+
+/* Makes the VMCS at `pa` current (VMPTRLD) unless it already is. */
+int vmcs_make_current(uint64_t pa);
+
+/* After a failed VMX instruction with a current VMCS: the error number
+ * (VMCS_VM_INSTRUCTION_ERROR) and its name. */
+uint32_t vmx_insn_error(void);
+
+/* INVEPT single-context for one EPTP (all-context if the CPU lacks the
+ * single type). */
+int vmx_invept(uint64_t eptp);
+
+#endif

@@ -1,0 +1,2 @@
+UNIT_TESTS += test_vlapic
+test_vlapic_SRCS := hv/vm/vlapic.c
