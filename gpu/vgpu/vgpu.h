@@ -1,0 +1,193 @@
+/* The vGPU mediator (gVirt baseline): one struct gvt per physical GPU, one
+ * struct vgpu per VM that gets a virtual Gen9 GPU.
+ *
+ * It sits between two narrow interfaces (../shared/design.md, "the one rule
+ * that keeps it testable"): gpu_hw below (gpu/hw/gpu_hw.h) and hv_ops above
+ * (gpu/hv_ops.h). The hypervisor calls in here for every trapped access of
+ * a VM to its virtual 00:02.0:
+ *
+ *   PCI config space  -> vgpu_cfg_read / vgpu_cfg_write
+ *   BAR0 (16 MiB)     -> vgpu_mmio_read / vgpu_mmio_write
+ *   write-protected guest page-table pages -> vgpu_page_write
+ *   timer / physical GPU interrupt -> gvt_poll
+ *
+ * What a stock i915 guest expects is in ../shared/specs/i915-guest.md
+ * (cited "guest §N"); hardware facts in ../shared/specs/gen9.md ("gen9 §N").
+ *
+ * Errors: 0 / non-negative on success, negative GPU_E* codes otherwise.
+ * No call here blocks or allocates except create/destroy and the first
+ * shadowing of a page table (pages come from hv_ops). */
+#ifndef GPU_VGPU_VGPU_H
+#define GPU_VGPU_VGPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu/hv_ops.h"
+#include "gpu/hw/gpu_hw.h"
+
+/* Error codes gpu_hw.h does not have (Linux numbers, as there). */
+#ifndef GPU_EPERM
+#define GPU_EPERM 1
+#endif
+#ifndef GPU_ENOENT
+#define GPU_ENOENT 2
+#endif
+#ifndef GPU_E2BIG
+#define GPU_E2BIG 7
+#endif
+#ifndef GPU_EEXIST
+#define GPU_EEXIST 17
+#endif
+#ifndef GPU_ENOTSUP
+#define GPU_ENOTSUP 95
+#endif
+
+/* Hard limits of this implementation (not of the hardware). */
+#define GVT_MAX_VGPUS 16 /* vGPU ids 1..16 */
+#define GVT_TIMESLICE_NS 16000000ull /* 16 ms round-robin slice */
+
+/* A vGPU type: how much of the GPU one vGPU gets (gvt features §2). */
+struct vgpu_type {
+	const char *name;
+	uint64_t low_gm_size; /* aperture-backed (mappable) GM, bytes */
+	uint64_t high_gm_size; /* hidden (non-mappable) GM, bytes */
+	uint32_t fences;
+	uint32_t weight; /* 1..16; recorded for the papers' policies */
+};
+
+/* GVT's Gen9 types (GVTg_V5_x). */
+extern const struct vgpu_type vgpu_type_v5_8; /* 64 MiB / 384 MiB / 4 */
+extern const struct vgpu_type vgpu_type_v5_4; /* 128 MiB / 512 MiB / 4 */
+extern const struct vgpu_type vgpu_type_v5_2; /* 256 MiB / 1 GiB / 4 */
+extern const struct vgpu_type vgpu_type_v5_1; /* 512 MiB / 2 GiB / 4 */
+
+/* Host reservations: taken first, before any vGPU. Zero fields take the
+ * GVT defaults (128 MiB low, 384 MiB high, 4 fences). The mediator's own
+ * objects (shadow contexts, rings, batches, engine status pages) live at
+ * the top of the host's high part, so host_high_gm must hold them
+ * (GVT_OWN_GM_SIZE). */
+struct gvt_params {
+	uint64_t host_low_gm;
+	uint64_t host_high_gm;
+	uint32_t host_fences;
+	uint64_t timeslice_ns; /* 0: GVT_TIMESLICE_NS */
+	uint64_t hang_timeout_ns; /* 0: 2 s; a workload running longer is
+				   * reset and its vGPU marked failed */
+	uint32_t engine_mask; /* 0: hw->info.engine_mask */
+	/* Optional: the pGPU driver (gpu/hw/pgpu.h) already set up on the
+	 * same gpu_hw; engines are then driven through it (submission, CSB,
+	 * forcewake, reset) instead of by raw register writes. */
+	struct pgpu *pgpu;
+};
+
+/* Counters a shell prints and the evaluation reads (design.md
+ * "Conventions"). Times are hv_ops now_ns() deltas. */
+struct vgpu_stats {
+	/* MMIO / config */
+	uint64_t mmio_reads, mmio_writes;
+	uint64_t mmio_unknown; /* accesses to registers not in the table */
+	uint64_t mmio_bad_access; /* size/alignment the device rejects */
+	uint64_t mmio_ro_dropped; /* writes to read-only registers */
+	uint64_t pvinfo_reads, g2v_notifies, pvinfo_bad_writes;
+	uint64_t cfg_reads, cfg_writes;
+	/* GGTT */
+	uint64_t ggtt_writes; /* entries committed */
+	uint64_t ggtt_half_writes; /* 4-byte halves buffered */
+	uint64_t ggtt_invalid; /* entries naming a page not of this VM */
+	uint64_t ggtt_out_of_range; /* entries outside the vGPU's GM */
+	uint64_t ggtt_half_evicted; /* a buffered half never completed */
+	uint64_t fence_writes, fence_rejected;
+	/* PPGTT shadowing */
+	uint64_t pte_traps; /* writes reported on protected pages */
+	uint64_t pte_trap_partial; /* entries left for the post-shadow pass */
+	uint64_t pte_trap_wide; /* 16-byte or string stores */
+	uint64_t pte_invalid; /* guest entries we could not translate */
+	uint64_t spt_created, spt_freed, spt_untracked;
+	uint64_t mm_created, mm_rebuilt, mm_destroyed;
+	uint64_t ppgtt_errors;
+	/* execlists / workloads */
+	uint64_t elsp_submits, elsp_dropped;
+	uint64_t workloads, workloads_done, workloads_failed;
+	uint64_t csb_events, ctx_switches, vgpu_switches;
+	uint64_t irqs_raised, irqs_injected;
+	/* command scanner */
+	uint64_t cmds_scanned, batches_scanned, cmds_rejected;
+	uint64_t workloads_rejected;
+	/* cycles per phase (ns) */
+	uint64_t ns_mmio, ns_ggtt, ns_shadow, ns_scan, ns_dispatch,
+		ns_complete, ns_switch, ns_on_hw;
+};
+
+struct gvt;
+struct vgpu;
+struct pgpu;
+
+/* ---- device ------------------------------------------------------------ */
+
+/* Take over hw for mediation: reads its layout (gpu_hw_info), reserves the
+ * host's GM and fences, snapshots the registers vGPUs start from, maps the
+ * mediator's own GM and brings every engine up in execlist mode. The
+ * struct gvt itself comes from hv pages. */
+int gvt_create(struct gpu_hw *hw, const struct hv_if *hv,
+	       const struct gvt_params *p, struct gvt **out);
+void gvt_destroy(struct gvt *gvt);
+
+/* How many more vGPUs of type t fit now, and which resource binds first
+ * (*limit: "low-gm", "high-gm", "fences", "ids"; may be NULL). */
+uint32_t gvt_room_for(const struct gvt *gvt, const struct vgpu_type *t,
+		      const char **limit);
+
+/* Run the mediator: collect finished work from the GPU, emulate its
+ * completion to the guests, switch vGPUs at slice ends, dispatch queued
+ * work. Call it on each physical GPU interrupt and from a periodic timer
+ * (every few ms); it never waits. */
+void gvt_poll(struct gvt *gvt);
+
+/* True when no vGPU has queued or running work. */
+bool gvt_idle(const struct gvt *gvt);
+
+struct vgpu *gvt_vgpu_by_vm(struct gvt *gvt, uint32_t vm);
+
+/* ---- vGPU life cycle ----------------------------------------------------- */
+
+/* Carve a vGPU of type t for VM vm: low GM from the aperture, high GM
+ * above it, fences; -GPU_ENOSPC when any of them does not fit (nothing is
+ * left allocated). */
+int vgpu_create(struct gvt *gvt, const struct vgpu_type *t, uint32_t vm,
+		struct vgpu **out);
+void vgpu_destroy(struct vgpu *v);
+
+int vgpu_id(const struct vgpu *v);
+const struct vgpu_stats *vgpu_get_stats(const struct vgpu *v);
+/* The vGPU's slices in GGTT address space (host == guest addresses). */
+void vgpu_gm_ranges(const struct vgpu *v, uint64_t *low_base,
+		    uint64_t *low_size, uint64_t *high_base,
+		    uint64_t *high_size);
+/* True after a rejected or hung workload, until the guest resets the GPU
+ * (GDRST): submissions are dropped meanwhile. */
+bool vgpu_failed(const struct vgpu *v);
+
+/* ---- trapped guest accesses ------------------------------------------------ */
+
+/* PCI config space of the virtual 00:02.0; size 1, 2 or 4, naturally
+ * aligned, off < 256. Reads of bad accesses give all ones. */
+int vgpu_cfg_read(struct vgpu *v, uint32_t off, uint32_t *val,
+		  unsigned int size);
+int vgpu_cfg_write(struct vgpu *v, uint32_t off, uint32_t val,
+		   unsigned int size);
+
+/* BAR0 access at offset off (< 16 MiB), size 1, 2, 4 or 8, naturally
+ * aligned. Registers below 2 MiB, GGTT entries at 8 MiB. */
+int vgpu_mmio_read(struct vgpu *v, uint64_t off, uint64_t *val,
+		   unsigned int size);
+int vgpu_mmio_write(struct vgpu *v, uint64_t off, uint64_t val,
+		    unsigned int size);
+
+/* The guest stored len bytes at gpa inside a page this vGPU write-protected
+ * (hv_ops wp_page). The bytes are already in guest memory. */
+int vgpu_page_write(struct vgpu *v, uint64_t gpa, const void *data,
+		    size_t len);
+
+#endif

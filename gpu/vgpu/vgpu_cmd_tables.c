@@ -1,0 +1,71 @@
+/* What guest command buffers may do: the data the scanner (vgpu_cmd_scan.c)
+ * checks against. Kept as tables so a register a new guest driver needs is
+ * one line (user issues §4: strict parsers broke each new driver release).
+ *
+ * Registers: MI_LOAD_REGISTER_IMM/MEM/REG and MI_STORE_REGISTER_MEM (and
+ * PIPE_CONTROL's post-sync register write) reach only registers listed
+ * here. Everything else - ELSP, ring and PPGTT root registers, GGTT and
+ * fences, interrupts, forcewake, reset, display - changes what the
+ * hardware does for other VMs or escapes the shadow page tables, so it is
+ * never reachable from a command. */
+#include "gpu/vgpu/vgpu_priv.h"
+
+struct reg_allow {
+	uint32_t start, end; /* inclusive, absolute or engine-relative */
+	uint8_t access; /* CMD_REG_R / CMD_REG_W */
+	bool relative; /* offsets from the engine's MMIO base */
+	int8_t engine; /* -1: any engine */
+};
+
+#define RD CMD_REG_R
+#define RW (CMD_REG_R | CMD_REG_W)
+
+static const struct reg_allow reg_allow[] = {
+	/* per engine */
+	{ 0x030, 0x034, RD, true, -1 }, /* ring tail/head (debug reads) */
+	{ 0x074, 0x074, RD, true, -1 }, /* ACTHD */
+	{ 0x358, 0x35c, RD, true, -1 }, /* timestamp */
+	{ 0x3a8, 0x3a8, RD, true, -1 }, /* context timestamp */
+	{ 0x600, 0x67c, RW, true, -1 }, /* CS GPRs */
+	/* render: pipeline statistics, workaround/chicken registers i915's
+	 * context workaround list writes with LRI */
+	{ 0x20d4, 0x20d4, RW, false, GEN9_RCS0 }, /* CSFE chicken */
+	{ 0x20e0, 0x20e4, RW, false, GEN9_RCS0 }, /* FF slice chicken */
+	{ 0x20ec, 0x20ec, RW, false, GEN9_RCS0 }, /* CS debug mode 1 */
+	{ 0x2300, 0x235c, RW, false, GEN9_RCS0 }, /* pipeline statistics */
+	{ 0x2580, 0x2580, RW, false, GEN9_RCS0 }, /* CS chicken 1 */
+	{ 0x5200, 0x52ff, RW, false, GEN9_RCS0 }, /* streamout counters */
+	{ 0x7000, 0x701c, RW, false, GEN9_RCS0 }, /* cache mode, chicken */
+	{ 0x7300, 0x7304, RW, false, GEN9_RCS0 }, /* HDC chicken */
+	{ 0xb020, 0xb09c, RW, false, -1 }, /* L3CC (MOCS) */
+	{ 0xb118, 0xb118, RW, false, GEN9_RCS0 }, /* L3SQCREG4 */
+	{ 0xc800, 0xcffc, RW, false, -1 }, /* MOCS */
+	{ 0xe100, 0xe1fc, RW, false, GEN9_RCS0 }, /* half slice chicken */
+	{ 0xe4f0, 0xe4f4, RW, false, GEN9_RCS0 }, /* row chicken */
+	/* blitter: Y-tiling control (gen9 §6.2) */
+	{ 0x22200, 0x22200, RW, false, GEN9_BCS0 },
+};
+
+uint32_t cmd_reg_access(int engine, uint32_t reg)
+{
+	uint32_t base = gen9_engine_mmio_base((enum gen9_engine_id)engine);
+	size_t i;
+
+	if (reg & 3 || reg >= GEN9_MMIO_SIZE)
+		return 0;
+	for (i = 0; i < sizeof(reg_allow) / sizeof(reg_allow[0]); i++) {
+		const struct reg_allow *a = &reg_allow[i];
+		uint32_t r = reg;
+
+		if (a->engine >= 0 && a->engine != engine)
+			continue;
+		if (a->relative) {
+			if (reg < base || reg >= base + GEN9_RING_REG_SPAN)
+				continue;
+			r = reg - base;
+		}
+		if (r >= a->start && r <= a->end)
+			return a->access;
+	}
+	return 0;
+}

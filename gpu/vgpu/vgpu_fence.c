@@ -1,0 +1,72 @@
+/* Fence registers: guest fence i (i < fence_num from PVINFO) is physical
+ * fence fence_base + i, written to the hardware at once as GVT does
+ * (guest §4). A fence names a GGTT range; a valid fence over GM that is not
+ * this vGPU's would change how another VM's aperture reads detile, so such
+ * a value reaches the hardware with its valid bit cleared (counted). */
+#include "gpu/vgpu/vgpu_priv.h"
+
+static uint64_t fence_vreg(struct vgpu *v, unsigned int i)
+{
+	return ((uint64_t)vreg(v, FENCE_REG_GEN6_HI(i)) << 32) |
+	       vreg(v, FENCE_REG_GEN6_LO(i));
+}
+
+static bool fence_ok(const struct vgpu *v, uint64_t f)
+{
+	uint64_t start = f & GEN6_FENCE_START_MASK;
+	uint64_t end = ((f & GEN6_FENCE_END_MASK) >> 32) + VGPU_PAGE;
+
+	if (!(f & I965_FENCE_REG_VALID))
+		return true;
+	return end > start && vgpu_gm_valid(v, start, end - start);
+}
+
+static void fence_to_hw(struct vgpu *v, unsigned int i, bool count)
+{
+	struct gpu_hw *hw = v->gvt->hw;
+	uint64_t f = fence_vreg(v, i);
+	unsigned int p = v->fence_base + i;
+
+	if (!fence_ok(v, f)) {
+		v->stats.fence_rejected++;
+		f &= ~I965_FENCE_REG_VALID;
+	}
+	/* Same order as i915 so a half-updated fence is never live. */
+	gpu_hw_write32(hw, FENCE_REG_GEN6_LO(p), 0);
+	gpu_hw_write32(hw, FENCE_REG_GEN6_HI(p), (uint32_t)(f >> 32));
+	gpu_hw_write32(hw, FENCE_REG_GEN6_LO(p), (uint32_t)f);
+	if (count)
+		v->stats.fence_writes++;
+}
+
+int vgpu_fence_read(struct vgpu *v, uint32_t off, uint32_t *val)
+{
+	unsigned int i = (off - FENCE_REG_GEN6_LO(0)) / 8;
+
+	*val = i < v->fence_num ? vreg(v, off) : 0;
+	return 0;
+}
+
+int vgpu_fence_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	unsigned int i = (off - FENCE_REG_GEN6_LO(0)) / 8;
+
+	if (i >= v->fence_num) {
+		v->stats.fence_rejected++;
+		return 0;
+	}
+	vreg_set(v, off, val);
+	fence_to_hw(v, i, true);
+	return 0;
+}
+
+void vgpu_fence_reset(struct vgpu *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->fence_num; i++) {
+		vreg_set(v, FENCE_REG_GEN6_LO(i), 0);
+		vreg_set(v, FENCE_REG_GEN6_HI(i), 0);
+		fence_to_hw(v, i, false);
+	}
+}

@@ -1,0 +1,210 @@
+/* The guest's GGTT window: BAR0 + 8 MiB, one 8-byte PTE per 4 KiB of GGTT
+ * address space (gen9 §1.4, §2).
+ *
+ * The guest sees the whole GGTT (guest §1.4) but owns only its two slices;
+ * writes elsewhere are dropped cheaply because a ballooning guest may write
+ * scratch entries over the whole space (guest §10). For an entry in its
+ * slices the guest's value is kept as written (reads return it) and the
+ * physical entry gets the host page behind the guest page, after
+ * hv_ops has confirmed the page is this VM's RAM. A PTE naming anything
+ * else is dropped: the physical entry keeps its previous (valid) value.
+ *
+ * 64-bit PTEs also arrive as two 4-byte halves (guest §10): halves wait in
+ * a small per-vGPU table until their partner arrives; half an entry never
+ * reaches the hardware. */
+#include "gpu/vgpu/vgpu_priv.h"
+#include "mini/string.h"
+
+static uint64_t *guest_pte(struct vgpu *v, uint32_t local)
+{
+	return parray_at(&v->ggtt_guest, (size_t)local * 8);
+}
+
+static uint64_t *host_pte(struct vgpu *v, uint32_t local)
+{
+	return parray_at(&v->ggtt_host, (size_t)local * 8);
+}
+
+/* GGTT index -> index into the vGPU's arrays, or -1 outside its slices. */
+static int64_t local_of(const struct vgpu *v, uint32_t index)
+{
+	uint64_t gm = (uint64_t)index << 12;
+
+	if (gm >= v->low_base && gm - v->low_base < v->low_size)
+		return (int64_t)((gm - v->low_base) >> 12);
+	if (gm >= v->high_base && gm - v->high_base < v->high_size)
+		return (int64_t)((v->low_size + gm - v->high_base) >> 12);
+	return -1;
+}
+
+int vgpu_ggtt_init(struct vgpu *v)
+{
+	size_t n = (size_t)((v->low_size + v->high_size) >> 12);
+	int ret;
+
+	ret = parray_init(v->gvt, &v->ggtt_guest, n * 8);
+	if (ret)
+		return ret;
+	ret = parray_init(v->gvt, &v->ggtt_host, n * 8);
+	if (ret)
+		parray_fini(v->gvt, &v->ggtt_guest);
+	return ret;
+}
+
+/* Leave nothing of the guest in the physical GGTT. */
+void vgpu_ggtt_reset(struct vgpu *v)
+{
+	struct gpu_hw *hw = v->gvt->hw;
+	uint64_t gm;
+	uint32_t local;
+	bool any = false;
+
+	for (gm = 0; gm < v->low_size + v->high_size; gm += VGPU_PAGE) {
+		local = (uint32_t)(gm >> 12);
+		if (*host_pte(v, local)) {
+			uint64_t addr = gm < v->low_size
+						? v->low_base + gm
+						: v->high_base + gm - v->low_size;
+
+			gpu_hw_ggtt_write(hw, (uint32_t)(addr >> 12), 0);
+			*host_pte(v, local) = 0;
+			any = true;
+		}
+		*guest_pte(v, local) = 0;
+	}
+	memset(v->partial, 0, sizeof(v->partial));
+	if (any)
+		gpu_hw_ggtt_flush(hw);
+}
+
+void vgpu_ggtt_fini(struct vgpu *v)
+{
+	if (v->ggtt_guest.page && v->ggtt_host.page)
+		vgpu_ggtt_reset(v);
+	parray_fini(v->gvt, &v->ggtt_guest);
+	parray_fini(v->gvt, &v->ggtt_host);
+}
+
+/* Validate, translate, commit one whole entry. */
+static void ggtt_commit(struct vgpu *v, uint32_t index, uint64_t pte)
+{
+	int64_t local = local_of(v, index);
+	uint64_t hpa, host;
+
+	if (local < 0) {
+		v->stats.ggtt_out_of_range++;
+		return;
+	}
+	if (pte & GEN8_PAGE_PRESENT) {
+		if (vgpu_gpa_to_hpa(v, gen8_pte_addr(pte), &hpa)) {
+			if (!v->stats.ggtt_invalid)
+				vgpu_warn(v, "GGTT entry %u: 0x%llx is not guest RAM, dropped",
+					  index, (unsigned long long)pte);
+			v->stats.ggtt_invalid++;
+			return;
+		}
+		/* Keep only what the hardware reads: address and present. */
+		host = gen8_ggtt_pte_encode(hpa);
+	} else {
+		host = 0;
+	}
+	*guest_pte(v, (uint32_t)local) = pte;
+	*host_pte(v, (uint32_t)local) = host;
+	gpu_hw_ggtt_write(v->gvt->hw, index, host);
+	v->stats.ggtt_writes++;
+}
+
+static struct ggtt_partial *partial_slot(struct vgpu *v, uint32_t index)
+{
+	struct ggtt_partial *p, *free = NULL, *oldest = NULL;
+	int i;
+
+	for (i = 0; i < VGPU_PARTIAL_PTES; i++) {
+		p = &v->partial[i];
+		if (p->used && p->index == index)
+			return p;
+		if (!p->used && !free)
+			free = p;
+		if (p->used && (!oldest || p->seq < oldest->seq))
+			oldest = p;
+	}
+	if (!free) {
+		/* A half whose partner never came: forget it (counted). */
+		v->stats.ggtt_half_evicted++;
+		free = oldest;
+	}
+	memset(free, 0, sizeof(*free));
+	free->used = true;
+	free->index = index;
+	/* Start from the current entry so a lone half reads back sanely. */
+	free->val = local_of(v, index) >= 0
+			    ? *guest_pte(v, (uint32_t)local_of(v, index))
+			    : 0;
+	return free;
+}
+
+static void ggtt_half(struct vgpu *v, uint32_t index, bool high, uint32_t val)
+{
+	struct ggtt_partial *p = partial_slot(v, index);
+
+	v->stats.ggtt_half_writes++;
+	if (high)
+		p->val = (p->val & 0xffffffffull) | ((uint64_t)val << 32);
+	else
+		p->val = (p->val & ~0xffffffffull) | val;
+	p->have |= high ? 2 : 1;
+	p->seq = ++v->partial_seq;
+	if (p->have == 3) {
+		p->used = false;
+		ggtt_commit(v, index, p->val);
+	}
+}
+
+int vgpu_ggtt_write(struct vgpu *v, uint64_t off, uint64_t val,
+		    unsigned int size)
+{
+	uint64_t rel = off - GEN9_GGTT_OFFSET;
+	uint32_t index = (uint32_t)(rel >> 3);
+	uint64_t t0 = vgpu_time_start(v);
+
+	if (index >= v->gvt->ggtt_entries || (size != 8 && size != 4) ||
+	    (rel & (size - 1))) {
+		v->stats.mmio_bad_access++;
+		return -GPU_EINVAL;
+	}
+	/* Outside the slices: drop before any other work. */
+	if (local_of(v, index) < 0) {
+		v->stats.ggtt_out_of_range++;
+		return 0;
+	}
+	if (size == 8)
+		ggtt_commit(v, index, val);
+	else
+		ggtt_half(v, index, rel & 4, (uint32_t)val);
+	vgpu_time_add(v, &v->stats.ns_ggtt, t0);
+	return 0;
+}
+
+int vgpu_ggtt_read(struct vgpu *v, uint64_t off, uint64_t *val,
+		   unsigned int size)
+{
+	uint64_t rel = off - GEN9_GGTT_OFFSET;
+	uint32_t index = (uint32_t)(rel >> 3);
+	int64_t local;
+	uint64_t pte;
+	int i;
+
+	if (index >= v->gvt->ggtt_entries || (size != 8 && size != 4) ||
+	    (rel & (size - 1))) {
+		v->stats.mmio_bad_access++;
+		*val = ~0ull;
+		return -GPU_EINVAL;
+	}
+	local = local_of(v, index);
+	pte = local < 0 ? 0 : *guest_pte(v, (uint32_t)local);
+	for (i = 0; i < VGPU_PARTIAL_PTES; i++)
+		if (v->partial[i].used && v->partial[i].index == index)
+			pte = v->partial[i].val;
+	*val = size == 8 ? pte : (uint32_t)(pte >> (rel & 4 ? 32 : 0));
+	return 0;
+}

@@ -1,0 +1,273 @@
+/* The register policy table: every range of BAR0 registers the mediator
+ * knows, what a guest access to it does, and whether its initial value is
+ * read from the hardware. Sorted by offset, non-overlapping (a unit test
+ * checks); lookup is a binary search.
+ *
+ * Policies: EMULATED (vreg only), TRACKED (vreg, and on the hardware while
+ * this vGPU owns it: vgpu_mmio_switch.c), PT_RO (reads from the hardware,
+ * writes dropped), RO (vreg, writes dropped). Special handlers emulate the
+ * registers i915 polls or handshakes with during probe (guest §7). Adding a
+ * register a new guest driver needs is one line here (user issues §4). */
+#include "gpu/vgpu/vgpu_priv.h"
+
+#define SKL_FUSE_STATUS 0x42000
+#define SKL_FUSE_DONE (BIT(31) | BIT(27) | BIT(26) | BIT(25))
+#define HSW_PWR_WELL_CTL1 0x45400
+#define HSW_PWR_WELL_CTL4 0x4540c
+#define PWR_WELL_REQ_KEEP 0xa00002aau /* bits 31,29,9,7,5,3,1 (GVT) */
+#define DBUF_CTL 0x45008
+#define CDCLK_CTL 0x46000
+#define LCPLL1_CTL 0x46010
+#define LCPLL2_CTL 0x46014
+#define DPLL_STATUS 0x6c060
+#define GEN6_PCODE_ERROR_MASK 0xffu
+#define GEN9_PCODE_READ_MEM_LATENCY 0x6
+#define SKL_PCODE_CDCLK_CONTROL 0x7
+
+/* ---- special handlers ------------------------------------------------- */
+
+static uint32_t fw_ack_of(uint32_t req)
+{
+	switch (req) {
+	case FORCEWAKE_RENDER_GEN9: return FORCEWAKE_ACK_RENDER_GEN9;
+	case FORCEWAKE_MEDIA_GEN9: return FORCEWAKE_ACK_MEDIA_GEN9;
+	default: return FORCEWAKE_ACK_GT_GEN9;
+	}
+}
+
+/* The guest never needs the hardware awake on its behalf: the ack mirrors
+ * the request at once (GVT mul_force_wake_write). */
+static int fw_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	uint32_t req = gen9_masked_update(vreg(v, off), val);
+
+	vreg_set(v, off, req);
+	vreg_set(v, fw_ack_of(off), req);
+	return 0;
+}
+
+static int gdrst_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	uint32_t mask = 0;
+	int id;
+
+	(void)off;
+	if (val & GEN6_GRDOM_FULL) {
+		vgpu_info(v, "guest full GPU reset");
+		mask = ~0u;
+	} else {
+		for (id = 0; id < GEN9_NUM_ENGINES; id++)
+			if (val & gen9_engine_reset_domain((enum gen9_engine_id)id))
+				mask |= BIT(id);
+	}
+	if (mask)
+		vgpu_execlist_reset(v, mask);
+	/* Done at once: the guest polls for the bits to clear. */
+	vreg_set(v, GEN6_GDRST, 0);
+	return 0;
+}
+
+static int zero_read(struct vgpu *v, uint32_t off, uint32_t *val)
+{
+	(void)v;
+	(void)off;
+	*val = 0;
+	return 0;
+}
+
+static int ggtt_flush_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	(void)off;
+	if (val & GFX_FLSH_CNTL_EN)
+		gpu_hw_ggtt_flush(v->gvt->hw);
+	return 0;
+}
+
+/* Per-engine TLB invalidation: done on the hardware when the engine next
+ * runs this vGPU's work; reads as complete at once. */
+static int tlb_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	static const int eng[] = { GEN9_RCS0, GEN9_VCS0, GEN9_VCS1, GEN9_BCS0,
+				   GEN9_VECS0 };
+	unsigned int i = (off - GEN8_RTCR) / 4;
+
+	if (val && i < 5)
+		v->eng[eng[i]].tlb_inval = true;
+	return 0;
+}
+
+/* PCODE mailbox: answer READY/no error, with GVT's fake values for the
+ * requests i915 makes on Skylake (guest §7 step 7). */
+static int pcode_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	uint32_t cmd = val & 0xff;
+
+	if (off != GEN6_PCODE_MAILBOX) {
+		vreg_set(v, off, val);
+		return 0;
+	}
+	if (!(val & GEN6_PCODE_READY)) {
+		vreg_set(v, off, val);
+		return 0;
+	}
+	if (cmd == GEN9_PCODE_READ_MEM_LATENCY) {
+		vreg_set(v, GEN6_PCODE_DATA,
+			 vreg(v, GEN6_PCODE_DATA) ? 0x61514b3d : 0x1e1a1100);
+		vreg_set(v, GEN6_PCODE_DATA1, 0);
+	} else if (cmd == SKL_PCODE_CDCLK_CONTROL) {
+		vreg_set(v, GEN6_PCODE_DATA, 1); /* ready for change */
+	}
+	vreg_set(v, off, val & ~(GEN6_PCODE_READY | GEN6_PCODE_ERROR_MASK));
+	return 0;
+}
+
+/* Power wells: state bit i*2 follows request bit i*2+1 (GVT). */
+static int pwr_well_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	uint32_t req = val & PWR_WELL_REQ_KEEP;
+
+	vreg_set(v, off, req | (req >> 1));
+	return 0;
+}
+
+/* Request bit 31 -> state/lock bit 30 (DBUF_CTL, LCPLL). */
+static int req_state_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	val &= ~BIT(30);
+	if (val & BIT(31))
+		val |= BIT(30);
+	vreg_set(v, off, val);
+	return 0;
+}
+
+static int fpga_dbg_read(struct vgpu *v, uint32_t off, uint32_t *val)
+{
+	(void)v;
+	(void)off;
+	*val = 0; /* nothing is ever unclaimed on a vGPU */
+	return 0;
+}
+
+static int fuse_status_read(struct vgpu *v, uint32_t off, uint32_t *val)
+{
+	(void)v;
+	(void)off;
+	*val = SKL_FUSE_DONE;
+	return 0;
+}
+
+static int dpll_status_read(struct vgpu *v, uint32_t off, uint32_t *val)
+{
+	(void)v;
+	(void)off;
+	*val = 0x01010101; /* every DPLL locked */
+	return 0;
+}
+
+static int fw_ack_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	(void)off;
+	(void)val;
+	v->stats.mmio_ro_dropped++;
+	return 0;
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+#define R(s, e, pol, fl, rd, wr, nm) { s, e, pol, fl, rd, wr, nm }
+#define EMU MMIO_EMULATED
+#define TRK MMIO_TRACKED
+#define PTRO MMIO_PT_RO
+#define RO MMIO_RO
+#define SNAP MMIO_F_SNAP
+#define MASK MMIO_F_MASKED
+
+static const struct mmio_range table[] = {
+	R(0x00d84, 0x00d8b, RO, 0, NULL, fw_ack_write, "forcewake acks"),
+	R(0x02000, 0x02fff, EMU, 0, vgpu_engine_reg_read, vgpu_engine_reg_write, "rcs"),
+	R(0x04000, 0x0403f, EMU, SNAP, NULL, NULL, "gt misc"),
+	R(0x04094, 0x04097, EMU, 0, NULL, NULL, "fault reg"),
+	R(0x040e0, 0x040e7, TRK, SNAP, NULL, NULL, "ppat"),
+	R(GEN8_RTCR, GEN8_VTCR + 3, EMU, 0, zero_read, tlb_write, "tlb invalidate"),
+	R(0x04b10, 0x04b17, EMU, 0, NULL, NULL, "fault tlb data"),
+	R(0x05200, 0x052ff, EMU, 0, NULL, NULL, "so counters"),
+	R(0x07000, 0x0701f, TRK, SNAP | MASK, NULL, NULL, "cache mode / chicken"),
+	R(0x07300, 0x07307, TRK, SNAP | MASK, NULL, NULL, "hdc chicken"),
+	R(0x09120, 0x09123, PTRO, 0, NULL, NULL, "fuse2"),
+	R(0x09134, 0x0913f, PTRO, 0, NULL, NULL, "eu disable"),
+	R(GEN6_GDRST, GEN6_GDRST + 3, EMU, 0, NULL, gdrst_write, "gdrst"),
+	R(0x09420, 0x09423, EMU, 0, NULL, NULL, "rstctl"),
+	R(FORCEWAKE_GT_GEN9, FORCEWAKE_GT_GEN9 + 3, EMU, 0, NULL, fw_write, "fw gt"),
+	R(0x0a26c, 0x0a26f, EMU, SNAP, NULL, NULL, "ctc mode"),
+	R(FORCEWAKE_MEDIA_GEN9, FORCEWAKE_MEDIA_GEN9 + 3, EMU, 0, NULL, fw_write, "fw media"),
+	R(FORCEWAKE_RENDER_GEN9, FORCEWAKE_RENDER_GEN9 + 3, EMU, 0, NULL, fw_write, "fw render"),
+	R(0x0b020, 0x0b09f, TRK, SNAP, NULL, NULL, "l3cc"),
+	R(0x0b100, 0x0b1ff, TRK, SNAP, NULL, NULL, "l3 sqc"),
+	R(0x0c800, 0x0cfff, TRK, SNAP, NULL, NULL, "mocs"),
+	R(0x0e100, 0x0e1ff, TRK, SNAP | MASK, NULL, NULL, "half slice chicken"),
+	R(0x0e4f0, 0x0e4ff, TRK, SNAP | MASK, NULL, NULL, "row chicken"),
+	R(0x12000, 0x12fff, EMU, 0, vgpu_engine_reg_read, vgpu_engine_reg_write, "vcs0"),
+	R(0x1a000, 0x1afff, EMU, 0, vgpu_engine_reg_read, vgpu_engine_reg_write, "vecs0"),
+	R(0x1c000, 0x1cfff, EMU, 0, vgpu_engine_reg_read, vgpu_engine_reg_write, "vcs1"),
+	R(0x22000, 0x22fff, EMU, 0, vgpu_engine_reg_read, vgpu_engine_reg_write, "bcs"),
+	R(0x40000, 0x41fff, EMU, 0, NULL, NULL, "display misc"),
+	R(SKL_FUSE_STATUS, SKL_FUSE_STATUS + 3, RO, 0, fuse_status_read, NULL, "fuse status"),
+	R(0x42004, 0x422ff, EMU, 0, NULL, NULL, "display misc"),
+	R(FPGA_DBG, FPGA_DBG + 3, EMU, MMIO_F_W1C, fpga_dbg_read, NULL, "fpga dbg"),
+	R(0x42304, 0x441ff, EMU, 0, NULL, NULL, "display misc"),
+	R(GEN8_MASTER_IRQ, GEN8_MASTER_IRQ + 3, EMU, 0, vgpu_irq_read, vgpu_irq_write, "master irq"),
+	R(0x44300, 0x4433f, EMU, 0, vgpu_irq_read, vgpu_irq_write, "gt irq"),
+	R(0x44400, 0x444ef, EMU, 0, vgpu_irq_read, vgpu_irq_write, "de irq"),
+	R(0x444f0, 0x44fff, EMU, 0, NULL, NULL, "display misc"),
+	R(0x45000, 0x45007, EMU, 0, NULL, NULL, "display misc"),
+	R(DBUF_CTL, DBUF_CTL + 3, EMU, 0, NULL, req_state_write, "dbuf ctl"),
+	R(0x4500c, 0x453ff, EMU, 0, NULL, NULL, "display misc"),
+	R(HSW_PWR_WELL_CTL1, HSW_PWR_WELL_CTL4 + 3, EMU, 0, NULL, pwr_well_write, "power wells"),
+	R(0x45410, 0x45fff, EMU, 0, NULL, NULL, "display misc"),
+	R(CDCLK_CTL, CDCLK_CTL + 3, EMU, 0, NULL, NULL, "cdclk"),
+	R(LCPLL1_CTL, LCPLL2_CTL + 3, EMU, 0, NULL, req_state_write, "lcpll"),
+	R(0x46018, 0x6c05f, EMU, 0, NULL, NULL, "display"),
+	R(DPLL_STATUS, DPLL_STATUS + 3, RO, 0, dpll_status_read, NULL, "dpll status"),
+	R(0x6c064, 0x77fff, EMU, 0, NULL, NULL, "display"),
+	R(VGT_PVINFO_PAGE, VGT_PVINFO_PAGE + VGT_PVINFO_SIZE - 1, EMU, 0,
+	  vgpu_pvinfo_read, vgpu_pvinfo_write, "pvinfo"),
+	R(0x79000, 0x7ffff, EMU, 0, NULL, NULL, "display"),
+	R(0x80000, 0x8ffff, EMU, 0, NULL, NULL, "dmc"),
+	R(0xc2000, 0xc3fff, EMU, 0, NULL, NULL, "pch display"),
+	R(SDEISR, SDEIER + 3, EMU, 0, vgpu_irq_read, vgpu_irq_write, "sde irq"),
+	R(0xc4010, 0xcffff, EMU, 0, NULL, NULL, "pch display"),
+	R(0xe0000, 0xeffff, EMU, 0, NULL, NULL, "pch display"),
+	R(FENCE_REG_GEN6_LO(0), FENCE_REG_GEN6_HI(GEN9_NUM_FENCES - 1) + 3, EMU, 0,
+	  vgpu_fence_read, vgpu_fence_write, "fences"),
+	R(0x101000, 0x101007, EMU, 0, NULL, NULL, "gfx flsh misc"),
+	R(GFX_FLSH_CNTL_GEN6, GFX_FLSH_CNTL_GEN6 + 3, EMU, 0, zero_read, ggtt_flush_write, "ggtt flush"),
+	R(0x108000, 0x1082ff, RO, 0, NULL, NULL, "stolen mirrors"),
+	R(FORCEWAKE_ACK_GT_GEN9, FORCEWAKE_ACK_GT_GEN9 + 3, RO, 0, NULL, fw_ack_write, "fw ack gt"),
+	R(GEN6_PCODE_MAILBOX, GEN6_PCODE_DATA1 + 3, EMU, 0, NULL, pcode_write, "pcode"),
+	R(0x140000, 0x17ffff, EMU, 0, NULL, NULL, "mchbar mirror"),
+};
+
+#define TABLE_N (sizeof(table) / sizeof(table[0]))
+
+const struct mmio_range *mmio_table(size_t *n)
+{
+	*n = TABLE_N;
+	return table;
+}
+
+const struct mmio_range *mmio_lookup(uint32_t off)
+{
+	size_t lo = 0, hi = TABLE_N;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (off < table[mid].start)
+			hi = mid;
+		else if (off > table[mid].end)
+			lo = mid + 1;
+		else
+			return &table[mid];
+	}
+	return NULL;
+}

@@ -1,0 +1,486 @@
+/* Internals shared by the files of the mediator; not an API for hv/.
+ * Tests include it to look at state. */
+#ifndef GPU_VGPU_VGPU_PRIV_H
+#define GPU_VGPU_VGPU_PRIV_H
+
+#include "gpu/hw/gen9_cmds.h"
+#include "gpu/hw/gen9_regs.h"
+#include "gpu/vgpu/vgpu.h"
+
+#define VGPU_PAGE 4096u
+#define VGPU_PTES_PER_PAGE 512u
+
+/* ---- memory from hv pages ------------------------------------------------ */
+
+/* A large zeroed array held as separate pages (the hypervisor's
+ * allocator cannot promise megabytes of contiguous memory). */
+struct parray {
+	uint8_t **page;
+	size_t npages;
+	size_t tab_pages; /* pages holding page[] itself */
+};
+
+/* ---- PPGTT shadowing (vgpu_spt.c, vgpu_ppgtt.c) ---------------------------- */
+
+#define VGPU_MAX_SPT 2048 /* shadow page tables per vGPU */
+#define VGPU_SPT_HASH 1024 /* power of two */
+#define VGPU_MAX_MM 16 /* shadowed PPGTT roots per vGPU */
+#define SPT_NONE (-1)
+
+/* Levels, as i915 numbers them from the leaf. */
+enum { SPT_PT = 1, SPT_PD = 2, SPT_PDP = 3, SPT_PML4 = 4 };
+
+/* One guest page-table page and its shadow. */
+struct spt {
+	uint64_t gfn; /* guest page frame of the table */
+	uint8_t level; /* SPT_* ; 0 = free slot */
+	bool dead; /* stopped being a page table: untracked */
+	uint32_t refs; /* parents (and mm roots) pointing at it */
+	int32_t hnext; /* hash chain, or free list */
+	uint32_t visit; /* repair walk stamp */
+	uint64_t *shadow; /* CPU view of the shadow table (GPU reads it) */
+	uint64_t shadow_hpa;
+	int32_t *child; /* levels > 1: spt index per entry, SPT_NONE */
+	uint64_t post[VGPU_PTES_PER_PAGE / 64]; /* entries left half-written */
+};
+
+struct shadow_mm {
+	bool used;
+	bool g2v; /* announced by the guest (PVINFO g2v_notify) */
+	uint64_t root_gpa; /* guest PML4 */
+	int32_t root; /* spt index */
+	uint32_t gen; /* vgpu->ppgtt_gen when built */
+	uint32_t refs; /* queued / running workloads */
+	uint64_t last_use;
+};
+
+/* ---- execlists and workloads ------------------------------------------------ */
+
+#define VGPU_WL_QUEUE 8 /* workloads queued per engine per vGPU */
+#define VGPU_SRING_PAGES 16 /* shadow ring: 64 KiB */
+#define VGPU_SBB_PAGES 16 /* shadow privileged batches: 64 KiB */
+#define VGPU_CTX_MAX_PAGES 22 /* RCS context image on gen9 */
+
+/* An object in the mediator's own GM: host pages mapped in the GGTT. */
+struct own_obj {
+	uint32_t gm; /* GGTT address */
+	uint32_t pages;
+	uint64_t hpa;
+	uint8_t *va;
+};
+
+struct workload {
+	uint64_t desc; /* guest descriptor */
+	uint64_t pair1; /* element 0: the descriptor of element 1, or 0 */
+	uint32_t lrca, ctx_id;
+	bool schedule_in; /* element 0 of an ELSP write */
+	bool dispatched;
+	bool abandoned; /* reset while on the GPU: complete silently */
+	int status; /* 0, or negative: failed */
+	int32_t mm; /* shadow_mm index */
+	uint32_t ctx_ctrl;
+	uint32_t ring_start, ring_ctl, ring_size;
+	uint32_t head, tail; /* in the guest ring */
+	uint32_t s_head, s_tail, s_len; /* in the shadow ring */
+	uint32_t events; /* per-engine IIR bits to raise on completion */
+	uint32_t hw_ctx_id; /* tag on the physical descriptor */
+	uint64_t t_queued, t_dispatched;
+};
+
+/* Virtual execlist: two slots, each an ELSP pair (gvt features §8). */
+struct vexeclist_slot {
+	bool valid;
+	uint64_t desc[2];
+	unsigned int cur; /* element running */
+};
+
+struct vgpu_engine {
+	bool present;
+	int id;
+	uint32_t base;
+	uint32_t elsp[4];
+	unsigned int elsp_n;
+	struct vexeclist_slot slot[2];
+	int running, pending; /* slot index or -1 */
+	uint8_t csb_wptr; /* last virtual CSB entry written, 7 = none */
+	struct workload wl[VGPU_WL_QUEUE];
+	unsigned int wl_head, wl_count;
+	struct own_obj sctx, sring, sbb;
+	uint32_t sring_tail, sring_used;
+	uint32_t sbb_used;
+	uint32_t last_lrca; /* engine pages already in the shadow ctx */
+	bool tlb_inval;
+};
+
+/* ---- the vGPU ---------------------------------------------------------------- */
+
+#define VGPU_PARTIAL_PTES 16
+#define VGPU_CFG_SIZE 256
+
+struct ggtt_partial {
+	bool used;
+	uint8_t have; /* bit 0 low half, bit 1 high half */
+	uint32_t index;
+	uint64_t val;
+	uint64_t seq;
+};
+
+struct vgpu {
+	struct gvt *gvt;
+	int id; /* 1..GVT_MAX_VGPUS */
+	uint32_t vm;
+	struct vgpu_type type;
+	uint64_t low_base, low_size, high_base, high_size;
+	uint32_t fence_base, fence_num; /* physical fences owned */
+
+	/* virtual state */
+	uint8_t cfg[VGPU_CFG_SIZE];
+	uint64_t bar_size[3]; /* BAR0, BAR2, BAR4 sizes */
+	bool bar_sizing[6]; /* dword i of BARs holds the sizing pattern */
+	bool ap_mapped; /* low slice of the aperture mapped in EPT */
+	uint64_t ap_base; /* guest BAR2 base it is mapped at */
+	struct parray vreg; /* 2 MiB register file */
+	uint8_t *unknown_logged; /* bitmap, one bit per dword */
+	bool pv_notified; /* guest read PVINFO magic */
+	bool pv_odd_read_logged;
+	bool display_ready;
+	uint64_t pv_pdp[4];
+	bool failed;
+	uint32_t pcode_mem_latency_calls;
+
+	/* GGTT: guest values and what we put in the physical GGTT */
+	struct parray ggtt_guest, ggtt_host;
+	struct ggtt_partial partial[VGPU_PARTIAL_PTES];
+	uint64_t partial_seq;
+
+	/* PPGTT */
+	struct spt *spt;
+	size_t spt_pages;
+	int32_t spt_hash[VGPU_SPT_HASH];
+	int32_t spt_free;
+	uint32_t spt_count;
+	struct shadow_mm mm[VGPU_MAX_MM];
+	uint32_t ppgtt_gen; /* bumped when a table is untracked */
+	uint32_t visit_stamp;
+
+	struct vgpu_engine eng[GEN9_NUM_ENGINES];
+	uint32_t own_slot; /* index of its slice of the mediator's GM */
+	uint64_t slice_used_ns;
+	struct vgpu_stats stats;
+};
+
+/* ---- the device ------------------------------------------------------------------ */
+
+/* One extent allocator per GM region (low, high). */
+#define GM_MAX_EXTENTS (GVT_MAX_VGPUS + 1)
+struct gm_region {
+	uint64_t base, size;
+	struct {
+		uint64_t start, size;
+	} ext[GM_MAX_EXTENTS]; /* sorted by start */
+	unsigned int n;
+};
+
+/* Per physical engine: the workload on it now. */
+struct pexec_engine {
+	bool present;
+	int id;
+	uint32_t base;
+	struct own_obj hwsp;
+	uint8_t csb_rptr; /* last entry consumed, 0..5 */
+	struct vgpu *owner_vgpu; /* of the in-flight workload */
+	struct workload *inflight;
+	uint64_t t_submit;
+	uint32_t submits, completions, resets;
+};
+
+#define GVT_OWN_SLOT_PAGES 256u /* 1 MiB of mediator GM per vGPU */
+#define GVT_OWN_GM_SIZE ((uint64_t)(GVT_MAX_VGPUS + 1) * GVT_OWN_SLOT_PAGES * VGPU_PAGE)
+
+struct gvt_mmio_switch_save; /* vgpu_mmio_switch.c */
+
+struct gvt {
+	struct gpu_hw *hw;
+	struct hv_if hv;
+	struct gvt_params p;
+	uint32_t engine_mask;
+	uint64_t aperture_size, ggtt_size;
+	uint32_t ggtt_entries;
+	struct gm_region low, high;
+	uint32_t fences_total;
+	uint32_t fence_used; /* bitmap of physical fences given to vGPUs */
+	struct parray golden; /* register snapshot vGPUs start from */
+	struct vgpu *vgpu[GVT_MAX_VGPUS + 1]; /* by id; [0] unused */
+	uint32_t nr_vgpus;
+	uint64_t own_gm_base; /* mediator's objects */
+	uint32_t hw_ctx_seq;
+	bool fw_held; /* forcewake reference taken through pgpu */
+	struct pexec_engine pe[GEN9_NUM_ENGINES];
+	/* scheduler */
+	struct vgpu *owner; /* vGPU whose MMIO state is on the hardware */
+	struct vgpu *next_owner; /* switch pending until engines idle */
+	uint64_t slice_start;
+	int rr_last; /* id last given a slice */
+	uint32_t *host_mmio_save; /* host values of the switched registers */
+	size_t host_mmio_save_pages;
+	uint64_t poll_calls;
+	uint32_t gvt_pages; /* pages of this struct */
+};
+
+/* ---- helpers (vgpu_util.c) ---------------------------------------------------------- */
+
+void *gvt_pages(struct gvt *gvt, size_t n, uint64_t *hpa);
+void gvt_free_pages(struct gvt *gvt, void *va, size_t n);
+int parray_init(struct gvt *gvt, struct parray *a, size_t bytes);
+void parray_fini(struct gvt *gvt, struct parray *a);
+static inline void *parray_at(const struct parray *a, size_t byte_off)
+{
+	return a->page[byte_off >> 12] + (byte_off & 0xfff);
+}
+static inline uint64_t gvt_now(const struct gvt *gvt)
+{
+	return gvt->hv.ops->now_ns(gvt->hv.ctx);
+}
+void gvt_log(const struct gvt *gvt, int level, int vgpu_id, const char *fmt,
+	     ...) __attribute__((format(printf, 4, 5)));
+#define vgpu_err(v, ...) gvt_log((v)->gvt, HV_LOG_ERR, (v)->id, __VA_ARGS__)
+#define vgpu_warn(v, ...) gvt_log((v)->gvt, HV_LOG_WARN, (v)->id, __VA_ARGS__)
+#define vgpu_info(v, ...) gvt_log((v)->gvt, HV_LOG_INFO, (v)->id, __VA_ARGS__)
+#define vgpu_dbg(v, ...) gvt_log((v)->gvt, HV_LOG_DEBUG, (v)->id, __VA_ARGS__)
+
+/* Guest memory of the vGPU's VM. */
+int vgpu_read_gpa(struct vgpu *v, uint64_t gpa, void *buf, size_t len);
+int vgpu_write_gpa(struct vgpu *v, uint64_t gpa, const void *buf, size_t len);
+int vgpu_gpa_to_hpa(struct vgpu *v, uint64_t gpa, uint64_t *hpa);
+
+/* ---- vreg (vgpu_mmio.c) --------------------------------------------------------------- */
+
+static inline uint32_t *vreg_ptr(struct vgpu *v, uint32_t off)
+{
+	return parray_at(&v->vreg, off & (GEN9_MMIO_SIZE - 4));
+}
+static inline uint32_t vreg(struct vgpu *v, uint32_t off)
+{
+	return *vreg_ptr(v, off);
+}
+static inline void vreg_set(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	*vreg_ptr(v, off) = val;
+}
+
+/* Register policy (vgpu_mmio_table.c). */
+enum mmio_policy {
+	MMIO_EMULATED = 0, /* vreg only (initial value from the snapshot) */
+	MMIO_TRACKED, /* vreg; on the hardware while the vGPU owns it */
+	MMIO_PT_RO, /* reads come from the hardware; writes dropped */
+	MMIO_RO, /* vreg, writes dropped */
+};
+
+#define MMIO_F_SNAP 0x1u /* initial value read from the hardware */
+#define MMIO_F_MASKED 0x2u /* upper 16 bits are a write-enable mask */
+#define MMIO_F_W1C 0x4u /* write 1 to clear (IIR-like) */
+
+typedef int (*mmio_read_fn)(struct vgpu *v, uint32_t off, uint32_t *val);
+typedef int (*mmio_write_fn)(struct vgpu *v, uint32_t off, uint32_t val);
+
+struct mmio_range {
+	uint32_t start, end; /* [start, end], dword aligned */
+	uint8_t policy;
+	uint8_t flags;
+	mmio_read_fn read; /* NULL: by policy */
+	mmio_write_fn write;
+	const char *name;
+};
+
+const struct mmio_range *mmio_lookup(uint32_t off);
+const struct mmio_range *mmio_table(size_t *n);
+/* Engine registers are one block per engine (vgpu_execlist.c). */
+int vgpu_engine_reg_read(struct vgpu *v, uint32_t off, uint32_t *val);
+int vgpu_engine_reg_write(struct vgpu *v, uint32_t off, uint32_t val);
+/* Default behaviour of a range (vreg, policy, flags). */
+int mmio_default_read(struct vgpu *v, uint32_t off, uint32_t *val);
+int mmio_default_write(struct vgpu *v, uint32_t off, uint32_t val);
+int vgpu_reg_read32(struct vgpu *v, uint32_t off, uint32_t *val);
+int vgpu_reg_write32(struct vgpu *v, uint32_t off, uint32_t val);
+void vgpu_vreg_reset(struct vgpu *v, uint32_t below);
+int gvt_snapshot_golden(struct gvt *gvt);
+
+/* ---- PVINFO (vgpu_pvinfo.c) --------------------------------------------------------------- */
+
+#define VGT_PVINFO_PAGE 0x78000u
+#define VGT_PVINFO_SIZE 0x1000u
+#define VGT_MAGIC 0x4776544776544776ull /* "vGTvGTvG" */
+#define VGT_VERSION_MAJOR 1
+#define VGT_VERSION_MINOR 0
+#define VGT_CAPS_FULL_PPGTT (1u << 2)
+#define VGT_CAPS_HWSP_EMULATION (1u << 3)
+#define VGT_CAPS_HUGE_GTT (1u << 4)
+#define PV_MAGIC 0x000
+#define PV_VERSION 0x008 /* u16 major, u16 minor at 0x00a */
+#define PV_VGT_ID 0x00c
+#define PV_CAPS 0x010
+#define PV_MAPPABLE_BASE 0x040
+#define PV_MAPPABLE_SIZE 0x044
+#define PV_NONMAPPABLE_BASE 0x048
+#define PV_NONMAPPABLE_SIZE 0x04c
+#define PV_FENCE_NUM 0x050
+#define PV_DISPLAY_READY 0x804
+#define PV_RSV5 0x808 /* 0x808..0x817: "insufficient resources" */
+#define PV_G2V_NOTIFY 0x818
+#define PV_CURSOR_X_HOT 0x830
+#define PV_CURSOR_Y_HOT 0x834
+#define PV_PDP0_LO 0x838 /* pdp[i].lo/hi at 0x838 + 8i */
+#define PV_EXECLIST_DESC_LO 0x858
+#define PV_EXECLIST_DESC_HI 0x85c
+enum vgt_g2v_type {
+	VGT_G2V_PPGTT_L3_CREATE = 2,
+	VGT_G2V_PPGTT_L3_DESTROY = 3,
+	VGT_G2V_PPGTT_L4_CREATE = 4,
+	VGT_G2V_PPGTT_L4_DESTROY = 5,
+	VGT_G2V_EXECLIST_CTX_CREATE = 6,
+	VGT_G2V_EXECLIST_CTX_DESTROY = 7,
+};
+void vgpu_pvinfo_init(struct vgpu *v);
+int vgpu_pvinfo_read(struct vgpu *v, uint32_t off, uint32_t *val);
+int vgpu_pvinfo_write(struct vgpu *v, uint32_t off, uint32_t val);
+
+/* ---- config space (vgpu_cfg.c) ---------------------------------------------------------------- */
+
+void vgpu_cfg_init(struct vgpu *v);
+void vgpu_aperture_unmap(struct vgpu *v);
+bool vgpu_msi_enabled(const struct vgpu *v);
+
+/* ---- interrupts (vgpu_irq.c) ----------------------------------------------------------------------- */
+
+void vgpu_irq_init(struct vgpu *v);
+/* An engine event (GT_* bits of its 16-bit field). */
+void vgpu_raise_engine_irq(struct vgpu *v, int engine, uint32_t bits);
+int vgpu_irq_read(struct vgpu *v, uint32_t off, uint32_t *val);
+int vgpu_irq_write(struct vgpu *v, uint32_t off, uint32_t val);
+/* Re-evaluate the master and inject an MSI when due. */
+void vgpu_irq_update(struct vgpu *v);
+
+/* ---- GM and GGTT (vgpu_gm.c, vgpu_ggtt.c, vgpu_fence.c) ------------------------------------- */
+
+int gm_region_alloc(struct gm_region *r, uint64_t size, uint64_t *start);
+void gm_region_free(struct gm_region *r, uint64_t start);
+uint64_t gm_region_largest_free(const struct gm_region *r);
+bool vgpu_gm_valid(const struct vgpu *v, uint64_t addr, uint64_t len);
+/* Guest GGTT view: graphics address -> guest-physical address. */
+int vgpu_gm_to_gpa(struct vgpu *v, uint64_t gm, uint64_t *gpa);
+int vgpu_gm_rw(struct vgpu *v, uint64_t gm, void *buf, size_t len,
+	       bool write);
+int vgpu_ggtt_init(struct vgpu *v);
+void vgpu_ggtt_fini(struct vgpu *v);
+void vgpu_ggtt_reset(struct vgpu *v);
+int vgpu_ggtt_read(struct vgpu *v, uint64_t off, uint64_t *val,
+		   unsigned int size);
+int vgpu_ggtt_write(struct vgpu *v, uint64_t off, uint64_t val,
+		    unsigned int size);
+int vgpu_fence_read(struct vgpu *v, uint32_t off, uint32_t *val);
+int vgpu_fence_write(struct vgpu *v, uint32_t off, uint32_t val);
+void vgpu_fence_reset(struct vgpu *v);
+
+/* ---- PPGTT (vgpu_spt.c, vgpu_ppgtt.c) ------------------------------------------------------------- */
+
+int vgpu_ppgtt_init(struct vgpu *v);
+void vgpu_ppgtt_fini(struct vgpu *v);
+void vgpu_ppgtt_reset(struct vgpu *v);
+int32_t spt_lookup(struct vgpu *v, uint64_t gfn, int level);
+int32_t spt_alloc(struct vgpu *v, uint64_t gfn, int level);
+void spt_put(struct vgpu *v, int32_t idx);
+void spt_free(struct vgpu *v, int32_t idx);
+void spt_repair(struct vgpu *v, int32_t idx);
+void spt_kill(struct vgpu *v, int32_t idx);
+int spt_fill(struct vgpu *v, int32_t idx);
+int spt_update_entry(struct vgpu *v, int32_t idx, unsigned int i);
+int32_t spt_get_shadow(struct vgpu *v, uint64_t gpa, int level);
+/* Find or build the shadow of guest PML4 root; returns mm index. */
+int vgpu_mm_get(struct vgpu *v, uint64_t root_gpa, bool g2v);
+void vgpu_mm_put(struct vgpu *v, int mm);
+int vgpu_mm_destroy_g2v(struct vgpu *v, uint64_t root_gpa);
+/* Before the GPU uses mm: finish half-written entries, rebuild after an
+ * untrack. Returns the shadow root's host-physical address via *root. */
+int vgpu_mm_prepare(struct vgpu *v, int mm, uint64_t *root);
+/* Walk the guest's own tables (for the scanner). */
+int vgpu_ppgtt_gva_to_gpa(struct vgpu *v, uint64_t root_gpa, uint64_t gva,
+			  uint64_t *gpa);
+
+/* ---- execlists, workloads, scanner, scheduler ---------------------------------------------------- */
+
+int vgpu_engines_init(struct vgpu *v);
+void vgpu_engines_fini(struct vgpu *v);
+void vgpu_execlist_reset(struct vgpu *v, uint32_t engine_mask);
+int vgpu_elsp_write(struct vgpu *v, struct vgpu_engine *e, uint32_t val);
+void vgpu_emulate_schedule_in(struct vgpu *v, struct vgpu_engine *e,
+			      const struct workload *w);
+void vgpu_emulate_schedule_out(struct vgpu *v, struct vgpu_engine *e,
+			       const struct workload *w);
+void vgpu_csb_write(struct vgpu *v, struct vgpu_engine *e, uint32_t status,
+		    uint32_t ctx_id);
+
+int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e,
+			 uint64_t desc, uint64_t pair1, bool schedule_in);
+int vgpu_workload_prepare(struct vgpu *v, struct vgpu_engine *e,
+			  struct workload *w);
+void vgpu_workload_complete(struct vgpu *v, struct vgpu_engine *e,
+			    struct workload *w, int status);
+void vgpu_workload_drop_all(struct vgpu *v, struct vgpu_engine *e);
+void vgpu_fail(struct vgpu *v, int engine, const char *why);
+
+/* Command scanner (vgpu_cmd_scan.c). */
+struct scan_result {
+	uint32_t cmds, batches;
+	uint32_t events; /* per-engine IIR bits */
+	int reason; /* 0 or -GPU_E* */
+	uint32_t bad_header;
+	uint64_t bad_addr;
+	const char *why;
+};
+int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
+		       struct workload *w, struct scan_result *res);
+/* Register allow-lists for commands (vgpu_cmd_tables.c). */
+#define CMD_REG_R 0x1u /* may be read (SRM, LRR source) */
+#define CMD_REG_W 0x2u /* may be written (LRI, LRM, LRR destination) */
+uint32_t cmd_reg_access(int engine, uint32_t reg);
+#define SCAN_MAX_CMDS 65536u
+#define SCAN_MAX_BATCHES 256u
+#define SCAN_MAX_BATCH_BYTES (1u << 20)
+#define SCAN_BB_LEVELS 2 /* first- and second-level batches */
+
+/* Physical execution (vgpu_pexec.c). */
+int pexec_init(struct gvt *gvt);
+void pexec_fini(struct gvt *gvt);
+int pexec_submit(struct gvt *gvt, int engine, struct vgpu *v,
+		 struct workload *w, uint32_t lrca);
+/* 1 when the in-flight workload finished, 0 if still running. */
+int pexec_poll(struct gvt *gvt, int engine);
+void pexec_reset_engine(struct gvt *gvt, int engine);
+bool pexec_busy(const struct gvt *gvt);
+
+/* Scheduler (vgpu_sched.c). */
+void gvt_sched_remove(struct gvt *gvt, struct vgpu *v);
+
+/* MMIO context switch (vgpu_mmio_switch.c). */
+int gvt_mmio_switch_init(struct gvt *gvt);
+void gvt_mmio_switch_fini(struct gvt *gvt);
+void gvt_mmio_switch(struct gvt *gvt, struct vgpu *prev, struct vgpu *next);
+#define MMIO_SWITCHED 1
+#define MMIO_SWITCHED_MASKED 2
+int gvt_mmio_is_switched(uint32_t off);
+
+/* Mediator GM (vgpu_own_gm.c). */
+int gvt_own_obj_alloc(struct gvt *gvt, uint32_t slot, uint32_t *cursor,
+		      uint32_t pages, struct own_obj *o);
+void gvt_own_obj_free(struct gvt *gvt, struct own_obj *o);
+
+static inline uint64_t vgpu_time_start(struct vgpu *v)
+{
+	return gvt_now(v->gvt);
+}
+static inline void vgpu_time_add(struct vgpu *v, uint64_t *acc, uint64_t t0)
+{
+	*acc += gvt_now(v->gvt) - t0;
+}
+
+#endif

@@ -1,0 +1,314 @@
+/* Shadow page tables: one shadow page per guest PPGTT table page, found by
+ * (guest frame, level), shared by every parent that points at it (i915
+ * points all unused entries of a level at one scratch table, so sharing
+ * keeps a fresh PPGTT at a handful of shadow pages).
+ *
+ * Every guest table page with a live shadow is write-protected through
+ * hv_ops; its shadow holds only validated host addresses: a leaf is the
+ * host page hv_ops gpa_to_hpa gave for a page of this VM, an inner entry is
+ * another shadow page. Anything else becomes a not-present entry, so the
+ * GPU faults instead of reaching memory the VM does not own.
+ *
+ * Recursion (fill, put) is bounded by the four levels. */
+#include "gpu/vgpu/vgpu_priv.h"
+#include "mini/string.h"
+
+#define PTE_FLAGS 0xfffull /* present, rw, pwt, pcd, pat, ... */
+#define PDE_FLAGS (0xfffull & ~(GEN8_PDE_PS_2M | GEN8_PDE_IPS_64K))
+#define PTE_HIGH_BITS GEN9_GENMASK_ULL(63, 46)
+
+static uint32_t hash_of(uint64_t gfn)
+{
+	return (uint32_t)(gfn ^ (gfn >> 10) ^ (gfn >> 20)) & (VGPU_SPT_HASH - 1);
+}
+
+int vgpu_ppgtt_init(struct vgpu *v)
+{
+	int32_t i;
+
+	v->spt_pages = (VGPU_MAX_SPT * sizeof(struct spt) + VGPU_PAGE - 1) /
+		       VGPU_PAGE;
+	v->spt = gvt_pages(v->gvt, v->spt_pages, NULL);
+	if (!v->spt)
+		return -GPU_ENOMEM;
+	for (i = 0; i < VGPU_SPT_HASH; i++)
+		v->spt_hash[i] = SPT_NONE;
+	for (i = 0; i < VGPU_MAX_SPT; i++)
+		v->spt[i].hnext = i + 1 < VGPU_MAX_SPT ? i + 1 : SPT_NONE;
+	v->spt_free = 0;
+	return 0;
+}
+
+static bool gfn_tracked_by_other(struct vgpu *v, uint64_t gfn, int32_t self)
+{
+	int32_t i;
+
+	for (i = v->spt_hash[hash_of(gfn)]; i != SPT_NONE; i = v->spt[i].hnext)
+		if (i != self && v->spt[i].gfn == gfn && !v->spt[i].dead)
+			return true;
+	return false;
+}
+
+static void wp(struct vgpu *v, uint64_t gfn, bool on)
+{
+	const struct hv_if *hv = &v->gvt->hv;
+
+	if (on)
+		hv->ops->wp_page(hv->ctx, v->vm, gfn << 12);
+	else
+		hv->ops->unwp_page(hv->ctx, v->vm, gfn << 12);
+}
+
+int32_t spt_lookup(struct vgpu *v, uint64_t gfn, int level)
+{
+	int32_t i;
+
+	for (i = v->spt_hash[hash_of(gfn)]; i != SPT_NONE; i = v->spt[i].hnext)
+		if (v->spt[i].gfn == gfn && v->spt[i].level == level &&
+		    !v->spt[i].dead)
+			return i;
+	return SPT_NONE;
+}
+
+int32_t spt_alloc(struct vgpu *v, uint64_t gfn, int level)
+{
+	int32_t idx = v->spt_free;
+	struct spt *s;
+	uint32_t h = hash_of(gfn);
+	unsigned int i;
+
+	if (idx == SPT_NONE)
+		return SPT_NONE;
+	s = &v->spt[idx];
+	v->spt_free = s->hnext;
+	memset(s, 0, sizeof(*s));
+	s->shadow = gvt_pages(v->gvt, 1, &s->shadow_hpa);
+	if (level > SPT_PT)
+		s->child = gvt_pages(v->gvt, 1, NULL);
+	if (!s->shadow || (level > SPT_PT && !s->child)) {
+		gvt_free_pages(v->gvt, s->shadow, 1);
+		gvt_free_pages(v->gvt, s->child, 1);
+		s->hnext = v->spt_free;
+		v->spt_free = idx;
+		return SPT_NONE;
+	}
+	if (s->child)
+		for (i = 0; i < VGPU_PTES_PER_PAGE; i++)
+			s->child[i] = SPT_NONE;
+	s->gfn = gfn;
+	s->level = (uint8_t)level;
+	if (!gfn_tracked_by_other(v, gfn, idx))
+		wp(v, gfn, true);
+	s->hnext = v->spt_hash[h];
+	v->spt_hash[h] = idx;
+	v->spt_count++;
+	v->stats.spt_created++;
+	return idx;
+}
+
+static void spt_unhash(struct vgpu *v, int32_t idx)
+{
+	int32_t *p = &v->spt_hash[hash_of(v->spt[idx].gfn)];
+
+	while (*p != SPT_NONE && *p != idx)
+		p = &v->spt[*p].hnext;
+	if (*p == idx)
+		*p = v->spt[idx].hnext;
+}
+
+/* Drop every child reference of a table (its shadow entries go to 0). */
+static void spt_drop_children(struct vgpu *v, int32_t idx)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGPU_PTES_PER_PAGE; i++) {
+		struct spt *s = &v->spt[idx];
+		int32_t c;
+
+		s->shadow[i] = 0;
+		if (!s->child || s->child[i] == SPT_NONE)
+			continue;
+		c = s->child[i];
+		s->child[i] = SPT_NONE;
+		spt_put(v, c);
+	}
+}
+
+void spt_free(struct vgpu *v, int32_t idx)
+{
+	struct spt *s = &v->spt[idx];
+
+	if (!s->dead && !gfn_tracked_by_other(v, s->gfn, idx))
+		wp(v, s->gfn, false);
+	spt_unhash(v, idx);
+	gvt_free_pages(v->gvt, s->shadow, 1);
+	gvt_free_pages(v->gvt, s->child, 1);
+	memset(s, 0, sizeof(*s));
+	s->hnext = v->spt_free;
+	v->spt_free = idx;
+	v->spt_count--;
+	v->stats.spt_freed++;
+}
+
+void spt_put(struct vgpu *v, int32_t idx)
+{
+	struct spt *s = &v->spt[idx];
+
+	if (!s->refs || --s->refs)
+		return;
+	spt_drop_children(v, idx);
+	spt_free(v, idx);
+}
+
+/* The page stopped being a page table (guest §10, user issues §3): stop
+ * tracking it instead of failing. Its shadow empties at once, so nothing
+ * the GPU reaches through it survives; roots using it are rebuilt from the
+ * guest's tables before their next submission. */
+void spt_kill(struct vgpu *v, int32_t idx)
+{
+	struct spt *s = &v->spt[idx];
+
+	if (s->dead)
+		return;
+	if (!gfn_tracked_by_other(v, s->gfn, idx))
+		wp(v, s->gfn, false);
+	s->dead = true;
+	memset(s->post, 0, sizeof(s->post));
+	spt_drop_children(v, idx);
+	v->ppgtt_gen++;
+	v->stats.spt_untracked++;
+	vgpu_dbg(v, "untracked page-table page gfn 0x%llx level %u",
+		 (unsigned long long)s->gfn, s->level);
+}
+
+/* Shadow of the guest table at gpa, one more reference. */
+int32_t spt_get_shadow(struct vgpu *v, uint64_t gpa, int level)
+{
+	uint64_t gfn = gpa >> 12, hpa;
+	int32_t idx = spt_lookup(v, gfn, level);
+
+	if (idx != SPT_NONE) {
+		v->spt[idx].refs++;
+		return idx;
+	}
+	if (vgpu_gpa_to_hpa(v, gpa, &hpa))
+		return SPT_NONE; /* not the VM's RAM: cannot be a table */
+	idx = spt_alloc(v, gfn, level);
+	if (idx == SPT_NONE) {
+		v->stats.ppgtt_errors++;
+		return SPT_NONE;
+	}
+	v->spt[idx].refs = 1;
+	if (spt_fill(v, idx)) {
+		spt_put(v, idx);
+		return SPT_NONE;
+	}
+	return idx;
+}
+
+/* New shadow value for entry i holding guest value g; *child gets the
+ * referenced shadow table (SPT_NONE for leaves / not present). -GPU_EINVAL
+ * for a value no page table holds. */
+static int shadow_entry(struct vgpu *v, int level, uint64_t g, uint64_t *out,
+			int32_t *child)
+{
+	uint64_t hpa;
+
+	*out = 0;
+	*child = SPT_NONE;
+	if (!(g & GEN8_PAGE_PRESENT))
+		return 0;
+	if (g & PTE_HIGH_BITS)
+		return -GPU_EINVAL;
+	if (level == SPT_PT) {
+		if (vgpu_gpa_to_hpa(v, gen8_pte_addr(g), &hpa)) {
+			v->stats.pte_invalid++;
+			return 0;
+		}
+		*out = (g & PTE_FLAGS) | gen8_pte_addr(hpa);
+		return 0;
+	}
+	if (g & GEN8_PDE_PS_2M) {
+		/* 2 MiB / 1 GiB pages: not offered (no HUGE_GTT cap). */
+		v->stats.pte_invalid++;
+		return 0;
+	}
+	*child = spt_get_shadow(v, gen8_pte_addr(g), level - 1);
+	if (*child == SPT_NONE) {
+		v->stats.pte_invalid++;
+		return 0;
+	}
+	*out = (g & PDE_FLAGS) | v->spt[*child].shadow_hpa;
+	return 0;
+}
+
+static int spt_set(struct vgpu *v, int32_t idx, unsigned int i, uint64_t g)
+{
+	struct spt *s = &v->spt[idx];
+	int32_t child, old;
+	uint64_t val;
+	int ret;
+
+	/* New child first, old one dropped after: an unchanged entry keeps
+	 * its subtree instead of tearing it down and rebuilding it. */
+	ret = shadow_entry(v, s->level, g, &val, &child);
+	if (ret)
+		return ret;
+	old = s->child ? s->child[i] : SPT_NONE;
+	if (s->child)
+		s->child[i] = child;
+	s->shadow[i] = val;
+	if (old != SPT_NONE)
+		spt_put(v, old);
+	return 0;
+}
+
+int spt_fill(struct vgpu *v, int32_t idx)
+{
+	uint64_t base = v->spt[idx].gfn << 12, g;
+	unsigned int i;
+
+	for (i = 0; i < VGPU_PTES_PER_PAGE; i++) {
+		if (vgpu_read_gpa(v, base + 8ull * i, &g, 8))
+			return -GPU_EFAULT;
+		/* Garbage in a fresh table costs that entry only. */
+		if (spt_set(v, idx, i, g))
+			v->stats.pte_invalid++;
+	}
+	return 0;
+}
+
+/* Re-read entry i from the guest and shadow it again. */
+int spt_update_entry(struct vgpu *v, int32_t idx, unsigned int i)
+{
+	uint64_t g;
+
+	v->spt[idx].post[i / 64] &= ~(1ull << (i % 64));
+	if (vgpu_read_gpa(v, (v->spt[idx].gfn << 12) + 8ull * i, &g, 8))
+		return -GPU_EFAULT;
+	return spt_set(v, idx, i, g);
+}
+
+/* After an untrack: re-shadow every entry that points at a dead table,
+ * from the guest's current value. Shared tables are visited once. */
+void spt_repair(struct vgpu *v, int32_t idx)
+{
+	struct spt *s = &v->spt[idx];
+	unsigned int i;
+
+	if (s->level == SPT_PT || s->dead || s->visit == v->visit_stamp)
+		return;
+	s->visit = v->visit_stamp;
+	for (i = 0; i < VGPU_PTES_PER_PAGE && !s->dead; i++) {
+		int32_t c = s->child[i];
+
+		if (c == SPT_NONE)
+			continue;
+		if (!v->spt[c].dead) {
+			spt_repair(v, c);
+			continue;
+		}
+		if (spt_update_entry(v, idx, i) == -GPU_EINVAL)
+			spt_kill(v, idx);
+	}
+}

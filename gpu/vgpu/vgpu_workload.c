@@ -1,0 +1,373 @@
+/* Workloads: one context descriptor from an ELSP write, turned into
+ * something safe to run (design.md data flow 4).
+ *
+ * At submission (the guest's ELSP write) the mediator snapshots what it
+ * needs from the guest's context image (ring registers, PPGTT root),
+ * copies the ring segment head..tail into the vGPU's shadow ring and scans
+ * that copy, and finds or builds the shadow PPGTT. At dispatch it fills
+ * the vGPU's shadow context for the engine: register-state page rebuilt
+ * from a fixed template with the guest's values, except the ring (now the
+ * shadow ring), the PPGTT root (now the shadow root) and the indirect /
+ * per-context workaround batches (not offered); the engine-state pages
+ * copied from the guest. On completion the guest's image gets the new ring
+ * head and the engine state back, never a host address. */
+#include "gpu/vgpu/vgpu_priv.h"
+#include "mini/string.h"
+
+#define STATE_DWORDS 1024
+#define SRING_SIZE(e) ((e)->sring.pages * VGPU_PAGE)
+
+static uint32_t ctx_pages(const struct vgpu_engine *e)
+{
+	return e->id == GEN9_RCS0 ? VGPU_CTX_MAX_PAGES : 2;
+}
+
+static struct workload *wl_at(struct vgpu_engine *e, unsigned int i)
+{
+	return &e->wl[(e->wl_head + i) % VGPU_WL_QUEUE];
+}
+
+/* ---- the register-state page template (gen9 §5) ------------------------ */
+
+static const uint16_t blk0[] = { 0x244, 0x034, 0x030, 0x038, 0x03c, 0x168, 0x140,
+				 0x110, 0x11c, 0x114, 0x118, 0x1c0, 0x1c4, 0x1c8 };
+static const uint16_t blk1[] = { 0x3a8, 0x28c, 0x288, 0x284, 0x280,
+				 0x27c, 0x278, 0x274, 0x270 };
+static const uint16_t blk2_rcs[] = { 0x0c8 };
+static const uint16_t blk2_xcs[] = { 0x200 };
+static const uint16_t blk3[] = {
+	0x028, 0x09c, 0x0c0, 0x178, 0x17c, 0x358, 0x170, 0x150, 0x154, 0x158,
+	0x41c, 0x600, 0x604, 0x608, 0x60c, 0x610, 0x614, 0x618, 0x61c, 0x620,
+	0x624, 0x628, 0x62c, 0x630, 0x634, 0x638, 0x63c, 0x640, 0x644, 0x648,
+	0x64c, 0x650, 0x654, 0x658, 0x65c, 0x660, 0x664, 0x668, 0x66c, 0x670,
+	0x674, 0x678, 0x67c, 0x068,
+};
+
+struct lri_block {
+	uint16_t at; /* dword of the LRI header */
+	uint32_t header;
+	const uint16_t *regs; /* engine-relative */
+	uint8_t n;
+};
+
+#define LRI_POSTED(n) (MI_LOAD_REGISTER_IMM(n) | MI_LRI_FORCE_POSTED)
+
+static void state_blocks(int engine, struct lri_block b[4])
+{
+	b[0] = (struct lri_block){ CTX_LRI_HEADER_0, LRI_POSTED(14), blk0, 14 };
+	b[1] = (struct lri_block){ CTX_LRI_HEADER_1, LRI_POSTED(9), blk1, 9 };
+	if (engine == GEN9_RCS0)
+		b[2] = (struct lri_block){ CTX_LRI_HEADER_2, MI_LOAD_REGISTER_IMM(1),
+					   blk2_rcs, 1 };
+	else
+		b[2] = (struct lri_block){ CTX_LRI_HEADER_2, LRI_POSTED(1), blk2_xcs, 1 };
+	b[3] = (struct lri_block){ CTX_LRI_HEADER_3, LRI_POSTED(44), blk3, 44 };
+}
+
+/* st holds the guest's register-state page. Keep only its value dwords;
+ * headers and register offsets are ours, so a guest cannot make the
+ * context restore load registers of its choosing. */
+static void sanitize_state(uint32_t *st, int engine, uint32_t base)
+{
+	uint8_t keep[STATE_DWORDS / 8];
+	struct lri_block b[4];
+	unsigned int i, k;
+
+	memset(keep, 0, sizeof(keep));
+	state_blocks(engine, b);
+	for (k = 0; k < 4; k++)
+		for (i = 0; i < b[k].n; i++) {
+			unsigned int dw = b[k].at + 2 + 2 * i;
+
+			keep[dw / 8] |= (uint8_t)(1u << (dw % 8));
+		}
+	for (i = 0; i < STATE_DWORDS; i++)
+		if (!(keep[i / 8] & (1u << (i % 8))))
+			st[i] = 0; /* also MI_NOOP */
+	for (k = 0; k < 4; k++) {
+		st[b[k].at] = b[k].header;
+		for (i = 0; i < b[k].n; i++)
+			st[b[k].at + 1 + 2 * i] = base + b[k].regs[i];
+	}
+	st[GEN9_CTX_REG_STATE_DWORDS] = MI_BATCH_BUFFER_END;
+}
+
+/* ---- submission ------------------------------------------------------------ */
+
+static const struct workload *last_of_ctx(struct vgpu_engine *e, uint32_t lrca)
+{
+	unsigned int i;
+
+	for (i = e->wl_count; i-- > 0;)
+		if (wl_at(e, i)->lrca == lrca && !wl_at(e, i)->abandoned)
+			return wl_at(e, i);
+	return NULL;
+}
+
+/* Guest ring bytes [head, head + len) (wrapping at its size) to the shadow
+ * ring at s_head (wrapping at ours). */
+static int copy_ring(struct vgpu *v, struct vgpu_engine *e, struct workload *w)
+{
+	uint32_t done = 0, ssize = SRING_SIZE(e);
+
+	while (done < w->s_len) {
+		uint32_t gpos = (w->head + done) % w->ring_size;
+		uint32_t spos = (w->s_head + done) % ssize;
+		uint32_t n = w->s_len - done;
+		int ret;
+
+		if (n > w->ring_size - gpos)
+			n = w->ring_size - gpos;
+		if (n > ssize - spos)
+			n = ssize - spos;
+		ret = vgpu_gm_rw(v, w->ring_start + gpos, e->sring.va + spos, n, false);
+		if (ret)
+			return ret;
+		done += n;
+	}
+	return 0;
+}
+
+static int read_context(struct vgpu *v, struct vgpu_engine *e,
+			struct workload *w, uint64_t *root)
+{
+	uint32_t st[CTX_PDP0_LDW + 1];
+	const struct workload *prev;
+	int ret;
+
+	if (!vgpu_gm_valid(v, w->lrca, (uint64_t)ctx_pages(e) * VGPU_PAGE))
+		return -GPU_EPERM;
+	ret = vgpu_gm_rw(v, w->lrca + LRC_STATE_OFFSET, st, sizeof(st), false);
+	if (ret)
+		return ret;
+	w->ctx_ctrl = st[CTX_CONTEXT_CONTROL];
+	w->ring_start = st[CTX_RING_START] & GEN8_CTX_LRCA_MASK;
+	w->ring_ctl = st[CTX_RING_CTL];
+	w->ring_size = (w->ring_ctl & RING_NR_PAGES) + VGPU_PAGE;
+	w->tail = st[CTX_RING_TAIL] & TAIL_ADDR;
+	/* The image's head is stale while earlier work of the same context
+	 * is still queued: continue where that one ends (GVT does the same). */
+	prev = last_of_ctx(e, w->lrca);
+	w->head = prev ? prev->tail : st[CTX_RING_HEAD] & HEAD_ADDR;
+	*root = ((uint64_t)st[CTX_PDP0_UDW] << 32 | st[CTX_PDP0_LDW]);
+	if (!vgpu_gm_valid(v, w->ring_start, w->ring_size) ||
+	    w->head >= w->ring_size || w->tail >= w->ring_size)
+		return -GPU_EPERM;
+	return 0;
+}
+
+static int queue_ring(struct vgpu *v, struct vgpu_engine *e, struct workload *w)
+{
+	w->s_len = (w->tail - w->head + w->ring_size) % w->ring_size;
+	if (w->s_len + e->sring_used + 8 > SRING_SIZE(e))
+		return -GPU_ENOSPC;
+	w->s_head = e->sring_tail;
+	w->s_tail = (e->sring_tail + w->s_len) % SRING_SIZE(e);
+	return copy_ring(v, e, w);
+}
+
+static void reject_log(struct vgpu *v, struct vgpu_engine *e,
+		       const struct scan_result *r)
+{
+	vgpu_warn(v, "%s: workload rejected: %s (header 0x%08x, addr 0x%llx)",
+		  gen9_engine_name((enum gen9_engine_id)e->id),
+		  r->why ? r->why : "?", r->bad_header,
+		  (unsigned long long)r->bad_addr);
+}
+
+int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,
+			 uint64_t pair1, bool schedule_in)
+{
+	struct workload *w;
+	struct scan_result res;
+	uint64_t root, t0;
+	int ret;
+
+	if (e->wl_count >= VGPU_WL_QUEUE)
+		return -GPU_ENOSPC;
+	w = wl_at(e, e->wl_count);
+	memset(w, 0, sizeof(*w));
+	w->desc = desc;
+	w->pair1 = pair1;
+	w->lrca = (uint32_t)desc & GEN8_CTX_LRCA_MASK;
+	w->ctx_id = (uint32_t)(desc >> GEN8_CTX_ID_SHIFT);
+	w->schedule_in = schedule_in;
+	w->t_queued = gvt_now(v->gvt);
+	ret = read_context(v, e, w, &root);
+	if (ret)
+		return ret;
+	w->mm = vgpu_mm_get(v, root, false);
+	if (w->mm < 0)
+		return w->mm;
+	ret = queue_ring(v, e, w);
+	if (!ret) {
+		t0 = vgpu_time_start(v);
+		ret = vgpu_scan_workload(v, e, w, &res);
+		vgpu_time_add(v, &v->stats.ns_scan, t0);
+		if (ret)
+			reject_log(v, e, &res);
+	}
+	if (ret) {
+		vgpu_mm_put(v, w->mm);
+		v->stats.workloads_rejected++;
+		return ret;
+	}
+	w->events = res.events;
+	e->sring_tail = w->s_tail;
+	e->sring_used += w->s_len;
+	e->wl_count++;
+	v->stats.workloads++;
+	return 0;
+}
+
+/* ---- dispatch and completion --------------------------------------------------- */
+
+static int copy_engine_pages(struct vgpu *v, struct vgpu_engine *e,
+			     uint32_t lrca, bool to_guest)
+{
+	uint32_t p;
+	int ret;
+
+	for (p = LRC_STATE_PN + 1; p < ctx_pages(e); p++) {
+		ret = vgpu_gm_rw(v, lrca + p * VGPU_PAGE, e->sctx.va + p * VGPU_PAGE,
+				 VGPU_PAGE, to_guest);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int vgpu_workload_prepare(struct vgpu *v, struct vgpu_engine *e,
+			  struct workload *w)
+{
+	uint32_t *st = (uint32_t *)(e->sctx.va + LRC_STATE_OFFSET);
+	uint64_t root;
+	int ret;
+
+	ret = vgpu_mm_prepare(v, w->mm, &root);
+	if (ret)
+		return ret;
+	if (e->last_lrca != w->lrca) {
+		ret = copy_engine_pages(v, e, w->lrca, false);
+		if (ret)
+			return ret;
+		e->last_lrca = w->lrca;
+	}
+	ret = vgpu_gm_rw(v, w->lrca + LRC_STATE_OFFSET, st, VGPU_PAGE, false);
+	if (ret)
+		return ret;
+	sanitize_state(st, e->id, e->base);
+	st[CTX_CONTEXT_CONTROL] = w->ctx_ctrl;
+	st[CTX_RING_HEAD] = w->s_head;
+	st[CTX_RING_TAIL] = w->s_tail;
+	st[CTX_RING_START] = e->sring.gm;
+	st[CTX_RING_CTL] = RING_CTL_SIZE(SRING_SIZE(e)) | RING_VALID;
+	st[CTX_BB_PER_CTX_PTR] = 0;
+	st[CTX_RCS_INDIRECT_CTX] = 0;
+	st[CTX_RCS_INDIRECT_CTX_OFFSET] = 0;
+	st[CTX_PDP0_UDW] = (uint32_t)(root >> 32);
+	st[CTX_PDP0_LDW] = (uint32_t)root;
+	st[CTX_PDP1_UDW] = st[CTX_PDP1_LDW] = 0;
+	st[CTX_PDP2_UDW] = st[CTX_PDP2_LDW] = 0;
+	st[CTX_PDP3_UDW] = st[CTX_PDP3_LDW] = 0;
+	w->dispatched = true;
+	w->t_dispatched = gvt_now(v->gvt);
+	return 0;
+}
+
+/* Engine state back to the guest's image; ring head = where the
+ * workload ended, in the guest's ring. */
+static void write_back(struct vgpu *v, struct vgpu_engine *e, struct workload *w)
+{
+	uint32_t *st = (uint32_t *)(e->sctx.va + LRC_STATE_OFFSET);
+	uint32_t head = w->tail, ts = st[CTX_TIMESTAMP];
+	uint64_t img = w->lrca + LRC_STATE_OFFSET;
+
+	if (w->ctx_ctrl & CTX_CTRL_ENGINE_CTX_SAVE_INHIBIT)
+		return;
+	vgpu_gm_rw(v, img + CTX_RING_HEAD * 4, &head, 4, true);
+	vgpu_gm_rw(v, img + CTX_TIMESTAMP * 4, &ts, 4, true);
+	vgpu_gm_rw(v, img + (CTX_LRI_HEADER_3 + 2) * 4, &st[CTX_LRI_HEADER_3 + 2],
+		   (GEN9_CTX_REG_STATE_DWORDS - CTX_LRI_HEADER_3 - 2) * 4, true);
+	copy_engine_pages(v, e, w->lrca, true);
+}
+
+static void wl_pop(struct vgpu *v, struct vgpu_engine *e, struct workload *w)
+{
+	e->sring_used -= w->s_len;
+	vgpu_mm_put(v, w->mm);
+	e->wl_head = (e->wl_head + 1) % VGPU_WL_QUEUE;
+	e->wl_count--;
+	if (!e->wl_count)
+		e->sbb_used = 0;
+}
+
+void vgpu_workload_complete(struct vgpu *v, struct vgpu_engine *e,
+			    struct workload *w, int status)
+{
+	uint64_t t0 = vgpu_time_start(v);
+	const struct workload *next;
+
+	if (w->t_dispatched)
+		v->stats.ns_on_hw += t0 - w->t_dispatched;
+	if (w->abandoned) {
+		wl_pop(v, e, w);
+		return;
+	}
+	if (status) {
+		v->stats.workloads_failed++;
+		wl_pop(v, e, w);
+		vgpu_fail(v, e->id, "workload failed on the GPU");
+		return;
+	}
+	write_back(v, e, w);
+	next = e->wl_count > 1 ? wl_at(e, 1) : NULL;
+	/* Next element is the same context (lite restore): no switch. */
+	if (!next || next->lrca != w->lrca)
+		vgpu_emulate_schedule_out(v, e, w);
+	if (w->events)
+		vgpu_raise_engine_irq(v, e->id, w->events);
+	v->stats.workloads_done++;
+	wl_pop(v, e, w);
+	vgpu_time_add(v, &v->stats.ns_complete, t0);
+}
+
+/* Forget queued work; what is on the GPU now finishes silently. */
+void vgpu_workload_drop_all(struct vgpu *v, struct vgpu_engine *e)
+{
+	while (e->wl_count) {
+		struct workload *w = wl_at(e, e->wl_count - 1);
+
+		if (w->dispatched) {
+			w->abandoned = true;
+			/* Everything queued behind it is gone. */
+			break;
+		}
+		e->sring_tail = w->s_head;
+		e->sring_used -= w->s_len;
+		vgpu_mm_put(v, w->mm);
+		e->wl_count--;
+	}
+	if (!e->wl_count)
+		e->sbb_used = 0;
+}
+
+/* A rejected or failed workload fails this vGPU only: nothing more of it
+ * runs until the guest resets the GPU; the guest sees an engine error
+ * interrupt and a ring that stops (its hang check then resets). */
+void vgpu_fail(struct vgpu *v, int engine, const char *why)
+{
+	int id;
+
+	if (v->failed)
+		return;
+	v->failed = true;
+	vgpu_err(v, "%s: %s; vGPU stopped until the guest resets it",
+		 gen9_engine_name((enum gen9_engine_id)engine), why);
+	for (id = 0; id < GEN9_NUM_ENGINES; id++)
+		if (v->eng[id].present)
+			vgpu_workload_drop_all(v, &v->eng[id]);
+	vreg_set(v, RING_EIR(gen9_engine_mmio_base((enum gen9_engine_id)engine)),
+		 I915_ERROR_INSTRUCTION);
+	vgpu_raise_engine_irq(v, engine, GT_CS_MASTER_ERROR_INTERRUPT);
+}

@@ -1,0 +1,260 @@
+/* Shared by the vGPU fuzz targets (#included, not built on its own): a
+ * fake hypervisor, a GPU (the fake one, or with FZ_USE_MODEL the software
+ * Gen9 model, which really executes what the mediator submits), a victim
+ * vGPU with its own GGTT entries and PPGTT, an attacker vGPU the input
+ * drives, and the invariant checked after every input:
+ *
+ *   no physical GGTT entry and no shadow page-table entry maps a page
+ *   outside the owning VM's memory, the victim's entries are exactly what
+ *   its guest wrote, and (with the model) not a byte of the victim VM's
+ *   memory changed.
+ *
+ * Any violation abort()s, which libFuzzer reports as a crash. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/vgpu/vgpu_priv.h"
+#include "tests/unit/fake_gpu_hw.h"
+#include "tests/unit/fake_hv_ops.h"
+#include "tests/unit/guest_i915.h"
+#ifdef FZ_USE_MODEL
+#include "gpu/model/gen9_model.h"
+#endif
+
+#define FZ_MiB (1ull << 20)
+#define FZ_RAM (4 * FZ_MiB)
+#define FZ_VICTIM_PAGES 32
+
+static const struct vgpu_type fz_type = { "fuzz", 8 * FZ_MiB, 32 * FZ_MiB, 2, 1 };
+
+struct fz_env {
+	struct fake_hv hv;
+	struct fake_gpu gpu;
+	struct gpu_hw *hw;
+	uint64_t *ggtt; /* the physical GGTT, whichever backend */
+#ifdef FZ_USE_MODEL
+	struct gen9_model m;
+	struct gpu_hw mhw;
+#endif
+	uint8_t *victim_ram; /* copy taken after the victim's setup */
+	struct gvt *gvt;
+	struct vgpu *a, *b; /* attacker (VM 1), victim (VM 2) */
+	struct guest_i915 ga, gb;
+	uint64_t b_ggtt[FZ_VICTIM_PAGES];
+	uint64_t own_ggtt_first; /* physical entry 0 of the mediator's GM */
+};
+
+static struct fz_env *fz;
+
+static void fz_die(const char *what, uint64_t a, uint64_t b)
+{
+	fprintf(stderr, "INVARIANT: %s (0x%llx, 0x%llx)\n", what,
+		(unsigned long long)a, (unsigned long long)b);
+	abort();
+}
+
+static void fz_trap(void *arg, uint32_t vm, uint64_t gpa, const void *data,
+		    size_t len)
+{
+	struct vgpu *v = gvt_vgpu_by_vm(((struct fz_env *)arg)->gvt, vm);
+
+	if (v)
+		vgpu_page_write(v, gpa, data, len);
+}
+
+static void fz_guest(struct fz_env *e, struct guest_i915 *g, struct vgpu *v,
+		     uint32_t vm)
+{
+	memset(g, 0, sizeof(*g));
+	if (gi_probe(g, &e->hv, v, vm, e->gvt) || gi_ppgtt_create(g) ||
+	    gi_engine_init(g, GEN9_RCS0) || gi_engine_init(g, GEN9_BCS0))
+		fz_die("guest setup", vm, 0);
+}
+
+/* The victim: GGTT entries and a small PPGTT it keeps. */
+static void fz_victim(struct fz_env *e)
+{
+	struct guest_i915 *g = &e->gb;
+	uint64_t pages = gi_alloc_pages(g, FZ_VICTIM_PAGES);
+	uint32_t gm = gi_gm_alloc(g, FZ_VICTIM_PAGES * 4096, true);
+	int i;
+
+	gi_ggtt_bind(g, gm, pages, FZ_VICTIM_PAGES);
+	gi_ppgtt_map(g, 0x1000000, pages, FZ_VICTIM_PAGES);
+	for (i = 0; i < FZ_VICTIM_PAGES; i++)
+		e->b_ggtt[i] = e->ggtt[(gm >> 12) + i];
+}
+
+static void fz_gpu(struct fz_env *e)
+{
+#ifdef FZ_USE_MODEL
+	struct gen9_model_config cfg = { 0 };
+	struct gen9_model_mem mem;
+
+	mem.regs = calloc(GEN9_MODEL_REGS_DWORDS, 4);
+	mem.ggtt = calloc(GEN9_MODEL_GGTT_MAX_ENTRIES, 8);
+	mem.ggtt_entries = GEN9_MODEL_GGTT_MAX_ENTRIES;
+	cfg.aperture_size = 256 * FZ_MiB;
+	if (!mem.regs || !mem.ggtt ||
+	    gen9_model_init(&e->m, &cfg, &mem, &e->hv.dma))
+		fz_die("model", 0, 0);
+	gen9_model_attach(&e->m, &e->mhw);
+	e->hw = &e->mhw;
+	e->ggtt = mem.ggtt;
+#else
+	if (fake_gpu_init(&e->gpu, 256, 4096, &e->hv.dma))
+		fz_die("fake gpu", 0, 0);
+	e->hw = &e->gpu.hw;
+	e->ggtt = e->gpu.ggtt;
+#endif
+}
+
+/* Let the GPU and the mediator run a while. */
+static void fz_run(struct fz_env *e, int rounds)
+{
+	while (rounds-- > 0) {
+		gpu_hw_poll(e->hw);
+		gvt_poll(e->gvt);
+		e->hv.now += 1000000;
+	}
+}
+
+static struct fz_env *fz_env(void)
+{
+	struct fz_env *e;
+
+	if (fz)
+		return fz;
+	e = calloc(1, sizeof(*e));
+	if (!e || fake_hv_init(&e->hv, 48, 8))
+		fz_die("env", 0, 0);
+	fz_gpu(e);
+	e->hv.trap = fz_trap;
+	e->hv.trap_arg = e;
+	if (gvt_create(e->hw, &e->hv.hv, NULL, &e->gvt) ||
+	    fake_hv_add_vm(&e->hv, 1, FZ_RAM) || fake_hv_add_vm(&e->hv, 2, FZ_RAM) ||
+	    vgpu_create(e->gvt, &fz_type, 2, &e->b))
+		fz_die("env", 1, 0);
+	fz_guest(e, &e->gb, e->b, 2);
+	fz_victim(e);
+	e->victim_ram = malloc(FZ_RAM);
+	if (!e->victim_ram)
+		fz_die("env", 2, 0);
+	memcpy(e->victim_ram, e->hv.arena + e->hv.vm[2].first_page * 4096, FZ_RAM);
+	e->own_ggtt_first = e->ggtt[e->gvt->own_gm_base >> 12];
+	fz = e;
+	return e;
+}
+
+/* A fresh attacker for each input, so inputs replay the same way. */
+static void fz_attacker_begin(struct fz_env *e)
+{
+	/* Its RAM starts from zero as well. */
+	memset(e->hv.arena + e->hv.vm[1].first_page * 4096, 0, FZ_RAM);
+	if (vgpu_create(e->gvt, &fz_type, 1, &e->a))
+		fz_die("attacker create", 0, 0);
+	fz_guest(e, &e->ga, e->a, 1);
+}
+
+static void fz_attacker_end(struct fz_env *e)
+{
+	vgpu_destroy(e->a);
+	e->a = NULL;
+	if (fake_hv_nr_wp(&e->hv, 1))
+		fz_die("protection left behind", fake_hv_nr_wp(&e->hv, 1), 0);
+}
+
+static void check_ggtt_range(struct fz_env *e, struct vgpu *v, uint64_t base,
+			     uint64_t size)
+{
+	uint64_t i;
+
+	for (i = base >> 12; i < (base + size) >> 12; i++) {
+		uint64_t pte = e->ggtt[i];
+
+		if ((pte & 1) &&
+		    fake_hv_hpa_owner(&e->hv, gen8_pte_addr(pte)) != (int)v->vm)
+			fz_die("GGTT entry maps outside its VM", i, pte);
+	}
+}
+
+static bool is_shadow_page(struct vgpu *v, uint64_t hpa)
+{
+	int32_t i;
+
+	for (i = 0; i < VGPU_MAX_SPT; i++)
+		if (v->spt[i].level && v->spt[i].shadow_hpa == hpa)
+			return true;
+	return false;
+}
+
+static void check_shadow(struct fz_env *e, struct vgpu *v)
+{
+	int32_t i;
+	unsigned int k;
+
+	for (i = 0; i < VGPU_MAX_SPT; i++) {
+		struct spt *s = &v->spt[i];
+
+		if (!s->level)
+			continue;
+		for (k = 0; k < 512; k++) {
+			uint64_t ent = s->shadow[k], hpa = gen8_pte_addr(ent);
+
+			if (!(ent & 1))
+				continue;
+			if (s->level == SPT_PT) {
+				if (fake_hv_hpa_owner(&e->hv, hpa) != (int)v->vm)
+					fz_die("shadow PTE maps outside its VM", hpa, ent);
+			} else if (!is_shadow_page(v, hpa)) {
+				fz_die("shadow PDE to a non-shadow page", hpa, ent);
+			}
+		}
+	}
+}
+
+static void fz_check(struct fz_env *e)
+{
+	struct vgpu *vs[2] = { e->a, e->b };
+	uint64_t gm;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!vs[i])
+			continue;
+		check_ggtt_range(e, vs[i], vs[i]->low_base, vs[i]->low_size);
+		check_ggtt_range(e, vs[i], vs[i]->high_base, vs[i]->high_size);
+		check_shadow(e, vs[i]);
+	}
+	gm = e->gb.low_base;
+	for (i = 0; i < FZ_VICTIM_PAGES; i++)
+		if (e->ggtt[(gm >> 12) + i] != e->b_ggtt[i])
+			fz_die("victim GGTT entry changed", i, e->ggtt[(gm >> 12) + i]);
+	/* Host part of the GGTT: never written by a guest. */
+	for (gm = 0; gm < 128 * FZ_MiB; gm += 4096 * 61)
+		if (e->ggtt[gm >> 12])
+			fz_die("host GGTT entry written", gm, e->ggtt[gm >> 12]);
+	if (e->ggtt[e->gvt->own_gm_base >> 12] != e->own_ggtt_first)
+		fz_die("mediator GGTT entry changed", 0, 0);
+	if (e->b->failed)
+		fz_die("victim vGPU failed", 0, 0);
+	if (memcmp(e->victim_ram, e->hv.arena + e->hv.vm[2].first_page * 4096, FZ_RAM))
+		fz_die("victim memory changed", 0, 0);
+}
+
+/* Little-endian reader over the input. */
+struct fz_in {
+	const uint8_t *p;
+	size_t n;
+};
+
+static uint64_t fz_take(struct fz_in *in, unsigned int bytes)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < bytes && in->n; i++, in->n--)
+		v |= (uint64_t)*in->p++ << (8 * i);
+	return v;
+}

@@ -1,0 +1,351 @@
+/* Plain-memory hv_ops for host tests; see fake_hv_ops.h. */
+#include "tests/unit/fake_hv_ops.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PG 4096ull
+
+static struct fake_hv *F(void *ctx)
+{
+	return ctx;
+}
+
+static uint64_t vm_page_to_arena(struct fake_vm *v, uint64_t page)
+{
+	/* Swap neighbours: RAM is not host-contiguous. */
+	uint64_t p = page ^ 1;
+
+	if (p >= v->ram_size / PG)
+		p = page;
+	return v->first_page + p;
+}
+
+uint64_t fake_hv_gpa_to_hpa(struct fake_hv *f, uint32_t vm, uint64_t gpa)
+{
+	struct fake_vm *v;
+
+	if (vm >= FAKE_MAX_VMS || !f->vm[vm].used)
+		return 0;
+	v = &f->vm[vm];
+	if (gpa >= v->ram_size)
+		return 0;
+	return FAKE_HPA_BASE + vm_page_to_arena(v, gpa / PG) * PG + (gpa & (PG - 1));
+}
+
+void *fake_hv_hpa_ptr(struct fake_hv *f, uint64_t hpa, size_t len)
+{
+	uint64_t total = f->arena_pages * PG;
+
+	if (hpa < FAKE_HPA_BASE || hpa - FAKE_HPA_BASE >= total ||
+	    len > total - (hpa - FAKE_HPA_BASE))
+		return NULL;
+	return f->arena + (hpa - FAKE_HPA_BASE);
+}
+
+int fake_hv_hpa_owner(struct fake_hv *f, uint64_t hpa)
+{
+	uint64_t page;
+	int i;
+
+	if (hpa < FAKE_HPA_BASE)
+		return -1;
+	page = (hpa - FAKE_HPA_BASE) / PG;
+	for (i = 0; i < FAKE_MAX_VMS; i++) {
+		struct fake_vm *v = &f->vm[i];
+
+		if (v->used && page >= v->first_page &&
+		    page < v->first_page + v->ram_size / PG)
+			return i;
+	}
+	return -1;
+}
+
+static int op_gpa_to_hpa(void *ctx, uint32_t vm, uint64_t gpa, uint64_t *hpa)
+{
+	uint64_t h = fake_hv_gpa_to_hpa(F(ctx), vm, gpa);
+
+	if (!h)
+		return -GPU_EFAULT;
+	*hpa = h;
+	return 0;
+}
+
+static int guest_rw(struct fake_hv *f, uint32_t vm, uint64_t gpa, void *buf,
+		    size_t len, bool write)
+{
+	uint8_t *p = buf;
+	uint64_t a;
+
+	/* Bounds first: all or nothing. */
+	if (vm >= FAKE_MAX_VMS || !f->vm[vm].used || gpa >= f->vm[vm].ram_size ||
+	    len > f->vm[vm].ram_size - gpa)
+		return -GPU_EFAULT;
+	for (a = gpa; a < gpa + len;) {
+		size_t n = PG - (a & (PG - 1));
+		uint8_t *h;
+
+		if (n > gpa + len - a)
+			n = gpa + len - a;
+		h = fake_hv_hpa_ptr(f, fake_hv_gpa_to_hpa(f, vm, a), n);
+		if (write)
+			memcpy(h, p, n);
+		else
+			memcpy(p, h, n);
+		p += n;
+		a += n;
+	}
+	return 0;
+}
+
+static int op_read_gpa(void *ctx, uint32_t vm, uint64_t gpa, void *buf,
+		       size_t len)
+{
+	return guest_rw(F(ctx), vm, gpa, buf, len, false);
+}
+
+static int op_write_gpa(void *ctx, uint32_t vm, uint64_t gpa, const void *buf,
+			size_t len)
+{
+	return guest_rw(F(ctx), vm, gpa, (void *)buf, len, true);
+}
+
+static int op_ept_map(void *ctx, uint32_t vm, uint64_t gpa, uint64_t hpa,
+		      uint32_t flags)
+{
+	(void)gpa;
+	(void)hpa;
+	(void)flags;
+	if (vm >= FAKE_MAX_VMS)
+		return -GPU_EINVAL;
+	F(ctx)->vm[vm].maps++;
+	return 0;
+}
+
+static int op_ept_unmap(void *ctx, uint32_t vm, uint64_t gpa)
+{
+	(void)gpa;
+	if (vm >= FAKE_MAX_VMS)
+		return -GPU_EINVAL;
+	F(ctx)->vm[vm].unmaps++;
+	return 0;
+}
+
+static int set_wp(struct fake_hv *f, uint32_t vm, uint64_t gpa, bool on)
+{
+	if (vm >= FAKE_MAX_VMS || !f->vm[vm].used || gpa >= f->vm[vm].ram_size)
+		return -GPU_EFAULT;
+	f->vm[vm].wp[gpa / PG] = on;
+	return 0;
+}
+
+static int op_wp(void *ctx, uint32_t vm, uint64_t gpa)
+{
+	F(ctx)->wp_calls++;
+	return set_wp(F(ctx), vm, gpa, true);
+}
+
+static int op_unwp(void *ctx, uint32_t vm, uint64_t gpa)
+{
+	F(ctx)->unwp_calls++;
+	return set_wp(F(ctx), vm, gpa, false);
+}
+
+static int op_inject_msi(void *ctx, uint32_t vm, uint64_t addr, uint32_t data)
+{
+	struct fake_vm *v;
+
+	if (vm >= FAKE_MAX_VMS)
+		return -GPU_EINVAL;
+	v = &F(ctx)->vm[vm];
+	v->msi_count++;
+	v->msi_addr = addr;
+	v->msi_data = data;
+	return 0;
+}
+
+static uint64_t op_now(void *ctx)
+{
+	struct fake_hv *f = F(ctx);
+
+	f->now += f->now_step;
+	return f->now;
+}
+
+static void op_log(void *ctx, int level, int id, const char *msg)
+{
+	struct fake_hv *f = F(ctx);
+
+	if (level >= 0 && level < 4)
+		f->logs[level]++;
+	snprintf(f->last_log, sizeof(f->last_log), "vgpu%d: %s", id, msg);
+	if (f->verbose || (level == HV_LOG_ERR && getenv("FAKE_HV_ERRORS")))
+		fprintf(stderr, "[%d] %s\n", level, f->last_log);
+}
+
+static void *op_page_alloc(void *ctx, size_t n, uint64_t *hpa)
+{
+	struct fake_hv *f = F(ctx);
+	uint64_t start, i, tries;
+
+	if (f->fail_alloc_after == 0)
+		return NULL;
+	if (f->fail_alloc_after > 0)
+		f->fail_alloc_after--;
+	if (!n || n > f->pool_pages)
+		return NULL;
+	for (tries = 0, start = f->pool_hint; tries < f->pool_pages; tries++) {
+		if (start + n > f->pool_pages)
+			start = 0;
+		for (i = 0; i < n && !f->pool_used[start + i]; i++)
+			;
+		if (i == n)
+			break;
+		start += i + 1;
+	}
+	if (tries == f->pool_pages)
+		return NULL;
+	memset(f->pool_used + start, 1, n);
+	f->pool_hint = start + n;
+	f->pages_in_use += n;
+	if (f->pages_in_use > f->pages_peak)
+		f->pages_peak = f->pages_in_use;
+	*hpa = FAKE_HPA_BASE + (f->pool_first + start) * PG;
+	memset(f->arena + (f->pool_first + start) * PG, 0, n * PG);
+	return f->arena + (f->pool_first + start) * PG;
+}
+
+static void op_page_free(void *ctx, void *va, size_t n)
+{
+	struct fake_hv *f = F(ctx);
+	uint64_t page = ((uint8_t *)va - f->arena) / PG - f->pool_first;
+
+	if ((uint8_t *)va < f->arena || page + n > f->pool_pages) {
+		fprintf(stderr, "fake_hv: bad page_free %p\n", va);
+		abort();
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		if (!f->pool_used[page + i]) {
+			fprintf(stderr, "fake_hv: double free of page %p\n", va);
+			abort();
+		}
+		f->pool_used[page + i] = 0;
+	}
+	/* Scribble so use-after-free shows. */
+	memset(va, 0x6b, n * PG);
+	f->pages_in_use -= n;
+}
+
+static void *dma_ptr(void *ctx, uint64_t hpa, size_t len)
+{
+	return fake_hv_hpa_ptr(F(ctx), hpa, len);
+}
+
+static const struct hv_ops fake_ops = {
+	.gpa_to_hpa = op_gpa_to_hpa,
+	.read_gpa = op_read_gpa,
+	.write_gpa = op_write_gpa,
+	.ept_map = op_ept_map,
+	.ept_unmap = op_ept_unmap,
+	.wp_page = op_wp,
+	.unwp_page = op_unwp,
+	.inject_msi = op_inject_msi,
+	.now_ns = op_now,
+	.log = op_log,
+	.page_alloc = op_page_alloc,
+	.page_free = op_page_free,
+	.bar_moved = NULL,
+};
+
+int fake_hv_init(struct fake_hv *f, uint32_t pool_mib, uint32_t ram_mib)
+{
+	memset(f, 0, sizeof(*f));
+	f->pool_pages = (uint64_t)pool_mib << 8;
+	f->arena_pages = f->pool_pages + ((uint64_t)ram_mib << 8);
+	f->arena = calloc(f->arena_pages, PG);
+	f->pool_used = calloc(f->pool_pages, 1);
+	if (!f->arena || !f->pool_used)
+		return -1;
+	f->pool_first = 0;
+	f->next_ram_page = f->pool_pages;
+	f->fail_alloc_after = -1;
+	f->now = 1000000;
+	f->now_step = 1000;
+	f->verbose = getenv("FAKE_HV_VERBOSE") != NULL;
+	f->hv.ops = &fake_ops;
+	f->hv.ctx = f;
+	f->dma.ctx = f;
+	f->dma.phys_ptr = dma_ptr;
+	return 0;
+}
+
+void fake_hv_fini(struct fake_hv *f)
+{
+	int i;
+
+	for (i = 0; i < FAKE_MAX_VMS; i++)
+		free(f->vm[i].wp);
+	free(f->arena);
+	free(f->pool_used);
+	memset(f, 0, sizeof(*f));
+}
+
+int fake_hv_add_vm(struct fake_hv *f, uint32_t vm, uint64_t ram)
+{
+	struct fake_vm *v;
+
+	if (vm >= FAKE_MAX_VMS || f->vm[vm].used || ram % (2 * PG) ||
+	    f->next_ram_page + ram / PG > f->arena_pages)
+		return -1;
+	v = &f->vm[vm];
+	v->used = true;
+	v->ram_size = ram;
+	v->first_page = f->next_ram_page;
+	v->wp = calloc(ram / PG, 1);
+	f->next_ram_page += ram / PG;
+	return v->wp ? 0 : -1;
+}
+
+bool fake_hv_is_wp(struct fake_hv *f, uint32_t vm, uint64_t gpa)
+{
+	return f->vm[vm].used && gpa < f->vm[vm].ram_size && f->vm[vm].wp[gpa / PG];
+}
+
+uint32_t fake_hv_nr_wp(struct fake_hv *f, uint32_t vm)
+{
+	uint32_t n = 0;
+	uint64_t p;
+
+	for (p = 0; p < f->vm[vm].ram_size / PG; p++)
+		n += f->vm[vm].wp[p];
+	return n;
+}
+
+void fake_hv_guest_write(struct fake_hv *f, uint32_t vm, uint64_t gpa,
+			 const void *data, size_t len)
+{
+	if (guest_rw(f, vm, gpa, (void *)data, len, true)) {
+		fprintf(stderr, "fake_hv: guest write outside RAM 0x%llx\n",
+			(unsigned long long)gpa);
+		abort();
+	}
+}
+
+void fake_hv_guest_read(struct fake_hv *f, uint32_t vm, uint64_t gpa,
+			void *data, size_t len)
+{
+	if (guest_rw(f, vm, gpa, data, len, false)) {
+		fprintf(stderr, "fake_hv: guest read outside RAM 0x%llx\n",
+			(unsigned long long)gpa);
+		abort();
+	}
+}
+
+void fake_hv_guest_store(struct fake_hv *f, uint32_t vm, uint64_t gpa,
+			 const void *data, size_t len)
+{
+	fake_hv_guest_write(f, vm, gpa, data, len);
+	if (f->trap && fake_hv_is_wp(f, vm, gpa))
+		f->trap(f->trap_arg, vm, gpa, data, len);
+}

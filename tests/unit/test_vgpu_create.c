@@ -1,0 +1,404 @@
+/* vGPU creation, GM partitioning and limits, PCI config space, PVINFO as
+ * i915 reads it, the register table and its fixed behaviours. Against
+ * the fake gpu_hw (tests/unit/fake_gpu_hw.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/vgpu/vgpu_priv.h"
+#include "tests/unit/fake_gpu_hw.h"
+#include "tests/unit/fake_hv_ops.h"
+#include "tests/unit/guest_i915.h"
+
+#define MiB (1ull << 20)
+
+struct env {
+	struct fake_hv hv;
+	struct fake_gpu gpu;
+	struct gvt *gvt;
+};
+
+static struct env *env_new(uint32_t aperture_mib)
+{
+	struct env *e = calloc(1, sizeof(*e));
+
+	assert_non_null(e);
+	assert_int_equal(fake_hv_init(&e->hv, 96, 64), 0);
+	assert_int_equal(fake_gpu_init(&e->gpu, aperture_mib, 4096, &e->hv.dma), 0);
+	assert_int_equal(gvt_create(&e->gpu.hw, &e->hv.hv, NULL, &e->gvt), 0);
+	return e;
+}
+
+static void env_free(struct env *e)
+{
+	gvt_destroy(e->gvt);
+	assert_int_equal(e->hv.pages_in_use, 0); /* nothing leaked */
+	fake_gpu_fini(&e->gpu);
+	fake_hv_fini(&e->hv);
+	free(e);
+}
+
+/* ---- partitioning -------------------------------------------------------- */
+
+/* The documented limit: 4 GiB GGTT, 256 MiB aperture, host 128/384 MiB
+ * and 4 fences, type 64 MiB low / 384 MiB high / 4 fences -> 2 vGPUs,
+ * bound by the aperture (vgpu_create.c). */
+static void test_max_vgpus_256m_aperture(void **state)
+{
+	struct env *e = env_new(256);
+	struct vgpu *v[3];
+	const char *why;
+	uint64_t used;
+
+	(void)state;
+	assert_int_equal(gvt_room_for(e->gvt, &vgpu_type_v5_8, &why), 2);
+	assert_string_equal(why, "low-gm");
+	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &v[0]), 0);
+	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 2, &v[1]), 0);
+	used = e->hv.pages_in_use;
+	/* The third fails cleanly: error, nothing allocated or reserved. */
+	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 3, &v[2]), -GPU_ENOSPC);
+	assert_int_equal(e->hv.pages_in_use, used);
+	assert_int_equal(gvt_room_for(e->gvt, &vgpu_type_v5_8, NULL), 0);
+	assert_int_equal(e->gvt->nr_vgpus, 2);
+	/* A bigger type does not fit either. */
+	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_4, 3, &v[2]), -GPU_ENOSPC);
+	/* Destroying one makes room for exactly one again. */
+	vgpu_destroy(v[1]);
+	assert_int_equal(gvt_room_for(e->gvt, &vgpu_type_v5_8, NULL), 1);
+	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 3, &v[2]), 0);
+	env_free(e);
+}
+
+static void test_room_other_apertures(void **state)
+{
+	struct env *e;
+	const char *why;
+
+	(void)state;
+	e = env_new(512);
+	assert_int_equal(gvt_room_for(e->gvt, &vgpu_type_v5_8, &why), 6);
+	assert_string_equal(why, "low-gm");
+	env_free(e);
+	e = env_new(1024);
+	/* min(14 low, 7 high, 7 fences): high GM and fences tie at 7 */
+	assert_int_equal(gvt_room_for(e->gvt, &vgpu_type_v5_8, &why), 7);
+	env_free(e);
+}
+
+static void test_slices_disjoint_and_host_first(void **state)
+{
+	struct env *e = env_new(512);
+	struct vgpu *a, *b;
+	uint64_t lb[2], ls[2], hb[2], hs[2];
+
+	(void)state;
+	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &a), 0);
+	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 2, &b), 0);
+	vgpu_gm_ranges(a, &lb[0], &ls[0], &hb[0], &hs[0]);
+	vgpu_gm_ranges(b, &lb[1], &ls[1], &hb[1], &hs[1]);
+	assert_true(lb[0] >= 128 * MiB && lb[1] >= 128 * MiB);
+	assert_true(lb[0] + ls[0] <= lb[1] || lb[1] + ls[1] <= lb[0]);
+	assert_true(lb[0] + ls[0] <= 512 * MiB && lb[1] + ls[1] <= 512 * MiB);
+	assert_true(hb[0] >= (512 + 384) * MiB && hb[1] >= (512 + 384) * MiB);
+	assert_true(hb[0] + hs[0] <= hb[1] || hb[1] + hs[1] <= hb[0]);
+	assert_true(a->fence_base >= 4 && b->fence_base >= 4);
+	assert_int_not_equal(a->fence_base, b->fence_base);
+	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &b), -GPU_EEXIST);
+	env_free(e);
+}
+
+static void test_create_alloc_failure_unwinds(void **state)
+{
+	struct env *e = env_new(256);
+	struct vgpu *v;
+	long n;
+
+	(void)state;
+	/* Fail the n-th page allocation for every n until creation works:
+	 * each failure must leave nothing behind. */
+	for (n = 0; n < 4000; n++) {
+		uint64_t before = e->hv.pages_in_use;
+		int ret;
+
+		e->hv.fail_alloc_after = n;
+		ret = vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &v);
+		e->hv.fail_alloc_after = -1;
+		if (!ret)
+			break;
+		assert_int_equal(ret, -GPU_ENOMEM);
+		assert_int_equal(e->hv.pages_in_use, before);
+		assert_int_equal(gvt_room_for(e->gvt, &vgpu_type_v5_8, NULL), 2);
+		n += n / 8; /* enough coverage, fewer iterations */
+	}
+	assert_true(n < 4000);
+	env_free(e);
+}
+
+/* ---- PCI config space ----------------------------------------------------- */
+
+static uint32_t cfg(struct vgpu *v, uint32_t off, unsigned int size)
+{
+	uint32_t val;
+
+	assert_int_equal(vgpu_cfg_read(v, off, &val, size), 0);
+	return val;
+}
+
+static void test_cfg_space(void **state)
+{
+	struct env *e = env_new(256);
+	struct vgpu *v;
+	uint32_t p;
+
+	(void)state;
+	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &v), 0);
+	assert_int_equal(cfg(v, 0, 2), 0x8086);
+	assert_int_equal(cfg(v, 2, 2), 0x1912);
+	assert_int_equal(cfg(v, 8, 1), 7);
+	assert_int_equal(cfg(v, 0x0a, 2), 0x0300);
+	assert_int_equal(cfg(v, 4, 2), 0); /* io/mem/master off */
+	/* GGC: GTT size kept (GGMS = 3), no stolen memory. */
+	assert_int_equal(cfg(v, 0x50, 2), 3 << 6);
+	assert_int_equal(cfg(v, 0x5c, 4), 0);
+	/* BAR sizing: BAR0 16 MiB 64-bit non-prefetchable. */
+	vgpu_cfg_write(v, 0x10, 0xffffffff, 4);
+	vgpu_cfg_write(v, 0x14, 0xffffffff, 4);
+	assert_int_equal(cfg(v, 0x10, 4), 0xff000004);
+	assert_int_equal(cfg(v, 0x14, 4), 0xffffffff);
+	vgpu_cfg_write(v, 0x10, 0xd0000000, 4);
+	vgpu_cfg_write(v, 0x14, 0, 4);
+	assert_int_equal(cfg(v, 0x10, 4), 0xd0000004);
+	/* BAR2: the aperture, 64-bit prefetchable. */
+	vgpu_cfg_write(v, 0x18, 0xffffffff, 4);
+	assert_int_equal(cfg(v, 0x18, 4), 0xf000000c);
+	vgpu_cfg_write(v, 0x18, 0xe0000000, 4);
+	assert_int_equal(cfg(v, 0x18, 4), 0xe000000c);
+	/* BAR4: 64 bytes of I/O. */
+	vgpu_cfg_write(v, 0x20, 0xffffffff, 4);
+	assert_int_equal(cfg(v, 0x20, 4), 0xffffffc1);
+	/* No ROM. */
+	vgpu_cfg_write(v, 0x30, 0xffffffff, 4);
+	assert_int_equal(cfg(v, 0x30, 4), 0);
+	/* Capability chain reaches MSI, then PM, then ends. */
+	p = cfg(v, 0x34, 1);
+	while (p && cfg(v, p, 1) != 0x05)
+		p = cfg(v, p + 1, 1);
+	assert_int_equal(p, GEN9_PCI_MSI_CAP);
+	assert_int_equal(cfg(v, p + 1, 1), GEN9_PCI_PM_CAP);
+	assert_int_equal(cfg(v, GEN9_PCI_PM_CAP + 1, 1), 0);
+	/* MSI control: only the enable bit sticks (one vector, 32-bit). */
+	vgpu_cfg_write(v, GEN9_PCI_MSI_CTRL, 0xffff, 2);
+	assert_int_equal(cfg(v, GEN9_PCI_MSI_CTRL, 2), 1);
+	/* Read-only ids. */
+	vgpu_cfg_write(v, 0, 0x12345678, 4);
+	assert_int_equal(cfg(v, 0, 4), 0x19128086);
+	/* Enabling memory maps the vGPU's aperture slice (ladder-free). */
+	vgpu_cfg_write(v, 4, 0x6, 2);
+	assert_int_equal(e->hv.vm[1].maps, 64 * MiB / 4096);
+	vgpu_cfg_write(v, 4, 0x0, 2);
+	assert_int_equal(e->hv.vm[1].unmaps, 64 * MiB / 4096);
+	/* Bad accesses. */
+	assert_int_equal(vgpu_cfg_read(v, 0x101, &p, 1), -GPU_EINVAL);
+	assert_int_equal(vgpu_cfg_read(v, 0x2, &p, 4), -GPU_EINVAL);
+	env_free(e);
+}
+
+/* ---- PVINFO ------------------------------------------------------------------ */
+
+static uint64_t rd(struct vgpu *v, uint32_t off, unsigned int size)
+{
+	uint64_t val;
+
+	assert_int_equal(vgpu_mmio_read(v, off, &val, size), 0);
+	return val;
+}
+
+static void test_pvinfo_as_i915_reads_it(void **state)
+{
+	struct env *e = env_new(256);
+	struct vgpu *v;
+	struct guest_i915 g;
+
+	(void)state;
+	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &v), 0);
+	/* i915 maps only the page and reads: readq magic, readw version. */
+	assert_true(rd(v, 0x78000, 8) == 0x4776544776544776ull);
+	assert_int_equal(rd(v, 0x78008, 2), 1);
+	assert_int_equal(rd(v, 0x7800a, 2), 0);
+	assert_int_equal(rd(v, 0x7800c, 4), 1); /* vgt_id */
+	assert_int_equal(rd(v, 0x78010, 4) & 0xc, 0xc); /* FULL_PPGTT, HWSP */
+	assert_int_equal(rd(v, 0x78010, 4) & 0x10, 0); /* no huge GTT */
+	assert_int_equal(rd(v, 0x78050, 4), 4); /* fences */
+	assert_int_equal(rd(v, 0x78830, 4), 0xffffffff); /* cursor hot */
+	/* Byte reads of the magic assemble the same string. */
+	assert_int_equal(rd(v, 0x78000, 1), 'v');
+	assert_int_equal(rd(v, 0x78001, 1), 'G');
+	assert_int_equal(rd(v, 0x78002, 1), 'T');
+	assert_true(v->pv_notified);
+	/* The whole i915 probe incl. ballooning validation passes. */
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(fake_hv_add_vm(&e->hv, 1, 8 * MiB), 0);
+	assert_int_equal(gi_probe(&g, &e->hv, v, 1, e->gvt), 0);
+	assert_int_equal(g.low_base, v->low_base);
+	assert_int_equal(g.low_size, 64 * MiB);
+	assert_int_equal(g.high_base, v->high_base);
+	assert_int_equal(g.high_size, 384 * MiB);
+	assert_true(g.mappable_end == 256 * MiB);
+	assert_true(g.ggtt_total == 4096 * MiB);
+	/* Guest writes: display_ready is kept, the magic is not. */
+	vgpu_mmio_write(v, 0x78804, 1, 4);
+	assert_true(v->display_ready);
+	vgpu_mmio_write(v, 0x78000, 0, 4);
+	assert_true(rd(v, 0x78000, 8) == 0x4776544776544776ull);
+	assert_true(v->stats.pvinfo_bad_writes >= 1);
+	env_free(e);
+}
+
+/* ---- registers -------------------------------------------------------------- */
+
+static void test_mmio_table_sorted(void **state)
+{
+	size_t n, i;
+	const struct mmio_range *t = mmio_table(&n);
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		assert_true(t[i].start <= t[i].end);
+		assert_int_equal(t[i].start & 3, 0);
+		assert_int_equal(t[i].end & 3, 3);
+		assert_true(t[i].end < GEN9_MMIO_SIZE);
+		if (i)
+			assert_true(t[i - 1].end < t[i].start);
+	}
+	assert_non_null(mmio_lookup(0x78000));
+	assert_non_null(mmio_lookup(0x2230));
+	assert_null(mmio_lookup(0x3000));
+}
+
+static void test_mmio_fixed_behaviours(void **state)
+{
+	struct env *e = env_new(256);
+	struct vgpu *v;
+
+	(void)state;
+	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &v), 0);
+	/* Forcewake: ack mirrors the masked request at once. */
+	assert_int_not_equal(rd(v, FORCEWAKE_GT_GEN9, 4), 0xffffffff);
+	vgpu_mmio_write(v, FORCEWAKE_RENDER_GEN9, _MASKED_BIT_ENABLE(1), 4);
+	assert_int_equal(rd(v, FORCEWAKE_ACK_RENDER_GEN9, 4), 1);
+	vgpu_mmio_write(v, FORCEWAKE_RENDER_GEN9, _MASKED_BIT_DISABLE(1), 4);
+	assert_int_equal(rd(v, FORCEWAKE_ACK_RENDER_GEN9, 4), 0);
+	vgpu_mmio_write(v, FORCEWAKE_MEDIA_GEN9, _MASKED_BIT_ENABLE(1), 4);
+	assert_int_equal(rd(v, FORCEWAKE_ACK_MEDIA_GEN9, 4), 1);
+	vgpu_mmio_write(v, FORCEWAKE_GT_GEN9, _MASKED_BIT_ENABLE(1), 4);
+	assert_int_equal(rd(v, FORCEWAKE_ACK_GT_GEN9, 4), 1);
+	/* Forcewake never reaches the hardware. */
+	assert_int_equal(e->gpu.regs[FORCEWAKE_RENDER_GEN9 / 4] & 1, 0);
+	/* GDRST completes at once. */
+	vgpu_mmio_write(v, GEN6_GDRST, GEN6_GRDOM_RENDER, 4);
+	assert_int_equal(rd(v, GEN6_GDRST, 4), 0);
+	/* Snapshot registers start from the hardware value. */
+	assert_int_equal(rd(v, 0xc800, 4), 0x11223344);
+	/* Passthrough read-only: reads the hardware, writes dropped. */
+	e->gpu.regs[GEN8_FUSE2 / 4] = 0x0a000000;
+	assert_int_equal(rd(v, GEN8_FUSE2, 4), 0x0a000000);
+	vgpu_mmio_write(v, GEN8_FUSE2, 0, 4);
+	assert_int_equal(e->gpu.regs[GEN8_FUSE2 / 4], 0x0a000000);
+	assert_true(v->stats.mmio_ro_dropped >= 1);
+	/* Unknown registers: read back the last write, counted. */
+	vgpu_mmio_write(v, 0x3000, 0xabcd, 4);
+	assert_int_equal(rd(v, 0x3000, 4), 0xabcd);
+	assert_int_equal(v->stats.mmio_unknown, 2);
+	assert_int_equal(e->gpu.regs[0x3000 / 4], 0); /* not on the hardware */
+	/* Power well: state follows request. */
+	vgpu_mmio_write(v, 0x45404, 0x2, 4);
+	assert_int_equal(rd(v, 0x45404, 4), 0x3);
+	/* PCODE answers ready with GVT's latency values. */
+	vgpu_mmio_write(v, GEN6_PCODE_DATA, 0, 4);
+	vgpu_mmio_write(v, GEN6_PCODE_MAILBOX, GEN6_PCODE_READY | 6, 4);
+	assert_int_equal(rd(v, GEN6_PCODE_MAILBOX, 4) & GEN6_PCODE_READY, 0);
+	assert_int_equal(rd(v, GEN6_PCODE_DATA, 4), 0x1e1a1100);
+	/* Misaligned / odd sizes are refused. */
+	uint64_t x;
+	assert_int_equal(vgpu_mmio_read(v, 0x2002, &x, 4), -GPU_EINVAL);
+	assert_int_equal(vgpu_mmio_read(v, 0x2000, &x, 3), -GPU_EINVAL);
+	assert_int_equal(vgpu_mmio_write(v, 0x2001, 0, 2), -GPU_EINVAL);
+	/* Beyond the registers and the GGTT: reads 0. */
+	assert_int_equal(rd(v, 0x300000, 4), 0);
+	/* Masked engine register. */
+	vgpu_mmio_write(v, RING_MI_MODE(0x2000), _MASKED_BIT_ENABLE(STOP_RING), 4);
+	assert_int_equal(rd(v, RING_MI_MODE(0x2000), 4), STOP_RING | MODE_IDLE);
+	/* FORCE_TO_NONPRIV may not whitelist ELSP. */
+	vgpu_mmio_write(v, RING_FORCE_TO_NONPRIV(0x2000, 0), RING_ELSP(0x2000), 4);
+	assert_int_equal(rd(v, RING_FORCE_TO_NONPRIV(0x2000, 0), 4), 0);
+	vgpu_mmio_write(v, RING_FORCE_TO_NONPRIV(0x2000, 0), 0x2600, 4);
+	assert_int_equal(rd(v, RING_FORCE_TO_NONPRIV(0x2000, 0), 4), 0x2600);
+	env_free(e);
+}
+
+static void test_irq_semantics(void **state)
+{
+	struct env *e = env_new(256);
+	struct vgpu *v;
+
+	(void)state;
+	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &v), 0);
+	vgpu_cfg_write(v, GEN9_PCI_MSI_ADDR, 0xfee00000, 4);
+	vgpu_cfg_write(v, GEN9_PCI_MSI_DATA, 0x41, 2);
+	vgpu_cfg_write(v, GEN9_PCI_MSI_CTRL, 1, 2);
+	vgpu_mmio_write(v, GEN8_GT_IER(0), 0x01010101, 4);
+	vgpu_mmio_write(v, GEN8_GT_IMR(0), ~0x01010101u, 4);
+	/* Master off: event latches in IIR, no MSI. */
+	vgpu_raise_engine_irq(v, GEN9_RCS0, GT_RENDER_USER_INTERRUPT);
+	assert_int_equal(rd(v, GEN8_GT_IIR(0), 4), 1);
+	assert_int_equal(e->hv.vm[1].msi_count, 0);
+	assert_int_equal(rd(v, GEN8_MASTER_IRQ, 4), GEN8_GT_RCS_IRQ);
+	/* Master on with an event pending: one MSI. */
+	vgpu_mmio_write(v, GEN8_MASTER_IRQ, GEN8_MASTER_IRQ_CONTROL, 4);
+	assert_int_equal(e->hv.vm[1].msi_count, 1);
+	assert_int_equal(e->hv.vm[1].msi_data, 0x41);
+	/* Masked events do not latch. */
+	vgpu_raise_engine_irq(v, GEN9_RCS0, GT_RENDER_SYNC_STATUS);
+	assert_int_equal(rd(v, GEN8_GT_IIR(0), 4), 1);
+	/* BCS sits in the upper half of bank 0. */
+	vgpu_raise_engine_irq(v, GEN9_BCS0, GT_CONTEXT_SWITCH_INTERRUPT);
+	assert_int_equal(rd(v, GEN8_GT_IIR(0), 4), 0x01000001);
+	assert_int_equal(e->hv.vm[1].msi_count, 2);
+	/* IIR is write-1-to-clear; the master's bank bit follows. */
+	vgpu_mmio_write(v, GEN8_GT_IIR(0), 1, 4);
+	assert_int_equal(rd(v, GEN8_GT_IIR(0), 4), 0x01000000);
+	vgpu_mmio_write(v, GEN8_GT_IIR(0), 0x01000000, 4);
+	assert_int_equal(rd(v, GEN8_MASTER_IRQ, 4), GEN8_MASTER_IRQ_CONTROL);
+	/* VECS lands in bank 3 and master bit 6. */
+	vgpu_mmio_write(v, GEN8_GT_IER(3), 1, 4);
+	vgpu_mmio_write(v, GEN8_GT_IMR(3), ~1u, 4);
+	vgpu_raise_engine_irq(v, GEN9_VECS0, GT_RENDER_USER_INTERRUPT);
+	assert_int_equal(rd(v, GEN8_MASTER_IRQ, 4) & 0xff, GEN8_GT_VECS_IRQ);
+	/* No MSI without MSI enabled. */
+	vgpu_cfg_write(v, GEN9_PCI_MSI_CTRL, 0, 2);
+	vgpu_raise_engine_irq(v, GEN9_VECS0, GT_RENDER_USER_INTERRUPT);
+	assert_int_equal(e->hv.vm[1].msi_count, 3);
+	env_free(e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_max_vgpus_256m_aperture),
+		cmocka_unit_test(test_room_other_apertures),
+		cmocka_unit_test(test_slices_disjoint_and_host_first),
+		cmocka_unit_test(test_create_alloc_failure_unwinds),
+		cmocka_unit_test(test_cfg_space),
+		cmocka_unit_test(test_pvinfo_as_i915_reads_it),
+		cmocka_unit_test(test_mmio_table_sorted),
+		cmocka_unit_test(test_mmio_fixed_behaviours),
+		cmocka_unit_test(test_irq_semantics),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,410 @@
+/* End to end on the software Gen9 model (gpu/model/): 1, 3 and 8 vGPUs,
+ * each driven by the i915-like guest (guest_i915.c) through PVINFO,
+ * ballooning, GGTT writes, a 4-level PPGTT built with trapped CPU stores,
+ * and execlist submissions on RCS, BCS, VCS and VECS. Every batch stores
+ * values through the PPGTT and every request a seqno through the GGTT;
+ * the model really executes them through the mediator's shadow context,
+ * shadow ring and shadow page tables. Afterwards every value must be in
+ * the right guest page and nowhere else in any VM's memory. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/hw/gen9_cmds.h"
+#include "gpu/hw/pgpu.h"
+#include "gpu/model/gen9_model.h"
+#include "gpu/vgpu/vgpu_priv.h"
+#include "tests/unit/fake_hv_ops.h"
+#include "tests/unit/guest_i915.h"
+
+#define MiB (1ull << 20)
+#define MAX_V 8
+#define ROUNDS 3
+#define VM_RAM (8 * MiB)
+#define DATA_VA 0x7f0000000000ull
+#define BATCH_VA 0x7e0000000000ull
+
+static const struct vgpu_type e2e_type = { "e2e", 16 * MiB, 64 * MiB, 2, 1 };
+static const int engines[] = { GEN9_RCS0, GEN9_BCS0, GEN9_VCS0, GEN9_VECS0 };
+#define NENG 4
+
+struct world {
+	struct fake_hv hv;
+	struct gen9_model m;
+	uint32_t *regs;
+	uint64_t *ggtt;
+	struct gpu_hw hw;
+	struct pgpu pgpu;
+	struct gvt *gvt;
+	int n;
+	struct vgpu *v[MAX_V];
+	struct guest_i915 g[MAX_V];
+	int ctx[MAX_V][NENG];
+	uint32_t seq_gm[MAX_V];
+	uint64_t seq_gpa[MAX_V], data_gpa[MAX_V], batch_gpa[MAX_V];
+};
+
+static uint32_t magic(int vg, int eng, int round, int which)
+{
+	return 0xc0000000u | (uint32_t)vg << 16 | (uint32_t)eng << 12 |
+	       (uint32_t)round << 4 | (uint32_t)which;
+}
+
+static void trap(void *arg, uint32_t vm, uint64_t gpa, const void *data,
+		 size_t len)
+{
+	struct world *w = arg;
+
+	vgpu_page_write(gvt_vgpu_by_vm(w->gvt, vm), gpa, data, len);
+}
+
+static void model_poll(void *arg)
+{
+	gen9_model_poll(arg);
+}
+
+static void world_init_p(struct world *w, int n, bool use_pgpu)
+{
+	struct gvt_params p = { 0 };
+	struct gen9_model_config cfg = { 0 };
+	struct gen9_model_mem mem;
+	int i;
+
+	memset(w, 0, sizeof(*w));
+	w->n = n;
+	assert_int_equal(fake_hv_init(&w->hv, 40 + 8 * n, 8 * n), 0);
+	w->hv.trap = trap;
+	w->hv.trap_arg = w;
+	w->regs = calloc(GEN9_MODEL_REGS_DWORDS, 4);
+	w->ggtt = calloc(GEN9_MODEL_GGTT_MAX_ENTRIES, 8);
+	mem.regs = w->regs;
+	mem.ggtt = w->ggtt;
+	mem.ggtt_entries = GEN9_MODEL_GGTT_MAX_ENTRIES; /* 4 GiB */
+	cfg.aperture_size = 256 * MiB;
+	assert_int_equal(gen9_model_init(&w->m, &cfg, &mem, &w->hv.dma), 0);
+	gen9_model_attach(&w->m, &w->hw);
+	if (use_pgpu) {
+		assert_int_equal(pgpu_init(&w->pgpu, &w->hw), 0);
+		p.pgpu = &w->pgpu;
+	}
+	assert_int_equal(gvt_create(&w->hw, &w->hv.hv, &p, &w->gvt), 0);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(fake_hv_add_vm(&w->hv, i + 1, VM_RAM), 0);
+		assert_int_equal(vgpu_create(w->gvt, &e2e_type, i + 1, &w->v[i]), 0);
+	}
+}
+
+static void world_init(struct world *w, int n)
+{
+	world_init_p(w, n, false);
+}
+
+static void world_fini(struct world *w)
+{
+	gvt_destroy(w->gvt);
+	assert_int_equal(w->hv.pages_in_use, 0);
+	free(w->regs);
+	free(w->ggtt);
+	fake_hv_fini(&w->hv);
+}
+
+static void guest_setup(struct world *w, int i)
+{
+	struct guest_i915 *g = &w->g[i];
+	int k;
+
+	assert_int_equal(gi_probe(g, &w->hv, w->v[i], i + 1, w->gvt), 0);
+	g->poll = model_poll;
+	g->poll_arg = &w->m;
+	g->half_ggtt_writes = i & 1; /* odd guests write PTE halves */
+	assert_int_equal(gi_ppgtt_create(g), 0);
+	for (k = 0; k < NENG; k++) {
+		assert_int_equal(gi_engine_init(g, engines[k]), 0);
+		w->ctx[i][k] = gi_ctx_create(g, engines[k]);
+		assert_true(w->ctx[i][k] >= 0);
+	}
+	w->seq_gpa[i] = gi_alloc_pages(g, 1);
+	w->seq_gm[i] = gi_gm_alloc(g, 4096, true);
+	gi_ggtt_bind(g, w->seq_gm[i], w->seq_gpa[i], 1);
+	w->data_gpa[i] = gi_alloc_pages(g, 1);
+	gi_ppgtt_map(g, DATA_VA, w->data_gpa[i], 1);
+	w->batch_gpa[i] = gi_alloc_pages(g, NENG * ROUNDS);
+	gi_ppgtt_map(g, BATCH_VA, w->batch_gpa[i], NENG * ROUNDS);
+}
+
+/* Batch: store one dword through the PPGTT, end. */
+static void write_batch(struct world *w, int i, int k, int r)
+{
+	uint64_t page = w->batch_gpa[i] + 4096ull * (k * ROUNDS + r);
+	uint64_t dst = DATA_VA + 4ull * (k * ROUNDS + r);
+	uint32_t bb[6] = {
+		MI_STORE_DWORD_IMM_GEN4, (uint32_t)dst, (uint32_t)(dst >> 32),
+		magic(i, k, r, 1), MI_BATCH_BUFFER_END, MI_NOOP,
+	};
+
+	fake_hv_guest_write(&w->hv, i + 1, page, bb, sizeof(bb));
+}
+
+static void submit_round(struct world *w, int i, int r)
+{
+	struct guest_i915 *g = &w->g[i];
+	int k;
+
+	for (k = 0; k < NENG; k++) {
+		int c = w->ctx[i][k];
+
+		write_batch(w, i, k, r);
+		gi_emit_bb_start(g, c, BATCH_VA + 4096ull * (k * ROUNDS + r), true);
+		gi_emit_breadcrumb(g, c, w->seq_gm[i] + 8 * (k * ROUNDS + r),
+				   magic(i, k, r, 2));
+		gi_submit(g, c, -1);
+	}
+}
+
+static bool all_done(struct world *w)
+{
+	int i, k;
+
+	for (i = 0; i < w->n; i++)
+		for (k = 0; k < NENG; k++)
+			if (!vgpu_failed(w->v[i]) && w->g[i].eng[engines[k]].active)
+				return false;
+	return gvt_idle(w->gvt);
+}
+
+static void run(struct world *w)
+{
+	int it, i;
+
+	for (it = 0; it < 20000; it++) {
+		for (i = 0; i < w->n; i++)
+			gi_service(&w->g[i]);
+		w->hv.now += 100000; /* 0.1 ms per pass: slices do expire */
+		if (all_done(w))
+			return;
+	}
+	fail_msg("GPU work did not finish");
+}
+
+static bool in_a_ring(struct guest_i915 *g, uint64_t a)
+{
+	int c;
+
+	for (c = 0; c < GI_MAX_CTX; c++)
+		if (g->ctx[c].used && a >= g->ctx[c].ring_gpa &&
+		    a < g->ctx[c].ring_gpa + GI_RING_SIZE)
+			return true;
+	return false;
+}
+
+/* Where magic(i,k,r,which) must be, and only there. */
+static void check_memory(struct world *w)
+{
+	int vm, i, k, r;
+	uint64_t a;
+
+	for (i = 0; i < w->n; i++)
+		for (k = 0; k < NENG; k++)
+			for (r = 0; r < ROUNDS; r++) {
+				int slot = k * ROUNDS + r;
+
+				assert_int_equal(gi_read32(&w->g[i], w->data_gpa[i] + 4 * slot),
+						 magic(i, k, r, 1));
+				assert_int_equal(gi_read32(&w->g[i], w->seq_gpa[i] + 8 * slot),
+						 magic(i, k, r, 2));
+			}
+	/* Nowhere else: scan all RAM of all VMs. */
+	for (vm = 1; vm <= w->n; vm++)
+		for (a = 0; a < VM_RAM; a += 4) {
+			uint32_t x = gi_read32(&w->g[vm - 1], a);
+			int who, kind;
+
+			if ((x & 0xf0000000u) != 0xc0000000u)
+				continue;
+			who = (int)(x >> 16 & 0xfff);
+			kind = (int)(x & 0xf);
+			if (who >= w->n || (kind != 1 && kind != 2))
+				continue;
+			/* Batches hold the value as an immediate: allowed there. */
+			if (a >= w->batch_gpa[vm - 1] &&
+			    a < w->batch_gpa[vm - 1] + 4096ull * NENG * ROUNDS)
+				continue;
+			/* Rings carry the breadcrumb immediates. */
+			if (in_a_ring(&w->g[vm - 1], a))
+				continue;
+			assert_int_equal(who, vm - 1);
+			if (kind == 1)
+				assert_true(a >= w->data_gpa[vm - 1] &&
+					    a < w->data_gpa[vm - 1] + 4096);
+			else
+				assert_true(a >= w->seq_gpa[vm - 1] &&
+					    a < w->seq_gpa[vm - 1] + 4096);
+		}
+}
+
+static void check_clean(struct world *w)
+{
+	int i;
+
+	for (i = 0; i < w->n; i++) {
+		const struct vgpu_stats *s = vgpu_get_stats(w->v[i]);
+
+		assert_false(vgpu_failed(w->v[i]));
+		assert_int_equal(s->workloads_rejected, 0);
+		assert_int_equal(s->workloads_failed, 0);
+		assert_int_equal(s->workloads_done, NENG * ROUNDS);
+		assert_int_equal(s->ggtt_invalid, 0);
+		assert_true(w->g[i].irqs_handled > 0);
+		assert_true(w->g[i].iir_seen[0] & GT_RENDER_USER_INTERRUPT);
+	}
+}
+
+static void scenario_p(int n, bool use_pgpu)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	int i, r;
+
+	world_init_p(w, n, use_pgpu);
+	for (i = 0; i < n; i++)
+		guest_setup(w, i);
+	for (r = 0; r < ROUNDS; r++) {
+		for (i = 0; i < n; i++)
+			submit_round(w, i, r);
+		run(w);
+	}
+	check_memory(w);
+	check_clean(w);
+	if (use_pgpu)
+		assert_int_equal(w->pgpu.engine[GEN9_RCS0].submits, n * ROUNDS);
+	if (getenv("VGPU_E2E_STATS"))
+		for (i = 0; i < n; i++) {
+			const struct vgpu_stats *s = vgpu_get_stats(w->v[i]);
+
+			printf("vgpu%d: workloads %llu cmds %llu traps %llu ggtt %llu switches %llu csb %llu\n",
+			       i + 1, (unsigned long long)s->workloads_done,
+			       (unsigned long long)s->cmds_scanned,
+			       (unsigned long long)s->pte_traps,
+			       (unsigned long long)s->ggtt_writes,
+			       (unsigned long long)s->vgpu_switches,
+			       (unsigned long long)s->csb_events);
+		}
+	world_fini(w);
+	free(w);
+}
+
+/* vGPU 2 of 3 misbehaves in every way a guest can through its own
+ * interfaces; vGPUs 1 and 3 finish their work with every value where it
+ * belongs, and vGPU 2 only fails itself. */
+static void test_attacker_isolated(void **state)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	struct guest_i915 *a;
+	uint64_t victim_seq_pte, hole = VM_RAM + 0x10000;
+	uint32_t evil[4];
+	int i, r, c;
+
+	(void)state;
+	world_init(w, 3);
+	for (i = 0; i < 3; i++)
+		guest_setup(w, i);
+	a = &w->g[1];
+	for (i = 0; i < 3; i++)
+		if (i != 1)
+			submit_round(w, i, 0);
+	/* GGTT: a page outside its RAM, then the victim's seqno slot. */
+	victim_seq_pte = w->ggtt[w->seq_gm[0] >> 12];
+	gi_mmio_write(a, 0x800000 + (w->seq_gm[1] >> 12) * 8, hole | 1, 8);
+	gi_mmio_write(a, 0x800000 + (w->seq_gm[0] >> 12) * 8,
+		      w->seq_gpa[1] | 1, 8);
+	assert_true(w->ggtt[w->seq_gm[0] >> 12] == victim_seq_pte);
+	assert_true(vgpu_get_stats(w->v[1])->ggtt_invalid >= 1);
+	assert_true(vgpu_get_stats(w->v[1])->ggtt_out_of_range >= 1);
+	/* PPGTT: its data page remapped past its RAM, then a batch
+	 * writing there runs into a not-present shadow entry. */
+	gi_ppgtt_map(a, DATA_VA, hole, 1);
+	submit_round(w, 1, 0);
+	run(w);
+	assert_true(vgpu_failed(w->v[1]));
+	assert_true(w->gvt->pe[GEN9_RCS0].resets + w->gvt->pe[GEN9_BCS0].resets +
+		    w->gvt->pe[GEN9_VCS0].resets + w->gvt->pe[GEN9_VECS0].resets >= 1);
+	/* Recover (GDRST) and try a GGTT store into the victim's page. */
+	gi_mmio_write(a, GEN6_GDRST, GEN6_GRDOM_FULL, 4);
+	assert_false(vgpu_failed(w->v[1]));
+	c = w->ctx[1][0];
+	evil[0] = MI_STORE_DWORD_IMM_GEN4 | MI_SDI_GGTT;
+	evil[1] = w->seq_gm[0];
+	evil[2] = 0;
+	evil[3] = 0xbadbad;
+	a->ctx[c].tail = gi_read32(a, a->ctx[c].lrca_gpa + 4096 + CTX_RING_TAIL * 4);
+	gi_ring_emit(a, c, evil, 4);
+	gi_submit(a, c, -1);
+	assert_true(vgpu_failed(w->v[1]));
+	for (r = 1; r < ROUNDS; r++) {
+		submit_round(w, 0, r);
+		submit_round(w, 2, r);
+		run(w);
+	}
+	for (i = 0; i < 3; i += 2) {
+		int k;
+
+		assert_false(vgpu_failed(w->v[i]));
+		assert_int_equal(vgpu_get_stats(w->v[i])->workloads_done, NENG * ROUNDS);
+		for (k = 0; k < NENG; k++)
+			for (r = 0; r < ROUNDS; r++) {
+				assert_int_equal(gi_read32(&w->g[i], w->seq_gpa[i] + 8 * (k * ROUNDS + r)),
+						 magic(i, k, r, 2));
+				assert_int_equal(gi_read32(&w->g[i], w->data_gpa[i] + 4 * (k * ROUNDS + r)),
+						 magic(i, k, r, 1));
+			}
+	}
+	world_fini(w);
+	free(w);
+}
+
+static void scenario(int n)
+{
+	scenario_p(n, false);
+}
+
+/* The same with the engines driven through the pGPU driver. */
+static void test_three_vgpus_pgpu(void **state)
+{
+	(void)state;
+	scenario_p(3, true);
+}
+
+static void test_one_vgpu(void **state)
+{
+	(void)state;
+	scenario(1);
+}
+
+static void test_three_vgpus(void **state)
+{
+	(void)state;
+	scenario(3);
+}
+
+static void test_eight_vgpus(void **state)
+{
+	(void)state;
+	scenario(8);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_vgpu),
+		cmocka_unit_test(test_three_vgpus),
+		cmocka_unit_test(test_eight_vgpus),
+		cmocka_unit_test(test_attacker_isolated),
+		cmocka_unit_test(test_three_vgpus_pgpu),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

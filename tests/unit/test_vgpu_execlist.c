@@ -1,0 +1,300 @@
+/* Execlist submission end to end against the fake gpu_hw (which completes
+ * contexts without executing them): ELSP -> workload -> physical ELSP in
+ * the shadow context -> completion -> virtual CSB in the guest's status
+ * page -> virtual interrupts; plus lite restore, element switch, rejected
+ * and hung workloads, the scheduler and MMIO switching. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/vgpu/vgpu_priv.h"
+#include "tests/unit/fake_gpu_hw.h"
+#include "tests/unit/fake_hv_ops.h"
+#include "tests/unit/guest_i915.h"
+
+#define MiB (1ull << 20)
+
+static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
+
+struct env {
+	struct fake_hv hv;
+	struct fake_gpu gpu;
+	struct gvt *gvt;
+	struct vgpu *v[2];
+	struct guest_i915 g[2];
+	uint32_t seq_gm[2];
+	uint64_t seq_gpa[2];
+};
+
+static void trap(void *arg, uint32_t vm, uint64_t gpa, const void *data,
+		 size_t len)
+{
+	struct env *e = arg;
+
+	vgpu_page_write(gvt_vgpu_by_vm(e->gvt, vm), gpa, data, len);
+}
+
+static void guest_up(struct env *e, int i)
+{
+	struct guest_i915 *g = &e->g[i];
+
+	assert_int_equal(fake_hv_add_vm(&e->hv, i + 1, 8 * MiB), 0);
+	assert_int_equal(vgpu_create(e->gvt, &small, i + 1, &e->v[i]), 0);
+	assert_int_equal(gi_probe(g, &e->hv, e->v[i], i + 1, e->gvt), 0);
+	assert_int_equal(gi_ppgtt_create(g), 0);
+	assert_int_equal(gi_engine_init(g, GEN9_RCS0), 0);
+	assert_int_equal(gi_engine_init(g, GEN9_BCS0), 0);
+	e->seq_gpa[i] = gi_alloc_pages(g, 1);
+	e->seq_gm[i] = gi_gm_alloc(g, 4096, true);
+	gi_ggtt_bind(g, e->seq_gm[i], e->seq_gpa[i], 1);
+}
+
+static int setup(void **state)
+{
+	struct env *e = calloc(1, sizeof(*e));
+
+	fake_hv_init(&e->hv, 64, 32);
+	fake_gpu_init(&e->gpu, 256, 4096, &e->hv.dma);
+	assert_int_equal(gvt_create(&e->gpu.hw, &e->hv.hv, NULL, &e->gvt), 0);
+	e->hv.trap = trap;
+	e->hv.trap_arg = e;
+	guest_up(e, 0);
+	guest_up(e, 1);
+	*state = e;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct env *e = *state;
+
+	gvt_destroy(e->gvt);
+	assert_int_equal(e->hv.pages_in_use, 0);
+	fake_gpu_fini(&e->gpu);
+	fake_hv_fini(&e->hv);
+	free(e);
+	return 0;
+}
+
+static void test_submit_csb_irq(void **state)
+{
+	struct env *e = *state;
+	struct guest_i915 *g = &e->g[0];
+	struct vgpu *v = e->v[0];
+	int c = gi_ctx_create(g, GEN9_RCS0);
+	uint32_t *st;
+	uint64_t desc;
+
+	assert_true(c >= 0);
+	gi_emit_breadcrumb(g, c, e->seq_gm[0], 1);
+	gi_submit(g, c, -1);
+	assert_int_equal(gi_wait_idle(g, GEN9_RCS0, 10), 0);
+	/* Guest view: idle->active, then complete+active->idle. */
+	assert_int_equal(g->eng[GEN9_RCS0].idle_to_active, 1);
+	assert_int_equal(g->eng[GEN9_RCS0].completes, 1);
+	assert_int_equal(g->eng[GEN9_RCS0].csb_events, 2);
+	/* Registers mirror the HWSP. */
+	assert_int_equal(gi_mmio_read(g, RING_CONTEXT_STATUS_PTR(0x2000), 4) & 7, 1);
+	assert_int_equal(gi_mmio_read(g, RING_CONTEXT_STATUS_BUF_LO(0x2000, 1), 4),
+			 GEN8_CTX_STATUS_COMPLETE | GEN8_CTX_STATUS_ACTIVE_IDLE);
+	assert_int_equal(gi_mmio_read(g, RING_CONTEXT_STATUS_BUF_HI(0x2000, 1), 4),
+			 g->ctx[c].hw_id);
+	/* Interrupts: context switch and the user interrupt from the ring. */
+	assert_true(g->irqs_handled >= 1);
+	assert_int_equal(g->iir_seen[0] & (GT_CONTEXT_SWITCH_INTERRUPT |
+					   GT_RENDER_USER_INTERRUPT),
+			 GT_CONTEXT_SWITCH_INTERRUPT | GT_RENDER_USER_INTERRUPT);
+	/* The hardware ran the shadow context, not the guest's. */
+	desc = e->gpu.submitted[GEN9_RCS0];
+	assert_true((desc & GEN8_CTX_LRCA_MASK) == v->eng[GEN9_RCS0].sctx.gm);
+	assert_true((uint32_t)desc != (uint32_t)(g->ctx[c].lrca | 0));
+	st = (uint32_t *)(v->eng[GEN9_RCS0].sctx.va + 4096);
+	assert_int_equal(st[CTX_RING_START], v->eng[GEN9_RCS0].sring.gm);
+	assert_true(((uint64_t)st[CTX_PDP0_UDW] << 32 | st[CTX_PDP0_LDW]) ==
+		    v->spt[v->mm[0].root].shadow_hpa);
+	assert_int_equal(st[CTX_LRI_HEADER_0], GEN9_CTX_LRI_HEADER_0_VAL);
+	assert_int_equal(st[CTX_BB_PER_CTX_PTR], 0);
+	/* The guest's image: head caught up with tail, no host address. */
+	assert_int_equal(gi_read32(g, g->ctx[c].lrca_gpa + 4096 + CTX_RING_HEAD * 4),
+			 g->ctx[c].tail);
+	assert_int_equal(gi_read32(g, g->ctx[c].lrca_gpa + 4096 + CTX_RING_START * 4),
+			 g->ctx[c].ring_gm);
+	assert_int_equal(v->stats.workloads_done, 1);
+	assert_true(v->stats.cmds_scanned >= 3);
+	/* A second submission of the same context continues at the tail. */
+	gi_emit_breadcrumb(g, c, e->seq_gm[0], 2);
+	gi_submit(g, c, -1);
+	assert_int_equal(gi_wait_idle(g, GEN9_RCS0, 10), 0);
+	assert_int_equal(g->eng[GEN9_RCS0].completes, 2);
+	assert_int_equal(st[CTX_RING_TAIL] - st[CTX_RING_HEAD], 32);
+}
+
+static void test_two_elements(void **state)
+{
+	struct env *e = *state;
+	struct guest_i915 *g = &e->g[0];
+	int a = gi_ctx_create(g, GEN9_BCS0), b = gi_ctx_create(g, GEN9_BCS0);
+
+	gi_emit_breadcrumb(g, a, e->seq_gm[0], 1);
+	gi_emit_breadcrumb(g, b, e->seq_gm[0] + 8, 2);
+	gi_submit(g, a, b);
+	assert_int_equal(gi_wait_idle(g, GEN9_BCS0, 20), 0);
+	assert_int_equal(g->eng[GEN9_BCS0].idle_to_active, 1);
+	assert_int_equal(g->eng[GEN9_BCS0].completes, 2);
+	assert_int_equal(g->eng[GEN9_BCS0].csb_events, 3);
+	assert_int_equal(e->gpu.submits[GEN9_BCS0], 2);
+	assert_int_equal(g->iir_seen[0] >> 16 & GT_CONTEXT_SWITCH_INTERRUPT,
+			 GT_CONTEXT_SWITCH_INTERRUPT);
+}
+
+static void test_lite_restore(void **state)
+{
+	struct env *e = *state;
+	struct guest_i915 *g = &e->g[0];
+	int c = gi_ctx_create(g, GEN9_RCS0);
+
+	e->gpu.auto_complete = false;
+	gi_emit_breadcrumb(g, c, e->seq_gm[0], 1);
+	gi_submit(g, c, -1);
+	gi_service(g);
+	assert_true(g->eng[GEN9_RCS0].active);
+	/* New tail for the running context: i915's lite restore. */
+	gi_emit_breadcrumb(g, c, e->seq_gm[0], 2);
+	gi_submit(g, c, -1);
+	fake_gpu_complete(&e->gpu, GEN9_RCS0);
+	gi_service(g);
+	fake_gpu_complete(&e->gpu, GEN9_RCS0);
+	assert_int_equal(gi_wait_idle(g, GEN9_RCS0, 10), 0);
+	assert_int_equal(g->eng[GEN9_RCS0].idle_to_active, 1);
+	assert_int_equal(g->eng[GEN9_RCS0].lite_restores, 1);
+	assert_int_equal(g->eng[GEN9_RCS0].completes, 1);
+	assert_int_equal(e->v[0]->stats.workloads_done, 2);
+}
+
+static void test_rejected_fails_only_that_vgpu(void **state)
+{
+	struct env *e = *state;
+	struct guest_i915 *g0 = &e->g[0], *g1 = &e->g[1];
+	int c0 = gi_ctx_create(g0, GEN9_RCS0), c1 = gi_ctx_create(g1, GEN9_RCS0);
+	uint32_t bad[4] = { MI_LOAD_REGISTER_IMM(1), RING_ELSP(0x2000), 0, MI_NOOP };
+
+	gi_ring_emit(g0, c0, bad, 4);
+	gi_submit(g0, c0, -1);
+	assert_true(vgpu_failed(e->v[0]));
+	assert_int_equal(e->v[0]->stats.workloads_rejected, 1);
+	gi_service(g0);
+	assert_true(g0->iir_seen[0] & GT_CS_MASTER_ERROR_INTERRUPT);
+	assert_int_equal(gi_mmio_read(g0, RING_EIR(0x2000), 4), I915_ERROR_INSTRUCTION);
+	assert_int_equal(e->gpu.submits[GEN9_RCS0], 0);
+	/* Further submissions are dropped until reset. */
+	gi_emit_breadcrumb(g0, c0, e->seq_gm[0], 1);
+	gi_submit(g0, c0, -1);
+	assert_int_equal(e->v[0]->stats.elsp_dropped, 1);
+	/* The other vGPU is unaffected. */
+	gi_emit_breadcrumb(g1, c1, e->seq_gm[1], 1);
+	gi_submit(g1, c1, -1);
+	assert_int_equal(gi_wait_idle(g1, GEN9_RCS0, 10), 0);
+	assert_false(vgpu_failed(e->v[1]));
+	/* The guest's reset (i915 hang recovery) brings it back. */
+	gi_mmio_write(g0, GEN6_GDRST, GEN6_GRDOM_RENDER, 4);
+	assert_false(vgpu_failed(e->v[0]));
+}
+
+static void test_hang_resets_engine(void **state)
+{
+	struct env *e = *state;
+	struct guest_i915 *g = &e->g[0];
+	int c = gi_ctx_create(g, GEN9_BCS0);
+
+	e->gpu.auto_complete = false;
+	gi_emit_breadcrumb(g, c, e->seq_gm[0], 1);
+	gi_submit(g, c, -1);
+	gi_service(g);
+	assert_non_null(e->gvt->pe[GEN9_BCS0].inflight);
+	e->hv.now += 3000000000ull; /* past the 2 s hang timeout */
+	gi_service(g);
+	assert_null(e->gvt->pe[GEN9_BCS0].inflight);
+	assert_int_equal(e->gvt->pe[GEN9_BCS0].resets, 1);
+	assert_true(vgpu_failed(e->v[0]));
+	assert_int_equal(e->v[0]->stats.workloads_failed, 1);
+}
+
+static void test_scheduler_switches_and_mmio(void **state)
+{
+	struct env *e = *state;
+	struct guest_i915 *g0 = &e->g[0], *g1 = &e->g[1];
+	int c0 = gi_ctx_create(g0, GEN9_RCS0), c1 = gi_ctx_create(g1, GEN9_RCS0);
+	int i;
+
+	/* Each guest programs its own PPAT (switched state). */
+	gi_mmio_write(g0, GEN8_PRIVATE_PAT_LO, 0x11111111, 4);
+	gi_mmio_write(g1, GEN8_PRIVATE_PAT_LO, 0x22222222, 4);
+	e->gpu.auto_complete = false;
+	for (i = 0; i < 3; i++) {
+		gi_emit_breadcrumb(g0, c0, e->seq_gm[0], i);
+		gi_submit(g0, c0, -1);
+		gi_emit_breadcrumb(g1, c1, e->seq_gm[1], i);
+		gi_submit(g1, c1, -1);
+	}
+	/* vGPU 1 got the GPU first and keeps it for its slice. */
+	gvt_poll(e->gvt);
+	assert_ptr_equal(e->gvt->owner, e->v[0]);
+	assert_int_equal(e->gpu.regs[GEN8_PRIVATE_PAT_LO / 4], 0x11111111);
+	fake_gpu_complete(&e->gpu, GEN9_RCS0);
+	gvt_poll(e->gvt);
+	assert_ptr_equal(e->gvt->owner, e->v[0]);
+	/* Slice over: switch once the engine drained. */
+	e->hv.now += 17000000;
+	fake_gpu_complete(&e->gpu, GEN9_RCS0);
+	gvt_poll(e->gvt);
+	assert_ptr_equal(e->gvt->owner, e->v[1]);
+	assert_int_equal(e->gpu.regs[GEN8_PRIVATE_PAT_LO / 4], 0x22222222);
+	/* vGPU 1's writes while not owning stay virtual. */
+	gi_mmio_write(g0, GEN8_PRIVATE_PAT_LO, 0x33333333, 4);
+	assert_int_equal(e->gpu.regs[GEN8_PRIVATE_PAT_LO / 4], 0x22222222);
+	/* Drain everything. */
+	for (i = 0; i < 200 && !gvt_idle(e->gvt); i++) {
+		e->hv.now += 1000000;
+		fake_gpu_complete(&e->gpu, GEN9_RCS0);
+		gvt_poll(e->gvt);
+	}
+	fake_gpu_complete(&e->gpu, GEN9_RCS0);
+	gvt_poll(e->gvt);
+	assert_true(gvt_idle(e->gvt));
+	assert_int_equal(e->v[0]->stats.workloads_done, 3);
+	assert_int_equal(e->v[1]->stats.workloads_done, 3);
+	assert_true(e->v[0]->stats.vgpu_switches >= 2);
+	assert_true(e->v[1]->stats.vgpu_switches >= 1);
+}
+
+static void test_idle_vgpu_skipped(void **state)
+{
+	struct env *e = *state;
+	struct guest_i915 *g1 = &e->g[1];
+	int c1 = gi_ctx_create(g1, GEN9_RCS0);
+
+	/* Only vGPU 2 has work: it gets the GPU at once. */
+	gi_emit_breadcrumb(g1, c1, e->seq_gm[1], 1);
+	gi_submit(g1, c1, -1);
+	assert_ptr_equal(e->gvt->owner, e->v[1]);
+	assert_int_equal(gi_wait_idle(g1, GEN9_RCS0, 5), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_submit_csb_irq, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_elements, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lite_restore, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rejected_fails_only_that_vgpu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hang_resets_engine, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scheduler_switches_and_mmio, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_idle_vgpu_skipped, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

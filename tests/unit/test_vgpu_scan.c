@@ -1,0 +1,351 @@
+/* The command scanner: accept/reject tables of ring contents, batch
+ * following (chains, second level, loops, privileged batches run from a
+ * copy). Submitted through the i915-like guest against the fake gpu_hw. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/vgpu/vgpu_priv.h"
+#include "tests/unit/fake_gpu_hw.h"
+#include "tests/unit/fake_hv_ops.h"
+#include "tests/unit/guest_i915.h"
+
+#define MiB (1ull << 20)
+#define BATCH_VA 0x500000000ull
+#define OTHER 0xdead0000u /* marker: replaced by another vGPU's GM */
+#define OWN 0xbeef0000u /* marker: replaced by this vGPU's GM */
+
+static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
+
+struct env {
+	struct fake_hv hv;
+	struct fake_gpu gpu;
+	struct gvt *gvt;
+	struct vgpu *v, *other;
+	struct guest_i915 g;
+	int ctx[GEN9_NUM_ENGINES];
+	uint32_t own_gm;
+	uint64_t own_gpa, batch_gpa;
+	uint32_t ggtt_batch_gm;
+	uint64_t ggtt_batch_gpa;
+};
+
+static void trap(void *arg, uint32_t vm, uint64_t gpa, const void *data,
+		 size_t len)
+{
+	struct env *e = arg;
+
+	vgpu_page_write(gvt_vgpu_by_vm(e->gvt, vm), gpa, data, len);
+}
+
+static int setup(void **state)
+{
+	struct env *e = calloc(1, sizeof(*e));
+	struct guest_i915 *g = &e->g;
+
+	fake_hv_init(&e->hv, 64, 16);
+	fake_gpu_init(&e->gpu, 256, 4096, &e->hv.dma);
+	assert_int_equal(gvt_create(&e->gpu.hw, &e->hv.hv, NULL, &e->gvt), 0);
+	e->hv.trap = trap;
+	e->hv.trap_arg = e;
+	assert_int_equal(fake_hv_add_vm(&e->hv, 1, 8 * MiB), 0);
+	assert_int_equal(vgpu_create(e->gvt, &small, 1, &e->v), 0);
+	assert_int_equal(vgpu_create(e->gvt, &small, 2, &e->other), 0);
+	assert_int_equal(gi_probe(g, &e->hv, e->v, 1, e->gvt), 0);
+	assert_int_equal(gi_ppgtt_create(g), 0);
+	assert_int_equal(gi_engine_init(g, GEN9_RCS0), 0);
+	assert_int_equal(gi_engine_init(g, GEN9_BCS0), 0);
+	e->ctx[GEN9_RCS0] = gi_ctx_create(g, GEN9_RCS0);
+	e->ctx[GEN9_BCS0] = gi_ctx_create(g, GEN9_BCS0);
+	e->own_gpa = gi_alloc_pages(g, 1);
+	e->own_gm = gi_gm_alloc(g, 4096, true);
+	gi_ggtt_bind(g, e->own_gm, e->own_gpa, 1);
+	e->batch_gpa = gi_alloc_pages(g, 4);
+	gi_ppgtt_map(g, BATCH_VA, e->batch_gpa, 4);
+	e->ggtt_batch_gpa = gi_alloc_pages(g, 1);
+	e->ggtt_batch_gm = gi_gm_alloc(g, 4096, false);
+	gi_ggtt_bind(g, e->ggtt_batch_gm, e->ggtt_batch_gpa, 1);
+	*state = e;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct env *e = *state;
+
+	gvt_destroy(e->gvt);
+	assert_int_equal(e->hv.pages_in_use, 0);
+	fake_gpu_fini(&e->gpu);
+	fake_hv_fini(&e->hv);
+	free(e);
+	return 0;
+}
+
+static uint32_t fix(struct env *e, uint32_t dw)
+{
+	if ((dw & ~0xfffu) == OWN)
+		return e->own_gm | (dw & 0xfff);
+	if ((dw & ~0xfffu) == OTHER)
+		return (uint32_t)e->other->low_base | (dw & 0xfff);
+	return dw;
+}
+
+/* Submit dwords on engine; true when accepted (ran to completion). */
+static bool submit(struct env *e, int engine, const uint32_t *dw, uint32_t n)
+{
+	uint64_t rej = e->v->stats.workloads_rejected;
+	uint32_t buf[64], i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = fix(e, dw[i]);
+	if (n & 1)
+		buf[n++] = MI_NOOP; /* qword-aligned tail, like i915 */
+	gi_ring_emit(&e->g, e->ctx[engine], buf, n);
+	gi_submit(&e->g, e->ctx[engine], -1);
+	gi_service(&e->g);
+	if (e->v->stats.workloads_rejected != rej) {
+		assert_true(vgpu_failed(e->v));
+		/* i915's recovery: reset the engine, skip the bad request. */
+		gi_mmio_write(&e->g, GEN6_GDRST, GEN6_GRDOM_FULL, 4);
+		assert_false(vgpu_failed(e->v));
+		e->g.eng[engine].csb_head = 5;
+		gi_write32(&e->g, e->g.eng[engine].hwsp_gpa + I915_HWS_CSB_WRITE_INDEX * 4, 5);
+		gi_mmio_write(&e->g, RING_CONTEXT_STATUS_PTR(e->g.eng[engine].base),
+			      GEN8_CSB_PTR_RESET_VALUE, 4);
+		gi_write32(&e->g, e->g.ctx[e->ctx[engine]].lrca_gpa + 4096 + CTX_RING_HEAD * 4,
+			   e->g.ctx[e->ctx[engine]].tail);
+		return false;
+	}
+	return gi_wait_idle(&e->g, engine, 10) == 0;
+}
+
+struct scase {
+	const char *name;
+	int engine;
+	bool ok;
+	uint32_t n;
+	uint32_t dw[16];
+};
+
+#define RCS GEN9_RCS0
+#define BCS GEN9_BCS0
+#define SDI_GGTT (MI_STORE_DWORD_IMM_GEN4 | MI_SDI_GGTT)
+#define SRM_GGTT (MI_STORE_REGISTER_MEM_GEN8 | MI_SRM_LRM_GLOBAL_GTT)
+#define LRM_GGTT (MI_LOAD_REGISTER_MEM_GEN8 | MI_SRM_LRM_GLOBAL_GTT)
+#define PC_QW_GGTT (PIPE_CONTROL_QW_WRITE | PIPE_CONTROL_GLOBAL_GTT_IVB | PIPE_CONTROL_CS_STALL)
+
+static const struct scase cases[] = {
+	{ "noops", RCS, true, 2, { MI_NOOP, MI_NOOP } },
+	{ "user interrupt", RCS, true, 2, { MI_USER_INTERRUPT, MI_ARB_CHECK } },
+	{ "sdi ggtt own", RCS, true, 4, { SDI_GGTT, OWN, 0, 7 } },
+	{ "sdi ppgtt", RCS, true, 4, { MI_STORE_DWORD_IMM_GEN4, 0x1000, 0x12, 7 } },
+	{ "sdi qword ggtt own", RCS, true, 5, { MI_STORE_QWORD_IMM_GEN8 | MI_SDI_GGTT, OWN, 0, 1, 2 } },
+	{ "lri gpr", RCS, true, 3, { MI_LOAD_REGISTER_IMM(1), 0x2600, 5 } },
+	{ "lri mocs+l3cc", RCS, true, 5, { MI_LOAD_REGISTER_IMM(2), 0xc800, 1, 0xb020, 2 } },
+	{ "srm timestamp", RCS, true, 4, { SRM_GGTT, 0x2358, OWN, 0 } },
+	{ "lrm gpr", RCS, true, 4, { LRM_GGTT, 0x2604, OWN, 0 } },
+	{ "lrr gpr", RCS, true, 3, { MI_LOAD_REGISTER_REG, 0x2600, 0x2608 } },
+	{ "pipe control ggtt own", RCS, true, 6, { GFX_OP_PIPE_CONTROL(6), PC_QW_GGTT, OWN, 0, 1, 0 } },
+	{ "pipe control ppgtt", RCS, true, 6, { GFX_OP_PIPE_CONTROL(6), PIPE_CONTROL_QW_WRITE, 0x1000, 0, 1, 0 } },
+	{ "3d state", RCS, true, 3, { 0x78040001, 0, 0 } },
+	{ "flush_dw ggtt own", BCS, true, 4, { (MI_FLUSH_DW + 1) | MI_FLUSH_DW_OP_STOREDW, OWN | MI_FLUSH_DW_USE_GTT, 0, 1 } },
+	{ "xy color blt", BCS, true, 7, { XY_COLOR_BLT_CMD, 0x03f00100, 0, 0x00100010, 0x1000, 0, 0 } },
+	{ "bcs swctrl", BCS, true, 3, { MI_LOAD_REGISTER_IMM(1), BCS_SWCTRL, 0x30003 } },
+
+	{ "lri elsp", RCS, false, 3, { MI_LOAD_REGISTER_IMM(1), 0x2230, 0 } },
+	{ "lri pdp0", RCS, false, 3, { MI_LOAD_REGISTER_IMM(1), 0x2270, 0x1000 } },
+	{ "lri ring mode", RCS, false, 3, { MI_LOAD_REGISTER_IMM(1), 0x229c, 0xffff0000 } },
+	{ "lri 2nd pair bad", RCS, false, 5, { MI_LOAD_REGISTER_IMM(2), 0x2600, 0, 0xa188, 1 } },
+	{ "lri forcewake", RCS, false, 3, { MI_LOAD_REGISTER_IMM(1), 0xa188, 0x10001 } },
+	{ "lri fence", RCS, false, 3, { MI_LOAD_REGISTER_IMM(1), 0x100000, 1 } },
+	{ "lri gdrst", RCS, false, 3, { MI_LOAD_REGISTER_IMM(1), 0x941c, 1 } },
+	{ "lri pvinfo", RCS, false, 3, { MI_LOAD_REGISTER_IMM(1), 0x78818, 4 } },
+	{ "lri bcs reg on rcs", RCS, false, 3, { MI_LOAD_REGISTER_IMM(1), BCS_SWCTRL, 0 } },
+	{ "sdi ggtt other vgpu", RCS, false, 4, { SDI_GGTT, OTHER, 0, 7 } },
+	{ "sdi ggtt host", RCS, false, 4, { SDI_GGTT, 0x1000, 0, 7 } },
+	{ "srm master irq", RCS, false, 4, { SRM_GGTT, 0x44200, OWN, 0 } },
+	{ "srm to other", RCS, false, 4, { SRM_GGTT, 0x2358, OTHER, 0 } },
+	{ "semaphore wait", RCS, false, 4, { MI_SEMAPHORE_WAIT, 0, OWN, 0 } },
+	{ "store data index", RCS, false, 3, { MI_STORE_DATA_INDEX, 0x40, 1 } },
+	{ "update gtt", RCS, false, 3, { MI_INSTR(0x23, 1), 0, 0 } },
+	{ "display flip", RCS, false, 3, { MI_INSTR(0x14, 1), 0, 0 } },
+	{ "wait for event", RCS, false, 1, { MI_WAIT_FOR_EVENT } },
+	{ "cond bb end", RCS, false, 4, { MI_CONDITIONAL_BATCH_BUFFER_END, 0, OWN, 0 } },
+	{ "report perf", RCS, false, 4, { MI_INSTR(0x28, 2), 0, 0, 0 } },
+	{ "flush_dw store index", BCS, false, 4, { (MI_FLUSH_DW + 1) | MI_FLUSH_DW_OP_STOREDW | MI_FLUSH_DW_STORE_INDEX, 0x100, 0, 1 } },
+	{ "flush_dw ggtt other", BCS, false, 4, { (MI_FLUSH_DW + 1) | MI_FLUSH_DW_OP_STOREDW, OTHER | MI_FLUSH_DW_USE_GTT, 0, 1 } },
+	{ "pipe control index", RCS, false, 6, { GFX_OP_PIPE_CONTROL(6), PIPE_CONTROL_QW_WRITE | PIPE_CONTROL_STORE_DATA_INDEX, 0x40, 0, 1, 0 } },
+	{ "pipe control lri elsp", RCS, false, 6, { GFX_OP_PIPE_CONTROL(6), PIPE_CONTROL_MMIO_WRITE, 0x2230, 0, 1, 0 } },
+	{ "pipe control ggtt other", RCS, false, 6, { GFX_OP_PIPE_CONTROL(6), PC_QW_GGTT, OTHER, 0, 1, 0 } },
+	{ "blt on rcs", RCS, false, 7, { XY_COLOR_BLT_CMD, 0, 0, 0, 0, 0, 0 } },
+	{ "3d on bcs", BCS, false, 3, { 0x78040001, 0, 0 } },
+	{ "client 1", RCS, false, 2, { 0x20000000, 0 } },
+	{ "client 7", RCS, false, 2, { 0xe0000000, 0 } },
+	{ "bb end in ring", RCS, false, 2, { MI_BATCH_BUFFER_END, MI_NOOP } },
+	{ "past tail", RCS, false, 2, { MI_LOAD_REGISTER_IMM(4), 0x2600 } },
+	{ "ggtt batch outside", RCS, false, 3, { MI_BATCH_BUFFER_START_GEN8, OTHER, 0 } },
+	{ "bb start bad length", RCS, false, 4, { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT | 2, 0, 5, 0 } },
+};
+
+static void test_table(void **state)
+{
+	struct env *e = *state;
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct scase *c = &cases[i];
+		bool got = submit(e, c->engine, c->dw, c->n);
+
+		if (got != c->ok) {
+			fprintf(stderr, "case '%s': %s, expected %s\n", c->name,
+				got ? "accepted" : "rejected",
+				c->ok ? "accepted" : "rejected");
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+static void put_batch(struct env *e, int page, const uint32_t *dw, uint32_t n)
+{
+	fake_hv_guest_write(&e->hv, 1, e->batch_gpa + 4096ull * page, dw, 4 * n);
+}
+
+static void bb_start(struct env *e, uint64_t va, bool ppgtt)
+{
+	uint32_t cs[4] = { MI_BATCH_BUFFER_START_GEN8 | (ppgtt ? MI_BATCH_PPGTT : 0),
+			   (uint32_t)va, (uint32_t)(va >> 32), MI_NOOP };
+
+	gi_ring_emit(&e->g, e->ctx[RCS], cs, 4);
+}
+
+static bool run_ring(struct env *e)
+{
+	uint32_t none[1] = { 0 };
+
+	return submit(e, RCS, none, 0);
+}
+
+static void test_ppgtt_batches(void **state)
+{
+	struct env *e = *state;
+	uint32_t simple[] = { SDI_GGTT, e->own_gm, 0, 1, MI_BATCH_BUFFER_END };
+	uint32_t chain[] = { MI_NOOP, MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
+			     (uint32_t)(BATCH_VA + 4096), (uint32_t)(BATCH_VA >> 32) };
+	uint32_t loop[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
+			    (uint32_t)BATCH_VA, (uint32_t)(BATCH_VA >> 32) };
+	uint32_t call2[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT | MI_BATCH_SECOND_LEVEL,
+			     (uint32_t)(BATCH_VA + 8192), (uint32_t)(BATCH_VA >> 32),
+			     MI_BATCH_BUFFER_END };
+	uint32_t bad_in_2nd[] = { MI_LOAD_REGISTER_IMM(1), 0x2230, 0, MI_BATCH_BUFFER_END };
+	uint32_t call3[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT | MI_BATCH_SECOND_LEVEL,
+			     (uint32_t)(BATCH_VA + 8192), (uint32_t)(BATCH_VA >> 32) };
+	uint32_t ggtt_from_batch[] = { MI_BATCH_BUFFER_START_GEN8, e->ggtt_batch_gm, 0 };
+	uint64_t n0;
+
+	/* One batch. */
+	put_batch(e, 0, simple, 5);
+	bb_start(e, BATCH_VA, true);
+	assert_true(run_ring(e));
+	assert_int_equal(e->v->stats.batches_scanned, 1);
+	/* A chain into a second batch, which ends. */
+	put_batch(e, 0, chain, 4);
+	put_batch(e, 1, simple, 5);
+	bb_start(e, BATCH_VA, true);
+	assert_true(run_ring(e));
+	/* A batch that jumps to itself: rejected, in bounded time. */
+	n0 = e->v->stats.cmds_scanned;
+	put_batch(e, 0, loop, 3);
+	bb_start(e, BATCH_VA, true);
+	assert_false(run_ring(e));
+	assert_true(e->v->stats.cmds_scanned - n0 <= SCAN_MAX_BATCHES + 8);
+	/* Second level: scanned too. */
+	put_batch(e, 0, call2, 4);
+	put_batch(e, 2, simple, 5);
+	bb_start(e, BATCH_VA, true);
+	assert_true(run_ring(e));
+	put_batch(e, 2, bad_in_2nd, 4);
+	bb_start(e, BATCH_VA, true);
+	assert_false(run_ring(e));
+	/* Third level: refused. */
+	put_batch(e, 0, call2, 4);
+	put_batch(e, 2, call3, 3);
+	bb_start(e, BATCH_VA, true);
+	assert_false(run_ring(e));
+	/* Unmapped batch address. */
+	bb_start(e, BATCH_VA + 64 * 4096, true);
+	assert_false(run_ring(e));
+	/* A privileged (GGTT) batch started from a batch. */
+	put_batch(e, 0, ggtt_from_batch, 3);
+	bb_start(e, BATCH_VA, true);
+	assert_false(run_ring(e));
+}
+
+static void test_privileged_batch_copied(void **state)
+{
+	struct env *e = *state;
+	struct vgpu_engine *ve = &e->v->eng[RCS];
+	uint32_t bb[] = { SDI_GGTT, e->own_gm, 0, 0x5a5a, MI_BATCH_BUFFER_END };
+	uint32_t evil[] = { MI_LOAD_REGISTER_IMM(1), 0x2230, 0, MI_BATCH_BUFFER_END };
+	uint32_t *copy;
+	uint32_t s_head;
+
+	fake_hv_guest_write(&e->hv, 1, e->ggtt_batch_gpa, bb, sizeof(bb));
+	e->gpu.auto_complete = false;
+	bb_start(e, e->ggtt_batch_gm, false);
+	gi_submit(&e->g, e->ctx[RCS], -1);
+	gi_service(&e->g);
+	/* The ring the hardware runs starts the copy, not the guest page. */
+	s_head = ve->wl[ve->wl_head].s_head;
+	assert_int_equal(*(uint32_t *)(ve->sring.va + s_head + 4), ve->sbb.gm);
+	copy = (uint32_t *)ve->sbb.va;
+	assert_memory_equal(copy, bb, sizeof(bb));
+	/* Changing the guest's batch now changes nothing that runs. */
+	fake_hv_guest_write(&e->hv, 1, e->ggtt_batch_gpa, evil, sizeof(evil));
+	assert_memory_equal(copy, bb, sizeof(bb));
+	fake_gpu_complete(&e->gpu, RCS);
+	assert_int_equal(gi_wait_idle(&e->g, RCS, 10), 0);
+	/* And the evil version is rejected when submitted. */
+	e->gpu.auto_complete = true;
+	bb_start(e, e->ggtt_batch_gm, false);
+	assert_false(run_ring(e));
+}
+
+static void test_ring_copy_is_what_runs(void **state)
+{
+	struct env *e = *state;
+	struct vgpu_engine *ve = &e->v->eng[RCS];
+	uint32_t ok[4] = { MI_LOAD_REGISTER_IMM(1), 0x2600, 1, MI_NOOP };
+	uint32_t s_head, *ring;
+	struct gi_ctx *c = &e->g.ctx[e->ctx[RCS]];
+
+	e->gpu.auto_complete = false;
+	gi_ring_emit(&e->g, e->ctx[RCS], ok, 4);
+	gi_submit(&e->g, e->ctx[RCS], -1);
+	gi_service(&e->g);
+	s_head = ve->wl[ve->wl_head].s_head;
+	/* The guest rewrites its ring after the check (TOCTOU attempt). */
+	gi_write32(&e->g, c->ring_gpa + c->tail - 12, 0x2230);
+	ring = (uint32_t *)(ve->sring.va + s_head);
+	assert_int_equal(ring[1], 0x2600);
+	fake_gpu_complete(&e->gpu, RCS);
+	assert_int_equal(gi_wait_idle(&e->g, RCS, 10), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ppgtt_batches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_privileged_batch_copied, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ring_copy_is_what_runs, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
