@@ -15,13 +15,14 @@ FUZZ_SECONDS ?= 30
 Q := $(if $(filter 1,$(V)),,@)
 
 .DEFAULT_GOAL := all
-.PHONY: all deps efi image run run-qemu qemu bochs test unit fuzz fuzz-build emu clean
+.PHONY: all deps efi image run run-qemu qemu bochs test unit fuzz fuzz-build emu eval clean
 
 include mk/deps.mk
 include mk/efi.mk
 include mk/host.mk
 include mk/guest.mk
 include mk/emu.mk
+include mk/eval.mk
 
 all: efi guest unit-build
 
