@@ -35,7 +35,7 @@ emu: $(EFI_APP) $(TESTGUEST_BIN)
 test: deps
 	@rm -f $(BUILD)/test-results
 	@$(MAKE) --no-print-directory efi guest unit-build fuzz-build
-	@$(MAKE) --no-print-directory -k unit fuzz emu; \
+	@$(MAKE) --no-print-directory -k unit fuzz emu FUZZ_SECONDS=$(TEST_FUZZ_SECONDS); \
 	tools/run-tests summary $(BUILD)/test-results
 
 # Exit-path baseline: the test guest times CPUID, I/O, MSR, MMIO and
