@@ -1,0 +1,134 @@
+/* gScale: sharing the global graphics memory (GGTT address space) among
+ * many vGPUs (seeds/gscale.txt).
+ *
+ * gVirt gives every vGPU a private, non-overlapping slice of the GGTT, so
+ * the aperture (low GM) caps the number of vGPUs at a handful. gScale lets
+ * vGPUs overlap:
+ *  - every vGPU keeps a private shadow of the GGTT entries of its ranges;
+ *  - at a vGPU switch only the incoming vGPU's ranges are written to the
+ *    physical GGTT ("on-demand copying"), and only the chunks whose physical
+ *    entries currently belong to someone else (ownership tracking);
+ *  - high GM is divided into slots; vGPUs are placed on slots, several per
+ *    slot when they must ("slot sharing"); a slot whose vGPUs are all idle
+ *    but one keeps that one's entries resident, so its switches copy
+ *    nothing for high GM;
+ *  - idle vGPUs are never switched to, so they cost no copy;
+ *  - optionally the next vGPU's entries are copied ahead of its switch into
+ *    chunks the running vGPU does not use ("predictive copy").
+ *
+ * This module is the mechanism: it owns the shadows, the ownership map and
+ * the physical GGTT writes (through gpu_hw). Callers: the mediator's GGTT
+ * write path (gscale_guest_write) and its scheduler (gscale_switch_to,
+ * gscale_prefetch), and the evaluation harness (tools/eval/gscale).
+ *
+ * Units: GGTT entry indices (one entry = one 4 KiB page of GM). */
+#ifndef GPU_GSCALE_GSCALE_H
+#define GPU_GSCALE_GSCALE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu/hw/gpu_hw.h"
+
+#define GSCALE_MAX_VGPUS 128
+#define GSCALE_NO_OWNER 0xffff
+/* Ownership is tracked per chunk of 512 entries (2 MiB of GM): fine enough
+ * that a vGPU's range boundary rarely splits a chunk, coarse enough that the
+ * map for a 4 GiB GGTT is 2048 entries. */
+#define GSCALE_CHUNK_ENTRIES 512u
+
+struct gscale_range {
+	uint32_t first; /* GGTT index */
+	uint32_t count; /* entries; 0 = none */
+};
+
+struct gscale_params {
+	/* Low GM shared by guest vGPUs (inside the aperture, after the host's
+	 * part and the fence pool) and high GM divided into slots. */
+	struct gscale_range low, high;
+	uint32_t slot_entries; /* slot size; 0: 16384 entries = 64 MiB */
+	bool slot_sharing;     /* false = gScale-basic: copy every switch */
+	bool predictive;       /* copy the next vGPU's entries ahead */
+};
+
+/* Where shadows come from: hv pages on the machine, malloc in host tools. */
+struct gscale_mem {
+	void *(*alloc)(void *ctx, size_t bytes); /* zeroed, or NULL */
+	void (*free)(void *ctx, void *p, size_t bytes);
+	/* Optional clock (TSC cycles or ns) to account time spent copying. */
+	uint64_t (*clock)(void *ctx);
+	void *ctx;
+};
+
+struct gscale_stats {
+	uint64_t switches;          /* gscale_switch_to calls that changed vGPU */
+	uint64_t entries_copied;    /* on the switch path */
+	uint64_t entries_prefetched; /* ahead of the switch (predictive) */
+	uint64_t chunks_resident;   /* chunks found already owned at switch */
+	uint64_t guest_writes;      /* entries written by guests */
+	uint64_t guest_writes_hw;   /* ... that also went to the physical GGTT */
+	uint64_t writes_rejected;   /* outside the writer's ranges */
+	uint64_t copy_clock;        /* clock ticks spent copying at switch */
+};
+
+struct gscale_vgpu {
+	int id;                     /* index in gscale.vgpus */
+	bool present;
+	bool busy;                  /* has work: the scheduler may pick it */
+	struct gscale_range low, high; /* its GM, in GGTT indices */
+	uint32_t slot;              /* first slot of its high GM */
+	uint64_t *shadow_low;       /* private shadow entries of low */
+	uint64_t *shadow_high;      /* ... and of high */
+	uint64_t entries_copied;    /* for this vGPU, on the switch path */
+	uint64_t switches_in;
+};
+
+struct gscale {
+	struct gpu_hw *hw;
+	struct gscale_params p;
+	struct gscale_mem mem;
+	uint32_t nr_slots;
+	uint32_t first_chunk, nr_chunks; /* chunks covering low..high */
+	uint16_t *owner;                 /* per chunk: vGPU id or NO_OWNER */
+	uint16_t *slot_users;            /* per slot: vGPUs placed there */
+	int current;                     /* vGPU on the engine, -1 none */
+	struct gscale_vgpu vgpus[GSCALE_MAX_VGPUS];
+	struct gscale_stats stats;
+};
+
+int gscale_init(struct gscale *gs, struct gpu_hw *hw,
+		const struct gscale_params *p, const struct gscale_mem *mem);
+void gscale_fini(struct gscale *gs);
+
+/* Adds a vGPU needing low_entries of low GM and high_entries of high GM.
+ * Low GM: every guest vGPU overlaps at the start of the shared low range.
+ * High GM: placed on the least used slot run (slot sharing spreads vGPUs;
+ * gScale-basic stacks them all at the first slot, as every vGPU's copy is
+ * unconditional there anyway). Returns the id or a negative error. */
+int gscale_vgpu_add(struct gscale *gs, uint32_t low_entries,
+		    uint32_t high_entries);
+void gscale_vgpu_remove(struct gscale *gs, int id);
+void gscale_set_busy(struct gscale *gs, int id, bool busy);
+
+/* A guest's GGTT write (already validated and translated by the mediator:
+ * pte holds a host page of that VM). Updates the private shadow and, when
+ * the chunk is resident for this vGPU, the physical GGTT. -GPU_EINVAL when
+ * index is outside the vGPU's ranges (counted, nothing written). */
+int gscale_guest_write(struct gscale *gs, int id, uint32_t index,
+		       uint64_t pte);
+/* The private view: what vGPU id's GGTT entry index holds (0 if none). */
+uint64_t gscale_shadow_read(const struct gscale *gs, int id, uint32_t index);
+
+/* Make vGPU id's entries the ones in the physical GGTT (the GGTT part of a
+ * vGPU context switch). Returns the number of entries written. */
+uint64_t gscale_switch_to(struct gscale *gs, int id);
+/* Predictive copy: while `current` runs, copy next's entries into chunks
+ * current does not use. No-op unless params.predictive. */
+uint64_t gscale_prefetch(struct gscale *gs, int next);
+
+/* How many vGPUs of this size the shadows' memory allows: the limit that
+ * replaces gVirt's partition (bytes_available / shadow bytes per vGPU). */
+uint64_t gscale_shadow_bytes(uint32_t low_entries, uint32_t high_entries);
+
+#endif

@@ -1,0 +1,186 @@
+/* gScale's hot paths: the GGTT part of a vGPU switch (on-demand copying with
+ * per-chunk ownership), predictive copy, and guest GGTT writes into the
+ * private shadow. */
+#include "gpu/gscale/gscale.h"
+#include "mini/string.h"
+
+static bool in_range(const struct gscale_range *r, uint32_t index)
+{
+	return index >= r->first && index - r->first < r->count;
+}
+
+static uint64_t clock_now(const struct gscale *gs)
+{
+	return gs->mem.clock ? gs->mem.clock(gs->mem.ctx) : 0;
+}
+
+static uint16_t *owner_of(struct gscale *gs, uint32_t chunk)
+{
+	return &gs->owner[chunk - gs->first_chunk];
+}
+
+/* Writes the shadow of range r (of vGPU v) for one chunk to the GGTT. */
+static uint32_t copy_chunk(struct gscale *gs, const struct gscale_range *r,
+			   const uint64_t *shadow, uint32_t chunk)
+{
+	uint32_t first = chunk * GSCALE_CHUNK_ENTRIES;
+
+	for (uint32_t i = 0; i < GSCALE_CHUNK_ENTRIES; i++)
+		gpu_hw_ggtt_write(gs->hw, first + i,
+				  shadow[first - r->first + i]);
+	return GSCALE_CHUNK_ENTRIES;
+}
+
+/* Every chunk of r not already holding v's entries gets them. A chunk that
+ * `avoid` uses is skipped (predictive copy must not disturb the running
+ * vGPU); avoid may be NULL. */
+static uint64_t copy_range(struct gscale *gs, const struct gscale_vgpu *v,
+			   const struct gscale_range *r, const uint64_t *shadow,
+			   const struct gscale_vgpu *avoid)
+{
+	uint64_t copied = 0;
+	uint32_t c0 = r->first / GSCALE_CHUNK_ENTRIES;
+	uint32_t c1 = (r->first + r->count) / GSCALE_CHUNK_ENTRIES;
+
+	for (uint32_t c = c0; c < c1; c++) {
+		uint16_t *own = owner_of(gs, c);
+		uint32_t idx = c * GSCALE_CHUNK_ENTRIES;
+
+		if (*own == v->id) {
+			gs->stats.chunks_resident++;
+			continue;
+		}
+		if (avoid && (in_range(&avoid->low, idx) ||
+			      in_range(&avoid->high, idx)))
+			continue;
+		copied += copy_chunk(gs, r, shadow, c);
+		*own = (uint16_t)v->id;
+	}
+	return copied;
+}
+
+static uint64_t copy_vgpu(struct gscale *gs, const struct gscale_vgpu *v,
+			  const struct gscale_vgpu *avoid)
+{
+	uint64_t n = copy_range(gs, v, &v->low, v->shadow_low, avoid) +
+		     copy_range(gs, v, &v->high, v->shadow_high, avoid);
+
+	/* The GPU may cache GGTT entries: flush once per batch of writes. */
+	if (n)
+		gpu_hw_ggtt_flush(gs->hw);
+	return n;
+}
+
+static struct gscale_vgpu *get(struct gscale *gs, int id)
+{
+	if (id < 0 || id >= GSCALE_MAX_VGPUS || !gs->vgpus[id].present)
+		return NULL;
+	return &gs->vgpus[id];
+}
+
+uint64_t gscale_switch_to(struct gscale *gs, int id)
+{
+	struct gscale_vgpu *v = get(gs, id);
+	uint64_t t0, n;
+
+	if (!v || id == gs->current)
+		return 0;
+	t0 = clock_now(gs);
+	n = copy_vgpu(gs, v, NULL);
+	gs->stats.copy_clock += clock_now(gs) - t0;
+	gs->stats.entries_copied += n;
+	gs->stats.switches++;
+	v->entries_copied += n;
+	v->switches_in++;
+	gs->current = id;
+	return n;
+}
+
+uint64_t gscale_prefetch(struct gscale *gs, int next)
+{
+	struct gscale_vgpu *v = get(gs, next);
+	struct gscale_vgpu *cur = get(gs, gs->current);
+	uint64_t n;
+
+	if (!gs->p.predictive || !v || next == gs->current)
+		return 0;
+	n = copy_vgpu(gs, v, cur);
+	gs->stats.entries_prefetched += n;
+	return n;
+}
+
+static uint64_t *shadow_slot(struct gscale_vgpu *v, uint32_t index)
+{
+	if (in_range(&v->low, index))
+		return &v->shadow_low[index - v->low.first];
+	if (in_range(&v->high, index))
+		return &v->shadow_high[index - v->high.first];
+	return NULL;
+}
+
+int gscale_guest_write(struct gscale *gs, int id, uint32_t index,
+		       uint64_t pte)
+{
+	struct gscale_vgpu *v = get(gs, id);
+	uint64_t *slot = v ? shadow_slot(v, index) : NULL;
+
+	if (!slot) {
+		gs->stats.writes_rejected++;
+		return -GPU_EINVAL;
+	}
+	*slot = pte;
+	gs->stats.guest_writes++;
+	/* Resident chunk: the physical GGTT must keep matching the shadow. */
+	if (*owner_of(gs, index / GSCALE_CHUNK_ENTRIES) == id) {
+		gpu_hw_ggtt_write(gs->hw, index, pte);
+		gpu_hw_ggtt_flush(gs->hw);
+		gs->stats.guest_writes_hw++;
+	}
+	return 0;
+}
+
+uint64_t gscale_shadow_read(const struct gscale *gs, int id, uint32_t index)
+{
+	struct gscale_vgpu *v = get((struct gscale *)gs, id);
+	uint64_t *slot = v ? shadow_slot(v, index) : NULL;
+
+	return slot ? *slot : 0;
+}
+
+/* A removed vGPU's entries must not stay in the physical GGTT: they point
+ * at pages of a VM that may be gone. */
+static void scrub_owned(struct gscale *gs, int id)
+{
+	bool wrote = false;
+
+	for (uint32_t c = 0; c < gs->nr_chunks; c++) {
+		uint32_t first = (gs->first_chunk + c) * GSCALE_CHUNK_ENTRIES;
+
+		if (gs->owner[c] != id)
+			continue;
+		for (uint32_t i = 0; i < GSCALE_CHUNK_ENTRIES; i++)
+			gpu_hw_ggtt_write(gs->hw, first + i, 0);
+		gs->owner[c] = GSCALE_NO_OWNER;
+		wrote = true;
+	}
+	if (wrote)
+		gpu_hw_ggtt_flush(gs->hw);
+}
+
+void gscale_vgpu_remove(struct gscale *gs, int id)
+{
+	struct gscale_vgpu *v = get(gs, id);
+	uint32_t nslots;
+
+	if (!v)
+		return;
+	scrub_owned(gs, id);
+	nslots = (v->high.count + gs->p.slot_entries - 1) / gs->p.slot_entries;
+	for (uint32_t i = v->slot; i < v->slot + nslots; i++)
+		gs->slot_users[i]--;
+	gs->mem.free(gs->mem.ctx, v->shadow_low, v->low.count * 8ull);
+	gs->mem.free(gs->mem.ctx, v->shadow_high, v->high.count * 8ull);
+	if (gs->current == id)
+		gs->current = -1;
+	v->present = false;
+}
