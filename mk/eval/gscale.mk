@@ -1,0 +1,19 @@
+# gScale study: tools/eval/gscale drives gpu/gscale over the Gen9 model.
+EVAL_STUDIES += gscale
+
+GSCALE_EVAL := $(BUILD)/host/eval/gscale-eval
+GSCALE_EVAL_SRCS := $(wildcard tools/eval/gscale/*.c) \
+	gpu/gscale/gscale.c gpu/gscale/gscale_copy.c \
+	$(wildcard gpu/model/*.c) gpu/hw/pci_ids.c
+
+$(GSCALE_EVAL): $(GSCALE_EVAL_SRCS) $(wildcard tools/eval/gscale/*.h) $(HOST_HDRS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -DHOST_BUILD \
+		-I. -Ilibc-mini/include -o $@ $(GSCALE_EVAL_SRCS)
+
+eval-gscale: $(GSCALE_EVAL)
+	@mkdir -p $(EVAL_DIR)/gscale
+	$(GSCALE_EVAL) $(EVAL_DIR)/gscale
+	gnuplot -e "dir='$(EVAL_DIR)/gscale'" tools/eval/gscale/plots.gp
+	@cat $(EVAL_DIR)/gscale/gscale.md
