@@ -166,6 +166,15 @@ int gscale_vgpu_add(struct gscale *gs, uint32_t low_entries,
 	return id;
 }
 
+int gscale_nr_vgpus(const struct gscale *gs)
+{
+	int n = 0;
+
+	for (int id = 0; id < GSCALE_MAX_VGPUS; id++)
+		n += gs->vgpus[id].present;
+	return n;
+}
+
 void gscale_set_busy(struct gscale *gs, int id, bool busy)
 {
 	if (id >= 0 && id < GSCALE_MAX_VGPUS && gs->vgpus[id].present)

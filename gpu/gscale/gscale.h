@@ -110,6 +110,7 @@ int gscale_vgpu_add(struct gscale *gs, uint32_t low_entries,
 		    uint32_t high_entries);
 void gscale_vgpu_remove(struct gscale *gs, int id);
 void gscale_set_busy(struct gscale *gs, int id, bool busy);
+int gscale_nr_vgpus(const struct gscale *gs);
 
 /* A guest's GGTT write (already validated and translated by the mediator:
  * pte holds a host page of that VM). Updates the private shadow and, when

@@ -80,6 +80,14 @@ struct gvt_params {
 	 * same gpu_hw; engines are then driven through it (submission, CSB,
 	 * forcewake, reset) instead of by raw register writes. */
 	struct pgpu *pgpu;
+	/* gScale (gpu/gscale): vGPUs share the guest GM instead of getting
+	 * disjoint slices; each keeps a private shadow of its GGTT entries,
+	 * copied to the hardware at vGPU switches; the CPU reaches low GM
+	 * through the ladder mapping (EPT straight to the backing pages). */
+	bool gscale;
+	bool gscale_basic;      /* no slot sharing (the paper's baseline) */
+	bool gscale_predictive; /* copy the next vGPU's entries ahead */
+	uint32_t gscale_slot_mib; /* 0: 64 */
 };
 
 /* Counters a shell prints and the evaluation reads (design.md
@@ -99,6 +107,9 @@ struct vgpu_stats {
 	uint64_t ggtt_out_of_range; /* entries outside the vGPU's GM */
 	uint64_t ggtt_half_evicted; /* a buffered half never completed */
 	uint64_t fence_writes, fence_rejected;
+	/* gScale */
+	uint64_t gm_entries_copied; /* GGTT entries copied in at switches */
+	uint64_t ladder_updates;    /* aperture pages remapped in EPT */
 	/* PPGTT shadowing */
 	uint64_t pte_traps; /* writes reported on protected pages */
 	uint64_t pte_trap_partial; /* entries left for the post-shadow pass */

@@ -149,6 +149,10 @@ static void aperture_map(struct vgpu *v, uint64_t base)
 
 	v->ap_base = base;
 	v->ap_mapped = true;
+	if (v->gvt->gs) {
+		vgpu_ladder_map_all(v);
+		return;
+	}
 	for (x = 0; x < v->low_size; x += VGPU_PAGE)
 		hv->ops->ept_map(hv->ctx, v->vm, base + v->low_base + x,
 				 host + v->low_base + x,

@@ -85,6 +85,8 @@ int gvt_create(struct gpu_hw *hw, const struct hv_if *hv,
 	set_defaults(&gvt->p);
 	ret = gvt_layout(gvt);
 	if (!ret)
+		ret = gvt_gscale_init(gvt);
+	if (!ret)
 		ret = gvt_snapshot_golden(gvt);
 	if (!ret)
 		ret = gvt_mmio_switch_init(gvt);
@@ -116,6 +118,7 @@ void gvt_destroy(struct gvt *gvt)
 		if (gvt->vgpu[id])
 			vgpu_destroy(gvt->vgpu[id]);
 	pexec_fini(gvt);
+	gvt_gscale_fini(gvt);
 	gvt_mmio_switch_fini(gvt);
 	parray_fini(gvt, &gvt->golden);
 	gvt_free_pages(gvt, gvt, gvt->gvt_pages);
@@ -169,6 +172,12 @@ uint32_t gvt_room_for(const struct gvt *gvt, const struct vgpu_type *t,
 {
 	uint64_t low = t->low_gm_size ? fit_count(&gvt->low, t->low_gm_size) : ~0ull;
 	uint64_t high = t->high_gm_size ? fit_count(&gvt->high, t->high_gm_size) : ~0ull;
+
+	/* gScale: GM is shared, so it binds only through the vGPU count of
+	 * gpu/gscale (a vGPU that does not fit the shared ranges at all is
+	 * refused at creation). */
+	if (gvt->gs)
+		low = high = GSCALE_MAX_VGPUS - gscale_nr_vgpus(gvt->gs);
 	uint64_t fences = t->fences ? fences_free(gvt) / t->fences : ~0ull;
 	uint64_t ids = GVT_MAX_VGPUS - gvt->nr_vgpus, n = ids;
 	const char *why = "ids";
@@ -202,12 +211,32 @@ struct vgpu *gvt_vgpu_by_vm(struct gvt *gvt, uint32_t vm)
 
 /* ---- vGPUs --------------------------------------------------------------------- */
 
+/* gScale: shared GM from gpu/gscale; the fences are still partitioned. */
+static int take_shared(struct gvt *gvt, struct vgpu *v,
+		       const struct vgpu_type *t)
+{
+	int ret = vgpu_gscale_take(gvt, v, t);
+
+	if (ret)
+		return ret;
+	if (fence_alloc(gvt, t->fences, &v->fence_base)) {
+		vgpu_gscale_give_back(gvt, v);
+		v->low_size = v->high_size = 0;
+		return -GPU_ENOSPC;
+	}
+	v->fence_num = t->fences;
+	return 0;
+}
+
 static int take_resources(struct gvt *gvt, struct vgpu *v,
 			  const struct vgpu_type *t)
 {
+	v->gs_id = -1;
 	if (!t->low_gm_size || !t->high_gm_size ||
 	    (t->low_gm_size | t->high_gm_size) & (VGPU_PAGE - 1))
 		return -GPU_EINVAL;
+	if (gvt->gs)
+		return take_shared(gvt, v, t);
 	if (gm_region_alloc(&gvt->low, t->low_gm_size, &v->low_base))
 		return -GPU_ENOSPC;
 	v->low_size = t->low_gm_size;
@@ -231,9 +260,11 @@ static void give_back(struct gvt *gvt, struct vgpu *v)
 {
 	uint32_t mask;
 
-	if (v->low_size)
+	if (gvt->gs)
+		vgpu_gscale_give_back(gvt, v);
+	else if (v->low_size)
 		gm_region_free(&gvt->low, v->low_base);
-	if (v->high_size)
+	if (!gvt->gs && v->high_size)
 		gm_region_free(&gvt->high, v->high_base);
 	if (v->fence_num) {
 		mask = v->fence_num >= 32 ? ~0u : (1u << v->fence_num) - 1;

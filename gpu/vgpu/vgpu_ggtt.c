@@ -66,7 +66,7 @@ void vgpu_ggtt_reset(struct vgpu *v)
 						? v->low_base + gm
 						: v->high_base + gm - v->low_size;
 
-			gpu_hw_ggtt_write(hw, (uint32_t)(addr >> 12), 0);
+			vgpu_ggtt_hw_write(v, (uint32_t)(addr >> 12), 0);
 			*host_pte(v, local) = 0;
 			any = true;
 		}
@@ -110,7 +110,7 @@ static void ggtt_commit(struct vgpu *v, uint32_t index, uint64_t pte)
 	}
 	*guest_pte(v, (uint32_t)local) = pte;
 	*host_pte(v, (uint32_t)local) = host;
-	gpu_hw_ggtt_write(v->gvt->hw, index, host);
+	vgpu_ggtt_hw_write(v, index, host);
 	v->stats.ggtt_writes++;
 }
 

@@ -5,6 +5,7 @@
 
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/hw/gen9_regs.h"
+#include "gpu/gscale/gscale.h"
 #include "gpu/vgpu/vgpu.h"
 
 #define VGPU_PAGE 4096u
@@ -132,6 +133,7 @@ struct vgpu {
 	struct vgpu_type type;
 	uint64_t low_base, low_size, high_base, high_size;
 	uint32_t fence_base, fence_num; /* physical fences owned */
+	int gs_id; /* gScale's id for this vGPU, -1 under gVirt */
 
 	/* virtual state */
 	uint8_t cfg[VGPU_CFG_SIZE];
@@ -225,7 +227,20 @@ struct gvt {
 	size_t host_mmio_save_pages;
 	uint64_t poll_calls;
 	uint32_t gvt_pages; /* pages of this struct */
+	struct gscale *gs; /* gScale's shared GM, NULL under gVirt */
+	uint32_t gs_pages;
 };
+
+/* ---- gScale (vgpu_gscale.c) ---------------------------------------------------------- */
+
+int gvt_gscale_init(struct gvt *gvt);
+void gvt_gscale_fini(struct gvt *gvt);
+int vgpu_gscale_take(struct gvt *gvt, struct vgpu *v,
+		     const struct vgpu_type *t);
+void vgpu_gscale_give_back(struct gvt *gvt, struct vgpu *v);
+void vgpu_ggtt_hw_write(struct vgpu *v, uint32_t index, uint64_t host);
+void vgpu_ladder_map_all(struct vgpu *v);
+void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next, struct vgpu *after);
 
 /* ---- helpers (vgpu_util.c) ---------------------------------------------------------- */
 

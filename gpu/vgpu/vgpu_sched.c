@@ -93,6 +93,7 @@ static void switch_to(struct gvt *gvt, struct vgpu *next, uint64_t now)
 	if (prev)
 		prev->slice_used_ns += now - gvt->slice_start;
 	gvt_mmio_switch(gvt, prev, next);
+	gvt_gscale_switch(gvt, next, next_with_work(gvt, next->id));
 	gvt->owner = next;
 	gvt->rr_last = next->id;
 	gvt->slice_start = now;

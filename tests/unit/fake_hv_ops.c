@@ -114,12 +114,18 @@ static int op_write_gpa(void *ctx, uint32_t vm, uint64_t gpa, const void *buf,
 static int op_ept_map(void *ctx, uint32_t vm, uint64_t gpa, uint64_t hpa,
 		      uint32_t flags)
 {
+	int owner;
+
 	(void)gpa;
-	(void)hpa;
 	(void)flags;
 	if (vm >= FAKE_MAX_VMS)
 		return -GPU_EINVAL;
 	F(ctx)->vm[vm].maps++;
+	/* The isolation invariant of every EPT mapping the mediator asks
+	 * for: never RAM of another VM. */
+	owner = fake_hv_hpa_owner(F(ctx), hpa);
+	if (owner >= 0 && (uint32_t)owner != vm)
+		F(ctx)->foreign_maps++;
 	return 0;
 }
 

@@ -44,6 +44,7 @@ struct fake_hv {
 	uint64_t now;
 	uint64_t now_step; /* added on every now_ns() call */
 	uint64_t wp_calls, unwp_calls;
+	uint64_t foreign_maps; /* ept_map of another VM's RAM: must stay 0 */
 	uint64_t logs[4];
 	char last_log[256];
 	bool verbose;

@@ -30,6 +30,10 @@
 #define BATCH_VA 0x7e0000000000ull
 
 static const struct vgpu_type e2e_type = { "e2e", 16 * MiB, 64 * MiB, 2, 1 };
+/* Mode of the next scenario: gVirt partitioning with e2e_type, or gScale
+ * sharing (the GVT type, which gVirt fits only twice). */
+static bool gscale_mode;
+static const struct vgpu_type *vtype = &e2e_type;
 static const int engines[] = { GEN9_RCS0, GEN9_BCS0, GEN9_VCS0, GEN9_VECS0 };
 #define NENG 4
 
@@ -86,6 +90,7 @@ static void world_init_p(struct world *w, int n, bool use_pgpu)
 	mem.ggtt = w->ggtt;
 	mem.ggtt_entries = GEN9_MODEL_GGTT_MAX_ENTRIES; /* 4 GiB */
 	cfg.aperture_size = 256 * MiB;
+	p.gscale = gscale_mode;
 	assert_int_equal(gen9_model_init(&w->m, &cfg, &mem, &w->hv.dma), 0);
 	gen9_model_attach(&w->m, &w->hw);
 	if (use_pgpu) {
@@ -95,7 +100,7 @@ static void world_init_p(struct world *w, int n, bool use_pgpu)
 	assert_int_equal(gvt_create(&w->hw, &w->hv.hv, &p, &w->gvt), 0);
 	for (i = 0; i < n; i++) {
 		assert_int_equal(fake_hv_add_vm(&w->hv, i + 1, VM_RAM), 0);
-		assert_int_equal(vgpu_create(w->gvt, &e2e_type, i + 1, &w->v[i]), 0);
+		assert_int_equal(vgpu_create(w->gvt, vtype, i + 1, &w->v[i]), 0);
 	}
 }
 
@@ -264,6 +269,28 @@ static void check_clean(struct world *w)
 	}
 }
 
+/* gScale: the vGPUs overlap in low GM, so every switch between two of them
+ * copied entries in; their aperture pages were ladder-mapped to their own
+ * RAM (foreign_maps stays 0, checked by the caller). */
+static void check_gscale(struct world *w)
+{
+	uint64_t copied = 0, ladder = 0;
+
+	for (int i = 0; i < w->n; i++) {
+		const struct vgpu_stats *s = vgpu_get_stats(w->v[i]);
+
+		copied += s->gm_entries_copied;
+		ladder += s->ladder_updates;
+		assert_int_equal(w->v[i]->low_base, w->v[0]->low_base);
+	}
+	if (getenv("VGPU_E2E_STATS"))
+		printf("gscale: %llu entries copied at switches, %llu ladder "
+		       "updates\n", (unsigned long long)copied,
+		       (unsigned long long)ladder);
+	assert_true(copied >= (uint64_t)w->n * (vtype->low_gm_size >> 12));
+	assert_true(ladder > 0);
+}
+
 static void scenario_p(int n, bool use_pgpu)
 {
 	struct world *w = calloc(1, sizeof(*w));
@@ -279,6 +306,9 @@ static void scenario_p(int n, bool use_pgpu)
 	}
 	check_memory(w);
 	check_clean(w);
+	assert_int_equal(w->hv.foreign_maps, 0);
+	if (gscale_mode)
+		check_gscale(w);
 	if (use_pgpu)
 		assert_int_equal(w->pgpu.engine[GEN9_RCS0].submits, n * ROUNDS);
 	if (getenv("VGPU_E2E_STATS"))
@@ -396,6 +426,20 @@ static void test_eight_vgpus(void **state)
 	scenario(8);
 }
 
+/* Six vGPUs of GVT's 64 MiB / 384 MiB type: gVirt's partition fits two
+ * (tests/unit/test_vgpu_create.c); with gScale all six run side by side
+ * and every seqno still lands in its own guest's page only. Fences (4 per
+ * vGPU, 28 for guests) bound it at seven. */
+static void test_gscale_six_gvt_vgpus(void **state)
+{
+	(void)state;
+	gscale_mode = true;
+	vtype = &vgpu_type_v5_8;
+	scenario(6);
+	gscale_mode = false;
+	vtype = &e2e_type;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_eight_vgpus),
 		cmocka_unit_test(test_attacker_isolated),
 		cmocka_unit_test(test_three_vgpus_pgpu),
+		cmocka_unit_test(test_gscale_six_gvt_vgpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,157 @@
+/* The mediator's side of gScale (gvt_params.gscale): guest GM comes from
+ * gpu/gscale instead of disjoint slices, GGTT writes go to the vGPU's
+ * private shadow (and to the hardware only while its entries are
+ * resident), vGPU switches copy on demand, and the guest's CPU view of its
+ * aperture is the ladder mapping: each BAR2 page mapped in EPT straight to
+ * the host page its GGTT entry names, so it never depends on which vGPU's
+ * entries the physical GGTT holds. */
+#include "gpu/vgpu/vgpu_priv.h"
+#include "mini/string.h"
+
+#define DEFAULT_SLOT_MIB 64
+
+static void *gs_alloc(void *ctx, size_t bytes)
+{
+	struct gvt *gvt = ctx;
+	size_t n = (bytes + VGPU_PAGE - 1) / VGPU_PAGE;
+	void *p = gvt_pages(gvt, n, NULL);
+
+	if (p)
+		memset(p, 0, n * VGPU_PAGE);
+	return p;
+}
+
+static void gs_free(void *ctx, void *p, size_t bytes)
+{
+	gvt_free_pages(ctx, p, (bytes + VGPU_PAGE - 1) / VGPU_PAGE);
+}
+
+static uint64_t gs_clock(void *ctx)
+{
+	return gvt_now(ctx);
+}
+
+/* The guest part of GM, as gVirt's layout computed it, becomes gScale's
+ * shared low range and slotted high range. */
+int gvt_gscale_init(struct gvt *gvt)
+{
+	struct gscale_mem mem = { gs_alloc, gs_free, gs_clock, gvt };
+	uint32_t slot = gvt->p.gscale_slot_mib ? gvt->p.gscale_slot_mib
+					       : DEFAULT_SLOT_MIB;
+	struct gscale_params p = {
+		.low = { (uint32_t)(gvt->low.base >> 12),
+			 (uint32_t)(gvt->low.size >> 12) },
+		.high = { (uint32_t)(gvt->high.base >> 12),
+			  (uint32_t)(gvt->high.size >> 12) },
+		.slot_entries = slot * 256,
+		.slot_sharing = !gvt->p.gscale_basic,
+		.predictive = gvt->p.gscale_predictive,
+	};
+	int ret;
+
+	if (!gvt->p.gscale)
+		return 0;
+	gvt->gs_pages = (sizeof(struct gscale) + VGPU_PAGE - 1) / VGPU_PAGE;
+	gvt->gs = gvt_pages(gvt, gvt->gs_pages, NULL);
+	if (!gvt->gs)
+		return -GPU_ENOMEM;
+	ret = gscale_init(gvt->gs, gvt->hw, &p, &mem);
+	if (ret) {
+		gvt_free_pages(gvt, gvt->gs, gvt->gs_pages);
+		gvt->gs = NULL;
+	}
+	return ret;
+}
+
+void gvt_gscale_fini(struct gvt *gvt)
+{
+	if (!gvt->gs)
+		return;
+	gscale_fini(gvt->gs);
+	gvt_free_pages(gvt, gvt->gs, gvt->gs_pages);
+	gvt->gs = NULL;
+}
+
+int vgpu_gscale_take(struct gvt *gvt, struct vgpu *v,
+		     const struct vgpu_type *t)
+{
+	struct gscale *gs = gvt->gs;
+	int id = gscale_vgpu_add(gs, (uint32_t)(t->low_gm_size >> 12),
+				 (uint32_t)(t->high_gm_size >> 12));
+
+	if (id < 0)
+		return id == -GPU_ENOMEM ? id : -GPU_ENOSPC;
+	v->gs_id = id;
+	v->low_base = (uint64_t)gs->vgpus[id].low.first << 12;
+	v->low_size = t->low_gm_size;
+	v->high_base = (uint64_t)gs->vgpus[id].high.first << 12;
+	v->high_size = t->high_gm_size;
+	return 0;
+}
+
+void vgpu_gscale_give_back(struct gvt *gvt, struct vgpu *v)
+{
+	if (!gvt->gs || v->gs_id < 0)
+		return;
+	gscale_vgpu_remove(gvt->gs, v->gs_id);
+	v->gs_id = -1;
+}
+
+/* Ladder mapping of one low-GM entry: the guest's BAR2 page for it goes to
+ * the host page behind the entry, or traps when the entry is not present. */
+static void ladder_update(struct vgpu *v, uint32_t index, uint64_t host)
+{
+	const struct hv_if *hv = &v->gvt->hv;
+	uint64_t gpa = v->ap_base + ((uint64_t)index << 12);
+
+	if (!v->ap_mapped)
+		return; /* BAR2 not placed yet: ladder_map_all does it then */
+	if (host & GEN8_PAGE_PRESENT)
+		hv->ops->ept_map(hv->ctx, v->vm, gpa, gen8_pte_addr(host),
+				 HV_MAP_READ | HV_MAP_WRITE);
+	else
+		hv->ops->ept_unmap(hv->ctx, v->vm, gpa);
+	v->stats.ladder_updates++;
+}
+
+/* One translated entry of v to the GGTT: straight to the hardware under
+ * gVirt; under gScale into the private shadow, the hardware only when
+ * resident, and the ladder for low GM. */
+void vgpu_ggtt_hw_write(struct vgpu *v, uint32_t index, uint64_t host)
+{
+	struct gscale *gs = v->gvt->gs;
+
+	if (!gs) {
+		gpu_hw_ggtt_write(v->gvt->hw, index, host);
+		return;
+	}
+	gscale_guest_write(gs, v->gs_id, index, host);
+	if (((uint64_t)index << 12) < v->gvt->aperture_size)
+		ladder_update(v, index, host);
+}
+
+void vgpu_ladder_map_all(struct vgpu *v)
+{
+	for (uint64_t gm = 0; gm < v->low_size; gm += VGPU_PAGE) {
+		uint32_t index = (uint32_t)((v->low_base + gm) >> 12);
+		uint64_t host = gscale_shadow_read(v->gvt->gs, v->gs_id, index);
+
+		if (host & GEN8_PAGE_PRESENT)
+			ladder_update(v, index, host);
+	}
+}
+
+/* The GGTT part of a vGPU switch; then, while `next` runs, the vGPU after
+ * it is copied ahead where that does not disturb `next`. */
+void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next,
+		       struct vgpu *after)
+{
+	uint64_t n;
+
+	if (!gvt->gs)
+		return;
+	n = gscale_switch_to(gvt->gs, next->gs_id);
+	next->stats.gm_entries_copied += n;
+	if (after && after != next)
+		gscale_prefetch(gvt->gs, after->gs_id);
+}
