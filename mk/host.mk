@@ -37,7 +37,7 @@ endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
 
 define fuzz_rule
-$(BUILD)/host/fuzz/$(1): tests/fuzz/$(1).c $$($(1)_SRCS) $$(HOST_HDRS) | $(DEPS_STAMP)
+$(BUILD)/host/fuzz/$(1): tests/fuzz/$(1).c $$($(1)_SRCS) $$(wildcard tests/fuzz/*_common.c) $$(HOST_HDRS) | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	@echo "  FUZZCC  $$@"
 	$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$($(1)_CFLAGS) -o $$@ tests/fuzz/$(1).c $$($(1)_SRCS)

@@ -28,6 +28,15 @@
 
 static const struct vgpu_type fz_type = { "fuzz", 8 * FZ_MiB, 32 * FZ_MiB, 2, 1 };
 
+/* FZ_GSCALE: the mediator in gScale mode, where attacker and victim share
+ * GM and the physical GGTT holds whichever vGPU's entries are resident. */
+#ifdef FZ_GSCALE
+static const struct gvt_params fz_params = { .gscale = true };
+#define FZ_PARAMS (&fz_params)
+#else
+#define FZ_PARAMS NULL
+#endif
+
 struct fz_env {
 	struct fake_hv hv;
 	struct fake_gpu gpu;
@@ -72,6 +81,17 @@ static void fz_guest(struct fz_env *e, struct guest_i915 *g, struct vgpu *v,
 		fz_die("guest setup", vm, 0);
 }
 
+/* The victim's translated entry: in its private shadow under gScale (the
+ * hardware holds it only while resident), in the physical GGTT otherwise. */
+static uint64_t fz_victim_entry(struct fz_env *e, uint32_t index)
+{
+#ifdef FZ_GSCALE
+	return gscale_shadow_read(e->gvt->gs, e->b->gs_id, index);
+#else
+	return e->ggtt[index];
+#endif
+}
+
 /* The victim: GGTT entries and a small PPGTT it keeps. */
 static void fz_victim(struct fz_env *e)
 {
@@ -83,7 +103,7 @@ static void fz_victim(struct fz_env *e)
 	gi_ggtt_bind(g, gm, pages, FZ_VICTIM_PAGES);
 	gi_ppgtt_map(g, 0x1000000, pages, FZ_VICTIM_PAGES);
 	for (i = 0; i < FZ_VICTIM_PAGES; i++)
-		e->b_ggtt[i] = e->ggtt[(gm >> 12) + i];
+		e->b_ggtt[i] = fz_victim_entry(e, (gm >> 12) + i);
 }
 
 static void fz_gpu(struct fz_env *e)
@@ -132,7 +152,7 @@ static struct fz_env *fz_env(void)
 	fz_gpu(e);
 	e->hv.trap = fz_trap;
 	e->hv.trap_arg = e;
-	if (gvt_create(e->hw, &e->hv.hv, NULL, &e->gvt) ||
+	if (gvt_create(e->hw, &e->hv.hv, FZ_PARAMS, &e->gvt) ||
 	    fake_hv_add_vm(&e->hv, 1, FZ_RAM) || fake_hv_add_vm(&e->hv, 2, FZ_RAM) ||
 	    vgpu_create(e->gvt, &fz_type, 2, &e->b))
 		fz_die("env", 1, 0);
@@ -214,6 +234,56 @@ static void check_shadow(struct fz_env *e, struct vgpu *v)
 	}
 }
 
+#ifdef FZ_GSCALE
+/* gScale: every physical entry belongs to the chunk's owner and maps its
+ * VM; every private-shadow entry maps its own VM. */
+static void check_gscale(struct fz_env *e, struct vgpu *vs[2])
+{
+	const struct gscale *gs = e->gvt->gs;
+
+	for (uint32_t c = 0; c < gs->nr_chunks; c++) {
+		uint32_t first = (gs->first_chunk + c) * GSCALE_CHUNK_ENTRIES;
+		struct vgpu *o = NULL;
+
+		/* Between low and high GM lie the host's and the mediator's
+		 * own entries, checked below for gVirt and gScale alike. */
+		if (!(first - gs->p.low.first < gs->p.low.count) &&
+		    !(first - gs->p.high.first < gs->p.high.count))
+			continue;
+		for (int i = 0; i < 2; i++)
+			if (vs[i] && vs[i]->gs_id == gs->owner[c])
+				o = vs[i];
+		for (uint32_t k = 0; k < GSCALE_CHUNK_ENTRIES; k++) {
+			uint64_t pte = e->ggtt[first + k];
+
+			if (!(pte & 1))
+				continue;
+			if (!o || fake_hv_hpa_owner(&e->hv, gen8_pte_addr(pte)) !=
+					  (int)o->vm)
+				fz_die("resident entry maps outside its owner",
+				       first + k, pte);
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		const struct gscale_vgpu *g;
+
+		if (!vs[i])
+			continue;
+		g = &gs->vgpus[vs[i]->gs_id];
+		for (uint32_t k = 0; k < g->low.count + g->high.count; k++) {
+			uint64_t pte = k < g->low.count ? g->shadow_low[k]
+						      : g->shadow_high[k - g->low.count];
+
+			if ((pte & 1) && fake_hv_hpa_owner(&e->hv, gen8_pte_addr(pte)) !=
+						 (int)vs[i]->vm)
+				fz_die("private shadow maps outside its VM", k, pte);
+		}
+	}
+	if (e->hv.foreign_maps)
+		fz_die("ladder mapping to another VM's RAM", e->hv.foreign_maps, 0);
+}
+#endif
+
 static void fz_check(struct fz_env *e)
 {
 	struct vgpu *vs[2] = { e->a, e->b };
@@ -223,14 +293,20 @@ static void fz_check(struct fz_env *e)
 	for (i = 0; i < 2; i++) {
 		if (!vs[i])
 			continue;
+#ifndef FZ_GSCALE
 		check_ggtt_range(e, vs[i], vs[i]->low_base, vs[i]->low_size);
 		check_ggtt_range(e, vs[i], vs[i]->high_base, vs[i]->high_size);
+#endif
 		check_shadow(e, vs[i]);
 	}
+#ifdef FZ_GSCALE
+	check_gscale(e, vs);
+#endif
 	gm = e->gb.low_base;
 	for (i = 0; i < FZ_VICTIM_PAGES; i++)
-		if (e->ggtt[(gm >> 12) + i] != e->b_ggtt[i])
-			fz_die("victim GGTT entry changed", i, e->ggtt[(gm >> 12) + i]);
+		if (fz_victim_entry(e, (uint32_t)(gm >> 12) + i) != e->b_ggtt[i])
+			fz_die("victim GGTT entry changed", i,
+			       fz_victim_entry(e, (uint32_t)(gm >> 12) + i));
 	/* Host part of the GGTT: never written by a guest. */
 	for (gm = 0; gm < 128 * FZ_MiB; gm += 4096 * 61)
 		if (e->ggtt[gm >> 12])

@@ -1,0 +1,51 @@
+/* Fuzz the GGTT write path in gScale mode, with vGPU switches and aperture
+ * (BAR2) programming mixed in: attacker and victim share GM, so the
+ * invariants are per owner - every resident physical entry maps the VM of
+ * the vGPU owning its chunk, every private-shadow entry maps its own VM,
+ * every ladder mapping of the aperture maps the VM's own RAM, and the
+ * victim's entries are exactly what its guest wrote. */
+#define FZ_GSCALE 1
+#include "tests/fuzz/fuzz_vgpu_common.c"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fz_env *e = fz_env();
+	struct fz_in in = { data, size };
+	int ops = 0;
+
+	fz_attacker_begin(e);
+	while (in.n && ops++ < 256) {
+		uint8_t ctl = (uint8_t)fz_take(&in, 1);
+		uint32_t idx = (uint32_t)fz_take(&in, 3);
+		uint64_t val = fz_take(&in, 8);
+
+		switch (ctl & 3) {
+		case 0: /* the low GM both share */
+			idx = (uint32_t)(e->a->low_base >> 12) +
+			      idx % (e->a->low_size >> 12);
+			break;
+		case 1: /* its high GM */
+			idx = (uint32_t)(e->a->high_base >> 12) +
+			      idx % (e->a->high_size >> 12);
+			break;
+		case 2: /* a vGPU switch, as the scheduler makes them */
+			gvt_gscale_switch(e->gvt, idx & 1 ? e->a : e->b,
+					  idx & 2 ? e->b : NULL);
+			continue;
+		default: /* anywhere */
+			idx %= e->gvt->ggtt_entries;
+			break;
+		}
+		if (ctl & 4)
+			val = (val & (FZ_RAM - 1) & ~0xfffull) | (val >> 63);
+		if (ctl & 8)
+			vgpu_mmio_write(e->a, GEN9_GGTT_OFFSET + 8ull * idx +
+					(ctl & 16 ? 4 : 0), (uint32_t)val, 4);
+		else
+			vgpu_mmio_write(e->a, GEN9_GGTT_OFFSET + 8ull * idx, val, 8);
+	}
+	fz_check(e);
+	fz_attacker_end(e);
+	fz_check(e);
+	return 0;
+}
