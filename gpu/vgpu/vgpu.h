@@ -45,7 +45,7 @@
 #endif
 
 /* Hard limits of this implementation (not of the hardware). */
-#define GVT_MAX_VGPUS 16 /* vGPU ids 1..16 */
+#define GVT_MAX_VGPUS 64 /* vGPU ids 1..64 */
 #define GVT_TIMESLICE_NS 16000000ull /* 16 ms round-robin slice */
 
 /* A vGPU type: how much of the GPU one vGPU gets (gvt features §2). */

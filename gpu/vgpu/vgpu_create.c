@@ -172,15 +172,18 @@ uint32_t gvt_room_for(const struct gvt *gvt, const struct vgpu_type *t,
 {
 	uint64_t low = t->low_gm_size ? fit_count(&gvt->low, t->low_gm_size) : ~0ull;
 	uint64_t high = t->high_gm_size ? fit_count(&gvt->high, t->high_gm_size) : ~0ull;
-
-	/* gScale: GM is shared, so it binds only through the vGPU count of
-	 * gpu/gscale (a vGPU that does not fit the shared ranges at all is
-	 * refused at creation). */
-	if (gvt->gs)
-		low = high = GSCALE_MAX_VGPUS - gscale_nr_vgpus(gvt->gs);
 	uint64_t fences = t->fences ? fences_free(gvt) / t->fences : ~0ull;
 	uint64_t ids = GVT_MAX_VGPUS - gvt->nr_vgpus, n = ids;
 	const char *why = "ids";
+
+	/* gScale: GM and fences are shared, so they bind only through the
+	 * vGPU count of gpu/gscale (a vGPU too large for the shared ranges
+	 * or the guests' fences is refused at creation). */
+	if (gvt->gs) {
+		low = high = GSCALE_MAX_VGPUS - gscale_nr_vgpus(gvt->gs);
+		fences = t->fences <= gvt->fences_total - gvt->p.host_fences
+				 ? ~0ull : 0;
+	}
 
 	if (low < n) {
 		n = low;
@@ -211,19 +214,19 @@ struct vgpu *gvt_vgpu_by_vm(struct gvt *gvt, uint32_t vm)
 
 /* ---- vGPUs --------------------------------------------------------------------- */
 
-/* gScale: shared GM from gpu/gscale; the fences are still partitioned. */
+/* gScale: shared GM from gpu/gscale, and shared fences: every vGPU's
+ * fences are the guests' first physical fences, loaded at its switch. */
 static int take_shared(struct gvt *gvt, struct vgpu *v,
 		       const struct vgpu_type *t)
 {
-	int ret = vgpu_gscale_take(gvt, v, t);
+	int ret;
 
+	if (t->fences > gvt->fences_total - gvt->p.host_fences)
+		return -GPU_ENOSPC;
+	ret = vgpu_gscale_take(gvt, v, t);
 	if (ret)
 		return ret;
-	if (fence_alloc(gvt, t->fences, &v->fence_base)) {
-		vgpu_gscale_give_back(gvt, v);
-		v->low_size = v->high_size = 0;
-		return -GPU_ENOSPC;
-	}
+	v->fence_base = gvt->p.host_fences;
 	v->fence_num = t->fences;
 	return 0;
 }
@@ -260,11 +263,13 @@ static void give_back(struct gvt *gvt, struct vgpu *v)
 {
 	uint32_t mask;
 
-	if (gvt->gs)
+	if (gvt->gs) {
 		vgpu_gscale_give_back(gvt, v);
-	else if (v->low_size)
+		return; /* fences are shared, not taken */
+	}
+	if (v->low_size)
 		gm_region_free(&gvt->low, v->low_base);
-	if (!gvt->gs && v->high_size)
+	if (v->high_size)
 		gm_region_free(&gvt->high, v->high_base);
 	if (v->fence_num) {
 		mask = v->fence_num >= 32 ? ~0u : (1u << v->fence_num) - 1;

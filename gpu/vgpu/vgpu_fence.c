@@ -2,7 +2,12 @@
  * fence fence_base + i, written to the hardware at once as GVT does
  * (guest §4). A fence names a GGTT range; a valid fence over GM that is not
  * this vGPU's would change how another VM's aperture reads detile, so such
- * a value reaches the hardware with its valid bit cleared (counted). */
+ * a value reaches the hardware with its valid bit cleared (counted).
+ *
+ * gScale mode: every vGPU's fences use the same physical fences (shared
+ * like its GM), live only while the vGPU owns the GPU: a write goes to the
+ * hardware then, and the vGPU switch loads the incoming vGPU's set
+ * (vgpu_fence_load). */
 #include "gpu/vgpu/vgpu_priv.h"
 
 static uint64_t fence_vreg(struct vgpu *v, unsigned int i)
@@ -56,8 +61,17 @@ int vgpu_fence_write(struct vgpu *v, uint32_t off, uint32_t val)
 		return 0;
 	}
 	vreg_set(v, off, val);
-	fence_to_hw(v, i, true);
+	if (!v->gvt->gs || v->gvt->owner == v)
+		fence_to_hw(v, i, true);
+	else
+		v->stats.fence_writes++; /* applied at its next switch in */
 	return 0;
+}
+
+void vgpu_fence_load(struct vgpu *v)
+{
+	for (unsigned int i = 0; i < v->fence_num; i++)
+		fence_to_hw(v, i, false);
 }
 
 void vgpu_fence_reset(struct vgpu *v)
@@ -67,6 +81,7 @@ void vgpu_fence_reset(struct vgpu *v)
 	for (i = 0; i < v->fence_num; i++) {
 		vreg_set(v, FENCE_REG_GEN6_LO(i), 0);
 		vreg_set(v, FENCE_REG_GEN6_HI(i), 0);
-		fence_to_hw(v, i, false);
+		if (!v->gvt->gs || v->gvt->owner == v)
+			fence_to_hw(v, i, false);
 	}
 }

@@ -152,6 +152,7 @@ void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next,
 		return;
 	n = gscale_switch_to(gvt->gs, next->gs_id);
 	next->stats.gm_entries_copied += n;
+	vgpu_fence_load(next);
 	if (after && after != next)
 		gscale_prefetch(gvt->gs, after->gs_id);
 }

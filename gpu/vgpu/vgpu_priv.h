@@ -394,6 +394,7 @@ int vgpu_ggtt_write(struct vgpu *v, uint64_t off, uint64_t val,
 		    unsigned int size);
 int vgpu_fence_read(struct vgpu *v, uint32_t off, uint32_t *val);
 int vgpu_fence_write(struct vgpu *v, uint32_t off, uint32_t val);
+void vgpu_fence_load(struct vgpu *v);
 void vgpu_fence_reset(struct vgpu *v);
 
 /* ---- PPGTT (vgpu_spt.c, vgpu_ppgtt.c) ------------------------------------------------------------- */

@@ -16,7 +16,7 @@
 #include "gpu/hw/gpu_hw.h"
 
 #define FAKE_HPA_BASE 0x100000000ull
-#define FAKE_MAX_VMS 16
+#define FAKE_MAX_VMS 20
 
 struct fake_vm {
 	bool used;

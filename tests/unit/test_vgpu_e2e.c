@@ -23,7 +23,7 @@
 #include "tests/unit/guest_i915.h"
 
 #define MiB (1ull << 20)
-#define MAX_V 8
+#define MAX_V 16
 #define ROUNDS 3
 #define VM_RAM (8 * MiB)
 #define DATA_VA 0x7f0000000000ull
@@ -269,6 +269,30 @@ static void check_clean(struct world *w)
 	}
 }
 
+/* gScale shares the physical fences: a vGPU's fence reaches the hardware
+ * only while it owns the GPU, and its switch brings its set back. */
+static void check_gscale_fences(struct world *w)
+{
+	struct vgpu *a = w->v[0], *b = w->v[1];
+	uint32_t p = a->fence_base, lo, hi;
+	uint64_t fa = (a->low_base & GEN6_FENCE_START_MASK) |
+		      ((a->low_base + 15 * 4096) << 32 & GEN6_FENCE_END_MASK) |
+		      I965_FENCE_REG_VALID;
+
+	assert_int_equal(a->fence_base, b->fence_base);
+	gvt_gscale_switch(w->gvt, b, NULL);
+	w->gvt->owner = b;
+	gi_mmio_write(&w->g[0], FENCE_REG_GEN6_HI(0), fa >> 32, 4);
+	gi_mmio_write(&w->g[0], FENCE_REG_GEN6_LO(0), (uint32_t)fa, 4);
+	lo = gpu_hw_read32(&w->hw, FENCE_REG_GEN6_LO(p));
+	assert_int_not_equal(lo, (uint32_t)fa); /* b's fence is live */
+	gvt_gscale_switch(w->gvt, a, NULL);
+	w->gvt->owner = a;
+	lo = gpu_hw_read32(&w->hw, FENCE_REG_GEN6_LO(p));
+	hi = gpu_hw_read32(&w->hw, FENCE_REG_GEN6_HI(p));
+	assert_int_equal(((uint64_t)hi << 32) | lo, fa);
+}
+
 /* gScale: the vGPUs overlap in low GM, so every switch between two of them
  * copied entries in; their aperture pages were ladder-mapped to their own
  * RAM (foreign_maps stays 0, checked by the caller). */
@@ -289,6 +313,7 @@ static void check_gscale(struct world *w)
 		       (unsigned long long)ladder);
 	assert_true(copied >= (uint64_t)w->n * (vtype->low_gm_size >> 12));
 	assert_true(ladder > 0);
+	check_gscale_fences(w);
 }
 
 static void scenario_p(int n, bool use_pgpu)
@@ -426,16 +451,16 @@ static void test_eight_vgpus(void **state)
 	scenario(8);
 }
 
-/* Six vGPUs of GVT's 64 MiB / 384 MiB type: gVirt's partition fits two
- * (tests/unit/test_vgpu_create.c); with gScale all six run side by side
- * and every seqno still lands in its own guest's page only. Fences (4 per
- * vGPU, 28 for guests) bound it at seven. */
-static void test_gscale_six_gvt_vgpus(void **state)
+/* Sixteen vGPUs of GVT's 64 MiB / 384 MiB type: gVirt's partition fits two
+ * (aperture) and its fences seven; with gScale's shared GM and switched
+ * fences all sixteen run side by side and every seqno still lands in its
+ * own guest's page only. */
+static void test_gscale_sixteen_gvt_vgpus(void **state)
 {
 	(void)state;
 	gscale_mode = true;
 	vtype = &vgpu_type_v5_8;
-	scenario(6);
+	scenario(16);
 	gscale_mode = false;
 	vtype = &e2e_type;
 }
@@ -448,7 +473,7 @@ int main(void)
 		cmocka_unit_test(test_eight_vgpus),
 		cmocka_unit_test(test_attacker_isolated),
 		cmocka_unit_test(test_three_vgpus_pgpu),
-		cmocka_unit_test(test_gscale_six_gvt_vgpus),
+		cmocka_unit_test(test_gscale_sixteen_gvt_vgpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
