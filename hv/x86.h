@@ -1,5 +1,6 @@
-/* Thin wrappers over x86 instructions the hypervisor needs (port I/O, MSRs,
- * CPUID, control registers). Names follow the SDM mnemonics. */
+/* Thin wrappers over x86 instructions (port I/O, MSRs, CPUID, control
+ * registers). Names follow the SDM mnemonics. The test guest uses the same
+ * header: nothing here is specific to the hypervisor. */
 #ifndef HV_X86_H
 #define HV_X86_H
 

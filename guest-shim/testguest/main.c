@@ -46,20 +46,19 @@ static bool has_word(const char *cmdline, const char *word)
 
 static void check_cpuid(void)
 {
-	uint32_t a, b, c, d;
+	struct cpuid_regs r = cpuid(G9HV_CPUID_LEAF, 0);
 	char sig[13];
 
-	cpuid(G9HV_CPUID_LEAF, &a, &b, &c, &d);
-	memcpy(sig, &b, 4);
-	memcpy(sig + 4, &c, 4);
-	memcpy(sig + 8, &d, 4);
+	memcpy(sig, &r.ebx, 4);
+	memcpy(sig + 4, &r.ecx, 4);
+	memcpy(sig + 8, &r.edx, 4);
 	sig[12] = 0;
 	tg_check("cpuid-hv-leaf", !strcmp(sig, "g9hvg9hvg9hv") &&
-		 a >= G9HV_CPUID_LEAF + 1, "signature '%s', max leaf %x",
-		 sig, a);
-	cpuid(1, &a, &b, &c, &d);
-	tg_check("cpuid-no-vmx", !(c & (1u << 5)) && (c & (1u << 31)),
-		 "leaf 1 ecx %08x", c);
+		 r.eax >= G9HV_CPUID_LEAF + 1, "signature '%s', max leaf %x",
+		 sig, r.eax);
+	r = cpuid(1, 0);
+	tg_check("cpuid-no-vmx", !(r.ecx & CPUID_1_ECX_VMX) &&
+		 (r.ecx & CPUID_1_ECX_HYPERVISOR), "leaf 1 ecx %08x", r.ecx);
 }
 
 static void check_serial(void)
@@ -275,12 +274,11 @@ static void bench_report(const char *what, uint64_t t0, uint64_t t1)
 
 static void run_bench(void)
 {
-	uint32_t a, b, c, d;
 	uint64_t t0, t1;
 
 	t0 = rdtsc();
 	for (int i = 0; i < BENCH_N; i++)
-		cpuid(0, &a, &b, &c, &d);
+		(void)cpuid(0, 0);
 	bench_report("cpuid", t0, rdtsc());
 	t0 = rdtsc();
 	for (int i = 0; i < BENCH_N; i++)

@@ -6,52 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Port I/O, MSRs, CPUID, RDTSC: the same wrappers the hypervisor uses. */
+#include "hv/x86.h"
 #include "guest-shim/include/g9hv/hypercall.h"
 #include "guest-shim/include/g9hv/raw64_boot.h"
-
-static inline void outb(uint16_t port, uint8_t v)
-{
-	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
-}
-static inline uint8_t inb(uint16_t port)
-{
-	uint8_t v;
-	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
-}
-static inline void outl(uint16_t port, uint32_t v)
-{
-	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
-}
-static inline uint32_t inl(uint16_t port)
-{
-	uint32_t v;
-	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
-}
-static inline uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
-}
-static inline uint64_t rdmsr(uint32_t msr)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
-	return ((uint64_t)hi << 32) | lo;
-}
-static inline void wrmsr(uint32_t msr, uint64_t v)
-{
-	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v),
-			 "d"((uint32_t)(v >> 32)));
-}
-static inline void cpuid(uint32_t leaf, uint32_t *a, uint32_t *b,
-			 uint32_t *c, uint32_t *d)
-{
-	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
-			 : "a"(leaf), "c"(0));
-}
 
 /* VMCALL with the g9hv ABI (RAX = number, RDI/RSI/RDX, result in RAX). */
 static inline int64_t hypercall(uint64_t nr, uint64_t a1, uint64_t a2,
