@@ -88,6 +88,7 @@ struct gvt_params {
 	bool gscale_basic;      /* no slot sharing (the paper's baseline) */
 	bool gscale_predictive; /* copy the next vGPU's entries ahead */
 	uint32_t gscale_slot_mib; /* 0: 64 */
+	uint32_t gscale_fence_pool_mib; /* 0: 32; taken from the guests' low GM */
 };
 
 /* Counters a shell prints and the evaluation reads (design.md
@@ -110,6 +111,8 @@ struct vgpu_stats {
 	/* gScale */
 	uint64_t gm_entries_copied; /* GGTT entries copied in at switches */
 	uint64_t ladder_updates;    /* aperture pages remapped in EPT */
+	uint64_t fence_pool_maps;   /* fences moved into the fence pool */
+	uint64_t fence_pool_full;   /* fences refused: pool exhausted */
 	/* PPGTT shadowing */
 	uint64_t pte_traps; /* writes reported on protected pages */
 	uint64_t pte_trap_partial; /* entries left for the post-shadow pass */

@@ -26,16 +26,26 @@ static bool fence_ok(const struct vgpu *v, uint64_t f)
 	return end > start && vgpu_gm_valid(v, start, end - start);
 }
 
-static void fence_to_hw(struct vgpu *v, unsigned int i, bool count)
+/* Validate guest fence i once, when written: a fence over GM that is not
+ * this vGPU's goes to the hardware with its valid bit cleared (counted); under
+ * gScale a CPU-visible range moves into the fence memory pool. */
+static void fence_update(struct vgpu *v, unsigned int i)
 {
-	struct gpu_hw *hw = v->gvt->hw;
 	uint64_t f = fence_vreg(v, i);
-	unsigned int p = v->fence_base + i;
 
 	if (!fence_ok(v, f)) {
 		v->stats.fence_rejected++;
 		f &= ~I965_FENCE_REG_VALID;
 	}
+	v->fence_hw[i] = vgpu_fence_pool_map(v, i, f);
+}
+
+static void fence_to_hw(struct vgpu *v, unsigned int i, bool count)
+{
+	struct gpu_hw *hw = v->gvt->hw;
+	uint64_t f = v->fence_hw[i];
+	unsigned int p = v->fence_base + i;
+
 	/* Same order as i915 so a half-updated fence is never live. */
 	gpu_hw_write32(hw, FENCE_REG_GEN6_LO(p), 0);
 	gpu_hw_write32(hw, FENCE_REG_GEN6_HI(p), (uint32_t)(f >> 32));
@@ -61,6 +71,7 @@ int vgpu_fence_write(struct vgpu *v, uint32_t off, uint32_t val)
 		return 0;
 	}
 	vreg_set(v, off, val);
+	fence_update(v, i);
 	if (!v->gvt->gs || v->gvt->owner == v)
 		fence_to_hw(v, i, true);
 	else
@@ -81,6 +92,7 @@ void vgpu_fence_reset(struct vgpu *v)
 	for (i = 0; i < v->fence_num; i++) {
 		vreg_set(v, FENCE_REG_GEN6_LO(i), 0);
 		vreg_set(v, FENCE_REG_GEN6_HI(i), 0);
+		fence_update(v, i);
 		if (!v->gvt->gs || v->gvt->owner == v)
 			fence_to_hw(v, i, false);
 	}

@@ -9,6 +9,7 @@
 #include "mini/string.h"
 
 #define DEFAULT_SLOT_MIB 64
+#define DEFAULT_FENCE_POOL_MIB 32
 
 static void *gs_alloc(void *ctx, size_t bytes)
 {
@@ -31,6 +32,23 @@ static uint64_t gs_clock(void *ctx)
 	return gvt_now(ctx);
 }
 
+/* The fence memory pool: the top of the guests' low GM, taken away from
+ * what vGPUs share. */
+static int carve_fence_pool(struct gvt *gvt, struct gscale_range *low)
+{
+	uint64_t mib = gvt->p.gscale_fence_pool_mib ? gvt->p.gscale_fence_pool_mib
+						     : DEFAULT_FENCE_POOL_MIB;
+	uint32_t entries = (uint32_t)(mib << 8);
+
+	if (entries >= low->count)
+		return -GPU_EINVAL;
+	low->count -= entries;
+	gvt->fence_pool.base = (uint64_t)(low->first + low->count) << 12;
+	gvt->fence_pool.size = (uint64_t)entries << 12;
+	gvt->fence_pool.n = 0;
+	return 0;
+}
+
 /* The guest part of GM, as gVirt's layout computed it, becomes gScale's
  * shared low range and slotted high range. */
 int gvt_gscale_init(struct gvt *gvt)
@@ -51,6 +69,8 @@ int gvt_gscale_init(struct gvt *gvt)
 
 	if (!gvt->p.gscale)
 		return 0;
+	if (carve_fence_pool(gvt, &p.low))
+		return -GPU_EINVAL;
 	gvt->gs_pages = (sizeof(struct gscale) + VGPU_PAGE - 1) / VGPU_PAGE;
 	gvt->gs = gvt_pages(gvt, gvt->gs_pages, NULL);
 	if (!gvt->gs)
@@ -103,7 +123,15 @@ static void ladder_update(struct vgpu *v, uint32_t index, uint64_t host)
 {
 	const struct hv_if *hv = &v->gvt->hv;
 	uint64_t gpa = v->ap_base + ((uint64_t)index << 12);
+	uint32_t pool_index;
 
+	/* A fenced page lives in the fence pool: keep the pool's entry in
+	 * step; its aperture page stays mapped to the pool. */
+	if (vgpu_fence_pooled(v, index, &pool_index)) {
+		gpu_hw_ggtt_write(v->gvt->hw, pool_index, host);
+		gpu_hw_ggtt_flush(v->gvt->hw);
+		return;
+	}
 	if (!v->ap_mapped)
 		return; /* BAR2 not placed yet: ladder_map_all does it then */
 	if (host & GEN8_PAGE_PRESENT)

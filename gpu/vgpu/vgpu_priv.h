@@ -134,6 +134,12 @@ struct vgpu {
 	uint64_t low_base, low_size, high_base, high_size;
 	uint32_t fence_base, fence_num; /* physical fences owned */
 	int gs_id; /* gScale's id for this vGPU, -1 under gVirt */
+	/* Fences remapped into the fence memory space pool (gScale): the
+	 * guest's range [gm, gm + size) lives at pool_gm while fenced. */
+	struct {
+		uint64_t gm, size, pool_gm;
+	} pooled[GEN9_NUM_FENCES];
+	uint64_t fence_hw[GEN9_NUM_FENCES]; /* validated value for the hardware */
 
 	/* virtual state */
 	uint8_t cfg[VGPU_CFG_SIZE];
@@ -229,6 +235,7 @@ struct gvt {
 	uint32_t gvt_pages; /* pages of this struct */
 	struct gscale *gs; /* gScale's shared GM, NULL under gVirt */
 	uint32_t gs_pages;
+	struct gm_region fence_pool; /* gScale's fence memory space pool */
 };
 
 /* ---- gScale (vgpu_gscale.c) ---------------------------------------------------------- */
@@ -395,6 +402,11 @@ int vgpu_ggtt_write(struct vgpu *v, uint64_t off, uint64_t val,
 int vgpu_fence_read(struct vgpu *v, uint32_t off, uint32_t *val);
 int vgpu_fence_write(struct vgpu *v, uint32_t off, uint32_t val);
 void vgpu_fence_load(struct vgpu *v);
+/* gScale's fence memory space pool (vgpu_fence_pool.c). */
+uint64_t vgpu_fence_pool_map(struct vgpu *v, unsigned int i, uint64_t f);
+void vgpu_fence_pool_unmap(struct vgpu *v, unsigned int i);
+bool vgpu_fence_pooled(const struct vgpu *v, uint32_t index,
+		       uint32_t *pool_index);
 void vgpu_fence_reset(struct vgpu *v);
 
 /* ---- PPGTT (vgpu_spt.c, vgpu_ppgtt.c) ------------------------------------------------------------- */

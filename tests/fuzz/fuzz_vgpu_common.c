@@ -235,6 +235,36 @@ static void check_shadow(struct fz_env *e, struct vgpu *v)
 }
 
 #ifdef FZ_GSCALE
+/* The fence pool holds, for each pooled fence, exactly the entries of the
+ * fenced range (which map the fencing vGPU's VM) and zeros elsewhere. */
+static void check_fence_pool(struct fz_env *e, struct vgpu *vs[2])
+{
+	const struct gm_region *pool = &e->gvt->fence_pool;
+
+	for (uint64_t gm = pool->base; gm < pool->base + pool->size;
+	     gm += 4096) {
+		uint64_t pte = e->ggtt[gm >> 12];
+		bool covered = false;
+
+		for (int i = 0; i < 2 && !covered; i++)
+			for (unsigned f = 0; vs[i] && f < vs[i]->fence_num; f++) {
+				uint64_t off = gm - vs[i]->pooled[f].pool_gm;
+
+				if (!vs[i]->pooled[f].size ||
+				    off >= vs[i]->pooled[f].size)
+					continue;
+				covered = true;
+				if ((pte & 1) &&
+				    fake_hv_hpa_owner(&e->hv, gen8_pte_addr(pte)) !=
+					    (int)vs[i]->vm)
+					fz_die("fence pool entry maps outside its VM",
+					       gm, pte);
+			}
+		if (!covered && pte)
+			fz_die("stale fence pool entry", gm, pte);
+	}
+}
+
 /* gScale: every physical entry belongs to the chunk's owner and maps its
  * VM; every private-shadow entry maps its own VM. */
 static void check_gscale(struct fz_env *e, struct vgpu *vs[2])
@@ -281,6 +311,7 @@ static void check_gscale(struct fz_env *e, struct vgpu *vs[2])
 	}
 	if (e->hv.foreign_maps)
 		fz_die("ladder mapping to another VM's RAM", e->hv.foreign_maps, 0);
+	check_fence_pool(e, vs);
 }
 #endif
 

@@ -2,8 +2,9 @@
  * (BAR2) programming mixed in: attacker and victim share GM, so the
  * invariants are per owner - every resident physical entry maps the VM of
  * the vGPU owning its chunk, every private-shadow entry maps its own VM,
- * every ladder mapping of the aperture maps the VM's own RAM, and the
- * victim's entries are exactly what its guest wrote. */
+ * every ladder mapping of the aperture maps the VM's own RAM, the fence
+ * memory pool holds only pooled fences' entries, and the victim's entries
+ * are exactly what its guest wrote. */
 #define FZ_GSCALE 1
 #include "tests/fuzz/fuzz_vgpu_common.c"
 
@@ -28,7 +29,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			idx = (uint32_t)(e->a->high_base >> 12) +
 			      idx % (e->a->high_size >> 12);
 			break;
-		case 2: /* a vGPU switch, as the scheduler makes them */
+		case 2: /* a vGPU switch, or a fence (pool path) */
+			if (ctl & 4) {
+				uint32_t f = idx % 4;
+
+				if (ctl & 16) { /* a plausible fence in its low GM */
+					uint64_t pages = e->a->low_size >> 12;
+					uint64_t first = val % pages;
+					uint64_t gm = e->a->low_base + first * 4096;
+					uint64_t end = gm + ((val >> 16) %
+							     (pages - first)) * 4096;
+
+					val = gm | end << 32 | (val & 0xff0) | 1;
+					vgpu_mmio_write(e->a, FENCE_REG_GEN6_HI(f),
+							(uint32_t)(val >> 32), 4);
+				}
+				vgpu_mmio_write(e->a, FENCE_REG_GEN6_LO(f) +
+						(ctl & 8 ? 4 : 0), (uint32_t)val, 4);
+				continue;
+			}
 			gvt_gscale_switch(e->gvt, idx & 1 ? e->a : e->b,
 					  idx & 2 ? e->b : NULL);
 			continue;

@@ -269,28 +269,68 @@ static void check_clean(struct world *w)
 	}
 }
 
+static uint64_t hw_fence(struct world *w, uint32_t p)
+{
+	return (uint64_t)gpu_hw_read32(&w->hw, FENCE_REG_GEN6_HI(p)) << 32 |
+	       gpu_hw_read32(&w->hw, FENCE_REG_GEN6_LO(p));
+}
+
+static void guest_fence(struct world *w, int i, uint64_t f)
+{
+	gi_mmio_write(&w->g[i], FENCE_REG_GEN6_LO(0), 0, 4);
+	gi_mmio_write(&w->g[i], FENCE_REG_GEN6_HI(0), f >> 32, 4);
+	gi_mmio_write(&w->g[i], FENCE_REG_GEN6_LO(0), (uint32_t)f, 4);
+}
+
+static uint64_t fence_over(uint64_t gm, uint64_t pages)
+{
+	return (gm & GEN6_FENCE_START_MASK) |
+	       ((gm + (pages - 1) * 4096) << 32 & GEN6_FENCE_END_MASK) |
+	       0x3f0ull /* pitch, tiling: format bits the pool must keep */ |
+	       I965_FENCE_REG_VALID;
+}
+
 /* gScale shares the physical fences: a vGPU's fence reaches the hardware
- * only while it owns the GPU, and its switch brings its set back. */
+ * only while it owns the GPU, and its switch brings its set back. A fence
+ * over CPU-visible GM moves into the fence memory pool (the ladder mapping
+ * bypasses the GGTT, so only the pool can be detiled): the hardware fence
+ * names the pool with the guest's format bits, the pool's GGTT entries are
+ * the vGPU's, and clearing the fence frees the pool again. */
 static void check_gscale_fences(struct world *w)
 {
 	struct vgpu *a = w->v[0], *b = w->v[1];
-	uint32_t p = a->fence_base, lo, hi;
-	uint64_t fa = (a->low_base & GEN6_FENCE_START_MASK) |
-		      ((a->low_base + 15 * 4096) << 32 & GEN6_FENCE_END_MASK) |
-		      I965_FENCE_REG_VALID;
+	const uint64_t mask = GEN6_FENCE_START_MASK | GEN6_FENCE_END_MASK;
+	uint64_t fa = fence_over(a->low_base, 16), hw, pool;
 
 	assert_int_equal(a->fence_base, b->fence_base);
 	gvt_gscale_switch(w->gvt, b, NULL);
 	w->gvt->owner = b;
-	gi_mmio_write(&w->g[0], FENCE_REG_GEN6_HI(0), fa >> 32, 4);
-	gi_mmio_write(&w->g[0], FENCE_REG_GEN6_LO(0), (uint32_t)fa, 4);
-	lo = gpu_hw_read32(&w->hw, FENCE_REG_GEN6_LO(p));
-	assert_int_not_equal(lo, (uint32_t)fa); /* b's fence is live */
+	guest_fence(w, 0, fa);
+	assert_true(hw_fence(w, a->fence_base) != fa); /* b's fence is live */
 	gvt_gscale_switch(w->gvt, a, NULL);
 	w->gvt->owner = a;
-	lo = gpu_hw_read32(&w->hw, FENCE_REG_GEN6_LO(p));
-	hi = gpu_hw_read32(&w->hw, FENCE_REG_GEN6_HI(p));
-	assert_int_equal(((uint64_t)hi << 32) | lo, fa);
+	hw = hw_fence(w, a->fence_base);
+	assert_int_equal(hw & ~mask, fa & ~mask);
+	pool = hw & GEN6_FENCE_START_MASK;
+	assert_true(pool >= w->gvt->fence_pool.base &&
+		    pool + 16 * 4096 <= w->gvt->fence_pool.base +
+					w->gvt->fence_pool.size);
+	assert_int_equal((hw & GEN6_FENCE_END_MASK) >> 32, pool + 15 * 4096);
+	for (uint32_t x = 0; x < 16; x++)
+		assert_int_equal(gpu_hw_ggtt_read(&w->hw, (uint32_t)(pool >> 12) + x),
+				 gscale_shadow_read(w->gvt->gs, a->gs_id,
+						    (uint32_t)(a->low_base >> 12) + x));
+	assert_int_equal(vgpu_get_stats(a)->fence_pool_maps, 1);
+	assert_int_equal(w->gvt->fence_pool.n, 1);
+
+	/* Larger than the pool (32 MiB): refused, counted, nothing else moves. */
+	guest_fence(w, 0, fence_over(a->low_base, (48u << 20) / 4096));
+	assert_int_equal(vgpu_get_stats(a)->fence_pool_full, 1);
+	assert_false(hw_fence(w, a->fence_base) & I965_FENCE_REG_VALID);
+	assert_int_equal(w->gvt->fence_pool.n, 0);
+
+	guest_fence(w, 0, 0);
+	assert_int_equal(w->gvt->fence_pool.n, 0);
 }
 
 /* gScale: the vGPUs overlap in low GM, so every switch between two of them
