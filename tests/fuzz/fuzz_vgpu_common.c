@@ -131,7 +131,7 @@ static void fz_gpu(struct fz_env *e)
 }
 
 /* Let the GPU and the mediator run a while. */
-static void fz_run(struct fz_env *e, int rounds)
+static __attribute__((unused)) void fz_run(struct fz_env *e, int rounds)
 {
 	while (rounds-- > 0) {
 		gpu_hw_poll(e->hw);
