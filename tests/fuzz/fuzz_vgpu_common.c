@@ -185,6 +185,7 @@ static void fz_attacker_end(struct fz_env *e)
 		fz_die("protection left behind", fake_hv_nr_wp(&e->hv, 1), 0);
 }
 
+#ifndef FZ_GSCALE /* gScale checks entries per owner instead */
 static void check_ggtt_range(struct fz_env *e, struct vgpu *v, uint64_t base,
 			     uint64_t size)
 {
@@ -198,6 +199,7 @@ static void check_ggtt_range(struct fz_env *e, struct vgpu *v, uint64_t base,
 			fz_die("GGTT entry maps outside its VM", i, pte);
 	}
 }
+#endif
 
 static bool is_shadow_page(struct vgpu *v, uint64_t hpa)
 {
