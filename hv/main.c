@@ -11,6 +11,7 @@
 #include "hv/platform.h"
 #include "hv/shell.h"
 #include "hv/vm/sched.h"
+#include "hv/gpu_host.h"
 #include "hv/x86.h"
 
 struct hv_platform hv_platform = { .gpu_index = -1 };
@@ -158,6 +159,7 @@ void hv_main(const struct boot_info *bi)
 	discover_acpi(bi);
 	discover_pci();
 	discover_gpu();
+	gpu_host_init(cfg, hv_platform.gpu_index >= 0);
 	discover_vtx();
 	list_unstartable_vms(cfg);
 	if (vtx_usable(&hv_platform.vtx))

@@ -9,6 +9,8 @@ extern const struct shell_cmd shell_cmds[];
 extern const unsigned shell_nr_cmds;
 extern const struct shell_cmd shell_vm_cmds[];
 extern const unsigned shell_vm_nr_cmds;
+extern const struct shell_cmd shell_vgpu_cmds[];
+extern const unsigned shell_vgpu_nr_cmds;
 
 /* Each subsystem contributes its own command array; help lists them in this
  * order and lookup searches them in it. */
@@ -18,6 +20,7 @@ static const struct {
 } cmd_tables[] = {
 	{ shell_cmds, &shell_nr_cmds },		/* hv/shell_cmds.c */
 	{ shell_vm_cmds, &shell_vm_nr_cmds },	/* hv/shell_vm_cmds.c */
+	{ shell_vgpu_cmds, &shell_vgpu_nr_cmds }, /* hv/shell_vgpu_cmds.c */
 };
 #define NR_CMD_TABLES (sizeof(cmd_tables) / sizeof(cmd_tables[0]))
 

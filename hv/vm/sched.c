@@ -1,5 +1,6 @@
 /* The round-robin scheduler of VMs on one CPU; see sched.h. */
 #include "hv/vm/sched.h"
+#include "hv/gpu_host.h"
 #include "hv/console.h"
 #include "hv/hv.h"
 #include "hv/platform.h"
@@ -64,6 +65,7 @@ unsigned vms_create_from_config(const struct hv_config *cfg)
 			(unsigned long long)(c->memory >> 20),
 			(unsigned long long)(uintptr_t)vms[nr_vms - 1].ram,
 			c->kernel, c->cmdline);
+		gpu_host_vgpu_create(c, nr_vms - 1);
 	}
 	return nr_vms;
 }
@@ -209,6 +211,7 @@ void sched_run(unsigned slice_ms, bool exit_when_stopped)
 		struct vm *vm;
 
 		shell_poll();
+		gpu_host_poll();
 		wake_halted(rdtsc());
 		vm = pick_next(&cursor);
 		if (vm) {
