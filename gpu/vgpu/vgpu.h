@@ -89,6 +89,9 @@ struct gvt_params {
 	bool gscale_predictive; /* copy the next vGPU's entries ahead */
 	uint32_t gscale_slot_mib; /* 0: 64 */
 	uint32_t gscale_fence_pool_mib; /* 0: 32; taken from the guests' low GM */
+	/* gHyvi: PPGTT shadowing policy of new vGPUs (enum vgpu_ppgtt_policy;
+	 * 0 = strict, the gVirt baseline). Defaults for the other knobs. */
+	uint32_t ghyvi_policy;
 };
 
 /* Counters a shell prints and the evaluation reads (design.md
@@ -132,6 +135,18 @@ struct vgpu_stats {
 	/* cycles per phase (ns) */
 	uint64_t ns_mmio, ns_ggtt, ns_shadow, ns_scan, ns_dispatch,
 		ns_complete, ns_switch, ns_on_hw;
+	/* gHyvi hybrid PPGTT shadowing (ghyvi_relax.c) */
+	uint64_t pte_relaxed;      /* table pages switched strict -> relaxed */
+	uint64_t pte_strict_again; /* table pages switched relaxed -> strict */
+	uint64_t pte_late_traps;   /* traps reported for an already relaxed page */
+	uint64_t recon_runs;       /* reconstructions (submissions with relaxed pages) */
+	uint64_t recon_pages;      /* relaxed pages diffed against their snapshot */
+	uint64_t recon_compared;   /* entries compared */
+	uint64_t recon_entries;    /* entries re-validated and re-translated */
+	uint64_t recon_dropped;    /* of those: not this VM's memory / garbage */
+	uint64_t wp_changes;       /* EPT protection changes made by gHyvi */
+	uint64_t verify_runs, verify_mismatch; /* test-mode verifier */
+	uint64_t ns_reconstruct;
 };
 
 struct gvt;
@@ -203,5 +218,71 @@ int vgpu_mmio_write(struct vgpu *v, uint64_t off, uint64_t val,
  * (hv_ops wp_page). The bytes are already in guest memory. */
 int vgpu_page_write(struct vgpu *v, uint64_t gpa, const void *data,
 		    size_t len);
+
+/* ---- gHyvi: hybrid strict / relaxed PPGTT shadowing ----------------------
+ *
+ * Strict (gVirt): every guest page-table page with a shadow is
+ * write-protected and each store traps. Relaxed (gHyvi, seeds/ghyvi.txt
+ * §4.2): the page is snapshotted and unprotected; stores no longer trap;
+ * before any workload of the vGPU reaches the hardware
+ * (vgpu_mm_prepare) every relaxed page is diffed against its snapshot and
+ * only the changed entries are validated and translated again, exactly as a
+ * trapped store would be (an entry naming memory outside the VM is dropped,
+ * a value no page table holds untracks the page). The policy decides which
+ * pages go relaxed and whether they stay relaxed (§4.5). A new vGPU starts
+ * STRICT (the gVirt baseline, unchanged); gvt_params.ghyvi_policy or
+ * vgpu_ghyvi_set() changes it, at any time. */
+enum vgpu_ppgtt_policy {
+	VGPU_PPGTT_STRICT = 0,  /* gVirt: trap every store */
+	VGPU_PPGTT_FULL,        /* every table page relaxed, all diffed at
+				 * each submission */
+	VGPU_PPGTT_STATIC,      /* N pinned hot pages relaxed for good */
+	VGPU_PPGTT_DYNAMIC,     /* a page relaxes when written; stays relaxed
+				 * (until it cools, if cooling is on) */
+	VGPU_PPGTT_DYNAMIC_SEGMENTED, /* as DYNAMIC, but the relaxed list is
+				 * reset (pages re-protected) after each
+				 * reconstruction: gHyvi's default */
+};
+#define VGPU_PPGTT_DEFAULT_POLICY VGPU_PPGTT_DYNAMIC_SEGMENTED
+#define GHYVI_NEVER 0xffffffffu
+
+/* Zero fields take the defaults (gpu/vgpu/README.md, "gHyvi"). */
+struct vgpu_ghyvi_params {
+	enum vgpu_ppgtt_policy policy;
+	uint32_t static_pages;  /* STATIC: N (default 200, the paper's best) */
+	/* Adaptive switch to relaxed (DYNAMIC*): a strict page relaxes at its
+	 * relax_traps-th trap within relax_window_ns (default 1, the paper's
+	 * "on the first write"; window 1 ms). With back-off (default on), a
+	 * page whose relaxed period absorbed fewer than 2 stores doubles its
+	 * own threshold (up to 64); one that absorbed 8 or more returns to
+	 * relax_traps. */
+	uint32_t relax_traps;
+	uint64_t relax_window_ns;
+	/* Adaptive switch back (DYNAMIC): a relaxed page whose reconstruction
+	 * re-translated fewer than cool_entries entries cool_rounds times in a
+	 * row is protected again (default 1 entry, 8 rounds: untouched for 8
+	 * submissions). GHYVI_NEVER: never (the paper's dynamic partial). */
+	uint32_t cool_entries;
+	uint32_t cool_rounds;
+	/* Test mode: at every vgpu_mm_prepare compare every shadow entry with
+	 * what the guest's table says now; a difference refuses the workload
+	 * (-GPU_EIO) and counts verify_mismatch. */
+	bool verify;
+	bool no_backoff; /* the paper's fixed threshold */
+};
+
+/* Change the policy at run time: every relaxed page is first reconstructed
+ * and protected again (consistent strict state), then the new policy is
+ * applied. -GPU_EINVAL for an unknown policy. */
+int vgpu_ghyvi_set(struct vgpu *v, const struct vgpu_ghyvi_params *p);
+void vgpu_ghyvi_get(const struct vgpu *v, struct vgpu_ghyvi_params *p);
+/* STATIC: name a hot page-table page (guest-physical) from a profile; the
+ * first static_pages names are kept. Pages not named fill the set on their
+ * first trap. -GPU_ENOSPC when the set is full. */
+int vgpu_ghyvi_pin(struct vgpu *v, uint64_t gpa);
+/* Number of table pages relaxed now. */
+uint32_t vgpu_ghyvi_relaxed(const struct vgpu *v);
+/* Run the verifier now (whatever p.verify says): mismatching entries. */
+uint32_t vgpu_ghyvi_verify(struct vgpu *v);
 
 #endif

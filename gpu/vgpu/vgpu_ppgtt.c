@@ -15,7 +15,11 @@
  *    the GPU;
  *  - a value no page table holds (bits above 45, e.g. all ones from a page
  *    reused as data) untracks the page instead of failing (guest §10).
- * Only this vGPU's state is touched on any failure. */
+ * Only this vGPU's state is touched on any failure.
+ *
+ * gHyvi (ghyvi_relax.c): each trap also feeds the per-page write-rate
+ * detector that may relax the page; vgpu_mm_prepare reconstructs every
+ * relaxed page before anything else, and (test mode) verifies the tree. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 
@@ -139,6 +143,9 @@ int vgpu_mm_prepare(struct vgpu *v, int mm, uint64_t *root)
 	struct shadow_mm *m = &v->mm[mm];
 	uint64_t t0 = vgpu_time_start(v);
 
+	/* Relaxed pages first: their changed entries may leave half-written
+	 * marks or untrack tables, which the passes below finish. */
+	ghyvi_reconstruct(v);
 	flush_post_shadow(v);
 	if (m->gen != v->ppgtt_gen) {
 		/* Some table was untracked since: replace a dead root, then
@@ -161,6 +168,10 @@ int vgpu_mm_prepare(struct vgpu *v, int mm, uint64_t *root)
 	vgpu_time_add(v, &v->stats.ns_shadow, t0);
 	if (m->root == SPT_NONE)
 		return -GPU_EFAULT;
+	if (v->ghyvi.p.verify && ghyvi_verify_mm(v, mm)) {
+		vgpu_err(v, "verify: shadow differs from guest tables; workload refused");
+		return -GPU_EIO;
+	}
 	*root = v->spt[m->root].shadow_hpa;
 	return 0;
 }
@@ -213,6 +224,7 @@ static void page_write_one(struct vgpu *v, uint64_t gpa, uint32_t len)
 	}
 	for (k = 0; k < n; k++)
 		trap_one(v, found[k], gpa & 0xfff, len);
+	ghyvi_on_trap(v, gpa >> 12);
 }
 
 int vgpu_page_write(struct vgpu *v, uint64_t gpa, const void *data,
@@ -262,8 +274,10 @@ void vgpu_ppgtt_fini(struct vgpu *v)
 {
 	int32_t i;
 
-	if (!v->spt)
+	if (!v->spt) {
+		ghyvi_fini(v);
 		return;
+	}
 	for (i = 0; i < VGPU_MAX_MM; i++)
 		if (v->mm[i].used)
 			mm_release(v, i);
@@ -274,6 +288,7 @@ void vgpu_ppgtt_fini(struct vgpu *v)
 			spt_free(v, i);
 	gvt_free_pages(v->gvt, v->spt, v->spt_pages);
 	v->spt = NULL;
+	ghyvi_fini(v);
 }
 
 /* Full GPU reset: forget every root no queued work still needs. */

@@ -43,6 +43,16 @@ struct spt {
 	uint64_t shadow_hpa;
 	int32_t *child; /* levels > 1: spt index per entry, SPT_NONE */
 	uint64_t post[VGPU_PTES_PER_PAGE / 64]; /* entries left half-written */
+	/* gHyvi (ghyvi_relax.c) */
+	bool relaxed; /* unprotected; reconstructed before submissions */
+	uint32_t cool; /* consecutive quiet reconstructions */
+	uint32_t win_traps; /* traps in the current rate window */
+	uint64_t win_start;
+	uint64_t *snap; /* relaxed: guest entries the shadow was built from */
+	int32_t rprev, rnext; /* relaxed list */
+	uint32_t vstamp; /* verifier walk */
+	uint32_t relax_at; /* own relax threshold (back-off), 0 = default */
+	uint32_t absorbed; /* entries changed while relaxed this period */
 };
 
 struct shadow_mm {
@@ -53,6 +63,20 @@ struct shadow_mm {
 	uint32_t gen; /* vgpu->ppgtt_gen when built */
 	uint32_t refs; /* queued / running workloads */
 	uint64_t last_use;
+};
+
+/* gHyvi per-vGPU state (ghyvi_relax.c). */
+struct ghyvi {
+	struct vgpu_ghyvi_params p; /* defaults resolved */
+	int32_t rhead; /* relaxed list */
+	uint32_t nrelaxed;
+	uint64_t *pins; /* STATIC: pinned guest frames */
+	uint32_t npins;
+	size_t pin_pages;
+	int32_t *work; /* reconstruction work list (VGPU_MAX_SPT) */
+	size_t work_pages;
+	uint64_t *buf; /* one guest table page */
+	uint32_t vstamp;
 };
 
 /* ---- execlists and workloads ------------------------------------------------ */
@@ -175,6 +199,7 @@ struct vgpu {
 	uint32_t own_slot; /* index of its slice of the mediator's GM */
 	uint64_t slice_used_ns;
 	struct vgpu_stats stats;
+	struct ghyvi ghyvi; /* hybrid PPGTT shadowing state */
 };
 
 /* ---- the device ------------------------------------------------------------------ */
@@ -430,6 +455,27 @@ int vgpu_mm_destroy_g2v(struct vgpu *v, uint64_t root_gpa);
 /* Before the GPU uses mm: finish half-written entries, rebuild after an
  * untrack. Returns the shadow root's host-physical address via *root. */
 int vgpu_mm_prepare(struct vgpu *v, int mm, uint64_t *root);
+/* gHyvi (ghyvi_relax.c, ghyvi_verify.c). */
+int ghyvi_init(struct vgpu *v);
+void ghyvi_fini(struct vgpu *v);
+/* A new table was allocated on gfn: relax it at birth (FULL, pinned, or
+ * its frame already relaxed)? Decides and links; spt_fill fills snap. */
+bool ghyvi_on_alloc(struct vgpu *v, int32_t idx);
+/* The table is going away / stops being a table. */
+void ghyvi_on_free(struct vgpu *v, int32_t idx);
+/* A trap was applied to the tables on gfn (strict path). */
+void ghyvi_on_trap(struct vgpu *v, uint64_t gfn);
+/* Before the GPU uses the vGPU's shadow: reconstruct every relaxed page. */
+void ghyvi_reconstruct(struct vgpu *v);
+/* Diff table idx against its snapshot; re-shadow changed entries.
+ * Returns entries re-translated; may kill idx (check ->dead). */
+uint32_t spt_reconstruct(struct vgpu *v, int32_t idx, const uint64_t *guest);
+/* The shadow value entry i of table idx must hold for guest value g;
+ * false when the entry cannot be checked (child missing). */
+bool spt_expected(struct vgpu *v, int32_t idx, uint64_t g, uint64_t *want);
+/* Verifier: mismatching entries in the tree of mm (ghyvi_verify.c). */
+uint32_t ghyvi_verify_mm(struct vgpu *v, int mm);
+
 /* Walk the guest's own tables (for the scanner). */
 int vgpu_ppgtt_gva_to_gpa(struct vgpu *v, uint64_t root_gpa, uint64_t gva,
 			  uint64_t *gpa);

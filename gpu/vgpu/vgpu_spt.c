@@ -9,6 +9,11 @@
  * another shadow page. Anything else becomes a not-present entry, so the
  * GPU faults instead of reaching memory the VM does not own.
  *
+ * Under gHyvi (ghyvi_relax.c) a table may instead be relaxed: unprotected,
+ * with a snapshot of the guest entries its shadow was built from, and
+ * brought up to date by spt_reconstruct() before the GPU uses it. The
+ * shadow values are the same either way (spt_set is the only writer).
+ *
  * Recursion (fill, put) is bounded by the four levels. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
@@ -36,7 +41,7 @@ int vgpu_ppgtt_init(struct vgpu *v)
 	for (i = 0; i < VGPU_MAX_SPT; i++)
 		v->spt[i].hnext = i + 1 < VGPU_MAX_SPT ? i + 1 : SPT_NONE;
 	v->spt_free = 0;
-	return 0;
+	return ghyvi_init(v);
 }
 
 static bool gfn_tracked_by_other(struct vgpu *v, uint64_t gfn, int32_t self)
@@ -97,7 +102,9 @@ int32_t spt_alloc(struct vgpu *v, uint64_t gfn, int level)
 			s->child[i] = SPT_NONE;
 	s->gfn = gfn;
 	s->level = (uint8_t)level;
-	if (!gfn_tracked_by_other(v, gfn, idx))
+	s->rprev = s->rnext = SPT_NONE;
+	/* Relaxed at birth (gHyvi): never protected; spt_fill snapshots. */
+	if (!ghyvi_on_alloc(v, idx) && !gfn_tracked_by_other(v, gfn, idx))
 		wp(v, gfn, true);
 	s->hnext = v->spt_hash[h];
 	v->spt_hash[h] = idx;
@@ -138,8 +145,9 @@ void spt_free(struct vgpu *v, int32_t idx)
 {
 	struct spt *s = &v->spt[idx];
 
-	if (!s->dead && !gfn_tracked_by_other(v, s->gfn, idx))
+	if (!s->dead && !s->relaxed && !gfn_tracked_by_other(v, s->gfn, idx))
 		wp(v, s->gfn, false);
+	ghyvi_on_free(v, idx);
 	spt_unhash(v, idx);
 	gvt_free_pages(v->gvt, s->shadow, 1);
 	gvt_free_pages(v->gvt, s->child, 1);
@@ -170,8 +178,9 @@ void spt_kill(struct vgpu *v, int32_t idx)
 
 	if (s->dead)
 		return;
-	if (!gfn_tracked_by_other(v, s->gfn, idx))
+	if (!s->relaxed && !gfn_tracked_by_other(v, s->gfn, idx))
 		wp(v, s->gfn, false);
+	ghyvi_on_free(v, idx);
 	s->dead = true;
 	memset(s->post, 0, sizeof(s->post));
 	spt_drop_children(v, idx);
@@ -271,6 +280,8 @@ int spt_fill(struct vgpu *v, int32_t idx)
 	for (i = 0; i < VGPU_PTES_PER_PAGE; i++) {
 		if (vgpu_read_gpa(v, base + 8ull * i, &g, 8))
 			return -GPU_EFAULT;
+		if (v->spt[idx].snap)
+			v->spt[idx].snap[i] = g;
 		/* Garbage in a fresh table costs that entry only. */
 		if (spt_set(v, idx, i, g))
 			v->stats.pte_invalid++;
@@ -311,4 +322,64 @@ void spt_repair(struct vgpu *v, int32_t idx)
 		if (spt_update_entry(v, idx, i) == -GPU_EINVAL)
 			spt_kill(v, idx);
 	}
+}
+
+/* gHyvi reconstruction of one relaxed table (seeds/ghyvi.txt §4.4): guest
+ * holds the table's current guest entries. Only entries that differ from
+ * the snapshot (or were left half-written) go through spt_set, the same
+ * validation and translation a trapped store gets: a page outside the VM
+ * becomes not-present, a value no page table holds untracks the table. */
+uint32_t spt_reconstruct(struct vgpu *v, int32_t idx, const uint64_t *guest)
+{
+	struct spt *s = &v->spt[idx];
+	uint32_t changed = 0;
+	unsigned int i;
+
+	v->stats.recon_pages++;
+	v->stats.recon_compared += VGPU_PTES_PER_PAGE;
+	for (i = 0; i < VGPU_PTES_PER_PAGE && !s->dead && s->snap; i++) {
+		uint64_t bit = 1ull << (i % 64);
+
+		if (guest[i] == s->snap[i] && !(s->post[i / 64] & bit))
+			continue;
+		s->snap[i] = guest[i];
+		s->post[i / 64] &= ~bit;
+		changed++;
+		v->stats.recon_entries++;
+		if (spt_set(v, idx, i, guest[i]) == -GPU_EINVAL) {
+			v->stats.recon_dropped++;
+			spt_kill(v, idx);
+			break;
+		}
+		if ((guest[i] & GEN8_PAGE_PRESENT) && !s->shadow[i])
+			v->stats.recon_dropped++;
+	}
+	return changed;
+}
+
+/* What shadow_entry() would produce for g, without side effects. */
+bool spt_expected(struct vgpu *v, int32_t idx, uint64_t g, uint64_t *want)
+{
+	int level = v->spt[idx].level;
+	uint64_t hpa;
+	int32_t c;
+
+	*want = 0;
+	if (!(g & GEN8_PAGE_PRESENT))
+		return true;
+	if (g & PTE_HIGH_BITS)
+		return true; /* garbage: dropped (a fresh table over data) */
+	if (level == SPT_PT) {
+		if (!vgpu_gpa_to_hpa(v, gen8_pte_addr(g), &hpa))
+			*want = (g & PTE_FLAGS) | gen8_pte_addr(hpa);
+		return true;
+	}
+	if (g & GEN8_PDE_PS_2M)
+		return true;
+	c = spt_lookup(v, gen8_pte_addr(g) >> 12, level - 1);
+	if (c == SPT_NONE)
+		/* No shadow: right only when the target is not the VM's RAM. */
+		return vgpu_gpa_to_hpa(v, gen8_pte_addr(g), &hpa) != 0;
+	*want = (g & PDE_FLAGS) | v->spt[c].shadow_hpa;
+	return true;
 }

@@ -1,0 +1,456 @@
+/* gHyvi: hybrid strict / relaxed PPGTT shadowing (seeds/ghyvi.txt §4).
+ *
+ * A page-table page with a shadow is either
+ *  - strict (gVirt): write-protected through hv_ops; every guest store traps
+ *    and is applied to the shadow at once (vgpu_ppgtt.c), or
+ *  - relaxed: a snapshot holds the guest entries its shadow was built from;
+ *    the page is unprotected, stores do not trap, and before any workload
+ *    of the vGPU reaches the hardware (vgpu_mm_prepare ->
+ *    ghyvi_reconstruct) the page is diffed against the snapshot and only
+ *    the changed entries are validated and translated again
+ *    (spt_reconstruct: the same spt_set a trap uses, so validation is never
+ *    relaxed).
+ *
+ * Every table on one guest frame (a frame may be a table at several
+ * levels) is in the same mode: protection is per frame.
+ *
+ * Races (several vCPUs; calls into the mediator are serialized per vGPU):
+ *  - strict -> relaxed: the trap is applied, the snapshot taken while the
+ *    page is still protected, then the protection dropped. A store that
+ *    landed before the snapshot but is reported after it is applied as a
+ *    late trap (re-read from guest memory); one after the unprotect is
+ *    found by the next diff.
+ *  - relaxed -> strict: protect first, then diff: a store before the
+ *    protection is in memory for the diff, one after it traps.
+ *
+ * Policies (§4.5): FULL relaxes every table page; STATIC relaxes a fixed
+ * set of N hot pages (named from a profile with vgpu_ghyvi_pin, the rest of
+ * the set filled by first-trapped pages) for good; DYNAMIC relaxes a page
+ * when it is written (adaptive: at the relax_traps-th trap within
+ * relax_window_ns) and keeps it relaxed until it cools; DYNAMIC_SEGMENTED
+ * relaxes the same way but re-protects every relaxed page after each
+ * reconstruction (the relaxed list is reset). */
+#include "gpu/vgpu/vgpu_priv.h"
+#include "mini/string.h"
+
+/* Defaults and why (gpu/vgpu/README.md, "gHyvi"):
+ * - static 200 pages: the paper's best static setting (Fig. 13).
+ * - relax at the 1st trap (the paper's rule, Fig. 8: updates to one page
+ *   come in contiguous bursts, so the first store predicts more) plus a
+ *   per-page back-off: relaxing costs about as much as one or two traps
+ *   (two EPT permission changes, a 4 KiB snapshot, one 512-entry diff), so
+ *   it pays only if the relaxed period absorbs at least ~2 stores. A page
+ *   whose period absorbed fewer (a 2D/3D driver's isolated or paired
+ *   updates) doubles its own threshold, up to 64, and costs what gVirt
+ *   pays from then on; a period that absorbs 8 or more (a burst page)
+ *   resets it. The eval (tools/eval/ghyvi) compares this with a fixed
+ *   threshold of 1 (paper) and 2. Window 1 ms: bursts in Fig. 8 are far
+ *   shorter; isolated updates are further apart.
+ * - cool after 8 quiet submissions (DYNAMIC): an unchanged relaxed page
+ *   still costs a 512-entry diff per submission (Fig. 14's argument against
+ *   plain dynamic); 8 rounds keep pages that are rewritten every few frames
+ *   relaxed. */
+#define GHYVI_DEF_STATIC 200u
+#define GHYVI_DEF_RELAX_TRAPS 1u
+#define GHYVI_PAYOFF 2u     /* stores a relaxed period must absorb */
+#define GHYVI_BURST 8u      /* ... to count as a burst page again */
+#define GHYVI_MAX_RELAX_AT 64u
+#define GHYVI_DEF_WINDOW_NS 1000000ull
+#define GHYVI_DEF_COOL_ENTRIES 1u
+#define GHYVI_DEF_COOL_ROUNDS 8u
+
+static void resolve(struct vgpu_ghyvi_params *p)
+{
+	if (!p->static_pages)
+		p->static_pages = GHYVI_DEF_STATIC;
+	if (p->static_pages > VGPU_MAX_SPT)
+		p->static_pages = VGPU_MAX_SPT;
+	if (!p->relax_traps)
+		p->relax_traps = GHYVI_DEF_RELAX_TRAPS;
+	if (!p->relax_window_ns)
+		p->relax_window_ns = GHYVI_DEF_WINDOW_NS;
+	if (!p->cool_entries)
+		p->cool_entries = GHYVI_DEF_COOL_ENTRIES;
+	if (!p->cool_rounds)
+		p->cool_rounds = GHYVI_DEF_COOL_ROUNDS;
+}
+
+static bool policy_ok(uint32_t p)
+{
+	return p <= VGPU_PPGTT_DYNAMIC_SEGMENTED;
+}
+
+int ghyvi_init(struct vgpu *v)
+{
+	struct ghyvi *g = &v->ghyvi;
+
+	memset(g, 0, sizeof(*g));
+	g->rhead = SPT_NONE;
+	g->pin_pages = (VGPU_MAX_SPT * sizeof(uint64_t) + VGPU_PAGE - 1) / VGPU_PAGE;
+	g->work_pages = (VGPU_MAX_SPT * sizeof(int32_t) + VGPU_PAGE - 1) / VGPU_PAGE;
+	g->pins = gvt_pages(v->gvt, g->pin_pages, NULL);
+	g->work = gvt_pages(v->gvt, g->work_pages, NULL);
+	g->buf = gvt_pages(v->gvt, 1, NULL);
+	if (!g->pins || !g->work || !g->buf) {
+		ghyvi_fini(v);
+		return -GPU_ENOMEM;
+	}
+	if (policy_ok(v->gvt->p.ghyvi_policy))
+		g->p.policy = (enum vgpu_ppgtt_policy)v->gvt->p.ghyvi_policy;
+	resolve(&g->p);
+	return 0;
+}
+
+void ghyvi_fini(struct vgpu *v)
+{
+	struct ghyvi *g = &v->ghyvi;
+
+	gvt_free_pages(v->gvt, g->pins, g->pin_pages);
+	gvt_free_pages(v->gvt, g->work, g->work_pages);
+	gvt_free_pages(v->gvt, g->buf, 1);
+	g->pins = NULL;
+	g->work = NULL;
+	g->buf = NULL;
+}
+
+static void protect(struct vgpu *v, uint64_t gfn, bool on)
+{
+	const struct hv_if *hv = &v->gvt->hv;
+
+	if (on)
+		hv->ops->wp_page(hv->ctx, v->vm, gfn << 12);
+	else
+		hv->ops->unwp_page(hv->ctx, v->vm, gfn << 12);
+	v->stats.wp_changes++;
+}
+
+static void link(struct vgpu *v, int32_t idx)
+{
+	struct spt *s = &v->spt[idx];
+
+	s->relaxed = true;
+	s->cool = 0;
+	s->rprev = SPT_NONE;
+	s->rnext = v->ghyvi.rhead;
+	if (s->rnext != SPT_NONE)
+		v->spt[s->rnext].rprev = idx;
+	v->ghyvi.rhead = idx;
+	v->ghyvi.nrelaxed++;
+	v->stats.pte_relaxed++;
+}
+
+static void unlink(struct vgpu *v, int32_t idx)
+{
+	struct spt *s = &v->spt[idx];
+
+	if (!s->relaxed)
+		return;
+	if (s->rprev != SPT_NONE)
+		v->spt[s->rprev].rnext = s->rnext;
+	else
+		v->ghyvi.rhead = s->rnext;
+	if (s->rnext != SPT_NONE)
+		v->spt[s->rnext].rprev = s->rprev;
+	s->rprev = s->rnext = SPT_NONE;
+	s->relaxed = false;
+	v->ghyvi.nrelaxed--;
+}
+
+/* Live tables on a guest frame. */
+static int tables_on(struct vgpu *v, uint64_t gfn, int32_t out[SPT_PML4])
+{
+	int lvl, n = 0;
+
+	for (lvl = SPT_PT; lvl <= SPT_PML4; lvl++) {
+		int32_t i = spt_lookup(v, gfn, lvl);
+
+		if (i != SPT_NONE)
+			out[n++] = i;
+	}
+	return n;
+}
+
+static bool pinned(const struct vgpu *v, uint64_t gfn)
+{
+	uint32_t i;
+
+	for (i = 0; i < v->ghyvi.npins; i++)
+		if (v->ghyvi.pins[i] == gfn)
+			return true;
+	return false;
+}
+
+/* strict -> relaxed for every table on gfn. */
+static void relax_gfn(struct vgpu *v, uint64_t gfn)
+{
+	int32_t t[SPT_PML4];
+	int n = tables_on(v, gfn, t), k;
+
+	if (!n)
+		return;
+	for (k = 0; k < n; k++) {
+		struct spt *s = &v->spt[t[k]];
+
+		if (s->relaxed)
+			return; /* already */
+		if (!s->snap)
+			s->snap = gvt_pages(v->gvt, 1, NULL);
+		if (!s->snap)
+			return; /* no memory: stay strict */
+	}
+	/* Snapshot while still protected, then unprotect. */
+	if (vgpu_read_gpa(v, gfn << 12, v->spt[t[0]].snap, VGPU_PAGE))
+		return;
+	for (k = 1; k < n; k++)
+		memcpy(v->spt[t[k]].snap, v->spt[t[0]].snap, VGPU_PAGE);
+	for (k = 0; k < n; k++) {
+		v->spt[t[k]].win_traps = 0;
+		v->spt[t[k]].absorbed = 0;
+		link(v, t[k]);
+	}
+	protect(v, gfn, false);
+}
+
+/* Read the guest page; untrack the tables on it when it is gone. */
+static bool read_guest(struct vgpu *v, int32_t idx)
+{
+	if (!vgpu_read_gpa(v, v->spt[idx].gfn << 12, v->ghyvi.buf, VGPU_PAGE))
+		return true;
+	spt_kill(v, idx);
+	return false;
+}
+
+/* End of a relaxed period: did it pay? */
+static void backoff(struct vgpu *v, int32_t idx)
+{
+	struct spt *s = &v->spt[idx];
+	uint32_t thr = s->relax_at ? s->relax_at : v->ghyvi.p.relax_traps;
+
+	if (v->ghyvi.p.no_backoff)
+		return;
+	if (s->absorbed < GHYVI_PAYOFF)
+		s->relax_at = thr * 2 < GHYVI_MAX_RELAX_AT ? thr * 2 : GHYVI_MAX_RELAX_AT;
+	else if (s->absorbed >= GHYVI_BURST)
+		s->relax_at = 0;
+	s->absorbed = 0;
+}
+
+/* relaxed -> strict for every table on gfn: protect, then diff. */
+static void strict_gfn(struct vgpu *v, uint64_t gfn)
+{
+	int32_t t[SPT_PML4];
+	int n = tables_on(v, gfn, t), k;
+	bool any = false;
+
+	for (k = 0; k < n; k++)
+		any |= v->spt[t[k]].relaxed;
+	if (!any)
+		return;
+	protect(v, gfn, true);
+	for (k = 0; k < n; k++) {
+		int32_t idx = t[k];
+
+		if (!v->spt[idx].relaxed || v->spt[idx].dead)
+			continue;
+		if (!read_guest(v, idx))
+			continue;
+		v->spt[idx].absorbed += spt_reconstruct(v, idx, v->ghyvi.buf);
+		if (v->spt[idx].relaxed) {
+			unlink(v, idx);
+			v->spt[idx].win_traps = 0;
+			backoff(v, idx);
+			v->stats.pte_strict_again++;
+		}
+	}
+	/* The diff untracked every table on the frame: nothing to protect. */
+	if (!tables_on(v, gfn, t))
+		protect(v, gfn, false);
+}
+
+bool ghyvi_on_alloc(struct vgpu *v, int32_t idx)
+{
+	struct spt *s = &v->spt[idx];
+	int32_t t[SPT_PML4];
+	int n = tables_on(v, s->gfn, t), k;
+	bool want = false, others = false;
+
+	if (v->ghyvi.p.policy == VGPU_PPGTT_STRICT)
+		return false;
+	for (k = 0; k < n; k++) {
+		if (t[k] == idx)
+			continue;
+		if (!v->spt[t[k]].relaxed)
+			return false; /* the frame is protected: stay strict */
+		want = others = true;
+	}
+	if (v->ghyvi.p.policy == VGPU_PPGTT_FULL ||
+	    (v->ghyvi.p.policy == VGPU_PPGTT_STATIC && pinned(v, s->gfn)))
+		want = true;
+	if (!want)
+		return false;
+	s->snap = gvt_pages(v->gvt, 1, NULL);
+	if (!s->snap) {
+		/* No memory: the frame goes (back) to strict as a whole. */
+		if (others)
+			strict_gfn(v, s->gfn);
+		return false;
+	}
+	link(v, idx); /* spt_fill writes the snapshot */
+	return true;
+}
+
+void ghyvi_on_free(struct vgpu *v, int32_t idx)
+{
+	struct spt *s = &v->spt[idx];
+
+	unlink(v, idx);
+	gvt_free_pages(v->gvt, s->snap, 1);
+	s->snap = NULL;
+}
+
+void ghyvi_on_trap(struct vgpu *v, uint64_t gfn)
+{
+	struct ghyvi *g = &v->ghyvi;
+	int32_t t[SPT_PML4];
+	int n = tables_on(v, gfn, t);
+	struct spt *s;
+	uint64_t now;
+
+	if (!n)
+		return;
+	s = &v->spt[t[0]];
+	if (s->relaxed) {
+		v->stats.pte_late_traps++;
+		return;
+	}
+	switch (g->p.policy) {
+	case VGPU_PPGTT_STRICT:
+		return;
+	case VGPU_PPGTT_FULL:
+		relax_gfn(v, gfn);
+		return;
+	case VGPU_PPGTT_STATIC:
+		if (!pinned(v, gfn)) {
+			if (g->npins >= g->p.static_pages)
+				return;
+			g->pins[g->npins++] = gfn;
+		}
+		relax_gfn(v, gfn);
+		return;
+	case VGPU_PPGTT_DYNAMIC:
+	case VGPU_PPGTT_DYNAMIC_SEGMENTED:
+		now = gvt_now(v->gvt);
+		if (!s->win_traps || now - s->win_start > g->p.relax_window_ns) {
+			s->win_start = now;
+			s->win_traps = 0;
+		}
+		if (++s->win_traps >= (s->relax_at ? s->relax_at : g->p.relax_traps))
+			relax_gfn(v, gfn);
+		return;
+	}
+}
+
+void ghyvi_reconstruct(struct vgpu *v)
+{
+	struct ghyvi *g = &v->ghyvi;
+	uint64_t t0;
+	uint32_t n = 0, k;
+	int32_t i;
+
+	if (!g->nrelaxed)
+		return;
+	t0 = vgpu_time_start(v);
+	v->stats.recon_runs++;
+	/* Reconstruction may free tables (an entry cleared) and create new
+	 * ones (relaxed at birth under FULL, with a fresh snapshot): work on
+	 * a copy of the list and skip what is gone. */
+	for (i = g->rhead; i != SPT_NONE && n < VGPU_MAX_SPT; i = v->spt[i].rnext)
+		g->work[n++] = i;
+	for (k = 0; k < n; k++) {
+		struct spt *s = &v->spt[g->work[k]];
+		uint32_t changed;
+
+		if (!s->level || s->dead || !s->relaxed)
+			continue;
+		if (g->p.policy == VGPU_PPGTT_DYNAMIC_SEGMENTED ||
+		    g->p.policy == VGPU_PPGTT_STRICT) {
+			strict_gfn(v, s->gfn);
+			continue;
+		}
+		if (!read_guest(v, g->work[k]))
+			continue;
+		changed = spt_reconstruct(v, g->work[k], g->buf);
+		s->absorbed += changed;
+		if (g->p.policy != VGPU_PPGTT_DYNAMIC || s->dead ||
+		    g->p.cool_rounds == GHYVI_NEVER)
+			continue;
+		if (changed >= g->p.cool_entries)
+			s->cool = 0;
+		else if (++s->cool >= g->p.cool_rounds)
+			strict_gfn(v, s->gfn);
+	}
+	vgpu_time_add(v, &v->stats.ns_reconstruct, t0);
+}
+
+/* ---- public ------------------------------------------------------------- */
+
+int vgpu_ghyvi_set(struct vgpu *v, const struct vgpu_ghyvi_params *p)
+{
+	struct ghyvi *g = &v->ghyvi;
+	struct vgpu_ghyvi_params np = *p;
+	int32_t i;
+
+	if (!policy_ok((uint32_t)p->policy))
+		return -GPU_EINVAL;
+	resolve(&np);
+	/* Back to a consistent all-strict state first. */
+	while (g->rhead != SPT_NONE) {
+		int32_t h = g->rhead;
+
+		strict_gfn(v, v->spt[h].gfn);
+		if (g->rhead == h) /* cannot happen; never loop forever */
+			unlink(v, h);
+	}
+	g->p = np;
+	if (g->npins > np.static_pages)
+		g->npins = np.static_pages;
+	for (i = 0; i < VGPU_MAX_SPT; i++) {
+		v->spt[i].win_traps = 0;
+		v->spt[i].relax_at = 0;
+	}
+	for (i = 0; i < VGPU_MAX_SPT; i++) {
+		struct spt *s = &v->spt[i];
+
+		if (!s->level || s->dead || s->relaxed)
+			continue;
+		if (np.policy == VGPU_PPGTT_FULL ||
+		    (np.policy == VGPU_PPGTT_STATIC && pinned(v, s->gfn)))
+			relax_gfn(v, s->gfn);
+	}
+	return 0;
+}
+
+void vgpu_ghyvi_get(const struct vgpu *v, struct vgpu_ghyvi_params *p)
+{
+	*p = v->ghyvi.p;
+}
+
+int vgpu_ghyvi_pin(struct vgpu *v, uint64_t gpa)
+{
+	struct ghyvi *g = &v->ghyvi;
+	uint64_t gfn = gpa >> 12;
+
+	if (pinned(v, gfn))
+		return 0;
+	if (g->npins >= g->p.static_pages)
+		return -GPU_ENOSPC;
+	g->pins[g->npins++] = gfn;
+	if (g->p.policy == VGPU_PPGTT_STATIC)
+		relax_gfn(v, gfn);
+	return 0;
+}
+
+uint32_t vgpu_ghyvi_relaxed(const struct vgpu *v)
+{
+	return v->ghyvi.nrelaxed;
+}

@@ -1,0 +1,75 @@
+/* gHyvi's correctness invariant, checked (test mode): the hardware never
+ * runs a workload while a shadow entry differs from what the guest's table
+ * says. vgpu_mm_prepare() calls ghyvi_verify_mm() on the tree it is about
+ * to hand to the GPU when vgpu_ghyvi_params.verify is set; a mismatch
+ * refuses the workload. It re-derives every entry from guest memory with
+ * spt_expected() (the translation spt_set would make, without side
+ * effects), so it checks strict and relaxed tables alike. Half-written
+ * entries (post-shadow) must be not-present. */
+#include "gpu/vgpu/vgpu_priv.h"
+
+static uint32_t verify_table(struct vgpu *v, int32_t idx, int depth)
+{
+	struct spt *s = &v->spt[idx];
+	uint64_t base = s->gfn << 12;
+	uint32_t bad = 0;
+	unsigned int i;
+
+	if (s->vstamp == v->ghyvi.vstamp || depth > SPT_PML4)
+		return 0;
+	s->vstamp = v->ghyvi.vstamp;
+	if (s->dead) {
+		/* Untracked: must map nothing. */
+		for (i = 0; i < VGPU_PTES_PER_PAGE; i++)
+			bad += s->shadow[i] != 0;
+		return bad;
+	}
+	for (i = 0; i < VGPU_PTES_PER_PAGE; i++) {
+		uint64_t g, want;
+
+		if (s->post[i / 64] & (1ull << (i % 64))) {
+			bad += s->shadow[i] != 0;
+			continue;
+		}
+		if (vgpu_read_gpa(v, base + 8ull * i, &g, 8) ||
+		    !spt_expected(v, idx, g, &want) || s->shadow[i] != want) {
+			if (bad < 4)
+				vgpu_err(v, "verify: gfn 0x%llx level %u entry %u: guest 0x%llx shadow 0x%llx",
+					 (unsigned long long)s->gfn, s->level, i,
+					 (unsigned long long)g,
+					 (unsigned long long)s->shadow[i]);
+			bad++;
+		}
+	}
+	if (s->child)
+		for (i = 0; i < VGPU_PTES_PER_PAGE; i++)
+			if (s->child[i] != SPT_NONE)
+				bad += verify_table(v, s->child[i], depth + 1);
+	return bad;
+}
+
+uint32_t ghyvi_verify_mm(struct vgpu *v, int mm)
+{
+	uint32_t bad;
+
+	if (mm < 0 || mm >= VGPU_MAX_MM || !v->mm[mm].used ||
+	    v->mm[mm].root == SPT_NONE)
+		return 0;
+	v->ghyvi.vstamp++;
+	v->stats.verify_runs++;
+	bad = verify_table(v, v->mm[mm].root, 1);
+	v->stats.verify_mismatch += bad;
+	return bad;
+}
+
+/* Every root that is up to date (others are rebuilt before their use). */
+uint32_t vgpu_ghyvi_verify(struct vgpu *v)
+{
+	uint32_t bad = 0;
+	int i;
+
+	for (i = 0; i < VGPU_MAX_MM; i++)
+		if (v->mm[i].used && v->mm[i].gen == v->ppgtt_gen)
+			bad += ghyvi_verify_mm(v, i);
+	return bad;
+}

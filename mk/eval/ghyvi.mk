@@ -1,0 +1,21 @@
+# gHyvi study: tools/eval/ghyvi replays PTE-update traces through the real
+# mediator (gpu/vgpu, strict vs the relaxed policies) over the unit tests'
+# plain-memory hypervisor and fake GPU.
+EVAL_STUDIES += ghyvi
+
+GHYVI_EVAL := $(BUILD)/host/eval/ghyvi-eval
+GHYVI_EVAL_SRCS := $(wildcard tools/eval/ghyvi/*.c) \
+	$(wildcard gpu/vgpu/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) \
+	tests/unit/fake_hv_ops.c tests/unit/fake_gpu_hw.c
+
+$(GHYVI_EVAL): $(GHYVI_EVAL_SRCS) $(wildcard tools/eval/ghyvi/*.h) $(wildcard tests/unit/*.h) $(HOST_HDRS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -DHOST_BUILD \
+		-I. -Ilibc-mini/include -o $@ $(GHYVI_EVAL_SRCS)
+
+eval-ghyvi: $(GHYVI_EVAL)
+	@mkdir -p $(EVAL_DIR)/ghyvi
+	$(GHYVI_EVAL) $(EVAL_DIR)/ghyvi
+	gnuplot -e "dir='$(EVAL_DIR)/ghyvi'" tools/eval/ghyvi/plots.gp
+	@cat $(EVAL_DIR)/ghyvi/ghyvi.md
