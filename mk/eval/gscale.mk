@@ -3,8 +3,8 @@ EVAL_STUDIES += gscale
 
 GSCALE_EVAL := $(BUILD)/host/eval/gscale-eval
 GSCALE_EVAL_SRCS := $(wildcard tools/eval/gscale/*.c) \
-	gpu/gscale/gscale.c gpu/gscale/gscale_copy.c \
-	$(wildcard gpu/model/*.c) gpu/hw/pci_ids.c
+	$(wildcard gpu/gscale/*.c) $(wildcard gpu/vgpu/*.c) \
+	$(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c)
 
 $(GSCALE_EVAL): $(GSCALE_EVAL_SRCS) $(wildcard tools/eval/gscale/*.h) $(HOST_HDRS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)

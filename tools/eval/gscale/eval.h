@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gpu/gscale/gscale.h"
 #include "gpu/model/gen9_model.h"
@@ -57,5 +58,21 @@ struct run_result {
  * one policy; profiles[i] for VM i. */
 int run_policy(enum policy pol, int n, const enum profile *profiles,
 	       struct run_result *out);
+
+/* The same replay through the whole mediator (mediator.c). */
+struct med_result {
+	bool fits;              /* all n vGPUs created */
+	int supported;          /* vGPUs of this type the mediator allows */
+	uint64_t switches, copied, prefetched;
+	uint64_t switch_ticks;  /* TSC ticks in the whole switch */
+	uint64_t copy_ticks;    /* ... of which copying GGTT entries */
+	uint64_t med_switch_ticks, med_copy_ticks, med_entries; /* medians */
+	uint64_t guest_writes, ladder_updates, foreign_maps;
+};
+/* When set: med_run writes "switch copy%-of-slice entries" per switch,
+ * then two blank lines (a gnuplot data block). */
+extern FILE *med_series;
+int med_run(enum policy pol, int n, const enum profile *profiles,
+	    struct med_result *out);
 
 #endif

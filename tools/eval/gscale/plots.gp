@@ -28,3 +28,30 @@ set xrange [2:64]
 plot dir.'/scale.dat' using 1:2 with linespoints title 'gScale-basic', \
      '' using 1:3 with linespoints title 'gScale (slot sharing)', \
      '' using 1:4 with linespoints title 'gScale + predictive copy'
+
+# ---- through the whole mediator ---------------------------------------------
+unset logscale x
+set xrange [1:15]
+set output dir.'/med-slot-sharing.png'
+set title "Mediator, 15 VMs with k busy (cf. paper Fig. 13): GGTT entries copied per switch"
+set xlabel "busy VMs (of 15)"
+set ylabel "entries per switch"
+plot dir.'/med_busy.dat' using 1:2 with linespoints title 'gScale-basic', \
+     '' using 1:3 with linespoints title 'gScale (slot sharing)', \
+     '' using 1:4 with linespoints title 'gScale + predictive copy'
+
+set output dir.'/med-copy-overhead.png'
+set title "Mediator, 15 VMs with k busy: copy time per 16 ms slice"
+set ylabel "copy time / slice (%)"
+plot dir.'/med_busy.dat' using 1:5 with linespoints title 'gScale-basic', \
+     '' using 1:6 with linespoints title 'gScale (slot sharing)', \
+     '' using 1:7 with linespoints title 'gScale + predictive copy'
+
+set output dir.'/fig15-overhead.png'
+set title "Mediator, 15 VMs / 3 busy (cf. paper Fig. 15): copy overhead per schedule"
+set xlabel "schedule (vGPU switch)"
+set ylabel "copy time / slice (%)"
+set autoscale x
+set yrange [0:*]
+plot dir.'/fig15.dat' index 0 using 1:2 with lines title 'gScale-basic', \
+     '' index 1 using 1:2 with lines title 'gScale (slot sharing)'
