@@ -9,10 +9,14 @@
  * A real Gen9 iGPU on the PCI bus (gpu_hw MMIO backend) is NOT wired yet:
  * it is reported and the model is used instead.
  *
- * Each VM with vgpu_* keys gets a vGPU (gpu_host_vgpu_create) and the VM
- * scheduler runs the mediator every round (gpu_host_poll). Not done yet:
- * the vGPU is not visible to its guest - no virtual 00:02.0 in the VM's
- * PCI space, no BAR0/BAR2 trapping to the mediator (issue 8). */
+ * The mediator runs in gScale mode: vGPUs share graphics memory through
+ * private shadow GGTTs, and each guest's aperture is the ladder mapping
+ * (EPT straight to the pages its GGTT entries name), which is also the only
+ * aperture the model can offer: it has no physical BAR2 behind it.
+ *
+ * Each VM with vgpu_* keys gets a vGPU (gpu_host_vgpu_create) visible at
+ * its 00:02.0 (hv/vm/vpci.c, hv/vm/vgpu_dev.c), and the VM scheduler runs
+ * the mediator every round (gpu_host_poll). */
 #include "boot/config.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu.h"
@@ -20,6 +24,8 @@
 #include "hv/gpu_host.h"
 #include "hv/mem.h"
 #include "hv/vm/hv_ops_impl.h"
+#include "hv/vm/vgpu_dev.h"
+#include "hv/vm/vm.h"
 #include "mini/stdio.h"
 
 #define GPU_HOST_GGTT_ENTRIES (512u * 1024u)
@@ -46,7 +52,7 @@ void gpu_host_init(const struct hv_config *cfg, bool real_gpu_present)
 	struct gen9_model_config mc = { 0 };
 	struct gen9_model_mem mm;
 	static const struct gpu_dma dma = { NULL, identity_phys_ptr };
-	struct gvt_params p = { 0 };
+	struct gvt_params p = { .gscale = true };
 	bool want = false;
 	int err;
 
@@ -78,7 +84,7 @@ void gpu_host_init(const struct hv_config *cfg, bool real_gpu_present)
 		return;
 	}
 	kprintf("gpu: mediator up on the software Gen9 model "
-		"(%u GGTT entries)\n", GPU_HOST_GGTT_ENTRIES);
+		"(%u GGTT entries), gScale mode\n", GPU_HOST_GGTT_ENTRIES);
 }
 
 /* A vGPU for VM id (called by vms_create_from_config after vm_create). */
@@ -101,6 +107,7 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
 		kprintf("vm '%s': no vGPU: error %d\n", c->name, err);
 		return;
 	}
+	vgpu_dev_attach(vm_by_id(id), v);
 	vgpu_gm_ranges(v, &lb, &ls, &hb, &hs);
 	kprintf("vm '%s': vGPU %d: low GM %llx+%llx, high GM %llx+%llx, "
 		"%u fences\n", c->name, vgpu_id(v), (unsigned long long)lb,
@@ -108,9 +115,29 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
 		(unsigned long long)hs, c->fences);
 }
 
+/* A vGPU the mediator marked failed (a refused or hung workload: its
+ * reason is in the log) takes its VM down with it: the guest broke the
+ * rules of the device, and the other VMs keep their GPU time. */
+static void stop_failed_vms(void)
+{
+	for (unsigned i = 0; i < nr_vms; i++) {
+		struct vm *vm = &vms[i];
+
+		if (vm->vgpu && vm->state != VM_STOPPED &&
+		    vgpu_failed(vm->vgpu))
+			vm_stop(vm, "its vGPU failed (refused or hung "
+				"workload, see the vgpu log lines above)");
+	}
+}
+
 /* Run the mediator; the VM scheduler calls this once per scheduling round. */
 void gpu_host_poll(void)
 {
-	if (host_gvt)
-		gvt_poll(host_gvt);
+	if (!host_gvt)
+		return;
+	/* The model is the GPU: it executes only when polled (a real GPU
+	 * runs on its own and interrupts). */
+	gen9_model_poll(&host_model);
+	gvt_poll(host_gvt);
+	stop_failed_vms();
 }

@@ -14,6 +14,8 @@ struct gvt *gpu_host_gvt(void);
 
 /* A vGPU for the VM just created with id from its hv.cfg section. */
 void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id);
+/* Prints VM vm_id's vGPU: GM ranges and counters (false: it has none). */
+bool gpu_host_report(unsigned vm_id);
 /* gvt_poll, when a mediator exists (VM scheduler, once per round). */
 void gpu_host_poll(void);
 

@@ -194,6 +194,10 @@ const struct vgpu_stats *vgpu_get_stats(const struct vgpu *v);
 void vgpu_gm_ranges(const struct vgpu *v, uint64_t *low_base,
 		    uint64_t *low_size, uint64_t *high_base,
 		    uint64_t *high_size);
+/* GGTT entry index of v (inside its ranges, else -GPU_EINVAL): the value
+ * the guest wrote and the validated host value behind it (0: dropped). */
+int vgpu_ggtt_entry(struct vgpu *v, uint32_t index, uint64_t *guest,
+		    uint64_t *host);
 /* True after a rejected or hung workload, until the guest resets the GPU
  * (GDRST): submissions are dropped meanwhile. */
 bool vgpu_failed(const struct vgpu *v);

@@ -164,6 +164,9 @@ void vgpu_aperture_unmap(struct vgpu *v)
 	aperture_unmap(v);
 }
 
+/* Old aperture mappings go first, then the hypervisor learns the new BAR
+ * places (it only lets the aperture be mapped inside the decoded BAR2),
+ * then the aperture is mapped at its new place. */
 static void bars_changed(struct vgpu *v)
 {
 	const struct hv_if *hv = &v->gvt->hv;
@@ -173,16 +176,15 @@ static void bars_changed(struct vgpu *v)
 
 	if (!(cmd & GEN9_PCI_CMD_MEM) || !ap || ap != v->ap_base)
 		aperture_unmap(v);
+	if (hv->ops->bar_moved)
+		for (bar = 0; bar < 3; bar++)
+			hv->ops->bar_moved(hv->ctx, v->vm, (int)bar * 2,
+					   bar_base(v, bar), v->bar_size[bar],
+					   bar == 2 ? cmd & PCI_CMD_IO
+						    : cmd & GEN9_PCI_CMD_MEM);
 	if ((cmd & GEN9_PCI_CMD_MEM) && ap && !v->ap_mapped &&
 	    v->gvt->hw->info.aperture_base)
 		aperture_map(v, ap);
-	if (!hv->ops->bar_moved)
-		return;
-	for (bar = 0; bar < 3; bar++)
-		hv->ops->bar_moved(hv->ctx, v->vm, (int)bar * 2, bar_base(v, bar),
-				   v->bar_size[bar],
-				   bar == 2 ? cmd & PCI_CMD_IO
-					    : cmd & GEN9_PCI_CMD_MEM);
 }
 
 static void bar_write(struct vgpu *v, unsigned int i, uint32_t val)

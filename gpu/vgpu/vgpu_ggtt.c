@@ -208,3 +208,17 @@ int vgpu_ggtt_read(struct vgpu *v, uint64_t off, uint64_t *val,
 	*val = size == 8 ? pte : (uint32_t)(pte >> (rel & 4 ? 32 : 0));
 	return 0;
 }
+
+/* For the shell: what the guest wrote at index and what the hardware gets
+ * for it (the validated, translated entry; 0 = dropped or never written). */
+int vgpu_ggtt_entry(struct vgpu *v, uint32_t index, uint64_t *guest,
+		    uint64_t *host)
+{
+	int64_t local = index < v->gvt->ggtt_entries ? local_of(v, index) : -1;
+
+	if (local < 0)
+		return -GPU_EINVAL;
+	*guest = *guest_pte(v, (uint32_t)local);
+	*host = *host_pte(v, (uint32_t)local);
+	return 0;
+}

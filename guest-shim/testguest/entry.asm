@@ -43,6 +43,7 @@ stub v
 %assign v v+1
 %endrep
 stub 64
+stub 65
 
 trap_common:
 	push rax
@@ -89,6 +90,7 @@ tg_trap_stubs:
 %assign v v+1
 %endrep
 	dq trap_64
+	dq trap_65
 
 section .bss
 global tg_fixup_rip

@@ -9,9 +9,9 @@
 #define LSR_THRE 0x20
 
 unsigned tg_failed;
-volatile uint64_t tg_ticks;
+volatile uint64_t tg_ticks, tg_msis;
 extern uint64_t tg_fixup_rip, tg_fault_vector;
-extern const uint64_t tg_trap_stubs[33];
+extern const uint64_t tg_trap_stubs[34];
 
 struct idt_gate {
 	uint16_t off0, sel;
@@ -40,13 +40,17 @@ void tg_idt_init(void)
 	for (unsigned v = 0; v < 32; v++)
 		set_gate(v, tg_trap_stubs[v]);
 	set_gate(TG_TIMER_VECTOR, tg_trap_stubs[32]);
+	set_gate(TG_MSI_VECTOR, tg_trap_stubs[33]);
 	__asm__ volatile("lidt %0" : : "m"(idtr));
 }
 
 void tg_trap(struct tg_frame *f)
 {
-	if (f->vector == TG_TIMER_VECTOR) {
-		tg_ticks++;
+	if (f->vector == TG_TIMER_VECTOR || f->vector == TG_MSI_VECTOR) {
+		if (f->vector == TG_TIMER_VECTOR)
+			tg_ticks++;
+		else
+			tg_msis++;
 		wrmsr(0x80b, 0);	/* x2APIC EOI */
 		return;
 	}

@@ -10,8 +10,11 @@
  *   mode=bench    time 10,000 round trips of each exit type
  *   mode=idle     sleep in HLT on a 10 Hz timer, print a line every 10 s of
  *                 guest time, never exit (a VM to look at from the shell)
+ *   mode=gpu      the i915-like GPU test on the vGPU at 00:02.0 (gpu_test.c)
+ *   mode=gpu-attack  the same setup, then attacks the mediator must refuse
  * Each check prints "CHECK <name>: PASS|FAIL (...)" on the UART and reports
  * through the TEST_REPORT hypercall. */
+#include "guest-shim/testguest/gpu_test.h"
 #include "guest-shim/testguest/tg.h"
 #include "mini/string.h"
 
@@ -324,5 +327,13 @@ void tg_main(const struct raw64_boot_info *bi)
 		run_bench();
 	if (has_word(bi->cmdline, "mode=idle"))
 		run_idle();
+	if (has_word(bi->cmdline, "mode=gpu")) {
+		gpu_test(bi->vm_id);
+		tg_exit(tg_failed ? 1 : 0);
+	}
+	if (has_word(bi->cmdline, "mode=gpu-attack")) {
+		gpu_attack(bi->mem_bytes);
+		tg_exit(1);
+	}
 	run_checks();
 }

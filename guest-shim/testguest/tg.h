@@ -21,9 +21,10 @@ static inline int64_t hypercall(uint64_t nr, uint64_t a1, uint64_t a2,
 	return ret;
 }
 
-/* Traps: vectors 0-31 and 0x40 go to tg_trap. An expected fault is turned
+/* Traps: vectors 0-31, 0x40 and 0x41 go to tg_trap. An expected fault is turned
  * into a return value by the tg_try_* helpers (entry.asm). */
 #define TG_TIMER_VECTOR 0x40
+#define TG_MSI_VECTOR 0x41	/* the vGPU's MSI (gpu_test.c) */
 struct tg_frame {
 	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
 	uint64_t rdi, rsi, rbp, rbx, rdx, rcx, rax;
@@ -35,7 +36,7 @@ int64_t tg_try_rdmsr(uint32_t msr, uint64_t *val);
 int64_t tg_try_wrmsr(uint32_t msr, uint64_t val);
 int64_t tg_try_vmxon(void);
 int64_t tg_try_vmread(void);
-extern volatile uint64_t tg_ticks;
+extern volatile uint64_t tg_ticks, tg_msis;
 
 /* Console: the virtual 16550 at 0x3F8. */
 void tg_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

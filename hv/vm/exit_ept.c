@@ -10,6 +10,7 @@
 #include "hv/console.h"
 #include "hv/hv_errno.h"
 #include "hv/vm/mmio.h"
+#include "hv/vm/vgpu_dev.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vm/vmexit.h"
@@ -72,9 +73,12 @@ static uint64_t wp_read(struct vm *vm, uint64_t off, unsigned size)
 	return v;
 }
 
+/* The store lands in RAM, then the mediator that protected the page
+ * hears of it (a shadowed GPU page table). */
 static void wp_write(struct vm *vm, uint64_t off, unsigned size, uint64_t val)
 {
-	vm_write_gpa(vm, off, &val, size);
+	if (!vm_write_gpa(vm, off, &val, size))
+		vgpu_dev_page_write(vm, off, &val, size);
 }
 
 static const struct mmio_region wp_ram = {
@@ -118,19 +122,21 @@ static enum exit_action emulate_mmio(struct vm *vm,
 enum exit_action handle_ept_violation(struct vm *vm, const struct vm_exit *ex)
 {
 	uint64_t gpa = vmread(VMCS_GUEST_PHYSICAL_ADDRESS);
-	const struct mmio_region *reg = mmio_find(vm, gpa);
+	const struct mmio_region *reg;
 	struct ept_xlat x;
 	unsigned need = (ex->qual & EPT_QUAL_WRITE) ? EPT_W :
 			(ex->qual & EPT_QUAL_FETCH) ? EPT_X : EPT_R;
+	bool mapped = !vm_ept_translate(vm, gpa, &x);
 
+	/* First: a page mapped since the access (an aperture page the
+	 * ladder just mapped) takes the access itself on resume. */
+	if (mapped && (x.perms & need) == need)
+		return EXIT_RESUME;	/* stale translation, flushed */
+	reg = mmio_find(vm, gpa);
 	if (reg)
 		return emulate_mmio(vm, reg, gpa, ex->qual);
-	if (!vm_ept_translate(vm, gpa, &x)) {
-		if ((x.perms & need) == need)
-			return EXIT_RESUME;	/* stale translation, flushed */
-		if (need == EPT_W && (x.perms & EPT_R))
-			return emulate_mmio(vm, &wp_ram, gpa, ex->qual);
-	}
+	if (mapped && need == EPT_W && (x.perms & EPT_R))
+		return emulate_mmio(vm, &wp_ram, gpa, ex->qual);
 	return unmapped(vm, gpa, ex->qual);
 }
 

@@ -2,16 +2,21 @@
  * only door to guest memory, EPT, interrupts, time and logging. Each call
  * names the VM by id; a bad id is -GPU_EINVAL, never a crash.
  *
- * Not wired to a mediator yet (issue 4 creates the vGPUs); what exists is
- * what the mediator will call. Write-protected pages: a guest store is
- * emulated by exit_ept.c into guest RAM; reporting it to the mediator
- * (vgpu_page_write) is issue 4's hook. */
+ * Write-protected pages: a guest store is emulated by exit_ept.c into guest
+ * RAM, then reported to the mediator (hv/vm/vgpu_dev.c, vgpu_page_write).
+ *
+ * EPT mappings are checked here, not trusted to the mediator: a page may be
+ * mapped only inside the VM's decoded BAR2 (vgpu_dev_may_map: never over
+ * its RAM or a device), and only to a host page of that VM's own RAM. The
+ * software GPU model has no physical aperture, so "the GPU's aperture" is
+ * not a valid target either; on real hardware it would be added here. */
 #include "gpu/hv_ops.h"
 #include "gpu/hw/gpu_hw.h"
 #include "hv/console.h"
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
 #include "hv/tsc.h"
+#include "hv/vm/vgpu_dev.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/x86.h"
@@ -57,6 +62,14 @@ static int op_write_gpa(void *ctx, uint32_t id, uint64_t gpa,
 	return vm ? err_to_gpu(vm_write_gpa(vm, gpa, buf, len)) : -GPU_EINVAL;
 }
 
+/* hpa is a page of vm's own RAM. */
+static bool own_ram(const struct vm *vm, uint64_t hpa)
+{
+	uint64_t base = hv_pa(vm->ram);
+
+	return hpa >= base && hpa - base < vm->mem_bytes;
+}
+
 static int op_ept_map(void *ctx, uint32_t id, uint64_t gpa, uint64_t hpa,
 		      uint32_t flags)
 {
@@ -67,19 +80,26 @@ static int op_ept_map(void *ctx, uint32_t id, uint64_t gpa, uint64_t hpa,
 	(void)ctx;
 	if (!vm || !perms)
 		return -GPU_EINVAL;
+	if (!vgpu_dev_may_map(vm, gpa) || !own_ram(vm, hpa)) {
+		vm->stats.vgpu_maps_refused++;
+		return -GPU_EFAULT;
+	}
 	return err_to_gpu(vm_ept_map(vm, gpa & PAGE_MASK, hpa & PAGE_MASK,
 				     PAGE_SIZE, perms,
 				     (flags & HV_MAP_WC) ? MEMTYPE_WC
 							 : MEMTYPE_WB));
 }
 
+/* Anywhere but RAM: the mediator unmaps a BAR2 window it may already
+ * have been told has moved. */
 static int op_ept_unmap(void *ctx, uint32_t id, uint64_t gpa)
 {
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
-	return vm ? err_to_gpu(vm_ept_unmap(vm, gpa & PAGE_MASK, PAGE_SIZE))
-		  : -GPU_EINVAL;
+	if (!vm || gpa < vm->mem_bytes)
+		return -GPU_EINVAL;
+	return err_to_gpu(vm_ept_unmap(vm, gpa & PAGE_MASK, PAGE_SIZE));
 }
 
 static int op_wp_page(void *ctx, uint32_t id, uint64_t gpa)
@@ -87,6 +107,8 @@ static int op_wp_page(void *ctx, uint32_t id, uint64_t gpa)
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
+	if (vm && gpa >= vm->mem_bytes)
+		return -GPU_EFAULT;
 	return vm ? err_to_gpu(vm_ept_protect(vm, gpa & PAGE_MASK, PAGE_SIZE,
 					      EPT_RX))
 		  : -GPU_EINVAL;
@@ -97,6 +119,8 @@ static int op_unwp_page(void *ctx, uint32_t id, uint64_t gpa)
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
+	if (vm && gpa >= vm->mem_bytes)
+		return -GPU_EFAULT;
 	return vm ? err_to_gpu(vm_ept_protect(vm, gpa & PAGE_MASK, PAGE_SIZE,
 					      EPT_RWX))
 		  : -GPU_EINVAL;
@@ -114,6 +138,16 @@ static int op_inject_msi(void *ctx, uint32_t id, uint64_t addr, uint32_t data)
 		return -GPU_EINVAL;
 	return vlapic_wrmsr(&vm->lapic, X2APIC_SELF_IPI, vec, rdtsc()) ?
 		-GPU_EINVAL : 0;
+}
+
+static void op_bar_moved(void *ctx, uint32_t id, int bar, uint64_t base,
+			 uint64_t size, bool enabled)
+{
+	struct vm *vm = vm_by_id(id);
+
+	(void)ctx;
+	if (vm)
+		vgpu_dev_bar_moved(vm, bar, base, size, enabled);
 }
 
 static uint64_t op_now_ns(void *ctx)
@@ -164,5 +198,5 @@ const struct hv_ops hv_ops_impl = {
 	.log = op_log,
 	.page_alloc = op_page_alloc,
 	.page_free = op_page_free,
-	.bar_moved = NULL,
+	.bar_moved = op_bar_moved,
 };

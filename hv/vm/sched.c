@@ -198,6 +198,8 @@ static int summarize(void)
 			vm->stop_reason);
 		bad += vm->stats.tests_failed || vm->exit_status;
 	}
+	for (unsigned i = 0; i < nr_vms; i++)
+		gpu_host_report(i);
 	return bad;
 }
 

@@ -30,6 +30,9 @@ static const char *const event_names[VM_EV_COUNT] = {
 	[VM_EV_UNKNOWN_MSR] = "unknown MSRs (#GP)",
 	[VM_EV_UNCLAIMED_IO] = "unclaimed I/O ports",
 	[VM_EV_VMX_INSN] = "VMX instructions (#UD)",
+	[VM_EV_VGPU_BAD_MMIO] = "refused vGPU MMIO accesses",
+	[VM_EV_VGPU_APERTURE] = "aperture accesses outside its GM",
+	[VM_EV_VGPU_BAR] = "misplaced vGPU BARs",
 };
 
 const char *vm_state_name(enum vm_state s)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "boot/config.h"
+#include "hv/vm/mmio.h"
 #include "hv/vm/vlapic.h"
 #include "hv/vm/vuart.h"
 #include "hv/vmx/ept.h"
@@ -29,6 +30,9 @@ enum vm_event {
 	VM_EV_UNKNOWN_MSR,	/* -> #GP injected */
 	VM_EV_UNCLAIMED_IO,	/* reads all-ones, writes dropped */
 	VM_EV_VMX_INSN,		/* -> #UD injected */
+	VM_EV_VGPU_BAD_MMIO,	/* BAR0 access the vGPU refused */
+	VM_EV_VGPU_APERTURE,	/* BAR2 page outside its low GM */
+	VM_EV_VGPU_BAR,		/* a BAR placed over RAM or a device */
 	VM_EV_COUNT,
 };
 
@@ -58,6 +62,7 @@ struct vm_stats {
 	uint64_t events[VM_EV_COUNT];
 	uint64_t tests_passed, tests_failed;
 	uint64_t irqs_injected;
+	uint64_t vgpu_maps_refused;	/* mediator EPT maps hv_ops refused */
 };
 
 struct vm {
@@ -80,6 +85,12 @@ struct vm {
 	struct vlapic lapic;
 	uint32_t pci_addr;	/* last value written to 0xCF8 */
 	uint64_t testdev_scratch, testdev_count;
+
+	/* The virtual GPU at 00:02.0 (hv/vm/vgpu_dev.c), when hv.cfg gave
+	 * this VM vgpu_* keys: BAR0 traps into the mediator, BAR2 pages the
+	 * ladder mapping has not mapped trap into vgpu_dev too. */
+	struct vgpu *vgpu;
+	struct mmio_region vgpu_bar[2];	/* BAR0, BAR2; size 0 = off */
 
 	struct vm_stats stats;
 };

@@ -1,31 +1,63 @@
 /* Virtual PCI configuration space; see vpci.h. */
+#include "gpu/vgpu/vgpu.h"
 #include "hv/vm/vpci.h"
 #include "hv/vm/vm.h"
 
 #define CF8_ENABLE	(1u << 31)
+#define BDF(b, d, f)	(((b) << 8) | ((d) << 3) | (f))
 #define HOST_BRIDGE_ID	0x191f8086u	/* Skylake host bridge/DRAM regs */
 #define HOST_BRIDGE_CLASS 0x06000000u	/* bridge, host, revision 0 */
+/* An Intel Z170 LPC bridge: i915 finds the PCH by scanning ISA bridges and
+ * masking the device id with 0xff80 (0xa100 = Sunrise Point, specs/gen9.md
+ * "PCH"). Without it a guest on an unknown hypervisor finds no PCH. */
+#define ISA_BRIDGE_ID	0xa1458086u
+#define ISA_BRIDGE_CLASS 0x06010000u	/* bridge, ISA, revision 0 */
 #define PCI_CMD_STATUS_MEM 0x00000006u	/* memory + bus master enabled */
+#define PCI_HDR_MULTIFUNC 0x00800000u	/* dword 0x0c: header type bit 7 */
 
-/* Dword `reg` of function bus:dev.fn. Only the host bridge exists. */
-static uint32_t config_read(uint32_t bdf, unsigned reg)
+/* A bridge with nothing programmable: ids, class, header. */
+static uint32_t bridge_read(uint32_t id, uint32_t class, uint32_t hdr,
+			    unsigned reg)
 {
-	if (bdf != 0)
-		return 0xffffffffu;
 	switch (reg) {
-	case 0x00: return HOST_BRIDGE_ID;
+	case 0x00: return id;
 	case 0x04: return PCI_CMD_STATUS_MEM;
-	case 0x08: return HOST_BRIDGE_CLASS;
-	case 0x2c: return HOST_BRIDGE_ID;	/* subsystem = device */
-	default: return 0;	/* header type 0, no BARs, no caps */
+	case 0x08: return class;
+	case 0x0c: return hdr;
+	case 0x2c: return id;	/* subsystem = device */
+	default: return 0;	/* no BARs, no capabilities */
 	}
+}
+
+/* Dword `reg` of function bdf; absent functions read all ones. */
+static uint32_t config_read(struct vm *vm, uint32_t bdf, unsigned reg)
+{
+	uint32_t val;
+
+	if (bdf == BDF(0, 0, 0))
+		return bridge_read(HOST_BRIDGE_ID, HOST_BRIDGE_CLASS, 0, reg);
+	if (bdf == BDF(0, 0x1f, 0))
+		return bridge_read(ISA_BRIDGE_ID, ISA_BRIDGE_CLASS,
+				   PCI_HDR_MULTIFUNC, reg);
+	if (bdf == BDF(0, 2, 0) && vm->vgpu &&
+	    !vgpu_cfg_read(vm->vgpu, reg, &val, 4))
+		return val;
+	return 0xffffffffu;
+}
+
+/* Only the vGPU has writable registers. */
+static void config_write(struct vm *vm, uint32_t bdf, unsigned off,
+			 unsigned size, uint32_t val)
+{
+	if (bdf == BDF(0, 2, 0) && vm->vgpu)
+		vgpu_cfg_write(vm->vgpu, off, val, size);
 }
 
 void vpci_io(struct vm *vm, uint16_t port, unsigned size, bool in,
 	     uint32_t *val)
 {
-	uint32_t addr = vm->pci_addr, dword;
-	unsigned shift = (port & 3) * 8;
+	uint32_t addr = vm->pci_addr, bdf = (addr >> 8) & 0xffff;
+	unsigned byte = port & 3, shift = byte * 8;
 
 	if (port == VPCI_ADDR_PORT && size == 4) {
 		if (in)
@@ -34,17 +66,15 @@ void vpci_io(struct vm *vm, uint16_t port, unsigned size, bool in,
 			vm->pci_addr = *val & 0x80fffffcu;
 		return;
 	}
-	if (port < VPCI_DATA_PORT) {	/* byte access to 0xCF8-0xCFB */
+	if (port < VPCI_DATA_PORT || !(addr & CF8_ENABLE) ||
+	    byte + size > 4) {
+		/* byte access to 0xCF8-0xCFB, disabled, or straddling */
 		if (in)
 			*val = 0xffffffffu;
 		return;
 	}
-	if (!in)
-		return;		/* the host bridge has nothing writable */
-	if (!(addr & CF8_ENABLE)) {
-		*val = 0xffffffffu;
-		return;
-	}
-	dword = config_read((addr >> 8) & 0xffff, addr & 0xfc);
-	*val = dword >> shift;
+	if (in)
+		*val = config_read(vm, bdf, addr & 0xfc) >> shift;
+	else
+		config_write(vm, bdf, (addr & 0xfc) + byte, size, *val);
 }

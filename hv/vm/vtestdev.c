@@ -35,12 +35,19 @@ static const struct mmio_region regions[] = {
 	{ "testdev", G9HV_TESTDEV_GPA, 0x1000, testdev_read, testdev_write },
 };
 
+static bool in_region(const struct mmio_region *r, uint64_t gpa)
+{
+	return r->size && gpa >= r->gpa && gpa - r->gpa < r->size;
+}
+
+/* The test device, then the VM's vGPU BARs (hv/vm/vgpu_dev.c). */
 const struct mmio_region *mmio_find(const struct vm *vm, uint64_t gpa)
 {
-	(void)vm;
 	for (unsigned i = 0; i < sizeof(regions) / sizeof(regions[0]); i++)
-		if (gpa >= regions[i].gpa &&
-		    gpa - regions[i].gpa < regions[i].size)
+		if (in_region(&regions[i], gpa))
 			return &regions[i];
+	for (unsigned i = 0; i < 2; i++)
+		if (in_region(&vm->vgpu_bar[i], gpa))
+			return &vm->vgpu_bar[i];
 	return NULL;
 }

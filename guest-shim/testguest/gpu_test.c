@@ -1,0 +1,430 @@
+/* The test guest's GPU test (mode=gpu, mode=gpu-attack): drives its vGPU
+ * at 00:02.0 the way a stock i915 does (../shared/specs/i915-guest.md):
+ * PCI config space, BAR0 registers and GGTT entries, PVINFO, a 4-level
+ * PPGTT built with CPU stores (which the mediator traps), one blitter
+ * context submitted through ELSP, the CSB in the status page, MSI.
+ *
+ * mode=gpu: ROUNDS times, blit a pattern unique to this VM and round from
+ * a source to a destination buffer and store a seqno; read the destination
+ * back through the aperture (BAR2, the ladder mapping) and check it.
+ * mode=gpu-attack: the same setup, then a GGTT entry naming memory outside
+ * the VM (must not be reachable: reads all ones through the aperture), then
+ * a batch that writes ELSP with MI_LOAD_REGISTER_IMM (a privileged
+ * register: the mediator must refuse it and the hypervisor stop this VM). */
+#include "gpu/hw/gen9_cmds.h"
+#include "gpu/hw/gen9_regs.h"
+#include "guest-shim/testguest/gpu_test.h"
+#include "guest-shim/testguest/tg.h"
+#include "mini/string.h"
+
+#define PG		4096u
+#define BAR0_GPA	0xc0000000ull	/* 16 MiB, placed by us as firmware would */
+#define BAR2_GPA	0xd0000000ull	/* the aperture */
+#define BAR0_GGTT	0x800000u
+#define PV		0x78000u
+#define PV_MAGIC	0x4776544776544776ull
+#define MSI_ADDR	0xfee00000u
+#define ARENA_GPA	0x800000ull	/* GPU objects: 8 MiB up in our RAM */
+#define RING_BYTES	(4 * PG)
+#define CTX_PAGES	2		/* BCS logical context */
+#define BUF_PAGES	4		/* 1024 x 4 pixels, 32 bpp */
+#define BUF_PITCH	4096u
+#define ROUNDS		4
+#define BATCH_VA	0x100000000ull	/* above 4 GiB: all four levels */
+#define SRC_VA		0x100200000ull
+#define DST_VA		0x100400000ull
+#define WAIT_YIELDS	200000
+
+static struct gpu {
+	volatile uint8_t *bar0, *bar2;
+	uint64_t mappable_end;
+	uint32_t low_base, low_size, high_base, high_size;
+	uint64_t next_gpa;
+	uint32_t low_next, high_next;
+	uint64_t pml4, hwsp, lrca, ring, batch, src, dst, seq;
+	uint32_t hwsp_gm, lrca_gm, ring_gm, dst_gm, seq_gm, tail;
+	uint8_t csb_head;
+	uint32_t completes;
+} g;
+
+/* ---- config space and registers ----------------------------------------- */
+
+static uint32_t cfg_read(unsigned dev, unsigned off)
+{
+	outl(0xcf8, 0x80000000u | dev << 11 | (off & 0xfc));
+	return inl(0xcfc);
+}
+
+static void cfg_write(unsigned dev, unsigned off, uint32_t val)
+{
+	outl(0xcf8, 0x80000000u | dev << 11 | (off & 0xfc));
+	outl(0xcfc, val);
+}
+
+static uint32_t rd32(uint32_t off)
+{
+	return *(volatile uint32_t *)(g.bar0 + off);
+}
+
+static uint64_t rd64(uint32_t off)
+{
+	return *(volatile uint64_t *)(g.bar0 + off);
+}
+
+static void wr32(uint32_t off, uint32_t val)
+{
+	*(volatile uint32_t *)(g.bar0 + off) = val;
+}
+
+static void wr64(uint32_t off, uint64_t val)
+{
+	*(volatile uint64_t *)(g.bar0 + off) = val;
+}
+
+static uint32_t *ram32(uint64_t gpa)
+{
+	return (uint32_t *)(uintptr_t)gpa;
+}
+
+static uint64_t alloc_pages(uint32_t n)
+{
+	uint64_t gpa = g.next_gpa;
+
+	g.next_gpa += (uint64_t)n * PG;
+	memset((void *)(uintptr_t)gpa, 0, (size_t)n * PG);
+	return gpa;
+}
+
+static uint32_t gm_alloc(uint32_t bytes, bool mappable)
+{
+	uint32_t *next = mappable ? &g.low_next : &g.high_next;
+	uint32_t at = *next;
+
+	*next += bytes;
+	return at;
+}
+
+/* ---- probe: PCI, PVINFO, ballooning (guest §2, §3, §6) ----------------- */
+
+static bool pci_setup(void)
+{
+	uint32_t id = cfg_read(2, 0), cls = cfg_read(2, 8) >> 16;
+	uint32_t isa = cfg_read(0x1f, 0);
+
+	tg_check("gpu-pci", (id & 0xffff) == 0x8086 && cls == 0x0300 &&
+		 (isa & 0xffff) == 0x8086 && ((isa >> 16) & 0xff80) == 0xa100,
+		 "00:02.0 %08x class %04x, 00:1f.0 %08x", id, cls, isa);
+	if ((id & 0xffff) != 0x8086)
+		return false;
+	cfg_write(2, 0x18, 0xffffffffu);	/* size BAR2 like the PCI core */
+	cfg_write(2, 0x1c, 0xffffffffu);
+	g.mappable_end = ~((uint64_t)cfg_read(2, 0x1c) << 32 |
+			   (cfg_read(2, 0x18) & ~0xfu)) + 1;
+	cfg_write(2, 0x10, (uint32_t)BAR0_GPA | 4);
+	cfg_write(2, 0x14, 0);
+	cfg_write(2, 0x18, (uint32_t)BAR2_GPA | 0xc);
+	cfg_write(2, 0x1c, 0);
+	cfg_write(2, 0x04, 0x0006);		/* memory + bus master */
+	cfg_write(2, GEN9_PCI_MSI_ADDR, MSI_ADDR);
+	cfg_write(2, GEN9_PCI_MSI_DATA, TG_MSI_VECTOR);
+	cfg_write(2, GEN9_PCI_MSI_CAP, cfg_read(2, GEN9_PCI_MSI_CAP) |
+		  1u << 16);			/* MSI enable */
+	g.bar0 = (volatile uint8_t *)(uintptr_t)BAR0_GPA;
+	g.bar2 = (volatile uint8_t *)(uintptr_t)BAR2_GPA;
+	return true;
+}
+
+/* intel_vgpu_detect() and intel_vgt_balloon()'s checks. */
+static bool pvinfo(void)
+{
+	uint64_t magic = rd64(PV);
+	uint32_t caps = rd32(PV + 0x10);
+
+	g.low_base = rd32(PV + 0x40);
+	g.low_size = rd32(PV + 0x44);
+	g.high_base = rd32(PV + 0x48);
+	g.high_size = rd32(PV + 0x4c);
+	tg_check("gpu-pvinfo", magic == PV_MAGIC && (caps & 0xc) == 0xc &&
+		 g.low_size && g.high_size &&
+		 g.low_base + (uint64_t)g.low_size <= g.mappable_end &&
+		 g.high_base >= g.mappable_end,
+		 "magic %llx caps %x low %x+%x high %x+%x aperture %llx",
+		 (unsigned long long)magic, caps, g.low_base, g.low_size,
+		 g.high_base, g.high_size, (unsigned long long)g.mappable_end);
+	g.low_next = g.low_base;
+	g.high_next = g.high_base;
+	return magic == PV_MAGIC;
+}
+
+/* ---- GGTT, PPGTT, engine, context (guest §2.4, §7, §8) ----------------- */
+
+static void ggtt_bind(uint32_t gm, uint64_t gpa, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		wr64(BAR0_GGTT + ((gm >> 12) + i) * 8, (gpa + i * PG) | 1);
+	wr32(GFX_FLSH_CNTL_GEN6, GFX_FLSH_CNTL_EN);
+}
+
+static uint64_t pt_next(uint64_t table, unsigned i)
+{
+	volatile uint64_t *e = (volatile uint64_t *)(uintptr_t)(table + 8ull * i);
+
+	if (!(*e & 1))
+		*e = alloc_pages(1) | 3;	/* trapped once the table is shadowed */
+	return *e & 0x3ffffffff000ull;
+}
+
+static void ppgtt_map(uint64_t va, uint64_t gpa, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++, va += PG, gpa += PG) {
+		uint64_t pdp = pt_next(g.pml4, (va >> 39) & 511);
+		uint64_t pd = pt_next(pdp, (va >> 30) & 511);
+		uint64_t pt = pt_next(pd, (va >> 21) & 511);
+
+		*(volatile uint64_t *)(uintptr_t)(pt + 8 * ((va >> 12) & 511)) =
+			gpa | 3;
+	}
+}
+
+static void ppgtt_create(void)
+{
+	g.pml4 = alloc_pages(1);
+	wr32(PV + 0x838, (uint32_t)g.pml4);	/* gen8_ppgtt_notify_vgt */
+	wr32(PV + 0x83c, (uint32_t)(g.pml4 >> 32));
+	wr32(PV + 0x818, 4);			/* VGT_G2V_PPGTT_L4_CREATE */
+}
+
+static void irq_init(void)
+{
+	uint32_t irqs = GEN8_ENGINE_DEFAULT_IRQS | GEN8_ENGINE_DEFAULT_IRQS << 16;
+
+	wr32(GEN8_MASTER_IRQ, 0);
+	wr32(GEN8_GT_IER(0), irqs);		/* RCS + BCS */
+	wr32(GEN8_GT_IMR(0), ~irqs);
+	wr32(GEN8_MASTER_IRQ, GEN8_MASTER_IRQ_CONTROL);
+}
+
+static void engine_init(uint32_t base)
+{
+	g.hwsp = alloc_pages(1);
+	g.hwsp_gm = gm_alloc(PG, false);
+	ggtt_bind(g.hwsp_gm, g.hwsp, 1);
+	wr32(RING_HWSTAM(base), ~0u);
+	wr32(RING_MODE_GEN7(base), _MASKED_BIT_ENABLE(GFX_RUN_LIST_ENABLE));
+	wr32(RING_MI_MODE(base), _MASKED_BIT_DISABLE(STOP_RING));
+	wr32(RING_HWS_PGA(base), g.hwsp_gm);
+	wr32(RING_CONTEXT_STATUS_PTR(base), GEN8_CSB_PTR_RESET_VALUE);
+	for (unsigned i = 0; i < 12; i++)
+		ram32(g.hwsp)[I915_HWS_CSB_BUF0_INDEX + i] = ~0u;
+	ram32(g.hwsp)[I915_HWS_CSB_WRITE_INDEX] = 5;
+	g.csb_head = 5;
+}
+
+static void context_create(uint32_t base)
+{
+	uint32_t *st;
+
+	g.lrca = alloc_pages(CTX_PAGES);
+	g.lrca_gm = gm_alloc(CTX_PAGES * PG, false);
+	g.ring = alloc_pages(RING_BYTES / PG);
+	g.ring_gm = gm_alloc(RING_BYTES, false);
+	ggtt_bind(g.lrca_gm, g.lrca, CTX_PAGES);
+	ggtt_bind(g.ring_gm, g.ring, RING_BYTES / PG);
+	st = ram32(g.lrca + LRC_STATE_OFFSET);
+	st[CTX_LRI_HEADER_0] = GEN9_CTX_LRI_HEADER_0_VAL;
+	st[CTX_CONTEXT_CONTROL - 1] = base + 0x244;
+	st[CTX_CONTEXT_CONTROL] =
+		_MASKED_BIT_ENABLE(CTX_CTRL_INHIBIT_SYN_CTX_SWITCH |
+				   CTX_CTRL_ENGINE_CTX_RESTORE_INHIBIT) |
+		_MASKED_BIT_DISABLE(CTX_CTRL_ENGINE_CTX_SAVE_INHIBIT |
+				    CTX_CTRL_RS_CTX_ENABLE);
+	st[CTX_RING_START] = g.ring_gm;
+	st[CTX_RING_CTL] = RING_CTL_SIZE(RING_BYTES) | RING_VALID;
+	st[CTX_PDP0_UDW] = (uint32_t)(g.pml4 >> 32);
+	st[CTX_PDP0_LDW] = (uint32_t)g.pml4;
+}
+
+static bool gpu_setup(void)
+{
+	uint32_t base = BLT_RING_BASE;
+
+	g.next_gpa = ARENA_GPA;
+	if (!pci_setup() || !pvinfo())
+		return false;
+	wr32(GEN6_GDRST, GEN6_GRDOM_FULL);	/* sanitize, as i915 does */
+	for (int i = 0; i < 100 && (rd32(GEN6_GDRST) & 1); i++)
+		;
+	irq_init();
+	wrmsr(0x80f, 0x100 | 0xff);		/* x2APIC SVR: APIC on */
+	engine_init(base);
+	ppgtt_create();
+	context_create(base);
+	g.batch = alloc_pages(1);
+	g.src = alloc_pages(BUF_PAGES);
+	g.dst = alloc_pages(BUF_PAGES);
+	g.seq = alloc_pages(1);
+	g.seq_gm = gm_alloc(PG, false);
+	g.dst_gm = gm_alloc(BUF_PAGES * PG, true);	/* CPU-visible */
+	ggtt_bind(g.seq_gm, g.seq, 1);
+	ggtt_bind(g.dst_gm, g.dst, BUF_PAGES);
+	ppgtt_map(BATCH_VA, g.batch, 1);
+	ppgtt_map(SRC_VA, g.src, BUF_PAGES);
+	ppgtt_map(DST_VA, g.dst, BUF_PAGES);
+	return true;
+}
+
+/* ---- submission ------------------------------------------------------- */
+
+static void ring_emit(const uint32_t *dw, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		ram32(g.ring)[g.tail / 4] = dw[i];
+		g.tail = (g.tail + 4) % RING_BYTES;
+	}
+}
+
+/* BB_START of the PPGTT batch, then gen8's breadcrumb on a non-render
+ * engine: MI_FLUSH_DW storing the seqno through the GGTT, user interrupt. */
+static void submit(uint32_t seqno)
+{
+	uint32_t cs[12] = {
+		MI_ARB_ON_OFF | MI_ARB_ENABLE,
+		MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
+		(uint32_t)BATCH_VA, (uint32_t)(BATCH_VA >> 32),
+		MI_ARB_ON_OFF | MI_ARB_DISABLE,
+		MI_NOOP,
+		(MI_FLUSH_DW + 1) | MI_FLUSH_DW_OP_STOREDW,
+		g.seq_gm | MI_FLUSH_DW_USE_GTT, 0, seqno,
+		MI_USER_INTERRUPT, MI_NOOP,
+	};
+	uint64_t desc = g.lrca_gm | GEN8_CTX_VALID | GEN8_CTX_PRIVILEGE |
+			INTEL_LEGACY_64B_CONTEXT << GEN8_CTX_ADDRESSING_MODE_SHIFT |
+			(uint64_t)(1u << 5 | GEN9_BCS0) << 32;
+
+	ring_emit(cs, 12);
+	ram32(g.lrca + LRC_STATE_OFFSET)[CTX_RING_TAIL] = g.tail;
+	wr32(RING_ELSP(BLT_RING_BASE), 0);	/* element 1: none */
+	wr32(RING_ELSP(BLT_RING_BASE), 0);
+	wr32(RING_ELSP(BLT_RING_BASE), (uint32_t)(desc >> 32));
+	wr32(RING_ELSP(BLT_RING_BASE), (uint32_t)desc);
+}
+
+/* Interrupts on: the vGPU's MSI wakes us; yield so the GPU gets time. */
+static bool wait_seqno(uint32_t seqno)
+{
+	volatile uint32_t *seq = ram32(g.seq);
+
+	__asm__ volatile("sti");
+	for (int i = 0; i < WAIT_YIELDS && *seq != seqno; i++)
+		hypercall(G9HV_HC_YIELD, 0, 0, 0);
+	__asm__ volatile("cli");
+	return *seq == seqno;
+}
+
+/* What the CSB says since last time: completed contexts. */
+static void read_csb(void)
+{
+	uint32_t wp = ram32(g.hwsp)[I915_HWS_CSB_WRITE_INDEX];
+
+	while (wp < GEN8_CSB_ENTRIES && g.csb_head != wp) {
+		g.csb_head = (uint8_t)((g.csb_head + 1) % GEN8_CSB_ENTRIES);
+		if (ram32(g.hwsp)[I915_HWS_CSB_BUF0_INDEX + 2 * g.csb_head] &
+		    GEN8_CTX_STATUS_COMPLETE)
+			g.completes++;
+	}
+}
+
+static void write_batch(const uint32_t *dw, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		ram32(g.batch)[i] = dw[i];
+}
+
+static void blit_batch(void)
+{
+	const uint32_t cs[11] = {
+		XY_SRC_COPY_BLT_CMD | BLT_WRITE_RGBA,
+		BR13_32BPP | 0xccu << BR13_ROP_SHIFT | BUF_PITCH,
+		0, (BUF_PAGES << 16) | (BUF_PITCH / 4),	/* x1y1, x2y2 */
+		(uint32_t)DST_VA, (uint32_t)(DST_VA >> 32),
+		0, BUF_PITCH,				/* src x1y1, pitch */
+		(uint32_t)SRC_VA, (uint32_t)(SRC_VA >> 32),
+		MI_BATCH_BUFFER_END,
+	};
+
+	write_batch(cs, 11);
+}
+
+static uint32_t pattern(uint32_t vm, uint32_t round, uint32_t i)
+{
+	return 0x9e3779b9u * (vm * 131u + round * 7u + 1u) ^ i;
+}
+
+/* One round: pattern -> src (CPU), blit src -> dst (GPU), dst through the
+ * aperture (CPU) must hold this VM's pattern for this round. */
+static bool blit_round(uint32_t vm, uint32_t round)
+{
+	uint32_t n = BUF_PAGES * PG / 4, bad = 0;
+	volatile uint32_t *ap = (volatile uint32_t *)(g.bar2 + g.dst_gm);
+
+	for (uint32_t i = 0; i < n; i++)
+		ram32(g.src)[i] = pattern(vm, round, i);
+	blit_batch();
+	submit(round + 1);
+	if (!wait_seqno(round + 1)) {
+		tg_check("gpu-seqno", false, "round %u: seqno %u never came",
+			 round, ram32(g.seq)[0]);
+		return false;
+	}
+	read_csb();	/* each round: the CSB holds six events only */
+	for (uint32_t i = 0; i < n; i++)
+		bad += ap[i] != pattern(vm, round, i);
+	tg_check("gpu-blit-aperture", !bad, "round %u: %u of %u dwords wrong "
+		 "through the aperture", round, bad, n);
+	return !bad;
+}
+
+void gpu_test(uint32_t vm)
+{
+	bool ok = true;
+
+	if (!gpu_setup())
+		return;
+	for (uint32_t r = 0; r < ROUNDS && ok; r++)
+		ok = blit_round(vm, r);
+	tg_check("gpu-csb", g.completes >= ROUNDS, "%u completions in the CSB",
+		 g.completes);
+	tg_check("gpu-msi", tg_msis > 0, "%llu MSIs",
+		 (unsigned long long)tg_msis);
+	tg_printf("GPU test: vm %u, %u rounds done\n", vm, ROUNDS);
+}
+
+/* ---- attacks ---------------------------------------------------------- */
+
+void gpu_attack(uint64_t mem_bytes)
+{
+	uint32_t gm;
+	volatile uint32_t *ap;
+	const uint32_t lri_elsp[4] = { MI_LOAD_REGISTER_IMM(1),
+				       RING_ELSP(BLT_RING_BASE), 0,
+				       MI_BATCH_BUFFER_END };
+
+	if (!gpu_setup())
+		return;
+	/* A GGTT entry naming guest-physical memory we do not have (another
+	 * VM's, if the mediator believed us): never reachable. */
+	gm = gm_alloc(PG, true);
+	ggtt_bind(gm, mem_bytes + (64ull << 20), 1);
+	ap = (volatile uint32_t *)(g.bar2 + gm);
+	tg_check("attack-foreign-ggtt", ap[0] == 0xffffffffu &&
+		 ap[1023] == 0xffffffffu, "aperture over the foreign entry "
+		 "reads %08x", ap[0]);
+	/* A privileged register write from a batch: refused; the hypervisor
+	 * stops this VM, so the check below only runs if it did not. */
+	write_batch(lri_elsp, 4);
+	tg_printf("submitting a batch that writes ELSP\n");
+	submit(1);
+	wait_seqno(1);
+	tg_check("attack-privileged", false, "still running: seqno %u",
+		 ram32(g.seq)[0]);
+}

@@ -1,0 +1,14 @@
+/* The test guest's GPU test against its vGPU (gpu_test.c). */
+#ifndef TESTGUEST_GPU_TEST_H
+#define TESTGUEST_GPU_TEST_H
+
+#include <stdint.h>
+
+/* mode=gpu: probe, blit ROUNDS patterns unique to vm, read them back
+ * through the aperture; results as CHECK lines. */
+void gpu_test(uint32_t vm);
+/* mode=gpu-attack: a foreign GGTT entry, then a privileged batch that
+ * must get this VM stopped. */
+void gpu_attack(uint64_t mem_bytes);
+
+#endif

@@ -1,0 +1,136 @@
+/* The VM side of its virtual GPU; see vgpu_dev.h. */
+#include "gpu/vgpu/vgpu.h"
+#include "guest-shim/include/g9hv/hypercall.h"
+#include "hv/vm/vgpu_dev.h"
+#include "hv/vm/vm.h"
+
+#define BAR0 0
+#define BAR2 1
+#define GPA_LIMIT (1ull << 39)	/* what our 4-level EPT and guests use */
+/* Fixed device windows a BAR must stay clear of: the test device page and
+ * the IOAPIC/LAPIC range (0xFEC00000-0xFEFFFFFF). */
+#define APIC_WINDOW_BASE 0xfec00000ull
+#define APIC_WINDOW_SIZE 0x400000ull
+
+static uint64_t all_ones(unsigned size)
+{
+	return size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
+}
+
+static uint64_t bar0_read(struct vm *vm, uint64_t off, unsigned size)
+{
+	uint64_t val = 0;
+	int err = vgpu_mmio_read(vm->vgpu, off, &val, size);
+
+	if (err) {
+		vm_event(vm, VM_EV_VGPU_BAD_MMIO, "vGPU refused a %u-byte read "
+			 "of BAR0+%llx (error %d)", size,
+			 (unsigned long long)off, err);
+		return all_ones(size);
+	}
+	return val;
+}
+
+static void bar0_write(struct vm *vm, uint64_t off, unsigned size,
+		       uint64_t val)
+{
+	int err = vgpu_mmio_write(vm->vgpu, off, val, size);
+
+	if (err)
+		vm_event(vm, VM_EV_VGPU_BAD_MMIO, "vGPU refused a %u-byte write "
+			 "of %llx to BAR0+%llx (error %d)", size,
+			 (unsigned long long)val, (unsigned long long)off, err);
+}
+
+/* Only aperture pages the ladder did not map reach these: outside the
+ * vGPU's low GM, or with no GGTT entry behind them. */
+static uint64_t bar2_read(struct vm *vm, uint64_t off, unsigned size)
+{
+	vm_event(vm, VM_EV_VGPU_APERTURE, "read of aperture offset %llx: no "
+		 "graphics memory of this vGPU there; reads all ones",
+		 (unsigned long long)off);
+	return all_ones(size);
+}
+
+static void bar2_write(struct vm *vm, uint64_t off, unsigned size,
+		       uint64_t val)
+{
+	(void)size;
+	(void)val;
+	vm_event(vm, VM_EV_VGPU_APERTURE, "write to aperture offset %llx: no "
+		 "graphics memory of this vGPU there; dropped",
+		 (unsigned long long)off);
+}
+
+void vgpu_dev_attach(struct vm *vm, struct vgpu *v)
+{
+	vm->vgpu = v;
+	vm->vgpu_bar[BAR0] = (struct mmio_region){ "vGPU BAR0", 0, 0,
+						   bar0_read, bar0_write };
+	vm->vgpu_bar[BAR2] = (struct mmio_region){ "vGPU aperture", 0, 0,
+						   bar2_read, bar2_write };
+}
+
+static bool overlaps(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)
+{
+	return a < b + bs && b < a + as;
+}
+
+/* Why a window [base, base+size) cannot be decoded, or NULL. */
+static const char *misplaced(const struct vm *vm, int self, uint64_t base,
+			     uint64_t size)
+{
+	const struct mmio_region *other = &vm->vgpu_bar[self == BAR0 ? BAR2
+								     : BAR0];
+
+	if (!base || base + size < base || base + size > GPA_LIMIT)
+		return "outside the guest-physical space";
+	if (overlaps(base, size, 0, vm->mem_bytes))
+		return "over its RAM";
+	if (overlaps(base, size, G9HV_TESTDEV_GPA, 0x1000) ||
+	    overlaps(base, size, APIC_WINDOW_BASE, APIC_WINDOW_SIZE))
+		return "over a platform device";
+	if (other->size && overlaps(base, size, other->gpa, other->size))
+		return "over the other BAR";
+	return NULL;
+}
+
+void vgpu_dev_bar_moved(struct vm *vm, int bar, uint64_t base, uint64_t size,
+			bool enabled)
+{
+	int idx = bar == 0 ? BAR0 : bar == 2 ? BAR2 : -1;
+	struct mmio_region *r;
+	const char *why;
+
+	if (idx < 0 || !vm->vgpu)
+		return;		/* BAR4 (I/O): nothing behind it */
+	r = &vm->vgpu_bar[idx];
+	if (enabled && r->size && r->gpa == base)
+		return;		/* unchanged */
+	r->size = 0;
+	if (!enabled)
+		return;
+	why = misplaced(vm, idx, base, size);
+	if (why) {
+		vm_event(vm, VM_EV_VGPU_BAR, "vGPU BAR%d at %llx+%llx is %s: not "
+			 "decoded", bar, (unsigned long long)base,
+			 (unsigned long long)size, why);
+		return;
+	}
+	r->gpa = base;
+	r->size = size;
+}
+
+bool vgpu_dev_may_map(const struct vm *vm, uint64_t gpa)
+{
+	const struct mmio_region *ap = &vm->vgpu_bar[BAR2];
+
+	return ap->size && gpa >= ap->gpa && gpa - ap->gpa < ap->size;
+}
+
+void vgpu_dev_page_write(struct vm *vm, uint64_t gpa, const void *data,
+			 size_t len)
+{
+	if (vm->vgpu)
+		vgpu_page_write(vm->vgpu, gpa, data, len);
+}
