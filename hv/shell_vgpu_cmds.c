@@ -1,11 +1,17 @@
-/* Shell commands about vGPUs: vgpus (per vGPU GM ranges and counters).
- * gtt, slots and balloon are not here yet (see the issue 8 report). */
+/* Shell commands about vGPUs: vgpus (per vGPU GM ranges and counters), gtt
+ * (GGTT entries as the guest wrote them and as the GPU gets them), slots
+ * (gScale's high-GM slots and who shares them), sched (GPU and VM
+ * scheduling). Parse and validate first, then print: nothing changes. */
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/gpu_host.h"
 #include "hv/shell.h"
 #include "hv/vm/vm.h"
 #include "mini/stdio.h"
+#include "mini/stdlib.h"
+#include "mini/string.h"
+
+#define GTT_MAX_COUNT 64
 
 /* Two lines per vGPU; also printed for every VM when a test run ends. */
 bool gpu_host_report(unsigned vm_id)
@@ -63,9 +69,154 @@ static int cmd_vgpus(int argc, char **argv)
 	return 0;
 }
 
+/* A vGPU by its id ("2") or by its VM's name; NULL with a message. */
+static struct vgpu *parse_vgpu(const char *arg, unsigned *vm_id)
+{
+	struct gvt *gvt = gpu_host_gvt();
+	char *end;
+	unsigned long long id = strtoull(arg, &end, 10);
+
+	for (unsigned i = 0; gvt && i < nr_vms; i++) {
+		struct vgpu *v = gvt_vgpu_by_vm(gvt, i);
+
+		if (v && ((*arg && !*end && (unsigned long long)vgpu_id(v) == id) ||
+			  !strcmp(vms[i].name, arg))) {
+			*vm_id = i;
+			return v;
+		}
+	}
+	kprintf("no vGPU '%s' ('vgpus' lists them)\n", arg);
+	return NULL;
+}
+
+static bool parse_u64(const char *arg, uint64_t *out)
+{
+	char *end;
+
+	*out = strtoull(arg, &end, 0);
+	if (!*arg || *end) {
+		kprintf("'%s' is not a number\n", arg);
+		return false;
+	}
+	return true;
+}
+
+static int cmd_gtt(int argc, char **argv)
+{
+	uint64_t index, count = 1, guest, host;
+	struct vgpu *v;
+	unsigned vm_id;
+
+	if (argc < 3 || argc > 4) {
+		kprintf("usage: gtt <vgpu> <index> [count]\n");
+		return -1;
+	}
+	v = parse_vgpu(argv[1], &vm_id);
+	if (!v || !parse_u64(argv[2], &index) ||
+	    (argc == 4 && !parse_u64(argv[3], &count)))
+		return -1;
+	if (!count || count > GTT_MAX_COUNT || index > UINT32_MAX) {
+		kprintf("count must be 1..%u, index below 2^32\n",
+			GTT_MAX_COUNT);
+		return -1;
+	}
+	for (uint64_t i = index; i < index + count; i++) {
+		if (vgpu_ggtt_entry(v, (uint32_t)i, &guest, &host)) {
+			kprintf("  %8llx  (GM %llx) not in vGPU %d's ranges\n",
+				(unsigned long long)i,
+				(unsigned long long)(i << 12), vgpu_id(v));
+			continue;
+		}
+		kprintf("  %8llx  GM %9llx  guest %016llx  host %016llx%s\n",
+			(unsigned long long)i, (unsigned long long)(i << 12),
+			(unsigned long long)guest, (unsigned long long)host,
+			(guest & 1) && !(host & 1) ? "  (dropped)" : "");
+	}
+	return 0;
+}
+
+static int cmd_slots(int argc, char **argv)
+{
+	struct gvt *gvt = gpu_host_gvt();
+	struct gvt_status st;
+	uint32_t users, first, n;
+
+	(void)argc;
+	(void)argv;
+	if (!gvt) {
+		kprintf("no GPU mediator (no VM has vgpu_* keys)\n");
+		return 0;
+	}
+	gvt_get_status(gvt, &st);
+	if (!st.gscale) {
+		kprintf("gVirt partition: no slots (each vGPU has its own GM)\n");
+		return 0;
+	}
+	kprintf("%u slots of %llu MiB from GM %llx; vGPUs per slot:\n",
+		st.nr_slots, (unsigned long long)(st.slot_bytes >> 20),
+		(unsigned long long)st.high_base);
+	for (uint32_t i = 0; i < st.nr_slots; i++)
+		if (!gvt_slot_users(gvt, i, &users) && users)
+			kprintf("  slot %3u  %u vGPU%s%s\n", i, users,
+				users == 1 ? "" : "s",
+				users > 1 ? " (shared: copied at switches)" : "");
+	for (unsigned i = 0; i < nr_vms; i++) {
+		struct vgpu *v = gvt_vgpu_by_vm(gvt, i);
+
+		if (v && !vgpu_slots(v, &first, &n))
+			kprintf("  vgpu %d (%s): slots %u-%u\n", vgpu_id(v),
+				vms[i].name, first, first + n - 1);
+	}
+	return 0;
+}
+
+static int cmd_sched(int argc, char **argv)
+{
+	struct gvt *gvt = gpu_host_gvt();
+	struct gvt_status st;
+
+	(void)argc;
+	(void)argv;
+	kprintf("CPU: round robin, one slice per runnable VM per round\n");
+	for (unsigned i = 0; i < nr_vms; i++)
+		kprintf("  vm %u %-12s %-8s\n", i, vms[i].name,
+			vm_state_name(vms[i].state));
+	if (!gvt)
+		return 0;
+	gvt_get_status(gvt, &st);
+	kprintf("GPU: %u vGPUs, %llu ms slices, on the GPU now: %s%d; %s, "
+		"%llu switches, %llu GGTT entries copied (+%llu ahead)\n",
+		st.nr_vgpus, (unsigned long long)(st.timeslice_ns / 1000000),
+		st.owner ? "vgpu " : "none ", st.owner,
+		st.gscale ? "gScale" : "gVirt",
+		(unsigned long long)st.switches,
+		(unsigned long long)st.entries_copied,
+		(unsigned long long)st.entries_prefetched);
+	for (unsigned i = 0; i < nr_vms; i++) {
+		struct vgpu *v = gvt_vgpu_by_vm(gvt, i);
+		const struct vgpu_stats *s = v ? vgpu_get_stats(v) : NULL;
+
+		if (s)
+			kprintf("  vgpu %d (%s): %s, %llu workloads, %llu ms on "
+				"the GPU, switched in %llu times\n", vgpu_id(v),
+				vms[i].name, vgpu_failed(v) ? "failed" :
+				vgpu_busy(v) ? "busy" : "idle",
+				(unsigned long long)s->workloads,
+				(unsigned long long)(s->ns_on_hw / 1000000),
+				(unsigned long long)s->vgpu_switches);
+	}
+	return 0;
+}
+
 const struct shell_cmd shell_vgpu_cmds[] = {
 	{ "vgpus", "", "vGPUs: GM ranges, MMIO/GGTT/workload counters",
 	  cmd_vgpus },
+	{ "gtt", "<vgpu> <index> [count]", "GGTT entries: guest value and "
+	  "the validated host value", cmd_gtt },
+	{ "slots", "", "gScale's high-GM slots and the vGPUs sharing them",
+	  cmd_slots },
+	{ "sched", "", "CPU and GPU scheduling: who runs, switches, copies",
+	  cmd_sched },
 };
 const unsigned shell_vgpu_nr_cmds =
 	sizeof(shell_vgpu_cmds) / sizeof(shell_vgpu_cmds[0]);

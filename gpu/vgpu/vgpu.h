@@ -179,6 +179,24 @@ bool gvt_idle(const struct gvt *gvt);
 
 struct vgpu *gvt_vgpu_by_vm(struct gvt *gvt, uint32_t vm);
 
+/* What a shell shows of the mediator (vgpu_status.c). */
+struct gvt_status {
+	int owner;             /* vGPU id whose state is on the GPU, 0 none */
+	uint32_t nr_vgpus;
+	uint64_t timeslice_ns;
+	bool gscale;
+	uint32_t nr_slots;     /* gScale high-GM slots */
+	uint64_t slot_bytes, high_base;
+	uint64_t switches, entries_copied, entries_prefetched;
+};
+void gvt_get_status(const struct gvt *gvt, struct gvt_status *st);
+/* How many vGPUs are placed on slot (gScale only; -GPU_EINVAL otherwise). */
+int gvt_slot_users(const struct gvt *gvt, uint32_t slot, uint32_t *users);
+/* The slots v's high GM occupies (gScale only). */
+int vgpu_slots(const struct vgpu *v, uint32_t *first, uint32_t *count);
+/* v has work gScale's scheduler may pick (gScale only; false otherwise). */
+bool vgpu_busy(const struct vgpu *v);
+
 /* ---- vGPU life cycle ----------------------------------------------------- */
 
 /* Carve a vGPU of type t for VM vm: low GM from the aperture, high GM

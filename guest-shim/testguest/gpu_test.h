@@ -7,6 +7,9 @@
 /* mode=gpu: probe, blit ROUNDS patterns unique to vm, read them back
  * through the aperture; results as CHECK lines. */
 void gpu_test(uint32_t vm);
+/* After gpu_test: one blit round every 100 ms, forever, sleeping in HLT
+ * between; a line every 100 rounds (the `make run` demo). */
+void gpu_demo(uint32_t vm) __attribute__((noreturn));
 /* mode=gpu-attack: a foreign GGTT entry, then a privileged batch that
  * must get this VM stopped. */
 void gpu_attack(uint64_t mem_bytes);

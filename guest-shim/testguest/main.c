@@ -10,7 +10,8 @@
  *   mode=bench    time 10,000 round trips of each exit type
  *   mode=idle     sleep in HLT on a 10 Hz timer, print a line every 10 s of
  *                 guest time, never exit (a VM to look at from the shell)
- *   mode=gpu      the i915-like GPU test on the vGPU at 00:02.0 (gpu_test.c)
+ *   mode=gpu      the i915-like GPU test on the vGPU at 00:02.0 (gpu_test.c);
+ *                 with the word "loop", then a blit every 100 ms forever
  *   mode=gpu-attack  the same setup, then attacks the mediator must refuse
  * Each check prints "CHECK <name>: PASS|FAIL (...)" on the UART and reports
  * through the TEST_REPORT hypercall. */
@@ -148,7 +149,7 @@ static void check_mmio(void)
 		 (unsigned long long)c0, (unsigned long long)c1);
 }
 
-static void timer_start(uint32_t hz)
+void tg_timer_start(uint32_t hz)
 {
 	wrmsr(MSR_X2APIC_SVR, 0x1ff);		/* APIC software-enabled */
 	wrmsr(MSR_X2APIC_DIV_CONF, 0xb);	/* divide by 1 */
@@ -166,7 +167,7 @@ static void check_timer(void)
 {
 	uint64_t start, t0, n;
 
-	timer_start(TIMER_HZ);
+	tg_timer_start(TIMER_HZ);
 	__asm__ volatile("sti");
 	t0 = tg_ticks;
 	start = rdtsc();
@@ -253,7 +254,7 @@ static void run_idle(void)
 {
 	uint64_t seconds = 0, next;
 
-	timer_start(10);
+	tg_timer_start(10);
 	__asm__ volatile("sti");
 	next = tg_ticks + 100;
 	for (;;) {
@@ -329,6 +330,8 @@ void tg_main(const struct raw64_boot_info *bi)
 		run_idle();
 	if (has_word(bi->cmdline, "mode=gpu")) {
 		gpu_test(bi->vm_id);
+		if (has_word(bi->cmdline, "loop") && !tg_failed)
+			gpu_demo(bi->vm_id);
 		tg_exit(tg_failed ? 1 : 0);
 	}
 	if (has_word(bi->cmdline, "mode=gpu-attack")) {

@@ -37,6 +37,8 @@ int64_t tg_try_wrmsr(uint32_t msr, uint64_t val);
 int64_t tg_try_vmxon(void);
 int64_t tg_try_vmread(void);
 extern volatile uint64_t tg_ticks, tg_msis;
+/* Periodic x2APIC timer on TG_TIMER_VECTOR (APIC enabled too). */
+void tg_timer_start(uint32_t hz);
 
 /* Console: the virtual 16550 at 0x3F8. */
 void tg_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,0 +1,46 @@
+/* Read-only views of the mediator for the hypervisor's shell: which vGPU
+ * owns the GPU, and how gScale's slots are shared. */
+#include "gpu/gscale/gscale.h"
+#include "gpu/vgpu/vgpu_priv.h"
+
+void gvt_get_status(const struct gvt *gvt, struct gvt_status *st)
+{
+	const struct gscale *gs = gvt->gs;
+
+	st->owner = gvt->owner ? gvt->owner->id : 0;
+	st->nr_vgpus = gvt->nr_vgpus;
+	st->timeslice_ns = gvt->p.timeslice_ns;
+	st->gscale = gs != NULL;
+	st->nr_slots = gs ? gs->nr_slots : 0;
+	st->slot_bytes = gs ? (uint64_t)gs->p.slot_entries << 12 : 0;
+	st->high_base = gs ? (uint64_t)gs->p.high.first << 12 : 0;
+	st->switches = gs ? gs->stats.switches : 0;
+	st->entries_copied = gs ? gs->stats.entries_copied : 0;
+	st->entries_prefetched = gs ? gs->stats.entries_prefetched : 0;
+}
+
+int gvt_slot_users(const struct gvt *gvt, uint32_t slot, uint32_t *users)
+{
+	if (!gvt->gs || slot >= gvt->gs->nr_slots)
+		return -GPU_EINVAL;
+	*users = gvt->gs->slot_users[slot];
+	return 0;
+}
+
+int vgpu_slots(const struct vgpu *v, uint32_t *first, uint32_t *count)
+{
+	const struct gscale *gs = v->gvt->gs;
+	const struct gscale_vgpu *g;
+
+	if (!gs || v->gs_id < 0)
+		return -GPU_EINVAL;
+	g = &gs->vgpus[v->gs_id];
+	*first = g->slot;
+	*count = (g->high.count + gs->p.slot_entries - 1) / gs->p.slot_entries;
+	return 0;
+}
+
+bool vgpu_busy(const struct vgpu *v)
+{
+	return v->gvt->gs && v->gs_id >= 0 && v->gvt->gs->vgpus[v->gs_id].busy;
+}
