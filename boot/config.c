@@ -410,7 +410,7 @@ static bool set_test_exit(struct parser *p, const struct key *k, struct span v)
 	unsigned x;
 
 	if (!lookup_keyword(test_exit_words, v, &x))
-		return bad_value(p, k, v, "is not one of no, boot, vms");
+		return bad_value(p, k, v, "is not one of no, boot, vms, shell");
 	p->cfg->test_exit = (enum hvcfg_test_exit)x;
 	return true;
 }
@@ -442,7 +442,31 @@ static void reset_selftest(struct hv_config *cfg)
 	cfg->selftest = HVCFG_SELFTEST_NONE;
 }
 
-enum { GK_DEFAULT, GK_CONSOLE, GK_SLICE_MS, GK_TEST_EXIT, GK_SELFTEST, NR_GK };
+static const struct keyword gpu_words[] = {
+	{ "auto", HVCFG_GPU_AUTO },
+	{ "model", HVCFG_GPU_MODEL },
+	{ NULL, 0 },
+};
+
+static bool set_gpu(struct parser *p, const struct key *k, struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(gpu_words, v, &x))
+		return bad_value(p, k, v, "is not one of auto, model");
+	p->cfg->gpu = (enum hvcfg_gpu)x;
+	return true;
+}
+
+static void reset_gpu(struct hv_config *cfg)
+{
+	cfg->gpu = HVCFG_GPU_AUTO;
+}
+
+enum {
+	GK_DEFAULT, GK_CONSOLE, GK_SLICE_MS, GK_TEST_EXIT, GK_SELFTEST, GK_GPU,
+	NR_GK
+};
 
 static const struct key global_keys[NR_GK] = {
 	[GK_DEFAULT]	= { "default", false, set_default, reset_default },
@@ -450,6 +474,7 @@ static const struct key global_keys[NR_GK] = {
 	[GK_SLICE_MS]	= { "slice_ms", false, set_slice_ms, reset_slice_ms },
 	[GK_TEST_EXIT]	= { "test_exit", false, set_test_exit, reset_test_exit },
 	[GK_SELFTEST]	= { "selftest", false, set_selftest, reset_selftest },
+	[GK_GPU]	= { "gpu", false, set_gpu, reset_gpu },
 };
 
 /* -- [vm] -- */
@@ -554,6 +579,25 @@ static bool set_fences(struct parser *p, const struct key *k, struct span v)
 	return true;
 }
 
+static const struct keyword ppgtt_words[] = {
+	{ "strict", HVCFG_PPGTT_STRICT },
+	{ "full", HVCFG_PPGTT_FULL },
+	{ "dynamic", HVCFG_PPGTT_DYNAMIC },
+	{ "segmented", HVCFG_PPGTT_SEGMENTED },
+	{ NULL, 0 },
+};
+
+static bool set_ppgtt(struct parser *p, const struct key *k, struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(ppgtt_words, v, &x))
+		return bad_value(p, k, v,
+				 "is not one of strict, full, dynamic, segmented");
+	p->vm->ppgtt = (enum hvcfg_ppgtt)x;
+	return true;
+}
+
 /* Known so that the error says why instead of "unknown key". */
 static bool set_vcpus(struct parser *p, const struct key *k, struct span v)
 {
@@ -564,7 +608,7 @@ static bool set_vcpus(struct parser *p, const struct key *k, struct span v)
 
 enum {
 	VK_MEMORY, VK_KERNEL, VK_RAMDISK, VK_CMDLINE,
-	VK_LOW_GM, VK_HIGH_GM, VK_FENCES, VK_VCPUS, NR_VK
+	VK_LOW_GM, VK_HIGH_GM, VK_FENCES, VK_PPGTT, VK_VCPUS, NR_VK
 };
 
 static const struct key vm_keys[NR_VK] = {
@@ -575,6 +619,7 @@ static const struct key vm_keys[NR_VK] = {
 	[VK_LOW_GM]	= { "vgpu_low_gm", false, set_low_gm, NULL },
 	[VK_HIGH_GM]	= { "vgpu_high_gm", false, set_high_gm, NULL },
 	[VK_FENCES]	= { "fences", false, set_fences, NULL },
+	[VK_PPGTT]	= { "vgpu_ppgtt", false, set_ppgtt, NULL },
 	[VK_VCPUS]	= { "vcpus", false, set_vcpus, NULL },
 };
 
@@ -602,6 +647,8 @@ static void end_vm(struct parser *p)
 		       "vgpu_low_gm and vgpu_high_gm must be given together");
 	if (seen(p, VK_FENCES) && !low && !high)
 		err_at(p, p->sec_line, "fences given without a vGPU");
+	if (seen(p, VK_PPGTT) && !low && !high)
+		err_at(p, p->sec_line, "vgpu_ppgtt given without a vGPU");
 
 	vm->has_vgpu = low && high;
 	if (!vm->has_vgpu) {
@@ -609,6 +656,7 @@ static void end_vm(struct parser *p)
 		vm->vgpu_low_gm = 0;
 		vm->vgpu_high_gm = 0;
 		vm->fences = 0;
+		vm->ppgtt = HVCFG_PPGTT_STRICT;
 	} else if (!seen(p, VK_FENCES)) {
 		vm->fences = HVCFG_DEFAULT_FENCES;
 	}

@@ -59,6 +59,21 @@ enum hvcfg_selftest {
 	HVCFG_SELFTEST_UD,	/* invalid opcode */
 };
 
+/* gpu=: which physical GPU serves the vGPUs. */
+enum hvcfg_gpu {
+	HVCFG_GPU_AUTO,		/* a Gen9 iGPU on the PCI bus, else the model */
+	HVCFG_GPU_MODEL,	/* always the software Gen9 model */
+};
+
+/* vgpu_ppgtt=: how the vGPU shadows its guest's PPGTT (gHyvi). */
+enum hvcfg_ppgtt {
+	HVCFG_PPGTT_STRICT,	/* trap every page-table store (gVirt) */
+	HVCFG_PPGTT_FULL,	/* relax all table pages, diff all each time */
+	HVCFG_PPGTT_DYNAMIC,	/* relax pages as they are written */
+	HVCFG_PPGTT_SEGMENTED,	/* as dynamic, re-protect after each
+				 * reconstruction (gHyvi's default) */
+};
+
 struct hvcfg_vm {
 	char name[HVCFG_NAME_MAX + 1];
 	int line;			/* line of the [name] header */
@@ -72,6 +87,7 @@ struct hvcfg_vm {
 	uint64_t vgpu_low_gm;		/* bytes; 0 without a vGPU */
 	uint64_t vgpu_high_gm;		/* bytes; 0 without a vGPU */
 	uint32_t fences;		/* 0 without a vGPU */
+	enum hvcfg_ppgtt ppgtt;		/* STRICT unless given */
 };
 
 struct hvcfg_error {
@@ -87,6 +103,7 @@ struct hv_config {
 	uint32_t slice_ms;
 	enum hvcfg_test_exit test_exit;
 	enum hvcfg_selftest selftest;
+	enum hvcfg_gpu gpu;
 
 	/* one per VM section, in file order, valid or not */
 	unsigned nr_vms;

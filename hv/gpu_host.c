@@ -1,13 +1,12 @@
-/* Issue 8, step 1 of the vGPU join: the physical GPU the mediator drives.
+/* The physical GPU the vGPU mediator drives, and the vGPUs' creation.
  *
- * At boot (only when some VM in hv.cfg has vgpu_* keys) this builds the
- * software Gen9 model (gpu/model) on pages from the page allocator, with
- * the identity map as its DMA window, and creates the mediator (gvt) on it
- * with the hypervisor's hv_ops (hv/vm/hv_ops_impl.c). Memory: the 2 MiB
- * register file plus a 512 Ki-entry GGTT (4 MiB of entries = 2 GiB of GM).
- *
- * A real Gen9 iGPU on the PCI bus (gpu_hw MMIO backend) is NOT wired yet:
- * it is reported and the model is used instead.
+ * At boot (only when some VM in hv.cfg has vgpu_* keys) this picks the GPU:
+ * the Intel Gen9 iGPU found on the PCI bus (gpu_hw's MMIO backend over its
+ * BARs, which the identity map already covers, with the firmware's MTRR
+ * caching; driven through the pGPU driver), or, without one or with
+ * gpu=model, the software Gen9 model (gpu/model) built on page-allocator
+ * memory: the 2 MiB register file plus a 512 Ki-entry GGTT (4 MiB of
+ * entries = 2 GiB of GM). It says which. Then it creates the mediator on it.
  *
  * The mediator runs in gScale mode: vGPUs share graphics memory through
  * private shadow GGTTs, and each guest's aperture is the ladder mapping
@@ -16,13 +15,16 @@
  *
  * Each VM with vgpu_* keys gets a vGPU (gpu_host_vgpu_create) visible at
  * its 00:02.0 (hv/vm/vpci.c, hv/vm/vgpu_dev.c), and the VM scheduler runs
- * the mediator every round (gpu_host_poll). */
+ * the GPU and the mediator every round (gpu_host_poll): completions are
+ * polled, not taken as host interrupts, on the real GPU as on the model. */
 #include "boot/config.h"
+#include "gpu/hw/pgpu.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/gpu_host.h"
 #include "hv/mem.h"
+#include "hv/pci.h"
 #include "hv/vm/hv_ops_impl.h"
 #include "hv/vm/vgpu_dev.h"
 #include "hv/vm/vm.h"
@@ -31,6 +33,9 @@
 #define GPU_HOST_GGTT_ENTRIES (512u * 1024u)
 
 static struct gen9_model host_model;
+static bool model_in_use;
+static struct gpu_mmio_backend host_mmio;
+static struct pgpu host_pgpu;
 static struct gpu_hw host_hw;
 static struct gvt *host_gvt;
 
@@ -46,45 +51,140 @@ static void *identity_phys_ptr(void *ctx, uint64_t hpa, size_t len)
 	return hv_va(hpa);
 }
 
-void gpu_host_init(const struct hv_config *cfg, bool real_gpu_present)
-{
-	static const struct hv_if hv = { &hv_ops_impl, NULL };
-	struct gen9_model_config mc = { 0 };
-	struct gen9_model_mem mm;
-	static const struct gpu_dma dma = { NULL, identity_phys_ptr };
-	struct gvt_params p = { .gscale = true };
-	bool want = false;
-	int err;
+static const struct gpu_dma host_dma = { NULL, identity_phys_ptr };
 
+static bool want_gpu(const struct hv_config *cfg)
+{
 	for (unsigned i = 0; i < cfg->nr_vms; i++)
 		if (cfg->vms[i].vgpu_low_gm)
-			want = true;
-	if (!want)
-		return;
-	if (real_gpu_present)
-		kprintf("gpu: real Gen9 iGPU present, but the MMIO backend is "
-			"not wired yet; using the software model\n");
+			return true;
+	return false;
+}
+
+static int model_up(void)
+{
+	struct gen9_model_config mc = { 0 };
+	struct gen9_model_mem mm;
+	int err;
+
 	mm.regs = page_alloc_contig(GEN9_MODEL_REGS_BYTES / PAGE_SIZE);
 	mm.ggtt = page_alloc_contig(GPU_HOST_GGTT_ENTRIES * 8ull / PAGE_SIZE);
 	mm.ggtt_entries = GPU_HOST_GGTT_ENTRIES;
 	if (!mm.regs || !mm.ggtt) {
 		kprintf("gpu: no memory for the software model\n");
-		return;
+		return -1;
 	}
-	err = gen9_model_init(&host_model, &mc, &mm, &dma);
+	err = gen9_model_init(&host_model, &mc, &mm, &host_dma);
 	if (err) {
 		kprintf("gpu: gen9_model_init failed (%d)\n", err);
-		return;
+		return err;
 	}
 	gen9_model_attach(&host_model, &host_hw);
+	model_in_use = true;
+	kprintf("gpu: using the software Gen9 model (%u GGTT entries)\n",
+		GPU_HOST_GGTT_ENTRIES);
+	return 0;
+}
+
+/* The iGPU at d: its config space tells the BARs, GGTT and aperture. */
+static int real_up(const struct pci_dev *d)
+{
+	uint8_t cfg[256];
+	struct gpu_hw_info info = { 0 };
+	int err;
+
+	for (unsigned off = 0; off < sizeof(cfg); off += 4) {
+		uint32_t v = pci_read32(d->bus, d->dev, d->fn, (uint16_t)off);
+
+		for (unsigned b = 0; b < 4; b++)
+			cfg[off + b] = (uint8_t)(v >> (8 * b));
+	}
+	err = pgpu_decode_config(cfg, sizeof(cfg), 0, &info);
+	if (err) {
+		kprintf("gpu: %02x:%02x.%x: config space not usable (%d)\n",
+			d->bus, d->dev, d->fn, err);
+		return err;
+	}
+	host_mmio.bar0 = hv_va(info.gttmmadr);
+	host_mmio.aperture = hv_va(info.aperture_base);
+	err = gpu_hw_mmio_init(&host_hw, &host_mmio, &info, &host_dma);
+	if (!err)
+		err = pgpu_init(&host_pgpu, &host_hw);
+	if (err) {
+		kprintf("gpu: the Gen9 iGPU at %02x:%02x.%x did not come up "
+			"(%d)\n", d->bus, d->dev, d->fn, err);
+		return err;
+	}
+	kprintf("gpu: using the Gen9 iGPU at %02x:%02x.%x: registers at %llx, "
+		"aperture %llx+%llx, GGTT %llu MiB (NOT verified on hardware "
+		"by us: gpu=model in hv.cfg selects the model)\n", d->bus,
+		d->dev, d->fn, (unsigned long long)info.gttmmadr,
+		(unsigned long long)info.aperture_base,
+		(unsigned long long)info.aperture_size,
+		(unsigned long long)(info.ggtt_size >> 20));
+	return 0;
+}
+
+void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
+{
+	static const struct hv_if hv = { &hv_ops_impl, NULL };
+	struct gvt_params p = { .gscale = true };
+	int err;
+
+	if (!want_gpu(cfg))
+		return;
+	if (igpu && cfg->gpu == HVCFG_GPU_MODEL)
+		kprintf("gpu: gpu=model in hv.cfg: leaving the iGPU alone\n");
+	if (igpu && cfg->gpu == HVCFG_GPU_AUTO)
+		err = real_up(igpu);
+	else
+		err = model_up();
+	if (err)
+		return;
+	if (!model_in_use)
+		p.pgpu = &host_pgpu;
 	err = gvt_create(&host_hw, &hv, &p, &host_gvt);
 	if (err) {
 		kprintf("gpu: gvt_create failed (%d)\n", err);
 		host_gvt = NULL;
 		return;
 	}
-	kprintf("gpu: mediator up on the software Gen9 model "
-		"(%u GGTT entries), gScale mode\n", GPU_HOST_GGTT_ENTRIES);
+	kprintf("gpu: mediator up on the %s (%u GGTT entries), gScale mode\n",
+		model_in_use ? "software Gen9 model" : "Gen9 iGPU",
+		host_hw.info.ggtt_entries);
+}
+
+/* May a guest page be EPT-mapped onto hpa as GPU memory? Only the real
+ * GPU's aperture (gScale's fence pool); the model has none. */
+bool gpu_host_is_aperture(uint64_t hpa)
+{
+	const struct gpu_hw_info *i = &host_hw.info;
+
+	return host_gvt && !model_in_use && hpa >= i->aperture_base &&
+	       hpa - i->aperture_base < i->aperture_size;
+}
+
+static enum vgpu_ppgtt_policy ppgtt_policy(enum hvcfg_ppgtt c)
+{
+	switch (c) {
+	case HVCFG_PPGTT_FULL: return VGPU_PPGTT_FULL;
+	case HVCFG_PPGTT_DYNAMIC: return VGPU_PPGTT_DYNAMIC;
+	case HVCFG_PPGTT_SEGMENTED: return VGPU_PPGTT_DYNAMIC_SEGMENTED;
+	default: return VGPU_PPGTT_STRICT;
+	}
+}
+
+/* The section's vgpu_ppgtt= (gHyvi), on top of the mediator's defaults. */
+static void set_ppgtt(const struct hvcfg_vm *c, struct vgpu *v)
+{
+	struct vgpu_ghyvi_params gp;
+
+	if (c->ppgtt == HVCFG_PPGTT_STRICT)
+		return;
+	vgpu_ghyvi_get(v, &gp);
+	gp.policy = ppgtt_policy(c->ppgtt);
+	if (vgpu_ghyvi_set(v, &gp))
+		kprintf("vm '%s': vgpu_ppgtt not applied\n", c->name);
 }
 
 /* A vGPU for VM id (called by vms_create_from_config after vm_create). */
@@ -108,6 +208,7 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
 		return;
 	}
 	vgpu_dev_attach(vm_by_id(id), v);
+	set_ppgtt(c, v);
 	vgpu_gm_ranges(v, &lb, &ls, &hb, &hs);
 	kprintf("vm '%s': vGPU %d: low GM %llx+%llx, high GM %llx+%llx, "
 		"%u fences\n", c->name, vgpu_id(v), (unsigned long long)lb,
@@ -130,14 +231,15 @@ static void stop_failed_vms(void)
 	}
 }
 
-/* Run the mediator; the VM scheduler calls this once per scheduling round. */
+/* Run the GPU and the mediator; the VM scheduler calls this once per
+ * scheduling round. */
 void gpu_host_poll(void)
 {
 	if (!host_gvt)
 		return;
-	/* The model is the GPU: it executes only when polled (a real GPU
-	 * runs on its own and interrupts). */
-	gen9_model_poll(&host_model);
+	/* The model is the GPU: it executes only when polled. */
+	if (model_in_use)
+		gen9_model_poll(&host_model);
 	gvt_poll(host_gvt);
 	stop_failed_vms();
 }

@@ -3,12 +3,18 @@
 #define HV_GPU_HOST_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "boot/config.h"
 
 struct gvt;
+struct pci_dev;
 
-/* Create the model + mediator if any VM in cfg asks for a vGPU. */
-void gpu_host_init(const struct hv_config *cfg, bool real_gpu_present);
+/* If any VM in cfg asks for a vGPU: bring up the GPU (igpu, the Gen9 iGPU
+ * found on the PCI bus, unless NULL or hv.cfg says gpu=model; else the
+ * software model) and the mediator on it. */
+void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu);
+/* hpa lies in the real GPU's aperture (never true on the model). */
+bool gpu_host_is_aperture(uint64_t hpa);
 /* The mediator, or NULL when none was created. */
 struct gvt *gpu_host_gvt(void);
 

@@ -159,7 +159,9 @@ void hv_main(const struct boot_info *bi)
 	discover_acpi(bi);
 	discover_pci();
 	discover_gpu();
-	gpu_host_init(cfg, hv_platform.gpu_index >= 0);
+	gpu_host_init(cfg, hv_platform.gpu_index >= 0
+				   ? &pci_info()->devs[hv_platform.gpu_index]
+				   : NULL);
 	discover_vtx();
 	list_unstartable_vms(cfg);
 	if (vtx_usable(&hv_platform.vtx))

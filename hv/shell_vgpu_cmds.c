@@ -13,7 +13,20 @@
 
 #define GTT_MAX_COUNT 64
 
-/* Two lines per vGPU; also printed for every VM when a test run ends. */
+static const char *ppgtt_name(const struct vgpu *v)
+{
+	static const char *const names[] = {
+		[VGPU_PPGTT_STRICT] = "strict", [VGPU_PPGTT_FULL] = "full",
+		[VGPU_PPGTT_STATIC] = "static", [VGPU_PPGTT_DYNAMIC] = "dynamic",
+		[VGPU_PPGTT_DYNAMIC_SEGMENTED] = "segmented",
+	};
+	struct vgpu_ghyvi_params p;
+
+	vgpu_ghyvi_get(v, &p);
+	return (unsigned)p.policy < 5 ? names[p.policy] : "?";
+}
+
+/* Three lines per vGPU; also printed for every VM when a test run ends. */
 bool gpu_host_report(unsigned vm_id)
 {
 	struct gvt *gvt = gpu_host_gvt();
@@ -32,7 +45,9 @@ bool gpu_host_report(unsigned vm_id)
 	kprintf("  mmio r/w %llu/%llu  pvinfo %llu  ggtt writes %llu invalid "
 		"%llu  pte traps %llu  elsp %llu  workloads %llu done %llu "
 		"failed %llu rejected %llu  irqs %llu  switches %llu  ggtt "
-		"copied %llu  ladder %llu  on-hw %llu ns\n",
+		"copied %llu  ladder %llu  on-hw %llu ns\n"
+		"  ppgtt: %s, tables relaxed %llu, reconstructions %llu, "
+		"entries re-translated %llu\n",
 		(unsigned long long)s->mmio_reads,
 		(unsigned long long)s->mmio_writes,
 		(unsigned long long)s->pvinfo_reads,
@@ -48,7 +63,10 @@ bool gpu_host_report(unsigned vm_id)
 		(unsigned long long)s->vgpu_switches,
 		(unsigned long long)s->gm_entries_copied,
 		(unsigned long long)s->ladder_updates,
-		(unsigned long long)s->ns_on_hw);
+		(unsigned long long)s->ns_on_hw, ppgtt_name(v),
+		(unsigned long long)s->pte_relaxed,
+		(unsigned long long)s->recon_runs,
+		(unsigned long long)s->recon_entries);
 	return true;
 }
 

@@ -41,7 +41,7 @@ static struct gpu {
 	uint32_t low_base, low_size, high_base, high_size;
 	uint64_t next_gpa;
 	uint32_t low_next, high_next;
-	uint64_t pml4, hwsp, lrca, ring, batch, src, dst, seq;
+	uint64_t pml4, hwsp, lrca, ring, batch, src[2], dst, seq;
 	uint32_t hwsp_gm, lrca_gm, ring_gm, dst_gm, seq_gm, tail;
 	uint8_t csb_head;
 	uint32_t completes;
@@ -260,7 +260,8 @@ static bool gpu_setup(void)
 	ppgtt_create();
 	context_create(base);
 	g.batch = alloc_pages(1);
-	g.src = alloc_pages(BUF_PAGES);
+	g.src[0] = alloc_pages(BUF_PAGES);
+	g.src[1] = alloc_pages(BUF_PAGES);
 	g.dst = alloc_pages(BUF_PAGES);
 	g.seq = alloc_pages(1);
 	g.seq_gm = gm_alloc(PG, false);
@@ -268,7 +269,7 @@ static bool gpu_setup(void)
 	ggtt_bind(g.seq_gm, g.seq, 1);
 	ggtt_bind(g.dst_gm, g.dst, BUF_PAGES);
 	ppgtt_map(BATCH_VA, g.batch, 1);
-	ppgtt_map(SRC_VA, g.src, BUF_PAGES);
+	ppgtt_map(SRC_VA, g.src[0], BUF_PAGES);
 	ppgtt_map(DST_VA, g.dst, BUF_PAGES);
 	return true;
 }
@@ -367,8 +368,11 @@ static bool blit_round_checked(uint32_t vm, uint32_t round, bool report)
 	uint32_t n = BUF_PAGES * PG / 4, bad = 0;
 	volatile uint32_t *ap = (volatile uint32_t *)(g.bar2 + g.dst_gm);
 
+	/* Alternate source pages: the PTE rewrites a media driver makes all
+	 * the time, trapped (strict) or reconstructed (gHyvi). */
+	ppgtt_map(SRC_VA, g.src[round & 1], BUF_PAGES);
 	for (uint32_t i = 0; i < n; i++)
-		ram32(g.src)[i] = pattern(vm, round, i);
+		ram32(g.src[round & 1])[i] = pattern(vm, round, i);
 	blit_batch();
 	submit(round + 1);
 	if (!wait_seqno(round + 1)) {

@@ -7,12 +7,13 @@
  *
  * EPT mappings are checked here, not trusted to the mediator: a page may be
  * mapped only inside the VM's decoded BAR2 (vgpu_dev_may_map: never over
- * its RAM or a device), and only to a host page of that VM's own RAM. The
- * software GPU model has no physical aperture, so "the GPU's aperture" is
- * not a valid target either; on real hardware it would be added here. */
+ * its RAM or a device), and only to a host page of that VM's own RAM or of
+ * the real GPU's aperture (gScale's fence pool; the software model has no
+ * aperture, so there only the VM's RAM). */
 #include "gpu/hv_ops.h"
 #include "gpu/hw/gpu_hw.h"
 #include "hv/console.h"
+#include "hv/gpu_host.h"
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
 #include "hv/tsc.h"
@@ -80,7 +81,8 @@ static int op_ept_map(void *ctx, uint32_t id, uint64_t gpa, uint64_t hpa,
 	(void)ctx;
 	if (!vm || !perms)
 		return -GPU_EINVAL;
-	if (!vgpu_dev_may_map(vm, gpa) || !own_ram(vm, hpa)) {
+	if (!vgpu_dev_may_map(vm, gpa) ||
+	    !(own_ram(vm, hpa) || gpu_host_is_aperture(hpa))) {
 		vm->stats.vgpu_maps_refused++;
 		return -GPU_EFAULT;
 	}

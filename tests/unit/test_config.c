@@ -300,6 +300,30 @@ static void test_memory_limits(void **state)
 			 "not a multiple of 2M");
 }
 
+static void test_vgpu_ppgtt(void **state)
+{
+	static const char *const words[] = { "strict", "full", "dynamic",
+					      "Segmented" };
+	static const enum hvcfg_ppgtt want[] = {
+		HVCFG_PPGTT_STRICT, HVCFG_PPGTT_FULL, HVCFG_PPGTT_DYNAMIC,
+		HVCFG_PPGTT_SEGMENTED };
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"), 0);
+	assert_int_equal(vm("vm1")->ppgtt, HVCFG_PPGTT_STRICT);
+	for (unsigned i = 0; i < 4; i++) {
+		snprintf(buf, sizeof(buf), VM1 "vgpu_low_gm=64M\n"
+			 "vgpu_high_gm=1G\nvgpu_ppgtt=%s\n", words[i]);
+		assert_int_equal(parse(buf), 0);
+		assert_int_equal(vm("vm1")->ppgtt, want[i]);
+	}
+	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
+			 "vgpu_ppgtt=static\n", 6, "vm1",
+			 "vgpu_ppgtt: 'static' is not one of strict, full, "
+			 "dynamic, segmented");
+}
+
 static void test_vgpu(void **state)
 {
 	(void)state;
@@ -320,6 +344,9 @@ static void test_vgpu(void **state)
 	assert_int_equal(vm("vm1")->vgpu_low_gm, 0);
 	check_only_error(VM1 "vgpu_high_gm=64M\n", 1, "vm1", "must be given together");
 	check_only_error(VM1 "fences=4\n", 1, "vm1", "fences given without a vGPU");
+	check_only_error(VM1 "vgpu_ppgtt=full\n", 1, "vm1",
+			 "vgpu_ppgtt given without a vGPU");
+	assert_int_equal(vm("vm1")->ppgtt, HVCFG_PPGTT_STRICT);
 	check_only_error(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1536K\n", 5, "vm1",
 			 "not a multiple of 1M");
 	check_only_error(VM1 "vgpu_low_gm=4097M\nvgpu_high_gm=1G\n", 4, "vm1",
@@ -410,6 +437,13 @@ static void test_global_values(void **state)
 
 	assert_int_equal(parse("[global]\ntest_exit=shell\n"), 0);
 	assert_int_equal(cfg.test_exit, HVCFG_EXIT_SHELL);
+	assert_int_equal(cfg.gpu, HVCFG_GPU_AUTO);
+	assert_int_equal(parse("[global]\ngpu=model\n"), 0);
+	assert_int_equal(cfg.gpu, HVCFG_GPU_MODEL);
+	assert_int_equal(parse("[global]\ngpu=Auto\n"), 0);
+	assert_int_equal(cfg.gpu, HVCFG_GPU_AUTO);
+	check_only_error("[global]\ngpu=real\n", 2, "global",
+			 "gpu: 'real' is not one of auto, model");
 
 	check_only_error("[global]\nconsole=com2\n", 2, "global",
 			 "console: 'com2' is not a sink");
@@ -627,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_sizes_bad),
 		cmocka_unit_test(test_memory_limits),
 		cmocka_unit_test(test_vgpu),
+		cmocka_unit_test(test_vgpu_ppgtt),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_global_values),
