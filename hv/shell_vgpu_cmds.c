@@ -1,7 +1,8 @@
 /* Shell commands about vGPUs: vgpus (per vGPU GM ranges and counters), gtt
  * (GGTT entries as the guest wrote them and as the GPU gets them), slots
  * (gScale's high-GM slots and who shares them), sched (GPU and VM
- * scheduling). Parse and validate first, then print: nothing changes. */
+ * scheduling), ppgtt (gHyvi's policy of a vGPU: the one command that
+ * changes something). Parse and validate first, then act. */
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/gpu_host.h"
@@ -226,6 +227,44 @@ static int cmd_sched(int argc, char **argv)
 	return 0;
 }
 
+/* gHyvi's policy of a running vGPU; takes effect at its next submission. */
+static int cmd_ppgtt(int argc, char **argv)
+{
+	static const struct { const char *name; enum vgpu_ppgtt_policy p; }
+	words[] = {
+		{ "strict", VGPU_PPGTT_STRICT }, { "full", VGPU_PPGTT_FULL },
+		{ "dynamic", VGPU_PPGTT_DYNAMIC },
+		{ "segmented", VGPU_PPGTT_DYNAMIC_SEGMENTED },
+	};
+	struct vgpu_ghyvi_params gp;
+	struct vgpu *v;
+	unsigned vm_id, i;
+
+	if (argc != 3) {
+		kprintf("usage: ppgtt <vgpu> strict|full|dynamic|segmented\n");
+		return -1;
+	}
+	v = parse_vgpu(argv[1], &vm_id);
+	for (i = 0; i < 4 && strcmp(words[i].name, argv[2]); i++)
+		;
+	if (!v)
+		return -1;
+	if (i == 4) {
+		kprintf("'%s' is not one of strict, full, dynamic, segmented\n",
+			argv[2]);
+		return -1;
+	}
+	vgpu_ghyvi_get(v, &gp);
+	gp.policy = words[i].p;
+	if (vgpu_ghyvi_set(v, &gp)) {
+		kprintf("vgpu %d: policy not changed\n", vgpu_id(v));
+		return -1;
+	}
+	kprintf("vgpu %d (%s): PPGTT shadowing now %s\n", vgpu_id(v),
+		vms[vm_id].name, ppgtt_name(v));
+	return 0;
+}
+
 const struct shell_cmd shell_vgpu_cmds[] = {
 	{ "vgpus", "", "vGPUs: GM ranges, MMIO/GGTT/workload counters",
 	  cmd_vgpus },
@@ -235,6 +274,8 @@ const struct shell_cmd shell_vgpu_cmds[] = {
 	  cmd_slots },
 	{ "sched", "", "CPU and GPU scheduling: who runs, switches, copies",
 	  cmd_sched },
+	{ "ppgtt", "<vgpu> <policy>", "PPGTT shadowing (gHyvi): strict, "
+	  "full, dynamic, segmented", cmd_ppgtt },
 };
 const unsigned shell_vgpu_nr_cmds =
 	sizeof(shell_vgpu_cmds) / sizeof(shell_vgpu_cmds[0]);
