@@ -1,8 +1,8 @@
 /* Shell commands about vGPUs: vgpus (per vGPU GM ranges and counters), gtt
  * (GGTT entries as the guest wrote them and as the GPU gets them), slots
  * (gScale's high-GM slots and who shares them), sched (GPU and VM
- * scheduling), ppgtt (gHyvi's policy of a vGPU: the one command that
- * changes something). Parse and validate first, then act. */
+ * scheduling); ppgtt (gHyvi's policy of a vGPU) and balloon (gBalloon's
+ * resize of its high GM) change state. Parse and validate first, then act. */
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/gpu_host.h"
@@ -265,6 +265,46 @@ static int cmd_ppgtt(int argc, char **argv)
 	return 0;
 }
 
+/* gBalloon by hand: Algorithm 1 picks the sides, the mediator moves the
+ * vGPU's high GM (gpu/vgpu/vgpu_balloon.c). */
+static int cmd_balloon(int argc, char **argv)
+{
+	struct vgpu *v;
+	unsigned vm_id;
+	uint32_t l = 0, r = 0;
+	uint64_t lb, ls, hb, hs, n;
+	int err;
+
+	if (argc != 3 || (argv[2][0] != '+' && argv[2][0] != '-')) {
+		kprintf("usage: balloon <vgpu> +N|-N   (N slots of high GM)\n");
+		return -1;
+	}
+	v = parse_vgpu(argv[1], &vm_id);
+	if (!v || !parse_u64(argv[2] + 1, &n))
+		return -1;
+	if (!n || n > 256) {
+		kprintf("N must be 1..256 slots\n");
+		return -1;
+	}
+	err = vgpu_balloon(v, argv[2][0] == '+' ? (int32_t)n : -(int32_t)n,
+			   &l, &r);
+	if (err) {
+		kprintf("vgpu %d: not ballooned: %s\n", vgpu_id(v),
+			err == -GPU_EBUSY ? "it has work in flight, try again" :
+			err == -GPU_ENOTSUP ? "no slots (gVirt mode)" :
+			err == -GPU_ENOMEM ? "out of memory" :
+			"does not fit (Algorithm 1's error case)");
+		return -1;
+	}
+	vgpu_gm_ranges(v, &lb, &ls, &hb, &hs);
+	kprintf("vgpu %d (%s): %s %u slot(s) on the left, %u on the right; high "
+		"GM now %llx+%llx (the guest must re-read PVINFO to use it)\n",
+		vgpu_id(v), vms[vm_id].name, argv[2][0] == '+' ? "grew" :
+		"gave up", l, r, (unsigned long long)hb,
+		(unsigned long long)hs);
+	return 0;
+}
+
 const struct shell_cmd shell_vgpu_cmds[] = {
 	{ "vgpus", "", "vGPUs: GM ranges, MMIO/GGTT/workload counters",
 	  cmd_vgpus },
@@ -276,6 +316,8 @@ const struct shell_cmd shell_vgpu_cmds[] = {
 	  cmd_sched },
 	{ "ppgtt", "<vgpu> <policy>", "PPGTT shadowing (gHyvi): strict, "
 	  "full, dynamic, segmented", cmd_ppgtt },
+	{ "balloon", "<vgpu> +N|-N", "grow or shrink a vGPU's high GM by N "
+	  "slots (gBalloon Algorithm 1)", cmd_balloon },
 };
 const unsigned shell_vgpu_nr_cmds =
 	sizeof(shell_vgpu_cmds) / sizeof(shell_vgpu_cmds[0]);

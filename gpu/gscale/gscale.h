@@ -70,6 +70,7 @@ struct gscale_stats {
 	uint64_t guest_writes_hw;   /* ... that also went to the physical GGTT */
 	uint64_t writes_rejected;   /* outside the writer's ranges */
 	uint64_t copy_clock;        /* clock ticks spent copying at switch */
+	uint64_t resizes;           /* gscale_vgpu_set_high calls done */
 };
 
 struct gscale_vgpu {
@@ -120,6 +121,13 @@ int gscale_guest_write(struct gscale *gs, int id, uint32_t index,
 		       uint64_t pte);
 /* The private view: what vGPU id's GGTT entry index holds (0 if none). */
 uint64_t gscale_shadow_read(const struct gscale *gs, int id, uint32_t index);
+
+/* Gives vGPU id the high GM of `entries` (rounded up to chunks) starting
+ * at slot `slot` (gscale_resize.c): entries at GM addresses old and new
+ * range share are kept, the rest of the old range is scrubbed, the new
+ * part is empty. -GPU_EINVAL outside the slots, -GPU_ENOMEM. */
+int gscale_vgpu_set_high(struct gscale *gs, int id, uint32_t slot,
+			 uint32_t entries);
 
 /* Make vGPU id's entries the ones in the physical GGTT (the GGTT part of a
  * vGPU context switch). Returns the number of entries written. */

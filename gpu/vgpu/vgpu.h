@@ -116,6 +116,7 @@ struct vgpu_stats {
 	uint64_t ladder_updates;    /* aperture pages remapped in EPT */
 	uint64_t fence_pool_maps;   /* fences moved into the fence pool */
 	uint64_t fence_pool_full;   /* fences refused: pool exhausted */
+	uint64_t balloons;          /* high GM resized or moved at run time */
 	/* PPGTT shadowing */
 	uint64_t pte_traps; /* writes reported on protected pages */
 	uint64_t pte_trap_partial; /* entries left for the post-shadow pass */
@@ -194,6 +195,16 @@ void gvt_get_status(const struct gvt *gvt, struct gvt_status *st);
 int gvt_slot_users(const struct gvt *gvt, uint32_t slot, uint32_t *users);
 /* The slots v's high GM occupies (gScale only). */
 int vgpu_slots(const struct vgpu *v, uint32_t *first, uint32_t *count);
+/* Ballooning under gScale (vgpu_balloon.c): v's high GM becomes nslots
+ * slots from slot; entries at GM addresses both ranges share stay, the
+ * rest are dropped; PVINFO's ballooning registers follow. -GPU_EBUSY while
+ * v has queued or running work, -GPU_ENOTSUP under gVirt, -GPU_EINVAL
+ * outside the slots. No address translation: see vgpu_balloon.c. */
+int vgpu_set_high_slots(struct vgpu *v, uint32_t slot, uint32_t nslots);
+/* gBalloon Algorithm 1 on the current layout: grow (delta > 0) or shrink
+ * v's high GM by |delta| slots, *l from the left end, *r from the right,
+ * chosen to minimize shared slots; then vgpu_set_high_slots. */
+int vgpu_balloon(struct vgpu *v, int32_t delta, uint32_t *l, uint32_t *r);
 /* v has work gScale's scheduler may pick (gScale only; false otherwise). */
 bool vgpu_busy(const struct vgpu *v);
 

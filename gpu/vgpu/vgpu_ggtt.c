@@ -222,3 +222,59 @@ int vgpu_ggtt_entry(struct vgpu *v, uint32_t index, uint64_t *guest,
 	*host = *host_pte(v, (uint32_t)local);
 	return 0;
 }
+
+/* The vGPU's high GM becomes [base, base + size) (ballooning), in two
+ * steps so the caller can move gScale's view in between and give up
+ * cleanly: prepare builds the new arrays (entries at GM addresses both
+ * ranges share keep their guest and host values; the rest of the old range
+ * is forgotten), commit swaps them in, abandon frees them. Low GM is
+ * unchanged. */
+int vgpu_ggtt_prepare_high(struct vgpu *v, uint64_t base, uint64_t size,
+			   struct ggtt_arrays *out)
+{
+	uint32_t low = (uint32_t)(v->low_size >> 12);
+	uint32_t n = low + (uint32_t)(size >> 12);
+	struct parray *g = &out->guest, *h = &out->host;
+
+	if (parray_init(v->gvt, g, (size_t)n * 8))
+		return -GPU_ENOMEM;
+	if (parray_init(v->gvt, h, (size_t)n * 8)) {
+		parray_fini(v->gvt, g);
+		return -GPU_ENOMEM;
+	}
+	for (uint32_t l = 0; l < low; l++) {
+		*(uint64_t *)parray_at(g, l * 8ull) = *guest_pte(v, l);
+		*(uint64_t *)parray_at(h, l * 8ull) = *host_pte(v, l);
+	}
+	for (uint64_t gm = base; gm < base + size; gm += VGPU_PAGE) {
+		int64_t old = local_of(v, (uint32_t)(gm >> 12));
+		size_t at = (low + ((gm - base) >> 12)) * 8ull;
+
+		if (old < 0)
+			continue;
+		*(uint64_t *)parray_at(g, at) = *guest_pte(v, (uint32_t)old);
+		*(uint64_t *)parray_at(h, at) = *host_pte(v, (uint32_t)old);
+	}
+	out->base = base;
+	out->size = size;
+	return 0;
+}
+
+void vgpu_ggtt_abandon_high(struct vgpu *v, struct ggtt_arrays *a)
+{
+	parray_fini(v->gvt, &a->guest);
+	parray_fini(v->gvt, &a->host);
+}
+
+void vgpu_ggtt_commit_high(struct vgpu *v, struct ggtt_arrays *a)
+{
+	parray_fini(v->gvt, &v->ggtt_guest);
+	parray_fini(v->gvt, &v->ggtt_host);
+	v->ggtt_guest = a->guest;
+	v->ggtt_host = a->host;
+	v->high_base = a->base;
+	v->high_size = a->size;
+	for (int i = 0; i < VGPU_PARTIAL_PTES; i++)
+		if (v->partial[i].used && local_of(v, v->partial[i].index) < 0)
+			v->partial[i].used = false;
+}

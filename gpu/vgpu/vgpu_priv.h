@@ -388,6 +388,7 @@ enum vgt_g2v_type {
 	VGT_G2V_EXECLIST_CTX_DESTROY = 7,
 };
 void vgpu_pvinfo_init(struct vgpu *v);
+void vgpu_pvinfo_update_gm(struct vgpu *v);
 int vgpu_pvinfo_read(struct vgpu *v, uint32_t off, uint32_t *val);
 int vgpu_pvinfo_write(struct vgpu *v, uint32_t off, uint32_t val);
 
@@ -422,6 +423,14 @@ void vgpu_ggtt_fini(struct vgpu *v);
 void vgpu_ggtt_reset(struct vgpu *v);
 int vgpu_ggtt_read(struct vgpu *v, uint64_t off, uint64_t *val,
 		   unsigned int size);
+struct ggtt_arrays {
+	struct parray guest, host;
+	uint64_t base, size;
+};
+int vgpu_ggtt_prepare_high(struct vgpu *v, uint64_t base, uint64_t size,
+			   struct ggtt_arrays *out);
+void vgpu_ggtt_commit_high(struct vgpu *v, struct ggtt_arrays *a);
+void vgpu_ggtt_abandon_high(struct vgpu *v, struct ggtt_arrays *a);
 int vgpu_ggtt_write(struct vgpu *v, uint64_t off, uint64_t val,
 		    unsigned int size);
 int vgpu_fence_read(struct vgpu *v, uint32_t off, uint32_t *val);

@@ -128,3 +128,11 @@ int vgpu_pvinfo_write(struct vgpu *v, uint32_t off, uint32_t val)
 	v->stats.pvinfo_bad_writes++;
 	return 0;
 }
+
+/* The ballooning registers after the vGPU's GM changed (vgpu_balloon.c):
+ * a cooperating guest re-reads them; stock i915 reads them once at load. */
+void vgpu_pvinfo_update_gm(struct vgpu *v)
+{
+	vreg_set(v, PV(PV_NONMAPPABLE_BASE), (uint32_t)v->high_base);
+	vreg_set(v, PV(PV_NONMAPPABLE_SIZE), (uint32_t)v->high_size);
+}

@@ -5,7 +5,7 @@ EVAL_STUDIES += ghyvi
 
 GHYVI_EVAL := $(BUILD)/host/eval/ghyvi-eval
 GHYVI_EVAL_SRCS := $(wildcard tools/eval/ghyvi/*.c) \
-	$(wildcard gpu/vgpu/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) \
+	$(wildcard gpu/vgpu/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) \
 	tests/unit/fake_hv_ops.c tests/unit/fake_gpu_hw.c
 
 $(GHYVI_EVAL): $(GHYVI_EVAL_SRCS) $(wildcard tools/eval/ghyvi/*.h) $(wildcard tests/unit/*.h) $(HOST_HDRS) | $(DEPS_STAMP)

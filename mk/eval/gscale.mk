@@ -3,7 +3,7 @@ EVAL_STUDIES += gscale
 
 GSCALE_EVAL := $(BUILD)/host/eval/gscale-eval
 GSCALE_EVAL_SRCS := $(wildcard tools/eval/gscale/*.c) \
-	$(wildcard gpu/gscale/*.c) $(wildcard gpu/vgpu/*.c) \
+	$(wildcard gpu/gscale/*.c) $(wildcard gpu/vgpu/*.c) $(wildcard gpu/policy/*.c) \
 	$(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c)
 
 $(GSCALE_EVAL): $(GSCALE_EVAL_SRCS) $(wildcard tools/eval/gscale/*.h) $(HOST_HDRS) | $(DEPS_STAMP)

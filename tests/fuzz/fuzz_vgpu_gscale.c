@@ -4,7 +4,8 @@
  * the vGPU owning its chunk, every private-shadow entry maps its own VM,
  * every ladder mapping of the aperture maps the VM's own RAM, the fence
  * memory pool holds only pooled fences' entries, and the victim's entries
- * are exactly what its guest wrote. */
+ * are exactly what its guest wrote. The attacker may also balloon its
+ * high GM (gBalloon) onto the victim's slots and back. */
 #define FZ_GSCALE 1
 #include "tests/fuzz/fuzz_vgpu_common.c"
 
@@ -13,8 +14,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fz_env *e = fz_env();
 	struct fz_in in = { data, size };
 	int ops = 0;
+	uint32_t slot0, n0, l, r;
 
 	fz_attacker_begin(e);
+	if (vgpu_slots(e->a, &slot0, &n0))
+		abort();
 	while (in.n && ops++ < 256) {
 		uint8_t ctl = (uint8_t)fz_take(&in, 1);
 		uint32_t idx = (uint32_t)fz_take(&in, 3);
@@ -29,7 +33,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			idx = (uint32_t)(e->a->high_base >> 12) +
 			      idx % (e->a->high_size >> 12);
 			break;
-		case 2: /* a vGPU switch, or a fence (pool path) */
+		case 2: /* a vGPU switch, a balloon, or a fence (pool path) */
+			if ((ctl & 0x60) == 0x60) {
+				int32_t d = (int32_t)(val % 7) - 3;
+
+				vgpu_balloon(e->a, d, &l, &r);
+				continue;
+			}
 			if (ctl & 4) {
 				uint32_t f = idx % 4;
 
@@ -63,6 +73,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else
 			vgpu_mmio_write(e->a, GEN9_GGTT_OFFSET + 8ull * idx, val, 8);
 	}
+	fz_check(e);
+	if (vgpu_set_high_slots(e->a, slot0, n0))
+		abort();	/* the next input starts from the same layout */
 	fz_check(e);
 	fz_attacker_end(e);
 	fz_check(e);
