@@ -433,6 +433,53 @@ void gpu_demo(uint32_t vm)
 	}
 }
 
+/* ---- benchmark (mode=bench gpu) ---------------------------------------- */
+
+#define GPU_BENCH_N 2000
+
+static void bench_line(const char *what, uint32_t n, uint64_t t0)
+{
+	uint64_t t = rdtsc() - t0;
+
+	tg_printf("BENCH %s %u %llu %llu\n", what, n, (unsigned long long)t,
+		  (unsigned long long)(t / n));
+}
+
+/* Round trips of the vGPU paths, timed by the guest's TSC: a register read
+ * and a GGTT entry write (BAR0 traps into the mediator), a store to a
+ * shadowed page-table page (trapped under strict, plain under gHyvi), and a
+ * whole blit round (submit, the GPU runs, seqno back, aperture check). */
+void gpu_bench(uint32_t vm)
+{
+	volatile uint64_t *pte;
+	uint64_t t0, pt;
+	uint32_t n = 0;
+
+	if (!gpu_setup())
+		return;
+	blit_round(vm, 0);	/* everything shadowed and resident */
+	t0 = rdtsc();
+	for (int i = 0; i < GPU_BENCH_N; i++)
+		(void)rd32(RING_HWSTAM(BLT_RING_BASE));
+	bench_line("vgpu-reg-read", GPU_BENCH_N, t0);
+	t0 = rdtsc();
+	for (int i = 0; i < GPU_BENCH_N; i++)
+		wr64(BAR0_GGTT + (g.dst_gm >> 12) * 8, g.dst | 1);
+	bench_line("vgpu-ggtt-write", GPU_BENCH_N, t0);
+	pt = pt_next(pt_next(pt_next(g.pml4, (SRC_VA >> 39) & 511),
+			     (SRC_VA >> 30) & 511), (SRC_VA >> 21) & 511);
+	pte = (volatile uint64_t *)(uintptr_t)(pt + 8 * ((SRC_VA >> 12) & 511));
+	t0 = rdtsc();
+	for (int i = 0; i < GPU_BENCH_N; i++)
+		*pte = *pte;
+	bench_line("vgpu-pte-store", GPU_BENCH_N, t0);
+	t0 = rdtsc();
+	for (uint32_t r = 1; r <= 20; r++)
+		n += blit_round_quiet(vm, r);
+	bench_line("vgpu-blit-round", 20, t0);
+	tg_check("gpu-bench", n == 20, "%u of 20 blit rounds right", n);
+}
+
 /* ---- attacks ---------------------------------------------------------- */
 
 void gpu_attack(uint64_t mem_bytes)

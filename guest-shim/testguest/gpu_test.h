@@ -10,6 +10,8 @@ void gpu_test(uint32_t vm);
 /* After gpu_test: one blit round every 100 ms, forever, sleeping in HLT
  * between; a line every 100 rounds (the `make run` demo). */
 void gpu_demo(uint32_t vm) __attribute__((noreturn));
+/* mode=bench with the word "gpu": BENCH lines for the vGPU paths. */
+void gpu_bench(uint32_t vm);
 /* mode=gpu-attack: a foreign GGTT entry, then a privileged batch that
  * must get this VM stopped. */
 void gpu_attack(uint64_t mem_bytes);

@@ -7,7 +7,8 @@
  *                 must stop this VM (and only it)
  *   mode=ticker   print a line every 100 ms for 1.5 s of guest time, then
  *                 exit: the "other VM goes on" half of the fault test
- *   mode=bench    time 10,000 round trips of each exit type
+ *   mode=bench    time 10,000 round trips of each exit type (with the
+ *                 word "gpu", then the vGPU paths: gpu_test.c)
  *   mode=idle     sleep in HLT on a 10 Hz timer, print a line every 10 s of
  *                 guest time, never exit (a VM to look at from the shell)
  *   mode=gpu      the i915-like GPU test on the vGPU at 00:02.0 (gpu_test.c);
@@ -305,7 +306,9 @@ static void run_bench(void)
 	for (int i = 0; i < BENCH_N; i++)
 		__asm__ volatile("" ::: "memory");
 	bench_report("loop-overhead", t0, rdtsc());
-	tg_exit(0);
+	if (has_word(boot->cmdline, "gpu"))
+		gpu_bench(boot->vm_id);
+	tg_exit(tg_failed ? 1 : 0);
 }
 
 void tg_main(const struct raw64_boot_info *bi)
