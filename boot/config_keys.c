@@ -1,0 +1,338 @@
+/* hv.cfg parser, part 2 of 3 (config_internal.h): every key, what it
+ * accepts and where it stores it. The reference for users is
+ * docs/hv-cfg.md. */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mini/stdio.h"
+#include "mini/string.h"
+#include "boot/config_internal.h"
+
+/* ---- keys -------------------------------------------------------------- */
+
+
+/* A complaint about the value of k. */
+static bool bad_value(struct parser *p, const struct key *k, struct span v,
+		      const char *why)
+{
+	char q[28];
+
+	cfg_err(p, "%s: '%s' %s", k->name, cfg_quote(q, sizeof(q), v), why);
+	return false;
+}
+
+struct keyword {
+	const char *word;
+	unsigned value;
+};
+
+static bool lookup_keyword(const struct keyword *kw, struct span v,
+			   unsigned *out)
+{
+	for (; kw->word; kw++) {
+		if (cfg_span_ieq(v, kw->word)) {
+			*out = kw->value;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool cfg_valid_name(struct span v)
+{
+	size_t i;
+
+	if (!v.n || v.n > HVCFG_NAME_MAX)
+		return false;
+	for (i = 0; i < v.n; i++)
+		if (!cfg_is_alnum(v.s[i]) && v.s[i] != '_' && v.s[i] != '-')
+			return false;
+	return true;
+}
+
+/* -- [global] -- */
+
+static bool set_default(struct parser *p, const struct key *k, struct span v)
+{
+	if (!cfg_valid_name(v))
+		return bad_value(p, k, v, "is not a VM name");
+	cfg_copy_span(p->cfg->default_vm, sizeof(p->cfg->default_vm), v);
+	/* Whether the VM exists is known only at the end of the file. */
+	p->default_line = p->line;
+	return true;
+}
+
+static void reset_default(struct hv_config *cfg)
+{
+	cfg->default_vm[0] = '\0';
+}
+
+static const struct keyword console_words[] = {
+	{ "com1", HVCFG_CONSOLE_COM1 },
+	{ "e9", HVCFG_CONSOLE_E9 },
+	{ NULL, 0 },
+};
+
+static bool set_console(struct parser *p, const struct key *k, struct span v)
+{
+	unsigned mask = 0, bit;
+	struct span all = v, item;
+	size_t comma;
+
+	for (;;) {
+		comma = cfg_span_find(v, ',');
+		item = cfg_trim((struct span){ v.s, comma });
+		if (!item.n)
+			return bad_value(p, k, all, "has an empty item");
+		if (!lookup_keyword(console_words, item, &bit))
+			return bad_value(p, k, item, "is not a sink (com1, e9)");
+		mask |= bit;
+		if (comma == v.n)
+			break;
+		v = cfg_span_from(v, comma + 1);
+	}
+	p->cfg->console = mask;
+	return true;
+}
+
+static void reset_console(struct hv_config *cfg)
+{
+	cfg->console = HVCFG_DEFAULT_CONSOLE;
+}
+
+static bool set_slice_ms(struct parser *p, const struct key *k, struct span v)
+{
+	uint64_t x;
+
+	if (!cfg_parse_number(v, &x))
+		return bad_value(p, k, v, "is not a number");
+	if (x < HVCFG_SLICE_MS_MIN || x > HVCFG_SLICE_MS_MAX)
+		return bad_value(p, k, v, "is out of range (1..1000)");
+	p->cfg->slice_ms = (uint32_t)x;
+	return true;
+}
+
+static void reset_slice_ms(struct hv_config *cfg)
+{
+	cfg->slice_ms = HVCFG_DEFAULT_SLICE_MS;
+}
+
+static const struct keyword test_exit_words[] = {
+	{ "no", HVCFG_EXIT_NO },
+	{ "boot", HVCFG_EXIT_BOOT },
+	{ "vms", HVCFG_EXIT_VMS },
+	{ "shell", HVCFG_EXIT_SHELL },
+	{ NULL, 0 },
+};
+
+static bool set_test_exit(struct parser *p, const struct key *k, struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(test_exit_words, v, &x))
+		return bad_value(p, k, v, "is not one of no, boot, vms, shell");
+	p->cfg->test_exit = (enum hvcfg_test_exit)x;
+	return true;
+}
+
+static void reset_test_exit(struct hv_config *cfg)
+{
+	cfg->test_exit = HVCFG_EXIT_NO;
+}
+
+static const struct keyword selftest_words[] = {
+	{ "none", HVCFG_SELFTEST_NONE },
+	{ "pf", HVCFG_SELFTEST_PF },
+	{ "ud", HVCFG_SELFTEST_UD },
+	{ NULL, 0 },
+};
+
+static bool set_selftest(struct parser *p, const struct key *k, struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(selftest_words, v, &x))
+		return bad_value(p, k, v, "is not one of none, pf, ud");
+	p->cfg->selftest = (enum hvcfg_selftest)x;
+	return true;
+}
+
+static void reset_selftest(struct hv_config *cfg)
+{
+	cfg->selftest = HVCFG_SELFTEST_NONE;
+}
+
+static const struct keyword gpu_words[] = {
+	{ "auto", HVCFG_GPU_AUTO },
+	{ "model", HVCFG_GPU_MODEL },
+	{ NULL, 0 },
+};
+
+static bool set_gpu(struct parser *p, const struct key *k, struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(gpu_words, v, &x))
+		return bad_value(p, k, v, "is not one of auto, model");
+	p->cfg->gpu = (enum hvcfg_gpu)x;
+	return true;
+}
+
+static void reset_gpu(struct hv_config *cfg)
+{
+	cfg->gpu = HVCFG_GPU_AUTO;
+}
+
+
+const struct key cfg_global_keys[NR_GK] = {
+	[GK_DEFAULT]	= { "default", false, set_default, reset_default },
+	[GK_CONSOLE]	= { "console", false, set_console, reset_console },
+	[GK_SLICE_MS]	= { "slice_ms", false, set_slice_ms, reset_slice_ms },
+	[GK_TEST_EXIT]	= { "test_exit", false, set_test_exit, reset_test_exit },
+	[GK_SELFTEST]	= { "selftest", false, set_selftest, reset_selftest },
+	[GK_GPU]	= { "gpu", false, set_gpu, reset_gpu },
+};
+
+/* -- [vm] -- */
+
+static bool set_memory(struct parser *p, const struct key *k, struct span v)
+{
+	uint64_t x;
+
+	if (!cfg_parse_size(v, &x))
+		return bad_value(p, k, v, "is not a size");
+	if (x < HVCFG_MEM_MIN || x > HVCFG_MEM_MAX)
+		return bad_value(p, k, v, "is out of range (2M..64G)");
+	/* EPT maps guest memory with 2 MiB pages. */
+	if (x % HVCFG_MEM_ALIGN)
+		return bad_value(p, k, v, "is not a multiple of 2M");
+	p->vm->memory = x;
+	return true;
+}
+
+static bool set_path(struct parser *p, const struct key *k, struct span v,
+		     char *dst)
+{
+	size_t i;
+
+	if (v.n > HVCFG_PATH_MAX)
+		return bad_value(p, k, v, "is too long (max 127 chars)");
+	/* Paths are from the ESP root: there is no current directory. */
+	if (v.s[0] != '\\' && v.s[0] != '/')
+		return bad_value(p, k, v, "must start with \\ or /");
+	/* boot/ widens the path to CHAR16 byte by byte. */
+	for (i = 0; i < v.n; i++)
+		if (!cfg_is_print(v.s[i]))
+			return bad_value(p, k, v, "has a non-ASCII character");
+	cfg_copy_span(dst, HVCFG_PATH_MAX + 1, v);
+	return true;
+}
+
+static bool set_kernel(struct parser *p, const struct key *k, struct span v)
+{
+	return set_path(p, k, v, p->vm->kernel);
+}
+
+static bool set_ramdisk(struct parser *p, const struct key *k, struct span v)
+{
+	return set_path(p, k, v, p->vm->ramdisk);
+}
+
+static bool set_cmdline(struct parser *p, const struct key *k, struct span v)
+{
+	size_t i;
+
+	if (v.n > HVCFG_CMDLINE_MAX)
+		return bad_value(p, k, v, "is too long (max 511 chars)");
+	/* Bytes >= 0x80 pass (the kernel takes them); control bytes are
+	 * almost surely a broken file. */
+	for (i = 0; i < v.n; i++) {
+		unsigned char c = (unsigned char)v.s[i];
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			return bad_value(p, k, v, "has a control character");
+	}
+	cfg_copy_span(p->vm->cmdline, sizeof(p->vm->cmdline), v);
+	return true;
+}
+
+/* Graphics memory: the vGPU types are sized in MiB, and each half must fit
+ * the 4 GiB GGTT. */
+static bool set_gm(struct parser *p, const struct key *k, struct span v,
+		   uint64_t *dst)
+{
+	uint64_t x;
+
+	if (!cfg_parse_size(v, &x))
+		return bad_value(p, k, v, "is not a size");
+	if (x < HVCFG_GM_MIN || x > HVCFG_GM_MAX)
+		return bad_value(p, k, v, "is out of range (1M..4G)");
+	if (x % HVCFG_GM_ALIGN)
+		return bad_value(p, k, v, "is not a multiple of 1M");
+	*dst = x;
+	return true;
+}
+
+static bool set_low_gm(struct parser *p, const struct key *k, struct span v)
+{
+	return set_gm(p, k, v, &p->vm->vgpu_low_gm);
+}
+
+static bool set_high_gm(struct parser *p, const struct key *k, struct span v)
+{
+	return set_gm(p, k, v, &p->vm->vgpu_high_gm);
+}
+
+static bool set_fences(struct parser *p, const struct key *k, struct span v)
+{
+	uint64_t x;
+
+	if (!cfg_parse_number(v, &x))
+		return bad_value(p, k, v, "is not a number");
+	if (x > HVCFG_FENCES_MAX)
+		return bad_value(p, k, v, "is out of range (0..32)");
+	p->vm->fences = (uint32_t)x;
+	return true;
+}
+
+static const struct keyword ppgtt_words[] = {
+	{ "strict", HVCFG_PPGTT_STRICT },
+	{ "full", HVCFG_PPGTT_FULL },
+	{ "dynamic", HVCFG_PPGTT_DYNAMIC },
+	{ "segmented", HVCFG_PPGTT_SEGMENTED },
+	{ NULL, 0 },
+};
+
+static bool set_ppgtt(struct parser *p, const struct key *k, struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(ppgtt_words, v, &x))
+		return bad_value(p, k, v,
+				 "is not one of strict, full, dynamic, segmented");
+	p->vm->ppgtt = (enum hvcfg_ppgtt)x;
+	return true;
+}
+
+/* Known so that the error says why instead of "unknown key". */
+static bool set_vcpus(struct parser *p, const struct key *k, struct span v)
+{
+	(void)v;
+	cfg_err(p, "%s: not supported (one vCPU per VM)", k->name);
+	return false;
+}
+
+
+const struct key cfg_vm_keys[NR_VK] = {
+	[VK_MEMORY]	= { "memory", false, set_memory, NULL },
+	[VK_KERNEL]	= { "kernel", false, set_kernel, NULL },
+	[VK_RAMDISK]	= { "ramdisk", false, set_ramdisk, NULL },
+	[VK_CMDLINE]	= { "cmdline", true, set_cmdline, NULL },
+	[VK_LOW_GM]	= { "vgpu_low_gm", false, set_low_gm, NULL },
+	[VK_HIGH_GM]	= { "vgpu_high_gm", false, set_high_gm, NULL },
+	[VK_FENCES]	= { "fences", false, set_fences, NULL },
+	[VK_PPGTT]	= { "vgpu_ppgtt", false, set_ppgtt, NULL },
+	[VK_VCPUS]	= { "vcpus", false, set_vcpus, NULL },
+};
