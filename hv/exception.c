@@ -2,6 +2,7 @@
  * non-root mode and their faults arrive as VM exits), so the handler prints
  * everything needed to find it and halts the machine. */
 #include "hv/console.h"
+#include "hv/regs_dump.h"
 #include "hv/cpu.h"
 #include "hv/platform.h"
 #include "hv/x86.h"
@@ -26,22 +27,16 @@ const char *exception_name(uint64_t vector)
 
 static void dump_frame(const struct exception_frame *f)
 {
+	const uint64_t gpr[16] = {
+		f->rax, f->rcx, f->rdx, f->rbx, f->rsp, f->rbp, f->rsi, f->rdi,
+		f->r8, f->r9, f->r10, f->r11, f->r12, f->r13, f->r14, f->r15,
+	};
+
 	kprintf("  rip=%016llx cs=%04llx rflags=%016llx error=%llx\n",
 		(unsigned long long)f->rip, (unsigned long long)f->cs,
 		(unsigned long long)f->rflags,
 		(unsigned long long)f->error_code);
-	kprintf("  rax=%016llx rbx=%016llx rcx=%016llx rdx=%016llx\n",
-		(unsigned long long)f->rax, (unsigned long long)f->rbx,
-		(unsigned long long)f->rcx, (unsigned long long)f->rdx);
-	kprintf("  rsi=%016llx rdi=%016llx rbp=%016llx rsp=%016llx\n",
-		(unsigned long long)f->rsi, (unsigned long long)f->rdi,
-		(unsigned long long)f->rbp, (unsigned long long)f->rsp);
-	kprintf("  r8 =%016llx r9 =%016llx r10=%016llx r11=%016llx\n",
-		(unsigned long long)f->r8, (unsigned long long)f->r9,
-		(unsigned long long)f->r10, (unsigned long long)f->r11);
-	kprintf("  r12=%016llx r13=%016llx r14=%016llx r15=%016llx\n",
-		(unsigned long long)f->r12, (unsigned long long)f->r13,
-		(unsigned long long)f->r14, (unsigned long long)f->r15);
+	print_gprs(gpr);
 	kprintf("  cr0=%016llx cr2=%016llx cr3=%016llx cr4=%016llx\n",
 		(unsigned long long)read_cr0(), (unsigned long long)read_cr2(),
 		(unsigned long long)read_cr3(), (unsigned long long)read_cr4());

@@ -1,6 +1,7 @@
 /* VM lifetime: creation from an hv.cfg section, stopping, counters. */
 #include "hv/vm/vm.h"
 #include "hv/console.h"
+#include "hv/regs_dump.h"
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
 #include "hv/vm/loader_raw64.h"
@@ -109,24 +110,16 @@ void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)
 void vm_dump_regs(struct vm *vm)
 {
 	const struct guest_regs *r = &vm->vcpu.regs;
+	uint64_t gpr[16];
 
 	kprintf("vm '%s' registers:\n", vm->name);
 	kprintf("  rip=%016llx rsp=%016llx rflags=%016llx\n",
 		(unsigned long long)vmread(VMCS_GUEST_RIP),
 		(unsigned long long)vmread(VMCS_GUEST_RSP),
 		(unsigned long long)vmread(VMCS_GUEST_RFLAGS));
-	kprintf("  rax=%016llx rbx=%016llx rcx=%016llx rdx=%016llx\n",
-		(unsigned long long)r->rax, (unsigned long long)r->rbx,
-		(unsigned long long)r->rcx, (unsigned long long)r->rdx);
-	kprintf("  rsi=%016llx rdi=%016llx rbp=%016llx r8 =%016llx\n",
-		(unsigned long long)r->rsi, (unsigned long long)r->rdi,
-		(unsigned long long)r->rbp, (unsigned long long)r->r8);
-	kprintf("  r9 =%016llx r10=%016llx r11=%016llx r12=%016llx\n",
-		(unsigned long long)r->r9, (unsigned long long)r->r10,
-		(unsigned long long)r->r11, (unsigned long long)r->r12);
-	kprintf("  r13=%016llx r14=%016llx r15=%016llx\n",
-		(unsigned long long)r->r13, (unsigned long long)r->r14,
-		(unsigned long long)r->r15);
+	memcpy(gpr, r->gpr, sizeof(gpr));
+	gpr[4] = vmread(VMCS_GUEST_RSP);	/* the VMCS holds the live rsp */
+	print_gprs(gpr);
 	kprintf("  cr0=%016llx cr3=%016llx cr4=%016llx efer=%llx\n",
 		(unsigned long long)vmread(VMCS_CR0_READ_SHADOW),
 		(unsigned long long)vmread(VMCS_GUEST_CR3),
