@@ -7,6 +7,7 @@
 #include "hv/console.h"
 #include "hv/gpu_host.h"
 #include "hv/shell.h"
+#include "hv/x86.h"
 #include "hv/vm/vm.h"
 #include "mini/stdio.h"
 #include "mini/stdlib.h"
@@ -196,10 +197,18 @@ static int cmd_sched(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	kprintf("CPU: round robin, one slice per runnable VM per round\n");
-	for (unsigned i = 0; i < nr_vms; i++)
-		kprintf("  vm %u %-12s %-8s\n", i, vms[i].name,
-			vm_state_name(vms[i].state));
+	kprintf("CPU: round robin, one slice per runnable VM per round; steal "
+		"= time runnable but waiting (gBalloon's w)\n");
+	for (unsigned i = 0; i < nr_vms; i++) {
+		const struct vm_stats *vs = &vms[i].stats;
+		uint64_t life = rdtsc() - vs->start_tsc;
+
+		kprintf("  vm %u %-12s %-8s steal %llu.%llu%%\n", i,
+			vms[i].name, vm_state_name(vms[i].state),
+			(unsigned long long)(life ? vs->steal_tsc * 100 / life : 0),
+			(unsigned long long)(life ? vs->steal_tsc * 1000 / life
+							% 10 : 0));
+	}
 	if (!gvt)
 		return 0;
 	gvt_get_status(gvt, &st);

@@ -161,6 +161,15 @@ static void run_slice(struct vm *vm)
 	}
 }
 
+/* Every other VM that wanted the CPU during [t0, t1) was kept waiting:
+ * that is its steal time. */
+static void account_steal(const struct vm *ran, uint64_t t0, uint64_t t1)
+{
+	for (unsigned i = 0; i < nr_vms; i++)
+		if (&vms[i] != ran && vms[i].state == VM_RUNNABLE)
+			vms[i].stats.steal_tsc += t1 - t0;
+}
+
 static struct vm *pick_next(unsigned *cursor)
 {
 	for (unsigned n = 0; n < nr_vms; n++) {
@@ -217,7 +226,10 @@ void sched_run(unsigned slice_ms, bool exit_when_stopped)
 		wake_halted(rdtsc());
 		vm = pick_next(&cursor);
 		if (vm) {
+			uint64_t t0 = rdtsc();
+
 			run_slice(vm);
+			account_steal(vm, t0, rdtsc());
 			continue;
 		}
 		if (exit_when_stopped && !reported && all_stopped()) {

@@ -9,6 +9,7 @@
 #include "hv/vm/vm_mem.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
+#include "hv/x86.h"
 #include "mini/stdio.h"
 #include "mini/string.h"
 
@@ -75,6 +76,7 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 		return err;
 	}
 	vlapic_reset(&vm->lapic);
+	vm->stats.start_tsc = rdtsc();
 	vm->state = VM_RUNNABLE;
 	nr_vms++;
 	return 0;

@@ -59,6 +59,10 @@ struct vm_stats {
 	uint64_t exits[EXIT_REASON_COUNT];
 	uint64_t entries;
 	uint64_t run_tsc;	/* TSC ticks spent in the guest */
+	/* Steal time (gBalloon's w, equation 2): TSC ticks this VM was
+	 * runnable while another VM had the CPU. */
+	uint64_t steal_tsc;
+	uint64_t start_tsc;	/* when the VM was created */
 	uint64_t events[VM_EV_COUNT];
 	uint64_t tests_passed, tests_failed;
 	uint64_t irqs_injected;
