@@ -38,6 +38,7 @@ static struct gpu_mmio_backend host_mmio;
 static struct pgpu host_pgpu;
 static struct gpu_hw host_hw;
 static struct gvt *host_gvt;
+static uint64_t host_start_ns;	/* when the mediator came up */
 
 struct gvt *gpu_host_gvt(void)
 {
@@ -149,9 +150,24 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 		host_gvt = NULL;
 		return;
 	}
+	host_start_ns = hv_ops_impl.now_ns(NULL);
 	kprintf("gpu: mediator up on the %s (%u GGTT entries), gScale mode\n",
 		model_in_use ? "software Gen9 model" : "Gen9 iGPU",
 		host_hw.info.ggtt_entries);
+}
+
+/* gBalloon's R_copy (equation 1, one CPU): the share of the CPU spent
+ * copying GGTT entries at vGPU switches since the mediator came up, in
+ * thousandths. */
+uint64_t gpu_host_rcopy_permille(void)
+{
+	struct gvt_status st;
+	uint64_t t = hv_ops_impl.now_ns(NULL) - host_start_ns;
+
+	if (!host_gvt || !t)
+		return 0;
+	gvt_get_status(host_gvt, &st);
+	return st.copy_ns * 1000 / t;
 }
 
 /* May a guest page be EPT-mapped onto hpa as GPU memory? Only the real

@@ -220,6 +220,10 @@ static int cmd_sched(int argc, char **argv)
 		(unsigned long long)st.switches,
 		(unsigned long long)st.entries_copied,
 		(unsigned long long)st.entries_prefetched);
+	kprintf("  copying GGTT entries took %llu.%llu%% of the CPU (gBalloon's "
+		"R_copy, since the mediator started)\n",
+		(unsigned long long)(gpu_host_rcopy_permille() / 10),
+		(unsigned long long)(gpu_host_rcopy_permille() % 10));
 	for (unsigned i = 0; i < nr_vms; i++) {
 		struct vgpu *v = gvt_vgpu_by_vm(gvt, i);
 		const struct vgpu_stats *s = v ? vgpu_get_stats(v) : NULL;

@@ -189,6 +189,7 @@ struct gvt_status {
 	uint32_t nr_slots;     /* gScale high-GM slots */
 	uint64_t slot_bytes, high_base;
 	uint64_t switches, entries_copied, entries_prefetched;
+	uint64_t copy_ns;      /* time spent copying at switches (hv_ops now_ns) */
 };
 void gvt_get_status(const struct gvt *gvt, struct gvt_status *st);
 /* How many vGPUs are placed on slot (gScale only; -GPU_EINVAL otherwise). */

@@ -17,6 +17,7 @@ void gvt_get_status(const struct gvt *gvt, struct gvt_status *st)
 	st->switches = gs ? gs->stats.switches : 0;
 	st->entries_copied = gs ? gs->stats.entries_copied : 0;
 	st->entries_prefetched = gs ? gs->stats.entries_prefetched : 0;
+	st->copy_ns = gs ? gs->stats.copy_clock : 0;
 }
 
 int gvt_slot_users(const struct gvt *gvt, uint32_t slot, uint32_t *users)
