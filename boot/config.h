@@ -25,6 +25,9 @@
 /* Defaults of [global] and of the vGPU keys. */
 #define HVCFG_DEFAULT_CONSOLE	HVCFG_CONSOLE_COM1
 #define HVCFG_DEFAULT_SLICE_MS	10
+#define HVCFG_DEFAULT_BALLOON_MS 500	/* gBalloon's period (the paper's) */
+#define HVCFG_BALLOON_MS_MIN	10
+#define HVCFG_BALLOON_MS_MAX	60000
 #define HVCFG_DEFAULT_FENCES	4
 
 /* Limits of the VM keys. */
@@ -101,6 +104,7 @@ struct hv_config {
 	char default_vm[HVCFG_NAME_MAX + 1];	/* "" = hypervisor shell */
 	unsigned console;			/* enum hvcfg_console bits */
 	uint32_t slice_ms;
+	uint32_t balloon_ms;			/* gBalloon policy period */
 	enum hvcfg_test_exit test_exit;
 	enum hvcfg_selftest selftest;
 	enum hvcfg_gpu gpu;

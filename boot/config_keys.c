@@ -119,6 +119,24 @@ static void reset_slice_ms(struct hv_config *cfg)
 	cfg->slice_ms = HVCFG_DEFAULT_SLICE_MS;
 }
 
+static bool set_balloon_ms(struct parser *p, const struct key *k,
+			   struct span v)
+{
+	uint64_t x;
+
+	if (!cfg_parse_number(v, &x))
+		return bad_value(p, k, v, "is not a number");
+	if (x < HVCFG_BALLOON_MS_MIN || x > HVCFG_BALLOON_MS_MAX)
+		return bad_value(p, k, v, "is out of range (10..60000)");
+	p->cfg->balloon_ms = (uint32_t)x;
+	return true;
+}
+
+static void reset_balloon_ms(struct hv_config *cfg)
+{
+	cfg->balloon_ms = HVCFG_DEFAULT_BALLOON_MS;
+}
+
 static const struct keyword test_exit_words[] = {
 	{ "no", HVCFG_EXIT_NO },
 	{ "boot", HVCFG_EXIT_BOOT },
@@ -190,6 +208,8 @@ const struct key cfg_global_keys[NR_GK] = {
 	[GK_DEFAULT]	= { "default", false, set_default, reset_default },
 	[GK_CONSOLE]	= { "console", false, set_console, reset_console },
 	[GK_SLICE_MS]	= { "slice_ms", false, set_slice_ms, reset_slice_ms },
+	[GK_BALLOON_MS]	= { "balloon_ms", false, set_balloon_ms,
+			    reset_balloon_ms },
 	[GK_TEST_EXIT]	= { "test_exit", false, set_test_exit, reset_test_exit },
 	[GK_SELFTEST]	= { "selftest", false, set_selftest, reset_selftest },
 	[GK_GPU]	= { "gpu", false, set_gpu, reset_gpu },

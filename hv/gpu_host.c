@@ -22,6 +22,7 @@
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
+#include "hv/gpu_balloon.h"
 #include "hv/gpu_host.h"
 #include "hv/mem.h"
 #include "hv/pci.h"
@@ -151,6 +152,7 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 		return;
 	}
 	host_start_ns = hv_ops_impl.now_ns(NULL);
+	gpu_balloon_init(cfg->balloon_ms);
 	kprintf("gpu: mediator up on the %s (%u GGTT entries), gScale mode\n",
 		model_in_use ? "software Gen9 model" : "Gen9 iGPU",
 		host_hw.info.ggtt_entries);
@@ -258,4 +260,5 @@ void gpu_host_poll(void)
 		gen9_model_poll(&host_model);
 	gvt_poll(host_gvt);
 	stop_failed_vms();
+	gpu_balloon_tick();
 }

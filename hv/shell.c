@@ -87,14 +87,33 @@ int shell_execute(char *line)
 	return cmd->run(argc, argv);
 }
 
+/* `wait`: the shell reads nothing more (and shows no prompt) until this
+ * TSC value, while the VMs and the GPU run on. 0 = not waiting. */
+static uint64_t wait_until;
+
+void shell_wait_tsc(uint64_t ticks)
+{
+	wait_until = rdtsc() + ticks;
+	if (!wait_until)
+		wait_until = 1;
+}
+
 void shell_poll(void)
 {
 	uint8_t c;
 
+	if (wait_until) {
+		if (rdtsc() < wait_until)
+			return;
+		wait_until = 0;
+		kprintf(PROMPT);
+	}
 	while (console_getc(&c)) {
 		if (!line_edit_feed(&editor, (char)c))
 			continue;
 		shell_execute(editor.buf);
+		if (wait_until)
+			return;	/* the prompt comes when the wait is over */
 		kprintf(PROMPT);
 	}
 }

@@ -4,6 +4,7 @@
 #define HV_SHELL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #define SHELL_MAX_ARGS 8
 
@@ -19,6 +20,9 @@ void shell_init(void);
 void shell_poll(void);
 /* Runs one command line (also used by tests through the console). */
 int shell_execute(char *line);
+/* Stop reading input for `ticks` TSC ticks (the `wait` command): VMs keep
+ * running; the prompt returns afterwards. */
+void shell_wait_tsc(uint64_t ticks);
 /* The loop the hypervisor idles in when no VM is runnable. */
 void shell_run_forever(void) __attribute__((noreturn));
 

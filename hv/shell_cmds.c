@@ -6,6 +6,8 @@
 #include "hv/pci.h"
 #include "hv/platform.h"
 #include "hv/shell.h"
+#include "hv/tsc.h"
+#include "mini/stdlib.h"
 
 int shell_cmd_help(int argc, char **argv);
 
@@ -82,6 +84,20 @@ static int cmd_reboot(int argc, char **argv)
 	platform_reboot();
 }
 
+/* Let the machine run for a while before the next command (scripts). */
+static int cmd_wait(int argc, char **argv)
+{
+	char *end;
+	unsigned long long ms = argc == 2 ? strtoull(argv[1], &end, 10) : 0;
+
+	if (argc != 2 || !argv[1][0] || *end || !ms || ms > 60000) {
+		kprintf("usage: wait <ms>   (1..60000)\n");
+		return -1;
+	}
+	shell_wait_tsc(tsc_ms(ms));
+	return 0;
+}
+
 static int cmd_halt(int argc, char **argv)
 {
 	(void)argc;
@@ -97,6 +113,8 @@ const struct shell_cmd shell_cmds[] = {
 	{ "pci", "", "PCI functions found at boot", cmd_pci },
 	{ "log", "", "replay the in-memory console log", cmd_log },
 	{ "reboot", "", "reset the machine", cmd_reboot },
+	{ "wait", "<ms>", "read no input for ms milliseconds while VMs run",
+	  cmd_wait },
 	{ "halt", "", "stop the machine (leaves an emulator in test mode)",
 	  cmd_halt },
 };

@@ -5,7 +5,9 @@
  * resize of its high GM) change state. Parse and validate first, then act. */
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
+#include "hv/gpu_balloon.h"
 #include "hv/gpu_host.h"
+#include "hv/hv_errno.h"
 #include "hv/shell.h"
 #include "hv/x86.h"
 #include "hv/vm/vm.h"
@@ -224,6 +226,7 @@ static int cmd_sched(int argc, char **argv)
 		"R_copy, since the mediator started)\n",
 		(unsigned long long)(gpu_host_rcopy_permille() / 10),
 		(unsigned long long)(gpu_host_rcopy_permille() % 10));
+	gpu_balloon_print();
 	for (unsigned i = 0; i < nr_vms; i++) {
 		struct vgpu *v = gvt_vgpu_by_vm(gvt, i);
 		const struct vgpu_stats *s = v ? vgpu_get_stats(v) : NULL;
@@ -278,8 +281,30 @@ static int cmd_ppgtt(int argc, char **argv)
 	return 0;
 }
 
+/* `balloon <vgpu> ask +N`: queue a guest's request for the policy loop. */
+static int balloon_ask(struct vgpu *v, unsigned vm_id, const char *arg)
+{
+	uint64_t n;
+	int err;
+
+	if (arg[0] != '+' || !parse_u64(arg + 1, &n))
+		return -1;
+	err = n > GPU_BALLOON_MAX_PENDING ? -HV_ENOSPC
+					  : gpu_balloon_request(vm_id, (uint32_t)n);
+	if (err) {
+		kprintf("vgpu %d: request not queued: %s\n", vgpu_id(v),
+			err == -HV_ENOSPC ? "too many slots waiting" :
+			"bad request");
+		return -1;
+	}
+	kprintf("vgpu %d (%s): request for %llu slot(s) queued for gBalloon's "
+		"policy\n", vgpu_id(v), vms[vm_id].name, (unsigned long long)n);
+	return 0;
+}
+
 /* gBalloon by hand: Algorithm 1 picks the sides, the mediator moves the
- * vGPU's high GM (gpu/vgpu/vgpu_balloon.c). */
+ * vGPU's high GM (gpu/vgpu/vgpu_balloon.c); or queue a request as the
+ * guest would and let the policy loop decide (hv/gpu_balloon.c). */
 static int cmd_balloon(int argc, char **argv)
 {
 	struct vgpu *v;
@@ -288,8 +313,13 @@ static int cmd_balloon(int argc, char **argv)
 	uint64_t lb, ls, hb, hs, n;
 	int err;
 
+	if (argc == 4 && !strcmp(argv[2], "ask")) {
+		v = parse_vgpu(argv[1], &vm_id);
+		return v ? balloon_ask(v, vm_id, argv[3]) : -1;
+	}
 	if (argc != 3 || (argv[2][0] != '+' && argv[2][0] != '-')) {
-		kprintf("usage: balloon <vgpu> +N|-N   (N slots of high GM)\n");
+		kprintf("usage: balloon <vgpu> +N|-N   (N slots of high GM, now)\n"
+			"       balloon <vgpu> ask +N  (a request for the policy)\n");
 		return -1;
 	}
 	v = parse_vgpu(argv[1], &vm_id);
@@ -299,8 +329,8 @@ static int cmd_balloon(int argc, char **argv)
 		kprintf("N must be 1..256 slots\n");
 		return -1;
 	}
-	err = vgpu_balloon(v, argv[2][0] == '+' ? (int32_t)n : -(int32_t)n,
-			   &l, &r);
+	err = gpu_balloon_apply(vm_id, argv[2][0] == '+' ? (int32_t)n
+							 : -(int32_t)n, &l, &r);
 	if (err) {
 		kprintf("vgpu %d: not ballooned: %s\n", vgpu_id(v),
 			err == -GPU_EBUSY ? "it has work in flight, try again" :
@@ -329,8 +359,9 @@ const struct shell_cmd shell_vgpu_cmds[] = {
 	  cmd_sched },
 	{ "ppgtt", "<vgpu> <policy>", "PPGTT shadowing (gHyvi): strict, "
 	  "full, dynamic, segmented", cmd_ppgtt },
-	{ "balloon", "<vgpu> +N|-N", "grow or shrink a vGPU's high GM by N "
-	  "slots (gBalloon Algorithm 1)", cmd_balloon },
+	{ "balloon", "<vgpu> +N|-N|ask +N", "grow or shrink a vGPU's high GM "
+	  "by N slots now (Algorithm 1), or queue a request for gBalloon's "
+	  "policy", cmd_balloon },
 };
 const unsigned shell_vgpu_nr_cmds =
 	sizeof(shell_vgpu_cmds) / sizeof(shell_vgpu_cmds[0]);

@@ -206,6 +206,8 @@ int vgpu_set_high_slots(struct vgpu *v, uint32_t slot, uint32_t nslots);
  * v's high GM by |delta| slots, *l from the left end, *r from the right,
  * chosen to minimize shared slots; then vgpu_set_high_slots. */
 int vgpu_balloon(struct vgpu *v, int32_t delta, uint32_t *l, uint32_t *r);
+/* Share of v's high GM holding present GGTT entries, permille. */
+uint32_t vgpu_high_used_permille(const struct vgpu *v);
 /* v has work gScale's scheduler may pick (gScale only; false otherwise). */
 bool vgpu_busy(const struct vgpu *v);
 

@@ -45,3 +45,17 @@ bool vgpu_busy(const struct vgpu *v)
 {
 	return v->gvt->gs && v->gs_id >= 0 && v->gvt->gs->vgpus[v->gs_id].busy;
 }
+
+/* How much of v's high GM holds entries (present GGTT entries), permille:
+ * gBalloon's "GPU memory utilization". */
+uint32_t vgpu_high_used_permille(const struct vgpu *v)
+{
+	uint64_t pages = v->high_size >> 12, used = 0, g, h;
+	uint32_t first = (uint32_t)(v->high_base >> 12);
+
+	for (uint64_t i = 0; i < pages; i++)
+		if (!vgpu_ggtt_entry((struct vgpu *)v, first + (uint32_t)i, &g,
+				     &h) && (g & 1))
+			used++;
+	return pages ? (uint32_t)(used * 1000 / pages) : 0;
+}

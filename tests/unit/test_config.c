@@ -438,6 +438,12 @@ static void test_global_values(void **state)
 	assert_int_equal(parse("[global]\ntest_exit=shell\n"), 0);
 	assert_int_equal(cfg.test_exit, HVCFG_EXIT_SHELL);
 	assert_int_equal(cfg.gpu, HVCFG_GPU_AUTO);
+	assert_int_equal(cfg.balloon_ms, 500);
+	assert_int_equal(parse("[global]\nballoon_ms=20\n"), 0);
+	assert_int_equal(cfg.balloon_ms, 20);
+	check_only_error("[global]\nballoon_ms=9\n", 2, "global",
+			 "balloon_ms: '9' is out of range (10..60000)");
+	assert_int_equal(cfg.balloon_ms, 500);
 	assert_int_equal(parse("[global]\ngpu=model\n"), 0);
 	assert_int_equal(cfg.gpu, HVCFG_GPU_MODEL);
 	assert_int_equal(parse("[global]\ngpu=Auto\n"), 0);

@@ -1,0 +1,27 @@
+/* gBalloon at run time (hv/gpu_balloon.c): the 0.5 s policy loop over the
+ * real scheduler's steal time and the mediator's copy time, and the queue
+ * of guests' GM expansion requests it decides on. */
+#ifndef HV_GPU_BALLOON_H
+#define HV_GPU_BALLOON_H
+
+#include <stdint.h>
+
+#define GPU_BALLOON_MAX_PENDING 8	/* slots one VM may have waiting */
+
+/* A guest asks for `slots` more high-GM slots (the guest channel, or the
+ * shell on its behalf). 0, or -HV_EINVAL (no vGPU, 0 slots) / -HV_ENOSPC
+ * (more than GPU_BALLOON_MAX_PENDING waiting): bounded, never queued
+ * without limit. */
+int gpu_balloon_request(unsigned vm_id, uint32_t slots);
+/* The operator's `balloon` command: grow or shrink now, bypassing the
+ * policy; grants are tracked the same way. Returns vgpu_balloon's code. */
+int gpu_balloon_apply(unsigned vm_id, int32_t delta, uint32_t *l,
+		      uint32_t *r);
+/* The policy period (hv.cfg balloon_ms; the paper's 0.5 s by default). */
+void gpu_balloon_init(uint32_t period_ms);
+/* Called every scheduler round; acts once per period. */
+void gpu_balloon_tick(void);
+/* For `sched`: the last evaluation. */
+void gpu_balloon_print(void);
+
+#endif
