@@ -68,6 +68,12 @@ enum hvcfg_gpu {
 	HVCFG_GPU_MODEL,	/* always the software Gen9 model */
 };
 
+/* placement=: where vGPUs' high GM goes on gScale's slots at boot. */
+enum hvcfg_placement {
+	HVCFG_PLACE_GSCALE,	/* each new vGPU on the least used slots */
+	HVCFG_PLACE_DYMGPU,	/* DymGPU's size-based placement of all */
+};
+
 /* vgpu_ppgtt=: how the vGPU shadows its guest's PPGTT (gHyvi). */
 enum hvcfg_ppgtt {
 	HVCFG_PPGTT_STRICT,	/* trap every page-table store (gVirt) */
@@ -108,6 +114,7 @@ struct hv_config {
 	enum hvcfg_test_exit test_exit;
 	enum hvcfg_selftest selftest;
 	enum hvcfg_gpu gpu;
+	enum hvcfg_placement placement;
 
 	/* one per VM section, in file order, valid or not */
 	unsigned nr_vms;

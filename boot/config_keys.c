@@ -137,6 +137,28 @@ static void reset_balloon_ms(struct hv_config *cfg)
 	cfg->balloon_ms = HVCFG_DEFAULT_BALLOON_MS;
 }
 
+static const struct keyword placement_words[] = {
+	{ "gscale", HVCFG_PLACE_GSCALE },
+	{ "dymgpu", HVCFG_PLACE_DYMGPU },
+	{ NULL, 0 },
+};
+
+static bool set_placement(struct parser *p, const struct key *k,
+			  struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(placement_words, v, &x))
+		return bad_value(p, k, v, "is not one of gscale, dymgpu");
+	p->cfg->placement = (enum hvcfg_placement)x;
+	return true;
+}
+
+static void reset_placement(struct hv_config *cfg)
+{
+	cfg->placement = HVCFG_PLACE_GSCALE;
+}
+
 static const struct keyword test_exit_words[] = {
 	{ "no", HVCFG_EXIT_NO },
 	{ "boot", HVCFG_EXIT_BOOT },
@@ -213,6 +235,8 @@ const struct key cfg_global_keys[NR_GK] = {
 	[GK_TEST_EXIT]	= { "test_exit", false, set_test_exit, reset_test_exit },
 	[GK_SELFTEST]	= { "selftest", false, set_selftest, reset_selftest },
 	[GK_GPU]	= { "gpu", false, set_gpu, reset_gpu },
+	[GK_PLACEMENT]	= { "placement", false, set_placement,
+			    reset_placement },
 };
 
 /* -- [vm] -- */

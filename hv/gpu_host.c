@@ -20,6 +20,7 @@
 #include "boot/config.h"
 #include "gpu/hw/pgpu.h"
 #include "gpu/model/gen9_model.h"
+#include "gpu/policy/slots.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/gpu_balloon.h"
@@ -232,6 +233,45 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
 		"%u fences\n", c->name, vgpu_id(v), (unsigned long long)lb,
 		(unsigned long long)ls, (unsigned long long)hb,
 		(unsigned long long)hs, c->fences);
+}
+
+/* placement=dymgpu: DymGPU's size-based placement (seeds/dymgpu.txt,
+ * figure 5) of every vGPU at once, applied before any guest runs, so no
+ * guest ever sees its GM move (moving a running vGPU needs a guest that is
+ * told: see gpu/vgpu/vgpu_balloon.c). */
+void gpu_host_place(const struct hv_config *cfg)
+{
+	static struct slot_layout lay;
+	struct vgpu *who[SLOTS_MAX_VGPUS];
+	struct gvt_status st;
+	uint32_t first, n;
+	int band;
+
+	if (!host_gvt || cfg->placement != HVCFG_PLACE_DYMGPU)
+		return;
+	gvt_get_status(host_gvt, &st);
+	lay.m = st.nr_slots;
+	lay.n = 0;
+	for (unsigned i = 0; i < nr_vms && lay.n < SLOTS_MAX_VGPUS; i++)
+		if (vms[i].vgpu && !vgpu_slots(vms[i].vgpu, &first, &n)) {
+			who[lay.n] = vms[i].vgpu;
+			lay.s[lay.n++] = n;
+		}
+	band = dymgpu_place_by_size(&lay);
+	if (band < 0) {
+		kprintf("gpu: DymGPU placement impossible (%d); gScale's kept\n",
+			band);
+		return;
+	}
+	for (uint32_t k = 0; k < lay.n; k++) {
+		int err = vgpu_set_high_slots(who[k], lay.p[k], lay.s[k]);
+
+		kprintf("gpu: DymGPU placement: vgpu %d on slots %u-%u%s\n",
+			vgpu_id(who[k]), lay.p[k], lay.p[k] + lay.s[k] - 1,
+			err ? " FAILED (kept where it was)" : "");
+	}
+	kprintf("gpu: DymGPU placement: %u vGPUs on %u slots, shared band of "
+		"%d slot(s)\n", lay.n, lay.m, band);
 }
 
 /* A vGPU the mediator marked failed (a refused or hung workload: its

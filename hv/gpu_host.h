@@ -13,6 +13,8 @@ struct pci_dev;
  * found on the PCI bus, unless NULL or hv.cfg says gpu=model; else the
  * software model) and the mediator on it. */
 void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu);
+/* After every VM's vGPU exists: hv.cfg's placement= (DymGPU by size). */
+void gpu_host_place(const struct hv_config *cfg);
 /* gBalloon's R_copy since the mediator came up, in thousandths. */
 uint64_t gpu_host_rcopy_permille(void);
 /* hpa lies in the real GPU's aperture (never true on the model). */

@@ -67,6 +67,7 @@ unsigned vms_create_from_config(const struct hv_config *cfg)
 			c->kernel, c->cmdline);
 		gpu_host_vgpu_create(c, nr_vms - 1);
 	}
+	gpu_host_place(cfg);
 	return nr_vms;
 }
 

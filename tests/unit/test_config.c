@@ -439,6 +439,11 @@ static void test_global_values(void **state)
 	assert_int_equal(cfg.test_exit, HVCFG_EXIT_SHELL);
 	assert_int_equal(cfg.gpu, HVCFG_GPU_AUTO);
 	assert_int_equal(cfg.balloon_ms, 500);
+	assert_int_equal(cfg.placement, HVCFG_PLACE_GSCALE);
+	assert_int_equal(parse("[global]\nplacement=DymGPU\n"), 0);
+	assert_int_equal(cfg.placement, HVCFG_PLACE_DYMGPU);
+	check_only_error("[global]\nplacement=first-fit\n", 2, "global",
+			 "placement: 'first-fit' is not one of gscale, dymgpu");
 	assert_int_equal(parse("[global]\nballoon_ms=20\n"), 0);
 	assert_int_equal(cfg.balloon_ms, 20);
 	check_only_error("[global]\nballoon_ms=9\n", 2, "global",
