@@ -20,6 +20,8 @@
 #include "hv/hv_errno.h"
 #include "hv/vm/hv_ops_impl.h"
 #include "hv/vm/vm.h"
+#include "hv/vm/vmrpc.h"
+#include "guest-shim/include/g9hv/vmrpc.h"
 #include "hv/x86.h"
 
 struct balloon_vm {
@@ -58,6 +60,20 @@ int gpu_balloon_request(unsigned vm_id, uint32_t slots)
 		return -HV_ENOSPC;
 	bvm[vm_id].pending += slots;
 	return 0;
+}
+
+int gpu_balloon_release(unsigned vm_id, uint32_t slots)
+{
+	uint32_t n = slots < bvm[vm_id < VM_MAX ? vm_id : 0].granted
+			     ? slots : bvm[vm_id < VM_MAX ? vm_id : 0].granted;
+	uint32_t l, r;
+
+	if (!vgpu_of(vm_id) || !slots)
+		return -HV_EINVAL;
+	if (!n)
+		return 0;	/* nothing granted: nothing to give back */
+	return gpu_balloon_apply(vm_id, -(int32_t)n, &l, &r) ? -HV_EINVAL
+							    : (int)n;
 }
 
 int gpu_balloon_apply(unsigned vm_id, int32_t delta, uint32_t *l,
@@ -112,11 +128,13 @@ static void approve_all(void)
 			rejected++;
 			kprintf("gballoon: vm '%s': request for %u slot(s) "
 				"does not fit (error %d)\n", vms[i].name, q, err);
+			vmrpc_notify(&vms[i], VMRPC_EREJECT);
 			continue;
 		}
 		approved++;
 		kprintf("gballoon: vm '%s': +%u slot(s) approved (%u left, "
 			"%u right)\n", vms[i].name, q, l, r);
+		vmrpc_notify(&vms[i], VMRPC_OK);
 	}
 }
 
@@ -129,6 +147,7 @@ static void reject_all(void)
 			"(host overloaded)\n", vms[i].name, bvm[i].pending);
 		bvm[i].pending = 0;
 		rejected++;
+		vmrpc_notify(&vms[i], VMRPC_EREJECT);
 	}
 }
 
@@ -156,6 +175,7 @@ static void take_back(uint32_t n)
 		taken_back++;
 		kprintf("gballoon: vm '%s': one granted slot taken back\n",
 			vms[k].name);
+		vmrpc_notify(&vms[k], VMRPC_OK);
 	}
 }
 

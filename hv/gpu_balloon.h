@@ -13,6 +13,9 @@
  * (more than GPU_BALLOON_MAX_PENDING waiting): bounded, never queued
  * without limit. */
 int gpu_balloon_request(unsigned vm_id, uint32_t slots);
+/* A guest gives back up to `slots` granted slots: how many it did give
+ * back (0 when it holds no grant), or -HV_EINVAL. */
+int gpu_balloon_release(unsigned vm_id, uint32_t slots);
 /* The operator's `balloon` command: grow or shrink now, bypassing the
  * policy; grants are tracked the same way. Returns vgpu_balloon's code. */
 int gpu_balloon_apply(unsigned vm_id, int32_t delta, uint32_t *l,

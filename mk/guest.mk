@@ -7,7 +7,7 @@ GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 	-fno-builtin -fno-stack-protector -fno-pic -fno-pie -mno-red-zone \
 	-mgeneral-regs-only -mcmodel=small -fno-asynchronous-unwind-tables \
 	-I. -Ilibc-mini/include
-TESTGUEST_SRCS := $(wildcard guest-shim/testguest/*.c) libc-mini/printf.c \
+TESTGUEST_SRCS := $(wildcard guest-shim/testguest/*.c) $(wildcard guest-shim/vmrpc/*.c) libc-mini/printf.c \
 	libc-mini/string.c
 TESTGUEST_OBJS := $(patsubst %.c,$(BUILD)/guest/%.o,$(TESTGUEST_SRCS)) \
 	$(BUILD)/guest/guest-shim/testguest/entry.o

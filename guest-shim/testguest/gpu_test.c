@@ -433,6 +433,11 @@ void gpu_demo(uint32_t vm)
 	}
 }
 
+uint32_t gpu_pvinfo_read(uint32_t off)
+{
+	return rd32(PV + off);
+}
+
 /* ---- benchmark (mode=bench gpu) ---------------------------------------- */
 
 #define GPU_BENCH_N 2000

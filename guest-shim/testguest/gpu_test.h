@@ -10,6 +10,10 @@ void gpu_test(uint32_t vm);
 /* After gpu_test: one blit round every 100 ms, forever, sleeping in HLT
  * between; a line every 100 rounds (the `make run` demo). */
 void gpu_demo(uint32_t vm) __attribute__((noreturn));
+/* A PVINFO register (after gpu_test): offset from the PVINFO page. */
+uint32_t gpu_pvinfo_read(uint32_t off);
+/* mode=gpu with the word "vmrpc": the GPU-memory channel (vmrpc_test.c). */
+void vmrpc_test(void);
 /* mode=bench with the word "gpu": BENCH lines for the vGPU paths. */
 void gpu_bench(uint32_t vm);
 /* mode=gpu-attack: a foreign GGTT entry, then a privileged batch that

@@ -12,7 +12,8 @@
  *   mode=idle     sleep in HLT on a 10 Hz timer, print a line every 10 s of
  *                 guest time, never exit (a VM to look at from the shell)
  *   mode=gpu      the i915-like GPU test on the vGPU at 00:02.0 (gpu_test.c);
- *                 with the word "loop", then a blit every 100 ms forever
+ *                 with the word "loop", then a blit every 100 ms forever;
+ *                 with "vmrpc", the GPU-memory channel (vmrpc_test.c)
  *   mode=gpu-attack  the same setup, then attacks the mediator must refuse
  * Each check prints "CHECK <name>: PASS|FAIL (...)" on the UART and reports
  * through the TEST_REPORT hypercall. */
@@ -333,6 +334,8 @@ void tg_main(const struct raw64_boot_info *bi)
 		run_idle();
 	if (has_word(bi->cmdline, "mode=gpu")) {
 		gpu_test(bi->vm_id);
+		if (has_word(bi->cmdline, "vmrpc") && !tg_failed)
+			vmrpc_test();
 		if (has_word(bi->cmdline, "loop") && !tg_failed)
 			gpu_demo(bi->vm_id);
 		tg_exit(tg_failed ? 1 : 0);

@@ -10,6 +10,7 @@
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vm/vmexit.h"
+#include "hv/vm/vmrpc.h"
 #include "hv/vm/vuart.h"
 #include "hv/vmx/vmx_insn.h"
 
@@ -111,6 +112,16 @@ static int64_t hc_yield(struct hc_ctx *c)
 	return 0;
 }
 
+static int64_t hc_vmrpc_setup(struct hc_ctx *c)
+{
+	return vmrpc_setup(c->vm, c->a1, c->a2);
+}
+
+static int64_t hc_vmrpc_kick(struct hc_ctx *c)
+{
+	return vmrpc_kick(c->vm);
+}
+
 static const hc_fn hypercalls[G9HV_HC_COUNT] = {
 	[G9HV_HC_VERSION] = hc_version,
 	[G9HV_HC_PUTC] = hc_putc,
@@ -120,6 +131,8 @@ static const hc_fn hypercalls[G9HV_HC_COUNT] = {
 	[G9HV_HC_TSC_HZ] = hc_tsc_hz,
 	[G9HV_HC_VM_ID] = hc_vm_id,
 	[G9HV_HC_YIELD] = hc_yield,
+	[G9HV_HC_VMRPC_SETUP] = hc_vmrpc_setup,
+	[G9HV_HC_VMRPC_KICK] = hc_vmrpc_kick,
 };
 
 enum exit_action handle_vmcall(struct vm *vm, const struct vm_exit *ex)

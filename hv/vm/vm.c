@@ -35,6 +35,7 @@ static const char *const event_names[VM_EV_COUNT] = {
 	[VM_EV_VGPU_BAD_MMIO] = "refused vGPU MMIO accesses",
 	[VM_EV_VGPU_APERTURE] = "aperture accesses outside its GM",
 	[VM_EV_VGPU_BAR] = "misplaced vGPU BARs",
+	[VM_EV_VMRPC] = "bad guest-channel records",
 };
 
 const char *vm_state_name(enum vm_state s)

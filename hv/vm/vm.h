@@ -33,6 +33,7 @@ enum vm_event {
 	VM_EV_VGPU_BAD_MMIO,	/* BAR0 access the vGPU refused */
 	VM_EV_VGPU_APERTURE,	/* BAR2 page outside its low GM */
 	VM_EV_VGPU_BAR,		/* a BAR placed over RAM or a device */
+	VM_EV_VMRPC,		/* malformed or lost guest-channel records */
 	VM_EV_COUNT,
 };
 
@@ -95,6 +96,16 @@ struct vm {
 	 * ladder mapping has not mapped trap into vgpu_dev too. */
 	struct vgpu *vgpu;
 	struct mmio_region vgpu_bar[2];	/* BAR0, BAR2; size 0 = off */
+
+	/* The guest channel (hv/vm/vmrpc.c), once the guest set it up. */
+	struct vmrpc_state {
+		uint64_t gpa;		/* control page; 0 = none */
+		uint32_t tail;		/* requests consumed (ours, not the
+					 * guest's copy) */
+		uint32_t rsp_head;	/* replies written */
+		uint64_t kicks, records, bad, lost;
+		uint64_t evictions, gm_used;	/* from VMRPC_STATS */
+	} vmrpc;
 
 	struct vm_stats stats;
 };

@@ -37,7 +37,10 @@
 #define G9HV_HC_TSC_HZ		5	/* -> TSC frequency in Hz */
 #define G9HV_HC_VM_ID		6	/* -> this VM's id (0, 1, ...) */
 #define G9HV_HC_YIELD		7	/* give up the rest of the slice -> 0 */
-#define G9HV_HC_COUNT		8
+#define G9HV_HC_VMRPC_SETUP	8	/* RDI = gpa of the channel, RSI = pages
+					 * (g9hv/vmrpc.h) -> 0 */
+#define G9HV_HC_VMRPC_KICK	9	/* -> requests taken from the ring */
+#define G9HV_HC_COUNT		10
 
 #define G9HV_TEST_PASS		0
 #define G9HV_TEST_FAIL		1

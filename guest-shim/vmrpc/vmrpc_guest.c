@@ -1,0 +1,86 @@
+/* See g9hv/vmrpc_guest.h. Single producer (this guest), single consumer
+ * (the hypervisor, only during our kick hypercall), so plain stores in
+ * order suffice: the kick is a VM exit, which serializes. */
+#include "guest-shim/include/g9hv/hypercall.h"
+#include "guest-shim/include/g9hv/vmrpc_guest.h"
+
+int64_t vmrpc_open(struct vmrpc_guest *g, void *area,
+		   int64_t (*hypercall)(uint64_t, uint64_t, uint64_t, uint64_t))
+{
+	volatile uint8_t *p = area;
+
+	for (unsigned i = 0; i < VMRPC_PAGES * 4096; i++)
+		p[i] = 0;
+	g->ctl = area;
+	g->ring = (struct vmrpc_msg *)((uint8_t *)area + 4096);
+	g->seq = 0;
+	g->rsp_seen = 0;
+	g->hypercall = hypercall;
+	g->ctl->magic = VMRPC_MAGIC;
+	g->ctl->version = VMRPC_VERSION;
+	return hypercall(G9HV_HC_VMRPC_SETUP, (uint64_t)(uintptr_t)area,
+			 VMRPC_PAGES, 0);
+}
+
+uint32_t vmrpc_unsent(const struct vmrpc_guest *g)
+{
+	return ((volatile struct vmrpc_ctl *)g->ctl)->req_head -
+	       ((volatile struct vmrpc_ctl *)g->ctl)->req_tail;
+}
+
+int64_t vmrpc_kick(struct vmrpc_guest *g)
+{
+	return g->hypercall(G9HV_HC_VMRPC_KICK, 0, 0, 0);
+}
+
+void vmrpc_put_raw(struct vmrpc_guest *g, const struct vmrpc_msg *m)
+{
+	g->ring[g->ctl->req_head % VMRPC_SLOTS] = *m;
+	g->ctl->req_head++;
+}
+
+static uint32_t put(struct vmrpc_guest *g, uint32_t type, uint64_t a,
+		    uint64_t b)
+{
+	struct vmrpc_msg m = { type, ++g->seq, a, b, 0 };
+
+	if (vmrpc_unsent(g) >= VMRPC_SLOTS)
+		vmrpc_kick(g);	/* full: flush the batch first */
+	vmrpc_put_raw(g, &m);
+	return m.seq;
+}
+
+void vmrpc_stats(struct vmrpc_guest *g, uint64_t evictions, uint64_t gm_used)
+{
+	put(g, VMRPC_STATS, evictions, gm_used);
+}
+
+static uint32_t urgent(struct vmrpc_guest *g, uint32_t type, uint32_t slots)
+{
+	uint32_t seq = put(g, type, slots, 0);
+
+	return vmrpc_kick(g) < 0 ? 0 : seq;
+}
+
+uint32_t vmrpc_expand(struct vmrpc_guest *g, uint32_t slots)
+{
+	return urgent(g, VMRPC_EXPAND, slots);
+}
+
+uint32_t vmrpc_release(struct vmrpc_guest *g, uint32_t slots)
+{
+	return urgent(g, VMRPC_RELEASE, slots);
+}
+
+bool vmrpc_next_reply(struct vmrpc_guest *g, struct vmrpc_reply *r)
+{
+	volatile struct vmrpc_ctl *c = g->ctl;
+
+	if (c->rsp_head == g->rsp_seen)
+		return false;
+	if (c->rsp_head - g->rsp_seen > VMRPC_REPLIES)
+		g->rsp_seen = c->rsp_head - VMRPC_REPLIES;	/* overrun */
+	*r = *(const struct vmrpc_reply *)&c->reply[g->rsp_seen % VMRPC_REPLIES];
+	g->rsp_seen++;
+	return true;
+}

@@ -1,0 +1,148 @@
+/* The guest channel for GPU memory (guest-shim/include/g9hv/vmrpc.h): the
+ * two hypercalls and the replies. Guest memory is read only through
+ * vm_read_gpa into our own copies (never a pointer kept into it), checked
+ * by vmrpc_ring.c, and written only at the reply slots of the registered
+ * control page. Everything a guest gets wrong is counted per VM and
+ * reported with its name; the VM runs on. */
+#include "gpu/vgpu/vgpu.h"
+#include "hv/console.h"
+#include "hv/gpu_balloon.h"
+#include "hv/vm/vm.h"
+#include "hv/vm/vm_mem.h"
+#include "hv/vm/vmrpc.h"
+#include "hv/vm/vmrpc_ring.h"
+
+#define CTL_HEAD_OFF 8	/* offsetof(struct vmrpc_ctl, req_head) */
+
+static uint64_t ring_gpa(const struct vm *vm)
+{
+	return vm->vmrpc.gpa + 4096;
+}
+
+/* Publishes a reply and the counters the guest may read. */
+static void reply(struct vm *vm, const struct vmrpc_reply *r)
+{
+	uint64_t at = vm->vmrpc.gpa + __builtin_offsetof(struct vmrpc_ctl, reply) +
+		      (vm->vmrpc.rsp_head % VMRPC_REPLIES) * sizeof(*r);
+	uint32_t errors = (uint32_t)(vm->vmrpc.bad + vm->vmrpc.lost);
+
+	vm_write_gpa(vm, at, r, sizeof(*r));
+	vm->vmrpc.rsp_head++;
+	vm_write_gpa(vm, vm->vmrpc.gpa + __builtin_offsetof(struct vmrpc_ctl,
+							     rsp_head),
+		     &vm->vmrpc.rsp_head, 4);
+	vm_write_gpa(vm, vm->vmrpc.gpa + __builtin_offsetof(struct vmrpc_ctl,
+							     errors),
+		     &errors, 4);
+}
+
+/* Our consumer position and the error count, for the guest to see. */
+static void publish_tail(struct vm *vm, uint32_t tail)
+{
+	uint32_t errors = (uint32_t)(vm->vmrpc.bad + vm->vmrpc.lost);
+
+	vm->vmrpc.tail = tail;
+	vm_write_gpa(vm, vm->vmrpc.gpa + __builtin_offsetof(struct vmrpc_ctl,
+							     req_tail),
+		     &tail, 4);
+	vm_write_gpa(vm, vm->vmrpc.gpa + __builtin_offsetof(struct vmrpc_ctl,
+							     errors),
+		     &errors, 4);
+}
+
+static void ack(struct vm *vm, uint32_t seq, uint32_t status)
+{
+	struct vmrpc_reply r = { VMRPC_R_ACK, seq, status, 0, 0, 0, 0, 0 };
+
+	reply(vm, &r);
+}
+
+void vmrpc_notify(struct vm *vm, uint32_t status)
+{
+	struct vmrpc_reply r = { VMRPC_R_RANGES, 0, status, 0, 0, 0, 0, 0 };
+
+	if (!vm->vmrpc.gpa || !vm->vgpu)
+		return;
+	vgpu_gm_ranges(vm->vgpu, &r.low_base, &r.low_size, &r.high_base,
+		       &r.high_size);
+	reply(vm, &r);
+}
+
+int64_t vmrpc_setup(struct vm *vm, uint64_t gpa, uint64_t pages)
+{
+	struct vmrpc_ctl head;
+
+	if (!vm->vgpu)
+		return -22;
+	if (pages != VMRPC_PAGES || (gpa & 4095) ||
+	    vm_read_gpa(vm, gpa, &head, CTL_HEAD_OFF + 8) ||
+	    gpa + VMRPC_PAGES * 4096ull > vm->mem_bytes)
+		return -14;
+	if (head.magic != VMRPC_MAGIC || head.version != VMRPC_VERSION)
+		return -22;
+	vm->vmrpc = (struct vmrpc_state){ .gpa = gpa };
+	vm->vmrpc.tail = head.req_head;	/* what is there already is stale */
+	kprintf("vm '%s': guest channel at %llx\n", vm->name,
+		(unsigned long long)gpa);
+	return 0;
+}
+
+static bool read_slot(void *ctx, uint32_t slot, struct vmrpc_msg *out)
+{
+	struct vm *vm = ctx;
+
+	return !vm_read_gpa(vm, ring_gpa(vm) + slot * sizeof(*out), out,
+			    sizeof(*out));
+}
+
+static void act(struct vm *vm, const struct vmrpc_msg *m)
+{
+	uint32_t st = vmrpc_check(m);
+	int err;
+
+	if (m->type == VMRPC_STATS) {
+		vm->vmrpc.evictions += m->a;
+		vm->vmrpc.gm_used = m->b;
+		return;
+	}
+	if (st != VMRPC_OK) {
+		ack(vm, m->seq, st);
+		return;
+	}
+	if (m->type == VMRPC_EXPAND) {
+		err = gpu_balloon_request(vm->id, (uint32_t)m->a);
+		ack(vm, m->seq, err ? VMRPC_ENOSPC : VMRPC_EQUEUED);
+		return;
+	}
+	err = gpu_balloon_release(vm->id, (uint32_t)m->a);
+	ack(vm, m->seq, err < 0 ? VMRPC_EINVAL : VMRPC_OK);
+	if (err > 0)
+		vmrpc_notify(vm, VMRPC_OK);
+}
+
+/* One kick: every record written since the last one, at most a ring's
+ * worth; statistics first in ring order, as the guest batched them. */
+int64_t vmrpc_kick(struct vm *vm)
+{
+	static struct vmrpc_msg msgs[VMRPC_SLOTS];	/* one CPU: one kick at a time */
+	struct vmrpc_take t;
+	uint32_t head;
+
+	if (!vm->vmrpc.gpa)
+		return -22;
+	if (vm_read_gpa(vm, vm->vmrpc.gpa + CTL_HEAD_OFF, &head, 4))
+		return -14;
+	vmrpc_take(head, vm->vmrpc.tail, read_slot, vm, msgs, &t);
+	vm->vmrpc.kicks++;
+	vm->vmrpc.records += t.taken;
+	vm->vmrpc.bad += t.bad;
+	vm->vmrpc.lost += t.lost;
+	if (t.bad || t.lost)
+		vm_event(vm, VM_EV_VMRPC, "guest channel: %u malformed "
+			 "record(s) skipped, %u overwritten unread", t.bad,
+			 t.lost);
+	publish_tail(vm, t.tail);
+	for (uint32_t i = 0; i < t.taken; i++)
+		act(vm, &msgs[i]);
+	return t.taken;
+}
