@@ -26,7 +26,7 @@ uint64_t fake_hv_gpa_to_hpa(struct fake_hv *f, uint32_t vm, uint64_t gpa)
 {
 	struct fake_vm *v;
 
-	if (vm >= FAKE_MAX_VMS || !f->vm[vm].used)
+	if (vm >= f->nr_vms || !f->vm[vm].used)
 		return 0;
 	v = &f->vm[vm];
 	if (gpa >= v->ram_size)
@@ -47,17 +47,17 @@ void *fake_hv_hpa_ptr(struct fake_hv *f, uint64_t hpa, size_t len)
 int fake_hv_hpa_owner(struct fake_hv *f, uint64_t hpa)
 {
 	uint64_t page;
-	int i;
+	uint32_t i;
 
 	if (hpa < FAKE_HPA_BASE)
 		return -1;
 	page = (hpa - FAKE_HPA_BASE) / PG;
-	for (i = 0; i < FAKE_MAX_VMS; i++) {
+	for (i = 0; i < f->nr_vms; i++) {
 		struct fake_vm *v = &f->vm[i];
 
 		if (v->used && page >= v->first_page &&
 		    page < v->first_page + v->ram_size / PG)
-			return i;
+			return (int)i;
 	}
 	return -1;
 }
@@ -79,7 +79,7 @@ static int guest_rw(struct fake_hv *f, uint32_t vm, uint64_t gpa, void *buf,
 	uint64_t a;
 
 	/* Bounds first: all or nothing. */
-	if (vm >= FAKE_MAX_VMS || !f->vm[vm].used || gpa >= f->vm[vm].ram_size ||
+	if (vm >= f->nr_vms || !f->vm[vm].used || gpa >= f->vm[vm].ram_size ||
 	    len > f->vm[vm].ram_size - gpa)
 		return -GPU_EFAULT;
 	for (a = gpa; a < gpa + len;) {
@@ -111,36 +111,71 @@ static int op_write_gpa(void *ctx, uint32_t vm, uint64_t gpa, const void *buf,
 	return guest_rw(F(ctx), vm, gpa, (void *)buf, len, true);
 }
 
+static bool in_ept_window(const struct fake_hv *f, uint64_t gpa)
+{
+	return gpa >= f->ept_gpa && (gpa - f->ept_gpa) / PG < f->ept_pages;
+}
+
 static int op_ept_map(void *ctx, uint32_t vm, uint64_t gpa, uint64_t hpa,
 		      uint32_t flags)
 {
+	struct fake_hv *f = F(ctx);
+	struct fake_vm *v;
 	int owner;
 
-	(void)gpa;
 	(void)flags;
-	if (vm >= FAKE_MAX_VMS)
+	if (vm >= f->nr_vms)
 		return -GPU_EINVAL;
-	F(ctx)->vm[vm].maps++;
+	v = &f->vm[vm];
+	v->maps++;
 	/* The isolation invariant of every EPT mapping the mediator asks
 	 * for: never RAM of another VM. */
-	owner = fake_hv_hpa_owner(F(ctx), hpa);
+	owner = fake_hv_hpa_owner(f, hpa);
 	if (owner >= 0 && (uint32_t)owner != vm)
-		F(ctx)->foreign_maps++;
+		f->foreign_maps++;
+	if (in_ept_window(f, gpa)) {
+		if (!v->ept)
+			v->ept = calloc(f->ept_pages, sizeof(*v->ept));
+		if (!v->ept)
+			return -GPU_ENOMEM;
+		v->ept[(gpa - f->ept_gpa) / PG] = hpa & ~(PG - 1);
+	}
 	return 0;
 }
 
 static int op_ept_unmap(void *ctx, uint32_t vm, uint64_t gpa)
 {
-	(void)gpa;
-	if (vm >= FAKE_MAX_VMS)
+	struct fake_hv *f = F(ctx);
+	struct fake_vm *v;
+
+	if (vm >= f->nr_vms)
 		return -GPU_EINVAL;
-	F(ctx)->vm[vm].unmaps++;
+	v = &f->vm[vm];
+	v->unmaps++;
+	if (v->ept && in_ept_window(f, gpa))
+		v->ept[(gpa - f->ept_gpa) / PG] = 0;
 	return 0;
+}
+
+void fake_hv_record_ept(struct fake_hv *f, uint64_t gpa, uint64_t size)
+{
+	f->ept_gpa = gpa;
+	f->ept_pages = size / PG;
+}
+
+uint64_t fake_hv_ept_hpa(struct fake_hv *f, uint32_t vm, uint64_t gpa)
+{
+	uint64_t m;
+
+	if (vm >= f->nr_vms || !f->vm[vm].ept || !in_ept_window(f, gpa))
+		return 0;
+	m = f->vm[vm].ept[(gpa - f->ept_gpa) / PG];
+	return m ? m + (gpa & (PG - 1)) : 0;
 }
 
 static int set_wp(struct fake_hv *f, uint32_t vm, uint64_t gpa, bool on)
 {
-	if (vm >= FAKE_MAX_VMS || !f->vm[vm].used || gpa >= f->vm[vm].ram_size)
+	if (vm >= f->nr_vms || !f->vm[vm].used || gpa >= f->vm[vm].ram_size)
 		return -GPU_EFAULT;
 	f->vm[vm].wp[gpa / PG] = on;
 	return 0;
@@ -162,7 +197,7 @@ static int op_inject_msi(void *ctx, uint32_t vm, uint64_t addr, uint32_t data)
 {
 	struct fake_vm *v;
 
-	if (vm >= FAKE_MAX_VMS)
+	if (vm >= F(ctx)->nr_vms)
 		return -GPU_EINVAL;
 	v = &F(ctx)->vm[vm];
 	v->msi_count++;
@@ -175,6 +210,8 @@ static uint64_t op_now(void *ctx)
 {
 	struct fake_hv *f = F(ctx);
 
+	if (f->clock)
+		return f->now + f->clock(f->clock_arg);
 	f->now += f->now_step;
 	return f->now;
 }
@@ -264,14 +301,17 @@ static const struct hv_ops fake_ops = {
 	.bar_moved = NULL,
 };
 
-int fake_hv_init(struct fake_hv *f, uint32_t pool_mib, uint32_t ram_mib)
+int fake_hv_init_vms(struct fake_hv *f, uint32_t pool_mib, uint32_t ram_mib,
+		     uint32_t nr_vms)
 {
 	memset(f, 0, sizeof(*f));
 	f->pool_pages = (uint64_t)pool_mib << 8;
 	f->arena_pages = f->pool_pages + ((uint64_t)ram_mib << 8);
 	f->arena = calloc(f->arena_pages, PG);
 	f->pool_used = calloc(f->pool_pages, 1);
-	if (!f->arena || !f->pool_used)
+	f->vm = calloc(nr_vms, sizeof(*f->vm));
+	f->nr_vms = nr_vms;
+	if (!f->arena || !f->pool_used || !f->vm)
 		return -1;
 	f->pool_first = 0;
 	f->next_ram_page = f->pool_pages;
@@ -286,12 +326,20 @@ int fake_hv_init(struct fake_hv *f, uint32_t pool_mib, uint32_t ram_mib)
 	return 0;
 }
 
+int fake_hv_init(struct fake_hv *f, uint32_t pool_mib, uint32_t ram_mib)
+{
+	return fake_hv_init_vms(f, pool_mib, ram_mib, FAKE_DEFAULT_VMS);
+}
+
 void fake_hv_fini(struct fake_hv *f)
 {
-	int i;
+	uint32_t i;
 
-	for (i = 0; i < FAKE_MAX_VMS; i++)
+	for (i = 0; f->vm && i < f->nr_vms; i++) {
 		free(f->vm[i].wp);
+		free(f->vm[i].ept);
+	}
+	free(f->vm);
 	free(f->arena);
 	free(f->pool_used);
 	memset(f, 0, sizeof(*f));
@@ -301,7 +349,7 @@ int fake_hv_add_vm(struct fake_hv *f, uint32_t vm, uint64_t ram)
 {
 	struct fake_vm *v;
 
-	if (vm >= FAKE_MAX_VMS || f->vm[vm].used || ram % (2 * PG) ||
+	if (vm >= f->nr_vms || f->vm[vm].used || ram % (2 * PG) ||
 	    f->next_ram_page + ram / PG > f->arena_pages)
 		return -1;
 	v = &f->vm[vm];

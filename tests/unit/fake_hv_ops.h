@@ -4,7 +4,12 @@
  * VMs' RAM and everything the GPU (fake or model) reads come from it, and
  * hpa = FAKE_HPA_BASE + offset. VM RAM is deliberately not contiguous in
  * host-physical space (pairs of pages are swapped) so code that assumes
- * gpa + n -> hpa + n fails visibly. */
+ * gpa + n -> hpa + n fails visibly.
+ *
+ * Optional, for studies: more VMs (fake_hv_init_vms), a clock of the
+ * caller's (clock), and a record of the EPT mappings made in one window of
+ * guest-physical space (fake_hv_record_ept), so a guest CPU access there
+ * can be followed to what it reaches (fake_hv_ept_hpa). */
 #ifndef TESTS_UNIT_FAKE_HV_OPS_H
 #define TESTS_UNIT_FAKE_HV_OPS_H
 
@@ -16,7 +21,7 @@
 #include "gpu/hw/gpu_hw.h"
 
 #define FAKE_HPA_BASE 0x100000000ull
-#define FAKE_MAX_VMS 20
+#define FAKE_DEFAULT_VMS 20 /* VM ids 0 .. 19 (fake_hv_init) */
 
 struct fake_vm {
 	bool used;
@@ -26,6 +31,7 @@ struct fake_vm {
 	uint64_t msi_count, msi_addr;
 	uint32_t msi_data;
 	uint64_t maps, unmaps;
+	uint64_t *ept; /* recorded window: page -> mapped hpa (page), 0: none */
 };
 
 typedef void (*fake_trap_fn)(void *arg, uint32_t vm, uint64_t gpa,
@@ -40,9 +46,15 @@ struct fake_hv {
 	uint64_t pages_in_use, pages_peak;
 	long fail_alloc_after; /* < 0: never; else fail when it reaches 0 */
 	uint64_t next_ram_page;
-	struct fake_vm vm[FAKE_MAX_VMS];
+	struct fake_vm *vm; /* nr_vms of them */
+	uint32_t nr_vms;
 	uint64_t now;
 	uint64_t now_step; /* added on every now_ns() call */
+	/* When set, now_ns() is now + clock(clock_arg) instead (now_step
+	 * unused): e.g. real elapsed time, with now moved by the caller. */
+	uint64_t (*clock)(void *arg);
+	void *clock_arg;
+	uint64_t ept_gpa, ept_pages; /* recorded EPT window, pages 0: none */
 	uint64_t wp_calls, unwp_calls;
 	uint64_t foreign_maps; /* ept_map of another VM's RAM: must stay 0 */
 	uint64_t logs[4];
@@ -56,6 +68,9 @@ struct fake_hv {
 
 /* pool_mib for the mediator, ram_mib shared by all VMs. */
 int fake_hv_init(struct fake_hv *f, uint32_t pool_mib, uint32_t ram_mib);
+/* The same with VM ids 0 .. nr_vms - 1 (fake_hv_init: FAKE_DEFAULT_VMS). */
+int fake_hv_init_vms(struct fake_hv *f, uint32_t pool_mib, uint32_t ram_mib,
+		     uint32_t nr_vms);
 void fake_hv_fini(struct fake_hv *f);
 /* A VM with ram bytes of RAM at gpa 0. */
 int fake_hv_add_vm(struct fake_hv *f, uint32_t vm, uint64_t ram);
@@ -70,6 +85,13 @@ uint32_t fake_hv_nr_wp(struct fake_hv *f, uint32_t vm);
  * write-protected (what the hypervisor's EPT handler does). */
 void fake_hv_guest_store(struct fake_hv *f, uint32_t vm, uint64_t gpa,
 			 const void *data, size_t len);
+/* Record from now on the EPT mappings of every VM in [gpa, gpa + size)
+ * (e.g. where guests place their aperture BAR); one window per fake. */
+void fake_hv_record_ept(struct fake_hv *f, uint64_t gpa, uint64_t size);
+/* What a guest CPU access to gpa in the recorded window reaches: the hpa
+ * the EPT maps there (plus the offset in the page); 0 when unmapped (the
+ * access would trap) or outside the window. */
+uint64_t fake_hv_ept_hpa(struct fake_hv *f, uint32_t vm, uint64_t gpa);
 /* Plain guest memory access (no trap). */
 void fake_hv_guest_write(struct fake_hv *f, uint32_t vm, uint64_t gpa,
 			 const void *data, size_t len);

@@ -12,9 +12,8 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/fake_gpu_hw.h"
-#include "tests/unit/fake_hv_ops.h"
 #include "tests/unit/guest_i915.h"
+#include "tests/unit/model_world.h"
 
 #define MiB (1ull << 20)
 #define VA 0x100000000ull
@@ -22,33 +21,19 @@
 static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
 
 struct env {
-	struct fake_hv hv;
-	struct fake_gpu gpu;
-	struct gvt *gvt;
+	struct model_world mw;
 	struct vgpu *v;
 	struct guest_i915 g;
 };
 
-static void trap(void *arg, uint32_t vm, uint64_t gpa, const void *data,
-		 size_t len)
-{
-	struct env *e = arg;
-
-	vgpu_page_write(gvt_vgpu_by_vm(e->gvt, vm), gpa, data, len);
-}
-
 static int setup(void **state)
 {
 	struct env *e = calloc(1, sizeof(*e));
+	struct mw_config c = { .pool_mib = 64, .ram_mib = 16, .fake_gpu = true };
 
-	fake_hv_init(&e->hv, 64, 16);
-	fake_gpu_init(&e->gpu, 256, 4096, &e->hv.dma);
-	assert_int_equal(gvt_create(&e->gpu.hw, &e->hv.hv, NULL, &e->gvt), 0);
-	assert_int_equal(fake_hv_add_vm(&e->hv, 1, 8 * MiB), 0);
-	assert_int_equal(vgpu_create(e->gvt, &small, 1, &e->v), 0);
-	e->hv.trap = trap;
-	e->hv.trap_arg = e;
-	assert_int_equal(gi_probe(&e->g, &e->hv, e->v, 1, e->gvt), 0);
+	assert_int_equal(mw_init(&e->mw, &c), 0);
+	assert_int_equal(mw_add_vgpu(&e->mw, &small, 1, 8 * MiB, &e->v), 0);
+	assert_int_equal(gi_probe(&e->g, &e->mw.hv, e->v, 1, e->mw.gvt), 0);
 	*state = e;
 	return 0;
 }
@@ -57,11 +42,10 @@ static int teardown(void **state)
 {
 	struct env *e = *state;
 
-	gvt_destroy(e->gvt);
-	assert_int_equal(e->hv.pages_in_use, 0);
-	assert_int_equal(fake_hv_nr_wp(&e->hv, 1), 0);
-	fake_gpu_fini(&e->gpu);
-	fake_hv_fini(&e->hv);
+	mw_stop(&e->mw);
+	assert_int_equal(e->mw.hv.pages_in_use, 0);
+	assert_int_equal(fake_hv_nr_wp(&e->mw.hv, 1), 0);
+	mw_fini(&e->mw);
 	free(e);
 	return 0;
 }
@@ -96,18 +80,8 @@ static void submit(struct env *e)
 static uint64_t hw_walk(struct env *e, uint64_t va)
 {
 	struct shadow_mm *m = &e->v->mm[mm_of(e)];
-	uint64_t table = e->v->spt[m->root].shadow_hpa;
-	int lvl;
 
-	for (lvl = 4; lvl >= 1; lvl--) {
-		uint64_t *t = fake_hv_hpa_ptr(&e->hv, table, 4096);
-		uint64_t ent = t[(va >> (12 + 9 * (lvl - 1))) & 511];
-
-		if (!(ent & 1))
-			return 0;
-		table = ent & GEN8_PTE_ADDR_MASK;
-	}
-	return table | (va & 0xfff);
+	return mw_ppgtt_walk(&e->mw, e->v->spt[m->root].shadow_hpa, va);
 }
 
 static uint64_t walk(struct env *e, uint64_t va)
@@ -123,7 +97,7 @@ static uint64_t gtable(struct env *e, uint64_t va, int lvl)
 	int l;
 
 	for (l = 4; l > lvl; l--) {
-		fake_hv_guest_read(&e->hv, 1, t + 8 * ((va >> (12 + 9 * (l - 1))) & 511), &ent, 8);
+		fake_hv_guest_read(&e->mw.hv, 1, t + 8 * ((va >> (12 + 9 * (l - 1))) & 511), &ent, 8);
 		t = ent & GEN8_PTE_ADDR_MASK;
 	}
 	return t;
@@ -131,12 +105,12 @@ static uint64_t gtable(struct env *e, uint64_t va, int lvl)
 
 static void store(struct env *e, uint64_t gpa, uint64_t val)
 {
-	fake_hv_guest_store(&e->hv, 1, gpa, &val, 8);
+	fake_hv_guest_store(&e->mw.hv, 1, gpa, &val, 8);
 }
 
 static uint64_t hpa_of(struct env *e, uint64_t gpa)
 {
-	return fake_hv_gpa_to_hpa(&e->hv, 1, gpa);
+	return fake_hv_gpa_to_hpa(&e->mw.hv, 1, gpa);
 }
 
 static int32_t spt_of(struct env *e, uint64_t gpa, int lvl)
@@ -146,14 +120,14 @@ static int32_t spt_of(struct env *e, uint64_t gpa, int lvl)
 
 static void check_isolated(struct env *e, uint64_t table, int lvl)
 {
-	uint64_t *t = fake_hv_hpa_ptr(&e->hv, table, 4096);
+	uint64_t *t = fake_hv_hpa_ptr(&e->mw.hv, table, 4096);
 	int i;
 
 	for (i = 0; i < 512; i++) {
 		if (!(t[i] & 1))
 			continue;
 		if (lvl == 1)
-			assert_int_equal(fake_hv_hpa_owner(&e->hv, t[i] & GEN8_PTE_ADDR_MASK), 1);
+			assert_int_equal(fake_hv_hpa_owner(&e->mw.hv, t[i] & GEN8_PTE_ADDR_MASK), 1);
 		else
 			check_isolated(e, t[i] & GEN8_PTE_ADDR_MASK, lvl - 1);
 	}
@@ -204,13 +178,13 @@ static void test_segmented(void **state)
 	data = base_ppgtt(e); /* relaxed pages from the build: reconstructed */
 	assert_int_equal(vgpu_ghyvi_relaxed(e->v), 0); /* list reset */
 	pt = gtable(e, VA, 1);
-	assert_true(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_true(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	traps = e->v->stats.pte_traps;
 	for (i = 4; i < 8; i++)
 		store(e, pt + 8 * i, (data + i * 4096ull) | 3);
 	/* The first store trapped and relaxed the page; the rest did not. */
 	assert_int_equal(e->v->stats.pte_traps, traps + 1);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	assert_int_equal(vgpu_ghyvi_relaxed(e->v), 1);
 	/* The GPU does not see relaxed stores before the submission... */
 	assert_true(hw_walk(e, VA + 7 * 4096) == 0);
@@ -219,7 +193,7 @@ static void test_segmented(void **state)
 	assert_true(walk(e, VA + 5 * 4096 + 8) == hpa_of(e, data + 5 * 4096) + 8);
 	assert_int_equal(e->v->stats.recon_entries >= 3, 1);
 	/* Segmented: protected again, list empty. */
-	assert_true(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_true(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	assert_int_equal(vgpu_ghyvi_relaxed(e->v), 0);
 	assert_int_equal(e->v->stats.verify_mismatch, 0);
 }
@@ -233,23 +207,23 @@ static void test_dynamic_and_cooling(void **state)
 	set_policy(e, VGPU_PPGTT_DYNAMIC, 1, 3);
 	data = base_ppgtt(e);
 	pt = gtable(e, VA, 1);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt)); /* stays relaxed */
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt)); /* stays relaxed */
 	for (i = 4; i < 8; i++)
 		store(e, pt + 8 * i, (data + i * 4096ull) | 3);
 	entries = e->v->stats.recon_entries;
 	assert_true(walk(e, VA + 4 * 4096) == hpa_of(e, data + 4 * 4096));
 	assert_int_equal(e->v->stats.recon_entries, entries + 4);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	/* Quiet submissions: after 3 in a row the page is strict again. */
 	submit(e);
 	submit(e);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	submit(e);
-	assert_true(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_true(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	assert_true(e->v->stats.pte_strict_again >= 1);
 	/* And relaxes again when written. */
 	store(e, pt + 8 * 4, 0);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	assert_true(walk(e, VA + 4 * 4096) == 0);
 }
 
@@ -264,7 +238,7 @@ static void test_dynamic_never_cools(void **state)
 	pt = gtable(e, VA, 1);
 	for (i = 0; i < 20; i++)
 		submit(e);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	assert_true(vgpu_ghyvi_relaxed(e->v) >= 4);
 	assert_int_equal(e->v->stats.pte_strict_again, 0);
 }
@@ -282,7 +256,7 @@ static void test_full(void **state)
 	gi_ppgtt_map(&e->g, VA, data, 8);
 	/* Every table is born relaxed: building the tree took no trap. */
 	assert_int_equal(e->v->stats.pte_traps, traps);
-	assert_int_equal(fake_hv_nr_wp(&e->hv, 1), 0);
+	assert_int_equal(fake_hv_nr_wp(&e->mw.hv, 1), 0);
 	for (i = 0; i < 8; i++)
 		assert_true(walk(e, VA + i * 4096ull) == hpa_of(e, data + i * 4096ull));
 	pt = gtable(e, VA, 1);
@@ -295,7 +269,7 @@ static void test_full(void **state)
 	/* Run-time switch back to strict: all protected, still consistent. */
 	set_policy(e, VGPU_PPGTT_STRICT, 0, 0);
 	assert_int_equal(vgpu_ghyvi_relaxed(e->v), 0);
-	assert_int_equal(fake_hv_nr_wp(&e->hv, 1), e->v->spt_count);
+	assert_int_equal(fake_hv_nr_wp(&e->mw.hv, 1), e->v->spt_count);
 	store(e, pt + 8, 0);
 	assert_true(hw_walk(e, VA + 4096) == 0);
 	assert_true(walk(e, VA + 2 * 4096) == hpa_of(e, data + 2 * 4096));
@@ -317,19 +291,19 @@ static void test_static(void **state)
 	/* Named from a profile: relaxed at once and for good. */
 	assert_int_equal(vgpu_ghyvi_pin(e->v, pt), 0);
 	assert_int_equal(vgpu_ghyvi_pin(e->v, pd), -GPU_ENOSPC);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
-	assert_true(fake_hv_is_wp(&e->hv, 1, pd));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
+	assert_true(fake_hv_is_wp(&e->mw.hv, 1, pd));
 	traps = e->v->stats.pte_traps;
 	store(e, pt + 8 * 5, (data + 5 * 4096) | 3);
 	assert_int_equal(e->v->stats.pte_traps, traps);
 	/* The set is full: a write to another table stays strict. */
 	store(e, pd + 8 * 100, 0);
 	assert_int_equal(e->v->stats.pte_traps, traps + 1);
-	assert_true(fake_hv_is_wp(&e->hv, 1, pd));
+	assert_true(fake_hv_is_wp(&e->mw.hv, 1, pd));
 	assert_true(walk(e, VA + 5 * 4096) == hpa_of(e, data + 5 * 4096));
 	submit(e);
 	submit(e);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	assert_int_equal(e->v->stats.pte_strict_again, 0);
 }
 
@@ -347,9 +321,9 @@ static void test_static_first_touch(void **state)
 	p.verify = true;
 	assert_int_equal(vgpu_ghyvi_set(e->v, &p), 0);
 	store(e, pt + 8 * 9, 0); /* first trapped page joins the set */
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	store(e, pd + 8 * 9, 0);
-	assert_true(fake_hv_is_wp(&e->hv, 1, pd));
+	assert_true(fake_hv_is_wp(&e->mw.hv, 1, pd));
 	submit(e);
 }
 
@@ -369,17 +343,17 @@ static void test_adaptive_threshold(void **state)
 	/* Two writes, then a pause longer than the window: still strict. */
 	store(e, pt + 8 * 4, (data + 4 * 4096) | 3);
 	store(e, pt + 8 * 5, (data + 5 * 4096) | 3);
-	assert_true(fake_hv_is_wp(&e->hv, 1, pt));
-	e->hv.now += 5000000;
+	assert_true(fake_hv_is_wp(&e->mw.hv, 1, pt));
+	e->mw.hv.now += 5000000;
 	store(e, pt + 8 * 6, (data + 6 * 4096) | 3);
 	store(e, pt + 8 * 7, (data + 7 * 4096) | 3);
-	assert_true(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_true(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	/* The third within the window: relaxed. */
 	store(e, pt + 8 * 4, (data + 7 * 4096) | 3);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	assert_true(walk(e, VA + 4 * 4096) == hpa_of(e, data + 7 * 4096));
 	assert_true(walk(e, VA + 6 * 4096) == hpa_of(e, data + 6 * 4096));
-	assert_true(fake_hv_is_wp(&e->hv, 1, pt)); /* segmented: back */
+	assert_true(fake_hv_is_wp(&e->mw.hv, 1, pt)); /* segmented: back */
 }
 
 /* Back-off: a page whose relaxed period absorbs almost nothing doubles its
@@ -394,19 +368,19 @@ static void test_backoff(void **state)
 	pt = gtable(e, VA, 1);
 	set_policy(e, VGPU_PPGTT_DYNAMIC_SEGMENTED, 1, 0);
 	store(e, pt + 8 * 10, 0); /* trap: relaxed, then nothing absorbed */
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	submit(e);
 	assert_int_equal(e->v->spt[spt_of(e, pt, 1)].relax_at, 2);
 	store(e, pt + 8 * 11, 0); /* one trap: no longer enough */
-	assert_true(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_true(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	store(e, pt + 8 * 12, 0); /* the second relaxes */
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	for (i = 0; i < 16; i++) /* a burst, absorbed */
 		store(e, pt + 8 * (100 + i), (data + 4096ull * (i % 8)) | 3);
 	submit(e);
 	assert_int_equal(e->v->spt[spt_of(e, pt, 1)].relax_at, 0);
 	store(e, pt + 8 * 13, 0);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	submit(e);
 	/* The paper's fixed threshold: no back-off. */
 	{
@@ -418,7 +392,7 @@ static void test_backoff(void **state)
 		assert_int_equal(vgpu_ghyvi_set(e->v, &p), 0);
 		for (i = 0; i < 3; i++) {
 			store(e, pt + 8 * (20 + i), 0);
-			assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+			assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 			submit(e);
 		}
 		assert_int_equal(e->v->spt[spt_of(e, pt, 1)].relax_at, 0);
@@ -434,12 +408,12 @@ static void test_verifier_catches(void **state)
 	data = base_ppgtt(e);
 	pt = gtable(e, VA, 1);
 	/* A store the mediator never heard of (a broken trap path). */
-	fake_hv_guest_write(&e->hv, 1, pt + 8, &bad, 8);
+	fake_hv_guest_write(&e->mw.hv, 1, pt + 8, &bad, 8);
 	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), -GPU_EIO);
 	assert_true(e->v->stats.verify_mismatch >= 1);
 	assert_true(vgpu_ghyvi_verify(e->v) >= 1);
 	/* A corrupted shadow is caught too. */
-	fake_hv_guest_write(&e->hv, 1, pt + 8, &(uint64_t){ (data + 4096) | 3 }, 8);
+	fake_hv_guest_write(&e->mw.hv, 1, pt + 8, &(uint64_t){ (data + 4096) | 3 }, 8);
 	assert_int_equal(vgpu_ghyvi_verify(e->v), 0);
 	e->v->spt[spt_of(e, pt, 1)].shadow[2] ^= 0x1000;
 	assert_int_equal(vgpu_ghyvi_verify(e->v), 1);
@@ -469,7 +443,7 @@ static void test_garbage_dropped(void **state)
 		for (i = 0; i < 4; i++)
 			store(e, pt + 8 * (20 + i + 8 * pass), vals[i]);
 		if (pass)
-			assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+			assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 		assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
 		s = spt_of(e, pt, 1);
 		for (i = 0; i < 4; i++)
@@ -498,9 +472,9 @@ static void test_stops_being_table(void **state)
 	base_ppgtt(e);
 	pt = gtable(e, VA, 1);
 	pd = gtable(e, VA, 2);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	memset(ones, 0xff, sizeof(ones));
-	fake_hv_guest_store(&e->hv, 1, pt, ones, sizeof(ones));
+	fake_hv_guest_store(&e->mw.hv, 1, pt, ones, sizeof(ones));
 	assert_true(hw_walk(e, VA) != 0); /* not yet submitted */
 	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
 	assert_true(e->v->stats.spt_untracked >= 1);
@@ -526,9 +500,9 @@ static void test_stops_being_table_segmented(void **state)
 	base_ppgtt(e);
 	pt = gtable(e, VA, 1);
 	store(e, pt + 8 * 40, 0); /* relaxed */
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	memset(ones, 0xff, sizeof(ones));
-	fake_hv_guest_store(&e->hv, 1, pt, ones, sizeof(ones));
+	fake_hv_guest_store(&e->mw.hv, 1, pt, ones, sizeof(ones));
 	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
 	assert_true(e->v->stats.spt_untracked >= 1);
 	assert_true(hw_walk(e, VA) == 0);
@@ -537,7 +511,7 @@ static void test_stops_being_table_segmented(void **state)
 	store(e, gtable(e, VA, 2) + 8 * ((VA >> 21) & 511), 0);
 	submit(e);
 	assert_int_equal(spt_of(e, pt, 1), SPT_NONE);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 }
 
 static void test_freed_and_reused(void **state)
@@ -562,25 +536,25 @@ static void test_freed_and_reused(void **state)
 		store(e, pd + 8 * 300, 0); /* relax the PD (DYNAMIC) */
 		store(e, pt + 8 * 300, 0); /* and the PT */
 		submit(e);
-		assert_false(fake_hv_is_wp(&e->hv, 1, pt));
-		assert_false(fake_hv_is_wp(&e->hv, 1, pd));
+		assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
+		assert_false(fake_hv_is_wp(&e->mw.hv, 1, pd));
 		count = e->v->spt_count;
 		/* Unlink and reuse as data (pointers to other VMs' memory). */
-		fake_hv_guest_read(&e->hv, 1, pd + 8 * ((va >> 21) & 511), &pde, 8);
+		fake_hv_guest_read(&e->mw.hv, 1, pd + 8 * ((va >> 21) & 511), &pde, 8);
 		store(e, pd + 8 * ((va >> 21) & 511), 0);
 		for (i = 0; i < 512; i++)
 			junk[i] = (64 * MiB + i * 4096ull) | 3;
-		fake_hv_guest_store(&e->hv, 1, pt, junk, sizeof(junk));
+		fake_hv_guest_store(&e->mw.hv, 1, pt, junk, sizeof(junk));
 		assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
 		assert_int_equal(spt_of(e, pt, 1), SPT_NONE);
 		assert_int_equal(e->v->spt_count, count - 1);
-		assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+		assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 		assert_true(hw_walk(e, va) == 0);
 		check_isolated(e, root, 4);
 		/* Reused as a page table again: shadowed from what it holds. */
 		for (i = 0; i < 512; i++)
 			junk[i] = i < 2 ? (data + i * 4096ull) | 3 : 0;
-		fake_hv_guest_write(&e->hv, 1, pt, junk, sizeof(junk));
+		fake_hv_guest_write(&e->mw.hv, 1, pt, junk, sizeof(junk));
 		store(e, pd + 8 * ((va >> 21) & 511), pde);
 		assert_true(walk(e, va + 4096) == hpa_of(e, data + 4096));
 		assert_true(walk(e, va + 2 * 4096) == 0);
@@ -598,8 +572,8 @@ static void test_late_trap(void **state)
 	set_policy(e, VGPU_PPGTT_DYNAMIC, 1, GHYVI_NEVER);
 	data = base_ppgtt(e);
 	pt = gtable(e, VA, 1);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
-	fake_hv_guest_write(&e->hv, 1, pt + 8 * 6, &(uint64_t){ (data + 6 * 4096) | 3 }, 8);
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
+	fake_hv_guest_write(&e->mw.hv, 1, pt + 8 * 6, &(uint64_t){ (data + 6 * 4096) | 3 }, 8);
 	vgpu_page_write(e->v, pt + 8 * 6, NULL, 8);
 	assert_int_equal(e->v->stats.pte_late_traps, 1);
 	assert_true(hw_walk(e, VA + 6 * 4096) == hpa_of(e, data + 6 * 4096));
@@ -619,11 +593,11 @@ static void test_half_entries_relaxed(void **state)
 	pt = gtable(e, VA, 1);
 	v8 = (data + 5 * 4096) | 3;
 	lo = (uint32_t)v8;
-	fake_hv_guest_store(&e->hv, 1, pt + 8 * 5, &lo, 4); /* trap, half */
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
+	fake_hv_guest_store(&e->mw.hv, 1, pt + 8 * 5, &lo, 4); /* trap, half */
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	assert_true(walk(e, VA + 5 * 4096) == hpa_of(e, data + 5 * 4096));
 	lo = 0x00000001; /* high half garbage bit 45+: untracks */
-	fake_hv_guest_store(&e->hv, 1, pt + 8 * 5 + 4, &(uint32_t){ 0xffff0000u }, 4);
+	fake_hv_guest_store(&e->mw.hv, 1, pt + 8 * 5 + 4, &(uint32_t){ 0xffff0000u }, 4);
 	assert_true(walk(e, VA + 5 * 4096) == 0);
 	(void)lo;
 }
@@ -671,7 +645,7 @@ static void test_random_mix(void **state)
 		if (t == ntab - 1)
 			ent = (int)(((VA >> 21) & 511) + (uint64_t)ent % 4);
 		if ((r >> 50) % 8 == 0)
-			fake_hv_guest_store(&e->hv, 1, tables[t] + 8 * ent, &val, 4);
+			fake_hv_guest_store(&e->mw.hv, 1, tables[t] + 8 * ent, &val, 4);
 		else
 			store(e, tables[t] + 8 * ent, val);
 		if ((r >> 56) % 6 == 0) {

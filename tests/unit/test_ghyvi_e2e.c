@@ -14,8 +14,8 @@
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/fake_hv_ops.h"
 #include "tests/unit/guest_i915.h"
+#include "tests/unit/model_world.h"
 
 #define MiB (1ull << 20)
 #define VM_RAM (8 * MiB)
@@ -27,55 +27,24 @@
 static const struct vgpu_type e2e_type = { "e2e", 16 * MiB, 64 * MiB, 2, 1 };
 
 struct world {
-	struct fake_hv hv;
-	struct gen9_model m;
-	uint32_t *regs;
-	uint64_t *ggtt;
-	struct gpu_hw hw;
-	struct gvt *gvt;
+	struct model_world mw;
 	struct vgpu *v;
 	struct guest_i915 g;
 	int ctx;
 	uint64_t data[NPAGES], batch;
 };
 
-static void trap(void *arg, uint32_t vm, uint64_t gpa, const void *data,
-		 size_t len)
-{
-	struct world *w = arg;
-
-	vgpu_page_write(gvt_vgpu_by_vm(w->gvt, vm), gpa, data, len);
-}
-
-static void model_poll(void *arg)
-{
-	gen9_model_poll(arg);
-}
-
 static void world_init(struct world *w, enum vgpu_ppgtt_policy pol)
 {
-	struct gvt_params p = { 0 };
-	struct gen9_model_config cfg = { 0 };
-	struct gen9_model_mem mem;
+	/* The hypervisor's way to pick a policy. */
+	struct gvt_params p = { .ghyvi_policy = pol };
+	struct mw_config c = { .pool_mib = 48, .ram_mib = 8, .params = &p };
 	struct vgpu_ghyvi_params gp = { 0 };
 	int i;
 
 	memset(w, 0, sizeof(*w));
-	assert_int_equal(fake_hv_init(&w->hv, 48, 8), 0);
-	w->hv.trap = trap;
-	w->hv.trap_arg = w;
-	w->regs = calloc(GEN9_MODEL_REGS_DWORDS, 4);
-	w->ggtt = calloc(GEN9_MODEL_GGTT_MAX_ENTRIES, 8);
-	mem.regs = w->regs;
-	mem.ggtt = w->ggtt;
-	mem.ggtt_entries = GEN9_MODEL_GGTT_MAX_ENTRIES;
-	cfg.aperture_size = 256 * MiB;
-	assert_int_equal(gen9_model_init(&w->m, &cfg, &mem, &w->hv.dma), 0);
-	gen9_model_attach(&w->m, &w->hw);
-	p.ghyvi_policy = pol; /* the hypervisor's way to pick a policy */
-	assert_int_equal(gvt_create(&w->hw, &w->hv.hv, &p, &w->gvt), 0);
-	assert_int_equal(fake_hv_add_vm(&w->hv, 1, VM_RAM), 0);
-	assert_int_equal(vgpu_create(w->gvt, &e2e_type, 1, &w->v), 0);
+	assert_int_equal(mw_init(&w->mw, &c), 0);
+	assert_int_equal(mw_add_vgpu(&w->mw, &e2e_type, 1, VM_RAM, &w->v), 0);
 	vgpu_ghyvi_get(w->v, &gp);
 	assert_int_equal(gp.policy, pol);
 	gp.relax_traps = 1;
@@ -83,9 +52,9 @@ static void world_init(struct world *w, enum vgpu_ppgtt_policy pol)
 	gp.static_pages = 4;
 	gp.verify = true;
 	assert_int_equal(vgpu_ghyvi_set(w->v, &gp), 0);
-	assert_int_equal(gi_probe(&w->g, &w->hv, w->v, 1, w->gvt), 0);
-	w->g.poll = model_poll;
-	w->g.poll_arg = &w->m;
+	assert_int_equal(gi_probe(&w->g, &w->mw.hv, w->v, 1, w->mw.gvt), 0);
+	w->g.poll = mw_poll;
+	w->g.poll_arg = &w->mw;
 	assert_int_equal(gi_ppgtt_create(&w->g), 0);
 	assert_int_equal(gi_engine_init(&w->g, GEN9_RCS0), 0);
 	w->ctx = gi_ctx_create(&w->g, GEN9_RCS0);
@@ -99,12 +68,10 @@ static void world_init(struct world *w, enum vgpu_ppgtt_policy pol)
 
 static void world_fini(struct world *w)
 {
-	gvt_destroy(w->gvt);
-	assert_int_equal(w->hv.pages_in_use, 0);
-	assert_int_equal(fake_hv_nr_wp(&w->hv, 1), 0);
-	free(w->regs);
-	free(w->ggtt);
-	fake_hv_fini(&w->hv);
+	mw_stop(&w->mw);
+	assert_int_equal(w->mw.hv.pages_in_use, 0);
+	assert_int_equal(fake_hv_nr_wp(&w->mw.hv, 1), 0);
+	mw_fini(&w->mw);
 }
 
 static void run(struct world *w)
@@ -113,8 +80,8 @@ static void run(struct world *w)
 
 	for (it = 0; it < 20000; it++) {
 		gi_service(&w->g);
-		w->hv.now += 100000;
-		if (!w->g.eng[GEN9_RCS0].active && gvt_idle(w->gvt))
+		w->mw.hv.now += 100000;
+		if (!w->g.eng[GEN9_RCS0].active && gvt_idle(w->mw.gvt))
 			return;
 	}
 	fail_msg("GPU work did not finish");
@@ -127,7 +94,7 @@ static uint64_t data_pte_gpa(struct world *w)
 	int l;
 
 	for (l = 4; l > 1; l--) {
-		fake_hv_guest_read(&w->hv, 1, t + 8 * ((DATA_VA >> (12 + 9 * (l - 1))) & 511), &ent, 8);
+		fake_hv_guest_read(&w->mw.hv, 1, t + 8 * ((DATA_VA >> (12 + 9 * (l - 1))) & 511), &ent, 8);
 		t = ent & GEN8_PTE_ADDR_MASK;
 	}
 	return t + 8 * ((DATA_VA >> 12) & 511);
@@ -156,9 +123,9 @@ static void scenario(enum vgpu_ppgtt_policy pol)
 		for (k = 0; k < 3; k++) {
 			uint64_t val = (k < 2 ? w->data[(r + 3 + k) % NPAGES] : tgt) | 3;
 
-			fake_hv_guest_store(&w->hv, 1, pte, &val, 8);
+			fake_hv_guest_store(&w->mw.hv, 1, pte, &val, 8);
 		}
-		fake_hv_guest_write(&w->hv, 1, page, bb, sizeof(bb));
+		fake_hv_guest_write(&w->mw.hv, 1, page, bb, sizeof(bb));
 		gi_emit_bb_start(&w->g, w->ctx, BATCH_VA + 4096ull * r, true);
 		gi_submit(&w->g, w->ctx, -1);
 		run(w);

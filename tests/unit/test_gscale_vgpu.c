@@ -1,7 +1,7 @@
 /* gScale in the mediator (gvt_params.gscale), end to end over the Gen9
  * model, driven by synthetic guests through their real trap paths (config
  * space, BAR0 GGTT writes, fence registers) and a hypervisor that records
- * the EPT (tools/eval/gscale/evhv.c):
+ * the EPT (tests/unit/model_world.c as tools/eval/gscale builds it):
  *  - 64 GVTg_V5_8 vGPUs (gVirt fits 2) on a 4 GiB GGTT / 256 MiB aperture,
  *    each seeing its own pages through the GGTT when resident and through
  *    its ladder-mapped aperture always;
@@ -21,19 +21,12 @@
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tools/eval/gscale/evguest.h"
-#include "tools/eval/gscale/evhv.h"
 
 #define MiB (1ull << 20)
 #define NV 64
-#define RAM_MIB 1
 
 struct world {
-	struct evhv hv;
-	struct gen9_model m;
-	uint32_t *regs;
-	uint64_t *ggtt;
-	struct gpu_hw hw;
-	struct gvt *gvt;
+	struct model_world mw;
 	int n;
 	struct vgpu *v[NV + 1];
 	struct evguest g[NV + 1];
@@ -44,32 +37,15 @@ static struct world *W;
 static void world_init(int n, const struct gvt_params *p0)
 {
 	struct gvt_params p = *p0;
-	struct gen9_model_config cfg = { 0 };
-	struct gen9_model_mem mem;
 	struct world *w = calloc(1, sizeof(*w));
 
 	assert_non_null(w);
 	W = w;
 	w->n = n;
-	assert_int_equal(evhv_init(&w->hv, 1536, NV + 1, RAM_MIB, 256 * MiB), 0);
-	w->hv.quiet = true;
-	w->regs = calloc(GEN9_MODEL_REGS_DWORDS, 4);
-	w->ggtt = calloc(GEN9_MODEL_GGTT_MAX_ENTRIES, 8);
-	mem.regs = w->regs;
-	mem.ggtt = w->ggtt;
-	mem.ggtt_entries = GEN9_MODEL_GGTT_MAX_ENTRIES; /* 4 GiB */
-	cfg.aperture_size = 256 * MiB;
-	cfg.gmadr = 0x40000000ull;
-	assert_int_equal(gen9_model_init(&w->m, &cfg, &mem, &w->hv.dma), 0);
-	gen9_model_attach(&w->m, &w->hw);
-	w->hv.gpu = &w->hw;
 	p.gscale = true;
-	assert_int_equal(gvt_create(&w->hw, &w->hv.hv, &p, &w->gvt), 0);
-	for (int i = 1; i <= n; i++) {
-		assert_int_equal(vgpu_create(w->gvt, &vgpu_type_v5_8, i, &w->v[i]),
-				 0);
-		assert_int_equal(evg_attach(&w->g[i], &w->hv, w->v[i], i), 0);
-	}
+	/* VM i: vGPU v[i], guest g[i]. */
+	assert_int_equal(evg_world(&w->mw, (struct mw_config){ .params = &p },
+				   n, &w->v[1], &w->g[1]), n);
 }
 
 static int teardown(void **state)
@@ -77,11 +53,9 @@ static int teardown(void **state)
 	(void)state;
 	if (!W)
 		return 0;
-	gvt_destroy(W->gvt);
-	assert_int_equal(W->hv.pages_in_use, 0);
-	free(W->regs);
-	free(W->ggtt);
-	evhv_fini(&W->hv);
+	mw_stop(&W->mw);
+	assert_int_equal(W->mw.hv.pages_in_use, 0);
+	mw_fini(&W->mw);
 	free(W);
 	W = NULL;
 	return 0;
@@ -93,33 +67,33 @@ static uint64_t switch_to(int i)
 	struct vgpu *next = W->v[i];
 	uint64_t before = next->stats.gm_entries_copied;
 
-	gvt_mmio_switch(W->gvt, W->gvt->owner, next);
-	gvt_gscale_switch(W->gvt, next, NULL);
-	W->gvt->owner = next;
+	gvt_mmio_switch(W->mw.gvt, W->mw.gvt->owner, next);
+	gvt_gscale_switch(W->mw.gvt, next, NULL);
+	W->mw.gvt->owner = next;
 	return next->stats.gm_entries_copied - before;
 }
 
 static uint64_t hpa_of(int i, uint64_t gpa)
 {
-	return evhv_gpa_to_hpa(&W->hv, (uint32_t)i, gpa);
+	return fake_hv_gpa_to_hpa(&W->mw.hv, (uint32_t)i, gpa);
 }
 
 static uint64_t phys_entry(uint64_t gm)
 {
-	return gen8_pte_addr(gpu_hw_ggtt_read(&W->hw, (uint32_t)(gm >> 12)));
+	return gen8_pte_addr(gpu_hw_ggtt_read(&W->mw.hw, (uint32_t)(gm >> 12)));
 }
 
 /* Every physical GGTT entry of the guest part and every ladder mapping of
  * every VM names that VM's memory (or the pool / nothing). */
 static void check_isolation(void)
 {
-	assert_int_equal(W->hv.foreign_maps, 0);
+	assert_int_equal(W->mw.hv.foreign_maps, 0);
 	for (int i = 1; i <= W->n; i++)
 		for (uint64_t off = 0; off < 256 * MiB; off += 4096) {
-			uint64_t h = evhv_ap_hpa(&W->hv, (uint32_t)i, off);
-			uint32_t o = evhv_hpa_owner(&W->hv, h);
+			uint64_t h = evg_ap_hpa(&W->g[i], off);
+			int o = fake_hv_hpa_owner(&W->mw.hv, h); /* -1: none */
 
-			assert_true(o == 0 || o == (uint32_t)i);
+			assert_true(o < 0 || o == i);
 		}
 }
 
@@ -131,8 +105,8 @@ static void test_sixty_four_vgpus(void **state)
 
 	(void)state;
 	world_init(NV, &p);
-	assert_int_equal(gvt_room_for(W->gvt, &vgpu_type_v5_8, &limit), 0);
-	assert_int_equal(vgpu_create(W->gvt, &vgpu_type_v5_8, NV + 1, &extra),
+	assert_int_equal(gvt_room_for(W->mw.gvt, &vgpu_type_v5_8, &limit), 0);
+	assert_int_equal(vgpu_create(W->mw.gvt, &vgpu_type_v5_8, NV + 1, &extra),
 			 -GPU_ENOSPC);
 	for (int i = 1; i <= NV; i++) {
 		struct evguest *g = &W->g[i];
@@ -151,7 +125,7 @@ static void test_sixty_four_vgpus(void **state)
 		/* The GPU's view: the resident vGPU's pages. */
 		assert_int_equal(phys_entry(g->low_base), hpa_of(i, 0x1000));
 		assert_int_equal(phys_entry(g->high_base), hpa_of(i, 0x2000));
-		assert_int_equal(gpu_hw_aperture_rw(&W->hw, g->low_base, &word,
+		assert_int_equal(gpu_hw_aperture_rw(&W->mw.hw, g->low_base, &word,
 						    4, false), 0);
 		assert_int_equal(word, 0x1000u + (uint32_t)i);
 	}
@@ -165,7 +139,7 @@ static void test_sixty_four_vgpus(void **state)
 	}
 	if (getenv("GSCALE_VGPU_STATS"))
 		printf("64 vGPUs: %llu hv pages peak\n",
-		       (unsigned long long)W->hv.pages_peak);
+		       (unsigned long long)W->mw.hv.pages_peak);
 	check_isolation();
 }
 
@@ -236,7 +210,7 @@ static void test_two_vgpus_one_slot_each_sees_its_own(void **state)
 	 * through the GGTT reads a's data. */
 	assert_int_equal(phys_entry(lo), hpa_of(1, 0x3000));
 	assert_int_equal(phys_entry(hi), hpa_of(1, 0x4000));
-	assert_int_equal(gpu_hw_aperture_rw(&W->hw, lo, &word, 4, false), 0);
+	assert_int_equal(gpu_hw_aperture_rw(&W->mw.hw, lo, &word, 4, false), 0);
 	assert_int_equal(word, 0xaaaa0001);
 	/* CPU: b reads and writes its aperture while a owns the GGTT. */
 	assert_int_equal(evg_ap_read(b, lo, &word), 0);
@@ -248,16 +222,16 @@ static void test_two_vgpus_one_slot_each_sees_its_own(void **state)
 	switch_to(2);
 	assert_int_equal(phys_entry(lo), hpa_of(2, 0x3000));
 	assert_int_equal(phys_entry(hi), hpa_of(2, 0x4000));
-	assert_int_equal(gpu_hw_aperture_rw(&W->hw, lo + 8, &word, 4, false), 0);
+	assert_int_equal(gpu_hw_aperture_rw(&W->mw.hw, lo + 8, &word, 4, false), 0);
 	assert_int_equal(word, 0xbbbb00ff);
 	assert_int_equal(evg_ap_read(a, lo, &word), 0);
 	assert_int_equal(word, 0xaaaa0001);
 	/* Rebinding while not resident touches only the shadow and ladder. */
 	assert_int_equal(evg_bind(a, lo, 0x5000), 0);
 	assert_int_equal(phys_entry(lo), hpa_of(2, 0x3000));
-	assert_int_equal(evhv_ap_hpa(&W->hv, 1, lo), hpa_of(1, 0x5000));
+	assert_int_equal(evg_ap_hpa(&W->g[1], lo), hpa_of(1, 0x5000));
 	assert_int_equal(gen8_pte_addr(gscale_shadow_read(
-				 W->gvt->gs, W->v[1]->gs_id, (uint32_t)(lo >> 12))),
+				 W->mw.gvt->gs, W->v[1]->gs_id, (uint32_t)(lo >> 12))),
 			 hpa_of(1, 0x5000));
 	switch_to(1);
 	assert_int_equal(phys_entry(lo), hpa_of(1, 0x5000));
@@ -289,8 +263,8 @@ static void test_fence_pool(void **state)
 	assert_int_equal(evg_fence(a, 0, gm, 4), 0);
 	assert_int_equal(vgpu_get_stats(W->v[1])->fence_pool_maps, 1);
 	/* a's fenced aperture pages now name the host aperture at the pool. */
-	assert_true(evhv_ap_hpa(&W->hv, 1, gm) >= W->hw.info.aperture_base +
-							 W->gvt->fence_pool.base);
+	assert_true(evg_ap_hpa(&W->g[1], gm) >= W->mw.hw.info.aperture_base +
+							 W->mw.gvt->fence_pool.base);
 	for (uint32_t x = 0; x < 4; x++) {
 		assert_int_equal(evg_ap_read(a, gm + x * 4096, &word), 0);
 		assert_int_equal(word, 0xa0000000u + x);
@@ -299,14 +273,14 @@ static void test_fence_pool(void **state)
 	}
 	/* Switching a in loads the fence naming the pool. */
 	switch_to(1);
-	hw_f = (uint64_t)gpu_hw_read32(&W->hw, FENCE_REG_GEN6_HI(W->v[1]->fence_base))
+	hw_f = (uint64_t)gpu_hw_read32(&W->mw.hw, FENCE_REG_GEN6_HI(W->v[1]->fence_base))
 		       << 32 |
-	       gpu_hw_read32(&W->hw, FENCE_REG_GEN6_LO(W->v[1]->fence_base));
+	       gpu_hw_read32(&W->mw.hw, FENCE_REG_GEN6_LO(W->v[1]->fence_base));
 	assert_true(hw_f & I965_FENCE_REG_VALID);
 	assert_int_equal(hw_f & GEN6_FENCE_START_MASK,
-			 W->gvt->fence_pool.base + (evhv_ap_hpa(&W->hv, 1, gm) -
-						    W->hw.info.aperture_base -
-						    W->gvt->fence_pool.base));
+			 W->mw.gvt->fence_pool.base + (evg_ap_hpa(&W->g[1], gm) -
+						    W->mw.hw.info.aperture_base -
+						    W->mw.gvt->fence_pool.base));
 	/* Rebinding a fenced page follows into the pool. */
 	evg_ram_write32(a, 0x20000, 0xa00000ff);
 	assert_int_equal(evg_bind(a, gm, 0x20000), 0);
@@ -320,7 +294,7 @@ static void test_fence_pool(void **state)
 	assert_int_equal(vgpu_get_stats(W->v[2])->fence_pool_maps, 1);
 	/* Clearing restores the ladder. */
 	assert_int_equal(evg_fence(a, 0, 0, 0), 0);
-	assert_int_equal(evhv_ap_hpa(&W->hv, 1, gm), hpa_of(1, 0x20000));
+	assert_int_equal(evg_ap_hpa(&W->g[1], gm), hpa_of(1, 0x20000));
 	check_isolation();
 }
 
@@ -341,18 +315,18 @@ static void test_bad_input(void **state)
 	evg_ram_write32(b, 0x1000, 0xb1);
 	assert_int_equal(evg_bind(b, b->low_base, 0x1000), 0);
 	switch_to(2);
-	before_phys = gpu_hw_ggtt_read(&W->hw, 10);
+	before_phys = gpu_hw_ggtt_read(&W->mw.hw, 10);
 	/* GGTT entries outside a's ranges: the host's GM, another slot. */
 	evg_ggtt_raw(a, 10, 0x1000 | 1);
 	evg_ggtt_raw(a, (uint32_t)((b->high_base >> 12) + 0x8000 * 0 +
 				   (vgpu_type_v5_8.high_gm_size >> 12)) + 3,
 		     0x1000 | 1);
 	assert_int_equal(sa->ggtt_out_of_range, 2);
-	assert_int_equal(gpu_hw_ggtt_read(&W->hw, 10), before_phys);
+	assert_int_equal(gpu_hw_ggtt_read(&W->mw.hw, 10), before_phys);
 	/* An entry naming memory that is not a's (beyond its RAM). */
 	evg_ggtt_raw(a, (uint32_t)(a->low_base >> 12), (64ull << 20) | 1);
 	assert_int_equal(sa->ggtt_invalid, 1);
-	assert_int_equal(evhv_ap_hpa(&W->hv, 1, a->low_base), 0);
+	assert_int_equal(evg_ap_hpa(&W->g[1], a->low_base), 0);
 	/* Fences over foreign GM (host part) and beyond the GGTT. */
 	evg_fence(a, 2, 0, 16);
 	foreign = sa->fence_rejected;

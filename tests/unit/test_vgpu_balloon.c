@@ -17,8 +17,8 @@
 #include "gpu/model/gen9_model.h"
 #include "gpu/policy/slots.h"
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/fake_hv_ops.h"
 #include "tests/unit/guest_i915.h"
+#include "tests/unit/model_world.h"
 
 #define MiB (1ull << 20)
 #define N 3
@@ -29,64 +29,34 @@
 static const struct vgpu_type type = { "balloon", 16 * MiB, 64 * MiB, 2, 1 };
 
 struct world {
-	struct fake_hv hv;
-	struct gen9_model m;
-	uint32_t *regs;
-	uint64_t *ggtt;
-	struct gpu_hw hw;
-	struct gvt *gvt;
+	struct model_world mw;
 	struct vgpu *v[N];
 	struct guest_i915 g[N];
 };
-
-static void trap(void *arg, uint32_t vm, uint64_t gpa, const void *data,
-		 size_t len)
-{
-	struct world *w = arg;
-
-	vgpu_page_write(gvt_vgpu_by_vm(w->gvt, vm), gpa, data, len);
-}
-
-static void model_poll(void *arg)
-{
-	gen9_model_poll(arg);
-}
 
 static struct world *world_new(bool gscale)
 {
 	struct world *w = calloc(1, sizeof(*w));
 	struct gvt_params p = { .gscale = gscale };
-	struct gen9_model_config cfg = { .aperture_size = 256 * MiB };
-	struct gen9_model_mem mem;
+	struct mw_config c = { .pool_mib = 64, .ram_mib = 8 * N, .params = &p };
 
-	assert_int_equal(fake_hv_init(&w->hv, 64, 8 * N), 0);
-	w->hv.trap = trap;
-	w->hv.trap_arg = w;
-	w->regs = calloc(GEN9_MODEL_REGS_DWORDS, 4);
-	w->ggtt = calloc(GEN9_MODEL_GGTT_MAX_ENTRIES, 8);
-	mem = (struct gen9_model_mem){ w->regs, w->ggtt,
-				       GEN9_MODEL_GGTT_MAX_ENTRIES };
-	assert_int_equal(gen9_model_init(&w->m, &cfg, &mem, &w->hv.dma), 0);
-	gen9_model_attach(&w->m, &w->hw);
-	assert_int_equal(gvt_create(&w->hw, &w->hv.hv, &p, &w->gvt), 0);
+	assert_int_equal(mw_init(&w->mw, &c), 0);
 	for (int i = 0; i < N; i++) {
-		assert_int_equal(fake_hv_add_vm(&w->hv, i + 1, VM_RAM), 0);
-		assert_int_equal(vgpu_create(w->gvt, &type, i + 1, &w->v[i]), 0);
-		assert_int_equal(gi_probe(&w->g[i], &w->hv, w->v[i], i + 1,
-					  w->gvt), 0);
-		w->g[i].poll = model_poll;
-		w->g[i].poll_arg = &w->m;
+		assert_int_equal(mw_add_vgpu(&w->mw, &type, i + 1, VM_RAM,
+					     &w->v[i]), 0);
+		assert_int_equal(gi_probe(&w->g[i], &w->mw.hv, w->v[i], i + 1,
+					  w->mw.gvt), 0);
+		w->g[i].poll = mw_poll;
+		w->g[i].poll_arg = &w->mw;
 	}
 	return w;
 }
 
 static void world_free(struct world *w)
 {
-	gvt_destroy(w->gvt);
-	assert_int_equal(w->hv.pages_in_use, 0);
-	free(w->regs);
-	free(w->ggtt);
-	fake_hv_fini(&w->hv);
+	mw_stop(&w->mw);
+	assert_int_equal(w->mw.hv.pages_in_use, 0);
+	mw_fini(&w->mw);
 	free(w);
 }
 
@@ -164,7 +134,7 @@ static void test_sides_follow_algorithm1(void **state)
 	uint32_t l, r, el, er;
 
 	(void)state;
-	lay.m = w->gvt->gs->nr_slots;
+	lay.m = w->mw.gvt->gs->nr_slots;
 	lay.n = N;
 	for (int i = 0; i < N; i++) {
 		lay.p[i] = slot_of(w, i);
@@ -193,7 +163,7 @@ static void test_reduce_drops_entries(void **state)
 	for (uint32_t k = 0; k < 3; k++)
 		gi_ggtt_bind(&w->g[0], (uint32_t)(hb + k * 64 * MiB),
 			     0x200000 + k * 4096ull, 1);
-	gscale_switch_to(w->gvt->gs, w->v[0]->gs_id); /* make them resident */
+	gscale_switch_to(w->mw.gvt->gs, w->v[0]->gs_id); /* make them resident */
 	assert_int_equal(vgpu_balloon(w->v[0], -1, &l, &r), 0);
 	vgpu_gm_ranges(w->v[0], &lb, &ls, &hb2, &hs2);
 	assert_int_equal(hs2, hs - 64 * MiB);
@@ -204,8 +174,8 @@ static void test_reduce_drops_entries(void **state)
 	assert_int_equal(vgpu_ggtt_entry(w->v[0], drop_idx, &g, &h), -GPU_EINVAL);
 	assert_true(guest_entry(w, 0, keep_idx) & 1);
 	/* The hardware no longer holds the dropped page of VM 1. */
-	assert_true(w->ggtt[drop_idx] == 0 ||
-		    fake_hv_hpa_owner(&w->hv, gen8_pte_addr(w->ggtt[drop_idx])) != 1);
+	assert_true(w->mw.ggtt[drop_idx] == 0 ||
+		    fake_hv_hpa_owner(&w->mw.hv, gen8_pte_addr(w->mw.ggtt[drop_idx])) != 1);
 	/* ...and the guest cannot write there any more. */
 	oor = st->ggtt_out_of_range;
 	gi_ggtt_bind(&w->g[0], drop_idx << 12, 0x200000, 1);
@@ -225,7 +195,7 @@ static void test_busy_and_bad_requests(void **state)
 	assert_int_equal(vgpu_balloon(w->v[2], 0, &l, &r), -GPU_EINVAL);
 	assert_int_equal(vgpu_balloon(w->v[2], 1000, &l, &r), -GPU_EINVAL);
 	assert_int_equal(vgpu_balloon(w->v[2], -1, &l, &r), -GPU_EINVAL);
-	assert_int_equal(vgpu_set_high_slots(w->v[2], w->gvt->gs->nr_slots, 1),
+	assert_int_equal(vgpu_set_high_slots(w->v[2], w->mw.gvt->gs->nr_slots, 1),
 			 -GPU_EINVAL);
 	/* Work queued, not yet run: refused, nothing changes. */
 	assert_int_equal(gi_ppgtt_create(g), 0);
@@ -262,14 +232,14 @@ static void test_move_onto_shared_slot(void **state)
 
 	(void)state;
 	assert_int_equal(vgpu_set_high_slots(w->v[0], s1, 1), 0);
-	idx = (uint32_t)((w->gvt->gs->p.high.first + s1 *
-			  w->gvt->gs->p.slot_entries) + 7);
+	idx = (uint32_t)((w->mw.gvt->gs->p.high.first + s1 *
+			  w->mw.gvt->gs->p.slot_entries) + 7);
 	gi_ggtt_bind(&w->g[0], idx << 12, 0x210000, 1);
 	gi_ggtt_bind(&w->g[1], idx << 12, 0x220000, 1);
-	gscale_switch_to(w->gvt->gs, w->v[0]->gs_id);
-	assert_int_equal(fake_hv_hpa_owner(&w->hv, gen8_pte_addr(w->ggtt[idx])), 1);
-	gscale_switch_to(w->gvt->gs, w->v[1]->gs_id);
-	assert_int_equal(fake_hv_hpa_owner(&w->hv, gen8_pte_addr(w->ggtt[idx])), 2);
+	gscale_switch_to(w->mw.gvt->gs, w->v[0]->gs_id);
+	assert_int_equal(fake_hv_hpa_owner(&w->mw.hv, gen8_pte_addr(w->mw.ggtt[idx])), 1);
+	gscale_switch_to(w->mw.gvt->gs, w->v[1]->gs_id);
+	assert_int_equal(fake_hv_hpa_owner(&w->mw.hv, gen8_pte_addr(w->mw.ggtt[idx])), 2);
 	world_free(w);
 }
 

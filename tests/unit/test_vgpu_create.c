@@ -10,35 +10,31 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/fake_gpu_hw.h"
-#include "tests/unit/fake_hv_ops.h"
 #include "tests/unit/guest_i915.h"
+#include "tests/unit/model_world.h"
 
 #define MiB (1ull << 20)
 
 struct env {
-	struct fake_hv hv;
-	struct fake_gpu gpu;
-	struct gvt *gvt;
+	struct model_world mw;
 };
 
 static struct env *env_new(uint32_t aperture_mib)
 {
 	struct env *e = calloc(1, sizeof(*e));
+	struct mw_config c = { .pool_mib = 96, .ram_mib = 64, .fake_gpu = true,
+			       .aperture_mib = aperture_mib };
 
 	assert_non_null(e);
-	assert_int_equal(fake_hv_init(&e->hv, 96, 64), 0);
-	assert_int_equal(fake_gpu_init(&e->gpu, aperture_mib, 4096, &e->hv.dma), 0);
-	assert_int_equal(gvt_create(&e->gpu.hw, &e->hv.hv, NULL, &e->gvt), 0);
+	assert_int_equal(mw_init(&e->mw, &c), 0);
 	return e;
 }
 
 static void env_free(struct env *e)
 {
-	gvt_destroy(e->gvt);
-	assert_int_equal(e->hv.pages_in_use, 0); /* nothing leaked */
-	fake_gpu_fini(&e->gpu);
-	fake_hv_fini(&e->hv);
+	mw_stop(&e->mw);
+	assert_int_equal(e->mw.hv.pages_in_use, 0); /* nothing leaked */
+	mw_fini(&e->mw);
 	free(e);
 }
 
@@ -55,22 +51,22 @@ static void test_max_vgpus_256m_aperture(void **state)
 	uint64_t used;
 
 	(void)state;
-	assert_int_equal(gvt_room_for(e->gvt, &vgpu_type_v5_8, &why), 2);
+	assert_int_equal(gvt_room_for(e->mw.gvt, &vgpu_type_v5_8, &why), 2);
 	assert_string_equal(why, "low-gm");
-	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &v[0]), 0);
-	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 2, &v[1]), 0);
-	used = e->hv.pages_in_use;
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &v[0]), 0);
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 2, &v[1]), 0);
+	used = e->mw.hv.pages_in_use;
 	/* The third fails cleanly: error, nothing allocated or reserved. */
-	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 3, &v[2]), -GPU_ENOSPC);
-	assert_int_equal(e->hv.pages_in_use, used);
-	assert_int_equal(gvt_room_for(e->gvt, &vgpu_type_v5_8, NULL), 0);
-	assert_int_equal(e->gvt->nr_vgpus, 2);
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 3, &v[2]), -GPU_ENOSPC);
+	assert_int_equal(e->mw.hv.pages_in_use, used);
+	assert_int_equal(gvt_room_for(e->mw.gvt, &vgpu_type_v5_8, NULL), 0);
+	assert_int_equal(e->mw.gvt->nr_vgpus, 2);
 	/* A bigger type does not fit either. */
-	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_4, 3, &v[2]), -GPU_ENOSPC);
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_4, 3, &v[2]), -GPU_ENOSPC);
 	/* Destroying one makes room for exactly one again. */
 	vgpu_destroy(v[1]);
-	assert_int_equal(gvt_room_for(e->gvt, &vgpu_type_v5_8, NULL), 1);
-	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 3, &v[2]), 0);
+	assert_int_equal(gvt_room_for(e->mw.gvt, &vgpu_type_v5_8, NULL), 1);
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 3, &v[2]), 0);
 	env_free(e);
 }
 
@@ -81,12 +77,12 @@ static void test_room_other_apertures(void **state)
 
 	(void)state;
 	e = env_new(512);
-	assert_int_equal(gvt_room_for(e->gvt, &vgpu_type_v5_8, &why), 6);
+	assert_int_equal(gvt_room_for(e->mw.gvt, &vgpu_type_v5_8, &why), 6);
 	assert_string_equal(why, "low-gm");
 	env_free(e);
 	e = env_new(1024);
 	/* min(14 low, 7 high, 7 fences): high GM and fences tie at 7 */
-	assert_int_equal(gvt_room_for(e->gvt, &vgpu_type_v5_8, &why), 7);
+	assert_int_equal(gvt_room_for(e->mw.gvt, &vgpu_type_v5_8, &why), 7);
 	env_free(e);
 }
 
@@ -97,8 +93,8 @@ static void test_slices_disjoint_and_host_first(void **state)
 	uint64_t lb[2], ls[2], hb[2], hs[2];
 
 	(void)state;
-	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &a), 0);
-	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 2, &b), 0);
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &a), 0);
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 2, &b), 0);
 	vgpu_gm_ranges(a, &lb[0], &ls[0], &hb[0], &hs[0]);
 	vgpu_gm_ranges(b, &lb[1], &ls[1], &hb[1], &hs[1]);
 	assert_true(lb[0] >= 128 * MiB && lb[1] >= 128 * MiB);
@@ -108,7 +104,7 @@ static void test_slices_disjoint_and_host_first(void **state)
 	assert_true(hb[0] + hs[0] <= hb[1] || hb[1] + hs[1] <= hb[0]);
 	assert_true(a->fence_base >= 4 && b->fence_base >= 4);
 	assert_int_not_equal(a->fence_base, b->fence_base);
-	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &b), -GPU_EEXIST);
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &b), -GPU_EEXIST);
 	env_free(e);
 }
 
@@ -122,17 +118,17 @@ static void test_create_alloc_failure_unwinds(void **state)
 	/* Fail the n-th page allocation for every n until creation works:
 	 * each failure must leave nothing behind. */
 	for (n = 0; n < 4000; n++) {
-		uint64_t before = e->hv.pages_in_use;
+		uint64_t before = e->mw.hv.pages_in_use;
 		int ret;
 
-		e->hv.fail_alloc_after = n;
-		ret = vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &v);
-		e->hv.fail_alloc_after = -1;
+		e->mw.hv.fail_alloc_after = n;
+		ret = vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &v);
+		e->mw.hv.fail_alloc_after = -1;
 		if (!ret)
 			break;
 		assert_int_equal(ret, -GPU_ENOMEM);
-		assert_int_equal(e->hv.pages_in_use, before);
-		assert_int_equal(gvt_room_for(e->gvt, &vgpu_type_v5_8, NULL), 2);
+		assert_int_equal(e->mw.hv.pages_in_use, before);
+		assert_int_equal(gvt_room_for(e->mw.gvt, &vgpu_type_v5_8, NULL), 2);
 		n += n / 8; /* enough coverage, fewer iterations */
 	}
 	assert_true(n < 4000);
@@ -156,7 +152,7 @@ static void test_cfg_space(void **state)
 	uint32_t p;
 
 	(void)state;
-	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &v), 0);
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &v), 0);
 	assert_int_equal(cfg(v, 0, 2), 0x8086);
 	assert_int_equal(cfg(v, 2, 2), 0x1912);
 	assert_int_equal(cfg(v, 8, 1), 7);
@@ -199,9 +195,9 @@ static void test_cfg_space(void **state)
 	assert_int_equal(cfg(v, 0, 4), 0x19128086);
 	/* Enabling memory maps the vGPU's aperture slice (ladder-free). */
 	vgpu_cfg_write(v, 4, 0x6, 2);
-	assert_int_equal(e->hv.vm[1].maps, 64 * MiB / 4096);
+	assert_int_equal(e->mw.hv.vm[1].maps, 64 * MiB / 4096);
 	vgpu_cfg_write(v, 4, 0x0, 2);
-	assert_int_equal(e->hv.vm[1].unmaps, 64 * MiB / 4096);
+	assert_int_equal(e->mw.hv.vm[1].unmaps, 64 * MiB / 4096);
 	/* Bad accesses. */
 	assert_int_equal(vgpu_cfg_read(v, 0x101, &p, 1), -GPU_EINVAL);
 	assert_int_equal(vgpu_cfg_read(v, 0x2, &p, 4), -GPU_EINVAL);
@@ -225,7 +221,7 @@ static void test_pvinfo_as_i915_reads_it(void **state)
 	struct guest_i915 g;
 
 	(void)state;
-	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &v), 0);
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &v), 0);
 	/* i915 maps only the page and reads: readq magic, readw version. */
 	assert_true(rd(v, 0x78000, 8) == 0x4776544776544776ull);
 	assert_int_equal(rd(v, 0x78008, 2), 1);
@@ -242,8 +238,8 @@ static void test_pvinfo_as_i915_reads_it(void **state)
 	assert_true(v->pv_notified);
 	/* The whole i915 probe incl. ballooning validation passes. */
 	memset(&g, 0, sizeof(g));
-	assert_int_equal(fake_hv_add_vm(&e->hv, 1, 8 * MiB), 0);
-	assert_int_equal(gi_probe(&g, &e->hv, v, 1, e->gvt), 0);
+	assert_int_equal(fake_hv_add_vm(&e->mw.hv, 1, 8 * MiB), 0);
+	assert_int_equal(gi_probe(&g, &e->mw.hv, v, 1, e->mw.gvt), 0);
 	assert_int_equal(g.low_base, v->low_base);
 	assert_int_equal(g.low_size, 64 * MiB);
 	assert_int_equal(g.high_base, v->high_base);
@@ -286,7 +282,7 @@ static void test_mmio_fixed_behaviours(void **state)
 	struct vgpu *v;
 
 	(void)state;
-	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &v), 0);
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &v), 0);
 	/* Forcewake: ack mirrors the masked request at once. */
 	assert_int_not_equal(rd(v, FORCEWAKE_GT_GEN9, 4), 0xffffffff);
 	vgpu_mmio_write(v, FORCEWAKE_RENDER_GEN9, _MASKED_BIT_ENABLE(1), 4);
@@ -298,23 +294,23 @@ static void test_mmio_fixed_behaviours(void **state)
 	vgpu_mmio_write(v, FORCEWAKE_GT_GEN9, _MASKED_BIT_ENABLE(1), 4);
 	assert_int_equal(rd(v, FORCEWAKE_ACK_GT_GEN9, 4), 1);
 	/* Forcewake never reaches the hardware. */
-	assert_int_equal(e->gpu.regs[FORCEWAKE_RENDER_GEN9 / 4] & 1, 0);
+	assert_int_equal(e->mw.gpu.regs[FORCEWAKE_RENDER_GEN9 / 4] & 1, 0);
 	/* GDRST completes at once. */
 	vgpu_mmio_write(v, GEN6_GDRST, GEN6_GRDOM_RENDER, 4);
 	assert_int_equal(rd(v, GEN6_GDRST, 4), 0);
 	/* Snapshot registers start from the hardware value. */
 	assert_int_equal(rd(v, 0xc800, 4), 0x11223344);
 	/* Passthrough read-only: reads the hardware, writes dropped. */
-	e->gpu.regs[GEN8_FUSE2 / 4] = 0x0a000000;
+	e->mw.gpu.regs[GEN8_FUSE2 / 4] = 0x0a000000;
 	assert_int_equal(rd(v, GEN8_FUSE2, 4), 0x0a000000);
 	vgpu_mmio_write(v, GEN8_FUSE2, 0, 4);
-	assert_int_equal(e->gpu.regs[GEN8_FUSE2 / 4], 0x0a000000);
+	assert_int_equal(e->mw.gpu.regs[GEN8_FUSE2 / 4], 0x0a000000);
 	assert_true(v->stats.mmio_ro_dropped >= 1);
 	/* Unknown registers: read back the last write, counted. */
 	vgpu_mmio_write(v, 0x3000, 0xabcd, 4);
 	assert_int_equal(rd(v, 0x3000, 4), 0xabcd);
 	assert_int_equal(v->stats.mmio_unknown, 2);
-	assert_int_equal(e->gpu.regs[0x3000 / 4], 0); /* not on the hardware */
+	assert_int_equal(e->mw.gpu.regs[0x3000 / 4], 0); /* not on the hardware */
 	/* Power well: state follows request. */
 	vgpu_mmio_write(v, 0x45404, 0x2, 4);
 	assert_int_equal(rd(v, 0x45404, 4), 0x3);
@@ -347,7 +343,7 @@ static void test_irq_semantics(void **state)
 	struct vgpu *v;
 
 	(void)state;
-	assert_int_equal(vgpu_create(e->gvt, &vgpu_type_v5_8, 1, &v), 0);
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &v), 0);
 	vgpu_cfg_write(v, GEN9_PCI_MSI_ADDR, 0xfee00000, 4);
 	vgpu_cfg_write(v, GEN9_PCI_MSI_DATA, 0x41, 2);
 	vgpu_cfg_write(v, GEN9_PCI_MSI_CTRL, 1, 2);
@@ -356,19 +352,19 @@ static void test_irq_semantics(void **state)
 	/* Master off: event latches in IIR, no MSI. */
 	vgpu_raise_engine_irq(v, GEN9_RCS0, GT_RENDER_USER_INTERRUPT);
 	assert_int_equal(rd(v, GEN8_GT_IIR(0), 4), 1);
-	assert_int_equal(e->hv.vm[1].msi_count, 0);
+	assert_int_equal(e->mw.hv.vm[1].msi_count, 0);
 	assert_int_equal(rd(v, GEN8_MASTER_IRQ, 4), GEN8_GT_RCS_IRQ);
 	/* Master on with an event pending: one MSI. */
 	vgpu_mmio_write(v, GEN8_MASTER_IRQ, GEN8_MASTER_IRQ_CONTROL, 4);
-	assert_int_equal(e->hv.vm[1].msi_count, 1);
-	assert_int_equal(e->hv.vm[1].msi_data, 0x41);
+	assert_int_equal(e->mw.hv.vm[1].msi_count, 1);
+	assert_int_equal(e->mw.hv.vm[1].msi_data, 0x41);
 	/* Masked events do not latch. */
 	vgpu_raise_engine_irq(v, GEN9_RCS0, GT_RENDER_SYNC_STATUS);
 	assert_int_equal(rd(v, GEN8_GT_IIR(0), 4), 1);
 	/* BCS sits in the upper half of bank 0. */
 	vgpu_raise_engine_irq(v, GEN9_BCS0, GT_CONTEXT_SWITCH_INTERRUPT);
 	assert_int_equal(rd(v, GEN8_GT_IIR(0), 4), 0x01000001);
-	assert_int_equal(e->hv.vm[1].msi_count, 2);
+	assert_int_equal(e->mw.hv.vm[1].msi_count, 2);
 	/* IIR is write-1-to-clear; the master's bank bit follows. */
 	vgpu_mmio_write(v, GEN8_GT_IIR(0), 1, 4);
 	assert_int_equal(rd(v, GEN8_GT_IIR(0), 4), 0x01000000);
@@ -382,7 +378,7 @@ static void test_irq_semantics(void **state)
 	/* No MSI without MSI enabled. */
 	vgpu_cfg_write(v, GEN9_PCI_MSI_CTRL, 0, 2);
 	vgpu_raise_engine_irq(v, GEN9_VECS0, GT_RENDER_USER_INTERRUPT);
-	assert_int_equal(e->hv.vm[1].msi_count, 3);
+	assert_int_equal(e->mw.hv.vm[1].msi_count, 3);
 	env_free(e);
 }
 

@@ -19,8 +19,8 @@
 #include "gpu/hw/pgpu.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/fake_hv_ops.h"
 #include "tests/unit/guest_i915.h"
+#include "tests/unit/model_world.h"
 
 #define MiB (1ull << 20)
 #define MAX_V 16
@@ -38,13 +38,8 @@ static const int engines[] = { GEN9_RCS0, GEN9_BCS0, GEN9_VCS0, GEN9_VECS0 };
 #define NENG 4
 
 struct world {
-	struct fake_hv hv;
-	struct gen9_model m;
-	uint32_t *regs;
-	uint64_t *ggtt;
-	struct gpu_hw hw;
+	struct model_world mw;
 	struct pgpu pgpu;
-	struct gvt *gvt;
 	int n;
 	struct vgpu *v[MAX_V];
 	struct guest_i915 g[MAX_V];
@@ -59,49 +54,20 @@ static uint32_t magic(int vg, int eng, int round, int which)
 	       (uint32_t)round << 4 | (uint32_t)which;
 }
 
-static void trap(void *arg, uint32_t vm, uint64_t gpa, const void *data,
-		 size_t len)
-{
-	struct world *w = arg;
-
-	vgpu_page_write(gvt_vgpu_by_vm(w->gvt, vm), gpa, data, len);
-}
-
-static void model_poll(void *arg)
-{
-	gen9_model_poll(arg);
-}
-
 static void world_init_p(struct world *w, int n, bool use_pgpu)
 {
-	struct gvt_params p = { 0 };
-	struct gen9_model_config cfg = { 0 };
-	struct gen9_model_mem mem;
+	struct gvt_params p = { .gscale = gscale_mode };
+	struct mw_config c = { .pool_mib = 40 + 8 * n, .ram_mib = 8 * n,
+			       .pgpu = use_pgpu ? &w->pgpu : NULL,
+			       .params = &p };
 	int i;
 
 	memset(w, 0, sizeof(*w));
 	w->n = n;
-	assert_int_equal(fake_hv_init(&w->hv, 40 + 8 * n, 8 * n), 0);
-	w->hv.trap = trap;
-	w->hv.trap_arg = w;
-	w->regs = calloc(GEN9_MODEL_REGS_DWORDS, 4);
-	w->ggtt = calloc(GEN9_MODEL_GGTT_MAX_ENTRIES, 8);
-	mem.regs = w->regs;
-	mem.ggtt = w->ggtt;
-	mem.ggtt_entries = GEN9_MODEL_GGTT_MAX_ENTRIES; /* 4 GiB */
-	cfg.aperture_size = 256 * MiB;
-	p.gscale = gscale_mode;
-	assert_int_equal(gen9_model_init(&w->m, &cfg, &mem, &w->hv.dma), 0);
-	gen9_model_attach(&w->m, &w->hw);
-	if (use_pgpu) {
-		assert_int_equal(pgpu_init(&w->pgpu, &w->hw), 0);
-		p.pgpu = &w->pgpu;
-	}
-	assert_int_equal(gvt_create(&w->hw, &w->hv.hv, &p, &w->gvt), 0);
-	for (i = 0; i < n; i++) {
-		assert_int_equal(fake_hv_add_vm(&w->hv, i + 1, VM_RAM), 0);
-		assert_int_equal(vgpu_create(w->gvt, vtype, i + 1, &w->v[i]), 0);
-	}
+	assert_int_equal(mw_init(&w->mw, &c), 0);
+	for (i = 0; i < n; i++)
+		assert_int_equal(mw_add_vgpu(&w->mw, vtype, i + 1, VM_RAM,
+					     &w->v[i]), 0);
 }
 
 static void world_init(struct world *w, int n)
@@ -111,11 +77,9 @@ static void world_init(struct world *w, int n)
 
 static void world_fini(struct world *w)
 {
-	gvt_destroy(w->gvt);
-	assert_int_equal(w->hv.pages_in_use, 0);
-	free(w->regs);
-	free(w->ggtt);
-	fake_hv_fini(&w->hv);
+	mw_stop(&w->mw);
+	assert_int_equal(w->mw.hv.pages_in_use, 0);
+	mw_fini(&w->mw);
 }
 
 static void guest_setup(struct world *w, int i)
@@ -123,9 +87,9 @@ static void guest_setup(struct world *w, int i)
 	struct guest_i915 *g = &w->g[i];
 	int k;
 
-	assert_int_equal(gi_probe(g, &w->hv, w->v[i], i + 1, w->gvt), 0);
-	g->poll = model_poll;
-	g->poll_arg = &w->m;
+	assert_int_equal(gi_probe(g, &w->mw.hv, w->v[i], i + 1, w->mw.gvt), 0);
+	g->poll = mw_poll;
+	g->poll_arg = &w->mw;
 	g->half_ggtt_writes = i & 1; /* odd guests write PTE halves */
 	assert_int_equal(gi_ppgtt_create(g), 0);
 	for (k = 0; k < NENG; k++) {
@@ -152,7 +116,7 @@ static void write_batch(struct world *w, int i, int k, int r)
 		magic(i, k, r, 1), MI_BATCH_BUFFER_END, MI_NOOP,
 	};
 
-	fake_hv_guest_write(&w->hv, i + 1, page, bb, sizeof(bb));
+	fake_hv_guest_write(&w->mw.hv, i + 1, page, bb, sizeof(bb));
 }
 
 static void submit_round(struct world *w, int i, int r)
@@ -179,7 +143,7 @@ static bool all_done(struct world *w)
 		for (k = 0; k < NENG; k++)
 			if (!vgpu_failed(w->v[i]) && w->g[i].eng[engines[k]].active)
 				return false;
-	return gvt_idle(w->gvt);
+	return gvt_idle(w->mw.gvt);
 }
 
 static void run(struct world *w)
@@ -189,7 +153,7 @@ static void run(struct world *w)
 	for (it = 0; it < 20000; it++) {
 		for (i = 0; i < w->n; i++)
 			gi_service(&w->g[i]);
-		w->hv.now += 100000; /* 0.1 ms per pass: slices do expire */
+		w->mw.hv.now += 100000; /* 0.1 ms per pass: slices do expire */
 		if (all_done(w))
 			return;
 	}
@@ -271,8 +235,8 @@ static void check_clean(struct world *w)
 
 static uint64_t hw_fence(struct world *w, uint32_t p)
 {
-	return (uint64_t)gpu_hw_read32(&w->hw, FENCE_REG_GEN6_HI(p)) << 32 |
-	       gpu_hw_read32(&w->hw, FENCE_REG_GEN6_LO(p));
+	return (uint64_t)gpu_hw_read32(&w->mw.hw, FENCE_REG_GEN6_HI(p)) << 32 |
+	       gpu_hw_read32(&w->mw.hw, FENCE_REG_GEN6_LO(p));
 }
 
 static void guest_fence(struct world *w, int i, uint64_t f)
@@ -303,34 +267,34 @@ static void check_gscale_fences(struct world *w)
 	uint64_t fa = fence_over(a->low_base, 16), hw, pool;
 
 	assert_int_equal(a->fence_base, b->fence_base);
-	gvt_gscale_switch(w->gvt, b, NULL);
-	w->gvt->owner = b;
+	gvt_gscale_switch(w->mw.gvt, b, NULL);
+	w->mw.gvt->owner = b;
 	guest_fence(w, 0, fa);
 	assert_true(hw_fence(w, a->fence_base) != fa); /* b's fence is live */
-	gvt_gscale_switch(w->gvt, a, NULL);
-	w->gvt->owner = a;
+	gvt_gscale_switch(w->mw.gvt, a, NULL);
+	w->mw.gvt->owner = a;
 	hw = hw_fence(w, a->fence_base);
 	assert_int_equal(hw & ~mask, fa & ~mask);
 	pool = hw & GEN6_FENCE_START_MASK;
-	assert_true(pool >= w->gvt->fence_pool.base &&
-		    pool + 16 * 4096 <= w->gvt->fence_pool.base +
-					w->gvt->fence_pool.size);
+	assert_true(pool >= w->mw.gvt->fence_pool.base &&
+		    pool + 16 * 4096 <= w->mw.gvt->fence_pool.base +
+					w->mw.gvt->fence_pool.size);
 	assert_int_equal((hw & GEN6_FENCE_END_MASK) >> 32, pool + 15 * 4096);
 	for (uint32_t x = 0; x < 16; x++)
-		assert_int_equal(gpu_hw_ggtt_read(&w->hw, (uint32_t)(pool >> 12) + x),
-				 gscale_shadow_read(w->gvt->gs, a->gs_id,
+		assert_int_equal(gpu_hw_ggtt_read(&w->mw.hw, (uint32_t)(pool >> 12) + x),
+				 gscale_shadow_read(w->mw.gvt->gs, a->gs_id,
 						    (uint32_t)(a->low_base >> 12) + x));
 	assert_int_equal(vgpu_get_stats(a)->fence_pool_maps, 1);
-	assert_int_equal(w->gvt->fence_pool.n, 1);
+	assert_int_equal(w->mw.gvt->fence_pool.n, 1);
 
 	/* Larger than the pool (32 MiB): refused, counted, nothing else moves. */
 	guest_fence(w, 0, fence_over(a->low_base, (48u << 20) / 4096));
 	assert_int_equal(vgpu_get_stats(a)->fence_pool_full, 1);
 	assert_false(hw_fence(w, a->fence_base) & I965_FENCE_REG_VALID);
-	assert_int_equal(w->gvt->fence_pool.n, 0);
+	assert_int_equal(w->mw.gvt->fence_pool.n, 0);
 
 	guest_fence(w, 0, 0);
-	assert_int_equal(w->gvt->fence_pool.n, 0);
+	assert_int_equal(w->mw.gvt->fence_pool.n, 0);
 }
 
 /* gScale: the vGPUs overlap in low GM, so every switch between two of them
@@ -371,7 +335,7 @@ static void scenario_p(int n, bool use_pgpu)
 	}
 	check_memory(w);
 	check_clean(w);
-	assert_int_equal(w->hv.foreign_maps, 0);
+	assert_int_equal(w->mw.hv.foreign_maps, 0);
 	if (gscale_mode)
 		check_gscale(w);
 	if (use_pgpu)
@@ -412,11 +376,11 @@ static void test_attacker_isolated(void **state)
 		if (i != 1)
 			submit_round(w, i, 0);
 	/* GGTT: a page outside its RAM, then the victim's seqno slot. */
-	victim_seq_pte = w->ggtt[w->seq_gm[0] >> 12];
+	victim_seq_pte = w->mw.ggtt[w->seq_gm[0] >> 12];
 	gi_mmio_write(a, 0x800000 + (w->seq_gm[1] >> 12) * 8, hole | 1, 8);
 	gi_mmio_write(a, 0x800000 + (w->seq_gm[0] >> 12) * 8,
 		      w->seq_gpa[1] | 1, 8);
-	assert_true(w->ggtt[w->seq_gm[0] >> 12] == victim_seq_pte);
+	assert_true(w->mw.ggtt[w->seq_gm[0] >> 12] == victim_seq_pte);
 	assert_true(vgpu_get_stats(w->v[1])->ggtt_invalid >= 1);
 	assert_true(vgpu_get_stats(w->v[1])->ggtt_out_of_range >= 1);
 	/* PPGTT: its data page remapped past its RAM, then a batch
@@ -425,8 +389,8 @@ static void test_attacker_isolated(void **state)
 	submit_round(w, 1, 0);
 	run(w);
 	assert_true(vgpu_failed(w->v[1]));
-	assert_true(w->gvt->pe[GEN9_RCS0].resets + w->gvt->pe[GEN9_BCS0].resets +
-		    w->gvt->pe[GEN9_VCS0].resets + w->gvt->pe[GEN9_VECS0].resets >= 1);
+	assert_true(w->mw.gvt->pe[GEN9_RCS0].resets + w->mw.gvt->pe[GEN9_BCS0].resets +
+		    w->mw.gvt->pe[GEN9_VCS0].resets + w->mw.gvt->pe[GEN9_VECS0].resets >= 1);
 	/* Recover (GDRST) and try a GGTT store into the victim's page. */
 	gi_mmio_write(a, GEN6_GDRST, GEN6_GRDOM_FULL, 4);
 	assert_false(vgpu_failed(w->v[1]));

@@ -12,39 +12,27 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/fake_gpu_hw.h"
-#include "tests/unit/fake_hv_ops.h"
 #include "tests/unit/guest_i915.h"
+#include "tests/unit/model_world.h"
 
 #define MiB (1ull << 20)
 
 static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
 
 struct env {
-	struct fake_hv hv;
-	struct fake_gpu gpu;
-	struct gvt *gvt;
+	struct model_world mw;
 	struct vgpu *v[2];
 	struct guest_i915 g[2];
 	uint32_t seq_gm[2];
 	uint64_t seq_gpa[2];
 };
 
-static void trap(void *arg, uint32_t vm, uint64_t gpa, const void *data,
-		 size_t len)
-{
-	struct env *e = arg;
-
-	vgpu_page_write(gvt_vgpu_by_vm(e->gvt, vm), gpa, data, len);
-}
-
 static void guest_up(struct env *e, int i)
 {
 	struct guest_i915 *g = &e->g[i];
 
-	assert_int_equal(fake_hv_add_vm(&e->hv, i + 1, 8 * MiB), 0);
-	assert_int_equal(vgpu_create(e->gvt, &small, i + 1, &e->v[i]), 0);
-	assert_int_equal(gi_probe(g, &e->hv, e->v[i], i + 1, e->gvt), 0);
+	assert_int_equal(mw_add_vgpu(&e->mw, &small, i + 1, 8 * MiB, &e->v[i]), 0);
+	assert_int_equal(gi_probe(g, &e->mw.hv, e->v[i], i + 1, e->mw.gvt), 0);
 	assert_int_equal(gi_ppgtt_create(g), 0);
 	assert_int_equal(gi_engine_init(g, GEN9_RCS0), 0);
 	assert_int_equal(gi_engine_init(g, GEN9_BCS0), 0);
@@ -56,12 +44,9 @@ static void guest_up(struct env *e, int i)
 static int setup(void **state)
 {
 	struct env *e = calloc(1, sizeof(*e));
+	struct mw_config c = { .pool_mib = 64, .ram_mib = 32, .fake_gpu = true };
 
-	fake_hv_init(&e->hv, 64, 32);
-	fake_gpu_init(&e->gpu, 256, 4096, &e->hv.dma);
-	assert_int_equal(gvt_create(&e->gpu.hw, &e->hv.hv, NULL, &e->gvt), 0);
-	e->hv.trap = trap;
-	e->hv.trap_arg = e;
+	assert_int_equal(mw_init(&e->mw, &c), 0);
 	guest_up(e, 0);
 	guest_up(e, 1);
 	*state = e;
@@ -72,10 +57,9 @@ static int teardown(void **state)
 {
 	struct env *e = *state;
 
-	gvt_destroy(e->gvt);
-	assert_int_equal(e->hv.pages_in_use, 0);
-	fake_gpu_fini(&e->gpu);
-	fake_hv_fini(&e->hv);
+	mw_stop(&e->mw);
+	assert_int_equal(e->mw.hv.pages_in_use, 0);
+	mw_fini(&e->mw);
 	free(e);
 	return 0;
 }
@@ -109,7 +93,7 @@ static void test_submit_csb_irq(void **state)
 					   GT_RENDER_USER_INTERRUPT),
 			 GT_CONTEXT_SWITCH_INTERRUPT | GT_RENDER_USER_INTERRUPT);
 	/* The hardware ran the shadow context, not the guest's. */
-	desc = e->gpu.submitted[GEN9_RCS0];
+	desc = e->mw.gpu.submitted[GEN9_RCS0];
 	assert_true((desc & GEN8_CTX_LRCA_MASK) == v->eng[GEN9_RCS0].sctx.gm);
 	assert_true((uint32_t)desc != (uint32_t)(g->ctx[c].lrca | 0));
 	st = (uint32_t *)(v->eng[GEN9_RCS0].sctx.va + 4096);
@@ -146,7 +130,7 @@ static void test_two_elements(void **state)
 	assert_int_equal(g->eng[GEN9_BCS0].idle_to_active, 1);
 	assert_int_equal(g->eng[GEN9_BCS0].completes, 2);
 	assert_int_equal(g->eng[GEN9_BCS0].csb_events, 3);
-	assert_int_equal(e->gpu.submits[GEN9_BCS0], 2);
+	assert_int_equal(e->mw.gpu.submits[GEN9_BCS0], 2);
 	assert_int_equal(g->iir_seen[0] >> 16 & GT_CONTEXT_SWITCH_INTERRUPT,
 			 GT_CONTEXT_SWITCH_INTERRUPT);
 }
@@ -157,7 +141,7 @@ static void test_lite_restore(void **state)
 	struct guest_i915 *g = &e->g[0];
 	int c = gi_ctx_create(g, GEN9_RCS0);
 
-	e->gpu.auto_complete = false;
+	e->mw.gpu.auto_complete = false;
 	gi_emit_breadcrumb(g, c, e->seq_gm[0], 1);
 	gi_submit(g, c, -1);
 	gi_service(g);
@@ -165,9 +149,9 @@ static void test_lite_restore(void **state)
 	/* New tail for the running context: i915's lite restore. */
 	gi_emit_breadcrumb(g, c, e->seq_gm[0], 2);
 	gi_submit(g, c, -1);
-	fake_gpu_complete(&e->gpu, GEN9_RCS0);
+	fake_gpu_complete(&e->mw.gpu, GEN9_RCS0);
 	gi_service(g);
-	fake_gpu_complete(&e->gpu, GEN9_RCS0);
+	fake_gpu_complete(&e->mw.gpu, GEN9_RCS0);
 	assert_int_equal(gi_wait_idle(g, GEN9_RCS0, 10), 0);
 	assert_int_equal(g->eng[GEN9_RCS0].idle_to_active, 1);
 	assert_int_equal(g->eng[GEN9_RCS0].lite_restores, 1);
@@ -189,7 +173,7 @@ static void test_rejected_fails_only_that_vgpu(void **state)
 	gi_service(g0);
 	assert_true(g0->iir_seen[0] & GT_CS_MASTER_ERROR_INTERRUPT);
 	assert_int_equal(gi_mmio_read(g0, RING_EIR(0x2000), 4), I915_ERROR_INSTRUCTION);
-	assert_int_equal(e->gpu.submits[GEN9_RCS0], 0);
+	assert_int_equal(e->mw.gpu.submits[GEN9_RCS0], 0);
 	/* Further submissions are dropped until reset. */
 	gi_emit_breadcrumb(g0, c0, e->seq_gm[0], 1);
 	gi_submit(g0, c0, -1);
@@ -210,15 +194,15 @@ static void test_hang_resets_engine(void **state)
 	struct guest_i915 *g = &e->g[0];
 	int c = gi_ctx_create(g, GEN9_BCS0);
 
-	e->gpu.auto_complete = false;
+	e->mw.gpu.auto_complete = false;
 	gi_emit_breadcrumb(g, c, e->seq_gm[0], 1);
 	gi_submit(g, c, -1);
 	gi_service(g);
-	assert_non_null(e->gvt->pe[GEN9_BCS0].inflight);
-	e->hv.now += 3000000000ull; /* past the 2 s hang timeout */
+	assert_non_null(e->mw.gvt->pe[GEN9_BCS0].inflight);
+	e->mw.hv.now += 3000000000ull; /* past the 2 s hang timeout */
 	gi_service(g);
-	assert_null(e->gvt->pe[GEN9_BCS0].inflight);
-	assert_int_equal(e->gvt->pe[GEN9_BCS0].resets, 1);
+	assert_null(e->mw.gvt->pe[GEN9_BCS0].inflight);
+	assert_int_equal(e->mw.gvt->pe[GEN9_BCS0].resets, 1);
 	assert_true(vgpu_failed(e->v[0]));
 	assert_int_equal(e->v[0]->stats.workloads_failed, 1);
 }
@@ -233,7 +217,7 @@ static void test_scheduler_switches_and_mmio(void **state)
 	/* Each guest programs its own PPAT (switched state). */
 	gi_mmio_write(g0, GEN8_PRIVATE_PAT_LO, 0x11111111, 4);
 	gi_mmio_write(g1, GEN8_PRIVATE_PAT_LO, 0x22222222, 4);
-	e->gpu.auto_complete = false;
+	e->mw.gpu.auto_complete = false;
 	for (i = 0; i < 3; i++) {
 		gi_emit_breadcrumb(g0, c0, e->seq_gm[0], i);
 		gi_submit(g0, c0, -1);
@@ -241,30 +225,30 @@ static void test_scheduler_switches_and_mmio(void **state)
 		gi_submit(g1, c1, -1);
 	}
 	/* vGPU 1 got the GPU first and keeps it for its slice. */
-	gvt_poll(e->gvt);
-	assert_ptr_equal(e->gvt->owner, e->v[0]);
-	assert_int_equal(e->gpu.regs[GEN8_PRIVATE_PAT_LO / 4], 0x11111111);
-	fake_gpu_complete(&e->gpu, GEN9_RCS0);
-	gvt_poll(e->gvt);
-	assert_ptr_equal(e->gvt->owner, e->v[0]);
+	gvt_poll(e->mw.gvt);
+	assert_ptr_equal(e->mw.gvt->owner, e->v[0]);
+	assert_int_equal(e->mw.gpu.regs[GEN8_PRIVATE_PAT_LO / 4], 0x11111111);
+	fake_gpu_complete(&e->mw.gpu, GEN9_RCS0);
+	gvt_poll(e->mw.gvt);
+	assert_ptr_equal(e->mw.gvt->owner, e->v[0]);
 	/* Slice over: switch once the engine drained. */
-	e->hv.now += 17000000;
-	fake_gpu_complete(&e->gpu, GEN9_RCS0);
-	gvt_poll(e->gvt);
-	assert_ptr_equal(e->gvt->owner, e->v[1]);
-	assert_int_equal(e->gpu.regs[GEN8_PRIVATE_PAT_LO / 4], 0x22222222);
+	e->mw.hv.now += 17000000;
+	fake_gpu_complete(&e->mw.gpu, GEN9_RCS0);
+	gvt_poll(e->mw.gvt);
+	assert_ptr_equal(e->mw.gvt->owner, e->v[1]);
+	assert_int_equal(e->mw.gpu.regs[GEN8_PRIVATE_PAT_LO / 4], 0x22222222);
 	/* vGPU 1's writes while not owning stay virtual. */
 	gi_mmio_write(g0, GEN8_PRIVATE_PAT_LO, 0x33333333, 4);
-	assert_int_equal(e->gpu.regs[GEN8_PRIVATE_PAT_LO / 4], 0x22222222);
+	assert_int_equal(e->mw.gpu.regs[GEN8_PRIVATE_PAT_LO / 4], 0x22222222);
 	/* Drain everything. */
-	for (i = 0; i < 200 && !gvt_idle(e->gvt); i++) {
-		e->hv.now += 1000000;
-		fake_gpu_complete(&e->gpu, GEN9_RCS0);
-		gvt_poll(e->gvt);
+	for (i = 0; i < 200 && !gvt_idle(e->mw.gvt); i++) {
+		e->mw.hv.now += 1000000;
+		fake_gpu_complete(&e->mw.gpu, GEN9_RCS0);
+		gvt_poll(e->mw.gvt);
 	}
-	fake_gpu_complete(&e->gpu, GEN9_RCS0);
-	gvt_poll(e->gvt);
-	assert_true(gvt_idle(e->gvt));
+	fake_gpu_complete(&e->mw.gpu, GEN9_RCS0);
+	gvt_poll(e->mw.gvt);
+	assert_true(gvt_idle(e->mw.gvt));
 	assert_int_equal(e->v[0]->stats.workloads_done, 3);
 	assert_int_equal(e->v[1]->stats.workloads_done, 3);
 	assert_true(e->v[0]->stats.vgpu_switches >= 2);
@@ -280,7 +264,7 @@ static void test_idle_vgpu_skipped(void **state)
 	/* Only vGPU 2 has work: it gets the GPU at once. */
 	gi_emit_breadcrumb(g1, c1, e->seq_gm[1], 1);
 	gi_submit(g1, c1, -1);
-	assert_ptr_equal(e->gvt->owner, e->v[1]);
+	assert_ptr_equal(e->mw.gvt->owner, e->v[1]);
 	assert_int_equal(gi_wait_idle(g1, GEN9_RCS0, 5), 0);
 }
 

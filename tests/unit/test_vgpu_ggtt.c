@@ -9,8 +9,7 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/fake_gpu_hw.h"
-#include "tests/unit/fake_hv_ops.h"
+#include "tests/unit/model_world.h"
 
 #define MiB (1ull << 20)
 #define GGTT 0x800000u
@@ -18,23 +17,18 @@
 static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
 
 struct env {
-	struct fake_hv hv;
-	struct fake_gpu gpu;
-	struct gvt *gvt;
+	struct model_world mw;
 	struct vgpu *v[2];
 };
 
 static int setup(void **state)
 {
 	struct env *e = calloc(1, sizeof(*e));
+	struct mw_config c = { .pool_mib = 64, .ram_mib = 32, .fake_gpu = true };
 
-	fake_hv_init(&e->hv, 64, 32);
-	fake_gpu_init(&e->gpu, 256, 4096, &e->hv.dma);
-	assert_int_equal(gvt_create(&e->gpu.hw, &e->hv.hv, NULL, &e->gvt), 0);
-	assert_int_equal(fake_hv_add_vm(&e->hv, 1, 8 * MiB), 0);
-	assert_int_equal(fake_hv_add_vm(&e->hv, 2, 8 * MiB), 0);
-	assert_int_equal(vgpu_create(e->gvt, &small, 1, &e->v[0]), 0);
-	assert_int_equal(vgpu_create(e->gvt, &small, 2, &e->v[1]), 0);
+	assert_int_equal(mw_init(&e->mw, &c), 0);
+	assert_int_equal(mw_add_vgpu(&e->mw, &small, 1, 8 * MiB, &e->v[0]), 0);
+	assert_int_equal(mw_add_vgpu(&e->mw, &small, 2, 8 * MiB, &e->v[1]), 0);
 	*state = e;
 	return 0;
 }
@@ -43,10 +37,9 @@ static int teardown(void **state)
 {
 	struct env *e = *state;
 
-	gvt_destroy(e->gvt);
-	assert_int_equal(e->hv.pages_in_use, 0);
-	fake_gpu_fini(&e->gpu);
-	fake_hv_fini(&e->hv);
+	mw_stop(&e->mw);
+	assert_int_equal(e->mw.hv.pages_in_use, 0);
+	mw_fini(&e->mw);
 	free(e);
 	return 0;
 }
@@ -71,17 +64,17 @@ static void test_full_write_translated(void **state)
 	uint64_t gm = v->low_base + 5 * 4096, hpa;
 
 	assert_int_equal(vgpu_mmio_write(v, pte_off(gm), 0x3000 | 1, 8), 0);
-	hpa = fake_hv_gpa_to_hpa(&e->hv, 1, 0x3000);
+	hpa = fake_hv_gpa_to_hpa(&e->mw.hv, 1, 0x3000);
 	/* Physical entry: the host page behind guest page 0x3000. */
-	assert_true(e->gpu.ggtt[gm >> 12] == (hpa | 1));
-	assert_int_equal(fake_hv_hpa_owner(&e->hv, hpa), 1);
+	assert_true(e->mw.gpu.ggtt[gm >> 12] == (hpa | 1));
+	assert_int_equal(fake_hv_hpa_owner(&e->mw.hv, hpa), 1);
 	/* The guest reads back what it wrote, not the host address. */
 	assert_true(rd(v, pte_off(gm), 8) == (0x3000 | 1));
 	assert_int_equal(rd(v, pte_off(gm) + 4, 4), 0);
 	assert_int_equal(v->stats.ggtt_writes, 1);
 	/* Not present: cleared. */
 	vgpu_mmio_write(v, pte_off(gm), 0, 8);
-	assert_true(e->gpu.ggtt[gm >> 12] == 0);
+	assert_true(e->mw.gpu.ggtt[gm >> 12] == 0);
 	/* The guest's view of GM maps through its own entries. */
 	vgpu_mmio_write(v, pte_off(gm), 0x4000 | 1, 8);
 	uint64_t gpa;
@@ -97,25 +90,25 @@ static void test_half_writes(void **state)
 	uint64_t old;
 
 	vgpu_mmio_write(v, pte_off(gm), 0x5000 | 1, 8);
-	old = e->gpu.ggtt[idx];
+	old = e->mw.gpu.ggtt[idx];
 	/* Low half alone: nothing reaches the hardware. */
 	vgpu_mmio_write(v, pte_off(gm), 0x6000 | 1, 4);
-	assert_true(e->gpu.ggtt[idx] == old);
+	assert_true(e->mw.gpu.ggtt[idx] == old);
 	assert_int_equal(v->stats.ggtt_half_writes, 1);
 	/* ... but the guest reads its half back. */
 	assert_int_equal(rd(v, pte_off(gm), 4), 0x6001);
 	/* High half completes the entry. */
 	vgpu_mmio_write(v, pte_off(gm) + 4, 0, 4);
-	assert_true(e->gpu.ggtt[idx] == (fake_hv_gpa_to_hpa(&e->hv, 1, 0x6000) | 1));
+	assert_true(e->mw.gpu.ggtt[idx] == (fake_hv_gpa_to_hpa(&e->mw.hv, 1, 0x6000) | 1));
 	/* Other order: high then low. */
 	vgpu_mmio_write(v, pte_off(gm) + 4, 0, 4);
-	assert_true(e->gpu.ggtt[idx] == (fake_hv_gpa_to_hpa(&e->hv, 1, 0x6000) | 1));
+	assert_true(e->mw.gpu.ggtt[idx] == (fake_hv_gpa_to_hpa(&e->mw.hv, 1, 0x6000) | 1));
 	vgpu_mmio_write(v, pte_off(gm), 0x7000 | 1, 4);
-	assert_true(e->gpu.ggtt[idx] == (fake_hv_gpa_to_hpa(&e->hv, 1, 0x7000) | 1));
+	assert_true(e->mw.gpu.ggtt[idx] == (fake_hv_gpa_to_hpa(&e->mw.hv, 1, 0x7000) | 1));
 	/* A high half pointing past RAM never commits a mixed entry. */
 	vgpu_mmio_write(v, pte_off(gm) + 4, 0x10, 4); /* 64 GiB up */
 	vgpu_mmio_write(v, pte_off(gm), 0x8000 | 1, 4);
-	assert_true(e->gpu.ggtt[idx] == (fake_hv_gpa_to_hpa(&e->hv, 1, 0x7000) | 1));
+	assert_true(e->mw.gpu.ggtt[idx] == (fake_hv_gpa_to_hpa(&e->mw.hv, 1, 0x7000) | 1));
 	assert_true(v->stats.ggtt_invalid >= 1);
 	/* Many entries half-written at once (up to the buffer). */
 	for (int i = 0; i < VGPU_PARTIAL_PTES; i++)
@@ -123,8 +116,8 @@ static void test_half_writes(void **state)
 	for (int i = 0; i < VGPU_PARTIAL_PTES; i++)
 		vgpu_mmio_write(v, pte_off(gm + 4096ull * (i + 1)) + 4, 0, 4);
 	for (int i = 0; i < VGPU_PARTIAL_PTES; i++)
-		assert_true(e->gpu.ggtt[idx + 1 + i] ==
-			    (fake_hv_gpa_to_hpa(&e->hv, 1, 0x9000) | 1));
+		assert_true(e->mw.gpu.ggtt[idx + 1 + i] ==
+			    (fake_hv_gpa_to_hpa(&e->mw.hv, 1, 0x9000) | 1));
 	assert_int_equal(v->stats.ggtt_half_evicted, 0);
 }
 
@@ -135,24 +128,24 @@ static void test_invalid_and_out_of_range(void **state)
 	uint64_t gm = v->low_base, idx = gm >> 12, good;
 
 	vgpu_mmio_write(v, pte_off(gm), 0x2000 | 1, 8);
-	good = e->gpu.ggtt[idx];
+	good = e->mw.gpu.ggtt[idx];
 	/* A page beyond the VM's RAM: dropped, physical entry unchanged. */
 	vgpu_mmio_write(v, pte_off(gm), (8 * MiB) | 1, 8);
-	assert_true(e->gpu.ggtt[idx] == good);
+	assert_true(e->mw.gpu.ggtt[idx] == good);
 	assert_true(rd(v, pte_off(gm), 8) == (0x2000 | 1));
 	assert_int_equal(v->stats.ggtt_invalid, 1);
 	/* Another VM's GM: dropped and counted, that entry untouched. */
 	vgpu_mmio_write(w, pte_off(w->low_base), 0x1000 | 1, 8);
-	uint64_t theirs = e->gpu.ggtt[w->low_base >> 12];
+	uint64_t theirs = e->mw.gpu.ggtt[w->low_base >> 12];
 	vgpu_mmio_write(v, pte_off(w->low_base), 0x2000 | 1, 8);
-	assert_true(e->gpu.ggtt[w->low_base >> 12] == theirs);
+	assert_true(e->mw.gpu.ggtt[w->low_base >> 12] == theirs);
 	assert_int_equal(v->stats.ggtt_out_of_range, 1);
 	assert_int_equal(rd(v, pte_off(w->low_base), 8), 0);
 	/* The host's part and the mediator's own GM are out of range too. */
 	vgpu_mmio_write(v, pte_off(0), 0x2000 | 1, 8);
-	vgpu_mmio_write(v, pte_off(e->gvt->own_gm_base), 0x2000 | 1, 8);
-	assert_true(e->gpu.ggtt[0] == 0);
-	assert_int_equal(fake_hv_hpa_owner(&e->hv, e->gpu.ggtt[e->gvt->own_gm_base >> 12] & ~0xfffull), -1);
+	vgpu_mmio_write(v, pte_off(e->mw.gvt->own_gm_base), 0x2000 | 1, 8);
+	assert_true(e->mw.gpu.ggtt[0] == 0);
+	assert_int_equal(fake_hv_hpa_owner(&e->mw.hv, e->mw.gpu.ggtt[e->mw.gvt->own_gm_base >> 12] & ~0xfffull), -1);
 	assert_int_equal(v->stats.ggtt_out_of_range, 3);
 	/* Bad sizes. */
 	assert_int_equal(vgpu_mmio_write(v, pte_off(gm), 0, 2), -GPU_EINVAL);
@@ -173,19 +166,19 @@ static void test_fences(void **state)
 	vgpu_mmio_write(v, FENCE_REG_GEN6_LO(0), 0, 4);
 	vgpu_mmio_write(v, FENCE_REG_GEN6_HI(0), f >> 32, 4);
 	vgpu_mmio_write(v, FENCE_REG_GEN6_LO(0), (uint32_t)f, 4);
-	assert_int_equal(e->gpu.regs[FENCE_REG_GEN6_LO(p) / 4], (uint32_t)f);
-	assert_int_equal(e->gpu.regs[FENCE_REG_GEN6_HI(p) / 4], (uint32_t)(f >> 32));
+	assert_int_equal(e->mw.gpu.regs[FENCE_REG_GEN6_LO(p) / 4], (uint32_t)f);
+	assert_int_equal(e->mw.gpu.regs[FENCE_REG_GEN6_HI(p) / 4], (uint32_t)(f >> 32));
 	assert_true(rd(v, FENCE_REG_GEN6_LO(0), 8) == f);
 	/* A fence over GM that is not its own is not valid on hardware. */
 	f = (e->v[1]->low_base) | (((e->v[1]->low_base) >> 12) << 44) | 1;
 	vgpu_mmio_write(v, FENCE_REG_GEN6_LO(1), (uint32_t)f, 4);
 	vgpu_mmio_write(v, FENCE_REG_GEN6_HI(1), f >> 32, 4);
-	assert_int_equal(e->gpu.regs[FENCE_REG_GEN6_LO(p + 1) / 4] & 1, 0);
+	assert_int_equal(e->mw.gpu.regs[FENCE_REG_GEN6_LO(p + 1) / 4] & 1, 0);
 	assert_true(v->stats.fence_rejected >= 1);
 	/* Fence index beyond its quota: ignored, reads 0. */
 	vgpu_mmio_write(v, FENCE_REG_GEN6_LO(2), 0x1001, 4);
 	assert_int_equal(rd(v, FENCE_REG_GEN6_LO(2), 4), 0);
-	assert_int_equal(e->gpu.regs[FENCE_REG_GEN6_LO(p + 2) / 4], 0);
+	assert_int_equal(e->mw.gpu.regs[FENCE_REG_GEN6_LO(p + 2) / 4], 0);
 }
 
 static void test_destroy_clears_physical(void **state)
@@ -200,7 +193,7 @@ static void test_destroy_clears_physical(void **state)
 	vgpu_destroy(v);
 	e->v[1] = NULL;
 	for (i = 0; i < 64; i++)
-		assert_true(e->gpu.ggtt[(gm >> 12) + i] == 0);
+		assert_true(e->mw.gpu.ggtt[(gm >> 12) + i] == 0);
 }
 
 int main(void)

@@ -10,42 +10,27 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/fake_gpu_hw.h"
-#include "tests/unit/fake_hv_ops.h"
 #include "tests/unit/guest_i915.h"
+#include "tests/unit/model_world.h"
 
 #define MiB (1ull << 20)
 
 static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
 
 struct env {
-	struct fake_hv hv;
-	struct fake_gpu gpu;
-	struct gvt *gvt;
+	struct model_world mw;
 	struct vgpu *v;
 	struct guest_i915 g;
 };
 
-static void trap(void *arg, uint32_t vm, uint64_t gpa, const void *data,
-		 size_t len)
-{
-	struct env *e = arg;
-
-	vgpu_page_write(gvt_vgpu_by_vm(e->gvt, vm), gpa, data, len);
-}
-
 static int setup(void **state)
 {
 	struct env *e = calloc(1, sizeof(*e));
+	struct mw_config c = { .pool_mib = 64, .ram_mib = 16, .fake_gpu = true };
 
-	fake_hv_init(&e->hv, 64, 16);
-	fake_gpu_init(&e->gpu, 256, 4096, &e->hv.dma);
-	assert_int_equal(gvt_create(&e->gpu.hw, &e->hv.hv, NULL, &e->gvt), 0);
-	assert_int_equal(fake_hv_add_vm(&e->hv, 1, 8 * MiB), 0);
-	assert_int_equal(vgpu_create(e->gvt, &small, 1, &e->v), 0);
-	e->hv.trap = trap;
-	e->hv.trap_arg = e;
-	assert_int_equal(gi_probe(&e->g, &e->hv, e->v, 1, e->gvt), 0);
+	assert_int_equal(mw_init(&e->mw, &c), 0);
+	assert_int_equal(mw_add_vgpu(&e->mw, &small, 1, 8 * MiB, &e->v), 0);
+	assert_int_equal(gi_probe(&e->g, &e->mw.hv, e->v, 1, e->mw.gvt), 0);
 	*state = e;
 	return 0;
 }
@@ -54,11 +39,10 @@ static int teardown(void **state)
 {
 	struct env *e = *state;
 
-	gvt_destroy(e->gvt);
-	assert_int_equal(e->hv.pages_in_use, 0);
-	assert_int_equal(fake_hv_nr_wp(&e->hv, 1), 0);
-	fake_gpu_fini(&e->gpu);
-	fake_hv_fini(&e->hv);
+	mw_stop(&e->mw);
+	assert_int_equal(e->mw.hv.pages_in_use, 0);
+	assert_int_equal(fake_hv_nr_wp(&e->mw.hv, 1), 0);
+	mw_fini(&e->mw);
 	free(e);
 	return 0;
 }
@@ -71,26 +55,16 @@ static int mm_of(struct env *e)
 /* Walk the shadow as the GPU would; 0 = fault. */
 static uint64_t shadow_walk(struct env *e, uint64_t va)
 {
-	uint64_t root, table;
-	int lvl;
+	uint64_t root;
 
 	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
-	table = root;
-	for (lvl = 4; lvl >= 1; lvl--) {
-		uint64_t *t = fake_hv_hpa_ptr(&e->hv, table, 4096);
-		uint64_t ent = t[(va >> (12 + 9 * (lvl - 1))) & 511];
-
-		if (!(ent & 1))
-			return 0;
-		table = ent & GEN8_PTE_ADDR_MASK;
-	}
-	return table | (va & 0xfff);
+	return mw_ppgtt_walk(&e->mw, root, va);
 }
 
 /* Every present shadow leaf must be a page of VM 1 (recursive check). */
 static void check_isolated(struct env *e, uint64_t table, int lvl)
 {
-	uint64_t *t = fake_hv_hpa_ptr(&e->hv, table, 4096);
+	uint64_t *t = fake_hv_hpa_ptr(&e->mw.hv, table, 4096);
 	int i;
 
 	assert_non_null(t);
@@ -98,7 +72,7 @@ static void check_isolated(struct env *e, uint64_t table, int lvl)
 		if (!(t[i] & 1))
 			continue;
 		if (lvl == 1)
-			assert_int_equal(fake_hv_hpa_owner(&e->hv, t[i] & GEN8_PTE_ADDR_MASK), 1);
+			assert_int_equal(fake_hv_hpa_owner(&e->mw.hv, t[i] & GEN8_PTE_ADDR_MASK), 1);
 		else
 			check_isolated(e, t[i] & GEN8_PTE_ADDR_MASK, lvl - 1);
 	}
@@ -111,21 +85,21 @@ static void test_build_and_map(void **state)
 
 	assert_int_equal(gi_ppgtt_create(&e->g), 0);
 	assert_int_equal(e->v->stats.mm_created, 1);
-	assert_true(fake_hv_is_wp(&e->hv, 1, e->g.pml4_gpa));
+	assert_true(fake_hv_is_wp(&e->mw.hv, 1, e->g.pml4_gpa));
 	gi_ppgtt_map(&e->g, va, data, 4);
 	/* PML4, PDP, PD, PT are tracked; data pages are not. */
-	assert_int_equal(fake_hv_nr_wp(&e->hv, 1), 4);
-	assert_false(fake_hv_is_wp(&e->hv, 1, data));
-	assert_true(shadow_walk(e, va + 0x10) == fake_hv_gpa_to_hpa(&e->hv, 1, data) + 0x10);
+	assert_int_equal(fake_hv_nr_wp(&e->mw.hv, 1), 4);
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, data));
+	assert_true(shadow_walk(e, va + 0x10) == fake_hv_gpa_to_hpa(&e->mw.hv, 1, data) + 0x10);
 	assert_true(shadow_walk(e, va + 3 * 4096) ==
-		    fake_hv_gpa_to_hpa(&e->hv, 1, data + 3 * 4096));
+		    fake_hv_gpa_to_hpa(&e->mw.hv, 1, data + 3 * 4096));
 	assert_true(shadow_walk(e, va + 4 * 4096) == 0);
 	assert_true(e->v->stats.pte_traps >= 7);
 	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
 	check_isolated(e, root, 4);
 	/* Destroy: everything untracked, shadow pages freed. */
 	gi_ppgtt_destroy(&e->g);
-	assert_int_equal(fake_hv_nr_wp(&e->hv, 1), 0);
+	assert_int_equal(fake_hv_nr_wp(&e->mw.hv, 1), 0);
 	assert_int_equal(e->v->spt_count, 0);
 }
 
@@ -142,50 +116,50 @@ static void test_existing_tables_and_sharing(void **state)
 	 * level points at the next level's scratch table (present). */
 	for (i = 0; i < 512; i++) {
 		e8 = scratch_pdp | 3;
-		fake_hv_guest_write(&e->hv, 1, pml4 + 8 * i, &e8, 8);
+		fake_hv_guest_write(&e->mw.hv, 1, pml4 + 8 * i, &e8, 8);
 		e8 = scratch_pd | 3;
-		fake_hv_guest_write(&e->hv, 1, scratch_pdp + 8 * i, &e8, 8);
+		fake_hv_guest_write(&e->mw.hv, 1, scratch_pdp + 8 * i, &e8, 8);
 		e8 = scratch_pt | 3;
-		fake_hv_guest_write(&e->hv, 1, scratch_pd + 8 * i, &e8, 8);
+		fake_hv_guest_write(&e->mw.hv, 1, scratch_pd + 8 * i, &e8, 8);
 		e8 = scratch | 3;
-		fake_hv_guest_write(&e->hv, 1, scratch_pt + 8 * i, &e8, 8);
+		fake_hv_guest_write(&e->mw.hv, 1, scratch_pt + 8 * i, &e8, 8);
 	}
 	g->pml4_gpa = pml4;
 	assert_true(mm_of(e) >= 0);
 	/* One shadow per guest table, however many entries share it. */
 	assert_int_equal(e->v->spt_count, 4);
-	assert_int_equal(fake_hv_nr_wp(&e->hv, 1), 4);
-	assert_true(shadow_walk(e, 0x123456789000ull) == fake_hv_gpa_to_hpa(&e->hv, 1, scratch));
+	assert_int_equal(fake_hv_nr_wp(&e->mw.hv, 1), 4);
+	assert_true(shadow_walk(e, 0x123456789000ull) == fake_hv_gpa_to_hpa(&e->mw.hv, 1, scratch));
 	/* Bind one real PT under entry 0 of the scratch PD? No: i915
 	 * allocates a new PD/PT chain; model it for va 0. */
 	uint64_t pdp = gi_alloc_pages(g, 1), pd = gi_alloc_pages(g, 1);
 	uint64_t pt = gi_alloc_pages(g, 1), page = gi_alloc_pages(g, 1);
 	for (i = 0; i < 512; i++) {
 		e8 = scratch_pd | 3;
-		fake_hv_guest_write(&e->hv, 1, pdp + 8 * i, &e8, 8);
+		fake_hv_guest_write(&e->mw.hv, 1, pdp + 8 * i, &e8, 8);
 		e8 = scratch_pt | 3;
-		fake_hv_guest_write(&e->hv, 1, pd + 8 * i, &e8, 8);
+		fake_hv_guest_write(&e->mw.hv, 1, pd + 8 * i, &e8, 8);
 		e8 = scratch | 3;
-		fake_hv_guest_write(&e->hv, 1, pt + 8 * i, &e8, 8);
+		fake_hv_guest_write(&e->mw.hv, 1, pt + 8 * i, &e8, 8);
 	}
 	e8 = page | 3;
-	fake_hv_guest_write(&e->hv, 1, pt, &e8, 8);
+	fake_hv_guest_write(&e->mw.hv, 1, pt, &e8, 8);
 	e8 = pt | 3;
-	fake_hv_guest_write(&e->hv, 1, pd, &e8, 8);
+	fake_hv_guest_write(&e->mw.hv, 1, pd, &e8, 8);
 	e8 = pd | 3;
-	fake_hv_guest_write(&e->hv, 1, pdp, &e8, 8);
+	fake_hv_guest_write(&e->mw.hv, 1, pdp, &e8, 8);
 	e8 = pdp | 3;
-	fake_hv_guest_store(&e->hv, 1, pml4, &e8, 8); /* the trapped one */
+	fake_hv_guest_store(&e->mw.hv, 1, pml4, &e8, 8); /* the trapped one */
 	assert_int_equal(e->v->spt_count, 7);
-	assert_true(shadow_walk(e, 0x42) == fake_hv_gpa_to_hpa(&e->hv, 1, page) + 0x42);
-	assert_true(shadow_walk(e, 0x1000) == fake_hv_gpa_to_hpa(&e->hv, 1, scratch));
+	assert_true(shadow_walk(e, 0x42) == fake_hv_gpa_to_hpa(&e->mw.hv, 1, page) + 0x42);
+	assert_true(shadow_walk(e, 0x1000) == fake_hv_gpa_to_hpa(&e->mw.hv, 1, scratch));
 	/* Unbind: back to the scratch PDP; the chain is no longer a table. */
 	e8 = scratch_pdp | 3;
-	fake_hv_guest_store(&e->hv, 1, pml4, &e8, 8);
+	fake_hv_guest_store(&e->mw.hv, 1, pml4, &e8, 8);
 	assert_int_equal(e->v->spt_count, 4);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pt));
-	assert_false(fake_hv_is_wp(&e->hv, 1, pdp));
-	assert_true(shadow_walk(e, 0x42) == fake_hv_gpa_to_hpa(&e->hv, 1, scratch) + 0x42);
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pdp));
+	assert_true(shadow_walk(e, 0x42) == fake_hv_gpa_to_hpa(&e->mw.hv, 1, scratch) + 0x42);
 }
 
 static void test_partial_and_wide_stores(void **state)
@@ -201,33 +175,33 @@ static void test_partial_and_wide_stores(void **state)
 	/* Find the PT page: walk the guest's tables by hand. */
 	uint64_t t = e->g.pml4_gpa;
 	for (int l = 4; l > 1; l--) {
-		fake_hv_guest_read(&e->hv, 1, t + 8 * ((va >> (12 + 9 * (l - 1))) & 511), &ent, 8);
+		fake_hv_guest_read(&e->mw.hv, 1, t + 8 * ((va >> (12 + 9 * (l - 1))) & 511), &ent, 8);
 		t = ent & GEN8_PTE_ADDR_MASK;
 	}
 	pt = t;
 	/* Low half of entry 1: not usable until the next submission. */
 	half = (uint32_t)(data + 4096) | 3;
-	fake_hv_guest_store(&e->hv, 1, pt + 8, &half, 4);
+	fake_hv_guest_store(&e->mw.hv, 1, pt + 8, &half, 4);
 	assert_int_equal(e->v->stats.pte_trap_partial, 1);
 	half = 0;
-	fake_hv_guest_store(&e->hv, 1, pt + 12, &half, 4);
+	fake_hv_guest_store(&e->mw.hv, 1, pt + 12, &half, 4);
 	/* The post-shadow pass (run by prepare in shadow_walk) finishes it. */
-	assert_true(shadow_walk(e, va + 4096) == fake_hv_gpa_to_hpa(&e->hv, 1, data + 4096));
+	assert_true(shadow_walk(e, va + 4096) == fake_hv_gpa_to_hpa(&e->mw.hv, 1, data + 4096));
 	/* One 16-byte SSE store covering entries 2 and 3. */
 	two[0] = (data + 2 * 4096) | 3;
 	two[1] = (data + 3 * 4096) | 3;
-	fake_hv_guest_store(&e->hv, 1, pt + 16, two, 16);
+	fake_hv_guest_store(&e->mw.hv, 1, pt + 16, two, 16);
 	assert_int_equal(e->v->stats.pte_trap_wide, 1);
-	assert_true(shadow_walk(e, va + 2 * 4096) == fake_hv_gpa_to_hpa(&e->hv, 1, data + 2 * 4096));
-	assert_true(shadow_walk(e, va + 3 * 4096) == fake_hv_gpa_to_hpa(&e->hv, 1, data + 3 * 4096));
+	assert_true(shadow_walk(e, va + 2 * 4096) == fake_hv_gpa_to_hpa(&e->mw.hv, 1, data + 2 * 4096));
+	assert_true(shadow_walk(e, va + 3 * 4096) == fake_hv_gpa_to_hpa(&e->mw.hv, 1, data + 3 * 4096));
 	/* A leaf outside the VM's RAM: not present in the shadow. */
 	ent = (64 * MiB) | 3;
-	fake_hv_guest_store(&e->hv, 1, pt + 8 * 4, &ent, 8);
+	fake_hv_guest_store(&e->mw.hv, 1, pt + 8 * 4, &ent, 8);
 	assert_true(shadow_walk(e, va + 4 * 4096) == 0);
 	assert_true(e->v->stats.pte_invalid >= 1);
 	/* A 2-byte store: partial too. */
 	uint16_t tiny = 0;
-	fake_hv_guest_store(&e->hv, 1, pt + 8 * 3 + 6, &tiny, 2);
+	fake_hv_guest_store(&e->mw.hv, 1, pt + 8 * 3 + 6, &tiny, 2);
 	assert_true(shadow_walk(e, va + 3 * 4096) != 0);
 }
 
@@ -240,21 +214,21 @@ static void test_untrack_on_garbage(void **state)
 
 	assert_int_equal(gi_ppgtt_create(&e->g), 0);
 	gi_ppgtt_map(&e->g, va, data, 2);
-	fake_hv_guest_read(&e->hv, 1, e->g.pml4_gpa + 8 * ((va >> 39) & 511), &ent, 8);
-	fake_hv_guest_read(&e->hv, 1, (ent & GEN8_PTE_ADDR_MASK) + 8 * ((va >> 30) & 511), &ent, 8);
+	fake_hv_guest_read(&e->mw.hv, 1, e->g.pml4_gpa + 8 * ((va >> 39) & 511), &ent, 8);
+	fake_hv_guest_read(&e->mw.hv, 1, (ent & GEN8_PTE_ADDR_MASK) + 8 * ((va >> 30) & 511), &ent, 8);
 	pd = ent & GEN8_PTE_ADDR_MASK;
 	before = e->v->spt_count;
 	/* The guest reuses the PD page as data (16-byte stores of ones)
 	 * before telling us (gvt-linux#153): untrack, do not fail. */
-	fake_hv_guest_store(&e->hv, 1, pd + 64, ones, 16);
+	fake_hv_guest_store(&e->mw.hv, 1, pd + 64, ones, 16);
 	assert_int_equal(e->v->stats.spt_untracked, 1);
-	assert_false(fake_hv_is_wp(&e->hv, 1, pd));
+	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pd));
 	assert_false(vgpu_failed(e->v));
 	/* More garbage on the now untracked page costs nothing. */
-	fake_hv_guest_write(&e->hv, 1, pd, ones, 16);
+	fake_hv_guest_write(&e->mw.hv, 1, pd, ones, 16);
 	/* Next submission rebuilds from the guest's tables: the garbage
 	 * entries are not present, the intact one still maps. */
-	assert_true(shadow_walk(e, va) == fake_hv_gpa_to_hpa(&e->hv, 1, data) ||
+	assert_true(shadow_walk(e, va) == fake_hv_gpa_to_hpa(&e->mw.hv, 1, data) ||
 		    shadow_walk(e, va) == 0);
 	assert_int_equal(e->v->stats.mm_rebuilt, 1);
 	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
@@ -273,7 +247,7 @@ static void test_root_not_ram(void **state)
 	vgpu_mmio_write(e->v, 0x78818, 4, 4);
 	assert_int_equal(e->v->stats.mm_created, 0);
 	assert_int_equal(e->v->stats.ppgtt_errors, 1);
-	assert_int_equal(fake_hv_nr_wp(&e->hv, 1), 0);
+	assert_int_equal(fake_hv_nr_wp(&e->mw.hv, 1), 0);
 }
 
 int main(void)

@@ -11,9 +11,8 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/fake_gpu_hw.h"
-#include "tests/unit/fake_hv_ops.h"
 #include "tests/unit/guest_i915.h"
+#include "tests/unit/model_world.h"
 
 #define MiB (1ull << 20)
 #define BATCH_VA 0x500000000ull
@@ -23,9 +22,7 @@
 static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
 
 struct env {
-	struct fake_hv hv;
-	struct fake_gpu gpu;
-	struct gvt *gvt;
+	struct model_world mw;
 	struct vgpu *v, *other;
 	struct guest_i915 g;
 	int ctx[GEN9_NUM_ENGINES];
@@ -35,28 +32,18 @@ struct env {
 	uint64_t ggtt_batch_gpa;
 };
 
-static void trap(void *arg, uint32_t vm, uint64_t gpa, const void *data,
-		 size_t len)
-{
-	struct env *e = arg;
-
-	vgpu_page_write(gvt_vgpu_by_vm(e->gvt, vm), gpa, data, len);
-}
-
 static int setup(void **state)
 {
 	struct env *e = calloc(1, sizeof(*e));
 	struct guest_i915 *g = &e->g;
 
-	fake_hv_init(&e->hv, 64, 16);
-	fake_gpu_init(&e->gpu, 256, 4096, &e->hv.dma);
-	assert_int_equal(gvt_create(&e->gpu.hw, &e->hv.hv, NULL, &e->gvt), 0);
-	e->hv.trap = trap;
-	e->hv.trap_arg = e;
-	assert_int_equal(fake_hv_add_vm(&e->hv, 1, 8 * MiB), 0);
-	assert_int_equal(vgpu_create(e->gvt, &small, 1, &e->v), 0);
-	assert_int_equal(vgpu_create(e->gvt, &small, 2, &e->other), 0);
-	assert_int_equal(gi_probe(g, &e->hv, e->v, 1, e->gvt), 0);
+	struct mw_config c = { .pool_mib = 64, .ram_mib = 16, .fake_gpu = true };
+
+	assert_int_equal(mw_init(&e->mw, &c), 0);
+	assert_int_equal(mw_add_vgpu(&e->mw, &small, 1, 8 * MiB, &e->v), 0);
+	/* VM 2 needs no RAM: its vGPU only owns GM (OTHER) for the scans. */
+	assert_int_equal(mw_add_vgpu(&e->mw, &small, 2, 0, &e->other), 0);
+	assert_int_equal(gi_probe(g, &e->mw.hv, e->v, 1, e->mw.gvt), 0);
 	assert_int_equal(gi_ppgtt_create(g), 0);
 	assert_int_equal(gi_engine_init(g, GEN9_RCS0), 0);
 	assert_int_equal(gi_engine_init(g, GEN9_BCS0), 0);
@@ -78,10 +65,9 @@ static int teardown(void **state)
 {
 	struct env *e = *state;
 
-	gvt_destroy(e->gvt);
-	assert_int_equal(e->hv.pages_in_use, 0);
-	fake_gpu_fini(&e->gpu);
-	fake_hv_fini(&e->hv);
+	mw_stop(&e->mw);
+	assert_int_equal(e->mw.hv.pages_in_use, 0);
+	mw_fini(&e->mw);
 	free(e);
 	return 0;
 }
@@ -214,7 +200,7 @@ static void test_table(void **state)
 
 static void put_batch(struct env *e, int page, const uint32_t *dw, uint32_t n)
 {
-	fake_hv_guest_write(&e->hv, 1, e->batch_gpa + 4096ull * page, dw, 4 * n);
+	fake_hv_guest_write(&e->mw.hv, 1, e->batch_gpa + 4096ull * page, dw, 4 * n);
 }
 
 static void bb_start(struct env *e, uint64_t va, bool ppgtt)
@@ -296,8 +282,8 @@ static void test_privileged_batch_copied(void **state)
 	uint32_t *copy;
 	uint32_t s_head;
 
-	fake_hv_guest_write(&e->hv, 1, e->ggtt_batch_gpa, bb, sizeof(bb));
-	e->gpu.auto_complete = false;
+	fake_hv_guest_write(&e->mw.hv, 1, e->ggtt_batch_gpa, bb, sizeof(bb));
+	e->mw.gpu.auto_complete = false;
 	bb_start(e, e->ggtt_batch_gm, false);
 	gi_submit(&e->g, e->ctx[RCS], -1);
 	gi_service(&e->g);
@@ -307,12 +293,12 @@ static void test_privileged_batch_copied(void **state)
 	copy = (uint32_t *)ve->sbb.va;
 	assert_memory_equal(copy, bb, sizeof(bb));
 	/* Changing the guest's batch now changes nothing that runs. */
-	fake_hv_guest_write(&e->hv, 1, e->ggtt_batch_gpa, evil, sizeof(evil));
+	fake_hv_guest_write(&e->mw.hv, 1, e->ggtt_batch_gpa, evil, sizeof(evil));
 	assert_memory_equal(copy, bb, sizeof(bb));
-	fake_gpu_complete(&e->gpu, RCS);
+	fake_gpu_complete(&e->mw.gpu, RCS);
 	assert_int_equal(gi_wait_idle(&e->g, RCS, 10), 0);
 	/* And the evil version is rejected when submitted. */
-	e->gpu.auto_complete = true;
+	e->mw.gpu.auto_complete = true;
 	bb_start(e, e->ggtt_batch_gm, false);
 	assert_false(run_ring(e));
 }
@@ -325,7 +311,7 @@ static void test_ring_copy_is_what_runs(void **state)
 	uint32_t s_head, *ring;
 	struct gi_ctx *c = &e->g.ctx[e->ctx[RCS]];
 
-	e->gpu.auto_complete = false;
+	e->mw.gpu.auto_complete = false;
 	gi_ring_emit(&e->g, e->ctx[RCS], ok, 4);
 	gi_submit(&e->g, e->ctx[RCS], -1);
 	gi_service(&e->g);
@@ -334,7 +320,7 @@ static void test_ring_copy_is_what_runs(void **state)
 	gi_write32(&e->g, c->ring_gpa + c->tail - 12, 0x2230);
 	ring = (uint32_t *)(ve->sring.va + s_head);
 	assert_int_equal(ring[1], 0x2600);
-	fake_gpu_complete(&e->gpu, RCS);
+	fake_gpu_complete(&e->mw.gpu, RCS);
 	assert_int_equal(gi_wait_idle(&e->g, RCS, 10), 0);
 }
 

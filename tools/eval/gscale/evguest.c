@@ -4,19 +4,42 @@
 #include "gpu/hw/gen9_regs.h"
 #include "tools/eval/gscale/evguest.h"
 
-int evg_attach(struct evguest *g, struct evhv *hv, struct vgpu *v, uint32_t vm)
+int evg_world(struct model_world *w, struct mw_config c, int n,
+	      struct vgpu **v, struct evguest *g)
+{
+	int i;
+
+	c.pool_mib = 1536;
+	c.ram_mib = (uint32_t)(n * (EVG_RAM >> 20));
+	c.nr_vms = EVG_MAX_VMS + 1;
+	c.gmadr = 0x40000000ull;
+	if (mw_init(w, &c))
+		return -1;
+	fake_hv_record_ept(&w->hv, EVG_AP_GPA, w->hw.info.aperture_size);
+	for (i = 0; i < n; i++) {
+		if (mw_add_vgpu(w, &vgpu_type_v5_8, (uint32_t)i + 1, EVG_RAM,
+				&v[i]))
+			break;
+		if (evg_attach(&g[i], w, v[i], (uint32_t)i + 1))
+			return -1;
+	}
+	return i;
+}
+
+int evg_attach(struct evguest *g, struct model_world *w, struct vgpu *v,
+	       uint32_t vm)
 {
 	uint32_t cmd = 0;
 
 	memset(g, 0, sizeof(*g));
-	g->hv = hv;
+	g->w = w;
 	g->v = v;
 	g->vm = vm;
 	vgpu_gm_ranges(v, &g->low_base, &g->low_size, &g->high_base,
 		       &g->high_size);
-	if (vgpu_cfg_write(v, GEN9_PCI_BAR2, (uint32_t)EVHV_AP_GPA, 4) ||
+	if (vgpu_cfg_write(v, GEN9_PCI_BAR2, (uint32_t)EVG_AP_GPA, 4) ||
 	    vgpu_cfg_write(v, GEN9_PCI_BAR2 + 4,
-			   (uint32_t)(EVHV_AP_GPA >> 32), 4) ||
+			   (uint32_t)(EVG_AP_GPA >> 32), 4) ||
 	    vgpu_cfg_read(v, GEN9_PCI_COMMAND, &cmd, 2))
 		return -1;
 	return vgpu_cfg_write(v, GEN9_PCI_COMMAND,
@@ -50,21 +73,26 @@ int evg_fence(struct evguest *g, unsigned int i, uint64_t gm, uint32_t pages)
 	return vgpu_mmio_write(g->v, FENCE_REG_GEN6_LO(i), (uint32_t)f, 4);
 }
 
+uint64_t evg_ap_hpa(const struct evguest *g, uint64_t off)
+{
+	return fake_hv_ept_hpa(&g->w->hv, g->vm, EVG_AP_GPA + off);
+}
+
 /* The CPU's access through the EPT: RAM directly, or the host aperture
  * (then the GGTT translates, as for the fence pool). */
 static int ap_rw(struct evguest *g, uint64_t off, uint32_t *val, bool write)
 {
-	uint64_t hpa = evhv_ap_hpa(g->hv, g->vm, off);
-	struct gpu_hw *hw = g->hv->gpu;
+	uint64_t hpa = evg_ap_hpa(g, off);
+	struct gpu_hw *hw = &g->w->hw;
 	uint32_t *p;
 
 	if (!hpa)
 		return -1;
-	if (hw && hpa >= hw->info.aperture_base &&
+	if (hpa >= hw->info.aperture_base &&
 	    hpa - hw->info.aperture_base < hw->info.aperture_size)
 		return gpu_hw_aperture_rw(hw, hpa - hw->info.aperture_base, val,
 					  4, write) ? -1 : 0;
-	p = evhv_hpa_ptr(g->hv, hpa, 4);
+	p = fake_hv_hpa_ptr(&g->w->hv, hpa, 4);
 	if (!p)
 		return -1;
 	if (write)
@@ -86,14 +114,13 @@ int evg_ap_write(struct evguest *g, uint64_t off, uint32_t val)
 
 void evg_ram_write32(struct evguest *g, uint64_t gpa, uint32_t val)
 {
-	uint32_t *p = evhv_hpa_ptr(g->hv, evhv_gpa_to_hpa(g->hv, g->vm, gpa), 4);
-
-	*p = val;
+	fake_hv_guest_write(&g->w->hv, g->vm, gpa, &val, 4);
 }
 
 uint32_t evg_ram_read32(struct evguest *g, uint64_t gpa)
 {
-	uint32_t *p = evhv_hpa_ptr(g->hv, evhv_gpa_to_hpa(g->hv, g->vm, gpa), 4);
+	uint32_t val;
 
-	return *p;
+	fake_hv_guest_read(&g->w->hv, g->vm, gpa, &val, 4);
+	return val;
 }

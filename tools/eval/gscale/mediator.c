@@ -15,7 +15,6 @@
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tools/eval/gscale/eval.h"
 #include "tools/eval/gscale/evguest.h"
-#include "tools/eval/gscale/evhv.h"
 
 #define MED_MAX 64
 
@@ -23,61 +22,42 @@ FILE *med_series;
 #define SLICES (SIM_SECONDS * 1000 / SLICE_MS)
 
 struct med {
-	struct evhv hv;
-	struct gen9_model m;
-	uint32_t *regs;
-	uint64_t *ggtt;
-	struct gpu_hw hw;
-	struct gvt *gvt;
+	struct model_world mw;
+	uint64_t tsc0;
+	double ns_per_tick;
 	int n;
 	struct vgpu *v[MED_MAX];
 	struct evguest g[MED_MAX];
 	uint32_t cursor[MED_MAX];
 };
 
+/* The mediator's clock: real time (TSC), so its own timers measure real
+ * work, plus the simulated time the replay adds to the fake's now. */
+static uint64_t tsc_clock(void *arg)
+{
+	struct med *w = arg;
+
+	return (uint64_t)((double)(__rdtsc() - w->tsc0) * w->ns_per_tick);
+}
+
 static int med_init(struct med *w, int n, enum policy pol)
 {
 	struct gvt_params p = { 0 };
-	struct gen9_model_config cfg = { 0 };
-	struct gen9_model_mem mem;
 
 	memset(w, 0, sizeof(*w));
-	if (evhv_init(&w->hv, 1536, MED_MAX, 1, APERTURE_BYTES))
-		return -1;
-	w->hv.quiet = true;
-	w->regs = calloc(GEN9_MODEL_REGS_DWORDS, 4);
-	w->ggtt = calloc(GGTT_ENTRIES, 8);
-	mem.regs = w->regs;
-	mem.ggtt = w->ggtt;
-	mem.ggtt_entries = GGTT_ENTRIES;
-	cfg.aperture_size = APERTURE_BYTES;
-	cfg.gmadr = 0x40000000ull;
-	if (gen9_model_init(&w->m, &cfg, &mem, &w->hv.dma))
-		return -1;
-	gen9_model_attach(&w->m, &w->hw);
-	w->hv.gpu = &w->hw;
 	p.gscale = pol != POL_GVIRT;
 	p.gscale_basic = pol == POL_BASIC;
 	p.gscale_predictive = pol == POL_PREDICT;
 	p.gscale_slot_mib = SLOT_MIB;
-	if (gvt_create(&w->hw, &w->hv.hv, &p, &w->gvt))
-		return -1;
-	for (int i = 0; i < n; i++) {
-		if (vgpu_create(w->gvt, &vgpu_type_v5_8, (uint32_t)i + 1, &w->v[i]))
-			break;
-		if (evg_attach(&w->g[i], &w->hv, w->v[i], (uint32_t)i + 1))
-			return -1;
-		w->n = i + 1;
-	}
-	return 0;
-}
-
-static void med_fini(struct med *w)
-{
-	gvt_destroy(w->gvt);
-	free(w->regs);
-	free(w->ggtt);
-	evhv_fini(&w->hv);
+	w->ns_per_tick = 1e9 / tsc_hz();
+	w->tsc0 = __rdtsc();
+	w->n = evg_world(&w->mw,
+			 (struct mw_config){ .aperture_mib = APERTURE_BYTES >> 20,
+					     .params = &p,
+					     .clock = tsc_clock,
+					     .clock_arg = w },
+			 n, w->v, w->g);
+	return w->n < 0 ? -1 : 0;
 }
 
 /* A guest binds permille of its GM (low first, then high), cycling over
@@ -147,7 +127,7 @@ int med_run(enum policy pol, int n, const enum profile *prof,
 	struct med *w = calloc(1, sizeof(*w));
 	uint64_t *sw_ticks = calloc(SLICES, 8), *cp_ticks = calloc(SLICES, 8);
 	uint64_t *cp_entries = calloc(SLICES, 8);
-	double tick_per_ns = evhv_tsc_hz() / 1e9;
+	double tick_per_ns = tsc_hz() / 1e9;
 	bool busy[MED_MAX];
 	int cur = -1;
 	size_t ns = 0;
@@ -155,7 +135,8 @@ int med_run(enum policy pol, int n, const enum profile *prof,
 	memset(out, 0, sizeof(*out));
 	if (!w || !sw_ticks || !cp_ticks || !cp_entries || med_init(w, n, pol))
 		return -1;
-	out->supported = w->n + (int)gvt_room_for(w->gvt, &vgpu_type_v5_8, NULL);
+	out->supported = w->n + (int)gvt_room_for(w->mw.gvt, &vgpu_type_v5_8,
+						  NULL);
 	out->fits = w->n == n;
 	if (!out->fits)
 		goto done;
@@ -172,23 +153,23 @@ int med_run(enum policy pol, int n, const enum profile *prof,
 				guest_binds(w, i,
 					    profile_writes_permille(prof[i], s));
 		}
-		w->hv.virt_ns += (uint64_t)SLICE_MS * 1000000;
+		w->mw.hv.now += (uint64_t)SLICE_MS * 1000000;
 		nx = next_busy(busy, n, cur < 0 ? n - 1 : cur);
 		if (nx < 0 || nx == cur)
 			continue; /* idle GPU, or alone: no switch */
 		af = next_busy(busy, n, nx);
 		next = w->v[nx];
 		after = af >= 0 && af != nx ? w->v[af] : NULL;
-		c0 = w->gvt->gs ? w->gvt->gs->stats.copy_clock : 0;
+		c0 = w->mw.gvt->gs ? w->mw.gvt->gs->stats.copy_clock : 0;
 		e0 = next->stats.gm_entries_copied;
 		/* vgpu_sched.c switch_to(), GPU-state part. */
 		t0 = __rdtsc();
-		gvt_mmio_switch(w->gvt, w->gvt->owner, next);
-		gvt_gscale_switch(w->gvt, next, after);
-		w->gvt->owner = next;
+		gvt_mmio_switch(w->mw.gvt, w->mw.gvt->owner, next);
+		gvt_gscale_switch(w->mw.gvt, next, after);
+		w->mw.gvt->owner = next;
 		sw_ticks[ns] = __rdtsc() - t0;
-		cp_ticks[ns] = w->gvt->gs ? (uint64_t)((double)(
-				       w->gvt->gs->stats.copy_clock - c0) *
+		cp_ticks[ns] = w->mw.gvt->gs ? (uint64_t)((double)(
+				       w->mw.gvt->gs->stats.copy_clock - c0) *
 						       tick_per_ns)
 					  : 0;
 		cp_entries[ns] = next->stats.gm_entries_copied - e0;
@@ -200,26 +181,26 @@ int med_run(enum policy pol, int n, const enum profile *prof,
 		if (med_series)
 			fprintf(med_series, "%zu %.5f %llu\n", ns,
 				100.0 * (double)cp_ticks[ns - 1] /
-					(evhv_tsc_hz() * SLICE_MS / 1000.0),
+					(tsc_hz() * SLICE_MS / 1000.0),
 				(unsigned long long)cp_entries[ns - 1]);
 		cur = nx;
 	}
 	if (med_series)
 		fprintf(med_series, "\n\n");
-	if (w->gvt->gs)
-		out->prefetched = w->gvt->gs->stats.entries_prefetched;
+	if (w->mw.gvt->gs)
+		out->prefetched = w->mw.gvt->gs->stats.entries_prefetched;
 	for (int i = 0; i < n; i++) {
 		const struct vgpu_stats *st = vgpu_get_stats(w->v[i]);
 
 		out->guest_writes += st->ggtt_writes;
 		out->ladder_updates += st->ladder_updates;
 	}
-	out->foreign_maps = w->hv.foreign_maps;
+	out->foreign_maps = w->mw.hv.foreign_maps;
 	out->med_switch_ticks = median(sw_ticks, ns);
 	out->med_copy_ticks = median(cp_ticks, ns);
 	out->med_entries = median(cp_entries, ns);
 done:
-	med_fini(w);
+	mw_fini(&w->mw);
 	free(w);
 	free(sw_ticks);
 	free(cp_ticks);

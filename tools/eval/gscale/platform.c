@@ -63,18 +63,22 @@ uint64_t rdtsc_now(void *ctx)
 	return __rdtsc();
 }
 
-/* TSC ticks per second, against CLOCK_MONOTONIC over 200 ms. */
+/* TSC ticks per second, against CLOCK_MONOTONIC over 200 ms (once). */
 double tsc_hz(void)
 {
+	static double hz;
 	struct timespec a, b;
 	uint64_t t0, t1;
 
+	if (hz)
+		return hz;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	t0 = __rdtsc();
 	do
 		clock_gettime(CLOCK_MONOTONIC, &b);
 	while ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec) < 2e8);
 	t1 = __rdtsc();
-	return (t1 - t0) /
-	       (((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / 1e9);
+	hz = (t1 - t0) /
+	     (((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / 1e9);
+	return hz;
 }
