@@ -1,0 +1,217 @@
+/* The policy monitor; see monitor.h. */
+#include "gpu/policy/monitor.h"
+#include "gpu/hw/gpu_hw.h"
+#include "mini/string.h"
+
+static uint64_t or_default(uint64_t v, uint64_t d)
+{
+	return v ? v : d;
+}
+
+int mon_init(struct mon *m, const struct mon_params *p, uint64_t now)
+{
+	memset(m, 0, sizeof(*m));
+	if (p)
+		m->p = *p;
+	m->p.idle_ns = or_default(m->p.idle_ns, MON_IDLE_NS);
+	m->p.window_ns = or_default(m->p.window_ns, MON_WINDOW_NS);
+	m->p.bucket_ns = or_default(m->p.bucket_ns, MON_BUCKET_NS);
+	m->p.nr_cpus = (uint32_t)or_default(m->p.nr_cpus, 1);
+	if (m->p.window_ns % m->p.bucket_ns ||
+	    m->p.window_ns / m->p.bucket_ns > MON_MAX_BUCKETS)
+		return -GPU_EINVAL;
+	m->nr_buckets = (uint32_t)(m->p.window_ns / m->p.bucket_ns);
+	m->period_start = now;
+	return 0;
+}
+
+static struct mon_vgpu *get(struct mon *m, uint32_t id)
+{
+	return id < MON_MAX_VGPUS && m->v[id].present ? &m->v[id] : NULL;
+}
+
+int mon_add(struct mon *m, uint32_t id, uint64_t now)
+{
+	struct mon_vgpu *v;
+
+	if (id >= MON_MAX_VGPUS || m->v[id].present)
+		return -GPU_EINVAL;
+	v = &m->v[id];
+	memset(v, 0, sizeof(*v));
+	v->present = true;
+	v->last_active_ns = now;
+	v->first_bucket = now / m->p.bucket_ns;
+	/* Tags start past any bucket a stale write could name. */
+	for (uint32_t i = 0; i <= MON_MAX_BUCKETS; i++)
+		v->tag[i] = UINT64_MAX;
+	return 0;
+}
+
+void mon_remove(struct mon *m, uint32_t id)
+{
+	if (get(m, id))
+		m->v[id].present = false;
+}
+
+void mon_submit(struct mon *m, uint32_t id, uint64_t now)
+{
+	struct mon_vgpu *v = get(m, id);
+
+	if (v && now > v->last_active_ns)
+		v->last_active_ns = now;
+}
+
+static void add_busy(struct mon *m, struct mon_vgpu *v, uint64_t bucket,
+		     uint64_t ns)
+{
+	uint32_t i = (uint32_t)(bucket % (m->nr_buckets + 1));
+
+	if (v->tag[i] != UINT64_MAX && v->tag[i] > bucket)
+		return; /* older than the ring holds */
+	if (v->tag[i] != bucket) {
+		v->tag[i] = bucket;
+		v->busy[i] = 0;
+	}
+	v->busy[i] += ns;
+}
+
+void mon_gpu_busy(struct mon *m, uint32_t id, uint64_t start, uint64_t end)
+{
+	struct mon_vgpu *v = get(m, id);
+	uint64_t bn = m->p.bucket_ns;
+
+	if (!v || end <= start)
+		return;
+	/* Only the last window can matter: skip anything older. */
+	if (end - start > m->p.window_ns + bn)
+		start = end - m->p.window_ns - bn;
+	while (start < end) {
+		uint64_t b = start / bn, stop = (b + 1) * bn;
+
+		if (stop > end)
+			stop = end;
+		add_busy(m, v, b, stop - start);
+		start = stop;
+	}
+	if (end > v->last_active_ns)
+		v->last_active_ns = end;
+}
+
+void mon_gm(struct mon *m, uint32_t id, uint64_t requested, uint64_t used,
+	    uint64_t size)
+{
+	struct mon_vgpu *v = get(m, id);
+
+	if (!v)
+		return;
+	v->gm_requested = requested;
+	v->gm_used = used;
+	v->gm_size = size;
+}
+
+void mon_evicted(struct mon *m, uint32_t id, uint64_t evictions)
+{
+	struct mon_vgpu *v = get(m, id);
+
+	if (v)
+		v->evictions += evictions;
+}
+
+void mon_copy(struct mon *m, uint32_t id, uint64_t entries, uint64_t cycles)
+{
+	struct mon_vgpu *v = get(m, id);
+
+	if (v) {
+		v->copied += entries;
+		v->copy_cycles += cycles;
+		v->switches_in++;
+	}
+	m->p_copied += entries;
+	m->p_cycles += cycles;
+	m->copied += entries;
+	m->copy_cycles += cycles;
+}
+
+void mon_steal(struct mon *m, uint64_t steal_ns, uint64_t other_ns)
+{
+	uint64_t total = steal_ns + other_ns;
+
+	/* A term of equation 2: w / (w + s), at most 100%. */
+	if (total >= steal_ns && total)
+		m->p_w += steal_ns * 1000 / total;
+	m->p_vcpus++;
+}
+
+uint32_t mon_util(const struct mon *m, uint32_t id, uint64_t now)
+{
+	const struct mon_vgpu *v =
+		id < MON_MAX_VGPUS && m->v[id].present ? &m->v[id] : NULL;
+	uint64_t cur = now / m->p.bucket_ns, count, sum = 0, u;
+
+	if (!v || cur <= v->first_bucket)
+		return 0;
+	count = cur - v->first_bucket;
+	if (count > m->nr_buckets)
+		count = m->nr_buckets;
+	for (uint64_t b = cur - count; b < cur; b++) {
+		uint32_t i = (uint32_t)(b % (m->nr_buckets + 1));
+
+		if (v->tag[i] == b)
+			sum += v->busy[i];
+	}
+	u = sum * 1000 / (count * m->p.bucket_ns);
+	return (uint32_t)(u > 1000 ? 1000 : u);
+}
+
+bool mon_is_idle(const struct mon *m, uint32_t id, uint64_t now)
+{
+	const struct mon_vgpu *v =
+		id < MON_MAX_VGPUS && m->v[id].present ? &m->v[id] : NULL;
+
+	return v && now >= v->last_active_ns &&
+	       now - v->last_active_ns >= m->p.idle_ns;
+}
+
+uint32_t mon_poll(struct mon *m, uint64_t now, struct mon_event *ev,
+		  uint32_t max)
+{
+	uint32_t n = 0;
+
+	for (uint32_t id = 0; id < MON_MAX_VGPUS; id++) {
+		struct mon_vgpu *v = &m->v[id];
+		bool idle;
+
+		if (!v->present)
+			continue;
+		idle = mon_is_idle(m, id, now);
+		if (idle == v->idle)
+			continue;
+		/* A transition beyond max is reported at the next poll. */
+		if (n == max)
+			break;
+		v->idle = idle;
+		ev[n].vgpu = (uint16_t)id;
+		ev[n].kind = idle ? MON_BECAME_IDLE : MON_BECAME_ACTIVE;
+		n++;
+	}
+	return n;
+}
+
+void mon_period(struct mon *m, uint64_t now, struct mon_period *out)
+{
+	uint64_t t = now > m->period_start ? now - m->period_start : 0;
+	uint64_t tc = m->p.cycles_per_us ? t * m->p.cycles_per_us / 1000 : t;
+	uint64_t denom = tc * m->p.nr_cpus, r;
+
+	memset(out, 0, sizeof(*out));
+	out->t_ns = t;
+	out->copied = m->p_copied;
+	out->copy_cycles = m->p_cycles;
+	r = denom ? m->p_cycles * 1000 / denom : 0;
+	out->rcopy_permille = r > 1000 ? 1000 : r;
+	out->w_permille = m->p_w;
+	out->vcpus = m->p_vcpus;
+	m->p_copied = m->p_cycles = m->p_w = 0;
+	m->p_vcpus = 0;
+	m->period_start = now;
+}

@@ -1,0 +1,22 @@
+# GM placement and ballooning study (issue 7): tools/eval/balloon drives
+# gpu/policy (monitor, gBalloon's loop, DymGPU's triggers, non-contiguous
+# slots) and gpu/gscale's copy path over the Gen9 model, every policy on the
+# same traces.
+EVAL_STUDIES += balloon
+
+BALLOON_EVAL := $(BUILD)/host/eval/balloon-eval
+BALLOON_EVAL_SRCS := $(wildcard tools/eval/balloon/*.c) \
+	$(wildcard gpu/gscale/*.c) $(wildcard gpu/policy/*.c) \
+	$(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c)
+
+$(BALLOON_EVAL): $(BALLOON_EVAL_SRCS) $(wildcard tools/eval/balloon/*.h) $(HOST_HDRS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -DHOST_BUILD \
+		-I. -Ilibc-mini/include -o $@ $(BALLOON_EVAL_SRCS) -lm
+
+eval-balloon: $(BALLOON_EVAL)
+	@mkdir -p $(EVAL_DIR)/balloon
+	$(BALLOON_EVAL) $(EVAL_DIR)/balloon
+	gnuplot -e "dir='$(EVAL_DIR)/balloon'" tools/eval/balloon/plots.gp
+	@cat $(EVAL_DIR)/balloon/balloon.md

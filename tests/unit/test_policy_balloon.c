@@ -1,0 +1,448 @@
+/* gBalloon's policy loop (gpu/policy/balloon_policy.c): equation 3, the
+ * three bands' actions, the request queue's bounds and errors, and both
+ * appliers (Algorithm 1 on contiguous slots, sets). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpu/hw/gpu_hw.h"
+#include "gpu/policy/balloon_policy.h"
+
+#define MS 1000000ull
+#define SE 16384u /* entries per 64 MiB slot */
+
+struct fx {
+	struct bpol bp;
+	struct bpol_view view;
+	struct bpol_decision d;
+	struct slot_layout lay;
+	uint32_t floor[SLOTS_MAX_VGPUS];
+	uint64_t used[SLOTS_MAX_VGPUS];
+};
+
+static struct fx *fx_new(uint32_t m, uint32_t n, const uint32_t *s,
+			 const uint32_t *p, const struct bpol_params *par)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->lay.m = m;
+	f->lay.n = n;
+	for (uint32_t i = 0; i < n; i++) {
+		f->lay.s[i] = s[i];
+		f->lay.p[i] = p[i];
+		f->floor[i] = 1;
+		f->used[i] = (uint64_t)s[i] * SE; /* fully used */
+	}
+	assert_int_equal(bpol_init(&f->bp, par, 0), 0);
+	bpol_view_contig(&f->view, &f->lay, f->floor, f->used, SE);
+	return f;
+}
+
+static void refresh(struct fx *f)
+{
+	bpol_view_contig(&f->view, &f->lay, f->floor, f->used, SE);
+}
+
+/* f = W / W_max + R_copy / R_max, each capped at 1. Defaults: W_max =
+ * 100% per vCPU, R_max = 100% / N. */
+static void test_f_and_bands(void **state)
+{
+	struct bpol_params p = { .vcpus = 4, .nr_cpus = 8 };
+	struct bpol bp;
+
+	(void)state;
+	assert_int_equal(bpol_init(&bp, &p, 0), 0);
+	assert_int_equal(bp.p.w_max, 4000);
+	assert_int_equal(bp.p.rcopy_max, 125);
+	assert_int_equal(bpol_f(&bp, 0, 0), 0);
+	assert_int_equal(bpol_f(&bp, 2000, 0), 500);
+	assert_int_equal(bpol_f(&bp, 0, 62), 496);
+	assert_int_equal(bpol_f(&bp, 2000, 125), 1500);
+	assert_int_equal(bpol_f(&bp, 1ull << 60, 1ull << 60), 2000);
+	assert_int_equal(bpol_band_of(&bp, 499), BPOL_CALM);
+	assert_int_equal(bpol_band_of(&bp, 500), BPOL_BUSY);
+	assert_int_equal(bpol_band_of(&bp, 999), BPOL_BUSY);
+	assert_int_equal(bpol_band_of(&bp, 1000), BPOL_OVERLOADED);
+	/* Measured maxima and thresholds are parameters. */
+	p = (struct bpol_params){ .w_max = 100, .rcopy_max = 10, .low = 200,
+				  .high = 300 };
+	assert_int_equal(bpol_init(&bp, &p, 0), 0);
+	assert_int_equal(bpol_f(&bp, 50, 5), 1000);
+	assert_int_equal(bpol_band_of(&bp, 250), BPOL_BUSY);
+	p.low = 300;
+	assert_int_equal(bpol_init(&bp, &p, 0), -GPU_EINVAL); /* low >= high */
+}
+
+/* Requests: validated, merged per vGPU, bounded per vGPU and in total. */
+static void test_request_queue_bounds_and_errors(void **state)
+{
+	static const uint32_t s[] = { 2, 2 }, p[] = { 0, 2 };
+	struct fx *f = fx_new(40, 2, s, p, NULL);
+	struct bpol_view *big = calloc(1, sizeof(*big));
+
+	(void)state;
+	assert_int_equal(bpol_request(&f->bp, &f->view, 2, 1, 0), -GPU_EINVAL);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 9999, 1, 0),
+			 -GPU_EINVAL);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 0, 0, 0), -GPU_EINVAL);
+	/* More than high GM holds (2 + 39 > 40). */
+	assert_int_equal(bpol_request(&f->bp, &f->view, 0, 39, 0), -GPU_EINVAL);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 0, UINT32_MAX, 0),
+			 -GPU_EINVAL);
+	/* Merged: one queue entry per vGPU, up to 8 slots waiting. */
+	assert_int_equal(bpol_request(&f->bp, &f->view, 0, 5, 0), 0);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 0, 3, 0), 0);
+	assert_int_equal(bpol_pending(&f->bp, 0), 8);
+	assert_int_equal(f->bp.len, 1);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 0, 1, 0), -GPU_ENOSPC);
+	assert_int_equal(bpol_pending(&f->bp, 0), 8); /* unchanged */
+	/* Pending counts toward "more than exists". */
+	f->lay.s[1] = 30;
+	f->lay.p[1] = 2;
+	refresh(f);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 1, 8, 0), 0);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 1, 3, 0), -GPU_EINVAL);
+	bpol_cancel(&f->bp, 0);
+	assert_int_equal(bpol_pending(&f->bp, 0), 0);
+	assert_int_equal(bpol_pending(&f->bp, 1), 8);
+	/* The queue holds BPOL_QUEUE vGPUs; a flood from more is refused. */
+	big->m = 200;
+	big->n = 100;
+	big->slot_entries = SE;
+	for (uint32_t i = 0; i < 100; i++)
+		big->v[i] = (struct bpol_vgpu){ .present = true, .slots = 1 };
+	bpol_cancel(&f->bp, 1);
+	for (uint32_t i = 0; i < BPOL_QUEUE; i++)
+		assert_int_equal(bpol_request(&f->bp, big, i, 1, 0), 0);
+	assert_int_equal(bpol_request(&f->bp, big, BPOL_QUEUE, 1, 0),
+			 -GPU_ENOSPC);
+	assert_int_equal(bpol_request(&f->bp, big, 3, 1, 0), 0); /* merges */
+	assert_int_equal(f->bp.len, BPOL_QUEUE);
+	assert_int_equal(f->bp.st.refused, 8);
+	free(big);
+	free(f);
+}
+
+/* gBalloon figure 4 through the loop: vGPU4 asks for two slots, the host
+ * is calm, the request is approved and Algorithm 1 expands it left. */
+static void test_calm_approves_all_figure4(void **state)
+{
+	static const uint32_t s[] = { 2, 2, 2, 1 }, p[] = { 0, 2, 3, 2 };
+	struct fx *f = fx_new(5, 4, s, p, NULL);
+
+	(void)state;
+	assert_int_equal(bpol_request(&f->bp, &f->view, 3, 2, 0), 0);
+	/* Not before the period. */
+	assert_int_equal(bpol_evaluate(&f->bp, 499 * MS, 0, 0, &f->view, &f->d),
+			 0);
+	assert_int_equal(bpol_evaluate(&f->bp, 500 * MS, 0, 0, &f->view, &f->d),
+			 1);
+	assert_int_equal(f->d.band, BPOL_CALM);
+	assert_int_equal(f->d.nr, 1);
+	assert_int_equal(f->d.act[0].kind, BPOL_APPROVE);
+	assert_int_equal(bpol_apply_contig(&f->lay, &f->d), 1);
+	assert_int_equal(f->d.act[0].l, 2);
+	assert_int_equal(f->d.act[0].r, 0);
+	assert_int_equal(f->lay.p[3], 0);
+	assert_int_equal(f->lay.s[3], 3);
+	assert_int_equal(bpol_pending(&f->bp, 3), 0);
+	/* Next period: nothing pending, calm: nothing done, nobody shrunk. */
+	refresh(f);
+	assert_int_equal(bpol_evaluate(&f->bp, 1000 * MS, 0, 0, &f->view,
+				       &f->d), 1);
+	assert_int_equal(f->d.nr, 0);
+	assert_int_equal(f->bp.st.evaluations, 2);
+	/* A fixed grid: a late tick (1.52 s) does not push the next
+	 * evaluation past 2.0 s; after a long gap it restarts from now. */
+	assert_int_equal(bpol_evaluate(&f->bp, 1520 * MS, 0, 0, &f->view,
+				       &f->d), 1);
+	assert_int_equal(bpol_evaluate(&f->bp, 1999 * MS, 0, 0, &f->view,
+				       &f->d), 0);
+	assert_int_equal(bpol_evaluate(&f->bp, 2001 * MS, 0, 0, &f->view,
+				       &f->d), 1);
+	assert_int_equal(bpol_evaluate(&f->bp, 9000 * MS, 0, 0, &f->view,
+				       &f->d), 1);
+	assert_int_equal(bpol_evaluate(&f->bp, 9499 * MS, 0, 0, &f->view,
+				       &f->d), 0);
+	assert_int_equal(f->bp.st.evaluations, 5);
+	free(f);
+}
+
+/* Between the thresholds: approve, and take one slot from the largest
+ * vGPU with a slot's worth unused - not one that was just grown, not below
+ * its floor. */
+static void test_busy_approves_and_shrinks_largest_underused(void **state)
+{
+	static const uint32_t s[] = { 4, 6, 6, 2 }, p[] = { 0, 4, 10, 16 };
+	struct bpol_params par = { .w_max = 1000, .rcopy_max = 1000 };
+	struct fx *f = fx_new(20, 4, s, p, &par);
+
+	(void)state;
+	f->used[1] = 6 * SE;           /* largest, fully used */
+	f->used[2] = 4 * SE;           /* largest, under-used */
+	f->used[0] = SE;               /* smaller */
+	refresh(f);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 3, 1, 0), 0);
+	assert_int_equal(bpol_evaluate(&f->bp, 500 * MS, 600, 0, &f->view,
+				       &f->d), 1);
+	assert_int_equal(f->d.f, 600);
+	assert_int_equal(f->d.band, BPOL_BUSY);
+	assert_int_equal(f->d.nr, 2);
+	assert_int_equal(f->d.act[0].kind, BPOL_APPROVE);
+	assert_int_equal(f->d.act[0].vgpu, 3);
+	assert_int_equal(f->d.act[1].kind, BPOL_SHRINK);
+	assert_int_equal(f->d.act[1].vgpu, 2);
+	assert_int_equal(f->d.act[1].slots, 1);
+	assert_int_equal(bpol_apply_contig(&f->lay, &f->d), 2);
+	assert_int_equal(f->lay.s[2], 5);
+	assert_int_equal(f->lay.s[3], 3);
+	assert_int_equal(slots_check(&f->lay), 0);
+	/* Equal sizes: the less used one. */
+	f->lay.s[2] = 6;
+	f->used[1] = 4 * SE;
+	f->used[2] = 5 * SE;
+	refresh(f);
+	assert_int_equal(bpol_evaluate(&f->bp, 1000 * MS, 600, 0, &f->view,
+				       &f->d), 1);
+	assert_int_equal(f->d.nr, 1);
+	assert_int_equal(f->d.act[0].vgpu, 1);
+	/* Nobody under-used: nothing taken. */
+	for (uint32_t i = 0; i < 4; i++)
+		f->used[i] = (uint64_t)f->lay.s[i] * SE;
+	refresh(f);
+	assert_int_equal(bpol_evaluate(&f->bp, 1500 * MS, 600, 0, &f->view,
+				       &f->d), 1);
+	assert_int_equal(f->d.nr, 0);
+	/* Floors hold: everyone at its floor, nothing taken. */
+	for (uint32_t i = 0; i < 4; i++) {
+		f->used[i] = 0;
+		f->floor[i] = f->lay.s[i];
+	}
+	refresh(f);
+	assert_int_equal(bpol_evaluate(&f->bp, 2000 * MS, 600, 0, &f->view,
+				       &f->d), 1);
+	assert_int_equal(f->d.nr, 0);
+	/* The vGPU just grown is not the one shrunk. */
+	for (uint32_t i = 0; i < 4; i++)
+		f->floor[i] = 1;
+	f->used[1] = 0;
+	refresh(f);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 1, 1, 0), 0);
+	assert_int_equal(bpol_evaluate(&f->bp, 2500 * MS, 600, 0, &f->view,
+				       &f->d), 1);
+	assert_int_equal(f->d.nr, 2);
+	assert_int_equal(f->d.act[1].kind, BPOL_SHRINK);
+	assert_int_equal(f->d.act[1].vgpu, 2);
+	free(f);
+}
+
+/* Above Threshold_high: every request rejected (-GPU_EBUSY), two slots
+ * taken back regardless of usage, largest first, floors kept. */
+static void test_overloaded_rejects_and_takes_two(void **state)
+{
+	static const uint32_t s[] = { 4, 6, 3 }, p[] = { 0, 4, 10 };
+	struct bpol_params par = { .w_max = 1000, .rcopy_max = 1000 };
+	struct fx *f = fx_new(16, 3, s, p, &par);
+
+	(void)state;
+	assert_int_equal(bpol_request(&f->bp, &f->view, 0, 2, 0), 0);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 2, 1, 0), 0);
+	assert_int_equal(bpol_evaluate(&f->bp, 500 * MS, 700, 400, &f->view,
+				       &f->d), 1);
+	assert_int_equal(f->d.band, BPOL_OVERLOADED);
+	assert_int_equal(f->d.nr, 3);
+	assert_int_equal(f->d.act[0].kind, BPOL_REJECT);
+	assert_int_equal(f->d.act[0].err, -GPU_EBUSY);
+	assert_int_equal(f->d.act[1].kind, BPOL_REJECT);
+	/* Both slots from vGPU 1 (6 -> 5 -> still the largest): one
+	 * reduction of two, Algorithm 1 picks the ends. */
+	assert_int_equal(f->d.act[2].kind, BPOL_SHRINK);
+	assert_int_equal(f->d.act[2].vgpu, 1);
+	assert_int_equal(f->d.act[2].slots, 2);
+	assert_int_equal(bpol_apply_contig(&f->lay, &f->d), 1);
+	assert_int_equal(f->lay.s[1], 4);
+	assert_int_equal(bpol_pending(&f->bp, 0), 0);
+	assert_int_equal(f->bp.st.rejected, 2);
+	/* Floor: vGPU 1 (4 slots, the least used of the two largest) may
+	 * lose one more, then the next largest pays. */
+	f->floor[1] = 3;
+	f->used[1] = 0;
+	refresh(f);
+	assert_int_equal(bpol_evaluate(&f->bp, 1000 * MS, 2000, 2000, &f->view,
+				       &f->d), 1);
+	assert_int_equal(f->d.nr, 2);
+	assert_int_equal(f->d.act[0].vgpu, 1);
+	assert_int_equal(f->d.act[1].vgpu, 0);
+	assert_int_equal(bpol_apply_contig(&f->lay, &f->d), 2);
+	assert_int_equal(f->lay.s[1], 3);
+	assert_int_equal(f->lay.s[0], 3);
+	assert_int_equal(f->bp.st.shrunk_slots, 4);
+	free(f);
+}
+
+/* A request that no longer fits at decision time is rejected -GPU_EINVAL;
+ * a request from a vGPU gone meanwhile is dropped. */
+static void test_stale_requests(void **state)
+{
+	static const uint32_t s[] = { 2, 2 }, p[] = { 0, 2 };
+	struct fx *f = fx_new(6, 2, s, p, NULL);
+
+	(void)state;
+	assert_int_equal(bpol_request(&f->bp, &f->view, 0, 4, 0), 0);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 1, 1, 0), 0);
+	f->lay.s[0] = 3; /* grown by someone else */
+	refresh(f);
+	f->view.v[1].present = false;
+	assert_int_equal(bpol_evaluate(&f->bp, 500 * MS, 0, 0, &f->view, &f->d),
+			 1);
+	assert_int_equal(f->d.nr, 1);
+	assert_int_equal(f->d.act[0].kind, BPOL_REJECT);
+	assert_int_equal(f->d.act[0].err, -GPU_EINVAL);
+	assert_int_equal(f->bp.len, 0);
+	free(f);
+}
+
+/* The set applier: the same decisions on non-contiguous slots. */
+static void test_apply_on_sets(void **state)
+{
+	static const uint32_t s[] = { 3, 3, 2 }, p[] = { 0, 3, 6 };
+	struct fx *f = fx_new(10, 3, s, p, NULL);
+	struct ncs_layout *nl = calloc(1, sizeof(*nl));
+
+	(void)state;
+	ncs_from_contig(nl, &f->lay);
+	bpol_view_nc(&f->view, nl, f->floor, f->used, SE);
+	assert_int_equal(f->view.v[0].slots, 3);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 0, 2, 0), 0);
+	assert_int_equal(bpol_evaluate(&f->bp, 500 * MS, 0, 0, &f->view, &f->d),
+			 1);
+	assert_int_equal(bpol_apply_nc(nl, &f->d, NULL), 1);
+	/* The two free slots (8, 9), though not next to it. */
+	assert_int_equal(ncs_count(&nl->set[0]), 5);
+	assert_true(ncs_has(&nl->set[0], 8));
+	assert_true(ncs_has(&nl->set[0], 9));
+	assert_int_equal(ncs_shared(nl), 0);
+	/* Contiguous, vGPU 0 at 0..2 can only grow right over vGPU 1. */
+	assert_int_equal(bpol_apply_contig(&f->lay, &f->d), 1);
+	assert_int_equal(slots_shared(&f->lay), 2);
+	free(nl);
+	free(f);
+}
+
+static uint32_t rnd(uint32_t *st, uint32_t n)
+{
+	*st = *st * 1103515245u + 12345u;
+	return (*st >> 8) % n;
+}
+
+/* Random layouts, requests and loads: after every decision the layout is
+ * valid, nobody is below its floor, sizes move exactly by what was
+ * approved and taken, and the queue never exceeds its bound. */
+static void test_random_loop_properties(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct ncs_layout *nl = calloc(1, sizeof(*nl));
+	uint32_t st = 3;
+
+	(void)state;
+	for (int t = 0; t < 300; t++) {
+		uint32_t m = 8 + rnd(&st, 40), n = 1 + rnd(&st, 12);
+		uint64_t now = 0;
+
+		memset(f, 0, sizeof(*f));
+		f->lay.m = m;
+		f->lay.n = n;
+		for (uint32_t i = 0; i < n; i++) {
+			f->lay.s[i] = 1 + rnd(&st, m / 2);
+			f->lay.p[i] = rnd(&st, m - f->lay.s[i] + 1);
+			f->floor[i] = 1 + rnd(&st, f->lay.s[i]);
+		}
+		ncs_from_contig(nl, &f->lay);
+		assert_int_equal(bpol_init(&f->bp, NULL, 0), 0);
+		for (int step = 0; step < 30; step++) {
+			uint32_t before[SLOTS_MAX_VGPUS], nbefore[SLOTS_MAX_VGPUS];
+			struct bpol_decision dn;
+			int64_t delta[SLOTS_MAX_VGPUS] = { 0 };
+
+			for (uint32_t i = 0; i < n; i++) {
+				f->used[i] = rnd(&st, f->lay.s[i] * SE + 1);
+				before[i] = f->lay.s[i];
+				nbefore[i] = ncs_count(&nl->set[i]);
+			}
+			refresh(f);
+			for (int r = rnd(&st, 6); r > 0; r--) {
+				int e = bpol_request(&f->bp, &f->view,
+						     rnd(&st, n + 1),
+						     rnd(&st, 6), now);
+
+				assert_true(e == 0 || e == -GPU_EINVAL ||
+					    e == -GPU_ENOSPC);
+			}
+			assert_true(f->bp.len <= n);
+			now += 500 * MS;
+			assert_int_equal(
+				bpol_evaluate(&f->bp, now, rnd(&st, 1500),
+					      rnd(&st, 1500), &f->view, &f->d),
+				1);
+			dn = f->d;
+			bpol_apply_contig(&f->lay, &f->d);
+			assert_int_equal(slots_check(&f->lay), 0);
+			for (uint32_t a = 0; a < f->d.nr; a++) {
+				const struct bpol_action *x = &f->d.act[a];
+
+				if (x->kind == BPOL_REJECT || x->err)
+					continue;
+				delta[x->vgpu] += x->kind == BPOL_APPROVE
+							  ? (int64_t)x->slots
+							  : -(int64_t)x->slots;
+				assert_int_equal(x->l + x->r, x->slots);
+			}
+			for (uint32_t i = 0; i < n; i++) {
+				assert_int_equal((int64_t)f->lay.s[i],
+						 (int64_t)before[i] + delta[i]);
+				assert_true(f->lay.s[i] >= f->floor[i]);
+			}
+			/* Sets carry out the same decision on their own
+			 * sizes: what succeeds moves the count exactly. */
+			bpol_apply_nc(nl, &dn, NULL);
+			assert_int_equal(ncs_check(nl), 0);
+			memset(delta, 0, sizeof(delta));
+			for (uint32_t a = 0; a < dn.nr; a++) {
+				const struct bpol_action *x = &dn.act[a];
+
+				if (x->kind == BPOL_REJECT || x->err)
+					continue;
+				delta[x->vgpu] += x->kind == BPOL_APPROVE
+							  ? (int64_t)x->slots
+							  : -(int64_t)x->slots;
+			}
+			for (uint32_t i = 0; i < n; i++)
+				assert_int_equal((int64_t)ncs_count(&nl->set[i]),
+						 (int64_t)nbefore[i] + delta[i]);
+		}
+	}
+	free(nl);
+	free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_f_and_bands),
+		cmocka_unit_test(test_request_queue_bounds_and_errors),
+		cmocka_unit_test(test_calm_approves_all_figure4),
+		cmocka_unit_test(test_busy_approves_and_shrinks_largest_underused),
+		cmocka_unit_test(test_overloaded_rejects_and_takes_two),
+		cmocka_unit_test(test_stale_requests),
+		cmocka_unit_test(test_apply_on_sets),
+		cmocka_unit_test(test_random_loop_properties),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,229 @@
+/* The policy monitor (gpu/policy/monitor.c): idle detection, utilization
+ * windows, R_copy (gBalloon equation 1) and W (equation 2). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpu/hw/gpu_hw.h"
+#include "gpu/policy/monitor.h"
+
+#define S 1000000000ull
+#define MS 1000000ull
+
+static struct mon *new_mon(const struct mon_params *p, uint64_t now)
+{
+	struct mon *m = malloc(sizeof(*m));
+
+	assert_non_null(m);
+	assert_int_equal(mon_init(m, p, now), 0);
+	return m;
+}
+
+static void test_init_checks_window(void **state)
+{
+	struct mon *m = malloc(sizeof(*m));
+	struct mon_params p = { .window_ns = 1500 * MS, .bucket_ns = S };
+
+	(void)state;
+	assert_int_equal(mon_init(m, &p, 0), -GPU_EINVAL); /* not whole */
+	p.window_ns = 33 * S;
+	assert_int_equal(mon_init(m, &p, 0), -GPU_EINVAL); /* > 32 buckets */
+	assert_int_equal(mon_init(m, NULL, 0), 0);         /* defaults */
+	assert_int_equal(m->p.idle_ns, 20 * S);
+	assert_int_equal(m->nr_buckets, 20);
+	assert_int_equal(mon_add(m, 3, 0), 0);
+	assert_int_equal(mon_add(m, 3, 0), -GPU_EINVAL); /* twice */
+	assert_int_equal(mon_add(m, MON_MAX_VGPUS, 0), -GPU_EINVAL);
+	/* Absent ids are ignored, not crashes. */
+	mon_submit(m, 7, 5);
+	mon_gpu_busy(m, 7, 0, S);
+	mon_gm(m, 200, 1, 1, 1);
+	assert_int_equal(mon_util(m, 7, 10 * S), 0);
+	assert_false(mon_is_idle(m, 7, 100 * S));
+	free(m);
+}
+
+/* DymGPU: idle after 20 s without a submission; transitions reported once
+ * each, and at most max per poll. */
+static void test_idle_threshold_and_transitions(void **state)
+{
+	struct mon *m = new_mon(NULL, 0);
+	struct mon_event ev[4];
+
+	(void)state;
+	assert_int_equal(mon_add(m, 0, 0), 0);
+	assert_int_equal(mon_add(m, 1, 0), 0);
+	mon_submit(m, 0, 1 * S);
+	assert_false(mon_is_idle(m, 0, 21 * S - 1));
+	assert_true(mon_is_idle(m, 0, 21 * S));
+	assert_true(mon_is_idle(m, 1, 20 * S));
+	assert_int_equal(mon_poll(m, 20 * S, ev, 4), 1);
+	assert_int_equal(ev[0].vgpu, 1);
+	assert_int_equal(ev[0].kind, MON_BECAME_IDLE);
+	assert_int_equal(mon_poll(m, 21 * S, ev, 4), 1);
+	assert_int_equal(ev[0].vgpu, 0);
+	assert_int_equal(mon_poll(m, 22 * S, ev, 4), 0); /* reported once */
+	/* Work (a submission or GPU time) makes it active again. */
+	mon_submit(m, 1, 30 * S);
+	mon_gpu_busy(m, 0, 30 * S, 31 * S);
+	assert_int_equal(mon_poll(m, 31 * S, ev, 1), 1); /* max 1 ... */
+	assert_int_equal(ev[0].kind, MON_BECAME_ACTIVE);
+	assert_int_equal(mon_poll(m, 31 * S, ev, 4), 1); /* ... rest later */
+	assert_int_equal(ev[0].kind, MON_BECAME_ACTIVE);
+	assert_int_not_equal(ev[0].vgpu, 2);
+	/* A custom threshold. */
+	{
+		struct mon_params p = { .idle_ns = 2 * S };
+		struct mon *m2 = new_mon(&p, 0);
+
+		assert_int_equal(mon_add(m2, 0, 0), 0);
+		assert_false(mon_is_idle(m2, 0, 2 * S - 1));
+		assert_true(mon_is_idle(m2, 0, 2 * S));
+		free(m2);
+	}
+	free(m);
+}
+
+/* Utilization: busy time per 1 s bucket, averaged over the last 20
+ * complete buckets (fewer while the vGPU is younger). */
+static void test_utilization_window(void **state)
+{
+	struct mon *m = new_mon(NULL, 0);
+
+	(void)state;
+	assert_int_equal(mon_add(m, 0, 0), 0);
+	assert_int_equal(mon_util(m, 0, 0), 0);
+	/* Half of every second for 30 s. */
+	for (uint64_t s = 0; s < 30; s++)
+		mon_gpu_busy(m, 0, s * S, s * S + 500 * MS);
+	assert_int_equal(mon_util(m, 0, 30 * S), 500);
+	/* Young: two seconds, fully busy. */
+	assert_int_equal(mon_add(m, 1, 0), 0);
+	mon_gpu_busy(m, 1, 0, 2 * S);
+	assert_int_equal(mon_util(m, 1, 2 * S), 1000);
+	/* The partial current bucket does not count yet. */
+	assert_int_equal(mon_util(m, 1, 2 * S + 900 * MS), 1000);
+	assert_int_equal(mon_util(m, 1, 3 * S), 666);
+	/* A span across bucket boundaries is split: 1.5 s busy from 40.75 s
+	 * puts 250 ms in 40, 1000 in 41, 250 in 42; the window at 43 s is
+	 * seconds 23..42, with 7 of the half-busy ones. */
+	mon_gpu_busy(m, 0, 40 * S + 750 * MS, 42 * S + 250 * MS);
+	assert_int_equal(mon_util(m, 0, 43 * S), (7 * 500 + 1500) / 20);
+	assert_int_equal(mon_util(m, 0, 42 * S), (8 * 500 + 1250) / 20);
+	/* 20 s later it has left the window. */
+	assert_int_equal(mon_util(m, 0, 63 * S), 0);
+	/* Writes older than the ring holds change nothing. */
+	mon_gpu_busy(m, 0, 41 * S, 42 * S);
+	assert_int_equal(mon_util(m, 0, 63 * S), 0);
+	/* A very long span only fills the window. */
+	mon_gpu_busy(m, 0, 0, 100 * S);
+	assert_int_equal(mon_util(m, 0, 100 * S), 1000);
+	free(m);
+}
+
+static void test_window_is_a_parameter(void **state)
+{
+	struct mon_params p = { .window_ns = 4 * S, .bucket_ns = S };
+	struct mon *m = new_mon(&p, 0);
+
+	(void)state;
+	assert_int_equal(mon_add(m, 0, 0), 0);
+	mon_gpu_busy(m, 0, 0, 4 * S);
+	mon_gpu_busy(m, 0, 4 * S, 4 * S + 100 * MS);
+	assert_int_equal(mon_util(m, 0, 4 * S), 1000);
+	assert_int_equal(mon_util(m, 0, 5 * S), (1000 * 3 + 100) / 4);
+	free(m);
+}
+
+/* Equation 1: R_copy = C / (t x N); equation 2: W = sum w / (w + s). */
+static void test_rcopy_and_w(void **state)
+{
+	struct mon_params p = { .nr_cpus = 8, .cycles_per_us = 1000 };
+	struct mon *m = new_mon(&p, 10 * S);
+	struct mon_period pe;
+
+	(void)state;
+	assert_int_equal(mon_add(m, 2, 10 * S), 0);
+	/* 0.5 s at 1 GHz on 8 CPUs = 4e9 CPU cycles; 4e8 copying = 10%. */
+	mon_copy(m, 2, 1000, 300000000);
+	mon_copy(m, 2, 500, 100000000);
+	mon_steal(m, 250 * MS, 750 * MS);
+	mon_steal(m, 100 * MS, 100 * MS);
+	mon_steal(m, 0, 0); /* counted, no share */
+	mon_period(m, 10 * S + 500 * MS, &pe);
+	assert_int_equal(pe.t_ns, 500 * MS);
+	assert_int_equal(pe.copied, 1500);
+	assert_int_equal(pe.copy_cycles, 400000000);
+	assert_int_equal(pe.rcopy_permille, 100);
+	assert_int_equal(pe.w_permille, 250 + 500);
+	assert_int_equal(pe.vcpus, 3);
+	assert_int_equal(m->v[2].copied, 1500);
+	assert_int_equal(m->v[2].switches_in, 2);
+	/* The next period starts empty. */
+	mon_period(m, 11 * S, &pe);
+	assert_int_equal(pe.copied, 0);
+	assert_int_equal(pe.rcopy_permille, 0);
+	assert_int_equal(pe.w_permille, 0);
+	/* Saturated: capped at 100%; zero-length period: 0. */
+	mon_copy(m, 2, 1, UINT32_MAX * 100ull);
+	mon_period(m, 11 * S + 1, &pe);
+	assert_int_equal(pe.rcopy_permille, 1000);
+	mon_copy(m, 2, 1, 5);
+	mon_period(m, 11 * S + 1, &pe);
+	assert_int_equal(pe.rcopy_permille, 0);
+	assert_int_equal(m->copied, 1502);
+	free(m);
+}
+
+/* Without a clock rate the copy cycles are nanoseconds, one CPU. */
+static void test_rcopy_in_ns(void **state)
+{
+	struct mon *m = new_mon(NULL, 0);
+	struct mon_period pe;
+
+	(void)state;
+	mon_copy(m, 0, 10, 125 * MS); /* no such vGPU: host total only */
+	mon_period(m, 500 * MS, &pe);
+	assert_int_equal(pe.rcopy_permille, 250);
+	free(m);
+}
+
+static void test_gm_and_evictions(void **state)
+{
+	struct mon *m = new_mon(NULL, 0);
+
+	(void)state;
+	assert_int_equal(mon_add(m, 5, 0), 0);
+	mon_gm(m, 5, 300, 200, 256);
+	mon_evicted(m, 5, 3);
+	mon_evicted(m, 5, 2);
+	assert_int_equal(m->v[5].gm_requested, 300);
+	assert_int_equal(m->v[5].gm_used, 200);
+	assert_int_equal(m->v[5].gm_size, 256);
+	assert_int_equal(m->v[5].evictions, 5);
+	mon_remove(m, 5);
+	assert_false(m->v[5].present);
+	assert_int_equal(mon_add(m, 5, 7 * S), 0); /* reusable, fresh */
+	assert_int_equal(m->v[5].evictions, 0);
+	free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init_checks_window),
+		cmocka_unit_test(test_idle_threshold_and_transitions),
+		cmocka_unit_test(test_utilization_window),
+		cmocka_unit_test(test_window_is_a_parameter),
+		cmocka_unit_test(test_rcopy_and_w),
+		cmocka_unit_test(test_rcopy_in_ns),
+		cmocka_unit_test(test_gm_and_evictions),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
