@@ -239,7 +239,7 @@ static void backoff(struct vgpu *v, int32_t idx)
 static void strict_gfn(struct vgpu *v, uint64_t gfn)
 {
 	int32_t t[SPT_PML4];
-	int n = tables_on(v, gfn, t), k;
+	int n = tables_on(v, gfn, t), k, pass;
 	bool any = false;
 
 	for (k = 0; k < n; k++)
@@ -247,20 +247,30 @@ static void strict_gfn(struct vgpu *v, uint64_t gfn)
 	if (!any)
 		return;
 	protect(v, gfn, true);
-	for (k = 0; k < n; k++) {
-		int32_t idx = t[k];
+	/* The diff may create a table on this very frame (an entry naming its
+	 * own page at the level below): it is born relaxed, its sibling being
+	 * relaxed still (ghyvi_on_alloc), so take the frame's tables again
+	 * until none is relaxed. A newborn's snapshot is fresh, its diff
+	 * changes nothing, so a second pass ends it (4 levels bound it). */
+	for (pass = 0; any && pass <= SPT_PML4; pass++) {
+		for (k = 0; k < n; k++) {
+			int32_t idx = t[k];
 
-		if (!v->spt[idx].relaxed || v->spt[idx].dead)
-			continue;
-		if (!read_guest(v, idx))
-			continue;
-		v->spt[idx].absorbed += spt_reconstruct(v, idx, v->ghyvi.buf);
-		if (v->spt[idx].relaxed) {
-			unlink(v, idx);
-			v->spt[idx].win_traps = 0;
-			backoff(v, idx);
-			v->stats.pte_strict_again++;
+			if (!v->spt[idx].relaxed || v->spt[idx].dead)
+				continue;
+			if (!read_guest(v, idx))
+				continue;
+			v->spt[idx].absorbed += spt_reconstruct(v, idx, v->ghyvi.buf);
+			if (v->spt[idx].relaxed) {
+				unlink(v, idx);
+				v->spt[idx].win_traps = 0;
+				backoff(v, idx);
+				v->stats.pte_strict_again++;
+			}
 		}
+		n = tables_on(v, gfn, t);
+		for (any = false, k = 0; k < n; k++)
+			any |= v->spt[t[k]].relaxed;
 	}
 	/* The diff untracked every table on the frame: nothing to protect. */
 	if (!tables_on(v, gfn, t))

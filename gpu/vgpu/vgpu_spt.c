@@ -185,6 +185,7 @@ void spt_kill(struct vgpu *v, int32_t idx)
 	memset(s->post, 0, sizeof(s->post));
 	spt_drop_children(v, idx);
 	v->ppgtt_gen++;
+	v->visit_stamp++; /* every table may lead here: repair again */
 	v->stats.spt_untracked++;
 	vgpu_dbg(v, "untracked page-table page gfn 0x%llx level %u",
 		 (unsigned long long)s->gfn, s->level);
@@ -198,6 +199,12 @@ int32_t spt_get_shadow(struct vgpu *v, uint64_t gpa, int level)
 
 	if (idx != SPT_NONE) {
 		v->spt[idx].refs++;
+		/* A shared table may still lead to a table untracked since:
+		 * the roots that reached it then are repaired at their next
+		 * submission (ppgtt_gen), but a root or entry that reaches it
+		 * only now is not. Repair it here; spt_kill starts a new visit
+		 * round, so each table is walked at most once per untrack. */
+		spt_repair(v, idx);
 		return idx;
 	}
 	if (vgpu_gpa_to_hpa(v, gpa, &hpa))
