@@ -64,12 +64,11 @@ int gpu_balloon_request(unsigned vm_id, uint32_t slots)
 
 int gpu_balloon_release(unsigned vm_id, uint32_t slots)
 {
-	uint32_t n = slots < bvm[vm_id < VM_MAX ? vm_id : 0].granted
-			     ? slots : bvm[vm_id < VM_MAX ? vm_id : 0].granted;
-	uint32_t l, r;
+	uint32_t l, r, n;
 
 	if (!vgpu_of(vm_id) || !slots)
 		return -HV_EINVAL;
+	n = slots < bvm[vm_id].granted ? slots : bvm[vm_id].granted;
 	if (!n)
 		return 0;	/* nothing granted: nothing to give back */
 	return gpu_balloon_apply(vm_id, -(int32_t)n, &l, &r) ? -HV_EINVAL

@@ -19,21 +19,17 @@ static uint64_t ring_gpa(const struct vm *vm)
 	return vm->vmrpc.gpa + 4096;
 }
 
-/* Publishes a reply and the counters the guest may read. */
+/* Publishes a reply: the slot first, then the head the guest polls. */
 static void reply(struct vm *vm, const struct vmrpc_reply *r)
 {
 	uint64_t at = vm->vmrpc.gpa + __builtin_offsetof(struct vmrpc_ctl, reply) +
 		      (vm->vmrpc.rsp_head % VMRPC_REPLIES) * sizeof(*r);
-	uint32_t errors = (uint32_t)(vm->vmrpc.bad + vm->vmrpc.lost);
 
 	vm_write_gpa(vm, at, r, sizeof(*r));
 	vm->vmrpc.rsp_head++;
 	vm_write_gpa(vm, vm->vmrpc.gpa + __builtin_offsetof(struct vmrpc_ctl,
 							     rsp_head),
 		     &vm->vmrpc.rsp_head, 4);
-	vm_write_gpa(vm, vm->vmrpc.gpa + __builtin_offsetof(struct vmrpc_ctl,
-							     errors),
-		     &errors, 4);
 }
 
 /* Our consumer position and the error count, for the guest to see. */
