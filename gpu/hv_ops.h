@@ -4,7 +4,7 @@
  * The mediator never touches EPT, VMCS or the page allocator directly; it
  * asks through these calls. The hypervisor (hv/) implements them for real;
  * host unit tests implement them over plain memory
- * (tests/unit/fake_hv_ops.c). Every call names the VM it is about by the
+ * (tests/world/fake_hv_ops.c). Every call names the VM it is about by the
  * hypervisor's VM id, so one table serves all VMs.
  *
  * Conventions: 0 or a non-negative count on success, a negative GPU_E*

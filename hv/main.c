@@ -9,9 +9,9 @@
 #include "hv/page_alloc.h"
 #include "hv/pci.h"
 #include "hv/platform.h"
-#include "hv/shell.h"
+#include "hv/shell/shell.h"
 #include "hv/vm/sched.h"
-#include "hv/gpu_host.h"
+#include "hv/gpu/gpu_host.h"
 #include "hv/x86.h"
 
 struct hv_platform hv_platform = { .gpu_index = -1 };

@@ -29,7 +29,7 @@ UNIT_BINS := $(addprefix $(BUILD)/host/unit/,$(UNIT_TESTS))
 FUZZ_BINS := $(addprefix $(BUILD)/host/fuzz/,$(FUZZ_TARGETS))
 
 define unit_rule
-$(BUILD)/host/unit/$(1): tests/unit/$(1).c $$($(1)_SRCS) $$(wildcard tests/unit/*.h) $$(HOST_HDRS) | $(DEPS_STAMP)
+$(BUILD)/host/unit/$(1): tests/unit/$(1).c $$($(1)_SRCS) $$(wildcard tests/unit/*.h tests/harness/*.h tests/world/*.h) $$(HOST_HDRS) | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	@echo "  HOSTCC  $$@"
 	$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$($(1)_CFLAGS) -o $$@ tests/unit/$(1).c $$($(1)_SRCS) $$(HOST_LDLIBS)

@@ -13,16 +13,16 @@
 #include "gpu/hv_ops.h"
 #include "gpu/hw/gpu_hw.h"
 #include "hv/console.h"
-#include "hv/gpu_host.h"
+#include "hv/gpu/gpu_host.h"
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
 #include "hv/tsc.h"
-#include "hv/vm/vgpu_dev.h"
+#include "hv/gpu/vgpu_dev.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/x86.h"
 #include "mini/stdio.h"
-#include "hv/vm/hv_ops_impl.h"
+#include "hv/gpu/hv_ops_impl.h"
 
 static int err_to_gpu(int err)
 {

@@ -1,7 +1,7 @@
 /* The VM side of its virtual GPU; see vgpu_dev.h. */
 #include "gpu/vgpu/vgpu.h"
 #include "guest-shim/include/g9hv/hypercall.h"
-#include "hv/vm/vgpu_dev.h"
+#include "hv/gpu/vgpu_dev.h"
 #include "hv/vm/vm.h"
 
 #define BAR0 0

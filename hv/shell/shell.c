@@ -1,5 +1,5 @@
 /* Serial console shell: line editing, tokenizing and the command table. */
-#include "hv/shell.h"
+#include "hv/shell/shell.h"
 #include "hv/console.h"
 #include "hv/line_edit.h"
 #include "hv/x86.h"

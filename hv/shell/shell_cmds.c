@@ -5,7 +5,7 @@
 #include "hv/page_alloc.h"
 #include "hv/pci.h"
 #include "hv/platform.h"
-#include "hv/shell.h"
+#include "hv/shell/shell.h"
 #include "hv/tsc.h"
 #include "mini/stdlib.h"
 

@@ -5,10 +5,10 @@
  * resize of its high GM) change state. Parse and validate first, then act. */
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
-#include "hv/gpu_balloon.h"
-#include "hv/gpu_host.h"
+#include "hv/gpu/gpu_balloon.h"
+#include "hv/gpu/gpu_host.h"
 #include "hv/hv_errno.h"
-#include "hv/shell.h"
+#include "hv/shell/shell.h"
 #include "hv/x86.h"
 #include "hv/vm/vm.h"
 #include "mini/stdio.h"

@@ -1,7 +1,7 @@
 /* Shell commands about VMs: vms, vm <id> regs|stop|start, exits <id>.
  * Parse and validate first, then act (a bad argument changes nothing). */
 #include "hv/console.h"
-#include "hv/shell.h"
+#include "hv/shell/shell.h"
 #include "hv/tsc.h"
 #include "hv/vm/vm.h"
 #include "hv/vmx/exit_reason.h"

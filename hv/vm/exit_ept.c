@@ -10,7 +10,7 @@
 #include "hv/console.h"
 #include "hv/hv_errno.h"
 #include "hv/vm/mmio.h"
-#include "hv/vm/vgpu_dev.h"
+#include "hv/gpu/vgpu_dev.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vm/vmexit.h"

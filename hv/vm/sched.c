@@ -1,10 +1,10 @@
 /* The round-robin scheduler of VMs on one CPU; see sched.h. */
 #include "hv/vm/sched.h"
-#include "hv/gpu_host.h"
+#include "hv/gpu/gpu_host.h"
 #include "hv/console.h"
 #include "hv/hv.h"
 #include "hv/platform.h"
-#include "hv/shell.h"
+#include "hv/shell/shell.h"
 #include "hv/tsc.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm.h"

@@ -6,7 +6,7 @@
  * reported with its name; the VM runs on. */
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
-#include "hv/gpu_balloon.h"
+#include "hv/gpu/gpu_balloon.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vm/vmrpc.h"

@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/fake_gpu_hw.h"
-#include "tests/unit/fake_hv_ops.h"
-#include "tests/unit/guest_i915.h"
+#include "tests/world/fake_gpu_hw.h"
+#include "tests/world/fake_hv_ops.h"
+#include "tests/harness/guest_i915.h"
 #ifdef FZ_USE_MODEL
 #include "gpu/model/gen9_model.h"
 #endif

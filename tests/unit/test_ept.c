@@ -13,7 +13,7 @@
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
 #include "hv/vmx/ept.h"
-#include "tests/unit/fake_pages.h"
+#include "tests/harness/fake_pages.h"
 
 #define K4 EPT_PAGE_4K
 #define M2 EPT_PAGE_2M

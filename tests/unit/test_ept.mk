@@ -1,2 +1,2 @@
 UNIT_TESTS += test_ept
-test_ept_SRCS := hv/vmx/ept.c tests/unit/fake_pages.c
+test_ept_SRCS := hv/vmx/ept.c tests/harness/fake_pages.c

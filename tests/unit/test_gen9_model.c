@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tests/unit/model_harness.h"
+#include "tests/harness/model_harness.h"
 
 static struct harness H;
 

@@ -2,4 +2,4 @@
 # forcewake, reset, identification.
 UNIT_TESTS += test_gen9_model
 test_gen9_model_SRCS := $(wildcard gpu/model/*.c) gpu/hw/pci_ids.c \
-	tests/unit/model_harness.c
+	tests/harness/model_harness.c

@@ -2,4 +2,4 @@
 # batch nesting, GGTT/PPGTT translation and faults, blits, bounded loops.
 UNIT_TESTS += test_gen9_model_cmds
 test_gen9_model_cmds_SRCS := $(wildcard gpu/model/*.c) gpu/hw/pci_ids.c \
-	tests/unit/model_harness.c
+	tests/harness/model_harness.c

@@ -14,8 +14,8 @@
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/guest_i915.h"
-#include "tests/unit/model_world.h"
+#include "tests/harness/guest_i915.h"
+#include "tests/world/model_world.h"
 
 #define MiB (1ull << 20)
 #define VM_RAM (8 * MiB)

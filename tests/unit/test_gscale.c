@@ -13,7 +13,7 @@
 
 #include "gpu/gscale/gscale.h"
 #include "gpu/hw/gen9_regs.h"
-#include "tests/unit/model_harness.h"
+#include "tests/harness/model_harness.h"
 
 /* Harness GGTT: 64 Ki entries (256 MiB). Shared low GM at 64 MiB, 2048
  * entries; high GM from 128 MiB to the end, 16 MiB slots -> 8 slots. */

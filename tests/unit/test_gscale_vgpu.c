@@ -1,7 +1,7 @@
 /* gScale in the mediator (gvt_params.gscale), end to end over the Gen9
  * model, driven by synthetic guests through their real trap paths (config
  * space, BAR0 GGTT writes, fence registers) and a hypervisor that records
- * the EPT (tests/unit/model_world.c as tools/eval/gscale builds it):
+ * the EPT (tests/world/model_world.c as tools/eval/gscale builds it):
  *  - 64 GVTg_V5_8 vGPUs (gVirt fits 2) on a 4 GiB GGTT / 256 MiB aperture,
  *    each seeing its own pages through the GGTT when resident and through
  *    its ladder-mapped aperture always;
@@ -20,7 +20,7 @@
 
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tools/eval/gscale/evguest.h"
+#include "tests/world/evguest.h"
 
 #define MiB (1ull << 20)
 #define NV 64

@@ -3,5 +3,5 @@
 UNIT_TESTS += test_gscale_vgpu
 test_gscale_vgpu_SRCS := $(wildcard gpu/vgpu/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gscale/*.c) \
 	$(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c) \
-	tests/unit/fake_hv_ops.c tests/unit/fake_gpu_hw.c tests/unit/model_world.c \
-	tools/eval/gscale/evguest.c
+	tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c \
+	tests/world/evguest.c

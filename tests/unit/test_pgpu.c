@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "gpu/hw/pgpu.h"
-#include "tests/unit/model_harness.h"
+#include "tests/harness/model_harness.h"
 
 static struct harness H;
 static struct pgpu P;

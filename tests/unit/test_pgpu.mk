@@ -3,4 +3,4 @@
 UNIT_TESTS += test_pgpu
 test_pgpu_SRCS := gpu/hw/pgpu.c gpu/hw/pgpu_engine.c gpu/hw/pgpu_irq.c \
 	gpu/hw/pci_ids.c gpu/hw/mmio_backend.c $(wildcard gpu/model/*.c) \
-	tests/unit/model_harness.c
+	tests/harness/model_harness.c

@@ -17,8 +17,8 @@
 #include "gpu/model/gen9_model.h"
 #include "gpu/policy/slots.h"
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/guest_i915.h"
-#include "tests/unit/model_world.h"
+#include "tests/harness/guest_i915.h"
+#include "tests/world/model_world.h"
 
 #define MiB (1ull << 20)
 #define N 3

@@ -1,6 +1,6 @@
 /* vGPU creation, GM partitioning and limits, PCI config space, PVINFO as
  * i915 reads it, the register table and its fixed behaviours. Against
- * the fake gpu_hw (tests/unit/fake_gpu_hw.c). */
+ * the fake gpu_hw (tests/world/fake_gpu_hw.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/guest_i915.h"
-#include "tests/unit/model_world.h"
+#include "tests/harness/guest_i915.h"
+#include "tests/world/model_world.h"
 
 #define MiB (1ull << 20)
 

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/guest_i915.h"
-#include "tests/unit/model_world.h"
+#include "tests/harness/guest_i915.h"
+#include "tests/world/model_world.h"
 
 #define MiB (1ull << 20)
 

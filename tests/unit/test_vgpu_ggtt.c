@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/model_world.h"
+#include "tests/world/model_world.h"
 
 #define MiB (1ull << 20)
 #define GGTT 0x800000u

@@ -2,7 +2,7 @@
  *
  * Host program (tools/eval/ghyvi, `make eval-ghyvi`). One VM with a vGPU
  * on the fake GPU and the plain-memory hypervisor of the unit tests
- * (tests/unit/fake_hv_ops.c, fake_gpu_hw.c): a guest PPGTT of 512
+ * (tests/world/fake_hv_ops.c, fake_gpu_hw.c): a guest PPGTT of 512
  * page-table pages (one full page directory, 1 GiB of graphics VA, every
  * entry present) is shadowed by the mediator; then a trace of guest CPU
  * stores to those pages is replayed. A store to a write-protected page is
@@ -25,8 +25,8 @@
 #include <time.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/unit/fake_gpu_hw.h"
-#include "tests/unit/fake_hv_ops.h"
+#include "tests/world/fake_gpu_hw.h"
+#include "tests/world/fake_hv_ops.h"
 
 #define MiB (1ull << 20)
 #define NPT 512          /* page-table pages (the paper's 512, Fig. 6) */

@@ -14,7 +14,7 @@
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tools/eval/gscale/eval.h"
-#include "tools/eval/gscale/evguest.h"
+#include "tests/world/evguest.h"
 
 #define MED_MAX 64
 

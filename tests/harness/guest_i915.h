@@ -13,7 +13,7 @@
 
 #include "gpu/hw/gen9_regs.h"
 #include "gpu/vgpu/vgpu.h"
-#include "tests/unit/fake_hv_ops.h"
+#include "tests/world/fake_hv_ops.h"
 
 #define GI_RING_SIZE (4 * 4096)
 #define GI_MAX_CTX 4

@@ -1,5 +1,5 @@
 /* Plain-memory hv_ops for host tests; see fake_hv_ops.h. */
-#include "tests/unit/fake_hv_ops.h"
+#include "tests/world/fake_hv_ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>

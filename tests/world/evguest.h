@@ -4,7 +4,7 @@
  * aperture), so every access runs the mediator's real trap paths. The GM
  * ranges come from vgpu_gm_ranges() - what i915 reads from PVINFO.
  *
- * The world under it is the unit tests' (tests/unit/model_world.h: the
+ * The world under it is the unit tests' (tests/world/model_world.h: the
  * fake hypervisor, the Gen9 model, the mediator in gScale mode), with the
  * hypervisor recording the EPT in the guests' aperture window: the ladder
  * mapping can be checked and is the guest CPU's path to its aperture. */
@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "gpu/vgpu/vgpu.h"
-#include "tests/unit/model_world.h"
+#include "tests/world/model_world.h"
 
 /* Where every guest places BAR2 (guest-physical), above its RAM. */
 #define EVG_AP_GPA 0x80000000ull

@@ -1,5 +1,5 @@
 /* See fake_gpu_hw.h. */
-#include "tests/unit/fake_gpu_hw.h"
+#include "tests/world/fake_gpu_hw.h"
 
 #include <stdlib.h>
 #include <string.h>

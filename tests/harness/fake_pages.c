@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "hv/mem.h"
-#include "tests/unit/fake_pages.h"
+#include "tests/harness/fake_pages.h"
 
 struct live_block {
 	void *ptr;

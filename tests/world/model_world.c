@@ -1,5 +1,5 @@
 /* See model_world.h. Host-only code: it may use the C library. */
-#include "tests/unit/model_world.h"
+#include "tests/world/model_world.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* See model_harness.h. Host-only code: it may use the C library. */
-#include "tests/unit/model_harness.h"
+#include "tests/harness/model_harness.h"
 
 #include <assert.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* The i915-like guest; see guest_i915.h. Values and sequences follow
  * ../shared/specs/i915-guest.md (cited guest §N). */
-#include "tests/unit/guest_i915.h"
+#include "tests/harness/guest_i915.h"
 
 #include <stdio.h>
 #include <string.h>

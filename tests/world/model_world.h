@@ -1,7 +1,7 @@
 /* The mediator on a GPU over the fake hypervisor: what every mediator test
  * (and tools/eval/gscale) builds before its guests. The GPU is the software
  * Gen9 model (4 GiB GGTT; hw is its gpu_hw) or, with fake_gpu, the fake
- * gpu_hw of tests/unit/fake_gpu_hw.h (gpu), which completes contexts
+ * gpu_hw of tests/world/fake_gpu_hw.h (gpu), which completes contexts
  * without executing them. Trapped guest stores (fake_hv_guest_store on a
  * write-protected page) go to the VM's vGPU, as the hypervisor's EPT
  * handler sends them.
@@ -19,8 +19,8 @@
 #include "gpu/hw/pgpu.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu.h"
-#include "tests/unit/fake_gpu_hw.h"
-#include "tests/unit/fake_hv_ops.h"
+#include "tests/world/fake_gpu_hw.h"
+#include "tests/world/fake_hv_ops.h"
 
 struct mw_config {
 	uint32_t pool_mib, ram_mib; /* fake_hv_init: mediator pool, all RAM */

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "gpu/hw/gen9_regs.h"
-#include "tools/eval/gscale/evguest.h"
+#include "tests/world/evguest.h"
 
 int evg_world(struct model_world *w, struct mw_config c, int n,
 	      struct vgpu **v, struct evguest *g)
