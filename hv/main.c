@@ -9,9 +9,8 @@
 #include "hv/page_alloc.h"
 #include "hv/pci.h"
 #include "hv/platform.h"
-#include "hv/shell/shell.h"
-#include "hv/vm/sched.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/orchestrate.h"
 #include "hv/x86.h"
 
 struct hv_platform hv_platform = { .gpu_index = -1 };
@@ -112,7 +111,7 @@ static void discover_vtx(void)
 }
 
 /* The VMs of hv.cfg that cannot start, and why; the others are created by
- * vms_create_from_config (hv/vm/sched.c), which prints their own lines. */
+ * vms_create_from_config (hv/orchestrate.c), which prints their own lines. */
 static void list_unstartable_vms(const struct hv_config *cfg)
 {
 	for (unsigned i = 0; i < cfg->nr_vms; i++) {
@@ -170,8 +169,5 @@ void hv_main(const struct boot_info *bi)
 	kprintf("hv: boot complete\n");
 	if (cfg->test_exit == HVCFG_EXIT_BOOT)
 		platform_test_exit(0);
-	shell_init();
-	/* Without VMs this is the shell's idle loop; "every VM has stopped"
-	 * then holds at once for test_exit=vms. */
-	sched_run(cfg->slice_ms, cfg->test_exit == HVCFG_EXIT_VMS);
+	hv_run(cfg);
 }

@@ -8,6 +8,7 @@
 
 struct gvt;
 struct pci_dev;
+struct vgpu;
 
 /* If any VM in cfg asks for a vGPU: bring up the GPU (igpu, the Gen9 iGPU
  * found on the PCI bus, unless NULL or hv.cfg says gpu=model; else the
@@ -26,6 +27,8 @@ struct gvt *gpu_host_gvt(void);
 void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id);
 /* Prints VM vm_id's vGPU: GM ranges and counters (false: it has none). */
 bool gpu_host_report(unsigned vm_id);
+/* v's PPGTT shadowing policy (gHyvi) by name: strict, full, ... */
+const char *gpu_host_ppgtt_name(const struct vgpu *v);
 /* gvt_poll, when a mediator exists (VM scheduler, once per round). */
 void gpu_host_poll(void);
 

@@ -1,28 +1,34 @@
-/* Serial console shell: line editing, tokenizing and the command table. */
+/* Serial console shell: line editing, tokenizing and the registered
+ * command groups. */
 #include "hv/shell/shell.h"
 #include "hv/console.h"
 #include "hv/line_edit.h"
 #include "hv/x86.h"
 #include "mini/string.h"
 
-extern const struct shell_cmd shell_cmds[];
-extern const unsigned shell_nr_cmds;
-extern const struct shell_cmd shell_vm_cmds[];
-extern const unsigned shell_vm_nr_cmds;
-extern const struct shell_cmd shell_vgpu_cmds[];
-extern const unsigned shell_vgpu_nr_cmds;
+/* The command groups, in the order they were registered: help lists them
+ * in it and lookup searches them in it. Each subsystem registers its own
+ * group (hv/orchestrate.c calls the registrations at boot). */
+#define SHELL_MAX_GROUPS 8
 
-/* Each subsystem contributes its own command array; help lists them in this
- * order and lookup searches them in it. */
-static const struct {
+static struct {
 	const struct shell_cmd *cmds;
-	const unsigned *nr;
-} cmd_tables[] = {
-	{ shell_cmds, &shell_nr_cmds },		/* hv/shell_cmds.c */
-	{ shell_vm_cmds, &shell_vm_nr_cmds },	/* hv/shell_vm_cmds.c */
-	{ shell_vgpu_cmds, &shell_vgpu_nr_cmds }, /* hv/shell_vgpu_cmds.c */
-};
-#define NR_CMD_TABLES (sizeof(cmd_tables) / sizeof(cmd_tables[0]))
+	unsigned nr;
+} groups[SHELL_MAX_GROUPS];
+static unsigned nr_groups;
+
+int shell_register(const struct shell_cmd *cmds, unsigned nr)
+{
+	if (nr_groups == SHELL_MAX_GROUPS) {
+		kprintf("shell: no room for the command group of '%s' (at most "
+			"%d groups)\n", nr ? cmds[0].name : "?", SHELL_MAX_GROUPS);
+		return -1;
+	}
+	groups[nr_groups].cmds = cmds;
+	groups[nr_groups].nr = nr;
+	nr_groups++;
+	return 0;
+}
 
 #define PROMPT "hv> "
 
@@ -60,10 +66,10 @@ static int tokenize(char *line, char **argv)
 
 static const struct shell_cmd *find_cmd(const char *name)
 {
-	for (unsigned t = 0; t < NR_CMD_TABLES; t++)
-		for (unsigned i = 0; i < *cmd_tables[t].nr; i++)
-			if (strcmp(cmd_tables[t].cmds[i].name, name) == 0)
-				return &cmd_tables[t].cmds[i];
+	for (unsigned g = 0; g < nr_groups; g++)
+		for (unsigned i = 0; i < groups[g].nr; i++)
+			if (strcmp(groups[g].cmds[i].name, name) == 0)
+				return &groups[g].cmds[i];
 	return NULL;
 }
 
@@ -142,8 +148,8 @@ int shell_cmd_help(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	for (unsigned t = 0; t < NR_CMD_TABLES; t++)
-		for (unsigned i = 0; i < *cmd_tables[t].nr; i++)
-			print_usage(&cmd_tables[t].cmds[i]);
+	for (unsigned g = 0; g < nr_groups; g++)
+		for (unsigned i = 0; i < groups[g].nr; i++)
+			print_usage(&groups[g].cmds[i]);
 	return 0;
 }

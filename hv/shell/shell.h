@@ -1,5 +1,6 @@
-/* The serial console shell. Commands live in one table; subsystems add their
- * own entries there. */
+/* The serial console shell. Each subsystem keeps its commands in its own
+ * array and registers it as a group (shell_register); the shell knows none
+ * of them by name. */
 #ifndef HV_SHELL_H
 #define HV_SHELL_H
 
@@ -14,6 +15,18 @@ struct shell_cmd {
 	const char *help;
 	int (*run)(int argc, char **argv);
 };
+
+/* Adds a group of nr commands (kept by pointer: static storage). -1, with
+ * a message, when the shell has no room for another group. */
+int shell_register(const struct shell_cmd *cmds, unsigned nr);
+#define SHELL_REGISTER(array) \
+	shell_register(array, sizeof(array) / sizeof((array)[0]))
+
+/* The groups of hv/shell/ (base, VM and vGPU commands), one registration
+ * call each. */
+void shell_base_cmds_register(void);
+void shell_vm_cmds_register(void);
+void shell_vgpu_cmds_register(void);
 
 void shell_init(void);
 /* Polls the console for input and runs complete lines; never blocks. */

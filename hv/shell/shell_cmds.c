@@ -106,7 +106,7 @@ static int cmd_halt(int argc, char **argv)
 	platform_halt("halted from the shell");
 }
 
-const struct shell_cmd shell_cmds[] = {
+static const struct shell_cmd shell_cmds[] = {
 	{ "help", "", "list the commands", shell_cmd_help },
 	{ "version", "", "version and build id", cmd_version },
 	{ "mem", "", "physical page allocator", cmd_mem },
@@ -118,4 +118,8 @@ const struct shell_cmd shell_cmds[] = {
 	{ "halt", "", "stop the machine (leaves an emulator in test mode)",
 	  cmd_halt },
 };
-const unsigned shell_nr_cmds = sizeof(shell_cmds) / sizeof(shell_cmds[0]);
+
+void shell_base_cmds_register(void)
+{
+	SHELL_REGISTER(shell_cmds);
+}

@@ -17,63 +17,6 @@
 
 #define GTT_MAX_COUNT 64
 
-static const char *ppgtt_name(const struct vgpu *v)
-{
-	static const char *const names[] = {
-		[VGPU_PPGTT_STRICT] = "strict", [VGPU_PPGTT_FULL] = "full",
-		[VGPU_PPGTT_STATIC] = "static", [VGPU_PPGTT_DYNAMIC] = "dynamic",
-		[VGPU_PPGTT_DYNAMIC_SEGMENTED] = "segmented",
-	};
-	struct vgpu_ghyvi_params p;
-
-	vgpu_ghyvi_get(v, &p);
-	return (unsigned)p.policy < 5 ? names[p.policy] : "?";
-}
-
-/* Three lines per vGPU; also printed for every VM when a test run ends. */
-bool gpu_host_report(unsigned vm_id)
-{
-	struct gvt *gvt = gpu_host_gvt();
-	struct vgpu *v = gvt ? gvt_vgpu_by_vm(gvt, vm_id) : NULL;
-	const struct vgpu_stats *s;
-	uint64_t lb, ls, hb, hs;
-
-	if (!v)
-		return false;
-	s = vgpu_get_stats(v);
-	vgpu_gm_ranges(v, &lb, &ls, &hb, &hs);
-	kprintf("vgpu %d (vm %u '%s'): low %llx+%llx high %llx+%llx%s\n",
-		vgpu_id(v), vm_id, vms[vm_id].name, (unsigned long long)lb,
-		(unsigned long long)ls, (unsigned long long)hb,
-		(unsigned long long)hs, vgpu_failed(v) ? " FAILED" : "");
-	kprintf("  mmio r/w %llu/%llu  pvinfo %llu  ggtt writes %llu invalid "
-		"%llu  pte traps %llu  elsp %llu  workloads %llu done %llu "
-		"failed %llu rejected %llu  irqs %llu  switches %llu  ggtt "
-		"copied %llu  ladder %llu  on-hw %llu ns\n"
-		"  ppgtt: %s, tables relaxed %llu, reconstructions %llu, "
-		"entries re-translated %llu\n",
-		(unsigned long long)s->mmio_reads,
-		(unsigned long long)s->mmio_writes,
-		(unsigned long long)s->pvinfo_reads,
-		(unsigned long long)s->ggtt_writes,
-		(unsigned long long)s->ggtt_invalid,
-		(unsigned long long)s->pte_traps,
-		(unsigned long long)s->elsp_submits,
-		(unsigned long long)s->workloads,
-		(unsigned long long)s->workloads_done,
-		(unsigned long long)s->workloads_failed,
-		(unsigned long long)s->workloads_rejected,
-		(unsigned long long)s->irqs_injected,
-		(unsigned long long)s->vgpu_switches,
-		(unsigned long long)s->gm_entries_copied,
-		(unsigned long long)s->ladder_updates,
-		(unsigned long long)s->ns_on_hw, ppgtt_name(v),
-		(unsigned long long)s->pte_relaxed,
-		(unsigned long long)s->recon_runs,
-		(unsigned long long)s->recon_entries);
-	return true;
-}
-
 static int cmd_vgpus(int argc, char **argv)
 {
 	unsigned n = 0;
@@ -277,7 +220,7 @@ static int cmd_ppgtt(int argc, char **argv)
 		return -1;
 	}
 	kprintf("vgpu %d (%s): PPGTT shadowing now %s\n", vgpu_id(v),
-		vms[vm_id].name, ppgtt_name(v));
+		vms[vm_id].name, gpu_host_ppgtt_name(v));
 	return 0;
 }
 
@@ -348,7 +291,7 @@ static int cmd_balloon(int argc, char **argv)
 	return 0;
 }
 
-const struct shell_cmd shell_vgpu_cmds[] = {
+static const struct shell_cmd shell_vgpu_cmds[] = {
 	{ "vgpus", "", "vGPUs: GM ranges, MMIO/GGTT/workload counters",
 	  cmd_vgpus },
 	{ "gtt", "<vgpu> <index> [count]", "GGTT entries: guest value and "
@@ -363,5 +306,8 @@ const struct shell_cmd shell_vgpu_cmds[] = {
 	  "by N slots now (Algorithm 1), or queue a request for gBalloon's "
 	  "policy", cmd_balloon },
 };
-const unsigned shell_vgpu_nr_cmds =
-	sizeof(shell_vgpu_cmds) / sizeof(shell_vgpu_cmds[0]);
+
+void shell_vgpu_cmds_register(void)
+{
+	SHELL_REGISTER(shell_vgpu_cmds);
+}

@@ -133,11 +133,15 @@ static int cmd_exits(int argc, char **argv)
 	return 0;
 }
 
-const struct shell_cmd shell_vm_cmds[] = {
+static const struct shell_cmd shell_vm_cmds[] = {
 	{ "vms", "", "VMs: state, memory, exits, run time", cmd_vms },
 	{ "vm", "<id> regs|stop|start", "a VM's registers; pause/resume it",
 	  cmd_vm },
 	{ "exits", "<id>", "a VM's exits by reason, and its bad-input counts",
 	  cmd_exits },
 };
-const unsigned shell_vm_nr_cmds = sizeof(shell_vm_cmds) / sizeof(shell_vm_cmds[0]);
+
+void shell_vm_cmds_register(void)
+{
+	SHELL_REGISTER(shell_vm_cmds);
+}

@@ -1,10 +1,5 @@
 /* The round-robin scheduler of VMs on one CPU; see sched.h. */
 #include "hv/vm/sched.h"
-#include "hv/gpu/gpu_host.h"
-#include "hv/console.h"
-#include "hv/hv.h"
-#include "hv/platform.h"
-#include "hv/shell/shell.h"
 #include "hv/tsc.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm.h"
@@ -13,63 +8,10 @@
 #include "hv/vmx/vmx_insn.h"
 #include "hv/x86.h"
 
-#define PIC1_DATA		0x21
-#define PIC2_DATA		0xa1
-#define LAPIC_LVT_TIMER_MMIO	0xfee00320ull
-#define LVT_MASK_BIT		(1u << 16)
 #define PREEMPT_MAX		0xffffffffull	/* the field is 32 bits */
 
 static uint64_t slice_tsc;
 static struct vm *cpu_owner;	/* whose MSRs and FPU state the CPU holds */
-
-/* The hypervisor runs with IF=0 and polls; the firmware may still have
- * left the PIC or the LAPIC timer armed, and a host interrupt arriving
- * during a guest would only cost an exit. Mask them at the source. */
-static void mask_host_interrupts(void)
-{
-	outb(PIC1_DATA, 0xff);
-	outb(PIC2_DATA, 0xff);
-	if (!(rdmsr(MSR_IA32_APIC_BASE) & (1ull << 10))) { /* xAPIC mode */
-		volatile uint32_t *lvt =
-			(volatile uint32_t *)(uintptr_t)LAPIC_LVT_TIMER_MMIO;
-		*lvt |= LVT_MASK_BIT;
-	}
-}
-
-unsigned vms_create_from_config(const struct hv_config *cfg)
-{
-	const struct boot_info *bi = hv_platform.bi;
-
-	if (!cfg->nr_vms)
-		return 0;
-	if (vmx_enable())
-		return 0;
-	mask_host_interrupts();
-	kprintf("tsc: %llu kHz (measured against the PIT)\n",
-		(unsigned long long)(tsc_calibrate() / 1000));
-	for (unsigned i = 0; i < cfg->nr_vms; i++) {
-		const struct hvcfg_vm *c = &cfg->vms[i];
-		const struct boot_file *f = boot_find_file(bi, c->kernel);
-		int err;
-
-		if (!c->valid || !f)
-			continue;
-		err = vm_create(c, f->data, f->size);
-		if (err) {
-			kprintf("vm '%s': not started: error %d creating it\n",
-				c->name, err);
-			continue;
-		}
-		kprintf("vm '%s': id %u, %llu MiB of RAM at host %llx, kernel "
-			"%s, cmdline '%s': started\n", c->name, nr_vms - 1,
-			(unsigned long long)(c->memory >> 20),
-			(unsigned long long)(uintptr_t)vms[nr_vms - 1].ram,
-			c->kernel, c->cmdline);
-		gpu_host_vgpu_create(c, nr_vms - 1);
-	}
-	gpu_host_place(cfg);
-	return nr_vms;
-}
 
 /* Halted VMs whose timer fired (or that got a self-IPI) are runnable. */
 static void wake_halted(uint64_t now)
@@ -184,7 +126,7 @@ static struct vm *pick_next(unsigned *cursor)
 	return NULL;
 }
 
-static bool all_stopped(void)
+bool sched_all_stopped(void)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
 		if (vms[i].state != VM_STOPPED)
@@ -192,51 +134,23 @@ static bool all_stopped(void)
 	return true;
 }
 
-/* Test exit status: the number of VMs that reported a failed check or
- * exited with a non-zero status. */
-static int summarize(void)
+void sched_init(unsigned slice_ms)
 {
-	int bad = 0;
-
-	kprintf("hv: all %u VMs have stopped\n", nr_vms);
-	for (unsigned i = 0; i < nr_vms; i++) {
-		const struct vm *vm = &vms[i];
-
-		kprintf("  %-12s %llu checks passed, %llu failed: %s\n",
-			vm->name, (unsigned long long)vm->stats.tests_passed,
-			(unsigned long long)vm->stats.tests_failed,
-			vm->stop_reason);
-		bad += vm->stats.tests_failed || vm->exit_status;
-	}
-	for (unsigned i = 0; i < nr_vms; i++)
-		gpu_host_report(i);
-	return bad;
+	slice_tsc = tsc_ms(slice_ms ? slice_ms : HVCFG_DEFAULT_SLICE_MS);
 }
 
-void sched_run(unsigned slice_ms, bool exit_when_stopped)
+bool sched_run_next(void)
 {
-	unsigned cursor = 0;
-	bool reported = false;
+	static unsigned cursor;
+	struct vm *vm;
+	uint64_t t0;
 
-	slice_tsc = tsc_ms(slice_ms ? slice_ms : HVCFG_DEFAULT_SLICE_MS);
-	for (;;) {
-		struct vm *vm;
-
-		shell_poll();
-		gpu_host_poll();
-		wake_halted(rdtsc());
-		vm = pick_next(&cursor);
-		if (vm) {
-			uint64_t t0 = rdtsc();
-
-			run_slice(vm);
-			account_steal(vm, t0, rdtsc());
-			continue;
-		}
-		if (exit_when_stopped && !reported && all_stopped()) {
-			reported = true;
-			platform_test_exit(summarize());
-		}
-		cpu_relax();
-	}
+	wake_halted(rdtsc());
+	vm = pick_next(&cursor);
+	if (!vm)
+		return false;
+	t0 = rdtsc();
+	run_slice(vm);
+	account_steal(vm, t0, rdtsc());
+	return true;
 }

@@ -1,8 +1,9 @@
 /* Running the VMs: one physical CPU, round robin. Each VM runs for a time
  * slice (hv.cfg slice_ms) bounded by the VMX-preemption timer, or until it
  * halts, yields or stops; the slice also ends early when another VM's
- * virtual timer is due, so timer interrupts arrive on time. When no VM can
- * run the CPU idles in the shell's input loop. */
+ * virtual timer is due, so timer interrupts arrive on time. The loop that
+ * calls the scheduler (and the shell and the GPU between slices) is
+ * hv/orchestrate.c. */
 #ifndef HV_VM_SCHED_H
 #define HV_VM_SCHED_H
 
@@ -10,13 +11,15 @@
 
 #include "boot/config.h"
 
-/* Enables VMX and creates the VMs of hv.cfg whose files were loaded.
- * Prints one line per VM. Returns the number of VMs created. */
-unsigned vms_create_from_config(const struct hv_config *cfg);
+/* The slice length (0: HVCFG_DEFAULT_SLICE_MS). */
+void sched_init(unsigned slice_ms);
 
-/* The scheduler loop; also runs the shell. With exit_when_stopped, prints
- * a summary and the test exit marker once every VM has stopped. */
-void sched_run(unsigned slice_ms, bool exit_when_stopped)
-	__attribute__((noreturn));
+/* One scheduling decision: halted VMs whose timer fired become runnable,
+ * and the next runnable VM in round-robin order runs one slice (its wait
+ * is charged to the others as steal time). False when no VM could run. */
+bool sched_run_next(void);
+
+/* Every VM has stopped (also true without VMs). */
+bool sched_all_stopped(void);
 
 #endif

@@ -6,13 +6,20 @@
  * reported with its name; the VM runs on. */
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
-#include "hv/gpu/gpu_balloon.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vm/vmrpc.h"
 #include "hv/vm/vmrpc_ring.h"
 
 #define CTL_HEAD_OFF 8	/* offsetof(struct vmrpc_ctl, req_head) */
+#define NO_GM_OPS (-1)
+
+static const struct vmrpc_gm_ops *gm_ops;
+
+void vmrpc_set_gm_ops(const struct vmrpc_gm_ops *ops)
+{
+	gm_ops = ops;
+}
 
 static uint64_t ring_gpa(const struct vm *vm)
 {
@@ -106,11 +113,12 @@ static void act(struct vm *vm, const struct vmrpc_msg *m)
 		return;
 	}
 	if (m->type == VMRPC_EXPAND) {
-		err = gpu_balloon_request(vm->id, (uint32_t)m->a);
+		err = gm_ops ? gm_ops->request(vm->id, (uint32_t)m->a)
+			     : NO_GM_OPS;
 		ack(vm, m->seq, err ? VMRPC_ENOSPC : VMRPC_EQUEUED);
 		return;
 	}
-	err = gpu_balloon_release(vm->id, (uint32_t)m->a);
+	err = gm_ops ? gm_ops->release(vm->id, (uint32_t)m->a) : NO_GM_OPS;
 	ack(vm, m->seq, err < 0 ? VMRPC_EINVAL : VMRPC_OK);
 	if (err > 0)
 		vmrpc_notify(vm, VMRPC_OK);

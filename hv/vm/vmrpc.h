@@ -15,4 +15,15 @@ int64_t vmrpc_kick(struct vm *vm);
  * VMRPC_R_RANGES reply with status if it has a channel. */
 void vmrpc_notify(struct vm *vm, uint32_t status);
 
+/* Who decides a guest's GM requests: gBalloon's queue (hv/gpu/
+ * gpu_balloon.c), registered by hv/orchestrate.c so this VM-layer file
+ * does not reach up into the GPU glue. Return codes as gpu_balloon's:
+ * request 0 or negative; release the slots given back, or negative.
+ * Until one is set every request is refused. */
+struct vmrpc_gm_ops {
+	int (*request)(unsigned vm_id, uint32_t slots);
+	int (*release)(unsigned vm_id, uint32_t slots);
+};
+void vmrpc_set_gm_ops(const struct vmrpc_gm_ops *ops);
+
 #endif

@@ -1,7 +1,6 @@
 /* Per-VM 16550 emulation (output side); see vuart.h. */
 #include "hv/vm/vuart.h"
 #include "hv/console.h"
-#include "hv/shell/shell.h"
 #include "hv/vm/vm.h"
 
 /* Register offsets (16550 data sheet); DLAB = LCR bit 7 remaps 0 and 1. */

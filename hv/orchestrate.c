@@ -1,0 +1,126 @@
+/* Orchestration; see orchestrate.h. The scheduler (hv/vm/sched.c) only
+ * schedules, the GPU glue (hv/gpu/) only serves the GPU, the shell
+ * (hv/shell/) only reads commands: this file calls each in turn. */
+#include "hv/orchestrate.h"
+#include "hv/console.h"
+#include "hv/gpu/gpu_balloon.h"
+#include "hv/gpu/gpu_host.h"
+#include "hv/hv.h"
+#include "hv/platform.h"
+#include "hv/shell/shell.h"
+#include "hv/tsc.h"
+#include "hv/vm/sched.h"
+#include "hv/vm/vm.h"
+#include "hv/vm/vmrpc.h"
+#include "hv/vmx/vmx.h"
+#include "hv/x86.h"
+
+#define PIC1_DATA		0x21
+#define PIC2_DATA		0xa1
+#define LAPIC_LVT_TIMER_MMIO	0xfee00320ull
+#define LVT_MASK_BIT		(1u << 16)
+
+/* The hypervisor runs with IF=0 and polls; the firmware may still have
+ * left the PIC or the LAPIC timer armed, and a host interrupt arriving
+ * during a guest would only cost an exit. Mask them at the source. */
+static void mask_host_interrupts(void)
+{
+	outb(PIC1_DATA, 0xff);
+	outb(PIC2_DATA, 0xff);
+	if (!(rdmsr(MSR_IA32_APIC_BASE) & (1ull << 10))) { /* xAPIC mode */
+		volatile uint32_t *lvt =
+			(volatile uint32_t *)(uintptr_t)LAPIC_LVT_TIMER_MMIO;
+		*lvt |= LVT_MASK_BIT;
+	}
+}
+
+unsigned vms_create_from_config(const struct hv_config *cfg)
+{
+	const struct boot_info *bi = hv_platform.bi;
+
+	if (!cfg->nr_vms)
+		return 0;
+	if (vmx_enable())
+		return 0;
+	mask_host_interrupts();
+	kprintf("tsc: %llu kHz (measured against the PIT)\n",
+		(unsigned long long)(tsc_calibrate() / 1000));
+	for (unsigned i = 0; i < cfg->nr_vms; i++) {
+		const struct hvcfg_vm *c = &cfg->vms[i];
+		const struct boot_file *f = boot_find_file(bi, c->kernel);
+		int err;
+
+		if (!c->valid || !f)
+			continue;
+		err = vm_create(c, f->data, f->size);
+		if (err) {
+			kprintf("vm '%s': not started: error %d creating it\n",
+				c->name, err);
+			continue;
+		}
+		kprintf("vm '%s': id %u, %llu MiB of RAM at host %llx, kernel "
+			"%s, cmdline '%s': started\n", c->name, nr_vms - 1,
+			(unsigned long long)(c->memory >> 20),
+			(unsigned long long)(uintptr_t)vms[nr_vms - 1].ram,
+			c->kernel, c->cmdline);
+		gpu_host_vgpu_create(c, nr_vms - 1);
+	}
+	gpu_host_place(cfg);
+	return nr_vms;
+}
+
+/* Test exit status: the number of VMs that reported a failed check or
+ * exited with a non-zero status. */
+static int summarize(void)
+{
+	int bad = 0;
+
+	kprintf("hv: all %u VMs have stopped\n", nr_vms);
+	for (unsigned i = 0; i < nr_vms; i++) {
+		const struct vm *vm = &vms[i];
+
+		kprintf("  %-12s %llu checks passed, %llu failed: %s\n",
+			vm->name, (unsigned long long)vm->stats.tests_passed,
+			(unsigned long long)vm->stats.tests_failed,
+			vm->stop_reason);
+		bad += vm->stats.tests_failed || vm->exit_status;
+	}
+	for (unsigned i = 0; i < nr_vms; i++)
+		gpu_host_report(i);
+	return bad;
+}
+
+/* The guest channel's GM requests go to gBalloon. */
+static const struct vmrpc_gm_ops balloon_gm_ops = {
+	gpu_balloon_request, gpu_balloon_release,
+};
+
+/* Every command group, in the order `help` lists them. */
+static void register_shell_cmds(void)
+{
+	shell_base_cmds_register();
+	shell_vm_cmds_register();
+	shell_vgpu_cmds_register();
+}
+
+void hv_run(const struct hv_config *cfg)
+{
+	bool exit_when_stopped = cfg->test_exit == HVCFG_EXIT_VMS;
+	bool reported = false;
+
+	vmrpc_set_gm_ops(&balloon_gm_ops);
+	register_shell_cmds();
+	shell_init();
+	sched_init(cfg->slice_ms);
+	for (;;) {
+		shell_poll();
+		gpu_host_poll();
+		if (sched_run_next())
+			continue;
+		if (exit_when_stopped && !reported && sched_all_stopped()) {
+			reported = true;
+			platform_test_exit(summarize());
+		}
+		cpu_relax();
+	}
+}
