@@ -117,6 +117,9 @@ int pgpu_csb_process(struct pgpu *p, enum gen9_engine_id id,
 		     struct pgpu_csb_event *ev, int max);
 /* True when the engine reports idle (no active element). */
 bool pgpu_engine_idle(struct pgpu *p, enum gen9_engine_id id);
+/* The engine's error identity (RING_EIR; gen9.md §10): non-zero after a
+ * page-table or instruction error, until the engine is reset. */
+uint32_t pgpu_engine_error(struct pgpu *p, enum gen9_engine_id id);
 
 /* ---- interrupts (gen9.md §7) ---- */
 /* Enable (IER) and unmask (IMR) the given per-engine bits, e.g.

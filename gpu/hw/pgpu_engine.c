@@ -169,6 +169,13 @@ bool pgpu_engine_idle(struct pgpu *p, enum gen9_engine_id id)
 	return !e || (!e->active && !e->pending[0]);
 }
 
+uint32_t pgpu_engine_error(struct pgpu *p, enum gen9_engine_id id)
+{
+	struct pgpu_engine *e = get_engine(p, id);
+
+	return e ? gpu_hw_read32(p->hw, RING_EIR(e->base)) : 0;
+}
+
 /* ---- reset: gen9.md §10 ------------------------------------------------ */
 
 static void forget(struct pgpu_engine *e)

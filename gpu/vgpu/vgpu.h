@@ -77,8 +77,9 @@ struct gvt_params {
 				   * reset and its vGPU marked failed */
 	uint32_t engine_mask; /* 0: hw->info.engine_mask */
 	/* Optional: the pGPU driver (gpu/hw/pgpu.h) already set up on the
-	 * same gpu_hw; engines are then driven through it (submission, CSB,
-	 * forcewake, reset) instead of by raw register writes. */
+	 * same gpu_hw, when the caller shares it (forcewake counts, IRQs).
+	 * Without one the mediator sets up its own on hw: the engines are
+	 * always driven through pgpu (submission, CSB, forcewake, reset). */
 	struct pgpu *pgpu;
 	/* gScale (gpu/gscale): vGPUs share the guest GM instead of getting
 	 * disjoint slices; each keeps a private shadow of its GGTT entries,

@@ -1,58 +1,38 @@
 /* Physical execution: the engines run one vGPU workload at a time, each
  * in that vGPU's shadow context. This is the one file of the mediator that
- * submits to a physical engine and reads its CSB: through the pGPU driver
- * (gpu/hw/pgpu.h) when the hypervisor gave us one, otherwise straight
- * through gpu_hw register writes (host tests with a fake device).
+ * submits to a physical engine and reads its CSB, always through the pGPU
+ * driver (gpu/hw/pgpu.h) over whichever gpu_hw backend the GPU has: the
+ * real iGPU's MMIO, the software model, or a test's fake device.
  *
- * Completion is found by polling the CSB registers (read pointer kept
- * here), not through the interrupt, so it works from a timer as well as
- * from the GPU interrupt handler. An engine error (EIR) or a workload past
- * the hang timeout resets that engine only (gen9 §10). */
+ * Completion is found by polling the CSB (pgpu keeps the read pointer),
+ * not through the interrupt, so it works from a timer as well as from the
+ * GPU interrupt handler. An engine error (EIR) or a workload past the
+ * hang timeout resets that engine only (gen9 §10). */
 #include "gpu/hw/pgpu.h"
 #include "gpu/vgpu/vgpu_priv.h"
 
-#define HW_CSB_RPTR_NONE 5 /* after reset the next entry is 0 */
-#define FW_TIMEOUT_US 50000
-#define FW_MINE FORCEWAKE_USER
 #define FW_ALL (GEN9_FW_RENDER_BIT | GEN9_FW_GT_BIT | GEN9_FW_MEDIA_BIT)
 
 static int engine_setup(struct gvt *gvt, struct pexec_engine *pe)
 {
-	struct gpu_hw *hw = gvt->hw;
-	uint32_t wp;
-
-	if (gvt->p.pgpu)
-		return pgpu_engine_init(gvt->p.pgpu, (enum gen9_engine_id)pe->id,
-					pe->hwsp.gm, (uint32_t *)pe->hwsp.va);
-
-	gpu_hw_write32(hw, RING_HWSTAM(pe->base), ~0u);
-	gpu_hw_write32(hw, RING_MODE_GEN7(pe->base),
-		       _MASKED_BIT_ENABLE(GFX_RUN_LIST_ENABLE));
-	gpu_hw_write32(hw, RING_MI_MODE(pe->base), _MASKED_BIT_DISABLE(STOP_RING));
-	gpu_hw_write32(hw, RING_HWS_PGA(pe->base), pe->hwsp.gm);
-	gpu_hw_posting_read(hw, RING_HWS_PGA(pe->base));
-	wp = gpu_hw_read32(hw, RING_CONTEXT_STATUS_PTR(pe->base)) & GEN8_CSB_PTR_MASK;
-	pe->csb_rptr = wp >= GEN8_CSB_ENTRIES ? HW_CSB_RPTR_NONE : (uint8_t)wp;
-	return 0;
+	return pgpu_engine_init(gvt->pgpu, (enum gen9_engine_id)pe->id,
+				pe->hwsp.gm, (uint32_t *)pe->hwsp.va);
 }
 
-/* Keep every domain awake while the mediator owns the GPU; a bit of our
- * own so a pgpu driver's reference counting on the KERNEL bit is not
- * disturbed. */
-static void forcewake_all(struct gvt *gvt)
+/* The caller's driver, or one of our own on the same device. */
+static int attach_pgpu(struct gvt *gvt)
 {
-	static const uint32_t req[] = { FORCEWAKE_RENDER_GEN9, FORCEWAKE_GT_GEN9,
-					FORCEWAKE_MEDIA_GEN9 };
-	static const uint32_t ack[] = { FORCEWAKE_ACK_RENDER_GEN9,
-					FORCEWAKE_ACK_GT_GEN9,
-					FORCEWAKE_ACK_MEDIA_GEN9 };
-	unsigned int i;
+	int ret;
 
-	for (i = 0; i < 3; i++) {
-		gpu_hw_write32(gvt->hw, req[i], _MASKED_BIT_ENABLE(FW_MINE));
-		if (gpu_hw_wait_for(gvt->hw, ack[i], FW_MINE, FW_MINE, FW_TIMEOUT_US))
-			gvt_log(gvt, HV_LOG_WARN, 0, "forcewake domain %u: no ack", i);
+	if (gvt->p.pgpu) {
+		gvt->pgpu = gvt->p.pgpu;
+		return 0;
 	}
+	ret = pgpu_init(&gvt->own_pgpu, gvt->hw);
+	if (ret)
+		return ret;
+	gvt->pgpu = &gvt->own_pgpu;
+	return 0;
 }
 
 int pexec_init(struct gvt *gvt)
@@ -60,15 +40,14 @@ int pexec_init(struct gvt *gvt)
 	uint32_t cursor = 0;
 	int id, ret;
 
-	if (gvt->p.pgpu) {
-		/* A reference for as long as the mediator runs the engines. */
-		ret = pgpu_forcewake_get(gvt->p.pgpu, FW_ALL);
-		gvt->fw_held = !ret;
-		if (ret)
-			gvt_log(gvt, HV_LOG_WARN, 0, "forcewake: %d", ret);
-	} else {
-		forcewake_all(gvt);
-	}
+	ret = attach_pgpu(gvt);
+	if (ret)
+		return ret;
+	/* A reference for as long as the mediator runs the engines. */
+	ret = pgpu_forcewake_get(gvt->pgpu, FW_ALL);
+	gvt->fw_held = !ret;
+	if (ret)
+		gvt_log(gvt, HV_LOG_WARN, 0, "forcewake: %d", ret);
 	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
 		struct pexec_engine *pe = &gvt->pe[id];
 
@@ -91,8 +70,8 @@ void pexec_fini(struct gvt *gvt)
 {
 	int id;
 
-	if (gvt->p.pgpu && gvt->fw_held)
-		pgpu_forcewake_put(gvt->p.pgpu, FW_ALL);
+	if (gvt->pgpu && gvt->fw_held)
+		pgpu_forcewake_put(gvt->pgpu, FW_ALL);
 	gvt->fw_held = false;
 	for (id = 0; id < GEN9_NUM_ENGINES; id++)
 		gvt_own_obj_free(gvt, &gvt->pe[id].hwsp);
@@ -103,41 +82,30 @@ int pexec_submit(struct gvt *gvt, int engine, struct vgpu *v,
 {
 	struct pexec_engine *pe = &gvt->pe[engine];
 	uint64_t desc;
+	int ret;
 
 	if (pe->inflight)
 		return -GPU_EBUSY;
 	w->hw_ctx_id = ++gvt->hw_ctx_seq ? gvt->hw_ctx_seq : ++gvt->hw_ctx_seq;
-	desc = lrca | GEN8_CTX_VALID | GEN8_CTX_PRIVILEGE |
-	       INTEL_LEGACY_64B_CONTEXT << GEN8_CTX_ADDRESSING_MODE_SHIFT |
-	       (uint64_t)w->hw_ctx_id << GEN8_CTX_ID_SHIFT;
-	if (gvt->p.pgpu) {
-		int ret = pgpu_execlist_submit(gvt->p.pgpu,
-					       (enum gen9_engine_id)engine, desc, 0);
-
-		if (ret)
-			return ret;
-	}
+	desc = pgpu_lrc_descriptor(lrca, w->hw_ctx_id, INTEL_LEGACY_64B_CONTEXT);
+	ret = pgpu_execlist_submit(gvt->pgpu, (enum gen9_engine_id)engine,
+				   desc, 0);
+	if (ret)
+		return ret;
 	pe->inflight = w;
 	pe->owner_vgpu = v;
 	pe->t_submit = gvt_now(gvt);
 	pe->submits++;
-	if (gvt->p.pgpu)
-		return 0;
-	/* Element 1 empty, then element 0; the 4th write submits. */
-	gpu_hw_write32(gvt->hw, RING_ELSP(pe->base), 0);
-	gpu_hw_write32(gvt->hw, RING_ELSP(pe->base), 0);
-	gpu_hw_write32(gvt->hw, RING_ELSP(pe->base), (uint32_t)(desc >> 32));
-	gpu_hw_write32(gvt->hw, RING_ELSP(pe->base), (uint32_t)desc);
 	return 0;
 }
 
-/* Through the pGPU driver: it keeps the read pointer. */
-static int pgpu_done(struct gvt *gvt, struct pexec_engine *pe)
+/* Did the CSB report the in-flight context complete? */
+static int csb_done(struct gvt *gvt, struct pexec_engine *pe)
 {
 	struct pgpu_csb_event ev[GEN8_CSB_ENTRIES];
 	int n, i, done = 0;
 
-	n = pgpu_csb_process(gvt->p.pgpu, (enum gen9_engine_id)pe->id, ev,
+	n = pgpu_csb_process(gvt->pgpu, (enum gen9_engine_id)pe->id, ev,
 			     GEN8_CSB_ENTRIES);
 	for (i = 0; i < n; i++)
 		if ((ev[i].status & GEN8_CTX_STATUS_COMPLETE) &&
@@ -149,39 +117,15 @@ static int pgpu_done(struct gvt *gvt, struct pexec_engine *pe)
 int pexec_poll(struct gvt *gvt, int engine)
 {
 	struct pexec_engine *pe = &gvt->pe[engine];
-	struct gpu_hw *hw = gvt->hw;
-	uint32_t wp, st, id;
-	int done = 0;
 
 	if (!pe->inflight)
 		return 0;
-	if (gvt->p.pgpu) {
-		if (pgpu_done(gvt, pe)) {
-			pe->completions++;
-			return 1;
-		}
-		return gpu_hw_read32(hw, RING_EIR(pe->base)) ? -GPU_EIO : 0;
-	}
-	wp = gpu_hw_read32(hw, RING_CONTEXT_STATUS_PTR(pe->base)) & GEN8_CSB_PTR_MASK;
-	if (wp >= GEN8_CSB_ENTRIES)
-		return 0;
-	while (pe->csb_rptr != wp) {
-		pe->csb_rptr = (uint8_t)((pe->csb_rptr + 1) % GEN8_CSB_ENTRIES);
-		st = gpu_hw_read32(hw, RING_CONTEXT_STATUS_BUF_LO(pe->base, pe->csb_rptr));
-		id = gpu_hw_read32(hw, RING_CONTEXT_STATUS_BUF_HI(pe->base, pe->csb_rptr));
-		if ((st & GEN8_CTX_STATUS_COMPLETE) && id == pe->inflight->hw_ctx_id)
-			done = 1;
-	}
-	gpu_hw_write32(hw, RING_CONTEXT_STATUS_PTR(pe->base),
-		       _MASKED_FIELD(GEN8_CSB_READ_PTR_MASK,
-				     (uint32_t)pe->csb_rptr << GEN8_CSB_READ_PTR_SHIFT));
-	if (done) {
+	if (csb_done(gvt, pe)) {
 		pe->completions++;
 		return 1;
 	}
-	if (gpu_hw_read32(hw, RING_EIR(pe->base)))
-		return -GPU_EIO;
-	return 0;
+	return pgpu_engine_error(gvt->pgpu, (enum gen9_engine_id)engine)
+		       ? -GPU_EIO : 0;
 }
 
 /* Reset one engine (handshake, GDRST domain, wait), then set it up again;
@@ -189,30 +133,10 @@ int pexec_poll(struct gvt *gvt, int engine)
 void pexec_reset_engine(struct gvt *gvt, int engine)
 {
 	struct pexec_engine *pe = &gvt->pe[engine];
-	struct gpu_hw *hw = gvt->hw;
-	uint32_t dom = gen9_engine_reset_domain((enum gen9_engine_id)engine);
 
-	if (gvt->p.pgpu) {
-		if (pgpu_engine_reset(gvt->p.pgpu, (enum gen9_engine_id)engine))
-			gvt_log(gvt, HV_LOG_ERR, 0, "%s: reset did not complete",
-				gen9_engine_name((enum gen9_engine_id)engine));
-		pe->inflight = NULL;
-		pe->owner_vgpu = NULL;
-		pe->resets++;
-		engine_setup(gvt, pe);
-		return;
-	}
-	gpu_hw_write32(hw, RING_RESET_CTL(pe->base),
-		       _MASKED_BIT_ENABLE(RESET_CTL_REQUEST_RESET));
-	gpu_hw_wait_for(hw, RING_RESET_CTL(pe->base), RESET_CTL_READY_TO_RESET,
-			RESET_CTL_READY_TO_RESET, 700);
-	gpu_hw_write32(hw, GEN6_GDRST, dom);
-	if (gpu_hw_wait_for(hw, GEN6_GDRST, dom, 0, 2000))
+	if (pgpu_engine_reset(gvt->pgpu, (enum gen9_engine_id)engine))
 		gvt_log(gvt, HV_LOG_ERR, 0, "%s: reset did not complete",
 			gen9_engine_name((enum gen9_engine_id)engine));
-	gpu_hw_write32(hw, RING_RESET_CTL(pe->base),
-		       _MASKED_BIT_DISABLE(RESET_CTL_REQUEST_RESET));
-	gpu_hw_write32(hw, RING_EIR(pe->base), gpu_hw_read32(hw, RING_EIR(pe->base)));
 	pe->inflight = NULL;
 	pe->owner_vgpu = NULL;
 	pe->resets++;

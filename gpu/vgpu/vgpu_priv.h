@@ -5,6 +5,7 @@
 
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/hw/gen9_regs.h"
+#include "gpu/hw/pgpu.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/vgpu/vgpu.h"
 
@@ -220,7 +221,6 @@ struct pexec_engine {
 	int id;
 	uint32_t base;
 	struct own_obj hwsp;
-	uint8_t csb_rptr; /* last entry consumed, 0..5 */
 	struct vgpu *owner_vgpu; /* of the in-flight workload */
 	struct workload *inflight;
 	uint64_t t_submit;
@@ -248,6 +248,10 @@ struct gvt {
 	uint64_t own_gm_base; /* mediator's objects */
 	uint32_t hw_ctx_seq;
 	bool fw_held; /* forcewake reference taken through pgpu */
+	/* The pGPU driver the engines are driven through: p.pgpu when the
+	 * caller gave one, else this one, set up by pexec_init. */
+	struct pgpu *pgpu;
+	struct pgpu own_pgpu;
 	struct pexec_engine pe[GEN9_NUM_ENGINES];
 	/* scheduler */
 	struct vgpu *owner; /* vGPU whose MMIO state is on the hardware */

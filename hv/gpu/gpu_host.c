@@ -6,7 +6,8 @@
  * caching; driven through the pGPU driver), or, without one or with
  * gpu=model, the software Gen9 model (gpu/model) built on page-allocator
  * memory: the 2 MiB register file plus a 512 Ki-entry GGTT (4 MiB of
- * entries = 2 GiB of GM). It says which. Then it creates the mediator on it.
+ * entries = 2 GiB of GM), also driven through the pGPU driver. It says
+ * which. Then it creates the mediator on it.
  *
  * The mediator runs in gScale mode: vGPUs share graphics memory through
  * private shadow GGTTs, and each guest's aperture is the ladder mapping
@@ -14,8 +15,9 @@
  * aperture the model can offer: it has no physical BAR2 behind it.
  *
  * Each VM with vgpu_* keys gets a vGPU (gpu_host_vgpu_create) visible at
- * its 00:02.0 (hv/vm/vpci.c, hv/vm/vgpu_dev.c), and the VM scheduler runs
- * the GPU and the mediator every round (gpu_host_poll): completions are
+ * its 00:02.0 (hv/vm/vpci.c, hv/gpu/vgpu_dev.c), and the main loop
+ * (hv/orchestrate.c) runs the GPU and the mediator every round
+ * (gpu_host_poll): completions are
  * polled, not taken as host interrupts, on the real GPU as on the model. */
 #include "boot/config.h"
 #include "gpu/hw/pgpu.h"
@@ -83,6 +85,12 @@ static int model_up(void)
 		return err;
 	}
 	gen9_model_attach(&host_model, &host_hw);
+	/* The same driver as on the iGPU: the demo runs pgpu too. */
+	err = pgpu_init(&host_pgpu, &host_hw);
+	if (err) {
+		kprintf("gpu: pgpu_init on the model failed (%d)\n", err);
+		return err;
+	}
 	model_in_use = true;
 	kprintf("gpu: using the software Gen9 model (%u GGTT entries)\n",
 		GPU_HOST_GGTT_ENTRIES);
@@ -144,8 +152,7 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 		err = model_up();
 	if (err)
 		return;
-	if (!model_in_use)
-		p.pgpu = &host_pgpu;
+	p.pgpu = &host_pgpu;
 	err = gvt_create(&host_hw, &hv, &p, &host_gvt);
 	if (err) {
 		kprintf("gpu: gvt_create failed (%d)\n", err);
@@ -347,8 +354,8 @@ static void stop_failed_vms(void)
 	}
 }
 
-/* Run the GPU and the mediator; the VM scheduler calls this once per
- * scheduling round. */
+/* Run the GPU and the mediator; the main loop (hv/orchestrate.c) calls
+ * this once per round. */
 void gpu_host_poll(void)
 {
 	if (!host_gvt)

@@ -9,15 +9,36 @@ static struct fake_gpu *G(void *ctx)
 	return ctx;
 }
 
+/* The engine's status page (RING_HWS_PGA, through the GGTT), or NULL
+ * when it is not mapped. */
+static uint32_t *hwsp(struct fake_gpu *g, uint32_t base)
+{
+	uint32_t gm = g->regs[RING_HWS_PGA(base) / 4] & ~(GEN9_PAGE_SIZE - 1);
+	uint32_t i = gm >> GEN9_PAGE_SHIFT;
+
+	if (i >= g->ggtt_entries || !(g->ggtt[i] & GEN8_PAGE_PRESENT))
+		return NULL;
+	return gpu_dma_ptr(&g->hw.dma, gen8_pte_addr(g->ggtt[i]),
+			   GEN9_PAGE_SIZE);
+}
+
+/* One CSB entry in the registers and, as the hardware does, in the
+ * status page's mirror (which pgpu reads). */
 static void csb(struct fake_gpu *g, uint32_t base, uint32_t status, uint32_t id)
 {
 	uint32_t *ptr = &g->regs[RING_CONTEXT_STATUS_PTR(base) / 4];
 	uint32_t wp = *ptr & 7;
+	uint32_t *hws = hwsp(g, base);
 
 	wp = wp >= 5 ? 0 : wp + 1;
 	g->regs[RING_CONTEXT_STATUS_BUF_LO(base, wp) / 4] = status;
 	g->regs[RING_CONTEXT_STATUS_BUF_HI(base, wp) / 4] = id;
 	*ptr = (*ptr & ~7u) | wp;
+	if (!hws)
+		return;
+	hws[I915_HWS_CSB_BUF0_INDEX + 2 * wp] = status;
+	hws[I915_HWS_CSB_BUF0_INDEX + 2 * wp + 1] = id;
+	hws[I915_HWS_CSB_WRITE_INDEX] = wp;
 }
 
 void fake_gpu_complete(struct fake_gpu *g, int id)
@@ -65,6 +86,10 @@ static void wr(void *ctx, uint32_t off, uint32_t val)
 
 		if (rel == 0x230) {
 			elsp(g, id, val);
+			return;
+		}
+		if (rel == 0x0b0) { /* RING_EIR: write 1 to clear */
+			*r &= ~val;
 			return;
 		}
 		if (rel == 0x29c || rel == 0x09c || rel == 0x3a0 || rel == 0x0d0) {

@@ -1,8 +1,10 @@
 /* A small fake Gen9 behind gpu_hw for mediator tests that do not need
  * commands executed: a register array, a GGTT array, forcewake acks that
- * mirror requests, GDRST that completes at once, and ELSP that (when
+ * mirror requests, RING_EIR that clears the bits written (as the
+ * hardware does), GDRST that completes at once, and ELSP that (when
  * auto_complete is on) completes each submitted context immediately with
- * the CSB entries real hardware writes. */
+ * the CSB entries real hardware writes (registers and status-page
+ * mirror). */
 #ifndef TESTS_UNIT_FAKE_GPU_HW_H
 #define TESTS_UNIT_FAKE_GPU_HW_H
 
