@@ -34,34 +34,21 @@ int model_ggtt_translate(struct gen9_model *m, uint64_t gaddr, uint64_t *hpa)
 	return 0;
 }
 
+static int ggtt_xlate(struct gen9_model *m, void *ctx, uint64_t gaddr,
+		      uint64_t *hpa)
+{
+	(void)ctx;
+	return model_ggtt_translate(m, gaddr, hpa);
+}
+
 /* Copy through the GGTT, one page piece at a time. */
 int model_ggtt_rw(struct gen9_model *m, uint64_t gaddr, void *buf, size_t len,
 		  bool write)
 {
-	uint8_t *p = buf;
+	uint64_t at;
 
-	while (len) {
-		size_t in_page = GEN9_PAGE_SIZE - (gaddr & (GEN9_PAGE_SIZE - 1));
-		size_t n = len < in_page ? len : in_page;
-		uint64_t hpa;
-		void *mem;
-
-		if (model_ggtt_translate(m, gaddr, &hpa))
-			return -GPU_EFAULT;
-		mem = gpu_dma_ptr(&m->dma, hpa, n);
-		if (!mem) {
-			m->stats.dma_errors++;
-			return -GPU_EFAULT;
-		}
-		if (write)
-			memcpy(mem, p, n);
-		else
-			memcpy(p, mem, n);
-		gaddr += n;
-		p += n;
-		len -= n;
-	}
-	return 0;
+	return model_dma_copy(m, gaddr, buf, len, write, ggtt_xlate, NULL, &at)
+		       ? -GPU_EFAULT : 0;
 }
 
 /* The aperture maps GGTT [0, aperture_size) linearly; fences (tiling) are

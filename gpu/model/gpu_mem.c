@@ -25,24 +25,25 @@ static int record(struct gen9_model_engine *e, enum gen9_model_fault_kind why,
 	return -GPU_EFAULT;
 }
 
-int model_gpu_rw(struct gen9_model *m, struct gen9_model_engine *e,
-		 uint64_t gaddr, bool ggtt, void *buf, size_t len, bool write)
+int model_dma_copy(struct gen9_model *m, uint64_t gaddr, void *buf,
+		   size_t len, bool write, model_xlate_fn xlate, void *ctx,
+		   uint64_t *at)
 {
 	uint8_t *p = buf;
 
 	while (len) {
 		size_t in_page = GEN9_PAGE_SIZE - (gaddr & (GEN9_PAGE_SIZE - 1));
 		size_t n = len < in_page ? len : in_page;
-		enum gen9_model_fault_kind why = GEN9_MODEL_FAULT_NONE;
 		uint64_t hpa;
 		void *mem;
 
-		if (translate(m, e, gaddr, ggtt, write, &hpa, &why))
-			return record(e, why, gaddr, ggtt);
+		*at = gaddr;
+		if (xlate(m, ctx, gaddr, &hpa))
+			return MODEL_COPY_UNMAPPED;
 		mem = gpu_dma_ptr(&m->dma, hpa, n);
 		if (!mem) {
 			m->stats.dma_errors++;
-			return record(e, GEN9_MODEL_FAULT_DMA, gaddr, ggtt);
+			return MODEL_COPY_NO_DMA;
 		}
 		if (write)
 			memcpy(mem, p, n);
@@ -52,6 +53,36 @@ int model_gpu_rw(struct gen9_model *m, struct gen9_model_engine *e,
 		p += n;
 		len -= n;
 	}
+	return 0;
+}
+
+/* An engine's view: GGTT or its context's PPGTT; why a page failed. */
+struct engine_view {
+	struct gen9_model_engine *e;
+	bool ggtt, write;
+	enum gen9_model_fault_kind why;
+};
+
+static int engine_xlate(struct gen9_model *m, void *ctx, uint64_t gaddr,
+			uint64_t *hpa)
+{
+	struct engine_view *v = ctx;
+
+	return translate(m, v->e, gaddr, v->ggtt, v->write, hpa, &v->why);
+}
+
+int model_gpu_rw(struct gen9_model *m, struct gen9_model_engine *e,
+		 uint64_t gaddr, bool ggtt, void *buf, size_t len, bool write)
+{
+	struct engine_view v = { e, ggtt, write, GEN9_MODEL_FAULT_NONE };
+	uint64_t at;
+	int ret = model_dma_copy(m, gaddr, buf, len, write, engine_xlate, &v,
+				 &at);
+
+	if (ret == MODEL_COPY_NO_DMA)
+		return record(e, GEN9_MODEL_FAULT_DMA, at, ggtt);
+	if (ret)
+		return record(e, v.why, at, ggtt);
 	return 0;
 }
 

@@ -26,6 +26,19 @@ int model_ppgtt_translate(struct gen9_model *m, const struct gen9_model_ctx *c,
 			  uint64_t gaddr, bool write, uint64_t *hpa,
 			  enum gen9_model_fault_kind *why);
 
+/* The one copy loop between a buffer and GPU addresses (gpu_mem.c): each
+ * piece of at most a page goes through xlate, then the DMA window. 0;
+ * MODEL_COPY_UNMAPPED when xlate refused the page at *at;
+ * MODEL_COPY_NO_DMA when the DMA window refused it (counted in
+ * stats.dma_errors). What came before *at was copied. */
+typedef int (*model_xlate_fn)(struct gen9_model *m, void *ctx, uint64_t gaddr,
+			      uint64_t *hpa);
+#define MODEL_COPY_UNMAPPED 1
+#define MODEL_COPY_NO_DMA 2
+int model_dma_copy(struct gen9_model *m, uint64_t gaddr, void *buf,
+		   size_t len, bool write, model_xlate_fn xlate, void *ctx,
+		   uint64_t *at);
+
 /* memory access on behalf of an engine (gpu_mem.c). On a fault the engine
  * records it in e->fault (not yet reported) and -GPU_EFAULT comes back. */
 int model_gpu_rw(struct gen9_model *m, struct gen9_model_engine *e,

@@ -1,12 +1,8 @@
 /* gBalloon's policy loop; see balloon_policy.h. */
 #include "gpu/policy/balloon_policy.h"
+#include "gpu/policy/params.h"
 #include "gpu/hw/gpu_hw.h"
 #include "mini/string.h"
-
-static uint64_t or_default(uint64_t v, uint64_t d)
-{
-	return v ? v : d;
-}
 
 int bpol_init(struct bpol *bp, const struct bpol_params *p, uint64_t now)
 {

@@ -1,11 +1,7 @@
 /* gBalloon's f(W, R_copy) and its choice of whom to shrink; see
  * gballoon_policy.h. */
 #include "gpu/policy/gballoon_policy.h"
-
-static uint32_t or_default(uint32_t v, uint32_t d)
-{
-	return v ? v : d;
-}
+#include "gpu/policy/params.h"
 
 uint32_t gballoon_f(const struct gballoon_params *p, uint32_t nr_vms,
 		    uint64_t w_permille, uint64_t rcopy_permille)

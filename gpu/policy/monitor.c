@@ -1,12 +1,8 @@
 /* The policy monitor; see monitor.h. */
 #include "gpu/policy/monitor.h"
+#include "gpu/policy/params.h"
 #include "gpu/hw/gpu_hw.h"
 #include "mini/string.h"
-
-static uint64_t or_default(uint64_t v, uint64_t d)
-{
-	return v ? v : d;
-}
 
 int mon_init(struct mon *m, const struct mon_params *p, uint64_t now)
 {

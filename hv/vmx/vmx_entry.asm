@@ -76,14 +76,14 @@ vmx_enter:
 	; Host registers other than RSP are the guest's values now; the
 	; callee-saved ones are restored from the frame below.
 	mov eax, 1		; VMX_FAIL_INVALID (CF=1)
-	jc .out
+	jc vmx_return
 	mov eax, 2		; VMX_FAIL_VALID (ZF=1)
-	jmp .out
+	jmp vmx_return
 .fail_early:
 	mov eax, 1
-	jc .out
+	jc vmx_return
 	mov eax, 2
-.out:
+vmx_return:			; both ways out: eax = the result
 	add rsp, 8		; drop the regs pointer
 	pop r15
 	pop r14
@@ -115,14 +115,5 @@ vmx_exit_stub:
 	mov [rax + G_R15], r15
 	pop qword [rax + G_RAX]
 	xor eax, eax
-	jmp .out_common
-.out_common:
-	add rsp, 8
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
-	ret
+	jmp vmx_return
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -4,11 +4,11 @@
 EVAL_STUDIES += ghyvi
 
 GHYVI_EVAL := $(BUILD)/host/eval/ghyvi-eval
-GHYVI_EVAL_SRCS := $(wildcard tools/eval/ghyvi/*.c) \
+GHYVI_EVAL_SRCS := $(wildcard tools/eval/ghyvi/*.c) tools/eval/common/evcommon.c \
 	$(wildcard gpu/vgpu/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) \
 	tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c
 
-$(GHYVI_EVAL): $(GHYVI_EVAL_SRCS) $(wildcard tools/eval/ghyvi/*.h) $(wildcard tests/world/*.h) $(HOST_HDRS) | $(DEPS_STAMP)
+$(GHYVI_EVAL): $(GHYVI_EVAL_SRCS) $(wildcard tools/eval/ghyvi/*.h tools/eval/common/*.h) $(wildcard tests/world/*.h) $(HOST_HDRS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	$(Q)$(HOST_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -DHOST_BUILD \

@@ -4,12 +4,12 @@ EVAL_STUDIES += gscale
 GSCALE_EVAL := $(BUILD)/host/eval/gscale-eval
 # The mediator-level runs build on the unit tests' world (hypervisor
 # double, model, mediator): tests/world/model_world.c.
-GSCALE_EVAL_SRCS := $(wildcard tools/eval/gscale/*.c) \
+GSCALE_EVAL_SRCS := $(wildcard tools/eval/gscale/*.c) tools/eval/common/evcommon.c tools/eval/common/evmodel.c \
 	$(wildcard gpu/gscale/*.c) $(wildcard gpu/vgpu/*.c) $(wildcard gpu/policy/*.c) \
 	$(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c) \
 	tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c tests/world/evguest.c
 
-$(GSCALE_EVAL): $(GSCALE_EVAL_SRCS) $(wildcard tools/eval/gscale/*.h) $(wildcard tests/world/*.h) $(HOST_HDRS) | $(DEPS_STAMP)
+$(GSCALE_EVAL): $(GSCALE_EVAL_SRCS) $(wildcard tools/eval/gscale/*.h tools/eval/common/*.h) $(wildcard tests/world/*.h) $(HOST_HDRS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	$(Q)$(HOST_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -DHOST_BUILD \

@@ -12,45 +12,12 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/harness/guest_i915.h"
-#include "tests/world/model_world.h"
+#include "tests/harness/ppgtt_env.h"
 
 #define MiB (1ull << 20)
 #define VA 0x100000000ull
 
-static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
-
-struct env {
-	struct model_world mw;
-	struct vgpu *v;
-	struct guest_i915 g;
-};
-
-static int setup(void **state)
-{
-	struct env *e = calloc(1, sizeof(*e));
-	struct mw_config c = { .pool_mib = 64, .ram_mib = 16, .fake_gpu = true };
-
-	assert_int_equal(mw_init(&e->mw, &c), 0);
-	assert_int_equal(mw_add_vgpu(&e->mw, &small, 1, 8 * MiB, &e->v), 0);
-	assert_int_equal(gi_probe(&e->g, &e->mw.hv, e->v, 1, e->mw.gvt), 0);
-	*state = e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	mw_stop(&e->mw);
-	assert_int_equal(e->mw.hv.pages_in_use, 0);
-	assert_int_equal(fake_hv_nr_wp(&e->mw.hv, 1), 0);
-	mw_fini(&e->mw);
-	free(e);
-	return 0;
-}
-
-static void set_policy(struct env *e, enum vgpu_ppgtt_policy pol,
+static void set_policy(struct ppgtt_env *e, enum vgpu_ppgtt_policy pol,
 		       uint32_t relax_traps, uint32_t cool_rounds)
 {
 	struct vgpu_ghyvi_params p = { 0 };
@@ -62,36 +29,31 @@ static void set_policy(struct env *e, enum vgpu_ppgtt_policy pol,
 	assert_int_equal(vgpu_ghyvi_set(e->v, &p), 0);
 }
 
-static int mm_of(struct env *e)
-{
-	return vgpu_mm_get(e->v, e->g.pml4_gpa, true);
-}
-
 /* A submission: reconstruct + verify (verify on: a mismatch fails here). */
-static void submit(struct env *e)
+static void submit(struct ppgtt_env *e)
 {
 	uint64_t root;
 
-	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
 	assert_int_equal(vgpu_ghyvi_verify(e->v), 0);
 }
 
 /* The shadow as the GPU walks it, without preparing first; 0 = fault. */
-static uint64_t hw_walk(struct env *e, uint64_t va)
+static uint64_t hw_walk(struct ppgtt_env *e, uint64_t va)
 {
-	struct shadow_mm *m = &e->v->mm[mm_of(e)];
+	struct shadow_mm *m = &e->v->mm[ppgtt_env_mm(e)];
 
 	return mw_ppgtt_walk(&e->mw, e->v->spt[m->root].shadow_hpa, va);
 }
 
-static uint64_t walk(struct env *e, uint64_t va)
+static uint64_t walk(struct ppgtt_env *e, uint64_t va)
 {
 	submit(e);
 	return hw_walk(e, va);
 }
 
 /* Guest table page at level lvl (4 = PML4 .. 1 = PT) on the way to va. */
-static uint64_t gtable(struct env *e, uint64_t va, int lvl)
+static uint64_t gtable(struct ppgtt_env *e, uint64_t va, int lvl)
 {
 	uint64_t t = e->g.pml4_gpa, ent;
 	int l;
@@ -103,22 +65,22 @@ static uint64_t gtable(struct env *e, uint64_t va, int lvl)
 	return t;
 }
 
-static void store(struct env *e, uint64_t gpa, uint64_t val)
+static void store(struct ppgtt_env *e, uint64_t gpa, uint64_t val)
 {
 	fake_hv_guest_store(&e->mw.hv, 1, gpa, &val, 8);
 }
 
-static uint64_t hpa_of(struct env *e, uint64_t gpa)
+static uint64_t hpa_of(struct ppgtt_env *e, uint64_t gpa)
 {
 	return fake_hv_gpa_to_hpa(&e->mw.hv, 1, gpa);
 }
 
-static int32_t spt_of(struct env *e, uint64_t gpa, int lvl)
+static int32_t spt_of(struct ppgtt_env *e, uint64_t gpa, int lvl)
 {
 	return spt_lookup(e->v, gpa >> 12, lvl);
 }
 
-static void check_isolated(struct env *e, uint64_t table, int lvl)
+static void check_isolated(struct ppgtt_env *e, uint64_t table, int lvl)
 {
 	uint64_t *t = fake_hv_hpa_ptr(&e->mw.hv, table, 4096);
 	int i;
@@ -134,7 +96,7 @@ static void check_isolated(struct env *e, uint64_t table, int lvl)
 }
 
 /* A PPGTT with 4 pages mapped at VA, shadowed and submitted once. */
-static uint64_t base_ppgtt(struct env *e)
+static uint64_t base_ppgtt(struct ppgtt_env *e)
 {
 	uint64_t data = gi_alloc_pages(&e->g, 8);
 
@@ -146,7 +108,7 @@ static uint64_t base_ppgtt(struct env *e)
 
 static void test_default_is_strict(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	struct vgpu_ghyvi_params p;
 	uint64_t data, pt, traps;
 
@@ -170,7 +132,7 @@ static void test_default_is_strict(void **state)
 
 static void test_segmented(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t data, pt, traps;
 	int i;
 
@@ -200,7 +162,7 @@ static void test_segmented(void **state)
 
 static void test_dynamic_and_cooling(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t data, pt, entries;
 	int i;
 
@@ -229,7 +191,7 @@ static void test_dynamic_and_cooling(void **state)
 
 static void test_dynamic_never_cools(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t pt;
 	int i;
 
@@ -245,7 +207,7 @@ static void test_dynamic_never_cools(void **state)
 
 static void test_full(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t data, pt, traps;
 	int i;
 
@@ -277,7 +239,7 @@ static void test_full(void **state)
 
 static void test_static(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	struct vgpu_ghyvi_params p = { 0 };
 	uint64_t data, pt, pd, traps;
 
@@ -309,7 +271,7 @@ static void test_static(void **state)
 
 static void test_static_first_touch(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	struct vgpu_ghyvi_params p = { 0 };
 	uint64_t pt, pd;
 
@@ -329,7 +291,7 @@ static void test_static_first_touch(void **state)
 
 static void test_adaptive_threshold(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	struct vgpu_ghyvi_params p = { 0 };
 	uint64_t data, pt;
 
@@ -360,7 +322,7 @@ static void test_adaptive_threshold(void **state)
  * own threshold; a burst brings it back to relaxing on the first trap. */
 static void test_backoff(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t data, pt;
 	int i;
 
@@ -401,7 +363,7 @@ static void test_backoff(void **state)
 
 static void test_verifier_catches(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t data, pt, root, bad = (8 * MiB - 4096) | 3;
 
 	set_policy(e, VGPU_PPGTT_STRICT, 0, 0);
@@ -409,7 +371,7 @@ static void test_verifier_catches(void **state)
 	pt = gtable(e, VA, 1);
 	/* A store the mediator never heard of (a broken trap path). */
 	fake_hv_guest_write(&e->mw.hv, 1, pt + 8, &bad, 8);
-	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), -GPU_EIO);
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), -GPU_EIO);
 	assert_true(e->v->stats.verify_mismatch >= 1);
 	assert_true(vgpu_ghyvi_verify(e->v) >= 1);
 	/* A corrupted shadow is caught too. */
@@ -425,7 +387,7 @@ static void test_verifier_catches(void **state)
  * reconstruction exactly as the same stores trapped would be. */
 static void test_garbage_dropped(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t data, pt, root, traps_shadow[4], relaxed_shadow[4];
 	uint64_t vals[4];
 	int32_t s;
@@ -444,7 +406,7 @@ static void test_garbage_dropped(void **state)
 			store(e, pt + 8 * (20 + i + 8 * pass), vals[i]);
 		if (pass)
 			assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
-		assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
+		assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
 		s = spt_of(e, pt, 1);
 		for (i = 0; i < 4; i++)
 			(pass ? relaxed_shadow : traps_shadow)[i] =
@@ -465,7 +427,7 @@ static void test_garbage_dropped(void **state)
  * at the reconstruction, nothing it held survives. */
 static void test_stops_being_table(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t pt, pd, ones[512], root;
 
 	set_policy(e, VGPU_PPGTT_DYNAMIC, 1, GHYVI_NEVER);
@@ -476,7 +438,7 @@ static void test_stops_being_table(void **state)
 	memset(ones, 0xff, sizeof(ones));
 	fake_hv_guest_store(&e->mw.hv, 1, pt, ones, sizeof(ones));
 	assert_true(hw_walk(e, VA) != 0); /* not yet submitted */
-	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
 	assert_true(e->v->stats.spt_untracked >= 1);
 	assert_true(hw_walk(e, VA) == 0);
 	assert_true(hw_walk(e, VA + 3 * 4096) == 0);
@@ -493,7 +455,7 @@ static void test_stops_being_table(void **state)
  * leave it protected (teardown checks no protection is left). */
 static void test_stops_being_table_segmented(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t pt, ones[512], root;
 
 	set_policy(e, VGPU_PPGTT_DYNAMIC_SEGMENTED, 1, 0);
@@ -503,7 +465,7 @@ static void test_stops_being_table_segmented(void **state)
 	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	memset(ones, 0xff, sizeof(ones));
 	fake_hv_guest_store(&e->mw.hv, 1, pt, ones, sizeof(ones));
-	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
 	assert_true(e->v->stats.spt_untracked >= 1);
 	assert_true(hw_walk(e, VA) == 0);
 	/* Re-shadowed from garbage by the repair: nothing mapped, protected
@@ -516,7 +478,7 @@ static void test_stops_being_table_segmented(void **state)
 
 static void test_freed_and_reused(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	enum vgpu_ppgtt_policy pols[2] = { VGPU_PPGTT_FULL, VGPU_PPGTT_DYNAMIC };
 	int k;
 
@@ -545,7 +507,7 @@ static void test_freed_and_reused(void **state)
 		for (i = 0; i < 512; i++)
 			junk[i] = (64 * MiB + i * 4096ull) | 3;
 		fake_hv_guest_store(&e->mw.hv, 1, pt, junk, sizeof(junk));
-		assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
+		assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
 		assert_int_equal(spt_of(e, pt, 1), SPT_NONE);
 		assert_int_equal(e->v->spt_count, count - 1);
 		assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
@@ -566,7 +528,7 @@ static void test_freed_and_reused(void **state)
  * unprotect) is applied and counted; the next diff stays consistent. */
 static void test_late_trap(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t data, pt;
 
 	set_policy(e, VGPU_PPGTT_DYNAMIC, 1, GHYVI_NEVER);
@@ -584,7 +546,7 @@ static void test_late_trap(void **state)
  * the submission; the half never reaches the GPU unvalidated. */
 static void test_half_entries_relaxed(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t data, pt, v8;
 	uint32_t lo;
 
@@ -607,7 +569,7 @@ static void test_half_entries_relaxed(void **state)
  * verifier checks every submission, isolation is checked after each. */
 static void test_random_mix(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t data, tables[8], x = 0x9e3779b97f4a7c15ull, root;
 	int i, ntab = 0;
 
@@ -649,14 +611,14 @@ static void test_random_mix(void **state)
 		else
 			store(e, tables[t] + 8 * ent, val);
 		if ((r >> 56) % 6 == 0) {
-			assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
+			assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
 			check_isolated(e, root, 4);
 		}
 		if ((r >> 44) % 97 == 0)
 			set_policy(e, (enum vgpu_ppgtt_policy)((r >> 36) % 5),
 				   1 + (uint32_t)((r >> 30) % 3), 1 + (uint32_t)((r >> 28) % 3));
 	}
-	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
 	assert_int_equal(e->v->stats.verify_mismatch, 0);
 	assert_true(e->v->stats.verify_runs > 100);
 	assert_true(e->v->stats.pte_relaxed > 10);
@@ -666,7 +628,7 @@ static void test_random_mix(void **state)
 
 static void test_bad_policy(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	struct vgpu_ghyvi_params p = { 0 };
 
 	p.policy = (enum vgpu_ppgtt_policy)42;
@@ -676,24 +638,24 @@ static void test_bad_policy(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_default_is_strict, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_segmented, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dynamic_and_cooling, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dynamic_never_cools, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_full, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_static, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_static_first_touch, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_adaptive_threshold, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_backoff, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_verifier_catches, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_garbage_dropped, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stops_being_table, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stops_being_table_segmented, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_freed_and_reused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_late_trap, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_half_entries_relaxed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_random_mix, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_policy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_default_is_strict, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_segmented, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_dynamic_and_cooling, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_dynamic_never_cools, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_full, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_static, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_static_first_touch, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_adaptive_threshold, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_backoff, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_verifier_catches, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_garbage_dropped, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_stops_being_table, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_stops_being_table_segmented, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_freed_and_reused, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_late_trap, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_half_entries_relaxed, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_random_mix, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_policy, ppgtt_env_setup, ppgtt_env_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

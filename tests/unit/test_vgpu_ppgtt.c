@@ -10,59 +10,21 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
-#include "tests/harness/guest_i915.h"
-#include "tests/world/model_world.h"
+#include "tests/harness/ppgtt_env.h"
 
 #define MiB (1ull << 20)
 
-static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
-
-struct env {
-	struct model_world mw;
-	struct vgpu *v;
-	struct guest_i915 g;
-};
-
-static int setup(void **state)
-{
-	struct env *e = calloc(1, sizeof(*e));
-	struct mw_config c = { .pool_mib = 64, .ram_mib = 16, .fake_gpu = true };
-
-	assert_int_equal(mw_init(&e->mw, &c), 0);
-	assert_int_equal(mw_add_vgpu(&e->mw, &small, 1, 8 * MiB, &e->v), 0);
-	assert_int_equal(gi_probe(&e->g, &e->mw.hv, e->v, 1, e->mw.gvt), 0);
-	*state = e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	mw_stop(&e->mw);
-	assert_int_equal(e->mw.hv.pages_in_use, 0);
-	assert_int_equal(fake_hv_nr_wp(&e->mw.hv, 1), 0);
-	mw_fini(&e->mw);
-	free(e);
-	return 0;
-}
-
-static int mm_of(struct env *e)
-{
-	return vgpu_mm_get(e->v, e->g.pml4_gpa, true);
-}
-
 /* Walk the shadow as the GPU would; 0 = fault. */
-static uint64_t shadow_walk(struct env *e, uint64_t va)
+static uint64_t shadow_walk(struct ppgtt_env *e, uint64_t va)
 {
 	uint64_t root;
 
-	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
 	return mw_ppgtt_walk(&e->mw, root, va);
 }
 
 /* Every present shadow leaf must be a page of VM 1 (recursive check). */
-static void check_isolated(struct env *e, uint64_t table, int lvl)
+static void check_isolated(struct ppgtt_env *e, uint64_t table, int lvl)
 {
 	uint64_t *t = fake_hv_hpa_ptr(&e->mw.hv, table, 4096);
 	int i;
@@ -80,7 +42,7 @@ static void check_isolated(struct env *e, uint64_t table, int lvl)
 
 static void test_build_and_map(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t data = gi_alloc_pages(&e->g, 4), va = 0x100000000ull, root;
 
 	assert_int_equal(gi_ppgtt_create(&e->g), 0);
@@ -95,7 +57,7 @@ static void test_build_and_map(void **state)
 		    fake_hv_gpa_to_hpa(&e->mw.hv, 1, data + 3 * 4096));
 	assert_true(shadow_walk(e, va + 4 * 4096) == 0);
 	assert_true(e->v->stats.pte_traps >= 7);
-	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
 	check_isolated(e, root, 4);
 	/* Destroy: everything untracked, shadow pages freed. */
 	gi_ppgtt_destroy(&e->g);
@@ -105,7 +67,7 @@ static void test_build_and_map(void **state)
 
 static void test_existing_tables_and_sharing(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	struct guest_i915 *g = &e->g;
 	uint64_t pml4 = gi_alloc_pages(g, 1), scratch_pdp = gi_alloc_pages(g, 1);
 	uint64_t scratch_pd = gi_alloc_pages(g, 1), scratch_pt = gi_alloc_pages(g, 1);
@@ -125,7 +87,7 @@ static void test_existing_tables_and_sharing(void **state)
 		fake_hv_guest_write(&e->mw.hv, 1, scratch_pt + 8 * i, &e8, 8);
 	}
 	g->pml4_gpa = pml4;
-	assert_true(mm_of(e) >= 0);
+	assert_true(ppgtt_env_mm(e) >= 0);
 	/* One shadow per guest table, however many entries share it. */
 	assert_int_equal(e->v->spt_count, 4);
 	assert_int_equal(fake_hv_nr_wp(&e->mw.hv, 1), 4);
@@ -164,7 +126,7 @@ static void test_existing_tables_and_sharing(void **state)
 
 static void test_partial_and_wide_stores(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t data = gi_alloc_pages(&e->g, 4), va = 0x200000000ull;
 	uint64_t pt, ent, two[2];
 	uint32_t half;
@@ -207,7 +169,7 @@ static void test_partial_and_wide_stores(void **state)
 
 static void test_untrack_on_garbage(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 	uint64_t data = gi_alloc_pages(&e->g, 2), va = 0x300000000ull;
 	uint64_t ones[2] = { ~0ull, ~0ull }, pd, ent, root;
 	uint32_t before;
@@ -231,14 +193,14 @@ static void test_untrack_on_garbage(void **state)
 	assert_true(shadow_walk(e, va) == fake_hv_gpa_to_hpa(&e->mw.hv, 1, data) ||
 		    shadow_walk(e, va) == 0);
 	assert_int_equal(e->v->stats.mm_rebuilt, 1);
-	assert_int_equal(vgpu_mm_prepare(e->v, mm_of(e), &root), 0);
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
 	check_isolated(e, root, 4);
 	assert_true(e->v->spt_count <= before);
 }
 
 static void test_root_not_ram(void **state)
 {
-	struct env *e = *state;
+	struct ppgtt_env *e = *state;
 
 	/* g2v with a PML4 outside the VM: refused, nothing tracked. */
 	e->g.pml4_gpa = 64 * MiB;
@@ -253,11 +215,11 @@ static void test_root_not_ram(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_build_and_map, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_existing_tables_and_sharing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_partial_and_wide_stores, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_untrack_on_garbage, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_root_not_ram, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_build_and_map, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_existing_tables_and_sharing, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_partial_and_wide_stores, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_untrack_on_garbage, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_root_not_ram, ppgtt_env_setup, ppgtt_env_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 #include "gpu/policy/dymgpu_trigger.h"
 #include "gpu/policy/monitor.h"
 #include "gpu/policy/ncslots.h"
+#include "tools/eval/common/evcommon.h"
 
 /* ---- the platform (gBalloon Table 1 / §4, DymGPU Table I) ------------- */
 #define MIB(n) ((uint32_t)((n) * 256u))	/* MiB of GM -> GGTT entries */
@@ -92,10 +93,7 @@ void scen_calibrate(struct scenario *s, bool cpu);
  * holds its low GM); a switch copies through gscale_switch_to. */
 #define GSD_MAX_RUNS 16
 struct gsd {
-	struct gen9_model model;
-	struct gpu_hw hw;
-	uint32_t *regs;
-	uint64_t *ggtt;
+	struct ev_model em;
 	struct gscale gs;
 	int n;
 	int piece[MAX_VMS][GSD_MAX_RUNS];
@@ -173,6 +171,5 @@ int run_policy(const struct scenario *s, enum policy pol,
  * this platform shows in its worst case (scen_calibrate, gVirt-1024). */
 void calibrate(struct calib *cal);
 
-double tsc_hz(void);
 
 #endif

@@ -10,39 +10,9 @@
 
 #include "tools/eval/balloon/bal.h"
 
-static void *no_dma(void *ctx, uint64_t hpa, size_t len)
-{
-	(void)ctx;
-	(void)hpa;
-	(void)len;
-	return NULL; /* nothing here runs commands */
-}
-
-static void *m_alloc(void *ctx, size_t n)
-{
-	(void)ctx;
-	return calloc(1, n);
-}
-
-static void m_free(void *ctx, void *p, size_t n)
-{
-	(void)ctx;
-	(void)n;
-	free(p);
-}
-
-static uint64_t m_clock(void *ctx)
-{
-	(void)ctx;
-	return __rdtsc();
-}
-
 int gsd_init(struct gsd *d)
 {
-	static struct gpu_dma dma = { NULL, no_dma };
-	struct gen9_model_config cfg = { .aperture_size = APERTURE_BYTES };
-	struct gen9_model_mem mem;
-	struct gscale_mem gm = { m_alloc, m_free, m_clock, NULL };
+	struct gscale_mem gm = ev_heap_mem;
 	/* gScale's layout on a 4 GiB GGTT / 256 MiB aperture (as
 	 * tools/eval/gscale): host 128 MiB low + 384 MiB high, fence pool
 	 * 32 MiB, guests share the other 96 MiB of low GM and 3456 MiB of
@@ -55,17 +25,9 @@ int gsd_init(struct gsd *d)
 	};
 
 	memset(d, 0, sizeof(*d));
-	d->regs = calloc(1, GEN9_MODEL_REGS_BYTES);
-	d->ggtt = calloc(GGTT_ENTRIES, sizeof(uint64_t));
-	if (!d->regs || !d->ggtt)
+	if (ev_model_init(&d->em, GGTT_ENTRIES, APERTURE_BYTES))
 		return -1;
-	mem.regs = d->regs;
-	mem.ggtt = d->ggtt;
-	mem.ggtt_entries = GGTT_ENTRIES;
-	if (gen9_model_init(&d->model, &cfg, &mem, &dma))
-		return -1;
-	gen9_model_attach(&d->model, &d->hw);
-	if (gscale_init(&d->gs, &d->hw, &p, &gm))
+	if (gscale_init(&d->gs, &d->em.hw, &p, &gm))
 		return -1;
 	return d->gs.nr_slots == M_SLOTS ? 0 : -1;
 }
@@ -73,8 +35,7 @@ int gsd_init(struct gsd *d)
 void gsd_fini(struct gsd *d)
 {
 	gscale_fini(&d->gs);
-	free(d->regs);
-	free(d->ggtt);
+	ev_model_fini(&d->em);
 }
 
 int gsd_add_auto(struct gsd *d, int vm, uint32_t slots)

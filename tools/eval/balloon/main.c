@@ -13,36 +13,6 @@ static const char *dir;
 static FILE *csv, *pcsv, *md;
 static struct calib cal;
 
-double tsc_hz(void)
-{
-	struct timespec a, b;
-	uint64_t t0, t1;
-	double ns;
-
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	t0 = __rdtsc();
-	do {
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		ns = (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
-	} while (ns < 2e8);
-	t1 = __rdtsc();
-	return (t1 - t0) / (ns / 1e9);
-}
-
-static FILE *open_out(const char *name)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
-	return f;
-}
-
 static double per_switch(const struct run_result *r, uint64_t x)
 {
 	return r->switches ? (double)x / r->switches : 0;
@@ -199,23 +169,23 @@ static void run_scenario(const struct scenario *s, struct run_result *res,
 			       p == POL_GVIRT384 || p == POL_GVIRT1024)) {
 			snprintf(name, sizeof(name), "%s_%s_slots.dat", s->name,
 				 policy_names[p]);
-			ser.slots = open_out(name);
+			ser.slots = ev_open_out(dir, name);
 		}
 		if (series && (p == POL_GBALLOON || p == POL_OURS)) {
 			snprintf(name, sizeof(name), "%s_%s_decisions.dat",
 				 s->name, policy_names[p]);
-			ser.decisions = open_out(name);
+			ser.decisions = ev_open_out(dir, name);
 		}
 		if (series) {
 			snprintf(name, sizeof(name), "%s_%s_shared.dat",
 				 s->name, policy_names[p]);
-			ser.shared = open_out(name);
+			ser.shared = ev_open_out(dir, name);
 		}
 		if (series && (p == POL_DYM_SIZE || p == POL_DYM_UTIL ||
 			       p == POL_OURS)) {
 			snprintf(name, sizeof(name), "%s_%s_moves.dat",
 				 s->name, policy_names[p]);
-			ser.moves = open_out(name);
+			ser.moves = ev_open_out(dir, name);
 			fprintf(ser.moves, "# t vgpu from to slots "
 					   "own_entries_to_recopy\n");
 		}
@@ -260,7 +230,7 @@ int main(int argc, char **argv)
 			"R_copy max %llu permille\n",
 		(unsigned long long)cal.w_max,
 		(unsigned long long)cal.rcopy_max);
-	csv = open_out("balloon.csv");
+	csv = ev_open_out(dir, "balloon.csv");
 	fprintf(csv, "scenario,policy,vms,fit_unshared,switches,"
 		     "high_entries_per_switch,low_entries_per_switch,"
 		     "measured_copy_ticks_per_switch,hw_copy_ms_per_switch,"
@@ -269,7 +239,7 @@ int main(int argc, char **argv)
 		     "busy,overloaded,slots_granted,requests_rejected,"
 		     "slots_taken,replacements,moves,moved_entries,"
 		     "resize_copied,max_ranges\n");
-	pcsv = open_out("balloon_phases.csv");
+	pcsv = ev_open_out(dir, "balloon_phases.csv");
 	fprintf(pcsv, "scenario,policy,vm,phase,benchmark,perf,"
 		      "perf_vs_gvirt384,vm_evictions,vm_max_slots\n");
 
@@ -292,7 +262,7 @@ int main(int argc, char **argv)
 	emit(&t2, "ours-theory-ab", &r_theory[1], &r_t2[POL_GVIRT384]);
 
 	/* gnuplot data */
-	dat = open_out("copies.dat");
+	dat = ev_open_out(dir, "copies.dat");
 	fprintf(dat, "# scenario");
 	for (int p = 0; p < POL_COUNT; p++)
 		fprintf(dat, " %s", policy_names[p]);
@@ -308,7 +278,7 @@ int main(int argc, char **argv)
 		fprintf(dat, "\n");
 	}
 	fclose(dat);
-	dat = open_out("valley_n.dat");
+	dat = ev_open_out(dir, "valley_n.dat");
 	fprintf(dat, "# vms perf-vs-gvirt384(sum of useful time) per policy\n");
 	for (int i = 0; i < 5; i++) {
 		fprintf(dat, "%d", vn[i].n);
@@ -322,7 +292,7 @@ int main(int argc, char **argv)
 	fclose(dat);
 
 	/* the report */
-	md = open_out("balloon.md");
+	md = ev_open_out(dir, "balloon.md");
 	fprintf(md, "# GM placement and ballooning: every policy on the same "
 		    "traces\n\n");
 	fprintf(md, "4 GiB GGTT, guests share 96 MiB of low GM and %d slots of "

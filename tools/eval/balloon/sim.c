@@ -462,17 +462,6 @@ static void period_tick(struct sim *m, const struct calib *cal)
 
 /* ---- the run ----------------------------------------------------------- */
 
-static int next_busy(const bool *busy, int n, int from)
-{
-	for (int k = 1; k <= n; k++) {
-		int id = (from + k + n) % n;
-
-		if (busy[id])
-			return id;
-	}
-	return -1;
-}
-
 static void run_slice(struct sim *m, int vm)
 {
 	const struct vm_spec *v = &m->s->vm[vm];
@@ -550,7 +539,7 @@ int run_policy(const struct scenario *s, enum policy pol,
 			if (busy[i])
 				mon_submit(&m->mon, (uint32_t)i, ns_of(m->t));
 		}
-		vm = next_busy(busy, m->n, m->cur < 0 ? m->n - 1 : m->cur);
+		vm = ev_next_busy(busy, m->n, m->cur < 0 ? m->n - 1 : m->cur);
 		if (vm < 0) {
 			m->t += SLICE_NS / 1e9; /* nobody has work */
 		} else {

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
+#include "tools/eval/common/evcommon.h"
 #include "tests/world/fake_gpu_hw.h"
 #include "tests/world/fake_hv_ops.h"
 
@@ -337,7 +338,6 @@ int main(int argc, char **argv)
 	const char *dir = argc > 1 ? argv[1] : ".";
 	struct trace tr[4];
 	static struct result res[4][NVAR];
-	char path[512];
 	FILE *csv, *md, *prof;
 	size_t ti, vi;
 	int k;
@@ -393,16 +393,9 @@ int main(int argc, char **argv)
 		}
 	}
 
-	snprintf(path, sizeof(path), "%s/ghyvi.csv", dir);
-	csv = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/ghyvi.md", dir);
-	md = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/trace_profile.csv", dir);
-	prof = fopen(path, "w");
-	if (!csv || !md || !prof) {
-		perror("ghyvi-eval: output");
-		return 1;
-	}
+	csv = ev_open_out(dir, "ghyvi.csv");
+	md = ev_open_out(dir, "ghyvi.md");
+	prof = ev_open_out(dir, "trace_profile.csv");
 	fprintf(prof, "page");
 	for (ti = 0; ti < 4; ti++)
 		fprintf(prof, ",%s", tr[ti].name);
@@ -508,10 +501,7 @@ int main(int argc, char **argv)
 	fclose(csv);
 	fclose(md);
 	/* Traps pivot (profile x variant) for the plot. */
-	snprintf(path, sizeof(path), "%s/traps_pivot.csv", dir);
-	prof = fopen(path, "w");
-	if (!prof)
-		return 1;
+	prof = ev_open_out(dir, "traps_pivot.csv");
 	fprintf(prof, "profile");
 	for (vi = 0; vi < NVAR; vi++)
 		fprintf(prof, ",%s", variants[vi].name);

@@ -9,6 +9,7 @@
 
 #include "gpu/gscale/gscale.h"
 #include "gpu/model/gen9_model.h"
+#include "tools/eval/common/evcommon.h"
 
 #define MIB(n) ((uint32_t)((n) * 256u)) /* MiB of GM -> GGTT entries */
 #define GGTT_ENTRIES MIB(4096)
@@ -19,18 +20,7 @@
 #define SLICE_MS 16
 #define SIM_SECONDS 10
 
-struct platform {
-	struct gen9_model model;
-	struct gpu_hw hw;
-	uint32_t *regs;
-	uint64_t *ggtt;
-};
-
-int platform_init(struct platform *pf);
-void platform_fini(struct platform *pf);
 struct gscale_params layout(bool sharing, bool predictive);
-uint64_t rdtsc_now(void *ctx);
-double tsc_hz(void);
 
 /* Workload profiles (per VM). */
 enum profile { P_3D, P_VALLEY, P_2D, P_IDLE, P_CPU, P_COUNT };

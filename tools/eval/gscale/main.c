@@ -144,20 +144,6 @@ static double memcpy_ticks_per_entry(void)
 	return (double)t[10] / entries;
 }
 
-static FILE *open_out(const char *dir, const char *name)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
-	return f;
-}
-
 static void summary(FILE *md, const struct run_result *b3,
 		    const struct run_result *m64, double memcpy_tpe)
 {
@@ -306,19 +292,11 @@ static void mediator_study(const char *dir, FILE *md)
 		i64[POL_COUNT];
 	enum profile prof[64];
 	FILE *dat;
-	char path[512];
 	double basic_e, shared_e, basic_c, shared_c, tpe;
 
-	snprintf(path, sizeof(path), "%s/gscale_mediator.csv", dir);
-	mcsv = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/fig15.dat", dir);
-	fig15 = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/med_busy.dat", dir);
-	dat = fopen(path, "w");
-	if (!mcsv || !dat || !fig15) {
-		perror(path);
-		exit(1);
-	}
+	mcsv = ev_open_out(dir, "gscale_mediator.csv");
+	fig15 = ev_open_out(dir, "fig15.dat");
+	dat = ev_open_out(dir, "med_busy.dat");
 	fprintf(mcsv, "scenario,vms,busy,policy,vgpus_supported,fits,switches,"
 		      "entries_copied,entries_per_switch,median_entries,"
 		      "entries_prefetched,copy_cycles_per_sim_s,"
@@ -411,18 +389,18 @@ int main(int argc, char **argv)
 	double memcpy_tpe;
 
 	hz = tsc_hz();
-	csv = open_out(dir, "gscale.csv");
+	csv = ev_open_out(dir, "gscale.csv");
 	fprintf(csv, "scenario,vms,busy,policy,fits,switches,entries_copied,"
 		     "entries_per_switch,entries_prefetched,copy_pct_of_slice,"
 		     "guest_writes\n");
-	busy_dat = open_out(dir, "busy.dat");
-	all_dat = open_out(dir, "allbusy.dat");
-	scale_dat = open_out(dir, "scale.dat");
+	busy_dat = ev_open_out(dir, "busy.dat");
+	all_dat = ev_open_out(dir, "allbusy.dat");
+	scale_dat = ev_open_out(dir, "scale.dat");
 	busy_sweep(busy_dat, b3);
 	all_busy(all_dat);
 	scaling(scale_dat, m64);
 	memcpy_tpe = memcpy_ticks_per_entry();
-	md = open_out(dir, "gscale.md");
+	md = ev_open_out(dir, "gscale.md");
 	summary(md, b3, m64, memcpy_tpe);
 	mediator_study(dir, md);
 	fclose(md);

@@ -95,17 +95,6 @@ static uint32_t initial_permille(enum profile p)
 	}
 }
 
-static int next_busy(const bool *busy, int n, int from)
-{
-	for (int k = 1; k <= n; k++) {
-		int id = (from + k + n) % n;
-
-		if (busy[id])
-			return id;
-	}
-	return -1;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -154,10 +143,10 @@ int med_run(enum policy pol, int n, const enum profile *prof,
 					    profile_writes_permille(prof[i], s));
 		}
 		w->mw.hv.now += (uint64_t)SLICE_MS * 1000000;
-		nx = next_busy(busy, n, cur < 0 ? n - 1 : cur);
+		nx = ev_next_busy(busy, n, cur < 0 ? n - 1 : cur);
 		if (nx < 0 || nx == cur)
 			continue; /* idle GPU, or alone: no switch */
-		af = next_busy(busy, n, nx);
+		af = ev_next_busy(busy, n, nx);
 		next = w->v[nx];
 		after = af >= 0 && af != nx ? w->v[af] : NULL;
 		c0 = w->mw.gvt->gs ? w->mw.gvt->gs->stats.copy_clock : 0;

@@ -8,40 +8,6 @@
 
 #include "tools/eval/gscale/eval.h"
 
-static void *no_dma(void *ctx, uint64_t hpa, size_t len)
-{
-	(void)ctx;
-	(void)hpa;
-	(void)len;
-	return NULL; /* the evaluation never runs commands */
-}
-
-int platform_init(struct platform *pf)
-{
-	static struct gpu_dma dma = { NULL, no_dma };
-	struct gen9_model_config cfg = { .aperture_size = APERTURE_BYTES };
-	struct gen9_model_mem mem;
-
-	memset(pf, 0, sizeof(*pf));
-	pf->regs = calloc(1, GEN9_MODEL_REGS_BYTES);
-	pf->ggtt = calloc(GGTT_ENTRIES, sizeof(uint64_t));
-	if (!pf->regs || !pf->ggtt)
-		return -1;
-	mem.regs = pf->regs;
-	mem.ggtt = pf->ggtt;
-	mem.ggtt_entries = GGTT_ENTRIES;
-	if (gen9_model_init(&pf->model, &cfg, &mem, &dma))
-		return -1;
-	gen9_model_attach(&pf->model, &pf->hw);
-	return 0;
-}
-
-void platform_fini(struct platform *pf)
-{
-	free(pf->regs);
-	free(pf->ggtt);
-}
-
 /* gScale's layout (seeds/gscale.txt, figure 9): the host keeps the first
  * 128 MiB of the aperture and 384 MiB of high GM; a fence memory pool of
  * 32 MiB follows the host's low part; guests share the rest of the
@@ -57,28 +23,3 @@ struct gscale_params layout(bool sharing, bool predictive)
 	};
 }
 
-uint64_t rdtsc_now(void *ctx)
-{
-	(void)ctx;
-	return __rdtsc();
-}
-
-/* TSC ticks per second, against CLOCK_MONOTONIC over 200 ms (once). */
-double tsc_hz(void)
-{
-	static double hz;
-	struct timespec a, b;
-	uint64_t t0, t1;
-
-	if (hz)
-		return hz;
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	t0 = __rdtsc();
-	do
-		clock_gettime(CLOCK_MONOTONIC, &b);
-	while ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec) < 2e8);
-	t1 = __rdtsc();
-	hz = (t1 - t0) /
-	     (((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / 1e9);
-	return hz;
-}

@@ -13,19 +13,6 @@ const char *const policy_names[POL_COUNT] = {
 
 #define SLICES (SIM_SECONDS * 1000 / SLICE_MS)
 
-static void *m_alloc(void *ctx, size_t n)
-{
-	(void)ctx;
-	return calloc(1, n);
-}
-
-static void m_free(void *ctx, void *p, size_t n)
-{
-	(void)ctx;
-	(void)n;
-	free(p);
-}
-
 /* gVirt partitions the GGTT statically: its limit is the arithmetic of
  * gpu/vgpu (vgpu_create.c, README): low GM (256 - 128) / 64 = 2 vGPUs of
  * this type. It never copies entries at a switch. */
@@ -97,8 +84,8 @@ static void replay(struct gscale *gs, int n, const enum profile *prof)
 int run_policy(enum policy pol, int n, const enum profile *prof,
 	       struct run_result *out)
 {
-	struct gscale_mem mem = { m_alloc, m_free, rdtsc_now, NULL };
-	struct platform pf;
+	struct gscale_mem mem = ev_heap_mem;
+	struct ev_model pf;
 	struct gscale *gs;
 	int err = 0;
 
@@ -106,7 +93,7 @@ int run_policy(enum policy pol, int n, const enum profile *prof,
 	if (pol == POL_GVIRT)
 		return run_gvirt(n, out);
 	gs = calloc(1, sizeof(*gs));
-	if (!gs || platform_init(&pf))
+	if (!gs || ev_model_init(&pf, GGTT_ENTRIES, APERTURE_BYTES))
 		return -1;
 	struct gscale_params p = layout(pol != POL_BASIC, pol == POL_PREDICT);
 	err = gscale_init(gs, &pf.hw, &p, &mem);
@@ -125,6 +112,6 @@ int run_policy(enum policy pol, int n, const enum profile *prof,
 	}
 	gscale_fini(gs);
 	free(gs);
-	platform_fini(&pf);
+	ev_model_fini(&pf);
 	return err;
 }

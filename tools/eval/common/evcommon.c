@@ -1,0 +1,77 @@
+/* See evcommon.h. */
+#include "tools/eval/common/evcommon.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <x86intrin.h>
+
+static double elapsed_ns(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1e9 + (b->tv_nsec - a->tv_nsec);
+}
+
+double tsc_hz(void)
+{
+	static double hz;
+	struct timespec a, b;
+	uint64_t t0, t1;
+
+	if (hz)
+		return hz;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	t0 = __rdtsc();
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while (elapsed_ns(&a, &b) < 2e8);
+	t1 = __rdtsc();
+	hz = (t1 - t0) / (elapsed_ns(&a, &b) / 1e9);
+	return hz;
+}
+
+uint64_t rdtsc_now(void *ctx)
+{
+	(void)ctx;
+	return __rdtsc();
+}
+
+static void *heap_alloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	return calloc(1, n);
+}
+
+static void heap_free(void *ctx, void *p, size_t n)
+{
+	(void)ctx;
+	(void)n;
+	free(p);
+}
+
+const struct gscale_mem ev_heap_mem = { heap_alloc, heap_free, rdtsc_now,
+					NULL };
+
+FILE *ev_open_out(const char *dir, const char *name)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	return f;
+}
+
+int ev_next_busy(const bool *busy, int n, int from)
+{
+	for (int k = 1; k <= n; k++) {
+		int id = (from + k + n) % n;
+
+		if (busy[id])
+			return id;
+	}
+	return -1;
+}
