@@ -1,4 +1,4 @@
-/* gBalloon at run time (hv/gpu_balloon.c): the 0.5 s policy loop over the
+/* gBalloon at run time (hv/gpu/gpu_balloon.c): the 0.5 s policy loop over the
  * real scheduler's steal time and the mediator's copy time, and the queue
  * of guests' GM expansion requests it decides on. */
 #ifndef HV_GPU_BALLOON_H
@@ -22,7 +22,7 @@ int gpu_balloon_apply(unsigned vm_id, int32_t delta, uint32_t *l,
 		      uint32_t *r);
 /* The policy period (hv.cfg balloon_ms; the paper's 0.5 s by default). */
 void gpu_balloon_init(uint32_t period_ms);
-/* Called every scheduler round; acts once per period. */
+/* Called every main-loop round (gpu_host_poll); acts once per period. */
 void gpu_balloon_tick(void);
 /* For `sched`: the last evaluation. */
 void gpu_balloon_print(void);

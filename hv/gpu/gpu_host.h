@@ -1,4 +1,4 @@
-/* The physical GPU the vGPU mediator runs on (hv/gpu_host.c). */
+/* The physical GPU the vGPU mediator runs on (hv/gpu/gpu_host.c). */
 #ifndef HV_GPU_HOST_H
 #define HV_GPU_HOST_H
 
@@ -29,7 +29,7 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id);
 bool gpu_host_report(unsigned vm_id);
 /* v's PPGTT shadowing policy (gHyvi) by name: strict, full, ... */
 const char *gpu_host_ppgtt_name(const struct vgpu *v);
-/* gvt_poll, when a mediator exists (VM scheduler, once per round). */
+/* gvt_poll, when a mediator exists (the main loop, hv/orchestrate.c, once per round). */
 void gpu_host_poll(void);
 
 #endif

@@ -91,7 +91,7 @@ struct vm {
 	uint32_t pci_addr;	/* last value written to 0xCF8 */
 	uint64_t testdev_scratch, testdev_count;
 
-	/* The virtual GPU at 00:02.0 (hv/vm/vgpu_dev.c), when hv.cfg gave
+	/* The virtual GPU at 00:02.0 (hv/gpu/vgpu_dev.c), when hv.cfg gave
 	 * this VM vgpu_* keys: BAR0 traps into the mediator, BAR2 pages the
 	 * ladder mapping has not mapped trap into vgpu_dev too. */
 	struct vgpu *vgpu;

@@ -40,7 +40,7 @@ static bool in_region(const struct mmio_region *r, uint64_t gpa)
 	return r->size && gpa >= r->gpa && gpa - r->gpa < r->size;
 }
 
-/* The test device, then the VM's vGPU BARs (hv/vm/vgpu_dev.c). */
+/* The test device, then the VM's vGPU BARs (hv/gpu/vgpu_dev.c). */
 const struct mmio_region *mmio_find(const struct vm *vm, uint64_t gpa)
 {
 	for (unsigned i = 0; i < sizeof(regions) / sizeof(regions[0]); i++)
