@@ -3,6 +3,7 @@
 
 bits 64
 default rel
+%include "hv/gpr_frame.inc"
 section .text
 
 extern hv_main
@@ -65,39 +66,11 @@ isr_stubs:
 
 ; Frame layout matches struct exception_frame in hv/cpu.h.
 isr_common:
-	push rax
-	push rcx
-	push rdx
-	push rbx
-	push rbp
-	push rsi
-	push rdi
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_GPRS
 	mov rdi, rsp
 	cld
 	call exception_handler wrt ..plt
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rdi
-	pop rsi
-	pop rbp
-	pop rbx
-	pop rdx
-	pop rcx
-	pop rax
+	POP_GPRS
 	add rsp, 16	; vector and error code
 	iretq
 

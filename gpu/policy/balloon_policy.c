@@ -282,35 +282,36 @@ uint32_t bpol_apply_nc(struct ncs_layout *l, struct bpol_decision *d,
 	return done;
 }
 
+/* The view of n vGPUs over m slots, vGPU i holding count[i] slots. */
+static void view_fill(struct bpol_view *v, uint32_t m, uint32_t n,
+		      const uint32_t *count, const uint32_t *floor,
+		      const uint64_t *used, uint32_t slot_entries)
+{
+	memset(v, 0, sizeof(*v));
+	v->m = m;
+	v->n = n;
+	v->slot_entries = slot_entries;
+	for (uint32_t i = 0; i < n && i < SLOTS_MAX_VGPUS; i++)
+		v->v[i] = (struct bpol_vgpu){ .present = count[i] > 0,
+					      .slots = count[i],
+					      .floor = floor ? floor[i] : 0,
+					      .used = used ? used[i] : 0 };
+}
+
 void bpol_view_contig(struct bpol_view *v, const struct slot_layout *lay,
 		      const uint32_t *floor, const uint64_t *used,
 		      uint32_t slot_entries)
 {
-	memset(v, 0, sizeof(*v));
-	v->m = lay->m;
-	v->n = lay->n;
-	v->slot_entries = slot_entries;
-	for (uint32_t i = 0; i < lay->n && i < SLOTS_MAX_VGPUS; i++)
-		v->v[i] = (struct bpol_vgpu){ .present = lay->s[i] > 0,
-					      .slots = lay->s[i],
-					      .floor = floor ? floor[i] : 0,
-					      .used = used ? used[i] : 0 };
+	view_fill(v, lay->m, lay->n, lay->s, floor, used, slot_entries);
 }
 
 void bpol_view_nc(struct bpol_view *v, const struct ncs_layout *l,
 		  const uint32_t *floor, const uint64_t *used,
 		  uint32_t slot_entries)
 {
-	memset(v, 0, sizeof(*v));
-	v->m = l->m;
-	v->n = l->n;
-	v->slot_entries = slot_entries;
-	for (uint32_t i = 0; i < l->n && i < SLOTS_MAX_VGPUS; i++) {
-		uint32_t c = ncs_count(&l->set[i]);
+	uint32_t count[SLOTS_MAX_VGPUS] = { 0 };
 
-		v->v[i] = (struct bpol_vgpu){ .present = c > 0,
-					      .slots = c,
-					      .floor = floor ? floor[i] : 0,
-					      .used = used ? used[i] : 0 };
-	}
+	for (uint32_t i = 0; i < l->n && i < SLOTS_MAX_VGPUS; i++)
+		count[i] = ncs_count(&l->set[i]);
+	view_fill(v, l->m, l->n, count, floor, used, slot_entries);
 }

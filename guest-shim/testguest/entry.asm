@@ -2,6 +2,7 @@
 ; instruction which may fault and report the vector instead of dying.
 bits 64
 default rel
+%include "hv/gpr_frame.inc"
 
 extern tg_main
 extern tg_trap
@@ -46,38 +47,10 @@ stub 64
 stub 65
 
 trap_common:
-	push rax
-	push rcx
-	push rdx
-	push rbx
-	push rbp
-	push rsi
-	push rdi
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_GPRS
 	mov rdi, rsp
 	call tg_trap
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rdi
-	pop rsi
-	pop rbp
-	pop rbx
-	pop rdx
-	pop rcx
-	pop rax
+	POP_GPRS
 	add rsp, 16
 	iretq
 
