@@ -127,10 +127,3 @@ bool vgpu_dev_may_map(const struct vm *vm, uint64_t gpa)
 
 	return ap->size && gpa >= ap->gpa && gpa - ap->gpa < ap->size;
 }
-
-void vgpu_dev_page_write(struct vm *vm, uint64_t gpa, const void *data,
-			 size_t len)
-{
-	if (vm->vgpu)
-		vgpu_page_write(vm->vgpu, gpa, data, len);
-}

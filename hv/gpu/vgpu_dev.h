@@ -30,9 +30,4 @@ void vgpu_dev_bar_moved(struct vm *vm, int bar, uint64_t base, uint64_t size,
  * decoded BAR2: never over RAM or another device. */
 bool vgpu_dev_may_map(const struct vm *vm, uint64_t gpa);
 
-/* A guest store of len bytes to a page the mediator write-protected,
- * already emulated into guest RAM. */
-void vgpu_dev_page_write(struct vm *vm, uint64_t gpa, const void *data,
-			 size_t len);
-
 #endif

@@ -7,10 +7,10 @@
  * wp_page: the store is emulated into RAM, so the guest sees plain memory);
  * or an access to nothing at all, which no device can answer: that VM is
  * stopped with the address and the instruction. */
+#include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/hv_errno.h"
 #include "hv/vm/mmio.h"
-#include "hv/gpu/vgpu_dev.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vm/vmexit.h"
@@ -74,11 +74,11 @@ static uint64_t wp_read(struct vm *vm, uint64_t off, unsigned size)
 }
 
 /* The store lands in RAM, then the mediator that protected the page
- * hears of it (a shadowed GPU page table). */
+ * hears of it (a shadowed GPU page table of the VM's vGPU). */
 static void wp_write(struct vm *vm, uint64_t off, unsigned size, uint64_t val)
 {
-	if (!vm_write_gpa(vm, off, &val, size))
-		vgpu_dev_page_write(vm, off, &val, size);
+	if (!vm_write_gpa(vm, off, &val, size) && vm->vgpu)
+		vgpu_page_write(vm->vgpu, off, &val, size);
 }
 
 static const struct mmio_region wp_ram = {
