@@ -93,7 +93,7 @@ static enum exit_action refuse(struct vm *vm, const char *why,
 {
 	vm_dump_regs(vm);
 	vm_stop(vm, "%s of %s at %llx by %s: not emulated", access_name(qual),
-		reg ? reg->name : "MMIO", (unsigned long long)gpa, why);
+		reg->name, (unsigned long long)gpa, why);
 	return EXIT_STOP;
 }
 
@@ -151,10 +151,10 @@ enum exit_action handle_ept_violation(struct vm *vm, const struct vm_exit *ex)
 
 	if (mapped && (x.perms & need) == need)
 		return EXIT_RESUME;	/* stale translation, flushed */
-	walk = mmio_walk_problem(ex->qual);
-	if (walk && (mapped || mmio_find(vm, gpa)))
-		return refuse(vm, walk, NULL, gpa, ex->qual);
 	reg = mmio_find(vm, gpa);
+	walk = mmio_walk_problem(ex->qual);
+	if (walk && (mapped || reg))
+		return refuse(vm, walk, reg ? reg : &wp_ram, gpa, ex->qual);
 	if (reg)
 		return emulate_mmio(vm, reg, gpa, ex->qual);
 	if (mapped && need == EPT_W && (x.perms & EPT_R))

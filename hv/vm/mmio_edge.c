@@ -13,8 +13,7 @@ const char *mmio_walk_problem(uint64_t qual)
 		return "an access without a linear address (not an "
 		       "instruction's data access)";
 	if (!(qual & EPT_QUAL_GLA_TRANSLATED))
-		return "the CPU's page walk (guest page tables in MMIO or "
-		       "in a write-protected page)";
+		return "the CPU's page walk (page tables there)";
 	return NULL;
 }
 

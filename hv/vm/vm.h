@@ -77,7 +77,7 @@ struct vm {
 	char name[HVCFG_NAME_MAX + 1];
 	const struct hvcfg_vm *cfg;
 	enum vm_state state;
-	char stop_reason[96];
+	char stop_reason[128];
 	int exit_status;	/* from the exit hypercall */
 
 	uint64_t mem_bytes;
