@@ -1,8 +1,9 @@
-/* Running the VMs: one physical CPU, round robin. Each VM runs for a time
- * slice (hv.cfg slice_ms) bounded by the VMX-preemption timer, or until it
- * halts, yields or stops; the slice also ends early when another VM's
- * virtual timer is due, so timer interrupts arrive on time. When no VM can
- * run the CPU idles in the shell's input loop. */
+/* Running the VMs: one physical CPU, deficit round robin (sched_slice.h).
+ * Each VM runs for what is left of its slice per round (hv.cfg slice_ms),
+ * bounded by the VMX-preemption timer, or until it halts, yields or stops;
+ * the slice also ends early when another VM's virtual timer is due, so
+ * timer interrupts arrive on time, but never before the slice floor. When
+ * no VM can run the CPU idles in the shell's input loop. */
 #ifndef HV_VM_SCHED_H
 #define HV_VM_SCHED_H
 
