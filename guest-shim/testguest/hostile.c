@@ -6,6 +6,7 @@
  *   victim      spin for VICTIM_SECONDS measuring the share of the CPU this
  *               VM actually got (TSC gaps longer than GAP_US are time
  *               another VM ran); check it is at least minshare=N per mille
+ *               (with "timer": a 1 kHz periodic timer runs meanwhile)
  *   leak        write markers into CR2, DR0-DR3, DR6, DR7, DEBUGCTL, the
  *               SYSCALL/SYSENTER MSRs, PAT, KERNEL_GS_BASE and XMM5, yield
  *               to the other VMs many times and check every value is still
@@ -390,6 +391,10 @@ static void run_victim(void)
 	uint64_t gap = tsc_hz / 1000000 * GAP_US, min = number("minshare=", 0);
 	uint64_t start, last, now, ran = 0, permille;
 
+	if (word("timer")) {	/* a busy guest with a 1 kHz tick, as Linux */
+		tg_timer_start(1000);
+		__asm__ volatile("sti");
+	}
 	spin_us(200000);	/* let the storm begin */
 	start = last = rdtsc();
 	while ((now = rdtsc()) - start < VICTIM_SECONDS * tsc_hz) {
@@ -397,6 +402,8 @@ static void run_victim(void)
 			ran += now - last;
 		last = now;
 	}
+	__asm__ volatile("cli");
+	wrmsr(MSR_X2APIC_INIT_COUNT, 0);
 	permille = ran * 1000 / (now - start);
 	tg_printf("SHARE %llu per mille of the CPU in %u s\n",
 		  (unsigned long long)permille, VICTIM_SECONDS);
