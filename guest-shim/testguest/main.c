@@ -15,6 +15,7 @@
  *                 with the word "loop", then a blit every 100 ms forever;
  *                 with "vmrpc", the GPU-memory channel (vmrpc_test.c)
  *   mode=gpu-attack  the same setup, then attacks the mediator must refuse
+ *   mode=hostile  CPU-side attacks and their victims (hostile.c, issue 19)
  * Each check prints "CHECK <name>: PASS|FAIL (...)" on the UART and reports
  * through the TEST_REPORT hypercall. */
 #include "guest-shim/testguest/gpu_test.h"
@@ -332,6 +333,8 @@ void tg_main(const struct raw64_boot_info *bi)
 		run_bench();
 	if (has_word(bi->cmdline, "mode=idle"))
 		run_idle();
+	if (has_word(bi->cmdline, "mode=hostile"))
+		hostile_main(bi, tsc_hz);
 	if (has_word(bi->cmdline, "mode=gpu")) {
 		gpu_test(bi->vm_id);
 		if (has_word(bi->cmdline, "vmrpc") && !tg_failed)

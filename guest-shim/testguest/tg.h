@@ -50,4 +50,8 @@ extern unsigned tg_failed;
 
 void tg_exit(int status) __attribute__((noreturn));
 
+/* mode=hostile (hostile.c): never returns. */
+void hostile_main(const struct raw64_boot_info *bi, uint64_t tsc_hz)
+	__attribute__((noreturn));
+
 #endif

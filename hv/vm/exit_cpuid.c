@@ -11,6 +11,10 @@
 #define CPUID1_ECX_SMX		(1u << 6)
 #define CPUID1_ECX_X2APIC	(1u << 21)
 #define CPUID1_ECX_TSC_DEADLINE	(1u << 24)
+/* XSAVE and what needs it: no per-VM XCR0, CR4.OSXSAVE gives #GP. */
+#define CPUID1_ECX_XSAVE_ALL	((1u << 12) | (1u << 26) | (1u << 27) | \
+				 (1u << 28) | (1u << 29))
+#define CPUID7_ECX_NO_GUEST	((1u << 3) | (1u << 4) | (1u << 16)) /* PKU LA57 */
 #define CPUID1_ECX_HYPERVISOR	(1u << 31)
 #define CPUID6_EAX_ARAT		(1u << 2)
 #define G9HV_LEAF_MAX		(G9HV_CPUID_LEAF + 1)
@@ -18,7 +22,7 @@
 static void leaf1(struct cpuid_regs *c)
 {
 	c->ecx &= ~(CPUID1_ECX_VMX | CPUID1_ECX_SMX | CPUID1_ECX_MONITOR |
-		    CPUID1_ECX_TSC_DEADLINE);
+		    CPUID1_ECX_TSC_DEADLINE | CPUID1_ECX_XSAVE_ALL);
 	c->ecx |= CPUID1_ECX_HYPERVISOR | CPUID1_ECX_X2APIC;
 	/* One logical processor, initial APIC id 0. */
 	c->ebx &= 0x0000ffffu;
@@ -46,6 +50,10 @@ enum exit_action handle_cpuid(struct vm *vm, const struct vm_exit *ex)
 			c.eax |= CPUID6_EAX_ARAT; /* vAPIC timer never stops */
 		else if (leaf == 0xb || leaf == 0x1f)
 			c.edx = 0;	/* x2APIC id */
+		else if (leaf == 7 && sub == 0)
+			c.ecx &= ~CPUID7_ECX_NO_GUEST;
+		else if (leaf == 0xd)
+			c = (struct cpuid_regs){ 0, 0, 0, 0 }; /* no XSAVE */
 	}
 	r->rax = c.eax;
 	r->rbx = c.ebx;

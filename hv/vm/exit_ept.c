@@ -7,10 +7,10 @@
  * wp_page: the store is emulated into RAM, so the guest sees plain memory);
  * or an access to nothing at all, which no device can answer: that VM is
  * stopped with the address and the instruction. */
-#include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/hv_errno.h"
 #include "hv/vm/mmio.h"
+#include "hv/vm/mmio_edge.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vm/vmexit.h"
@@ -73,17 +73,28 @@ static uint64_t wp_read(struct vm *vm, uint64_t off, unsigned size)
 	return v;
 }
 
-/* The store lands in RAM, then the mediator that protected the page
- * hears of it (a shadowed GPU page table of the VM's vGPU). */
+/* The store lands in RAM; vm_write_gpa tells the mediator that protected
+ * the page (a shadowed GPU page table). */
 static void wp_write(struct vm *vm, uint64_t off, unsigned size, uint64_t val)
 {
-	if (!vm_write_gpa(vm, off, &val, size) && vm->vgpu)
-		vgpu_page_write(vm->vgpu, off, &val, size);
+	vm_write_gpa(vm, off, &val, size);
 }
 
 static const struct mmio_region wp_ram = {
 	"write-protected RAM", 0, 0, wp_read, wp_write,
 };
+
+/* An access that is not one device access: hardware would split it or
+ * walk through it; we do neither, and say so. */
+static enum exit_action refuse(struct vm *vm, const char *why,
+			       const struct mmio_region *reg, uint64_t gpa,
+			       uint64_t qual)
+{
+	vm_dump_regs(vm);
+	vm_stop(vm, "%s of %s at %llx by %s: not emulated", access_name(qual),
+		reg->name, (unsigned long long)gpa, why);
+	return EXIT_STOP;
+}
 
 static enum exit_action emulate_mmio(struct vm *vm,
 				     const struct mmio_region *reg,
@@ -96,6 +107,7 @@ static enum exit_action emulate_mmio(struct vm *vm,
 	unsigned want = (qual & EPT_QUAL_WRITE) ? MMIO_ACCESS_WRITE
 						: MMIO_ACCESS_READ;
 	int err = len ? insn_decode(buf, len, guest_mode(), &insn) : -HV_EFAULT;
+	const char *edge;
 
 	/* The decode must agree with what the CPU saw; MOVS (memory on both
 	 * sides) is beyond this emulator. */
@@ -107,6 +119,10 @@ static enum exit_action emulate_mmio(struct vm *vm,
 			(unsigned long long)gpa, buf[0], buf[1], buf[2], err);
 		return EXIT_STOP;
 	}
+	edge = mmio_span_problem(qual, vmread(VMCS_GUEST_LINEAR_ADDRESS), gpa,
+				 insn.size, reg->gpa, reg->size);
+	if (edge)
+		return refuse(vm, edge, reg, gpa, qual);
 	if (want == MMIO_ACCESS_WRITE)
 		reg->write(vm, gpa - reg->gpa, insn.size,
 			   mmio_insn_store_value(&insn, r));
@@ -130,9 +146,14 @@ enum exit_action handle_ept_violation(struct vm *vm, const struct vm_exit *ex)
 
 	/* First: a page mapped since the access (an aperture page the
 	 * ladder just mapped) takes the access itself on resume. */
+	const char *walk;
+
 	if (mapped && (x.perms & need) == need)
 		return EXIT_RESUME;	/* stale translation, flushed */
 	reg = mmio_find(vm, gpa);
+	walk = mmio_walk_problem(ex->qual);
+	if (walk && (mapped || reg))
+		return refuse(vm, walk, reg ? reg : &wp_ram, gpa, ex->qual);
 	if (reg)
 		return emulate_mmio(vm, reg, gpa, ex->qual);
 	if (mapped && need == EPT_W && (x.perms & EPT_R))

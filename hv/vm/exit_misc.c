@@ -1,6 +1,7 @@
 /* Small exit handlers: HLT, timers and interrupt windows, host interrupts,
  * control registers, VMX instructions from the guest, and the fatal ones. */
 #include "hv/console.h"
+#include "hv/vm/guest_state_vmcs.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vmexit.h"
 #include "hv/vmx/exit_reason.h"
@@ -85,38 +86,28 @@ enum exit_action handle_exception_nmi(struct vm *vm, const struct vm_exit *ex)
 	return handle_fatal(vm, ex);
 }
 
-static void write_cr(unsigned cr, uint64_t val)
-{
-	const struct vmx_caps *caps = &vmx_cpu.caps;
-
-	if (cr == 0) {
-		vmwrite(VMCS_GUEST_CR0, vmx_fix_guest_cr0(caps, val, false));
-		vmwrite(VMCS_CR0_READ_SHADOW, val);
-	} else if (cr == 4) {
-		vmwrite(VMCS_GUEST_CR4, vmx_fix_guest_cr4(caps, val));
-		vmwrite(VMCS_CR4_READ_SHADOW, val);
-	} else if (cr == 3) {
-		vmwrite(VMCS_GUEST_CR3, val);
-	}
-}
-
-/* MOV to CR0/CR4 touching a bit VMX pins (the guest keeps its value in the
- * read shadow), CR3 moves when the CPU insists on CR3 exiting, and CR8
- * (the TPR) kept in the virtual APIC. SDM Table 28-3. */
+/* MOV to CR0/CR4 touching a bit VMX pins or the guest may not set (the
+ * guest keeps its value in the read shadow), CR3 moves when the CPU
+ * insists on CR3 exiting, and CR8 (the TPR) kept in the virtual APIC. SDM
+ * Table 28-3. Every new value is checked as the CPU checks it: an illegal
+ * one gets #GP (guest_state_vmcs.c) and the instruction does not retire. */
 enum exit_action handle_cr_access(struct vm *vm, const struct vm_exit *ex)
 {
 	unsigned cr = CR_QUAL_CR(ex->qual), gpr = CR_QUAL_GPR(ex->qual);
 	struct guest_regs *r = &vm->vcpu.regs;
 	uint64_t cr0;
+	int rc = 0;
 
 	if (gpr == GPR_RSP)
 		r->rsp = vmread(VMCS_GUEST_RSP);
 	switch (CR_QUAL_ACCESS(ex->qual)) {
 	case CR_ACCESS_MOV_TO_CR:
-		if (cr == 8)
+		if (cr == 8 && (r->gpr[gpr] >> 4))
+			rc = guest_write_cr(vm, 8, r->gpr[gpr]); /* #GP */
+		else if (cr == 8)
 			vm->lapic.tpr = (uint32_t)(r->gpr[gpr] & 0xf) << 4;
 		else
-			write_cr(cr, r->gpr[gpr]);
+			rc = guest_write_cr(vm, cr, r->gpr[gpr]);
 		break;
 	case CR_ACCESS_MOV_FROM_CR:
 		r->gpr[gpr] = cr == 8 ? vm->lapic.tpr >> 4
@@ -126,16 +117,19 @@ enum exit_action handle_cr_access(struct vm *vm, const struct vm_exit *ex)
 		break;
 	case CR_ACCESS_CLTS:
 		cr0 = vmread(VMCS_CR0_READ_SHADOW) & ~CR0_TS;
-		write_cr(0, cr0);
+		rc = guest_write_cr(vm, 0, cr0);
 		break;
 	default: /* LMSW: only PE, MP, EM, TS, and PE cannot be cleared */
 		cr0 = vmread(VMCS_CR0_READ_SHADOW);
 		cr0 = (cr0 & ~0xeull) | (CR_QUAL_LMSW_SOURCE(ex->qual) & 0xf) |
 		      (cr0 & CR0_PE);
-		write_cr(0, cr0);
+		rc = guest_write_cr(vm, 0, cr0);
 		break;
 	}
-	vcpu_skip_insn();
+	if (rc == -2)
+		return EXIT_STOP;
+	if (rc == 0)
+		vcpu_skip_insn();
 	return EXIT_RESUME;
 }
 
@@ -178,6 +172,8 @@ enum exit_action handle_fatal(struct vm *vm, const struct vm_exit *ex)
 			? " [VM-entry failure: the failed check is named in "
 			  "Bochs's log]" : "",
 		(unsigned long long)ex->qual);
+	if (ex->raw_reason & EXIT_REASON_ENTRY_FAILURE)
+		guest_entry_failure_explain(vm);
 	vm_dump_regs(vm);
 	vm_stop(vm, "%s", vmx_exit_reason_name(ex->reason));
 	return EXIT_STOP;

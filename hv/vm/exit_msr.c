@@ -2,6 +2,7 @@
  * except the few the guest owns outright (vcpu.c). Known ones are emulated
  * from the VMCS or the virtual APIC; any other gets #GP, as a CPU without
  * that MSR would give, and is counted and logged. */
+#include "hv/vm/guest_state_vmcs.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vmexit.h"
 #include "hv/vmx/vmx_insn.h"
@@ -55,24 +56,16 @@ static int msr_read(struct vm *vm, uint32_t msr, uint64_t *val)
 	}
 }
 
-/* EFER.LMA is the CPU's to set; a guest write keeps the current one. */
-static uint64_t efer_write_value(uint64_t val)
-{
-	uint64_t lma = vmread(VMCS_GUEST_IA32_EFER) & EFER_LMA;
-
-	return (val & ~EFER_LMA) | lma;
-}
-
 static int msr_write(struct vm *vm, uint32_t msr, uint64_t val)
 {
 	int field = vmcs_msr_field(msr);
 
 	if (vlapic_is_msr(msr))
 		return vlapic_wrmsr(&vm->lapic, msr, val, rdtsc());
-	if (msr == MSR_IA32_EFER)
-		val = efer_write_value(val);
+	/* Checked like the CPU checks it; -2: #GP already queued. */
 	if (field >= 0)
-		return vmwrite((uint32_t)field, val) ? -1 : 0;
+		return guest_write_vmcs_msr(vm, msr, (uint32_t)field, val)
+			? -2 : 0;
 	switch (msr) {
 	case MSR_IA32_APIC_BASE:
 		/* Only the value we report: x2APIC mode stays on. */
@@ -110,8 +103,12 @@ enum exit_action handle_wrmsr(struct vm *vm, const struct vm_exit *ex)
 	uint32_t msr = (uint32_t)r->rcx;
 	uint64_t val = (r->rdx << 32) | (uint32_t)r->rax;
 
+	int rc = msr_write(vm, msr, val);
+
 	(void)ex;
-	if (msr_write(vm, msr, val)) {
+	if (rc == -2)
+		return EXIT_RESUME;
+	if (rc) {
 		vm_event(vm, VM_EV_UNKNOWN_MSR, "wrmsr %x <- %llx: #GP injected",
 			 msr, (unsigned long long)val);
 		vcpu_inject_exception(vm, EXC_GP, true, 0);

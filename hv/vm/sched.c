@@ -1,5 +1,6 @@
 /* The round-robin scheduler of VMs on one CPU; see sched.h. */
 #include "hv/vm/sched.h"
+#include "hv/vm/sched_slice.h"
 #include "hv/tsc.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm.h"
@@ -10,24 +11,28 @@
 
 #define PREEMPT_MAX		0xffffffffull	/* the field is 32 bits */
 
-static uint64_t slice_tsc;
+static uint64_t slice_tsc, floor_tsc;
+static int64_t budget[VM_MAX];	/* TSC ticks left this round (sched_slice.h) */
 static struct vm *cpu_owner;	/* whose MSRs and FPU state the CPU holds */
 
-/* Halted VMs whose timer fired (or that got a self-IPI) are runnable. */
-static void wake_halted(uint64_t now)
+/* Every waiting VM's timer is brought up to now: an expiry becomes an IRR
+ * bit (and wakes a halted VM) instead of staying behind as a deadline in
+ * the past, which would cut every other VM's slice at once. */
+static void advance_timers(uint64_t now)
 {
 	for (unsigned i = 0; i < nr_vms; i++) {
 		struct vm *vm = &vms[i];
 
-		if (vm->state != VM_HALTED)
+		if (vm->state != VM_HALTED && vm->state != VM_RUNNABLE)
 			continue;
 		vlapic_advance(&vm->lapic, now);
-		if (vlapic_pending(&vm->lapic) >= 0)
+		if (vm->state == VM_HALTED && vlapic_pending(&vm->lapic) >= 0)
 			vm->state = VM_RUNNABLE;
 	}
 }
 
-/* Earliest virtual-timer deadline of any VM but `self` that may run. */
+/* Earliest virtual-timer deadline of any VM but `self` that could be
+ * picked this round (one without budget would not run anyway). */
 static uint64_t others_next_event(const struct vm *self)
 {
 	uint64_t t = UINT64_MAX;
@@ -37,7 +42,7 @@ static uint64_t others_next_event(const struct vm *self)
 		uint64_t d;
 
 		if (vm == self || vm->state == VM_STOPPED ||
-		    vm->state == VM_PAUSED)
+		    vm->state == VM_PAUSED || budget[i] <= 0)
 			continue;
 		d = vlapic_next_event(&vm->lapic);
 		if (d < t)
@@ -66,10 +71,12 @@ static void switch_to(struct vm *vm)
 }
 
 /* One slice of one VM: enter, handle the exit, repeat until the slice is
- * over or the VM halts, yields or stops. */
+ * over or the VM halts, yields or stops. The slice is what is left of the
+ * VM's budget; another VM's timer may end it, never before the floor. */
 static void run_slice(struct vm *vm)
 {
-	uint64_t now = rdtsc(), slice_end = now + slice_tsc;
+	uint64_t now = rdtsc(), start = now;
+	uint64_t slice_end = now + (uint64_t)budget[vm->id];
 
 	if (vmcs_make_current(vm->vcpu.vmcs_pa)) {
 		vm_stop(vm, "its VMCS cannot be loaded");
@@ -77,17 +84,14 @@ static void run_slice(struct vm *vm)
 	}
 	switch_to(vm);
 	for (;;) {
-		uint64_t deadline = slice_end, t0, t1, other;
+		uint64_t t0, t1, other;
 		enum exit_action act;
 
 		vlapic_advance(&vm->lapic, now);
 		vcpu_prepare_events(vm);
-		if (vlapic_next_event(&vm->lapic) < deadline)
-			deadline = vlapic_next_event(&vm->lapic);
 		other = others_next_event(vm);
-		if (other < deadline)
-			deadline = other;
-		set_preemption_timer(now, deadline);
+		set_preemption_timer(now, sched_deadline(start, slice_end,
+			vlapic_next_event(&vm->lapic), other, floor_tsc));
 
 		t0 = rdtsc();
 		if (vcpu_enter(vm))
@@ -99,7 +103,7 @@ static void run_slice(struct vm *vm)
 		if (act != EXIT_RESUME || vm->state != VM_RUNNABLE)
 			return;
 		now = rdtsc();
-		if (now >= slice_end || now >= other)
+		if (sched_slice_over(now, start, slice_end, other, floor_tsc))
 			return;
 	}
 }
@@ -115,15 +119,22 @@ static void account_steal(const struct vm *ran, uint64_t t0, uint64_t t1)
 
 static struct vm *pick_next(unsigned *cursor)
 {
-	for (unsigned n = 0; n < nr_vms; n++) {
-		struct vm *vm = &vms[(*cursor + n) % nr_vms];
+	struct sched_cand c[VM_MAX];
+	int i;
 
-		if (vm->state == VM_RUNNABLE) {
-			*cursor = (vm->id + 1) % nr_vms;
-			return vm;
-		}
+	for (unsigned k = 0; k < nr_vms; k++) {
+		c[k].runnable = vms[k].state == VM_RUNNABLE;
+		c[k].irq_due = c[k].runnable &&
+			       vlapic_pending(&vms[k].lapic) >= 0;
+		c[k].budget = budget[k];
 	}
-	return NULL;
+	i = sched_pick(c, nr_vms, *cursor, (int64_t)slice_tsc);
+	for (unsigned k = 0; k < nr_vms; k++)
+		budget[k] = c[k].budget;
+	if (i < 0)
+		return NULL;
+	*cursor = ((unsigned)i + 1) % nr_vms;
+	return &vms[i];
 }
 
 bool sched_all_stopped(void)
@@ -137,20 +148,26 @@ bool sched_all_stopped(void)
 void sched_init(unsigned slice_ms)
 {
 	slice_tsc = tsc_ms(slice_ms ? slice_ms : HVCFG_DEFAULT_SLICE_MS);
+	floor_tsc = tsc_hz() / 1000000 * SCHED_FLOOR_US;
+	if (floor_tsc > slice_tsc)
+		floor_tsc = slice_tsc;
+	vlapic_set_min_period(tsc_hz() / 1000000 * VLAPIC_MIN_PERIOD_US);
 }
 
 bool sched_run_next(void)
 {
 	static unsigned cursor;
 	struct vm *vm;
-	uint64_t t0;
+	uint64_t t0, t1;
 
-	wake_halted(rdtsc());
+	advance_timers(rdtsc());
 	vm = pick_next(&cursor);
 	if (!vm)
 		return false;
 	t0 = rdtsc();
 	run_slice(vm);
-	account_steal(vm, t0, rdtsc());
+	t1 = rdtsc();
+	budget[vm->id] = sched_charge(budget[vm->id], t1 - t0, (int64_t)slice_tsc);
+	account_steal(vm, t0, t1);
 	return true;
 }

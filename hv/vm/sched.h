@@ -1,9 +1,10 @@
-/* Running the VMs: one physical CPU, round robin. Each VM runs for a time
- * slice (hv.cfg slice_ms) bounded by the VMX-preemption timer, or until it
- * halts, yields or stops; the slice also ends early when another VM's
- * virtual timer is due, so timer interrupts arrive on time. The loop that
- * calls the scheduler (and the shell and the GPU between slices) is
- * hv/orchestrate.c. */
+/* Running the VMs: one physical CPU, deficit round robin (sched_slice.h).
+ * Each VM runs for what is left of its slice per round (hv.cfg slice_ms),
+ * bounded by the VMX-preemption timer, or until it halts, yields or stops;
+ * the slice also ends early when another VM's virtual timer is due, so
+ * timer interrupts arrive on time, but never before the slice floor. The
+ * loop that calls the scheduler (and the shell and the GPU between slices)
+ * is hv/orchestrate.c. */
 #ifndef HV_VM_SCHED_H
 #define HV_VM_SCHED_H
 

@@ -2,6 +2,8 @@
  * for the guest-state checks VM entry makes), entering the guest, and
  * event injection (SDM 27.6). */
 #include "hv/vm/vcpu.h"
+#include "hv/vm/cpu_state_switch.h"
+#include "hv/vm/guest_state_vmcs.h"
 #include "hv/console.h"
 #include "hv/cpu.h"
 #include "hv/hv_errno.h"
@@ -22,8 +24,6 @@ extern const char vmx_exit_stub[];
 #define AR_UNUSABLE	0x10000u
 #define GUEST_PAT	0x0007040600070406ull	/* the power-on PAT */
 #define DR7_INIT	0x400ull
-#define FCW_INIT	0x037f	/* x87 control word after FNINIT */
-#define MXCSR_INIT	0x1f80	/* all SSE exceptions masked */
 
 /* Bitmaps shared by every VM: the policy (which ports and MSRs exit) is
  * the same for all, the handlers look at which VM asked. */
@@ -96,7 +96,11 @@ static void setup_controls(struct vm *vm, int *err)
 	 * value from the shadow and a write that changes them exits. */
 	w(VMCS_CR0_GUEST_HOST_MASK,
 	  vmx_guest_cr0_fixed_bits(&v->caps, false), err);
-	w(VMCS_CR4_GUEST_HOST_MASK, vmx_guest_cr4_fixed_bits(&v->caps), err);
+	/* CR4: also every bit the guest may not set (OSXSAVE, PKE, ...),
+	 * so that setting one exits and gets the #GP a CPU without the
+	 * feature gives (guest_state_vmcs.c). */
+	w(VMCS_CR4_GUEST_HOST_MASK, vmx_guest_cr4_fixed_bits(&v->caps) |
+	  ~guest_cr4_allowed(), err);
 }
 
 static void setup_host_state(int *err)
@@ -204,8 +208,7 @@ int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs)
 	memset(&vc->regs, 0, sizeof(vc->regs));
 	vc->regs.rsi = vc->regs.rdi = bs->rsi;
 	vc->regs.rsp = bs->rsp;
-	*(uint16_t *)&vc->fxsave[0] = FCW_INIT;
-	*(uint32_t *)&vc->fxsave[24] = MXCSR_INIT;
+	cpu_state_reset(vc);
 	return err;
 }
 
@@ -304,24 +307,10 @@ unsigned vcpu_cpl(void)
 
 void vcpu_switch_out(struct vm *vm)
 {
-	struct vcpu *vc = &vm->vcpu;
-
-	vc->msr_star = rdmsr(MSR_IA32_STAR);
-	vc->msr_lstar = rdmsr(MSR_IA32_LSTAR);
-	vc->msr_cstar = rdmsr(MSR_IA32_CSTAR);
-	vc->msr_fmask = rdmsr(MSR_IA32_FMASK);
-	vc->msr_kgs_base = rdmsr(MSR_IA32_KERNEL_GS_BASE);
-	__asm__ volatile("fxsave64 %0" : "=m"(vc->fxsave));
+	cpu_state_save(&vm->vcpu);
 }
 
 void vcpu_switch_in(struct vm *vm)
 {
-	struct vcpu *vc = &vm->vcpu;
-
-	wrmsr(MSR_IA32_STAR, vc->msr_star);
-	wrmsr(MSR_IA32_LSTAR, vc->msr_lstar);
-	wrmsr(MSR_IA32_CSTAR, vc->msr_cstar);
-	wrmsr(MSR_IA32_FMASK, vc->msr_fmask);
-	wrmsr(MSR_IA32_KERNEL_GS_BASE, vc->msr_kgs_base);
-	__asm__ volatile("fxrstor64 %0" : : "m"(vc->fxsave));
+	cpu_state_load(&vm->vcpu);
 }

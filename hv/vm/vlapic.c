@@ -5,6 +5,13 @@
 #define APIC_VERSION_VALUE	0x00050014u	/* version 0x14, 6 LVTs */
 #define SVR_DEFAULT		0xffu
 
+static uint64_t min_period_tsc;
+
+void vlapic_set_min_period(uint64_t tsc_ticks)
+{
+	min_period_tsc = tsc_ticks;
+}
+
 static void bit_set(uint64_t *map, int v) { map[v >> 6] |= 1ull << (v & 63); }
 static void bit_clear(uint64_t *map, int v) { map[v >> 6] &= ~(1ull << (v & 63)); }
 
@@ -51,13 +58,18 @@ static uint32_t cur_count(const struct vlapic *l, uint64_t now)
 
 	if (!l->deadline || now >= l->deadline)
 		return 0;
-	return (uint32_t)((l->deadline - now) / div);
+	/* The period may be stretched to the minimum: never count above
+	 * what the guest programmed. */
+	return (l->deadline - now) / div > l->init_count
+		? l->init_count : (uint32_t)((l->deadline - now) / div);
 }
 
 static void timer_arm(struct vlapic *l, uint64_t now)
 {
 	l->timer_start = now;
 	l->period_tsc = (uint64_t)l->init_count * divisor(l->div_conf);
+	if (l->period_tsc < min_period_tsc)
+		l->period_tsc = min_period_tsc;
 	l->deadline = l->init_count ? now + l->period_tsc : 0;
 }
 

@@ -57,6 +57,14 @@ struct vlapic {
 	uint64_t timer_fires, timer_coalesced;
 };
 
+/* The shortest timer period (or one-shot delay) a guest can program, as
+ * a real APIC's timer has a smallest useful period: a count that would
+ * expire sooner expires after this many TSC ticks. It bounds the exits a
+ * guest can cause itself; the scheduler (sched_slice.h) bounds what that
+ * costs the other VMs. Set once from the TSC frequency. */
+#define VLAPIC_MIN_PERIOD_US	50u
+void vlapic_set_min_period(uint64_t tsc_ticks);
+
 void vlapic_reset(struct vlapic *l);
 bool vlapic_is_msr(uint32_t msr);
 /* 0, or -1 for a register that does not exist or is written read-only

@@ -36,6 +36,7 @@ static const char *const event_names[VM_EV_COUNT] = {
 	[VM_EV_VGPU_APERTURE] = "aperture accesses outside its GM",
 	[VM_EV_VGPU_BAR] = "misplaced vGPU BARs",
 	[VM_EV_VMRPC] = "bad guest-channel records",
+	[VM_EV_BAD_CPU_STATE] = "illegal CR/MSR values (#GP)",
 };
 
 const char *vm_state_name(enum vm_state s)

@@ -34,6 +34,7 @@ enum vm_event {
 	VM_EV_VGPU_APERTURE,	/* BAR2 page outside its low GM */
 	VM_EV_VGPU_BAR,		/* a BAR placed over RAM or a device */
 	VM_EV_VMRPC,		/* malformed or lost guest-channel records */
+	VM_EV_BAD_CPU_STATE,	/* illegal CR/MSR value -> #GP injected */
 	VM_EV_COUNT,
 };
 
@@ -49,9 +50,10 @@ struct vcpu {
 	uint32_t inject_errcode;
 	uint32_t inject_insn_len;
 
-	/* MSRs VMX does not switch that the guest may use directly; swapped
-	 * by hand when the CPU changes VM (vm_switch_in/out). */
+	/* State VMX does not switch that the guest may use directly; swapped
+	 * by hand when the CPU changes VM (cpu_state_switch.h has the list). */
 	uint64_t msr_star, msr_lstar, msr_cstar, msr_fmask, msr_kgs_base;
+	uint64_t cr2, dr[4], dr6;
 	/* x87/SSE state: FXSAVE area, swapped likewise. */
 	uint8_t fxsave[512] __attribute__((aligned(16)));
 };
@@ -75,7 +77,7 @@ struct vm {
 	char name[HVCFG_NAME_MAX + 1];
 	const struct hvcfg_vm *cfg;
 	enum vm_state state;
-	char stop_reason[96];
+	char stop_reason[128];
 	int exit_status;	/* from the exit hypercall */
 
 	uint64_t mem_bytes;

@@ -1,5 +1,6 @@
 /* Guest RAM, guest memory access and EPT maintenance; see vm_mem.h. */
 #include "hv/vm/vm_mem.h"
+#include "gpu/vgpu/vgpu.h"
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
 #include "hv/vm/vm.h"
@@ -54,8 +55,9 @@ void vm_mem_destroy(struct vm *vm)
 
 /* Host pointer for [gpa, gpa+len) when all of it is RAM of this VM. RAM is
  * one host run (vm_mem_init), but we go through EPT so pages the mediator
- * remapped or unmapped are honoured. */
-static void *gpa_ptr(struct vm *vm, uint64_t gpa, size_t len)
+ * remapped or unmapped are honoured. *perms: the page's EPT permissions. */
+static void *gpa_ptr(struct vm *vm, uint64_t gpa, size_t len,
+		     unsigned *perms)
 {
 	struct ept_xlat x;
 
@@ -65,19 +67,27 @@ static void *gpa_ptr(struct vm *vm, uint64_t gpa, size_t len)
 		return NULL;	/* callers split at page boundaries */
 	if (ept_translate(&vm->ept, gpa, &x) || !(x.perms & EPT_R))
 		return NULL;
+	*perms = x.perms;
 	return hv_va(x.hpa);
 }
 
+/* A page the guest cannot write (EPT without W, RAM with R) is one the
+ * mediator write-protected to shadow it (a GPU page table): a store the
+ * hypervisor makes there on the guest's behalf is reported exactly as the
+ * guest's own store would be (exit_ept.c wp_write), or the shadow would
+ * go stale. */
 static int copy_gpa(struct vm *vm, uint64_t gpa, void *buf, size_t len,
 		    bool write)
 {
+	unsigned perms = 0;
+
 	/* Check every page first: all or nothing. */
 	for (size_t done = 0; done < len;) {
 		size_t chunk = PAGE_SIZE - ((gpa + done) & (PAGE_SIZE - 1));
 
 		if (chunk > len - done)
 			chunk = len - done;
-		if (!gpa_ptr(vm, gpa + done, chunk))
+		if (!gpa_ptr(vm, gpa + done, chunk, &perms))
 			return -HV_EFAULT;
 		done += chunk;
 	}
@@ -87,10 +97,14 @@ static int copy_gpa(struct vm *vm, uint64_t gpa, void *buf, size_t len,
 
 		if (chunk > len - done)
 			chunk = len - done;
-		p = gpa_ptr(vm, gpa + done, chunk);
-		if (write)
+		p = gpa_ptr(vm, gpa + done, chunk, &perms);
+		if (write) {
 			memcpy(p, (const uint8_t *)buf + done, chunk);
-		else
+			if (!(perms & EPT_W) && vm->vgpu)
+				vgpu_page_write(vm->vgpu, gpa + done,
+						(const uint8_t *)buf + done,
+						chunk);
+		} else
 			memcpy((uint8_t *)buf + done, p, chunk);
 		done += chunk;
 	}

@@ -21,7 +21,9 @@ void vm_mem_destroy(struct vm *vm);
 
 /* Copy from/to guest RAM by guest-physical address. The whole range must be
  * RAM of this VM (not MMIO, not beyond its end): -HV_EFAULT otherwise, and
- * nothing is copied. Write protection does not apply (hypervisor access). */
+ * nothing is copied. Write protection does not stop the hypervisor, but a
+ * write into a write-protected (shadowed) page is reported to the mediator
+ * as the guest's own store there would be. */
 int vm_read_gpa(struct vm *vm, uint64_t gpa, void *buf, size_t len);
 int vm_write_gpa(struct vm *vm, uint64_t gpa, const void *buf, size_t len);
 

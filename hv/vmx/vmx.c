@@ -82,18 +82,20 @@ static int compute_controls(void)
 	err |= adjust(VMX_CTLS_PROCBASED2, "secondary", PROC_CTL2_ENABLE_EPT,
 		      PROC_CTL2_ENABLE_RDTSCP | PROC_CTL2_ENABLE_INVPCID,
 		      &v->proc2_ctls);
-	/* 64-bit host; EFER and PAT switched by the CPU on both edges;
+	/* 64-bit host; EFER, PAT, DR7 and DEBUGCTL switched by the CPU on
+	 * both edges (a guest's DR7/DEBUGCTL must not outlive its VM);
 	 * "acknowledge interrupt on exit" so a host interrupt taken during
 	 * a guest is consumed with the exit instead of pending forever (our
 	 * IF stays 0). */
 	err |= adjust(VMX_CTLS_EXIT, "VM-exit",
 		      EXIT_CTL_HOST_ADDR_SPACE_SIZE | EXIT_CTL_LOAD_IA32_EFER |
 		      EXIT_CTL_SAVE_IA32_EFER | EXIT_CTL_LOAD_IA32_PAT |
-		      EXIT_CTL_SAVE_IA32_PAT | EXIT_CTL_ACK_INTERRUPT_ON_EXIT,
-		      0, &v->exit_ctls);
+		      EXIT_CTL_SAVE_IA32_PAT | EXIT_CTL_ACK_INTERRUPT_ON_EXIT |
+		      EXIT_CTL_SAVE_DEBUG_CONTROLS, 0, &v->exit_ctls);
 	err |= adjust(VMX_CTLS_ENTRY, "VM-entry",
 		      ENTRY_CTL_IA32E_MODE_GUEST | ENTRY_CTL_LOAD_IA32_EFER |
-		      ENTRY_CTL_LOAD_IA32_PAT, 0, &v->entry_ctls);
+		      ENTRY_CTL_LOAD_IA32_PAT | ENTRY_CTL_LOAD_DEBUG_CONTROLS,
+		      0, &v->entry_ctls);
 	return err ? -HV_ENOTSUP : 0;
 }
 

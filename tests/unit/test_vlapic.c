@@ -160,6 +160,35 @@ static void test_software_disabled(void **state)
 	assert_int_equal(vlapic_pending(&l), -1);
 }
 
+/* A one-tick period (the issue 19 storm) is stretched to the minimum
+ * period, and the current count never exceeds what was programmed. */
+static void test_min_period(void **state)
+{
+	struct vlapic l;
+	uint64_t v;
+
+	(void)state;
+	enabled(&l);
+	vlapic_set_min_period(500);
+	assert_int_equal(vlapic_wrmsr(&l, X2APIC_DIV_CONF, 0xb, 0), 0);
+	assert_int_equal(vlapic_wrmsr(&l, X2APIC_LVT_TIMER,
+				      LVT_TIMER_PERIODIC | 0x40, 0), 0);
+	assert_int_equal(vlapic_wrmsr(&l, X2APIC_INIT_COUNT, 1, 1000), 0);
+	assert_int_equal(vlapic_next_event(&l), 1500);
+	assert_int_equal(vlapic_rdmsr(&l, X2APIC_CUR_COUNT, 1000, &v), 0);
+	assert_int_equal(v, 1);
+	vlapic_advance(&l, 1500);
+	assert_int_equal(vlapic_next_event(&l), 2000);
+	/* Nine periods at once: one more fire, the others coalesced. */
+	vlapic_advance(&l, 6600);
+	assert_true(l.timer_fires <= 3);
+	assert_int_equal(vlapic_next_event(&l), 7000);
+	/* Longer periods are untouched. */
+	assert_int_equal(vlapic_wrmsr(&l, X2APIC_INIT_COUNT, 800, 10000), 0);
+	assert_int_equal(vlapic_next_event(&l), 10800);
+	vlapic_set_min_period(0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +200,7 @@ int main(void)
 		cmocka_unit_test(test_masked_timer),
 		cmocka_unit_test(test_priority),
 		cmocka_unit_test(test_software_disabled),
+		cmocka_unit_test(test_min_period),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,141 @@
+/* Guest CR/MSR writes into the VMCS, checked first; see guest_state_vmcs.h. */
+#include "hv/vm/guest_state_vmcs.h"
+#include "hv/console.h"
+#include "hv/hv.h"
+#include "hv/vm/guest_state_check.h"
+#include "hv/vm/vcpu.h"
+#include "hv/vmx/vmx.h"
+#include "hv/vmx/vmx_insn.h"
+#include "mini/stdio.h"
+
+#define AR_L	(1u << 13)	/* CS access rights: 64-bit code */
+
+/* The guest's own view of a CR: its bits where the mask gives them to it,
+ * the read shadow where we own them. */
+static uint64_t guest_view(uint32_t real, uint32_t shadow, uint32_t mask)
+{
+	uint64_t m = vmread(mask);
+
+	return (vmread(real) & ~m) | (vmread(shadow) & m);
+}
+
+uint64_t guest_cr4_allowed(void)
+{
+	return vmx_cpu.caps.cr4_fixed1 & GSC_CR4_GUEST_BITS;
+}
+
+static void current_ctx(struct gsc_ctx *c)
+{
+	c->cr0 = guest_view(VMCS_GUEST_CR0, VMCS_CR0_READ_SHADOW,
+			    VMCS_CR0_GUEST_HOST_MASK);
+	c->cr4 = guest_view(VMCS_GUEST_CR4, VMCS_CR4_READ_SHADOW,
+			    VMCS_CR4_GUEST_HOST_MASK);
+	c->efer = vmread(VMCS_GUEST_IA32_EFER);
+	c->cs_l = (vmread(VMCS_GUEST_CS_AR) & AR_L) != 0;
+	c->maxphyaddr = hv_platform.paging.phys_bits;
+	c->cr4_allowed = guest_cr4_allowed();
+}
+
+static int refuse(struct vm *vm, const char *what, uint64_t val,
+		  gsc_result why)
+{
+	vm_event(vm, VM_EV_BAD_CPU_STATE, "%s <- %llx: %s: #GP injected", what,
+		 (unsigned long long)val, why);
+	vcpu_inject_exception(vm, EXC_GP, true, 0);
+	return -1;
+}
+
+static void store_cr(unsigned cr, uint64_t val)
+{
+	const struct vmx_caps *caps = &vmx_cpu.caps;
+
+	if (cr == 0) {
+		vmwrite(VMCS_GUEST_CR0, vmx_fix_guest_cr0(caps, val, false));
+		vmwrite(VMCS_CR0_READ_SHADOW, val);
+	} else if (cr == 4) {
+		vmwrite(VMCS_GUEST_CR4, vmx_fix_guest_cr4(caps, val));
+		vmwrite(VMCS_CR4_READ_SHADOW, val);
+	} else {
+		vmwrite(VMCS_GUEST_CR3, val);
+	}
+}
+
+int guest_write_cr(struct vm *vm, unsigned cr, uint64_t val)
+{
+	static const char *const names[] = { "CR0", "CR1", "CR2", "CR3",
+					     "CR4" };
+	struct gsc_ctx c;
+	uint64_t v = val;
+	gsc_result why;
+
+	if (cr == 8)	/* only called with bits 63:4 set */
+		return refuse(vm, "CR8", val, "CR8: bits 63:4 set");
+	if (cr != 0 && cr != 3 && cr != 4)
+		return refuse(vm, "CR?", val, "no such control register");
+	current_ctx(&c);
+	why = cr == 0 ? gsc_check_cr0(&c, &v) :
+	      cr == 3 ? gsc_check_cr3(&c, &v) : gsc_check_cr4(&c, &v);
+	if (why)
+		return refuse(vm, names[cr], val, why);
+	if (cr == 0 && (!(v & CR0_PE) || !(v & CR0_PG))) {
+		/* Legal outside 64-bit code, but VMX without unrestricted
+		 * guest cannot run without paging: say so, not pretend. */
+		vm_stop(vm, "turned paging off (CR0 %llx): not supported "
+			"without unrestricted guest", (unsigned long long)val);
+		return -2;
+	}
+	store_cr(cr, v);
+	return 0;
+}
+
+int guest_write_vmcs_msr(struct vm *vm, uint32_t msr, uint32_t field,
+			 uint64_t val)
+{
+	char what[24];
+	struct gsc_ctx c;
+	uint64_t v = val;
+	gsc_result why;
+
+	current_ctx(&c);
+	why = gsc_check_wrmsr(&c, msr, &v);
+	if (why) {
+		snprintf(what, sizeof(what), "wrmsr %x", msr);
+		return refuse(vm, what, val, why);
+	}
+	return vmwrite(field, v) ? refuse(vm, "wrmsr", val, "VMWRITE failed")
+				 : 0;
+}
+
+void guest_entry_failure_explain(struct vm *vm)
+{
+	const struct vmx_caps *caps = &vmx_cpu.caps;
+	uint32_t entry = (uint32_t)vmread(VMCS_ENTRY_CONTROLS);
+	struct gsc_entry_state s = {
+		.cr0 = vmread(VMCS_GUEST_CR0),
+		.cr3 = vmread(VMCS_GUEST_CR3),
+		.cr4 = vmread(VMCS_GUEST_CR4),
+		.dr7 = vmread(VMCS_GUEST_DR7),
+		.rflags = vmread(VMCS_GUEST_RFLAGS),
+		.efer = vmread(VMCS_GUEST_IA32_EFER),
+		.pat = vmread(VMCS_GUEST_IA32_PAT),
+		.debugctl = vmread(VMCS_GUEST_IA32_DEBUGCTL),
+		.sysenter_esp = vmread(VMCS_GUEST_IA32_SYSENTER_ESP),
+		.sysenter_eip = vmread(VMCS_GUEST_IA32_SYSENTER_EIP),
+		.fs_base = vmread(VMCS_GUEST_FS_BASE),
+		.gs_base = vmread(VMCS_GUEST_GS_BASE),
+		.cr0_fixed0 = caps->cr0_fixed0,
+		.cr0_fixed1 = caps->cr0_fixed1,
+		.cr4_fixed0 = caps->cr4_fixed0,
+		.cr4_fixed1 = caps->cr4_fixed1,
+		.ia32e_mode_guest = (entry & ENTRY_CTL_IA32E_MODE_GUEST) != 0,
+		.load_efer = (entry & ENTRY_CTL_LOAD_IA32_EFER) != 0,
+		.load_pat = (entry & ENTRY_CTL_LOAD_IA32_PAT) != 0,
+		.load_debugctl = (entry & ENTRY_CTL_LOAD_DEBUG_CONTROLS) != 0,
+		.maxphyaddr = hv_platform.paging.phys_bits,
+	};
+	gsc_result why = gsc_entry_check(&s);
+
+	kprintf("vm '%s': VM-entry failure (a hypervisor bug: guest input is "
+		"checked before it reaches the VMCS): %s\n", vm->name,
+		why ? why : "no check of ours fails; Bochs's log names it");
+}

@@ -1,0 +1,26 @@
+/* Where MMIO emulation must not go: accesses the EPT-violation handler
+ * would otherwise emulate as something they are not. Generic (before and
+ * independent of any device model); pure, unit-tested on the host.
+ *
+ * - The CPU's own page walk landed on the page (exit qualification bit 7
+ *   clear, or bit 8 clear: the access was to a paging-structure entry, SDM
+ *   Vol. 3C Table 28-7): the guest keeps page tables in MMIO. Emulating
+ *   the instruction at RIP would perform an access the guest never made.
+ * - The access crosses a 4-KiB page boundary, or the end of the device
+ *   region, or began on the page before (linear and physical offsets
+ *   disagree): one device access of `size` bytes would be wrong; hardware
+ *   would split it between two pages.
+ * Each gives the VM-stopping reason; NULL means emulate. */
+#ifndef HV_VM_MMIO_EDGE_H
+#define HV_VM_MMIO_EDGE_H
+
+#include <stdint.h>
+
+const char *mmio_walk_problem(uint64_t qual);
+
+/* gla: VMCS guest-linear address (valid with qual bit 7); region of
+ * [rgpa, rgpa + rsize), rsize 0 = the page itself. */
+const char *mmio_span_problem(uint64_t qual, uint64_t gla, uint64_t gpa,
+			      unsigned size, uint64_t rgpa, uint64_t rsize);
+
+#endif

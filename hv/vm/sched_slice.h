@@ -1,0 +1,48 @@
+/* The scheduler's arithmetic, kept apart from the VMs so it can be tested
+ * on the host (tests/unit/test_sched_slice.c): who runs next, and when a
+ * running VM's slice ends.
+ *
+ * Deficit round robin: every runnable VM has a budget of one slice per
+ * round. A VM whose virtual APIC has an interrupt due is preferred (timer
+ * interrupts arrive on time), but only while it has budget left, so a VM
+ * storming itself with interrupts gets its slice per round and no more.
+ * Another VM's timer deadline may end a running slice early, but never
+ * before the slice floor: however often a deadline falls due, every VM
+ * that is picked runs at least SCHED_FLOOR_US (or its budget, if less).
+ * With N VMs runnable each therefore keeps about 1/N of the CPU. */
+#ifndef HV_VM_SCHED_SLICE_H
+#define HV_VM_SCHED_SLICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SCHED_FLOOR_US	1000u	/* minimum run once picked */
+
+struct sched_cand {
+	bool runnable;
+	bool irq_due;		/* its vLAPIC has a deliverable interrupt */
+	int64_t budget;		/* TSC ticks left in this round */
+};
+
+/* Index of the VM to run, or -1 if none is runnable. Refills every
+ * budget (a new round) when no runnable VM has any left. `cursor` is
+ * where round-robin order starts; the caller moves it past the pick. */
+int sched_pick(struct sched_cand *c, unsigned n, unsigned cursor,
+	       int64_t slice);
+
+/* The budget left after running `ran` TSC ticks (debt kept under one
+ * slice, so one refill always makes a VM runnable again). */
+int64_t sched_charge(int64_t budget, uint64_t ran, int64_t slice);
+
+/* When the preemption timer must fire for a slice that began at `start`
+ * and may last until `end`: the VM's own timer event, another VM's event
+ * (not before start + floor), or the end. */
+uint64_t sched_deadline(uint64_t start, uint64_t end, uint64_t own_event,
+			uint64_t other_event, uint64_t floor);
+
+/* After an exit at `now`: is the slice over (its end reached, or another
+ * VM's event due and the floor served)? */
+bool sched_slice_over(uint64_t now, uint64_t start, uint64_t end,
+		      uint64_t other_event, uint64_t floor);
+
+#endif

@@ -1,0 +1,58 @@
+/* Unit tests for hv/vm/mmio_edge.c: which EPT violations on MMIO may be
+ * emulated as one device access. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "hv/vm/mmio_edge.h"
+#include "hv/vmx/vmx_defs.h"
+
+#define DATA (EPT_QUAL_READ | EPT_QUAL_GLA_VALID | EPT_QUAL_GLA_TRANSLATED)
+#define DEV 0xfe000000ull
+
+static void test_walk(void **state)
+{
+	(void)state;
+	assert_null(mmio_walk_problem(DATA));
+	/* bit 7 set, bit 8 clear: a paging-structure access */
+	assert_non_null(mmio_walk_problem(EPT_QUAL_READ | EPT_QUAL_GLA_VALID));
+	/* no linear address at all */
+	assert_non_null(mmio_walk_problem(EPT_QUAL_READ));
+}
+
+static void test_span(void **state)
+{
+	(void)state;
+	assert_null(mmio_span_problem(DATA, 0x7000008, DEV + 8, 8, DEV,
+				      4096));
+	assert_null(mmio_span_problem(DATA, 0x7000ff8, DEV + 0xff8, 8, DEV,
+				      4096));
+	/* 8 bytes at 0xffc: runs off the page */
+	assert_non_null(mmio_span_problem(DATA, 0x7000ffc, DEV + 0xffc, 8,
+					  DEV, 4096));
+	/* inside the page but past a 16-byte device */
+	assert_non_null(mmio_span_problem(DATA, 0x700000c, DEV + 0xc, 8, DEV,
+					  16));
+	/* the linear address says the access began on the page before */
+	assert_non_null(mmio_span_problem(DATA, 0x7000ffc, DEV, 8, DEV,
+					  4096));
+	/* a region of several pages: crossing inside it is still a split */
+	assert_non_null(mmio_span_problem(DATA, 0x7000ffe, DEV + 0xffe, 4,
+					  DEV, 8192));
+	/* rsize 0: only the page counts (write-protected RAM) */
+	assert_null(mmio_span_problem(DATA, 0x5010, 0x5010, 8, 0, 0));
+	assert_non_null(mmio_span_problem(DATA, 0x5ffd, 0x5ffd, 4, 0, 0));
+	assert_non_null(mmio_span_problem(DATA, 0x5000, 0x5000, 0, 0, 0));
+	assert_non_null(mmio_span_problem(DATA, 0x5000, 0x5000, 16, 0, 0));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_walk),
+		cmocka_unit_test(test_span),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

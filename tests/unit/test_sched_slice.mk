@@ -1,0 +1,2 @@
+UNIT_TESTS += test_sched_slice
+test_sched_slice_SRCS := hv/vm/sched_slice.c

@@ -1,0 +1,124 @@
+/* Unit tests for hv/vm/vm_mem.c: the hypervisor's own copies into guest
+ * RAM go through EPT, and a write into a page the mediator write-protected
+ * (a shadowed GPU page table) is reported to it like a guest store (issue
+ * 19). The VM's RAM is host memory; EPT is the real hv/vmx/ept.c. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "hv/hv_errno.h"
+#include "hv/mem.h"
+#include "hv/vm/vgpu_dev.h"
+#include "hv/vm/vm.h"
+#include "hv/vm/vm_mem.h"
+#include "hv/vmx/vmx.h"
+#include "tests/unit/fake_pages.h"
+
+#define RAM (4ull << 20)
+
+struct vmx_cpu vmx_cpu;	/* .on = false: no INVEPT on the host */
+int vmx_invept(uint64_t eptp) { (void)eptp; return 0; }
+
+/* The mediator's side: what it was told. */
+static struct { unsigned calls; uint64_t gpa; size_t len; uint8_t data[64]; } told;
+
+void vgpu_dev_page_write(struct vm *vm, uint64_t gpa, const void *data,
+			 size_t len)
+{
+	(void)vm;
+	told.calls++;
+	told.gpa = gpa;
+	told.len = len;
+	memcpy(told.data, data, len < sizeof(told.data) ? len : sizeof(told.data));
+}
+
+static struct vm vm;
+
+static int setup(void **state)
+{
+	(void)state;
+	fake_pages_reset();
+	memset(&vm, 0, sizeof(vm));
+	memset(&told, 0, sizeof(told));
+	vm.ram = aligned_alloc(2u << 20, RAM);
+	assert_non_null(vm.ram);
+	memset(vm.ram, 0, RAM);
+	vm.mem_bytes = RAM;
+	assert_int_equal(ept_init(&vm.ept), 0);
+	assert_int_equal(ept_map(&vm.ept, 0, hv_pa(vm.ram), RAM, EPT_RWX,
+				 MEMTYPE_WB), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	ept_destroy(&vm.ept);
+	free(vm.ram);
+	fake_pages_reset();
+	return 0;
+}
+
+static void test_plain_write_not_reported(void **state)
+{
+	uint64_t v = 0x1122334455667788ull, back = 0;
+
+	(void)state;
+	assert_int_equal(vm_write_gpa(&vm, 0x5000, &v, 8), 0);
+	assert_int_equal(vm_read_gpa(&vm, 0x5000, &back, 8), 0);
+	assert_int_equal(back, v);
+	assert_int_equal(told.calls, 0);
+}
+
+static void test_write_to_protected_page_reported(void **state)
+{
+	uint8_t buf[16], back[16];
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(0xa0 + i);
+	assert_int_equal(vm_ept_protect(&vm, 0x5000, 4096, EPT_R), 0);
+	/* 8 bytes on the protected page, 8 on the next (writable) one. */
+	assert_int_equal(vm_write_gpa(&vm, 0x5ff8, buf, 16), 0);
+	assert_int_equal(told.calls, 1);
+	assert_int_equal(told.gpa, 0x5ff8);
+	assert_int_equal(told.len, 8);
+	assert_memory_equal(told.data, buf, 8);
+	/* The bytes are in RAM all the same, as for a guest store. */
+	assert_int_equal(vm_read_gpa(&vm, 0x5ff8, back, 16), 0);
+	assert_memory_equal(back, buf, 16);
+	/* Reading never tells. */
+	assert_int_equal(told.calls, 1);
+}
+
+static void test_failed_write_not_reported(void **state)
+{
+	uint64_t v = 1;
+
+	(void)state;
+	assert_int_equal(vm_ept_protect(&vm, RAM - 4096, 4096, EPT_R), 0);
+	/* Runs past the end of RAM: nothing copied, nothing reported. */
+	assert_int_equal(vm_write_gpa(&vm, RAM - 4, &v, 8), -HV_EFAULT);
+	assert_int_equal(told.calls, 0);
+	/* An unmapped page is not RAM either. */
+	assert_int_equal(vm_ept_unmap(&vm, 0x9000, 4096), 0);
+	assert_int_equal(vm_write_gpa(&vm, 0x9000, &v, 8), -HV_EFAULT);
+	assert_int_equal(told.calls, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_plain_write_not_reported,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_write_to_protected_page_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_write_not_reported,
+						setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
