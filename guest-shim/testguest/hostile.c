@@ -16,6 +16,8 @@
  *   mmio-cross  an 8-byte load running off the end of the test device's
  *               page: the hypervisor must stop this VM, not emulate it
  *   mmio-walk   a page-table walk through the test device's page: likewise
+ *   mmio-split  an 8-byte load starting in RAM and ending in the device
+ *               page (through 4-KiB mappings of our own): likewise
  *   stopsync    1 kHz timer, HLT until a 4-second TSC boundary shared with
  *               the other stopsync VMs, then exit: many VMs stop at once
  * Words combine (leak gp); the VM exits with its checks' verdict. */
@@ -440,6 +442,31 @@ static void run_mmio_walk(void)
 	tg_check("mmio-walk-stops-vm", false, "the load returned");
 }
 
+/* Linear page L maps a RAM page, L + 4 KiB the test device's page (4-KiB
+ * pages of our own: PML4 entry 2, linear 0x10000000000); an 8-byte load at
+ * L + 0xffc starts in RAM and ends in the device. */
+static uint64_t split_tables[3][512] __attribute__((aligned(4096)));
+static uint64_t split_ram[512] __attribute__((aligned(4096)));
+
+static void run_mmio_split(void)
+{
+	volatile uint64_t *pml4 = (volatile uint64_t *)(uintptr_t)
+		(get_cr3() & ~0xfffull);
+	uint64_t lin = 0x10000000000ull;
+
+	split_tables[0][0] = (uint64_t)(uintptr_t)split_tables[1] | 3;
+	split_tables[1][0] = (uint64_t)(uintptr_t)split_tables[2] | 3;
+	split_tables[2][0] = (uint64_t)(uintptr_t)split_ram | 3;
+	split_tables[2][1] = G9HV_TESTDEV_GPA | 3;
+	pml4[2] = (uint64_t)(uintptr_t)split_tables[0] | 3;
+	__asm__ volatile("mov %%cr3, %%rax; mov %%rax, %%cr3" ::: "rax",
+			 "memory");
+	tg_printf("8-byte load at %llx: RAM, then the device page\n",
+		  (unsigned long long)(lin + 0xffc));
+	(void)*(volatile uint64_t *)(uintptr_t)(lin + 0xffc);
+	tg_check("mmio-split-stops-vm", false, "the load returned");
+}
+
 /* --- many VMs stopping at once ----------------------------------------- */
 
 static void run_stopsync(void)
@@ -472,6 +499,8 @@ void hostile_main(const struct raw64_boot_info *bi, uint64_t hz)
 		run_mmio_cross();
 	if (word("mmio-walk"))
 		run_mmio_walk();
+	if (word("mmio-split"))
+		run_mmio_split();
 	if (word("storm"))
 		run_storm();
 	if (word("victim"))

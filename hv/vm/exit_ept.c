@@ -84,6 +84,28 @@ static const struct mmio_region wp_ram = {
 	"write-protected RAM", 0, 0, wp_read, wp_write,
 };
 
+/* The linear address the instruction accesses, in 64-bit mode (where only
+ * FS and GS have a base); elsewhere unknown. */
+static bool insn_linear(const struct mmio_insn *insn,
+			const struct guest_regs *r, uint64_t *lin)
+{
+	struct guest_regs live = *r;
+	uint64_t base = 0;
+
+	if (guest_mode() != INSN_MODE_64)
+		return false;
+	live.rsp = vmread(VMCS_GUEST_RSP);	/* the VMCS holds it */
+	if (!mmio_insn_ea(insn, &live, vmread(VMCS_GUEST_RIP) + insn->len,
+			  lin))
+		return false;
+	if (insn->seg == INSN_SEG_FS)
+		base = vmread(VMCS_GUEST_FS_BASE);
+	else if (insn->seg == INSN_SEG_GS)
+		base = vmread(VMCS_GUEST_GS_BASE);
+	*lin += base;
+	return true;
+}
+
 /* An access that is not one device access: hardware would split it or
  * walk through it; we do neither, and say so. */
 static enum exit_action refuse(struct vm *vm, const char *why,
@@ -107,6 +129,7 @@ static enum exit_action emulate_mmio(struct vm *vm,
 	unsigned want = (qual & EPT_QUAL_WRITE) ? MMIO_ACCESS_WRITE
 						: MMIO_ACCESS_READ;
 	int err = len ? insn_decode(buf, len, guest_mode(), &insn) : -HV_EFAULT;
+	struct mmio_access acc = { 0 };
 	const char *edge;
 
 	/* The decode must agree with what the CPU saw; MOVS (memory on both
@@ -119,8 +142,12 @@ static enum exit_action emulate_mmio(struct vm *vm,
 			(unsigned long long)gpa, buf[0], buf[1], buf[2], err);
 		return EXIT_STOP;
 	}
-	edge = mmio_span_problem(qual, vmread(VMCS_GUEST_LINEAR_ADDRESS), gpa,
-				 insn.size, reg->gpa, reg->size);
+	acc.qual = qual;
+	acc.gla = vmread(VMCS_GUEST_LINEAR_ADDRESS);
+	acc.gpa = gpa;
+	acc.size = insn.size;
+	acc.have_ea = insn_linear(&insn, r, &acc.ea);
+	edge = mmio_span_problem(&acc, reg->gpa, reg->size);
 	if (edge)
 		return refuse(vm, edge, reg, gpa, qual);
 	if (want == MMIO_ACCESS_WRITE)

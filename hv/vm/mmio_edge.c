@@ -17,16 +17,19 @@ const char *mmio_walk_problem(uint64_t qual)
 	return NULL;
 }
 
-const char *mmio_span_problem(uint64_t qual, uint64_t gla, uint64_t gpa,
-			      unsigned size, uint64_t rgpa, uint64_t rsize)
+const char *mmio_span_problem(const struct mmio_access *a, uint64_t rgpa,
+			      uint64_t rsize)
 {
-	if (size == 0 || size > 8)
+	bool gla_valid = (a->qual & EPT_QUAL_GLA_VALID) != 0;
+
+	if (a->size == 0 || a->size > 8)
 		return "an access of impossible width";
-	if ((qual & EPT_QUAL_GLA_VALID) && PAGE_OFF(gla) != PAGE_OFF(gpa))
+	if (gla_valid && (PAGE_OFF(a->gla) != PAGE_OFF(a->gpa) ||
+			  (a->have_ea && a->ea != a->gla)))
 		return "an access that began on the page before";
-	if (PAGE_OFF(gpa) + size > 4096)
+	if (PAGE_OFF(a->gpa) + a->size > 4096)
 		return "an access crossing a page boundary";
-	if (rsize && (gpa < rgpa || gpa - rgpa + size > rsize))
+	if (rsize && (a->gpa < rgpa || a->gpa - rgpa + a->size > rsize))
 		return "an access running past the end of the device";
 	return NULL;
 }

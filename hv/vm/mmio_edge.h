@@ -14,13 +14,24 @@
 #ifndef HV_VM_MMIO_EDGE_H
 #define HV_VM_MMIO_EDGE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 const char *mmio_walk_problem(uint64_t qual);
 
-/* gla: VMCS guest-linear address (valid with qual bit 7); region of
- * [rgpa, rgpa + rsize), rsize 0 = the page itself. */
-const char *mmio_span_problem(uint64_t qual, uint64_t gla, uint64_t gpa,
-			      unsigned size, uint64_t rgpa, uint64_t rsize);
+/* gla: VMCS guest-linear address (valid with qual bit 7); ea: the linear
+ * address the instruction itself accesses (segment base + effective
+ * address), if known; region of [rgpa, rgpa + rsize), rsize 0 = the page
+ * itself. A CPU reports the piece of a split access that faulted: when
+ * that is not where the instruction's access starts, the access began on
+ * the page before. */
+struct mmio_access {
+	uint64_t qual, gla, gpa;
+	unsigned size;
+	bool have_ea;
+	uint64_t ea;
+};
+const char *mmio_span_problem(const struct mmio_access *a, uint64_t rgpa,
+			      uint64_t rsize);
 
 #endif

@@ -246,7 +246,7 @@ static unsigned disp_size_16(uint8_t modrm)
  * disp32 (RIP-relative in 64-bit mode), and so is mod=00 with SIB.base=101.
  * REX.B does not change either special case (r13 as a base still needs
  * mod=01), which is why only the low three bits are compared. */
-static int decode_addr_32(struct cursor *c, uint8_t modrm,
+static int decode_addr_32(struct cursor *c, uint8_t modrm, uint8_t rex,
 			  enum insn_mode mode, struct mmio_insn *out)
 {
 	static const uint8_t by_mod[3] = { 0, 1, 4 };
@@ -255,21 +255,31 @@ static int decode_addr_32(struct cursor *c, uint8_t modrm,
 	uint8_t sib;
 	int err;
 
+	out->base = (uint8_t)(MODRM_RM(modrm) | ((rex & REX_B) ? 8 : 0));
 	if (MODRM_RM(modrm) == 4) {
+		unsigned index;
+
 		err = cursor_byte(c, &sib);
 		if (err)
 			return err;
-		if (mod == 0 && (sib & 7) == 5)
+		index = ((sib >> 3) & 7) | ((rex & REX_X) ? 8 : 0);
+		out->base = (uint8_t)((sib & 7) | ((rex & REX_B) ? 8 : 0));
+		out->index = index == GPR_RSP ? INSN_NO_REG : (uint8_t)index;
+		out->scale_shift = sib >> 6;
+		if (mod == 0 && (sib & 7) == 5) {
 			disp = 4;
+			out->base = INSN_NO_REG;
+		}
 	} else if (mod == 0 && MODRM_RM(modrm) == 5) {
 		disp = 4;
+		out->base = INSN_NO_REG;
 		out->rip_relative = (mode == INSN_MODE_64);
 	}
 	return read_disp(c, disp, out);
 }
 
 /* Reads ModRM into *modrm and the SIB/displacement bytes after it. */
-static int decode_modrm(struct cursor *c, enum insn_mode mode,
+static int decode_modrm(struct cursor *c, enum insn_mode mode, uint8_t rex,
 			unsigned asz, struct mmio_insn *out, uint8_t *modrm)
 {
 	int err;
@@ -282,7 +292,7 @@ static int decode_modrm(struct cursor *c, enum insn_mode mode,
 		return -HV_EINVAL;
 	if (asz == 2)
 		return read_disp(c, disp_size_16(*modrm), out);
-	return decode_addr_32(c, *modrm, mode, out);
+	return decode_addr_32(c, *modrm, rex, mode, out);
 }
 
 /* --- putting it together ------------------------------------------------- */
@@ -343,7 +353,7 @@ static int decode_operands(struct cursor *c, enum insn_mode mode,
 	}
 	if (!(d->flags & OPF_MODRM))
 		return 0;
-	err = decode_modrm(c, mode, out->addr_size, out, &modrm);
+	err = decode_modrm(c, mode, p->rex, out->addr_size, out, &modrm);
 	if (err)
 		return err;
 	if ((d->flags & OPF_REG0) && MODRM_REG(modrm) != 0)
@@ -385,12 +395,15 @@ int insn_decode(const uint8_t *buf, size_t len, enum insn_mode mode,
 	struct cursor c = { .buf = buf, .avail = len, .pos = 0 };
 	int err;
 
-	*out = (struct mmio_insn){ .kind = INSN_NONE };
+	*out = (struct mmio_insn){ .kind = INSN_NONE, .base = INSN_NO_REG,
+				   .index = INSN_NO_REG };
 	if (buf == NULL || (unsigned)mode > INSN_MODE_64)
 		return -HV_EINVAL;
 	err = decode(&c, mode, out);
 	if (err) {
-		*out = (struct mmio_insn){ .kind = INSN_NONE };
+		*out = (struct mmio_insn){ .kind = INSN_NONE,
+					   .base = INSN_NO_REG,
+					   .index = INSN_NO_REG };
 		return err;
 	}
 	out->len = (uint8_t)c.pos;
@@ -481,4 +494,33 @@ bool mmio_insn_string_step(const struct mmio_insn *insn,
 		return true;
 	step_reg(regs, GPR_RCX, asz, -1);
 	return gpr_read(regs, GPR_RCX, asz) == 0;
+}
+
+static uint64_t reg_value(const struct guest_regs *regs, uint8_t reg)
+{
+	return reg < GPR_COUNT ? regs->gpr[reg] : 0;
+}
+
+bool mmio_insn_ea(const struct mmio_insn *insn, const struct guest_regs *regs,
+		  uint64_t rip_next, uint64_t *ea)
+{
+	uint64_t mask = gpr_size_mask(insn->addr_size), v;
+
+	if (insn->kind == INSN_NONE || insn->kind == INSN_MOVS ||
+	    (unsigned)insn->kind >= INSN_KIND_COUNT)
+		return false;
+	if (insn->kind == INSN_STOS) {
+		v = regs->rdi;
+	} else if (insn->opcode >= 0xa0 && insn->opcode <= 0xa3) {
+		v = (uint64_t)insn->disp;		/* moffs */
+	} else if (insn->addr_size == 2) {
+		return false;	/* 16-bit ModRM forms are not recorded */
+	} else if (insn->rip_relative) {
+		v = rip_next + (uint64_t)insn->disp;
+	} else {
+		v = reg_value(regs, insn->base) + (uint64_t)insn->disp +
+		    (reg_value(regs, insn->index) << insn->scale_shift);
+	}
+	*ea = v & mask;
+	return true;
 }

@@ -84,7 +84,12 @@ struct mmio_insn {
 	uint64_t imm;		/* MOV_STORE_IMM: the value, already extended
 				 * to `size` bytes */
 	int64_t disp;		/* displacement (sign-extended) or moffs */
+	/* Memory operand of a ModRM form (32/64-bit addressing): base and
+	 * index registers (enum gpr_index, INSN_NO_REG if absent) and the
+	 * SIB scale as a shift. mmio_insn_ea turns them into the address. */
+	uint8_t base, index, scale_shift;
 };
+#define INSN_NO_REG 0xff
 
 /* Decode the instruction in buf[0..len). Returns 0 and fills *out, or
  *   -HV_ENODATA  the instruction continues past `len` (fetch more and retry);
@@ -121,6 +126,15 @@ void mmio_insn_complete_load(const struct mmio_insn *insn,
  * and changes nothing for non-string instructions. */
 bool mmio_insn_string_step(const struct mmio_insn *insn,
 			   struct guest_regs *regs, bool df);
+
+/* The offset (effective address, before the segment base) of the memory
+ * access the instruction makes: ModRM/SIB/displacement, RIP-relative
+ * (rip_next = the address of the next instruction), moffs, or rDI for STOS,
+ * truncated to the address size. False when it cannot say (16-bit
+ * addressing, MOVS). The EPT-violation handler compares it with the
+ * guest-linear address the CPU reports to tell a split access. */
+bool mmio_insn_ea(const struct mmio_insn *insn, const struct guest_regs *regs,
+		  uint64_t rip_next, uint64_t *ea);
 
 /* "MOV_LOAD", "STOS", ... for logs; "UNKNOWN" out of range. */
 const char *mmio_insn_kind_name(enum mmio_insn_kind kind);

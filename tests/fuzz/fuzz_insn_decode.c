@@ -25,6 +25,9 @@ static void check_helpers(const struct mmio_insn *in, bool df)
 	mmio_insn_complete_load(in, &regs, ~0ull);
 	(void)mmio_insn_string_step(in, &regs, df);
 	(void)mmio_insn_access(in);
+	if (mmio_insn_ea(in, &regs, 0x1000, &v) && in->addr_size < 8 &&
+	    (v >> (8 * in->addr_size)) != 0)
+		abort();	/* address wider than the address size */
 	(void)mmio_insn_kind_name(in->kind);
 }
 

@@ -632,6 +632,68 @@ static void test_kind_names(void **state)
 			    "UNKNOWN");
 }
 
+/* The effective address of the access (issue 19: a split access is
+ * told by comparing it with the linear address the CPU reports). */
+struct ea_vec {
+	uint8_t bytes[16];
+	size_t n;
+	enum insn_mode mode;
+	bool known;
+	uint64_t want;
+};
+
+static void test_effective_address(void **state)
+{
+	static const struct ea_vec v[] = {
+		/* mov rax, [rdi+8] */
+		{ { 0x48, 0x8b, 0x47, 0x08 }, 4, M64, true, 0x2008 },
+		/* mov eax, [rbx+rcx*4] */
+		{ { 0x8b, 0x04, 0x8b }, 3, M64, true, 0x4000 + 3 * 4 },
+		/* mov rax, [rip+0x10]: next RIP 0x9007 */
+		{ { 0x48, 0x8b, 0x05, 0x10, 0, 0, 0 }, 7, M64, true,
+		  0x9007 + 0x10 },
+		/* mov eax, [rsp+r12] (REX.X makes index 100 mean r12) */
+		{ { 0x42, 0x8b, 0x04, 0x24 }, 4, M64, true, 0x8000 + 5 },
+		/* mov eax, [disp32] through SIB, no base and no index */
+		{ { 0x8b, 0x04, 0x25, 0x00, 0x10, 0, 0 }, 7, M64, true, 0x1000 },
+		/* mov eax, [edi-4] with 67: 32-bit address wraps */
+		{ { 0x67, 0x8b, 0x47, 0xfc }, 4, M64, true, 0xfffffffcull },
+		/* mov eax, [moffs64] */
+		{ { 0xa1, 0x08, 0x00, 0x00, 0xfe, 0, 0, 0, 0 }, 9, M64, true,
+		  0xfe000008ull },
+		/* mov [r13+0x10], ecx (REX.B base) */
+		{ { 0x41, 0x89, 0x4d, 0x10 }, 4, M64, true, 0x7000 + 0x10 },
+		/* stosd: [rdi] */
+		{ { 0xab }, 1, M64, true, 0x2000 },
+		/* movsb: two addresses, none to give */
+		{ { 0xa4 }, 1, M64, false, 0 },
+		/* 16-bit addressing: not recorded */
+		{ { 0x8b, 0x07 }, 2, INSN_MODE_16, false, 0 },
+	};
+	struct guest_regs r;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.rdi = 0x2000;
+	r.rbx = 0x4000;
+	r.rcx = 3;
+	r.rsp = 0x8000;
+	r.r12 = 5;
+	r.r13 = 0x7000;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct mmio_insn in;
+		uint64_t ea = 0;
+
+		r.rdi = i == 5 ? 0 : 0x2000;	/* [edi-4] wraps */
+		assert_int_equal(insn_decode(v[i].bytes, v[i].n, v[i].mode,
+					     &in), 0);
+		assert_int_equal(mmio_insn_ea(&in, &r, 0x9000 + in.len, &ea),
+				 v[i].known);
+		if (v[i].known)
+			assert_int_equal(ea, v[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -641,6 +703,7 @@ int main(void)
 		cmocka_unit_test(test_max_length),
 		cmocka_unit_test(test_all_two_byte_starts),
 		cmocka_unit_test(test_invalid_args),
+		cmocka_unit_test(test_effective_address),
 		cmocka_unit_test(test_gpr_write_semantics),
 		cmocka_unit_test(test_store_values),
 		cmocka_unit_test(test_complete_load),
