@@ -23,7 +23,9 @@
 #endif
 
 #define FZ_MiB (1ull << 20)
+#ifndef FZ_RAM
 #define FZ_RAM (4 * FZ_MiB)
+#endif
 #define FZ_VICTIM_PAGES 32
 
 static const struct vgpu_type fz_type = { "fuzz", 8 * FZ_MiB, 32 * FZ_MiB, 2, 1 };
@@ -116,8 +118,15 @@ static void fz_gpu(struct fz_env *e)
 	mem.ggtt = calloc(GEN9_MODEL_GGTT_MAX_ENTRIES, 8);
 	mem.ggtt_entries = GEN9_MODEL_GGTT_MAX_ENTRIES;
 	cfg.aperture_size = 256 * FZ_MiB;
+#ifdef FZ_DMA_HOOK
+	/* The target sees every memory access of the model first. */
+	struct gpu_dma dma = FZ_DMA_HOOK(e);
+#else
+	struct gpu_dma dma = e->hv.dma;
+#endif
+
 	if (!mem.regs || !mem.ggtt ||
-	    gen9_model_init(&e->m, &cfg, &mem, &e->hv.dma))
+	    gen9_model_init(&e->m, &cfg, &mem, &dma))
 		fz_die("model", 0, 0);
 	gen9_model_attach(&e->m, &e->mhw);
 	e->hw = &e->mhw;
@@ -177,7 +186,7 @@ static void fz_attacker_begin(struct fz_env *e)
 	fz_guest(e, &e->ga, e->a, 1);
 }
 
-static void fz_attacker_end(struct fz_env *e)
+static __attribute__((unused)) void fz_attacker_end(struct fz_env *e)
 {
 	vgpu_destroy(e->a);
 	e->a = NULL;
@@ -317,7 +326,7 @@ static void check_gscale(struct fz_env *e, struct vgpu *vs[2])
 }
 #endif
 
-static void fz_check(struct fz_env *e)
+static __attribute__((unused)) void fz_check(struct fz_env *e)
 {
 	struct vgpu *vs[2] = { e->a, e->b };
 	uint64_t gm;

@@ -1,0 +1,5 @@
+# Differential: what the scanner accepts runs on the Gen9 model; every GPU
+# memory access and every privileged register is checked (issue 13).
+FUZZ_TARGETS += fuzz_vgpu_diff
+fuzz_vgpu_diff_SRCS := $(wildcard gpu/vgpu/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c) tests/unit/fake_hv_ops.c \
+	tests/unit/fake_gpu_hw.c tests/unit/guest_i915.c
