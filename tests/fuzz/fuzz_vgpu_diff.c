@@ -31,7 +31,9 @@
  * nn, so the fuzzer reaches the interesting places; other dwords are
  * taken as they are. */
 #define FZ_USE_MODEL 1
+#ifndef FZD_GVIRT /* fuzz_vgpu_diff_gvirt: partitioned GM, neighbours adjacent */
 #define FZ_GSCALE 1
+#endif
 #define FZ_RAM (2ull << 20)
 struct fz_env;
 static struct gpu_dma fzd_dma(struct fz_env *e);
@@ -188,12 +190,35 @@ static void *fzd_phys_ptr(void *ctx, uint64_t hpa, size_t len)
 	if (D.watch)
 		for (p = hpa & ~4095ull; p < hpa + len; p += 4096)
 			if (fake_hv_hpa_owner(&e->hv, p) != 1 && !allowed_page(p))
-				fz_die(fake_hv_hpa_owner(&e->hv, p) == 2
-					       ? "GPU access to the victim VM"
+				fz_die(fake_hv_hpa_owner(&e->hv, p) >= 0
+					       ? "GPU access to another VM"
 					       : "GPU access to a hypervisor page",
 				       hpa, len);
 	return e->hv.dma.phys_ptr(e->hv.dma.ctx, hpa, len);
 }
+
+#ifdef FZD_GVIRT
+/* A third vGPU created right after the attacker, so its GM follows the
+ * attacker's: its first low and high pages are bound to its RAM. */
+static struct vgpu *neighbour;
+static struct guest_i915 neighbour_g;
+
+static void neighbour_build(void)
+{
+	struct fz_env *e = D.e;
+	struct guest_i915 *g = &neighbour_g;
+	uint64_t lo, hi;
+
+	if (fake_hv_add_vm(&e->hv, 3, FZ_RAM) ||
+	    vgpu_create(e->gvt, &fz_type, 3, &neighbour))
+		fz_die("neighbour", 0, 0);
+	fz_guest(e, g, neighbour, 3);
+	lo = gi_alloc_pages(g, 1);
+	hi = gi_alloc_pages(g, 1);
+	gi_ggtt_bind(g, g->low_base, lo, 1);
+	gi_ggtt_bind(g, g->high_base, hi, 1);
+}
+#endif
 
 static uint8_t *a_ram(void)
 {
@@ -222,6 +247,12 @@ static void fzd_build(void)
 	gi_ppgtt_map(g, DATA_VA, D.data_gpa, 2);
 	gi_ggtt_bind(g, D.gbb_gm, D.gbb_gpa, 1);
 	gi_ggtt_bind(g, D.data_gm, D.data_gpa, 2);
+	/* The last page of each of its ranges too: accesses at the edge. */
+	gi_ggtt_bind(g, g->low_base + g->low_size - 4096, D.data_gpa, 1);
+	gi_ggtt_bind(g, g->high_base + g->high_size - 4096, D.data_gpa + 4096, 1);
+#ifdef FZD_GVIRT
+	neighbour_build();
+#endif
 	D.a_used = g->next_gpa;
 	D.a_snap = malloc(D.a_used - A_FIRST);
 	if (!D.a_snap)
@@ -257,6 +288,11 @@ static void fzd_reset(void)
 	g->ctx[D.ctx[1]].tail = 0;
 }
 
+static uint64_t own_slot_gm(uint32_t slot)
+{
+	return D.e->gvt->own_gm_base + (uint64_t)slot * GVT_OWN_SLOT_PAGES * 4096;
+}
+
 static uint64_t fzd_base(unsigned int b)
 {
 	const struct guest_i915 *g = &D.e->ga, *v = &D.e->gb;
@@ -273,8 +309,10 @@ static uint64_t fzd_base(unsigned int b)
 	case 8: return DATA_VA;
 	case 9: return D.gbb_gm;
 	case 10: return D.data_gm;
-	default: return D.e->gvt->own_gm_base + (uint64_t)(b - 11) *
-						      GVT_OWN_SLOT_PAGES * 4096;
+	case 11: return own_slot_gm(0); /* the engines' status pages */
+	case 12: return own_slot_gm(D.e->b->own_slot); /* the victim's shadows */
+	case 13: return own_slot_gm(D.e->a->own_slot); /* the attacker's */
+	default: return D.e->gvt->own_gm_base - 4096 * (uint64_t)(b - 13);
 	}
 }
 

@@ -3,3 +3,7 @@
 FUZZ_TARGETS += fuzz_vgpu_diff
 fuzz_vgpu_diff_SRCS := $(wildcard gpu/vgpu/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c) tests/unit/fake_hv_ops.c \
 	tests/unit/fake_gpu_hw.c tests/unit/guest_i915.c
+# The same under gVirt partitioning, where vGPUs' GM ranges are adjacent.
+FUZZ_TARGETS += fuzz_vgpu_diff_gvirt
+fuzz_vgpu_diff_gvirt_SRCS := $(fuzz_vgpu_diff_SRCS)
+$(BUILD)/host/fuzz/fuzz_vgpu_diff_gvirt: tests/fuzz/fuzz_vgpu_diff.c
