@@ -62,6 +62,8 @@ struct fzd {
 	/* mediator pages the attacker's work may touch, sorted */
 	uint64_t allowed[MAX_ALLOWED];
 	uint32_t nallowed;
+	uint64_t spt_created, spt_freed; /* when allowed[] was built */
+	uint64_t a_hpa; /* the attacker's RAM: [a_hpa, a_hpa + FZ_RAM) */
 	bool watch;
 	uint64_t inputs;
 };
@@ -143,15 +145,20 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The attacker's mediator objects: they exist before its work runs and
- * do not move while it does (shadow tables are built at dispatch, which
- * happens inside the submission, before the model runs the context). */
+/* The attacker's mediator objects (allocated with it, never moved) and
+ * the engines' status pages: sorted once. Its shadow page tables come and
+ * go; they are collected again only when one was created or freed. */
 static void allowed_build(void)
 {
 	struct vgpu *a = D.e->a;
 	int id;
 	size_t i;
 
+	if (D.nallowed && a->stats.spt_created == D.spt_created &&
+	    a->stats.spt_freed == D.spt_freed)
+		return;
+	D.spt_created = a->stats.spt_created;
+	D.spt_freed = a->stats.spt_freed;
 	D.nallowed = 0;
 	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
 		allow_obj(&a->eng[id].sctx);
@@ -159,7 +166,7 @@ static void allowed_build(void)
 		allow_obj(&a->eng[id].sbb);
 		allow_obj(&D.e->gvt->pe[id].hwsp);
 	}
-	for (i = 0; i < a->spt_pages && D.nallowed < MAX_ALLOWED; i++)
+	for (i = 0; i < VGPU_MAX_SPT && D.nallowed < MAX_ALLOWED; i++)
 		if (a->spt[i].level)
 			D.allowed[D.nallowed++] = a->spt[i].shadow_hpa;
 	qsort(D.allowed, D.nallowed, sizeof(D.allowed[0]), cmp_u64);
@@ -189,7 +196,7 @@ static void *fzd_phys_ptr(void *ctx, uint64_t hpa, size_t len)
 
 	if (D.watch)
 		for (p = hpa & ~4095ull; p < hpa + len; p += 4096)
-			if (fake_hv_hpa_owner(&e->hv, p) != 1 && !allowed_page(p))
+			if (p - D.a_hpa >= FZ_RAM && !allowed_page(p))
 				fz_die(fake_hv_hpa_owner(&e->hv, p) >= 0
 					       ? "GPU access to another VM"
 					       : "GPU access to a hypervisor page",
@@ -253,6 +260,7 @@ static void fzd_build(void)
 #ifdef FZD_GVIRT
 	neighbour_build();
 #endif
+	D.a_hpa = FAKE_HPA_BASE + e->hv.vm[1].first_page * 4096;
 	D.a_used = g->next_gpa;
 	D.a_snap = malloc(D.a_used - A_FIRST);
 	if (!D.a_snap)
@@ -377,7 +385,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bb_write(idx, (uint32_t)fz_take(&in, 4));
 	}
 	allowed_build(); /* shadow tables built at dispatch */
-	fz_run(D.e, 4);
+	/* Up to 4 ms of GPU time; most inputs are done after the first. */
+	for (i = 0; i < 4 && (i == 0 || !gvt_idle(D.e->gvt)); i++)
+		fz_run(D.e, 1);
 	D.watch = false;
 	sens_check();
 	if (D.e->b->failed)

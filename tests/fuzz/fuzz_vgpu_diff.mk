@@ -7,3 +7,5 @@ fuzz_vgpu_diff_SRCS := $(wildcard gpu/vgpu/*.c) $(wildcard gpu/policy/*.c) $(wil
 FUZZ_TARGETS += fuzz_vgpu_diff_gvirt
 fuzz_vgpu_diff_gvirt_SRCS := $(fuzz_vgpu_diff_SRCS)
 $(BUILD)/host/fuzz/fuzz_vgpu_diff_gvirt: tests/fuzz/fuzz_vgpu_diff.c
+fuzz_vgpu_diff_CFLAGS := -O2
+fuzz_vgpu_diff_gvirt_CFLAGS := -O2
