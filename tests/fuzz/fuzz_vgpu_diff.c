@@ -112,7 +112,7 @@ static void sens_init(void)
 	}
 }
 
-static void sens_snap(void)
+FZ_NOCOV static void sens_snap(void)
 {
 	uint32_t i;
 
@@ -120,7 +120,7 @@ static void sens_snap(void)
 		D.sens_val[i] = D.e->m.regs[D.sens[i] / 4];
 }
 
-static void sens_check(void)
+FZ_NOCOV static void sens_check(void)
 {
 	uint32_t i;
 
@@ -138,7 +138,7 @@ static void allow_obj(const struct own_obj *o)
 		D.allowed[D.nallowed++] = o->hpa + (uint64_t)i * 4096;
 }
 
-static int cmp_u64(const void *a, const void *b)
+FZ_NOCOV static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
@@ -148,7 +148,7 @@ static int cmp_u64(const void *a, const void *b)
 /* The attacker's mediator objects (allocated with it, never moved) and
  * the engines' status pages: sorted once. Its shadow page tables come and
  * go; they are collected again only when one was created or freed. */
-static void allowed_build(void)
+FZ_NOCOV static void allowed_build(void)
 {
 	struct vgpu *a = D.e->a;
 	int id;
@@ -172,7 +172,7 @@ static void allowed_build(void)
 	qsort(D.allowed, D.nallowed, sizeof(D.allowed[0]), cmp_u64);
 }
 
-static bool allowed_page(uint64_t page)
+FZ_NOCOV static bool allowed_page(uint64_t page)
 {
 	uint32_t lo = 0, hi = D.nallowed;
 
@@ -189,7 +189,7 @@ static bool allowed_page(uint64_t page)
 	return false;
 }
 
-static void *fzd_phys_ptr(void *ctx, uint64_t hpa, size_t len)
+FZ_NOCOV static void *fzd_phys_ptr(void *ctx, uint64_t hpa, size_t len)
 {
 	struct fz_env *e = ctx;
 	uint64_t p;
