@@ -1,13 +1,14 @@
 /* Bounded GPU time per vGPU (issue 13 item 4), measured on the software
  * Gen9 model under the real mediator in gScale mode: vGPU 1 (the hog)
- * runs a long PPGTT batch the scanner approves (30 pages of MI_NOOP; the
- * model is slowed to one command per engine per poll, so it runs for a
- * second of hypervisor time, as a long draw would on real hardware);
- * vGPUs 2 and 3 (the victims) keep submitting seqno batches. Each victim's wait, from its
- * ELSP write to its seqno landing in its memory, is measured in
+ * runs a long PPGTT batch the scanner approves (8 pages of MI_NOOP; the
+ * model is slowed to one command per engine per poll, so it runs for
+ * hundreds of ms of hypervisor time, as a long draw would on real
+ * hardware); vGPUs 2 and 3 (the victims) keep submitting seqno batches.
+ * Each victim's wait, from its ELSP write to its seqno landing in its
+ * memory, is measured in
  * hypervisor time (hv_ops now_ns, the scheduler's clock), in gvt_poll
  * calls and in vGPU switches (scheduler rounds). The hog is reset at
- * every overrun, its guest resets the engine and resubmits the loop, and
+ * every overrun, its guest resets the engine and resubmits the batch, and
  * the third overrun fails it for good; the victims never fail.
  *
  * The same scenario with the bound turned off (overrun_ns of 100 s)
@@ -32,7 +33,7 @@
 #define NV 3
 #define VM_RAM (8 * MiB)
 #define BATCH_VA 0x7e0000000000ull
-#define HOG_PAGES 30
+#define HOG_PAGES 8 /* 32 KiB: fits a 64 KiB shadow batch area */
 #define HOG_VA 0x7d0000000000ull
 #define MS 1000000ull
 
