@@ -158,7 +158,6 @@ void model_engine_run(struct gen9_model *m, struct gen9_model_engine *e)
 void model_engine_reset(struct gen9_model *m, struct gen9_model_engine *e)
 {
 	uint32_t fault = mreg(m, GEN8_RING_FAULT_REG);
-	uint32_t off;
 
 	e->active = false;
 	e->has_pending = false;
@@ -174,8 +173,7 @@ void model_engine_reset(struct gen9_model *m, struct gen9_model_engine *e)
 	e->stats.resets++;
 	/* The engine's registers return to their defaults; a driver
 	 * re-enables execlists and the status page afterwards. */
-	for (off = 0; off < GEN9_RING_REG_SPAN; off += 4)
-		mreg_set(m, e->base + off, 0);
+	mreg_zero(m, e->base, GEN9_RING_REG_SPAN);
 	mreg_set(m, RING_IMR(e->base), ~0u);
 	mreg_set(m, RING_HWSTAM(e->base), ~0u);
 	model_csb_reset(m, e);

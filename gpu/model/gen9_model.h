@@ -28,6 +28,7 @@
 #include "gpu/hw/gpu_hw.h"
 
 #define GEN9_MODEL_REGS_BYTES GEN9_MMIO_SIZE
+#define GEN9_MODEL_REG_PAGES (GEN9_MODEL_REGS_BYTES / 4096)
 #define GEN9_MODEL_REGS_DWORDS (GEN9_MMIO_SIZE / 4)
 #define GEN9_MODEL_GGTT_MAX_ENTRIES (GEN9_GGTT_MAX_SIZE / 8) /* 1 Mi */
 #define GEN9_MODEL_DEFAULT_BUDGET 1024 /* commands per engine per poll */
@@ -132,6 +133,7 @@ struct gen9_model {
 	struct gen9_model_config cfg;
 	struct gpu_dma dma;
 	uint32_t *regs;
+	uint8_t *reg_dirty; /* gen9_model_track_dirty(), or NULL */
 	uint64_t *ggtt;
 	uint32_t ggtt_entries;
 	struct gen9_model_engine engine[GEN9_NUM_ENGINES];
@@ -151,6 +153,10 @@ int gen9_model_init(struct gen9_model *m, const struct gen9_model_config *cfg,
 		    const struct gen9_model_mem *mem, const struct gpu_dma *dma);
 /* Fill hw so it drives this model (ops, ctx, dma, info). */
 void gen9_model_attach(struct gen9_model *m, struct gpu_hw *hw);
+/* From now on set dirty[p] = 1 (GEN9_MODEL_REG_PAGES bytes) whenever
+ * anyone writes the p-th 4 KiB of the register file, so a fuzzer that
+ * reuses the model restores only those pages; NULL stops it. */
+void gen9_model_track_dirty(struct gen9_model *m, uint8_t *dirty);
 /* What gpu_hw_info says about this model. */
 void gen9_model_info(const struct gen9_model *m, struct gpu_hw_info *info);
 /* 256 bytes of PCI config space of 00:02.0 matching the model. */

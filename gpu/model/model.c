@@ -63,6 +63,8 @@ static int apply_defaults(struct gen9_model *m)
 static void reset_registers(struct gen9_model *m)
 {
 	memset(m->regs, 0, GEN9_MODEL_REGS_BYTES);
+	if (m->reg_dirty)
+		memset(m->reg_dirty, 1, GEN9_MODEL_REG_PAGES);
 	model_irq_reset(m);
 	/* One slice (bit 25); subslice 3 fused off: a GT2 with 3 subslices.
 	 * The model's choice; the fuse values are not in gen9.md. */
@@ -247,6 +249,11 @@ static void op_poll(void *ctx)
 static void op_udelay(void *ctx, uint32_t us)
 {
 	gen9_model_udelay(ctx, us);
+}
+
+void gen9_model_track_dirty(struct gen9_model *m, uint8_t *dirty)
+{
+	m->reg_dirty = dirty;
 }
 
 void gen9_model_attach(struct gen9_model *m, struct gpu_hw *hw)

@@ -4,6 +4,7 @@
 
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/model/gen9_model.h"
+#include "mini/string.h"
 
 /* Raw register file access, no side effects. */
 static inline uint32_t mreg(const struct gen9_model *m, uint32_t off)
@@ -13,7 +14,21 @@ static inline uint32_t mreg(const struct gen9_model *m, uint32_t off)
 
 static inline void mreg_set(struct gen9_model *m, uint32_t off, uint32_t v)
 {
-	m->regs[(off & (GEN9_MMIO_SIZE - 1)) >> 2] = v;
+	off &= GEN9_MMIO_SIZE - 1;
+	m->regs[off >> 2] = v;
+	if (m->reg_dirty)
+		m->reg_dirty[off >> 12] = 1;
+}
+
+/* Zero [off, off + bytes), bytes a multiple of 4, inside the file. */
+static inline void mreg_zero(struct gen9_model *m, uint32_t off, uint32_t bytes)
+{
+	uint32_t p;
+
+	off &= GEN9_MMIO_SIZE - 1;
+	memset(&m->regs[off >> 2], 0, bytes);
+	for (p = off >> 12; m->reg_dirty && p <= (off + bytes - 1) >> 12; p++)
+		m->reg_dirty[p] = 1;
 }
 
 /* regs.c */

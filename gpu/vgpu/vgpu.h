@@ -47,6 +47,8 @@
 /* Hard limits of this implementation (not of the hardware). */
 #define GVT_MAX_VGPUS 64 /* vGPU ids 1..64 */
 #define GVT_TIMESLICE_NS 16000000ull /* 16 ms round-robin slice */
+#define GVT_OVERRUN_NS 16000000ull /* grace past the slice while others wait */
+#define GVT_MAX_OVERRUNS 3 /* overruns before a vGPU is failed for good */
 
 /* A vGPU type: how much of the GPU one vGPU gets (gvt features §2). */
 struct vgpu_type {
@@ -75,6 +77,12 @@ struct gvt_params {
 	uint64_t timeslice_ns; /* 0: GVT_TIMESLICE_NS */
 	uint64_t hang_timeout_ns; /* 0: 2 s; a workload running longer is
 				   * reset and its vGPU marked failed */
+	/* Bounded GPU time (vgpu_sched.c): once the owner's slice is over
+	 * and another vGPU waits, its work still on the GPU after
+	 * overrun_ns more is reset (0: GVT_OVERRUN_NS); the max_overruns-th
+	 * such reset fails the vGPU for good (0: GVT_MAX_OVERRUNS). */
+	uint64_t overrun_ns;
+	uint32_t max_overruns;
 	uint32_t engine_mask; /* 0: hw->info.engine_mask */
 	/* Optional: the pGPU driver (gpu/hw/pgpu.h) already set up on the
 	 * same gpu_hw, when the caller shares it (forcewake counts, IRQs).
@@ -129,6 +137,7 @@ struct vgpu_stats {
 	/* execlists / workloads */
 	uint64_t elsp_submits, elsp_dropped;
 	uint64_t workloads, workloads_done, workloads_failed;
+	uint64_t overruns; /* workloads reset for running past the slice */
 	uint64_t csb_events, ctx_switches, vgpu_switches;
 	uint64_t irqs_raised, irqs_injected;
 	/* command scanner */

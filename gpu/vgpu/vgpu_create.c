@@ -35,6 +35,10 @@ static void set_defaults(struct gvt_params *p)
 		p->timeslice_ns = GVT_TIMESLICE_NS;
 	if (!p->hang_timeout_ns)
 		p->hang_timeout_ns = 2000000000ull;
+	if (!p->overrun_ns)
+		p->overrun_ns = GVT_OVERRUN_NS;
+	if (!p->max_overruns)
+		p->max_overruns = GVT_MAX_OVERRUNS;
 }
 
 static int gvt_layout(struct gvt *gvt)
@@ -385,5 +389,5 @@ const struct vgpu_stats *vgpu_get_stats(const struct vgpu *v)
 
 bool vgpu_failed(const struct vgpu *v)
 {
-	return v->failed;
+	return v->failed || v->banned;
 }

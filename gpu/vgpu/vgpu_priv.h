@@ -179,6 +179,8 @@ struct vgpu {
 	bool display_ready;
 	uint64_t pv_pdp[4];
 	bool failed;
+	bool banned; /* failed for good: too many GPU time overruns */
+	uint32_t overruns;
 	uint32_t pcode_mem_latency_calls;
 
 	/* GGTT: guest values and what we put in the physical GGTT */

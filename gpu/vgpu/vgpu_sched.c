@@ -3,7 +3,16 @@
  * ("gang") switching as GVT does: the GPU's MMIO state belongs to one vGPU
  * at a time, so a switch waits until every engine has finished the
  * current owner's work, then swaps the switched registers
- * (vgpu_mmio_switch.c). Workloads are never preempted. */
+ * (vgpu_mmio_switch.c).
+ *
+ * GPU time is bounded: when the owner's slice is over and another vGPU
+ * waits, what the owner still has on the GPU overrun_ns later is reset
+ * (engine reset; the workload fails, the guest sees an engine error), and
+ * the max_overruns-th overrun fails the vGPU for good. Workloads are not
+ * preempted: Gen9 preempts only at arbitration points (MI_ARB_CHECK with
+ * arbitration on), which a hostile batch need not reach, so a reset is the
+ * bound that holds; README.md "Bounded GPU time" has the reasoning. A vGPU
+ * alone on the GPU keeps the 2 s hang timeout: it delays nobody. */
 #include "gpu/vgpu/vgpu_priv.h"
 
 static struct workload *queue_head(struct vgpu *v, int engine)
@@ -13,14 +22,17 @@ static struct workload *queue_head(struct vgpu *v, int engine)
 	return e->wl_count ? &e->wl[e->wl_head] : NULL;
 }
 
+/* Work not yet on the GPU: only the head of an engine's queue can be in
+ * flight, so anything behind a dispatched head counts. */
 static bool has_queued(struct vgpu *v)
 {
 	int id;
 
 	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
-		struct workload *w = v->eng[id].present ? queue_head(v, id) : NULL;
+		struct vgpu_engine *e = &v->eng[id];
+		struct workload *w = e->present ? queue_head(v, id) : NULL;
 
-		if (w && !w->dispatched)
+		if (w && e->wl_count > (w->dispatched ? 1u : 0u))
 			return true;
 	}
 	return false;
@@ -40,6 +52,64 @@ static void finish(struct gvt *gvt, int engine, int status)
 		vgpu_workload_complete(v, &v->eng[engine], w, status);
 }
 
+/* Someone other than v has work the GPU has not taken yet. */
+static bool others_wait(struct gvt *gvt, const struct vgpu *v)
+{
+	return gvt->next_owner && gvt->next_owner != v;
+}
+
+/* The owner's slice is over, a neighbour waits and the owner's work has
+ * had overrun_ns more to drain. */
+static bool overran(struct gvt *gvt, const struct vgpu *v, uint64_t now)
+{
+	return v && gvt->owner == v && others_wait(gvt, v) &&
+	       now - gvt->slice_start >=
+		       gvt->p.timeslice_ns + gvt->p.overrun_ns;
+}
+
+/* Count an overrun against v; true when it is the max_overruns-th. */
+static bool charge_overrun(struct gvt *gvt, struct vgpu *v, int engine)
+{
+	if (v->failed || v->banned)
+		return false; /* one offence per failure, however many engines */
+	v->overruns++;
+	v->stats.overruns++;
+	vgpu_err(v, "vm %u %s: GPU time overrun %u of %u (slice %llu us + "
+		 "%llu us while vGPU %d waits): workload reset",
+		 v->vm, gen9_engine_name((enum gen9_engine_id)engine),
+		 v->overruns, gvt->p.max_overruns,
+		 (unsigned long long)(gvt->p.timeslice_ns / 1000),
+		 (unsigned long long)(gvt->p.overrun_ns / 1000),
+		 gvt->next_owner->id);
+	return v->overruns >= gvt->p.max_overruns;
+}
+
+/* Failed for good: queued work dropped now, and enforce_bans keeps it
+ * failed across guest resets. */
+static void ban(struct vgpu *v)
+{
+	int id;
+
+	v->banned = true;
+	v->failed = true;
+	for (id = 0; id < GEN9_NUM_ENGINES; id++)
+		if (v->eng[id].present)
+			vgpu_workload_drop_all(v, &v->eng[id]);
+	vgpu_err(v, "vm %u: failed for good after %u GPU time overruns; a "
+		 "guest reset no longer revives it", v->vm, v->overruns);
+}
+
+static void reset_inflight(struct gvt *gvt, int id, int status)
+{
+	struct pexec_engine *pe = &gvt->pe[id];
+	struct workload *w = pe->inflight;
+	struct vgpu *v = pe->owner_vgpu;
+
+	pexec_reset_engine(gvt, id);
+	if (v && w)
+		vgpu_workload_complete(v, &v->eng[id], w, status);
+}
+
 static void collect(struct gvt *gvt)
 {
 	uint64_t now = gvt_now(gvt);
@@ -48,25 +118,44 @@ static void collect(struct gvt *gvt)
 
 	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
 		struct pexec_engine *pe = &gvt->pe[id];
+		struct vgpu *v = pe->owner_vgpu;
 
 		if (!pe->inflight)
 			continue;
 		r = pexec_poll(gvt, id);
 		if (r > 0) {
 			finish(gvt, id, 0);
-		} else if (r < 0 || now - pe->t_submit > limit) {
-			struct workload *w = pe->inflight;
-			struct vgpu *v = pe->owner_vgpu;
+		} else if (r == 0 && overran(gvt, v, now)) {
+			bool banned = charge_overrun(gvt, v, id);
 
+			reset_inflight(gvt, id, -GPU_ETIMEDOUT);
+			if (banned)
+				ban(v);
+		} else if (r < 0 || now - pe->t_submit > limit) {
 			gvt_log(gvt, HV_LOG_ERR, v ? v->id : 0,
 				"%s: workload %s, engine reset",
 				gen9_engine_name((enum gen9_engine_id)id),
 				r < 0 ? "faulted" : "hung");
-			pexec_reset_engine(gvt, id);
-			if (v && w)
-				vgpu_workload_complete(v, &v->eng[id], w,
-						       r < 0 ? r : -GPU_ETIMEDOUT);
+			reset_inflight(gvt, id, r < 0 ? r : -GPU_ETIMEDOUT);
 		}
+	}
+}
+
+/* A banned vGPU stays failed whatever the guest resets: what it queued
+ * since is dropped and nothing of it is scheduled again. */
+static void enforce_bans(struct gvt *gvt)
+{
+	int i, id;
+
+	for (i = 1; i <= GVT_MAX_VGPUS; i++) {
+		struct vgpu *v = gvt->vgpu[i];
+
+		if (!v || !v->banned)
+			continue;
+		v->failed = true;
+		for (id = 0; id < GEN9_NUM_ENGINES; id++)
+			if (v->eng[id].present && v->eng[id].wl_count)
+				vgpu_workload_drop_all(v, &v->eng[id]);
 	}
 }
 
@@ -101,21 +190,29 @@ static void switch_to(struct gvt *gvt, struct vgpu *next, uint64_t now)
 	next->stats.ns_switch += gvt_now(gvt) - t0;
 }
 
+/* A switch once decided stays decided: the owner gets nothing new onto
+ * the GPU while its work drains (it used to keep dispatching if it queued
+ * more meanwhile, while dispatch() refused it for the pending switch: the
+ * GPU then sat idle until the slice expired). */
 static void schedule(struct gvt *gvt)
 {
-	struct vgpu *cur = gvt->owner, *next;
+	struct vgpu *cur = gvt->owner, *next = gvt->next_owner;
 	uint64_t now = gvt_now(gvt);
 	bool expired = now - gvt->slice_start >= gvt->p.timeslice_ns;
 
-	if (cur && has_queued(cur) && !cur->failed && !expired)
-		return; /* keep the slice */
-	next = next_with_work(gvt, cur ? cur->id : gvt->rr_last);
-	if (!next || next == cur) {
-		if (next == cur && cur)
-			gvt->slice_start = now; /* alone: a fresh slice */
-		return;
+	if (next && next->failed)
+		next = gvt->next_owner = NULL;
+	if (!next) {
+		if (cur && has_queued(cur) && !cur->failed && !expired)
+			return; /* keep the slice */
+		next = next_with_work(gvt, cur ? cur->id : gvt->rr_last);
+		if (!next || next == cur) {
+			if (next == cur && cur)
+				gvt->slice_start = now; /* alone: a fresh slice */
+			return;
+		}
+		gvt->next_owner = next;
 	}
-	gvt->next_owner = next;
 	if (pexec_busy(gvt))
 		return; /* the current owner's work drains first */
 	gvt->next_owner = NULL;
@@ -171,6 +268,7 @@ void gvt_poll(struct gvt *gvt)
 {
 	gvt->poll_calls++;
 	collect(gvt);
+	enforce_bans(gvt);
 	schedule(gvt);
 	dispatch(gvt);
 }

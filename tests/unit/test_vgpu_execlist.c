@@ -218,9 +218,14 @@ static void test_scheduler_switches_and_mmio(void **state)
 	gi_mmio_write(g0, GEN8_PRIVATE_PAT_LO, 0x11111111, 4);
 	gi_mmio_write(g1, GEN8_PRIVATE_PAT_LO, 0x22222222, 4);
 	e->mw.gpu.auto_complete = false;
+	/* vGPU 1 queues all its work before vGPU 2 asks: a vGPU with
+	 * nothing queued beyond what runs yields at once (the switch, once
+	 * decided, stands, as in GVT). */
 	for (i = 0; i < 3; i++) {
 		gi_emit_breadcrumb(g0, c0, e->seq_gm[0], i);
 		gi_submit(g0, c0, -1);
+	}
+	for (i = 0; i < 3; i++) {
 		gi_emit_breadcrumb(g1, c1, e->seq_gm[1], i);
 		gi_submit(g1, c1, -1);
 	}

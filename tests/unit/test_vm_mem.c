@@ -12,11 +12,11 @@
 
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
-#include "hv/vm/vgpu_dev.h"
+#include "gpu/vgpu/vgpu.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vmx/vmx.h"
-#include "tests/unit/fake_pages.h"
+#include "tests/harness/fake_pages.h"
 
 #define RAM (4ull << 20)
 
@@ -26,14 +26,15 @@ int vmx_invept(uint64_t eptp) { (void)eptp; return 0; }
 /* The mediator's side: what it was told. */
 static struct { unsigned calls; uint64_t gpa; size_t len; uint8_t data[64]; } told;
 
-void vgpu_dev_page_write(struct vm *vm, uint64_t gpa, const void *data,
-			 size_t len)
+int vgpu_page_write(struct vgpu *vgpu, uint64_t gpa, const void *data,
+		     size_t len)
 {
-	(void)vm;
+	(void)vgpu;
 	told.calls++;
 	told.gpa = gpa;
 	told.len = len;
 	memcpy(told.data, data, len < sizeof(told.data) ? len : sizeof(told.data));
+	return 0;
 }
 
 static struct vm vm;
@@ -44,6 +45,7 @@ static int setup(void **state)
 	fake_pages_reset();
 	memset(&vm, 0, sizeof(vm));
 	memset(&told, 0, sizeof(told));
+	vm.vgpu = (struct vgpu *)&told;	/* opaque here: only non-NULL matters */
 	vm.ram = aligned_alloc(2u << 20, RAM);
 	assert_non_null(vm.ram);
 	memset(vm.ram, 0, RAM);

@@ -1,2 +1,2 @@
 UNIT_TESTS += test_vm_mem
-test_vm_mem_SRCS := hv/vm/vm_mem.c hv/vmx/ept.c tests/unit/fake_pages.c
+test_vm_mem_SRCS := hv/vm/vm_mem.c hv/vmx/ept.c tests/harness/fake_pages.c

@@ -1,0 +1,400 @@
+/* Differential fuzzing of scanner and executor (issue 13 item 5): the
+ * input becomes an attacker vGPU's batch pages and ring; the mediator (in
+ * gScale mode) scans it, and what it accepts runs on the Gen9 model. The
+ * input may also rewrite its batch pages after the submission (the guest
+ * racing the GPU). After each input:
+ *
+ *  - every memory access the model made while the attacker's work ran
+ *    (the model reaches memory only through gpu_dma, hooked here) was to
+ *    the attacker VM's RAM or to the mediator objects serving the
+ *    attacker (its shadow contexts, rings and batch copies, its shadow
+ *    page tables, the engines' status pages) - not the victim VM, not
+ *    another vGPU's or the hypervisor's pages;
+ *  - no privileged register changed: fences, every engine's status page
+ *    address, execlist mode and interrupt masks, the GT interrupt masks,
+ *    reset and forcewake requests, the PPAT;
+ *  - the victim's GGTT entries and vGPU are untouched, and (every 64th
+ *    input, the access check makes it redundant) not a byte of its RAM
+ *    changed.
+ *
+ * Speed: the world (model, mediator, victim, attacker and its contexts,
+ * PPGTT and shadows) is built once; per input only what an input can
+ * dirty is reset: the attacker's used RAM is restored from a snapshot, its
+ * engines get a guest engine reset, an engine left busy is reset by the
+ * hang path.
+ *
+ * Input: flags (bit 0: blitter), ring dwords (<= 200), batch dwords (u16,
+ * <= 3072: two PPGTT pages at BB_VA, one GGTT page), the batch, the ring,
+ * then patches of 6 bytes (u16 batch dword index, u32 value) applied after
+ * the submission. Dwords 0xFAbxxxxx stand for an address (base b of
+ * fzd_base(), offset xxxxx - 0x80000), 0xFB0000nn for sensitive register
+ * nn, so the fuzzer reaches the interesting places; other dwords are
+ * taken as they are. */
+#define FZ_USE_MODEL 1
+#ifndef FZD_GVIRT /* fuzz_vgpu_diff_gvirt: partitioned GM, neighbours adjacent */
+#define FZ_GSCALE 1
+#endif
+#define FZ_RAM (2ull << 20)
+struct fz_env;
+static struct gpu_dma fzd_dma(struct fz_env *e);
+#define FZ_DMA_HOOK fzd_dma
+#include "tests/fuzz/fuzz_vgpu_common.c"
+
+#define BB_VA 0x40000000ull
+#define DATA_VA 0x50000000ull
+#define BB_DWORDS (3 * 1024)
+#define RING_MAX 200
+#define MAX_ALLOWED 4096
+#define A_FIRST 0x100000ull /* guest_i915 allocates from 1 MiB up */
+
+/* ---- the world, built once ------------------------------------------------- */
+
+struct fzd {
+	struct fz_env *e;
+	int ctx[2]; /* RCS, BCS */
+	uint64_t bb_gpa, gbb_gpa, data_gpa;
+	uint32_t gbb_gm, data_gm;
+	uint8_t *a_snap; /* attacker RAM [A_FIRST, a_used) after setup */
+	uint64_t a_used;
+	uint32_t nsens;
+	uint32_t sens[128]; /* register offsets */
+	uint32_t sens_val[128];
+	/* mediator pages the attacker's work may touch, sorted */
+	uint64_t allowed[MAX_ALLOWED];
+	uint32_t nallowed;
+	uint64_t spt_created, spt_freed; /* when allowed[] was built */
+	uint64_t a_hpa; /* the attacker's RAM: [a_hpa, a_hpa + FZ_RAM) */
+	bool watch;
+	uint64_t inputs;
+};
+
+static struct fzd D;
+
+static void *fzd_phys_ptr(void *ctx, uint64_t hpa, size_t len);
+static uint64_t fzd_base(unsigned int b);
+
+static struct gpu_dma fzd_dma(struct fz_env *e)
+{
+	struct gpu_dma d = { e, fzd_phys_ptr };
+
+	return d;
+}
+
+static void sens_add(uint32_t off)
+{
+	if (D.nsens < sizeof(D.sens) / sizeof(D.sens[0]))
+		D.sens[D.nsens++] = off;
+}
+
+static void sens_init(void)
+{
+	static const uint32_t global[] = {
+		GEN6_GDRST, GEN8_PRIVATE_PAT_LO, GEN8_PRIVATE_PAT_HI,
+		FORCEWAKE_RENDER_GEN9, GEN8_GT_IMR(0), GEN8_GT_IER(0),
+		GEN8_GT_IMR(1), GEN8_GT_IER(1), GEN8_GT_IMR(2), GEN8_GT_IER(2),
+		GEN8_GT_IMR(3), GEN8_GT_IER(3),
+	};
+	unsigned int i;
+	int id;
+
+	for (i = 0; i < sizeof(global) / sizeof(global[0]); i++)
+		sens_add(global[i]);
+	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
+		uint32_t b = gen9_engine_mmio_base((enum gen9_engine_id)id);
+
+		sens_add(RING_HWS_PGA(b));
+		sens_add(RING_MODE_GEN7(b));
+		sens_add(RING_HWSTAM(b));
+	}
+	for (i = 0; i < GEN9_NUM_FENCES; i++) {
+		sens_add(FENCE_REG_GEN6_LO(i));
+		sens_add(FENCE_REG_GEN6_LO(i) + 4);
+	}
+}
+
+FZ_NOCOV static void sens_snap(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < D.nsens; i++)
+		D.sens_val[i] = D.e->m.regs[D.sens[i] / 4];
+}
+
+FZ_NOCOV static void sens_check(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < D.nsens; i++)
+		if (D.e->m.regs[D.sens[i] / 4] != D.sens_val[i])
+			fz_die("privileged register changed", D.sens[i],
+			       D.e->m.regs[D.sens[i] / 4]);
+}
+
+static void allow_obj(const struct own_obj *o)
+{
+	uint32_t i;
+
+	for (i = 0; o->va && i < o->pages && D.nallowed < MAX_ALLOWED; i++)
+		D.allowed[D.nallowed++] = o->hpa + (uint64_t)i * 4096;
+}
+
+FZ_NOCOV static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The attacker's mediator objects (allocated with it, never moved) and
+ * the engines' status pages: sorted once. Its shadow page tables come and
+ * go; they are collected again only when one was created or freed. */
+FZ_NOCOV static void allowed_build(void)
+{
+	struct vgpu *a = D.e->a;
+	int id;
+	size_t i;
+
+	if (D.nallowed && a->stats.spt_created == D.spt_created &&
+	    a->stats.spt_freed == D.spt_freed)
+		return;
+	D.spt_created = a->stats.spt_created;
+	D.spt_freed = a->stats.spt_freed;
+	D.nallowed = 0;
+	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
+		allow_obj(&a->eng[id].sctx);
+		allow_obj(&a->eng[id].sring);
+		allow_obj(&a->eng[id].sbb);
+		allow_obj(&D.e->gvt->pe[id].hwsp);
+	}
+	for (i = 0; i < VGPU_MAX_SPT && D.nallowed < MAX_ALLOWED; i++)
+		if (a->spt[i].level)
+			D.allowed[D.nallowed++] = a->spt[i].shadow_hpa;
+	qsort(D.allowed, D.nallowed, sizeof(D.allowed[0]), cmp_u64);
+}
+
+FZ_NOCOV static bool allowed_page(uint64_t page)
+{
+	uint32_t lo = 0, hi = D.nallowed;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (D.allowed[mid] == page)
+			return true;
+		if (D.allowed[mid] < page)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+FZ_NOCOV static void *fzd_phys_ptr(void *ctx, uint64_t hpa, size_t len)
+{
+	struct fz_env *e = ctx;
+	uint64_t p;
+
+	if (D.watch)
+		for (p = hpa & ~4095ull; p < hpa + len; p += 4096)
+			if (p - D.a_hpa >= FZ_RAM && !allowed_page(p))
+				fz_die(fake_hv_hpa_owner(&e->hv, p) >= 0
+					       ? "GPU access to another VM"
+					       : "GPU access to a hypervisor page",
+				       hpa, len);
+	return e->hv.dma.phys_ptr(e->hv.dma.ctx, hpa, len);
+}
+
+#ifdef FZD_GVIRT
+/* A third vGPU created right after the attacker, so its GM follows the
+ * attacker's: its first low and high pages are bound to its RAM. */
+static struct vgpu *neighbour;
+static struct guest_i915 neighbour_g;
+
+static void neighbour_build(void)
+{
+	struct fz_env *e = D.e;
+	struct guest_i915 *g = &neighbour_g;
+	uint64_t lo, hi;
+
+	if (fake_hv_add_vm(&e->hv, 3, FZ_RAM) ||
+	    vgpu_create(e->gvt, &fz_type, 3, &neighbour))
+		fz_die("neighbour", 0, 0);
+	fz_guest(e, g, neighbour, 3);
+	lo = gi_alloc_pages(g, 1);
+	hi = gi_alloc_pages(g, 1);
+	gi_ggtt_bind(g, g->low_base, lo, 1);
+	gi_ggtt_bind(g, g->high_base, hi, 1);
+}
+#endif
+
+static uint8_t *a_ram(void)
+{
+	return D.e->hv.arena + D.e->hv.vm[1].first_page * 4096;
+}
+
+static void fzd_build(void)
+{
+	struct fz_env *e = fz_env();
+	struct guest_i915 *g;
+
+	D.e = e;
+	fz_attacker_begin(e);
+	g = &e->ga;
+	D.ctx[0] = gi_ctx_create(g, GEN9_RCS0);
+	D.ctx[1] = gi_ctx_create(g, GEN9_BCS0);
+	D.bb_gpa = gi_alloc_pages(g, 2);
+	D.gbb_gpa = gi_alloc_pages(g, 1);
+	D.data_gpa = gi_alloc_pages(g, 2);
+	D.gbb_gm = gi_gm_alloc(g, 4096, false);
+	D.data_gm = gi_gm_alloc(g, 8192, true);
+	if (D.ctx[0] < 0 || D.ctx[1] < 0 || !D.bb_gpa || !D.gbb_gpa ||
+	    !D.data_gpa || !D.gbb_gm || !D.data_gm)
+		fz_die("attacker objects", 0, 0);
+	gi_ppgtt_map(g, BB_VA, D.bb_gpa, 2);
+	gi_ppgtt_map(g, DATA_VA, D.data_gpa, 2);
+	gi_ggtt_bind(g, D.gbb_gm, D.gbb_gpa, 1);
+	gi_ggtt_bind(g, D.data_gm, D.data_gpa, 2);
+	/* The last page of each of its ranges too: accesses at the edge. */
+	gi_ggtt_bind(g, g->low_base + g->low_size - 4096, D.data_gpa, 1);
+	gi_ggtt_bind(g, g->high_base + g->high_size - 4096, D.data_gpa + 4096, 1);
+#ifdef FZD_GVIRT
+	neighbour_build();
+#endif
+	D.a_hpa = FAKE_HPA_BASE + e->hv.vm[1].first_page * 4096;
+	D.a_used = g->next_gpa;
+	D.a_snap = malloc(D.a_used - A_FIRST);
+	if (!D.a_snap)
+		fz_die("snapshot", 0, 0);
+	memcpy(D.a_snap, a_ram() + A_FIRST, D.a_used - A_FIRST);
+	sens_init();
+	if (getenv("FZD_LAYOUT"))
+		for (unsigned int b = 0; b < 16; b++)
+			fprintf(stderr, "base %u: 0x%llx ggtt 0x%llx\n", b,
+				(unsigned long long)fzd_base(b),
+				(unsigned long long)(fzd_base(b) < (4ull << 30)
+					? e->ggtt[fzd_base(b) >> 12] : 0));
+}
+
+/* ---- per input --------------------------------------------------------------- */
+
+/* Back to the state after fzd_build, as far as an input can have moved it. */
+static void fzd_reset(void)
+{
+	struct fz_env *e = D.e;
+	struct guest_i915 *g = &e->ga;
+	uint32_t dom = gen9_engine_reset_domain(GEN9_RCS0) |
+		       gen9_engine_reset_domain(GEN9_BCS0);
+
+	if (pexec_busy(e->gvt)) {
+		/* Still running: the hang path resets it. */
+		e->hv.now += e->gvt->p.hang_timeout_ns + 1;
+		gvt_poll(e->gvt);
+	}
+	gi_mmio_write(g, GEN6_GDRST, dom, 4);
+	memcpy(a_ram() + A_FIRST, D.a_snap, D.a_used - A_FIRST);
+	g->ctx[D.ctx[0]].tail = 0;
+	g->ctx[D.ctx[1]].tail = 0;
+}
+
+static uint64_t own_slot_gm(uint32_t slot)
+{
+	return D.e->gvt->own_gm_base + (uint64_t)slot * GVT_OWN_SLOT_PAGES * 4096;
+}
+
+static uint64_t fzd_base(unsigned int b)
+{
+	const struct guest_i915 *g = &D.e->ga, *v = &D.e->gb;
+
+	switch (b) {
+	case 0: return (uint64_t)g->low_base + g->low_size;
+	case 1: return g->low_base;
+	case 2: return v->low_base;
+	case 3: return D.e->gvt->own_gm_base;
+	case 4: return g->high_base;
+	case 5: return v->high_base;
+	case 6: return (uint64_t)g->high_base + g->high_size;
+	case 7: return BB_VA;
+	case 8: return DATA_VA;
+	case 9: return D.gbb_gm;
+	case 10: return D.data_gm;
+	case 11: return own_slot_gm(0); /* the engines' status pages */
+	case 12: return own_slot_gm(D.e->b->own_slot); /* the victim's shadows */
+	case 13: return own_slot_gm(D.e->a->own_slot); /* the attacker's */
+	default: return D.e->gvt->own_gm_base - 4096 * (uint64_t)(b - 13);
+	}
+}
+
+static uint32_t fzd_word(uint32_t dw)
+{
+	if ((dw >> 24) == 0xfa)
+		return (uint32_t)(fzd_base((dw >> 20) & 0xf) +
+				  (int64_t)(dw & 0xfffff) - 0x80000);
+	if ((dw >> 24) == 0xfb)
+		return D.sens[(dw & 0xff) % D.nsens];
+	return dw;
+}
+
+static void bb_write(uint32_t i, uint32_t dw)
+{
+	uint64_t at = i < 2048 ? D.bb_gpa + 4ull * i : D.gbb_gpa + 4ull * (i - 2048);
+
+	gi_write32(&D.e->ga, at, fzd_word(dw));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fz_in in = { data, size };
+	uint32_t ring[RING_MAX + 4], flags, nring, nbb, n, i;
+	struct guest_i915 *g;
+	int c;
+
+	if (!D.e)
+		fzd_build();
+	g = &D.e->ga;
+	fzd_reset();
+	flags = (uint32_t)fz_take(&in, 1);
+	nring = (uint32_t)fz_take(&in, 1) % RING_MAX;
+	nbb = (uint32_t)fz_take(&in, 2) % BB_DWORDS;
+	c = D.ctx[flags & 1];
+	for (i = 0; i < nbb && in.n >= 4; i++)
+		bb_write(i, (uint32_t)fz_take(&in, 4));
+	for (n = 0; n < nring && in.n >= 4; n++) {
+		uint32_t dw = fzd_word((uint32_t)fz_take(&in, 4));
+
+		/* Batch starts land on our batches unless they say where. */
+		if ((dw >> 23) == 0x31 && n + 2 < nring && in.n >= 4 &&
+		    (in.p[3] != 0xfa)) {
+			ring[n++] = dw;
+			ring[n++] = dw & MI_BATCH_PPGTT ? (uint32_t)BB_VA + (dw & 0xffc)
+						   : D.gbb_gm;
+			dw = 0;
+		}
+		ring[n] = dw;
+	}
+	if (n & 1)
+		ring[n++] = MI_NOOP;
+	gi_ring_emit(g, c, ring, n);
+	sens_snap();
+	allowed_build();
+	D.watch = true;
+	gi_submit(g, c, -1);
+	/* The guest rewrites its batches while the GPU has them. */
+	while (in.n >= 6) {
+		uint32_t idx = (uint32_t)fz_take(&in, 2) % BB_DWORDS;
+
+		bb_write(idx, (uint32_t)fz_take(&in, 4));
+	}
+	allowed_build(); /* shadow tables built at dispatch */
+	/* Up to 4 ms of GPU time; most inputs are done after the first. */
+	for (i = 0; i < 4 && (i == 0 || !gvt_idle(D.e->gvt)); i++)
+		fz_run(D.e, 1);
+	D.watch = false;
+	sens_check();
+	if (D.e->b->failed)
+		fz_die("victim vGPU failed", 0, 0);
+	if (!(++D.inputs & 63) &&
+	    memcmp(D.e->victim_ram,
+		   D.e->hv.arena + D.e->hv.vm[2].first_page * 4096, FZ_RAM))
+		fz_die("victim memory changed", 0, 0);
+	return 0;
+}
