@@ -84,8 +84,11 @@ static int ppgtt_read(struct scanner *s, uint64_t addr, void *buf, uint32_t len)
 	return vgpu_read_gpa(s->v, s->cache_gpa | (addr & 0xfff), buf, len);
 }
 
-/* Make sure the copy of a batch reaches `upto` bytes: whole source pages
- * (or up to the end of its area) at a time. */
+/* Make sure the copy of a batch reaches `upto` bytes, in steps of
+ * SCAN_COPY_STEP bytes (never across a source page): a small batch costs
+ * a small copy, a large one few calls. */
+#define SCAN_COPY_STEP 256u
+
 static int copy_upto(struct scanner *s, struct scan_src *src, uint32_t upto)
 {
 	uint8_t *area = s->e->sbb.va + src->copy_off;
@@ -102,6 +105,9 @@ static int copy_upto(struct scanner *s, struct scan_src *src, uint32_t upto)
 
 		if (chunk > room - src->copied)
 			chunk = room - src->copied;
+		if (chunk > upto - src->copied + SCAN_COPY_STEP - 4)
+			chunk = (upto - src->copied + SCAN_COPY_STEP - 1) &
+				~(SCAN_COPY_STEP - 1);
 		if (src->ppgtt)
 			ret = ppgtt_read(s, ga, area + src->copied, chunk);
 		else
