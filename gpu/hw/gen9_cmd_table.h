@@ -60,8 +60,8 @@ static inline const struct gen9_cmd_info *gen9_cmd_special(uint32_t dw0)
 	static const struct gen9_cmd_info tab[] = {
 		/* MI: privileged ones and non-default length fields. */
 		{ MI_M, MI_E(0x08), "MI_ARB_ON_OFF", 0, 1, GEN9_CMD_PRIV, 0 },
-		{ MI_M, MI_E(0x12), "MI_LOAD_SCAN_LINES_INCL", 0, 2, GEN9_CMD_PRIV, 0 },
-		{ MI_M, MI_E(0x13), "MI_LOAD_SCAN_LINES_EXCL", 0, 2, GEN9_CMD_PRIV, 0 },
+		{ MI_M, MI_E(0x12), "MI_LOAD_SCAN_LINES_INCL", 6, 0, GEN9_CMD_PRIV, 0 },
+		{ MI_M, MI_E(0x13), "MI_LOAD_SCAN_LINES_EXCL", 6, 0, GEN9_CMD_PRIV, 0 },
 		{ MI_M, MI_E(0x14), "MI_DISPLAY_FLIP", 8, 0, GEN9_CMD_PRIV, 0 },
 		{ MI_M, MI_E(0x18), "MI_SET_CONTEXT", 8, 0, GEN9_CMD_PRIV, 0 },
 		{ MI_M, MI_E(0x1c), "MI_SEMAPHORE_WAIT", 8, 0, 0, GEN9_ASI_DW0_B22 },
@@ -81,13 +81,13 @@ static inline const struct gen9_cmd_info *gen9_cmd_special(uint32_t dw0)
 		/* 3D, single dword (gen9.xml: no DWord Length field). */
 		{ RC_M, RC_E(1, 1, 4), "PIPELINE_SELECT", 0, 1, 0, 0 },
 		{ RC_M, RC_E(1, 0, 0x0b), "3DSTATE_VF_STATISTICS", 0, 1, 0, 0 },
-		/* 3D with a 9-bit length field (gen9.xml 0..8; gvt: 9 bits). */
+		/* 3D with a 9-bit length field (gen9.xml "DWord Length" 0..8). */
 		{ RC_M, RC_E(3, 1, 0x17), "3DSTATE_SO_DECL_LIST", 9, 0, 0, 0 },
-		{ RC_M, RC_E(3, 1, 0x43), "3DSTATE_BINDING_TABLE_EDIT_VS", 9, 0, 0, 0 },
-		{ RC_M, RC_E(3, 1, 0x44), "3DSTATE_BINDING_TABLE_EDIT_GS", 9, 0, 0, 0 },
-		{ RC_M, RC_E(3, 1, 0x45), "3DSTATE_BINDING_TABLE_EDIT_HS", 9, 0, 0, 0 },
-		{ RC_M, RC_E(3, 1, 0x46), "3DSTATE_BINDING_TABLE_EDIT_DS", 9, 0, 0, 0 },
-		{ RC_M, RC_E(3, 1, 0x47), "3DSTATE_BINDING_TABLE_EDIT_PS", 9, 0, 0, 0 },
+		{ RC_M, RC_E(3, 0, 0x43), "3DSTATE_BINDING_TABLE_EDIT_VS", 9, 0, 0, 0 },
+		{ RC_M, RC_E(3, 0, 0x44), "3DSTATE_BINDING_TABLE_EDIT_GS", 9, 0, 0, 0 },
+		{ RC_M, RC_E(3, 0, 0x45), "3DSTATE_BINDING_TABLE_EDIT_HS", 9, 0, 0, 0 },
+		{ RC_M, RC_E(3, 0, 0x46), "3DSTATE_BINDING_TABLE_EDIT_DS", 9, 0, 0, 0 },
+		{ RC_M, RC_E(3, 0, 0x47), "3DSTATE_BINDING_TABLE_EDIT_PS", 9, 0, 0, 0 },
 		/* PIPE_CONTROL: 7:0, post-sync address in DW2-3. */
 		{ RC_M, RC_E(3, 2, 0), "PIPE_CONTROL", 8, 0, 0, GEN9_ASI_DW1_B24 },
 		/* Media: GPGPU_WALKER keeps an 8-bit length (bit 10 is Indirect
