@@ -95,6 +95,8 @@ static void test_nonpriv_ggtt_selectors_ignored(void **state)
 	alias(&a);
 	bb = ppgtt_page(BB_VA);
 	h_wr(&H, GPR0(RENDER_RING_BASE), 0x5157);
+	a.g[4] = 0x6666; /* what LRM would load through the GGTT */
+	a.p[4] = 0x7777; /* and through the PPGTT */
 	/* SDI, SRM and PIPE_CONTROL, each with its GGTT bit set. */
 	{
 		uint32_t cmds[] = {
@@ -104,6 +106,8 @@ static void test_nonpriv_ggtt_selectors_ignored(void **state)
 			GFX_OP_PIPE_CONTROL(6),
 			PIPE_CONTROL_QW_WRITE | PIPE_CONTROL_GLOBAL_GTT_IVB,
 			a.gaddr + 8, 0, 0x33, 0x44,
+			MI_LOAD_REGISTER_MEM_GEN8 | MI_SRM_LRM_GLOBAL_GTT,
+			GPR0(RENDER_RING_BASE) + 8, a.gaddr + 16, 0,
 			MI_BATCH_BUFFER_END,
 		};
 
@@ -118,7 +122,8 @@ static void test_nonpriv_ggtt_selectors_ignored(void **state)
 	assert_int_equal(a.p[1], 0x5157);
 	assert_int_equal(a.p[2], 0x33);
 	assert_int_equal(a.p[3], 0x44);
-	assert_int_equal(eng(GEN9_RCS0)->stats.ggtt_ignored, 3);
+	assert_int_equal(h_rd(&H, GPR0(RENDER_RING_BASE) + 8), 0x7777);
+	assert_int_equal(eng(GEN9_RCS0)->stats.ggtt_ignored, 4);
 }
 
 static void test_ring_and_ggtt_batch_keep_ggtt(void **state)

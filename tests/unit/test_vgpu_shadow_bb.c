@@ -216,6 +216,40 @@ static void test_nonpriv_copy_privileged_nooped(void **state)
 	assert_int_equal(e->v->stats.scan_priv_nooped, 1);
 }
 
+/* CVE-2019-0155: real Gen9 blitters honour GGTT selectors and privileged
+ * registers in non-privileged batches. Every BCS batch is scanned and runs
+ * as the copy: a register outside the allow-list is refused, and a GGTT
+ * write is turned into the PPGTT write the PRM specifies. */
+static void test_blitter_batches_covered(void **state)
+{
+	struct env *e = *state;
+	struct vgpu_engine *ve = &e->v->eng[GEN9_BCS0];
+	uint32_t gm = gi_gm_alloc(&e->g, 4096, true);
+	uint64_t gpa = gi_alloc_pages(&e->g, 1), alias = gi_alloc_pages(&e->g, 1);
+	uint32_t flush[] = { (MI_FLUSH_DW + 1) | MI_FLUSH_DW_OP_STOREDW,
+			     gm | MI_FLUSH_DW_USE_GTT, 0, 0x42, MI_BATCH_BUFFER_END };
+	uint32_t lri[] = { MI_LOAD_REGISTER_IMM(1), RING_HWS_PGA(BLT_RING_BASE), 0,
+			   MI_BATCH_BUFFER_END };
+	uint64_t rej;
+
+	gi_ggtt_bind(&e->g, gm, gpa, 1);
+	gi_ppgtt_map(&e->g, gm, alias, 1);
+	put_batch(e, 0, flush, sizeof(flush));
+	gi_emit_bb_start(&e->g, e->bcs, BATCH_VA, true);
+	gi_submit(&e->g, e->bcs, -1);
+	assert_int_equal(((uint32_t *)ve->sbb.va)[1], gm); /* selector cleared */
+	run_idle(e, GEN9_BCS0);
+	assert_int_equal(gi_read32(&e->g, gpa), 0);
+	assert_int_equal(gi_read32(&e->g, alias), 0x42);
+
+	rej = e->v->stats.workloads_rejected;
+	put_batch(e, 0, lri, sizeof(lri));
+	gi_emit_bb_start(&e->g, e->bcs, BATCH_VA, true);
+	gi_submit(&e->g, e->bcs, -1);
+	assert_int_equal(e->v->stats.workloads_rejected, rej + 1);
+	assert_true(vgpu_failed(e->v));
+}
+
 /* i915 6.1 starts every request with gen8_emit_flush_rcs (RCS: a null
  * PIPE_CONTROL for the gen9 VF-invalidate workaround, then PIPE_CONTROL
  * with QW_WRITE | STORE_DATA_INDEX to LRC_PPHWSP_SCRATCH_ADDR) or
@@ -289,6 +323,7 @@ int main(void)
 		T(test_copy_unreachable_and_patched),
 		T(test_nonpriv_copy_ggtt_bit_cleared),
 		T(test_nonpriv_copy_privileged_nooped),
+		T(test_blitter_batches_covered),
 		T(test_i915_request_start_shapes),
 		T(test_pipe_control_qword_at_range_end),
 	};
