@@ -37,7 +37,7 @@ enum gen9_asi {
 #define GEN9_CMD_REG 0x02  /* register command (LRI/LRM/LRR/SRM) */
 
 struct gen9_cmd_info {
-	uint32_t mask, match; /* dw0 & mask == match */
+	uint32_t mask, match; /* dw0 & mask == match (MI: indexed by opcode) */
 	const char *name;
 	uint8_t len_bits; /* width of the DWord Length field (bias 2); 0 = fixed */
 	uint8_t len_fixed; /* dwords, when len_bits == 0 */
@@ -45,8 +45,6 @@ struct gen9_cmd_info {
 	uint8_t asi; /* enum gen9_asi */
 };
 
-#define MI_M 0xff800000u /* client + MI opcode 28:23 */
-#define MI_E(op) ((uint32_t)(op) << 23)
 #define RC_M 0xffff0000u /* client, subtype, opcode, sub-opcode */
 #define RC_E(st, op, sub) ((3u << 29) | ((uint32_t)(st) << 27) | \
 			   ((uint32_t)(op) << 24) | ((uint32_t)(sub) << 16))
@@ -54,30 +52,34 @@ struct gen9_cmd_info {
 /* Commands whose length or semantics differ from their client's default
  * rule. MI opcodes below 0x10 are one dword (no length field); the others
  * use 7:0 unless listed; 2D uses 7:0; 3D (subtype 3, and 0) uses 7:0;
- * media (subtype 2) on RCS uses 15:0; MFX / VEBOX (VCS / VECS) use 11:0. */
+ * media (subtype 2) on RCS uses 15:0; MFX / VEBOX (VCS / VECS) use 11:0.
+ * MI entries are indexed by opcode (one lookup per command: the model
+ * decodes every command through here). */
 static inline const struct gen9_cmd_info *gen9_cmd_special(uint32_t dw0)
 {
-	static const struct gen9_cmd_info tab[] = {
-		/* MI: privileged ones and non-default length fields. */
-		{ MI_M, MI_E(0x08), "MI_ARB_ON_OFF", 0, 1, GEN9_CMD_PRIV, 0 },
-		{ MI_M, MI_E(0x12), "MI_LOAD_SCAN_LINES_INCL", 6, 0, GEN9_CMD_PRIV, 0 },
-		{ MI_M, MI_E(0x13), "MI_LOAD_SCAN_LINES_EXCL", 6, 0, GEN9_CMD_PRIV, 0 },
-		{ MI_M, MI_E(0x14), "MI_DISPLAY_FLIP", 8, 0, GEN9_CMD_PRIV, 0 },
-		{ MI_M, MI_E(0x18), "MI_SET_CONTEXT", 8, 0, GEN9_CMD_PRIV, 0 },
-		{ MI_M, MI_E(0x1c), "MI_SEMAPHORE_WAIT", 8, 0, 0, GEN9_ASI_DW0_B22 },
-		{ MI_M, MI_E(0x20), "MI_STORE_DATA_IMM", 10, 0, 0, GEN9_ASI_DW0_B22 },
-		{ MI_M, MI_E(0x21), "MI_STORE_DATA_INDEX", 8, 0, GEN9_CMD_PRIV, 0 },
-		{ MI_M, MI_E(0x22), "MI_LOAD_REGISTER_IMM", 8, 0, GEN9_CMD_REG, 0 },
-		{ MI_M, MI_E(0x23), "MI_UPDATE_GTT", 10, 0, GEN9_CMD_PRIV, 0 },
-		{ MI_M, MI_E(0x24), "MI_STORE_REGISTER_MEM", 8, 0, GEN9_CMD_REG, GEN9_ASI_DW0_B22 },
-		{ MI_M, MI_E(0x26), "MI_FLUSH_DW", 6, 0, 0, GEN9_ASI_DW1_B2 },
-		{ MI_M, MI_E(0x27), "MI_CLFLUSH", 10, 0, 0, GEN9_ASI_DW0_B22 },
-		{ MI_M, MI_E(0x28), "MI_REPORT_PERF_COUNT", 6, 0, 0, 0 },
-		{ MI_M, MI_E(0x29), "MI_LOAD_REGISTER_MEM", 8, 0, GEN9_CMD_REG, GEN9_ASI_DW0_B22 },
-		{ MI_M, MI_E(0x2a), "MI_LOAD_REGISTER_REG", 8, 0, GEN9_CMD_REG, 0 },
-		{ MI_M, MI_E(0x2f), "MI_ATOMIC", 8, 0, 0, GEN9_ASI_DW0_B22 },
-		{ MI_M, MI_E(0x31), "MI_BATCH_BUFFER_START", 8, 0, 0, GEN9_ASI_BB },
-		{ MI_M, MI_E(0x36), "MI_CONDITIONAL_BATCH_BUFFER_END", 8, 0, 0, GEN9_ASI_DW0_B22 },
+	static const struct gen9_cmd_info mi[64] = {
+		/* privileged ones and non-default length fields */
+		[0x08] = { 0, 0, "MI_ARB_ON_OFF", 0, 1, GEN9_CMD_PRIV, 0 },
+		[0x12] = { 0, 0, "MI_LOAD_SCAN_LINES_INCL", 6, 0, GEN9_CMD_PRIV, 0 },
+		[0x13] = { 0, 0, "MI_LOAD_SCAN_LINES_EXCL", 6, 0, GEN9_CMD_PRIV, 0 },
+		[0x14] = { 0, 0, "MI_DISPLAY_FLIP", 8, 0, GEN9_CMD_PRIV, 0 },
+		[0x18] = { 0, 0, "MI_SET_CONTEXT", 8, 0, GEN9_CMD_PRIV, 0 },
+		[0x1c] = { 0, 0, "MI_SEMAPHORE_WAIT", 8, 0, 0, GEN9_ASI_DW0_B22 },
+		[0x20] = { 0, 0, "MI_STORE_DATA_IMM", 10, 0, 0, GEN9_ASI_DW0_B22 },
+		[0x21] = { 0, 0, "MI_STORE_DATA_INDEX", 8, 0, GEN9_CMD_PRIV, 0 },
+		[0x22] = { 0, 0, "MI_LOAD_REGISTER_IMM", 8, 0, GEN9_CMD_REG, 0 },
+		[0x23] = { 0, 0, "MI_UPDATE_GTT", 10, 0, GEN9_CMD_PRIV, 0 },
+		[0x24] = { 0, 0, "MI_STORE_REGISTER_MEM", 8, 0, GEN9_CMD_REG, GEN9_ASI_DW0_B22 },
+		[0x26] = { 0, 0, "MI_FLUSH_DW", 6, 0, 0, GEN9_ASI_DW1_B2 },
+		[0x27] = { 0, 0, "MI_CLFLUSH", 10, 0, 0, GEN9_ASI_DW0_B22 },
+		[0x28] = { 0, 0, "MI_REPORT_PERF_COUNT", 6, 0, 0, 0 },
+		[0x29] = { 0, 0, "MI_LOAD_REGISTER_MEM", 8, 0, GEN9_CMD_REG, GEN9_ASI_DW0_B22 },
+		[0x2a] = { 0, 0, "MI_LOAD_REGISTER_REG", 8, 0, GEN9_CMD_REG, 0 },
+		[0x2f] = { 0, 0, "MI_ATOMIC", 8, 0, 0, GEN9_ASI_DW0_B22 },
+		[0x31] = { 0, 0, "MI_BATCH_BUFFER_START", 8, 0, 0, GEN9_ASI_BB },
+		[0x36] = { 0, 0, "MI_CONDITIONAL_BATCH_BUFFER_END", 8, 0, 0, GEN9_ASI_DW0_B22 },
+	};
+	static const struct gen9_cmd_info rc[] = {
 		/* 3D, single dword (gen9.xml: no DWord Length field). */
 		{ RC_M, RC_E(1, 1, 4), "PIPELINE_SELECT", 0, 1, 0, 0 },
 		{ RC_M, RC_E(1, 0, 0x0b), "3DSTATE_VF_STATISTICS", 0, 1, 0, 0 },
@@ -96,14 +98,19 @@ static inline const struct gen9_cmd_info *gen9_cmd_special(uint32_t dw0)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
-		if ((dw0 & tab[i].mask) == tab[i].match)
-			return &tab[i];
-	return NULL;
+	switch (instr_client(dw0)) {
+	case INSTR_MI_CLIENT:
+		return mi[MI_OPCODE(dw0)].name ? &mi[MI_OPCODE(dw0)] : NULL;
+	case INSTR_RC_CLIENT:
+		for (i = 0; i < sizeof(rc) / sizeof(rc[0]); i++)
+			if ((dw0 & rc[i].mask) == rc[i].match)
+				return &rc[i];
+		return NULL;
+	default:
+		return NULL;
+	}
 }
 
-#undef MI_M
-#undef MI_E
 #undef RC_M
 #undef RC_E
 
