@@ -158,54 +158,19 @@ static inline uint32_t instr_client(uint32_t dw0)
 #define   PIPE_CONTROL_GLOBAL_GTT_IVB (1u << 24) /* dest GGTT (1) / PPGTT (0) */
 #define   PIPE_CONTROL_FLUSH_L3 (1u << 26) /* "flush LLC" in gen9.md */
 
-/* Total length of a command in dwords, from its header alone, following
- * GVT's rules (gen9.md §6.1): fixed one-dword MI opcodes < 0x10, otherwise
- * length field + 2, with the field width depending on the client/opcode.
- * Returns 0 for headers whose client is not decodable (1, 4-7), which the
- * hardware would treat as an invalid instruction. */
-static inline uint32_t gen9_cmd_length(uint32_t dw0)
-{
-	uint32_t op;
+/* Total length of a command in dwords on a given engine: defined once, in
+ * the shared command table (gen9_cmd_table.h), for the scanner and the
+ * model alike. gen9_cmd_length() is the engine-less form (RCS rules). */
+#include "gpu/hw/gen9_cmd_table.h"
 
-	switch (instr_client(dw0)) {
-	case INSTR_MI_CLIENT:
-		op = MI_OPCODE(dw0);
-		if (op < MI_ONE_DWORD_LIMIT)
-			return 1;
-		if (op == MI_OP_LOAD_SCAN_LINES_INCL)
-			return 2;
-		if (op == MI_OP_FLUSH_DW || op == MI_OP_REPORT_PERF_COUNT)
-			return (dw0 & 0x3f) + 2;
-		if (op == MI_OP_STORE_DATA_IMM || op == MI_OP_UPDATE_GTT ||
-		    op == MI_OP_CLFLUSH)
-			return (dw0 & 0x3ff) + 2;
-		return (dw0 & 0xff) + 2;
-	case INSTR_BC_CLIENT:
-		return (dw0 & 0xff) + 2;
-	case INSTR_RC_CLIENT:
-		/* 3D / PIPE_CONTROL use 7:0; media/MFX commands with wider
-		 * fields (subtype 2, opcodes 0-1 on VCS) are handled by the
-		 * engine-aware caller. */
-		return (dw0 & 0xff) + 2;
-	default:
-		return 0;
-	}
-}
-
-/* Same, knowing which engine parses it: on RCS the media pipeline
- * (GFXPIPE subtype 2, e.g. MEDIA_OBJECT) has a 16-bit length field, and the
- * type-3 commands of VCS (MFX) and VECS (VEBOX) a 12-bit one (GVT
- * cmd_parser.c tables; gen9.md §6.1 "bits 11:0 / 15:0"). */
 static inline uint32_t gen9_cmd_length_engine(uint32_t dw0, int engine)
 {
-	if (instr_client(dw0) == INSTR_RC_CLIENT) {
-		if (engine == GEN9_RCS0 && GFXPIPE_SUBTYPE(dw0) == 2)
-			return (dw0 & 0xffff) + 2;
-		if (engine == GEN9_VCS0 || engine == GEN9_VCS1 ||
-		    engine == GEN9_VECS0)
-			return (dw0 & 0xfff) + 2;
-	}
-	return gen9_cmd_length(dw0);
+	return gen9_cmd_len(dw0, engine);
+}
+
+static inline uint32_t gen9_cmd_length(uint32_t dw0)
+{
+	return gen9_cmd_len(dw0, GEN9_RCS0);
 }
 
 #endif

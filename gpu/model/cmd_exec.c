@@ -1,8 +1,65 @@
 /* The command streamer: executes MI commands and PIPE_CONTROL for real
  * (memory writes through the GGTT or the context's PPGTT, register loads,
  * interrupts, batch buffer nesting) and skips everything else by its
- * encoded length (gen9.md §6). */
+ * encoded length (gen9.md §6). Lengths, addresses, alignment and access
+ * sizes come from the shared command table (gpu/hw/gen9_cmd_table.h), the
+ * one the mediator's scanner uses.
+ *
+ * Privilege (Gen9): the ring and batches started with the GGTT address
+ * space are privileged; PPGTT batches are not, and neither is anything
+ * they start (a chained or second-level batch cannot raise privilege). In
+ * a non-privileged batch the GGTT / store-index selectors are ignored (the
+ * access goes through the PPGTT), privileged commands are no-ops, and
+ * register loads reach only the general-purpose registers and the
+ * registers named in the engine's FORCE_TO_NONPRIV slots; others are
+ * dropped, as the hardware no-ops them (i915_cmd_parser.c: "some
+ * generations of the hardware will noop these commands in unsecure
+ * batches"). The model applies this on every engine, the blitter
+ * included, i.e. the PRM's rule, not the weaker behaviour of real Gen9
+ * blitters (CVE-2019-0155), which the scanner covers. */
 #include "gpu/model/model_internal.h"
+
+static bool cs_privileged(const struct gen9_model_engine *e)
+{
+	return e->level == 0 || !e->bb_ppgtt[e->level];
+}
+
+/* A FORCE_TO_NONPRIV slot: register 25:2, access 29:28 (0 RW, 1 RD,
+ * 2 WR), range 1:0 (1, 4, 16, 64 registers) - gt/intel_engine_regs.h. */
+static bool nonpriv_slot_allows(uint32_t slot, uint32_t reg, bool write)
+{
+	static const uint32_t range[4] = { 1, 4, 16, 64 };
+	uint32_t start = slot & 0x03fffffcu, access = (slot >> 28) & 3;
+
+	if (access == 3 || (write && access == 1) || (!write && access == 2))
+		return false;
+	return reg >= start && reg < start + 4 * range[slot & 3];
+}
+
+/* May the command streamer reach register reg now? */
+static bool cs_reg_allowed(struct cs_cmd *c, uint32_t reg, bool write)
+{
+	struct gen9_model_engine *e = c->e;
+	unsigned int i;
+
+	if (cs_privileged(e) || gen9_nonpriv_fixed_reg(e->base, reg))
+		return true;
+	if (!write)
+		return true; /* reads are not privileged */
+	for (i = 0; i < 12; i++)
+		if (nonpriv_slot_allows(mreg(c->m, RING_FORCE_TO_NONPRIV(e->base, i)),
+					reg, write))
+			return true;
+	e->stats.priv_dropped++;
+	return false;
+}
+
+static void cs_reg_write(struct cs_cmd *c, uint32_t reg, uint32_t val)
+{
+	reg &= MI_LRI_REG_MASK;
+	if (cs_reg_allowed(c, reg, true))
+		gen9_model_write32(c->m, reg, val);
+}
 
 /* Fetch dword i of the current command. */
 int cs_fetch(struct cs_cmd *c, uint32_t i, uint32_t *v)
@@ -51,6 +108,40 @@ static uint64_t hwsp_addr(struct cs_cmd *c, uint32_t offset, bool per_process)
 	return base + (offset & 0xffc);
 }
 
+/* The memory operand of the current command, from the shared table, with
+ * the privilege rules applied: where it goes and through which table. */
+struct cs_ref {
+	struct gen9_mem_ref r;
+	uint32_t dw[GEN9_CMD_MAX_DECODE];
+	bool ggtt;
+};
+
+static int cs_mem_ref(struct cs_cmd *c, struct cs_ref *ref)
+{
+	uint32_t i, n = c->len < GEN9_CMD_MAX_DECODE ? c->len : GEN9_CMD_MAX_DECODE;
+
+	for (i = 0; i < GEN9_CMD_MAX_DECODE; i++)
+		ref->dw[i] = 0;
+	ref->dw[0] = c->dw0;
+	for (i = 1; i < n; i++)
+		if (cs_fetch(c, i, &ref->dw[i]))
+			return -GPU_EFAULT;
+	if (!gen9_cmd_mem_ref(ref->dw, c->len, c->e->id, &ref->r))
+		return 1; /* no memory access */
+	if (!cs_privileged(c->e) && (ref->r.ggtt || ref->r.index)) {
+		c->e->stats.ggtt_ignored++;
+		ref->r.ggtt = ref->r.index = false;
+	}
+	ref->ggtt = ref->r.ggtt;
+	if (ref->r.index) {
+		/* Store-index writes land in the running context's
+		 * per-process status page (LRCA page 0). */
+		ref->r.addr = hwsp_addr(c, ref->r.index_off, true);
+		ref->ggtt = true;
+	}
+	return 0;
+}
+
 static enum cs_result invalid(struct cs_cmd *c)
 {
 	c->e->fault.kind = GEN9_MODEL_FAULT_INSTRUCTION;
@@ -62,6 +153,7 @@ static enum cs_result mi_batch_start(struct cs_cmd *c)
 {
 	struct gen9_model_engine *e = c->e;
 	bool second = c->dw0 & MI_BATCH_SECOND_LEVEL;
+	bool was_priv = cs_privileged(e);
 	uint64_t addr;
 
 	if (c->len < 3)
@@ -82,7 +174,9 @@ static enum cs_result mi_batch_start(struct cs_cmd *c)
 	}
 	/* else: chained batch, replaces the current level */
 	e->bb_addr[e->level] = addr;
-	e->bb_ppgtt[e->level] = c->dw0 & MI_BATCH_PPGTT;
+	/* Privilege is never raised: a batch started from a non-privileged
+	 * one is non-privileged whatever its address-space bit says. */
+	e->bb_ppgtt[e->level] = (c->dw0 & MI_BATCH_PPGTT) || !was_priv;
 	e->stats.batches++;
 	mreg_set(c->m, RING_BBADDR(e->base), (uint32_t)addr);
 	mreg_set(c->m, RING_BBADDR_UDW(e->base), (uint32_t)(addr >> 32));
@@ -103,20 +197,19 @@ static enum cs_result mi_batch_end(struct cs_cmd *c)
 
 static enum cs_result mi_store_data_imm(struct cs_cmd *c)
 {
-	bool ggtt = c->dw0 & MI_SDI_GGTT;
-	uint64_t addr;
+	struct cs_ref ref;
 	uint32_t i;
 
 	if (c->len < 4)
 		return invalid(c);
-	if (fetch_addr(c, 1, 4, &addr))
+	if (cs_mem_ref(c, &ref))
 		return CS_FAULT;
 	/* Data dwords follow the address: one, two (qword) or more. */
 	for (i = 3; i < c->len; i++) {
 		uint32_t v;
 
 		if (cs_fetch(c, i, &v) ||
-		    mem_write(c, addr + 4ull * (i - 3), ggtt, &v, 4) != CS_NEXT)
+		    mem_write(c, ref.r.addr + 4ull * (i - 3), ref.ggtt, &v, 4) != CS_NEXT)
 			return CS_FAULT;
 	}
 	return CS_NEXT;
@@ -149,36 +242,35 @@ static enum cs_result mi_lri(struct cs_cmd *c)
 
 		if (cs_fetch(c, i, &reg) || cs_fetch(c, i + 1, &val))
 			return CS_FAULT;
-		gen9_model_write32(c->m, reg & MI_LRI_REG_MASK, val);
+		cs_reg_write(c, reg, val);
 	}
 	return CS_NEXT;
 }
 
 static enum cs_result mi_srm(struct cs_cmd *c)
 {
-	uint32_t reg, val;
-	uint64_t addr;
+	struct cs_ref ref;
+	uint32_t val;
 
 	if (c->len < 4)
 		return invalid(c);
-	if (cs_fetch(c, 1, &reg) || fetch_addr(c, 2, 4, &addr))
+	if (cs_mem_ref(c, &ref))
 		return CS_FAULT;
-	val = gen9_model_read32(c->m, reg & MI_LRI_REG_MASK);
-	return mem_write(c, addr, c->dw0 & MI_SRM_LRM_GLOBAL_GTT, &val, 4);
+	val = gen9_model_read32(c->m, ref.dw[1] & MI_LRI_REG_MASK);
+	return mem_write(c, ref.r.addr, ref.ggtt, &val, 4);
 }
 
 static enum cs_result mi_lrm(struct cs_cmd *c)
 {
-	uint32_t reg, val;
-	uint64_t addr;
+	struct cs_ref ref;
+	uint32_t val;
 
 	if (c->len < 4)
 		return invalid(c);
-	if (cs_fetch(c, 1, &reg) || fetch_addr(c, 2, 4, &addr) ||
-	    model_gpu_rw(c->m, c->e, addr, c->dw0 & MI_SRM_LRM_GLOBAL_GTT, &val,
-			 4, false))
+	if (cs_mem_ref(c, &ref) ||
+	    model_gpu_rw(c->m, c->e, ref.r.addr, ref.ggtt, &val, 4, false))
 		return CS_FAULT;
-	gen9_model_write32(c->m, reg & MI_LRI_REG_MASK, val);
+	cs_reg_write(c, ref.dw[1], val);
 	return CS_NEXT;
 }
 
@@ -190,8 +282,7 @@ static enum cs_result mi_lrr(struct cs_cmd *c)
 		return invalid(c);
 	if (cs_fetch(c, 1, &src) || cs_fetch(c, 2, &dst))
 		return CS_FAULT;
-	gen9_model_write32(c->m, dst & MI_LRI_REG_MASK,
-			   gen9_model_read32(c->m, src & MI_LRI_REG_MASK));
+	cs_reg_write(c, dst, gen9_model_read32(c->m, src & MI_LRI_REG_MASK));
 	return CS_NEXT;
 }
 
@@ -201,26 +292,21 @@ static enum cs_result mi_flush_dw(struct cs_cmd *c)
 {
 	uint32_t op = (c->dw0 & MI_FLUSH_DW_OP_MASK) >> MI_FLUSH_DW_OP_SHIFT;
 	enum cs_result r = CS_NEXT;
-	uint32_t dw1, data[2] = { 0, 0 };
-	uint64_t addr, ts;
-	bool ggtt;
+	struct cs_ref ref;
+	uint64_t ts;
+	int ret;
 
-	if (op && c->len >= 4) {
-		if (cs_fetch(c, 1, &dw1) || fetch_addr(c, 1, 8, &addr))
-			return CS_FAULT;
-		ggtt = dw1 & MI_FLUSH_DW_USE_GTT;
-		if (c->dw0 & MI_FLUSH_DW_STORE_INDEX) {
-			addr = hwsp_addr(c, dw1 & 0xff8, false);
-			ggtt = true;
-		}
+	ret = cs_mem_ref(c, &ref);
+	if (ret < 0)
+		return CS_FAULT;
+	if (!ret) {
 		if (op == 3) {
 			ts = model_timestamp(c->m);
-			r = mem_write(c, addr, ggtt, &ts, 8);
+			r = mem_write(c, ref.r.addr, ref.ggtt, &ts, 8);
 		} else if (op == 1) {
-			if (cs_fetch(c, 3, &data[0]) ||
-			    (c->len >= 5 && cs_fetch(c, 4, &data[1])))
-				return CS_FAULT;
-			r = mem_write(c, addr, ggtt, data, c->len >= 5 ? 8 : 4);
+			/* Immediate data: DW3 (and DW4 for a qword). */
+			r = mem_write(c, ref.r.addr, ref.ggtt, &ref.dw[3],
+				      ref.r.size);
 		}
 		if (r != CS_NEXT)
 			return r;
@@ -247,16 +333,15 @@ static bool sem_compare(uint32_t op, uint32_t mem, uint32_t data)
  * poll until true. */
 static enum cs_result mi_semaphore_wait(struct cs_cmd *c)
 {
-	uint32_t data, mem;
-	uint64_t addr;
+	struct cs_ref ref;
+	uint32_t mem;
 
 	if (c->len < 4)
 		return invalid(c);
-	if (cs_fetch(c, 1, &data) || fetch_addr(c, 2, 4, &addr) ||
-	    model_gpu_rw(c->m, c->e, addr, c->dw0 & MI_SEMAPHORE_GLOBAL_GTT,
-			 &mem, 4, false))
+	if (cs_mem_ref(c, &ref) ||
+	    model_gpu_rw(c->m, c->e, ref.r.addr, ref.ggtt, &mem, 4, false))
 		return CS_FAULT;
-	if (sem_compare((c->dw0 >> 12) & 7, mem, data)) {
+	if (sem_compare((c->dw0 >> 12) & 7, mem, ref.dw[1])) {
 		c->e->waiting = false;
 		return CS_NEXT;
 	}
@@ -310,32 +395,25 @@ static bool is_pipe_control(uint32_t dw0)
 /* PIPE_CONTROL post-sync operation and notify (gen9.md §6.2). */
 static enum cs_result pipe_control(struct cs_cmd *c)
 {
-	uint32_t flags, op, data[2] = { 0, 0 };
-	uint64_t addr, val;
-	bool ggtt;
+	struct cs_ref ref;
+	uint32_t flags, op;
+	uint64_t val;
+	int ret;
 
 	if (c->len < 4)
 		return invalid(c);
-	if (cs_fetch(c, 1, &flags) || fetch_addr(c, 2, 4, &addr))
+	ret = cs_mem_ref(c, &ref);
+	if (ret < 0)
 		return CS_FAULT;
+	flags = ref.dw[1];
 	op = (flags & PIPE_CONTROL_WRITE_MASK) >> 14;
-	ggtt = flags & PIPE_CONTROL_GLOBAL_GTT_IVB;
-	if (flags & PIPE_CONTROL_STORE_DATA_INDEX) {
-		addr = hwsp_addr(c, (uint32_t)addr, false);
-		ggtt = true;
-	}
-	if ((c->len > 4 && cs_fetch(c, 4, &data[0])) ||
-	    (c->len > 5 && cs_fetch(c, 5, &data[1])))
-		return CS_FAULT;
-	if (op == 1 && (flags & PIPE_CONTROL_MMIO_WRITE)) {
-		gen9_model_write32(c->m, (uint32_t)addr & MI_LRI_REG_MASK,
-				   data[0]);
-	} else if (op) {
+	if (op == 1 && (flags & PIPE_CONTROL_MMIO_WRITE) && c->len > 4) {
+		cs_reg_write(c, ref.dw[2], ref.dw[4]);
+	} else if (!ret) {
 		/* Depth count: nothing is rendered, so zero samples. */
-		val = op == 1 ? ((uint64_t)data[1] << 32 | data[0])
+		val = op == 1 ? ((uint64_t)ref.dw[5] << 32 | ref.dw[4])
 		      : op == 3 ? model_timestamp(c->m) : 0;
-		if (mem_write(c, addr, ggtt, &val,
-			      op == 1 && c->len < 6 ? 4 : 8) != CS_NEXT)
+		if (mem_write(c, ref.r.addr, ref.ggtt, &val, ref.r.size) != CS_NEXT)
 			return CS_FAULT;
 	}
 	if (flags & PIPE_CONTROL_NOTIFY)
@@ -345,6 +423,10 @@ static enum cs_result pipe_control(struct cs_cmd *c)
 
 enum cs_result cs_execute(struct cs_cmd *c)
 {
+	if (!cs_privileged(c->e) && (gen9_cmd_flags(c->dw0) & GEN9_CMD_PRIV)) {
+		c->e->stats.priv_dropped++;
+		return CS_NEXT;
+	}
 	switch (instr_client(c->dw0)) {
 	case INSTR_MI_CLIENT:
 		return mi_execute(c);

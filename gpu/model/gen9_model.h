@@ -91,6 +91,9 @@ struct gen9_model_engine_stats {
 	uint64_t elsp_submits, elsp_ignored, lite_restores, ctx_switches;
 	uint64_t csb_entries, faults, budget_exhausted, resets;
 	uint64_t blit_pixels;
+	/* non-privileged batches: privileged commands and register writes
+	 * outside the whitelist dropped, GGTT selectors ignored */
+	uint64_t priv_dropped, ggtt_ignored;
 };
 
 struct gen9_model_engine {

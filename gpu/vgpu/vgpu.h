@@ -142,6 +142,13 @@ struct vgpu_stats {
 	uint64_t irqs_raised, irqs_injected;
 	/* command scanner */
 	uint64_t cmds_scanned, batches_scanned, cmds_rejected;
+	/* bytes copied into hypervisor memory before running: ring segments
+	 * and batches (what the GPU runs is always the copy) */
+	uint64_t ring_bytes_copied, bb_bytes_copied;
+	/* non-privileged batch copies made to mean what the hardware does
+	 * with them: GGTT / index selectors cleared, privileged commands
+	 * turned into MI_NOOP */
+	uint64_t scan_ggtt_cleared, scan_priv_nooped;
 	uint64_t workloads_rejected;
 	/* cycles per phase (ns) */
 	uint64_t ns_mmio, ns_ggtt, ns_shadow, ns_scan, ns_dispatch,

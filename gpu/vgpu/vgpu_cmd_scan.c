@@ -1,36 +1,47 @@
-/* The command scanner: audits every command a workload will execute with
- * the privileges of the ring, before it reaches the hardware (design.md
- * data flow 4, gvt features §6).
+/* The command scanner: audits every command a workload will execute,
+ * before it reaches the hardware (design.md data flow 4, gvt features §6),
+ * and makes what it audited the only thing that can run.
  *
- * What it walks:
- *  - the ring segment head..tail, already copied into the vGPU's shadow
- *    ring, so what is checked is what runs (no time-of-check gap);
- *  - privileged (GGTT, "secure") batches started from the ring: copied into
- *    the vGPU's shadow batch area while being scanned, and the ring's
- *    MI_BATCH_BUFFER_START is patched to the copy;
- *  - non-privileged (PPGTT) batches and their chains / second-level
- *    batches, read in place through the guest's page tables. The hardware
- *    runs those without privilege and every address they use goes through
- *    the shadow PPGTT, so a later change by the guest cannot reach memory
- *    outside its VM (GVT does not scan them at all by default).
- * Rules: a command must be on the allow-list for its engine; register
- * commands reach only allow-listed registers (vgpu_cmd_tables.c); commands
- * that write memory through the GGTT must stay inside the vGPU's GM.
- * Bounded: SCAN_MAX_CMDS commands, SCAN_MAX_BATCHES batch starts,
- * SCAN_MAX_BATCH_BYTES per batch, two batch levels - a chain of batches
- * that loops forever is rejected, not followed forever. */
+ * Nothing the GPU runs stays guest-writable after the check:
+ *  - the ring segment head..tail is already copied into the vGPU's shadow
+ *    ring (vgpu_workload.c) and scanned there;
+ *  - every batch, of every level and both address spaces, is copied into
+ *    the vGPU's shadow batch area (hypervisor-owned GM, outside every
+ *    guest GGTT range, never in a shadow PPGTT, never in EPT) while it is
+ *    scanned, and each MI_BATCH_BUFFER_START that reaches it (in the ring
+ *    copy or in the calling batch's copy) is patched to the copy, GGTT
+ *    address space. GVT-g shadows batches the same way (cmd_parser.c
+ *    perform_bb_shadow) but submits the guest's own pages for PPGTT ones;
+ *    here a guest rewriting its batch after submission changes nothing.
+ * A copy is fetched by the GPU through the GGTT, i.e. as a privileged
+ * batch on Gen9, so a copy of a non-privileged (PPGTT) batch is made to
+ * mean what the hardware would do with the original: GGTT and
+ * store-index selectors cleared (ignored without privilege), privileged
+ * commands turned into MI_NOOPs (the hardware no-ops them), and any batch
+ * it starts is non-privileged too. Register commands are held to the
+ * allow-list (vgpu_cmd_tables.c) at every level. That also closes the
+ * gap of real Gen9 blitters, which ignore batch privilege
+ * (CVE-2019-0155): every BCS batch is scanned and runs as the audited copy.
+ *
+ * Lengths, address fields, alignment and access sizes come from the
+ * shared table gpu/hw/gen9_cmd_table.h, the one the model executes with.
+ * Bounded: SCAN_MAX_CMDS commands, SCAN_MAX_BATCHES batch starts, the
+ * shadow batch area, two batch levels - a chain of batches that loops
+ * forever is rejected, not followed forever. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 
-enum src_kind { SRC_RING, SRC_GGTT_BB, SRC_PPGTT_BB };
+enum src_kind { SRC_RING, SRC_BB };
 
 struct scan_src {
 	enum src_kind kind;
+	bool ppgtt; /* batch: the guest's is non-privileged (PPGTT) */
 	uint64_t addr; /* batch: graphics address of the current command */
 	uint64_t start; /* batch: where it began */
 	uint32_t pos, left; /* ring: byte offset in the shadow ring, bytes */
-	uint32_t copy_off; /* GGTT batch: its copy in the shadow batch area */
+	uint32_t copy_off; /* batch: its copy in the shadow batch area */
 	uint32_t copied; /* bytes of it copied so far */
+	uint32_t limit; /* end of its area in the shadow batch area */
 };
 
 struct scanner {
@@ -55,9 +66,9 @@ static int reject(struct scanner *s, int err, uint32_t hdr, uint64_t addr,
 	return err;
 }
 
-/* ---- reading commands --------------------------------------------------- */
+/* ---- copying and reading commands --------------------------------------- */
 
-static int ppgtt_read32(struct scanner *s, uint64_t addr, uint32_t *val)
+static int ppgtt_read(struct scanner *s, uint64_t addr, void *buf, uint32_t len)
 {
 	uint64_t page = addr & ~0xfffull, gpa;
 	int ret;
@@ -70,17 +81,22 @@ static int ppgtt_read32(struct scanner *s, uint64_t addr, uint32_t *val)
 		s->cache_gpa = gpa;
 		s->cache_valid = true;
 	}
-	return vgpu_read_gpa(s->v, s->cache_gpa | (addr & 0xfff), val, 4);
+	return vgpu_read_gpa(s->v, s->cache_gpa | (addr & 0xfff), buf, len);
 }
 
-/* Make sure the copy of a GGTT batch reaches `upto` bytes. */
-static int ggtt_copy_upto(struct scanner *s, struct scan_src *src,
-			  uint32_t upto)
-{
-	struct vgpu_engine *e = s->e;
-	uint32_t room = e->sbb.pages * VGPU_PAGE - src->copy_off;
+/* Make sure the copy of a batch reaches `upto` bytes, in steps of
+ * SCAN_COPY_STEP bytes (never across a source page): a small batch costs
+ * a small copy, a large one few calls. */
+#define SCAN_COPY_STEP 256u
 
-	if (upto > room || upto > SCAN_MAX_BATCH_BYTES)
+static int copy_upto(struct scanner *s, struct scan_src *src, uint32_t upto)
+{
+	uint8_t *area = s->e->sbb.va + src->copy_off;
+	uint32_t room = src->limit - src->copy_off;
+
+	if (upto > SCAN_MAX_BATCH_BYTES)
+		return -GPU_E2BIG;
+	if (upto > room)
 		return -GPU_ENOSPC;
 	while (src->copied < upto) {
 		uint64_t ga = src->start + src->copied;
@@ -89,50 +105,62 @@ static int ggtt_copy_upto(struct scanner *s, struct scan_src *src,
 
 		if (chunk > room - src->copied)
 			chunk = room - src->copied;
-		ret = vgpu_gm_rw(s->v, ga, e->sbb.va + src->copy_off + src->copied,
-				 chunk, false);
+		if (chunk > upto - src->copied + SCAN_COPY_STEP - 4)
+			chunk = (upto - src->copied + SCAN_COPY_STEP - 1) &
+				~(SCAN_COPY_STEP - 1);
+		if (src->ppgtt)
+			ret = ppgtt_read(s, ga, area + src->copied, chunk);
+		else
+			ret = vgpu_gm_rw(s->v, ga, area + src->copied, chunk, false);
 		if (ret)
 			return ret;
 		src->copied += chunk;
+		s->res->bb_bytes_copied += chunk;
 	}
+	return 0;
+}
+
+/* Where dword i of the current command is in hypervisor memory: the
+ * shadow ring or the batch's copy (copied first if needed). */
+static int locate(struct scanner *s, uint32_t i, uint8_t **at)
+{
+	struct scan_src *src = &s->lvl[s->depth];
+	uint32_t off;
+	int ret;
+
+	if (src->kind == SRC_RING) {
+		if (4 * i >= src->left)
+			return -GPU_ERANGE; /* command runs past the tail */
+		off = (src->pos + 4 * i) % (s->e->sring.pages * VGPU_PAGE);
+		*at = s->e->sring.va + off;
+		return 0;
+	}
+	off = (uint32_t)(src->addr - src->start) + 4 * i;
+	ret = copy_upto(s, src, off + 4);
+	if (ret)
+		return ret;
+	*at = s->e->sbb.va + src->copy_off + off;
 	return 0;
 }
 
 /* Dword i of the command at the current position of the current level. */
 static int fetch(struct scanner *s, uint32_t i, uint32_t *val)
 {
-	struct scan_src *src = &s->lvl[s->depth];
-	uint32_t size = s->e->sring.pages * VGPU_PAGE;
-	uint32_t off;
-	int ret;
+	uint8_t *at;
+	int ret = locate(s, i, &at);
 
-	switch (src->kind) {
-	case SRC_RING:
-		if (4 * i >= src->left)
-			return -GPU_ERANGE; /* command runs past the tail */
-		off = (src->pos + 4 * i) % size;
-		memcpy(val, s->e->sring.va + off, 4);
-		return 0;
-	case SRC_GGTT_BB:
-		off = (uint32_t)(src->addr - src->start) + 4 * i;
-		ret = ggtt_copy_upto(s, src, off + 4);
-		if (ret)
-			return ret;
-		memcpy(val, s->e->sbb.va + src->copy_off + off, 4);
-		return 0;
-	default:
-		if (src->addr - src->start + 4 * i >= SCAN_MAX_BATCH_BYTES)
-			return -GPU_E2BIG;
-		return ppgtt_read32(s, src->addr + 4 * i, val);
-	}
+	if (!ret)
+		memcpy(val, at, 4);
+	return ret;
 }
 
-static void ring_patch(struct scanner *s, uint32_t i, uint32_t val)
+/* Rewrite dword i of the current command in the copy that will run. */
+static void patch(struct scanner *s, uint32_t i, uint32_t val)
 {
-	struct scan_src *src = &s->lvl[0];
-	uint32_t off = (src->pos + 4 * i) % (s->e->sring.pages * VGPU_PAGE);
+	uint8_t *at;
 
-	memcpy(s->e->sring.va + off, &val, 4);
+	if (!locate(s, i, &at)) /* always found: it was fetched before */
+		memcpy(at, &val, 4);
 }
 
 static void advance(struct scanner *s, uint32_t dwords)
@@ -146,6 +174,14 @@ static void advance(struct scanner *s, uint32_t dwords)
 	} else {
 		src->addr += 4ull * dwords;
 	}
+}
+
+/* Runs without privilege on Gen9 (a PPGTT batch or anything it started). */
+static bool nonpriv(const struct scanner *s)
+{
+	const struct scan_src *src = &s->lvl[s->depth];
+
+	return src->kind == SRC_BB && src->ppgtt;
 }
 
 /* ---- audits --------------------------------------------------------------- */
@@ -167,26 +203,61 @@ static int check_reg(struct scanner *s, uint32_t hdr, uint32_t reg,
 	return reject(s, -GPU_EPERM, hdr, reg, "register not allowed");
 }
 
-static uint64_t addr48(uint32_t lo, uint32_t hi)
+/* In the copy of a non-privileged batch: the selectors the hardware
+ * ignores there are cleared, so the privileged copy means the same. */
+static void strip_selectors(struct scanner *s, const struct gen9_mem_ref *r,
+			    uint32_t *dw)
 {
-	return ((uint64_t)(hi & 0xffff) << 32) | lo;
+	if (r->ggtt) {
+		dw[r->asi_dw] &= ~r->asi_bit;
+		patch(s, r->asi_dw, dw[r->asi_dw]);
+	}
+	if (r->index) {
+		/* MI_FLUSH_DW: DW0 bit 21; PIPE_CONTROL: DW1 bit 21 */
+		uint32_t i = instr_client(dw[0]) == INSTR_MI_CLIENT ? 0 : 1;
+
+		dw[i] &= ~(1u << 21);
+		patch(s, i, dw[i]);
+	}
+	if (r->ggtt || r->index)
+		s->v->stats.scan_ggtt_cleared++;
+}
+
+/* The memory operand of a command, decoded by the shared table: a GGTT
+ * access must stay inside the vGPU's GM; an index-mode store lands in the
+ * running context's per-process status page - here the vGPU's own shadow
+ * context, never copied back to the guest - and must stay in that page
+ * (GVT's index_mode rule). PPGTT accesses go through the shadow PPGTT. */
+static int audit_mem(struct scanner *s, uint32_t hdr, uint32_t len)
+{
+	uint32_t dw[GEN9_CMD_MAX_DECODE] = { 0 };
+	uint32_t i, n = len < GEN9_CMD_MAX_DECODE ? len : GEN9_CMD_MAX_DECODE;
+	struct gen9_mem_ref r;
+	int ret;
+
+	dw[0] = hdr;
+	for (i = 1; i < n; i++) {
+		ret = fetch(s, i, &dw[i]);
+		if (ret)
+			return ret;
+	}
+	if (!gen9_cmd_mem_ref(dw, len, s->e->id, &r))
+		return 0;
+	if (nonpriv(s)) {
+		strip_selectors(s, &r, dw);
+		return 0;
+	}
+	if (r.index)
+		return r.index_off + r.size <= VGPU_PAGE ? 0 :
+			reject(s, -GPU_EPERM, hdr, r.index_off, "store index outside the status page");
+	return r.ggtt ? check_gm(s, hdr, r.addr, r.size) : 0;
 }
 
 static int audit_sdi(struct scanner *s, uint32_t hdr, uint32_t len)
 {
-	uint32_t lo, hi;
-	int ret;
-
-	if (!(hdr & MI_SDI_GGTT))
-		return 0;
 	if (len < 4)
 		return reject(s, -GPU_EINVAL, hdr, 0, "short store");
-	ret = fetch(s, 1, &lo);
-	if (!ret)
-		ret = fetch(s, 2, &hi);
-	if (ret)
-		return ret;
-	return check_gm(s, hdr, addr48(lo & ~3u, hi), 4ull * (len - 3));
+	return audit_mem(s, hdr, len);
 }
 
 static int audit_lri(struct scanner *s, uint32_t hdr, uint32_t len)
@@ -210,7 +281,7 @@ static int audit_lri(struct scanner *s, uint32_t hdr, uint32_t len)
 static int audit_reg_mem(struct scanner *s, uint32_t hdr, uint32_t len,
 			 uint32_t need)
 {
-	uint32_t reg, lo, hi;
+	uint32_t reg;
 	int ret;
 
 	if (len != 4)
@@ -218,13 +289,7 @@ static int audit_reg_mem(struct scanner *s, uint32_t hdr, uint32_t len,
 	ret = fetch(s, 1, &reg);
 	if (!ret)
 		ret = check_reg(s, hdr, reg, need);
-	if (!ret)
-		ret = fetch(s, 2, &lo);
-	if (!ret)
-		ret = fetch(s, 3, &hi);
-	if (ret || !(hdr & MI_SRM_LRM_GLOBAL_GTT))
-		return ret;
-	return check_gm(s, hdr, addr48(lo & ~3u, hi), 4);
+	return ret ? ret : audit_mem(s, hdr, len);
 }
 
 static int audit_lrr(struct scanner *s, uint32_t hdr, uint32_t len)
@@ -246,43 +311,23 @@ static int audit_lrr(struct scanner *s, uint32_t hdr, uint32_t len)
 
 static int audit_flush_dw(struct scanner *s, uint32_t hdr, uint32_t len)
 {
-	uint32_t lo, hi;
-	int ret;
-
 	if (len < 4 || len > 5)
 		return reject(s, -GPU_EINVAL, hdr, 0, "bad MI_FLUSH_DW length");
 	if (hdr & MI_FLUSH_DW_NOTIFY)
 		s->res->events |= GT_FLUSH_DW_NOTIFY_INTERRUPT;
-	if (!(hdr & MI_FLUSH_DW_OP_MASK))
-		return 0;
-	if (hdr & MI_FLUSH_DW_STORE_INDEX)
-		return reject(s, -GPU_EPERM, hdr, 0, "store-index writes the host status page");
-	ret = fetch(s, 1, &lo);
-	if (!ret)
-		ret = fetch(s, 2, &hi);
-	if (ret || !(lo & MI_FLUSH_DW_USE_GTT))
-		return ret;
-	return check_gm(s, hdr, addr48(lo & ~7u, hi), 8);
+	return audit_mem(s, hdr, len);
 }
 
 static int audit_atomic(struct scanner *s, uint32_t hdr, uint32_t len)
 {
-	uint32_t lo, hi;
-	int ret;
-
 	if (len < 3)
 		return reject(s, -GPU_EINVAL, hdr, 0, "short MI_ATOMIC");
-	if (!(hdr & (1u << 22)))
-		return 0;
-	ret = fetch(s, 1, &lo);
-	if (!ret)
-		ret = fetch(s, 2, &hi);
-	return ret ? ret : check_gm(s, hdr, addr48(lo & ~3u, hi), 8);
+	return audit_mem(s, hdr, len);
 }
 
 static int audit_pipe_control(struct scanner *s, uint32_t hdr, uint32_t len)
 {
-	uint32_t flags, lo, hi;
+	uint32_t flags, reg;
 	int ret;
 
 	if (len < 5 || len > 6)
@@ -292,32 +337,57 @@ static int audit_pipe_control(struct scanner *s, uint32_t hdr, uint32_t len)
 		return ret;
 	if (flags & PIPE_CONTROL_NOTIFY)
 		s->res->events |= GT_RENDER_PIPECTL_NOTIFY_INTERRUPT;
-	if (flags & PIPE_CONTROL_STORE_DATA_INDEX)
-		return reject(s, -GPU_EPERM, hdr, 0, "store-index writes the host status page");
-	ret = fetch(s, 2, &lo);
-	if (!ret)
-		ret = fetch(s, 3, &hi);
+	if (flags & PIPE_CONTROL_MMIO_WRITE) {
+		ret = fetch(s, 2, &reg);
+		return ret ? ret : check_reg(s, hdr, reg, CMD_REG_W);
+	}
+	return audit_mem(s, hdr, len);
+}
+
+/* A privileged command in a non-privileged batch: the hardware no-ops it,
+ * so its copy becomes MI_NOOPs. */
+static int noop_command(struct scanner *s, uint32_t len)
+{
+	uint32_t i, last;
+	int ret = fetch(s, len - 1, &last); /* the whole command is copied */
+
 	if (ret)
 		return ret;
-	if (flags & PIPE_CONTROL_MMIO_WRITE) {
-		ret = check_reg(s, hdr, lo, CMD_REG_W);
-		if (ret)
-			return ret;
-	}
-	if ((flags & PIPE_CONTROL_WRITE_MASK) &&
-	    (flags & PIPE_CONTROL_GLOBAL_GTT_IVB))
-		return check_gm(s, hdr, addr48(lo & ~7u, hi), 8);
+	for (i = 0; i < len; i++)
+		patch(s, i, MI_NOOP);
+	s->v->stats.scan_priv_nooped++;
 	return 0;
 }
 
 /* ---- batch buffers ---------------------------------------------------------- */
 
+static uint32_t area_base(int level)
+{
+	return level == 1 ? 0 : VGPU_SBB_L1_PAGES * VGPU_PAGE;
+}
+
+static uint32_t area_end(const struct vgpu_engine *e, int level)
+{
+	return level == 1 ? VGPU_SBB_L1_PAGES * VGPU_PAGE : e->sbb.pages * VGPU_PAGE;
+}
+
+/* A batch copy is final (ended or chained away): its area keeps it until
+ * the engine's queue drains. */
+static void copy_done(struct scanner *s, const struct scan_src *src, int level)
+{
+	s->e->sbb_used[level - 1] = src->copy_off + src->copied - area_base(level);
+}
+
 static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)
 {
-	bool ppgtt = hdr & MI_BATCH_PPGTT;
 	bool second = hdr & MI_BATCH_SECOND_LEVEL;
 	struct scan_src *cur = &s->lvl[s->depth], *next;
-	uint32_t lo, hi, copy_off = 0;
+	/* Privilege is never raised: a batch a PPGTT batch starts is
+	 * non-privileged whatever its address-space bit says (as the model
+	 * runs it). */
+	bool ppgtt = (hdr & MI_BATCH_PPGTT) || nonpriv(s);
+	uint32_t lo, hi, copy_off;
+	int level = cur->kind == SRC_RING || second ? s->depth + 1 : s->depth;
 	uint64_t target;
 	int ret;
 
@@ -333,32 +403,34 @@ static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)
 		ret = fetch(s, 2, &hi);
 	if (ret)
 		return ret;
-	target = addr48(lo & ~3u, hi);
-	if (cur->kind == SRC_GGTT_BB)
+	target = gen9_addr48(lo & ~3u, hi);
+	if (cur->kind == SRC_BB && !cur->ppgtt)
 		return reject(s, -GPU_ENOTSUP, hdr, target, "batch start in a privileged batch");
-	if (!ppgtt) {
-		/* Privileged: only from the ring, run from our copy. */
-		if (cur->kind != SRC_RING)
-			return reject(s, -GPU_EPERM, hdr, target, "privileged batch from a batch");
-		if (!vgpu_gm_valid(s->v, target, 4))
-			return reject(s, -GPU_EPERM, hdr, target, "batch outside the vGPU");
-		copy_off = (s->e->sbb_used + 63) & ~63u;
-		ring_patch(s, 1, s->e->sbb.gm + copy_off);
-		ring_patch(s, 2, 0);
-	}
-	if (cur->kind == SRC_RING || second) {
-		/* A call: new level; the caller resumes after this command. */
-		if (s->depth >= SCAN_BB_LEVELS)
-			return reject(s, -GPU_EPERM, hdr, target, "batch nesting too deep");
+	if (level > SCAN_BB_LEVELS)
+		return reject(s, -GPU_EPERM, hdr, target, "batch nesting too deep");
+	if (!ppgtt && !vgpu_gm_valid(s->v, target, 4))
+		return reject(s, -GPU_EPERM, hdr, target, "batch outside the vGPU");
+	if (level == s->depth) /* a chain: the current batch ends here */
+		copy_done(s, cur, level);
+	copy_off = area_base(level) + ((s->e->sbb_used[level - 1] + 63) & ~63u);
+	if (copy_off >= area_end(s->e, level))
+		return reject(s, -GPU_ENOSPC, hdr, target, "shadow batch area full");
+	/* Run the copy: GGTT address space, its address in the shadow area. */
+	patch(s, 0, hdr & ~MI_BATCH_PPGTT);
+	patch(s, 1, s->e->sbb.gm + copy_off);
+	patch(s, 2, 0);
+	if (level > s->depth) {
+		/* A call: the caller resumes after this command. */
 		advance(s, len);
-		next = &s->lvl[++s->depth];
-	} else {
-		next = cur; /* a chain replaces the current batch */
+		s->depth++;
 	}
+	next = &s->lvl[s->depth];
 	memset(next, 0, sizeof(*next));
+	next->kind = SRC_BB;
+	next->ppgtt = ppgtt;
 	next->addr = next->start = target;
-	next->kind = ppgtt ? SRC_PPGTT_BB : SRC_GGTT_BB;
 	next->copy_off = copy_off;
+	next->limit = area_end(s->e, level);
 	return 1; /* position already updated */
 }
 
@@ -368,11 +440,7 @@ static int bb_end(struct scanner *s, uint32_t hdr)
 
 	if (cur->kind == SRC_RING)
 		return reject(s, -GPU_EINVAL, hdr, 0, "batch end in the ring");
-	if (cur->kind == SRC_GGTT_BB) {
-		uint32_t end = (uint32_t)(cur->addr - cur->start) + 4;
-
-		s->e->sbb_used = cur->copy_off + end;
-	}
+	copy_done(s, cur, s->depth);
 	s->depth--;
 	return 1;
 }
@@ -462,6 +530,13 @@ static int scan_one(struct scanner *s)
 		return reject(s, -GPU_EINVAL, hdr, 0, "undecodable command");
 	if (s->lvl[s->depth].kind == SRC_RING && 4 * len > s->lvl[0].left)
 		return reject(s, -GPU_EINVAL, hdr, 0, "command runs past the tail");
+	if (nonpriv(s) && (gen9_cmd_flags(hdr) & GEN9_CMD_PRIV)) {
+		ret = noop_command(s, len);
+		if (ret)
+			return reject(s, ret, hdr, 0, "cannot read command");
+		advance(s, len);
+		return 0;
+	}
 	switch (instr_client(hdr)) {
 	case INSTR_MI_CLIENT:
 		ret = mi_cmd(s, hdr, len);

@@ -84,7 +84,12 @@ struct ghyvi {
 
 #define VGPU_WL_QUEUE 8 /* workloads queued per engine per vGPU */
 #define VGPU_SRING_PAGES 16 /* shadow ring: 64 KiB */
-#define VGPU_SBB_PAGES 16 /* shadow privileged batches: 64 KiB */
+/* Shadow batches: the copies of every batch a workload runs. First-level
+ * batches (and their chains) are copied into the first VGPU_SBB_L1_PAGES,
+ * second-level ones into the rest: a first-level copy is still growing
+ * while a second-level batch it calls is copied (vgpu_cmd_scan.c). */
+#define VGPU_SBB_PAGES 24 /* 96 KiB */
+#define VGPU_SBB_L1_PAGES 16 /* 64 KiB for first-level batches */
 #define VGPU_CTX_MAX_PAGES 22 /* RCS context image on gen9 */
 
 /* An object in the mediator's own GM: host pages mapped in the GGTT. */
@@ -133,7 +138,7 @@ struct vgpu_engine {
 	unsigned int wl_head, wl_count;
 	struct own_obj sctx, sring, sbb;
 	uint32_t sring_tail, sring_used;
-	uint32_t sbb_used;
+	uint32_t sbb_used[2]; /* bytes of each shadow batch area in use */
 	uint32_t last_lrca; /* engine pages already in the shadow ctx */
 	bool tlb_inval;
 };
@@ -520,6 +525,7 @@ void vgpu_fail(struct vgpu *v, int engine, const char *why);
 /* Command scanner (vgpu_cmd_scan.c). */
 struct scan_result {
 	uint32_t cmds, batches;
+	uint32_t bb_bytes_copied; /* batch bytes copied into the shadow area */
 	uint32_t events; /* per-engine IIR bits */
 	int reason; /* 0 or -GPU_E* */
 	uint32_t bad_header;

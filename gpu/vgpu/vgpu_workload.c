@@ -213,6 +213,8 @@ int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,
 		return ret;
 	}
 	w->events = res.events;
+	v->stats.ring_bytes_copied += w->s_len;
+	v->stats.bb_bytes_copied += res.bb_bytes_copied;
 	e->sring_tail = w->s_tail;
 	e->sring_used += w->s_len;
 	e->wl_count++;
@@ -299,7 +301,7 @@ static void wl_pop(struct vgpu *v, struct vgpu_engine *e, struct workload *w)
 	e->wl_head = (e->wl_head + 1) % VGPU_WL_QUEUE;
 	e->wl_count--;
 	if (!e->wl_count)
-		e->sbb_used = 0;
+		e->sbb_used[0] = e->sbb_used[1] = 0;
 }
 
 void vgpu_workload_complete(struct vgpu *v, struct vgpu_engine *e,
@@ -349,7 +351,7 @@ void vgpu_workload_drop_all(struct vgpu *v, struct vgpu_engine *e)
 		e->wl_count--;
 	}
 	if (!e->wl_count)
-		e->sbb_used = 0;
+		e->sbb_used[0] = e->sbb_used[1] = 0;
 }
 
 /* A rejected or failed workload fails this vGPU only: nothing more of it

@@ -2,7 +2,8 @@
  * contents of two PPGTT batch pages and one GGTT (privileged) batch page
  * of the attacker vGPU, then it is submitted on RCS or BCS. The scanner
  * must terminate, and whatever it accepts really runs on the Gen9 model
- * without breaking the invariant (fuzz_vgpu_common.c: nothing of the
+ * without breaking the invariant, also when the attacker rewrites its
+ * batches after submitting them (fuzz_vgpu_common.c: nothing of the
  * victim VM changes); a rejection fails only the attacker.
  *
  * Speed: the attacker, its contexts and batch pages are built once (a
@@ -13,6 +14,37 @@
 #include "tests/fuzz/fuzz_vgpu_common.c"
 
 #define BB_VA 0x40000000ull
+
+/* TOCTOU: once submitted, the attacker rewrites all its batch pages with
+ * GGTT stores into the victim's graphics memory and a write of the
+ * engine's status-page register. Only the checked copies may run, so the
+ * invariant must hold whatever the scanner accepted. */
+/* The victim's GM address of its first RAM-backed page (found once in
+ * its GGTT range), so a store there would change its memory. */
+static uint32_t victim_gm(struct fz_env *e)
+{
+	static uint32_t found;
+	uint64_t i, first = e->b->low_base >> 12;
+
+	for (i = first; !found && i < first + (e->b->low_size >> 12); i++)
+		if (fz_victim_entry(e, (uint32_t)i) == e->b_ggtt[0])
+			found = (uint32_t)(i << 12);
+	return found ? found : (uint32_t)e->b->low_base;
+}
+
+static void rewrite_batches(struct fz_env *e, uint64_t bb, uint64_t gbb)
+{
+	uint32_t victim = victim_gm(e);
+	const uint32_t evil[7] = {
+		MI_STORE_DWORD_IMM_GEN4 | MI_SDI_GGTT, victim, 0, 0xbadbad,
+		MI_LOAD_REGISTER_IMM(1), RING_HWS_PGA(RENDER_RING_BASE), 0,
+	};
+	uint32_t i;
+
+	for (i = 0; i < 3 * 1024; i++)
+		gi_write32(&e->ga, i < 2048 ? bb + 4ull * i : gbb + 4ull * (i - 2048),
+			   evil[i % 7]);
+}
 
 static struct {
 	int ctx[2]; /* RCS, BCS */
@@ -43,6 +75,10 @@ static void scan_build(struct fz_env *e)
 		fz_die("attacker objects", 0, 0);
 	gi_ppgtt_map(g, BB_VA, S.bb, 2);
 	gi_ggtt_bind(g, S.gm, S.gbb, 1);
+	/* Batch ends everywhere, so short inputs make complete batches. */
+	for (uint32_t i = 0; i < 3 * 1024; i++)
+		gi_write32(g, i < 2048 ? S.bb + 4ull * i : S.gbb + 4ull * (i - 2048),
+			   MI_BATCH_BUFFER_END);
 	S.used = g->next_gpa;
 	S.snap = malloc(S.used - SNAP_FIRST);
 	if (!S.snap)
@@ -74,12 +110,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct guest_i915 *g = &e->ga;
 	struct fz_in in = { data, size };
 	uint32_t ring[256], n, i;
-	int c, k;
+	int c, k, mode;
 
 	if (!e->a)
 		scan_build(e);
 	scan_reset(e);
-	c = S.ctx[fz_take(&in, 1) & 1];
+	mode = (int)fz_take(&in, 1);
+	c = S.ctx[mode & 1];
 	/* Batches first (up to 3 pages from the input), then the ring. */
 	n = (uint32_t)(fz_take(&in, 2) % (3 * 1024));
 	for (i = 0; i < n && in.n >= 4; i++) {
@@ -103,6 +140,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ring[n++] = MI_NOOP;
 	gi_ring_emit(g, c, ring, n);
 	gi_submit(g, c, -1);
+	if (mode & 2)
+		rewrite_batches(e, S.bb, S.gbb);
 	/* Up to 8 ms of GPU time; most inputs are done after the first. */
 	for (k = 0; k < 8 && (k == 0 || !gvt_idle(e->gvt)); k++)
 		fz_run(e, 1);

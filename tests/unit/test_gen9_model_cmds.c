@@ -247,6 +247,8 @@ static void test_pipe_control_ppgtt_and_timestamp(void **state)
 	assert_int_equal(page[5], 6);
 }
 
+/* Index-mode post-sync writes land in the running context's per-process
+ * status page (LRCA page 0), not the engine's global status page. */
 static void test_pipe_control_store_index_to_hwsp(void **state)
 {
 	uint32_t cmd[] = { GFX_OP_PIPE_CONTROL(6),
@@ -257,7 +259,8 @@ static void test_pipe_control_store_index_to_hwsp(void **state)
 	start(GEN9_RCS0);
 	emit(cmd, ARRAY_SIZE(cmd));
 	submit_run(1);
-	assert_int_equal(h_hwsp(&H, GEN9_RCS0)[0x30], 0x99);
+	assert_int_equal(((uint32_t *)h_gptr(&H, C.lrca))[0x30], 0x99);
+	assert_int_equal(h_hwsp(&H, GEN9_RCS0)[0x30], 0);
 }
 
 static void test_store_data_index(void **state)
@@ -304,15 +307,16 @@ static void test_batch_ggtt_and_ppgtt_return_to_ring(void **state)
 	b1[2] = 0;
 	b1[3] = 1;
 	b1[4] = MI_BATCH_BUFFER_END;
-	b2[0] = MI_STORE_DWORD_IMM_GEN4 | MI_SDI_GGTT;
-	b2[1] = dst + 4;
+	/* A non-privileged batch writes through the PPGTT. */
+	b2[0] = MI_STORE_DWORD_IMM_GEN4;
+	b2[1] = 0x60000 + 0x800;
 	b2[2] = 0;
 	b2[3] = 2;
 	b2[4] = MI_BATCH_BUFFER_END;
 	emit(cmd, ARRAY_SIZE(cmd));
 	submit_run(1);
 	assert_int_equal(d[0], 1);
-	assert_int_equal(d[1], 2);
+	assert_int_equal(b2[0x200], 2);
 	assert_int_equal(d[2], 3);
 	assert_int_equal(eng(GEN9_RCS0)->stats.batches, 2);
 	assert_idle_ok(GEN9_RCS0);

@@ -115,7 +115,7 @@ struct scase {
 	int engine;
 	bool ok;
 	uint32_t n;
-	uint32_t dw[16];
+	uint32_t dw[20];
 };
 
 #define RCS GEN9_RCS0
@@ -142,6 +142,12 @@ static const struct scase cases[] = {
 	{ "flush_dw ggtt own", BCS, true, 4, { (MI_FLUSH_DW + 1) | MI_FLUSH_DW_OP_STOREDW, OWN | MI_FLUSH_DW_USE_GTT, 0, 1 } },
 	{ "xy color blt", BCS, true, 7, { XY_COLOR_BLT_CMD, 0x03f00100, 0, 0x00100010, 0x1000, 0, 0 } },
 	{ "bcs swctrl", BCS, true, 3, { MI_LOAD_REGISTER_IMM(1), BCS_SWCTRL, 0x30003 } },
+	/* index mode: into the shadow context's own status page (issue 15) */
+	{ "flush_dw store index", BCS, true, 4, { (MI_FLUSH_DW + 1) | MI_FLUSH_DW_OP_STOREDW | MI_FLUSH_DW_STORE_INDEX, 0x100, 0, 1 } },
+	{ "pipe control index", RCS, true, 6, { GFX_OP_PIPE_CONTROL(6), PIPE_CONTROL_QW_WRITE | PIPE_CONTROL_STORE_DATA_INDEX, 0x40, 0, 1, 0 } },
+	{ "pipe control qword at own page end", RCS, true, 6, { GFX_OP_PIPE_CONTROL(6), PC_QW_GGTT, OWN | 0xffc, 0, 1, 2 } },
+	{ "pipeline select (1 dword)", RCS, true, 2, { 0x69040302, MI_NOOP } },
+	{ "gpgpu walker indirect (8-bit length)", RCS, true, 15, { 0x7105040d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 } },
 
 	{ "lri elsp", RCS, false, 3, { MI_LOAD_REGISTER_IMM(1), 0x2230, 0 } },
 	{ "lri pdp0", RCS, false, 3, { MI_LOAD_REGISTER_IMM(1), 0x2270, 0x1000 } },
@@ -163,13 +169,16 @@ static const struct scase cases[] = {
 	{ "wait for event", RCS, false, 1, { MI_WAIT_FOR_EVENT } },
 	{ "cond bb end", RCS, false, 4, { MI_CONDITIONAL_BATCH_BUFFER_END, 0, OWN, 0 } },
 	{ "report perf", RCS, false, 4, { MI_INSTR(0x28, 2), 0, 0, 0 } },
-	{ "flush_dw store index", BCS, false, 4, { (MI_FLUSH_DW + 1) | MI_FLUSH_DW_OP_STOREDW | MI_FLUSH_DW_STORE_INDEX, 0x100, 0, 1 } },
+
 	{ "flush_dw ggtt other", BCS, false, 4, { (MI_FLUSH_DW + 1) | MI_FLUSH_DW_OP_STOREDW, OTHER | MI_FLUSH_DW_USE_GTT, 0, 1 } },
-	{ "pipe control index", RCS, false, 6, { GFX_OP_PIPE_CONTROL(6), PIPE_CONTROL_QW_WRITE | PIPE_CONTROL_STORE_DATA_INDEX, 0x40, 0, 1, 0 } },
+
 	{ "pipe control lri elsp", RCS, false, 6, { GFX_OP_PIPE_CONTROL(6), PIPE_CONTROL_MMIO_WRITE, 0x2230, 0, 1, 0 } },
 	{ "pipe control ggtt other", RCS, false, 6, { GFX_OP_PIPE_CONTROL(6), PC_QW_GGTT, OTHER, 0, 1, 0 } },
 	{ "blt on rcs", RCS, false, 7, { XY_COLOR_BLT_CMD, 0, 0, 0, 0, 0, 0 } },
 	{ "3d on bcs", BCS, false, 3, { 0x78040001, 0, 0 } },
+	/* hidden by a wrong length: a 16-bit field would swallow the LRI */
+	{ "lri after gpgpu walker", RCS, false, 18, { 0x7105040d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, MI_LOAD_REGISTER_IMM(1), 0x2230, 0 } },
+	{ "lri after pipeline select", RCS, false, 4, { 0x69040302, MI_LOAD_REGISTER_IMM(1), 0x2230, 0 } },
 	{ "client 1", RCS, false, 2, { 0x20000000, 0 } },
 	{ "client 7", RCS, false, 2, { 0xe0000000, 0 } },
 	{ "bb end in ring", RCS, false, 2, { MI_BATCH_BUFFER_END, MI_NOOP } },
