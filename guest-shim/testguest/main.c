@@ -15,6 +15,7 @@
  *                 with the word "loop", then a blit every 100 ms forever;
  *                 with "vmrpc", the GPU-memory channel (vmrpc_test.c)
  *   mode=gpu-attack  the same setup, then attacks the mediator must refuse
+ *   mode=gpu-hostile every attack class of issue 13 (gpu_hostile.c)
  * Each check prints "CHECK <name>: PASS|FAIL (...)" on the UART and reports
  * through the TEST_REPORT hypercall. */
 #include "guest-shim/testguest/gpu_test.h"
@@ -340,6 +341,8 @@ void tg_main(const struct raw64_boot_info *bi)
 			gpu_demo(bi->vm_id);
 		tg_exit(tg_failed ? 1 : 0);
 	}
+	if (has_word(bi->cmdline, "mode=gpu-hostile"))
+		gpu_hostile(bi->cmdline);
 	if (has_word(bi->cmdline, "mode=gpu-attack")) {
 		gpu_attack(bi->mem_bytes);
 		tg_exit(1);
