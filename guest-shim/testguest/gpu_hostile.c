@@ -10,8 +10,10 @@
  *
  * Steps (in this order):
  *   a-ggtt    MI_STORE_DATA_IMM and MI_STORE_REGISTER_MEM with the GGTT bit
- *             in a PPGTT batch, at GM outside our ranges: both stores must
- *             land in our own pages, mapped at those addresses in our PPGTT
+ *             in a PPGTT batch, at GM outside our ranges (past our low GM;
+ *             "victim=HEX", a neighbour's GM, e.g. its seqno page): both
+ *             stores must land in our own pages, mapped at those addresses
+ *             in our PPGTT
  *   c-chain   a PPGTT batch chains (MI_BATCH_BUFFER_START, GGTT) to a batch
  *             in our GGTT: the batch at that address in our PPGTT must run
  *   d-toctou  a benign batch submitted, then rewritten in RAM (privileged
@@ -52,6 +54,7 @@
 
 static struct gpu_ranges r;
 static uint32_t seqno;
+static uint64_t victim;	/* "victim=HEX": a neighbour's GM to aim at */
 
 static volatile uint32_t *ram(uint64_t gpa)
 {
@@ -118,7 +121,7 @@ static const char *done(bool ok)
 static void step_ggtt_stores(void)
 {
 	uint64_t t1 = (uint64_t)r.low_base + r.low_size;	/* past our low GM */
-	uint64_t t2 = (uint64_t)r.high_base + r.high_size + PG;	/* past high */
+	uint64_t t2 = victim;	/* a neighbour's GM */
 	uint64_t l1 = landing(t1), l2 = landing(t2);
 	const uint32_t bb[] = {
 		MI_STORE_DWORD_IMM_GEN4 | MI_SDI_GGTT, (uint32_t)t1,
@@ -176,7 +179,7 @@ static void step_chain(void)
 static void step_toctou(void)
 {
 	uint64_t va = r.batch_va + 0x20000000ull, land = landing(va);
-	uint64_t t1 = (uint64_t)r.low_base + r.low_size;
+	uint64_t t1 = victim;
 	uint32_t fence0 = gpu_dev_reg(FENCE_REG_GEN6_LO(0)), n = 0, want;
 	const uint32_t benign[] = {
 		MI_STORE_DWORD_IMM_GEN4, (uint32_t)va, (uint32_t)(va >> 32),
@@ -227,7 +230,7 @@ static void use_render(void)
 
 static void step_pipe_ggtt(void)
 {
-	uint64_t t = 0x3000;	/* the hypervisor's own GM (shadow state) */
+	uint64_t t = 0x3000;	/* the hypervisor's own GM (shadow contexts) */
 	uint64_t l = landing(t);
 	const uint32_t bb[] = {
 		GFX_OP_PIPE_CONTROL(6),
@@ -341,17 +344,43 @@ static const struct step {
 	{ "f-loop", step_loop },
 };
 
+/* The value of "key=" in the command line, or NULL. */
+static const char *arg(const char *cmdline, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = cmdline; *p; p++)
+		if ((p == cmdline || p[-1] == ' ') && !strncmp(p, key, n))
+			return p + n;
+	return NULL;
+}
+
+static uint64_t hex(const char *p)
+{
+	uint64_t v = 0;
+
+	for (; p && *p && *p != ' '; p++) {
+		char c = *p | 0x20;
+
+		if (c >= '0' && c <= '9')
+			v = v << 4 | (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v << 4 | (uint64_t)(c - 'a' + 10);
+		else
+			break;
+	}
+	return v;
+}
+
 /* "steps=a,b,c" in the command line, or every step. */
 static bool selected(const char *cmdline, const char *name)
 {
-	const char *p = cmdline, *q;
+	const char *q = arg(cmdline, "steps=");
 	size_t n = strlen(name);
 
-	while (*p && strncmp(p, "steps=", 6))
-		p++;
-	if (!*p)
+	if (!q)
 		return true;
-	for (q = p + 6; *q && *q != ' ';) {
+	while (*q && *q != ' ') {
 		if (!strncmp(q, name, n) && (q[n] == ',' || q[n] == ' ' || !q[n]))
 			return true;
 		while (*q && *q != ',' && *q != ' ')
@@ -367,6 +396,8 @@ void gpu_hostile(const char *cmdline)
 	if (!gpu_dev_setup())
 		tg_exit(1);
 	gpu_dev_ranges(&r);
+	victim = arg(cmdline, "victim=") ? hex(arg(cmdline, "victim=")) :
+		 (uint64_t)r.high_base + r.high_size + PG;	/* past ours */
 	tg_printf("hostile: our GM low %x+%x high %x+%x\n", r.low_base,
 		  r.low_size, r.high_base, r.high_size);
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
