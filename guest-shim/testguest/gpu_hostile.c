@@ -56,6 +56,42 @@ static struct gpu_ranges r;
 static uint32_t seqno;
 static uint64_t victim;	/* "victim=HEX": a neighbour's GM to aim at */
 
+/* Privileged registers as the vGPU shows them through BAR0, taken before
+ * each step: a contained step must leave them as they were. */
+#define NR_WATCHED 4
+static uint32_t watched[NR_WATCHED], before[NR_WATCHED];
+
+static void watch(void)
+{
+	watched[0] = FENCE_REG_GEN6_LO(0);
+	watched[1] = FENCE_REG_GEN6_HI(0);
+	watched[2] = RING_HWS_PGA(r.base);
+	watched[3] = GEN8_GT_IMR(0);
+	for (int i = 0; i < NR_WATCHED; i++)
+		before[i] = gpu_dev_reg(watched[i]);
+}
+
+/* The first watched register that changed, or 0. */
+static uint32_t changed(void)
+{
+	for (int i = 0; i < NR_WATCHED; i++)
+		if (gpu_dev_reg(watched[i]) != before[i])
+			return watched[i];
+	return 0;
+}
+
+/* For a check's text: which register changed, if any. */
+static const char *regs_note(void)
+{
+	uint32_t reg = changed();
+
+	if (!reg)
+		return "fence/HWS_PGA/GT_IMR unchanged";
+	tg_printf("hostile: register %x changed to %08x\n", reg,
+		  gpu_dev_reg(reg));
+	return "a register CHANGED";
+}
+
 static volatile uint32_t *ram(uint64_t gpa)
 {
 	return (volatile uint32_t *)(uintptr_t)gpa;
@@ -138,9 +174,8 @@ static void step_ggtt_stores(void)
 		  (unsigned long long)t1, (unsigned long long)t2);
 	ok = run_batch(bb, sizeof(bb) / 4);
 	tg_check("hostile-a-ggtt", ok && ram(l1)[0] == V_SDI &&
-		 ram(l2)[0] == V_SRM, "contained: %s, our PPGTT pages at "
-		 "those addresses hold %08x %08x (GGTT bit ignored)", done(ok),
-		 ram(l1)[0], ram(l2)[0]);
+		 ram(l2)[0] == V_SRM && !changed(), "contained: %s, our PPGTT "
+		 "pages there hold %08x %08x, %s", done(ok), ram(l1)[0], ram(l2)[0], regs_note());
 }
 
 static void step_chain(void)
@@ -171,16 +206,16 @@ static void step_chain(void)
 		  "%x\n", gm);
 	ok = run_batch(bb, 3);
 	tg_check("hostile-c-chain", ok && ram(mark)[0] == V_CHAIN_PPGTT &&
-		 *ggtt_mark != V_CHAIN_GGTT, "contained: %s, the PPGTT batch "
-		 "ran (%08x), the GGTT one did not (%08x): no privilege raised",
-		 done(ok), ram(mark)[0], *ggtt_mark);
+		 *ggtt_mark != V_CHAIN_GGTT && !changed(), "contained: %s, PPGTT "
+		 "batch ran (%08x), GGTT one not (%08x), %s", done(ok),
+		 ram(mark)[0], *ggtt_mark, regs_note());
 }
 
 static void step_toctou(void)
 {
 	uint64_t va = r.batch_va + 0x20000000ull, land = landing(va);
 	uint64_t t1 = victim;
-	uint32_t fence0 = gpu_dev_reg(FENCE_REG_GEN6_LO(0)), n = 0, want;
+	uint32_t n = 0, want;
 	const uint32_t benign[] = {
 		MI_STORE_DWORD_IMM_GEN4, (uint32_t)va, (uint32_t)(va >> 32),
 		V_BENIGN, MI_BATCH_BUFFER_END,
@@ -213,10 +248,9 @@ static void step_toctou(void)
 	/* n >= 1: at least one rewrite came before the GPU was done, or the
 	 * step proved nothing. */
 	tg_check("hostile-d-toctou", ok && n >= 1 && ram(land)[0] == V_BENIGN &&
-		 gpu_dev_reg(FENCE_REG_GEN6_LO(0)) == fence0,
-		 "contained: %s, %u rewrite(s) before it was, marker %08x (the checked "
-		 "bytes ran), fence 0 %08x -> %08x", done(ok), n, ram(land)[0],
-		 fence0, gpu_dev_reg(FENCE_REG_GEN6_LO(0)));
+		 !changed(), "contained: %s, %u rewrite(s) before it was, "
+		 "marker %08x (the checked bytes ran), %s", done(ok), n,
+		 ram(land)[0], regs_note());
 }
 
 static void use_render(void)
@@ -240,14 +274,14 @@ static void step_pipe_ggtt(void)
 	};
 	bool ok;
 
-	use_render();
 	tg_printf("hostile: a-pipe: PIPE_CONTROL qword with the GGTT bit from a "
 		  "PPGTT batch at GM %llx (hypervisor GM)\n",
 		  (unsigned long long)t);
 	ok = run_batch(bb, 8);
 	tg_check("hostile-a-pipe", ok && ram(l)[0] == V_PIPE_LO &&
-		 ram(l)[1] == V_PIPE_HI, "contained: %s, our PPGTT page at "
-		 "that address holds %08x %08x", done(ok), ram(l)[0], ram(l)[1]);
+		 ram(l)[1] == V_PIPE_HI && !changed(), "contained: %s, our "
+		 "PPGTT page there holds %08x %08x, %s", done(ok),
+		 ram(l)[0], ram(l)[1], regs_note());
 }
 
 static void step_edge(void)
@@ -263,7 +297,6 @@ static void step_edge(void)
 	};
 	bool ok;
 
-	use_render();
 	gpu_dev_ggtt_bind(last, page, 1);
 	breadcrumb(cs + 6);
 	tg_printf("hostile: e-edge: PIPE_CONTROL qword from the ring at GM %x, "
@@ -271,9 +304,8 @@ static void step_edge(void)
 	gpu_dev_submit(cs, 12);
 	ok = gpu_dev_wait(seqno);
 	tg_check("hostile-e-edge", ok && p[1022] == V_EDGE_LO &&
-		 p[1023] == V_EDGE_HI, "contained: %s, the last 8 bytes of our "
-		 "GM hold %08x %08x (qword aligned down, inside)", done(ok),
-		 p[1022], p[1023]);
+		 p[1023] == V_EDGE_HI && !changed(), "contained: %s, our GM's "
+		 "last 8 bytes hold %08x %08x, %s", done(ok), p[1022], p[1023], regs_note());
 }
 
 /* ---- attacks the mediator refuses (this VM is stopped) ------------------ */
@@ -281,18 +313,18 @@ static void step_edge(void)
 static void step_lri(const char *step, const char *check, uint32_t reg,
 		     uint32_t val)
 {
-	uint32_t before = gpu_dev_reg(reg), after;
+	uint32_t was = gpu_dev_reg(reg), after;
 	const uint32_t bb[] = { MI_LOAD_REGISTER_IMM(1), reg, val,
 				MI_BATCH_BUFFER_END };
 	bool ok;
 
 	tg_printf("hostile: %s: MI_LOAD_REGISTER_IMM %x <- %08x from a PPGTT "
-		  "batch (the vGPU shows %08x)\n", step, reg, val, before);
+		  "batch (the vGPU shows %08x)\n", step, reg, val, was);
 	ok = run_batch(bb, 4);
 	after = gpu_dev_reg(reg);
 	/* Only reached if the hypervisor let this VM go on. */
-	tg_check(check, after == before, "not stopped: %s, register %x "
-		 "%08x -> %08x", done(ok), reg, before, after);
+	tg_check(check, after == was && !changed(), "not stopped: %s, "
+		 "register %x %08x -> %08x", done(ok), reg, was, after);
 }
 
 static void step_fence(void)
@@ -332,16 +364,17 @@ static void step_loop(void)
 static const struct step {
 	const char *name;
 	void (*run)(void);
+	bool render;	/* needs the render engine (PIPE_CONTROL) */
 } steps[] = {
-	{ "a-ggtt", step_ggtt_stores },
-	{ "c-chain", step_chain },
-	{ "d-toctou", step_toctou },
-	{ "a-pipe", step_pipe_ggtt },
-	{ "e-edge", step_edge },
-	{ "b-fence", step_fence },
-	{ "b-hws", step_hws },
-	{ "b-imr", step_imr },
-	{ "f-loop", step_loop },
+	{ "a-ggtt", step_ggtt_stores, false },
+	{ "c-chain", step_chain, false },
+	{ "d-toctou", step_toctou, false },
+	{ "a-pipe", step_pipe_ggtt, true },
+	{ "e-edge", step_edge, true },
+	{ "b-fence", step_fence, false },
+	{ "b-hws", step_hws, false },
+	{ "b-imr", step_imr, false },
+	{ "f-loop", step_loop, false },
 };
 
 /* The value of "key=" in the command line, or NULL. */
@@ -401,8 +434,12 @@ void gpu_hostile(const char *cmdline)
 	tg_printf("hostile: our GM low %x+%x high %x+%x\n", r.low_base,
 		  r.low_size, r.high_base, r.high_size);
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
-		if (selected(cmdline, steps[i].name))
+		if (selected(cmdline, steps[i].name)) {
+			if (steps[i].render)
+				use_render();
+			watch();
 			steps[i].run();
+		}
 	tg_printf("hostile: all steps done, %u failed\n", tg_failed);
 	tg_exit(tg_failed ? 1 : 0);
 }
