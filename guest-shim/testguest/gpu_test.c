@@ -10,7 +10,9 @@
  * mode=gpu-attack: the same setup, then a GGTT entry naming memory outside
  * the VM (must not be reachable: reads all ones through the aperture), then
  * a batch that writes ELSP with MI_LOAD_REGISTER_IMM (a privileged
- * register: the mediator must refuse it and the hypervisor stop this VM). */
+ * register: the mediator must refuse it and the hypervisor stop this VM).
+ * The device layer (setup, binding, submission on any engine) is shared
+ * with mode=gpu-hostile through gpu_dev.h. */
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/hw/gen9_regs.h"
 #include "guest-shim/testguest/gpu_dev.h"
