@@ -10,9 +10,12 @@
  * mode=gpu-attack: the same setup, then a GGTT entry naming memory outside
  * the VM (must not be reachable: reads all ones through the aperture), then
  * a batch that writes ELSP with MI_LOAD_REGISTER_IMM (a privileged
- * register: the mediator must refuse it and the hypervisor stop this VM). */
+ * register: the mediator must refuse it and the hypervisor stop this VM).
+ * The device layer (setup, binding, submission on any engine) is shared
+ * with mode=gpu-hostile through gpu_dev.h. */
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/hw/gen9_regs.h"
+#include "guest-shim/testguest/gpu_dev.h"
 #include "guest-shim/testguest/gpu_test.h"
 #include "guest-shim/testguest/tg.h"
 #include "mini/string.h"
@@ -45,6 +48,8 @@ static struct gpu {
 	uint32_t hwsp_gm, lrca_gm, ring_gm, dst_gm, seq_gm, tail;
 	uint8_t csb_head;
 	uint32_t completes;
+	uint32_t base, ctx_pages;	/* the engine in use (BCS unless switched) */
+	int engine;
 } g;
 
 /* ---- config space and registers ----------------------------------------- */
@@ -224,11 +229,11 @@ static void context_create(uint32_t base)
 {
 	uint32_t *st;
 
-	g.lrca = alloc_pages(CTX_PAGES);
-	g.lrca_gm = gm_alloc(CTX_PAGES * PG, false);
+	g.lrca = alloc_pages(g.ctx_pages);
+	g.lrca_gm = gm_alloc(g.ctx_pages * PG, false);
 	g.ring = alloc_pages(RING_BYTES / PG);
 	g.ring_gm = gm_alloc(RING_BYTES, false);
-	ggtt_bind(g.lrca_gm, g.lrca, CTX_PAGES);
+	ggtt_bind(g.lrca_gm, g.lrca, g.ctx_pages);
 	ggtt_bind(g.ring_gm, g.ring, RING_BYTES / PG);
 	st = ram32(g.lrca + LRC_STATE_OFFSET);
 	st[CTX_LRI_HEADER_0] = GEN9_CTX_LRI_HEADER_0_VAL;
@@ -249,6 +254,9 @@ static bool gpu_setup(void)
 	uint32_t base = BLT_RING_BASE;
 
 	g.next_gpa = ARENA_GPA;
+	g.base = base;
+	g.engine = GEN9_BCS0;
+	g.ctx_pages = CTX_PAGES;
 	if (!pci_setup() || !pvinfo())
 		return false;
 	wr32(GEN6_GDRST, GEN6_GRDOM_FULL);	/* sanitize, as i915 does */
@@ -298,16 +306,22 @@ static void submit(uint32_t seqno)
 		g.seq_gm | MI_FLUSH_DW_USE_GTT, 0, seqno,
 		MI_USER_INTERRUPT, MI_NOOP,
 	};
+
+	gpu_dev_submit(cs, 12);
+}
+
+void gpu_dev_submit(const uint32_t *cs, uint32_t n)
+{
 	uint64_t desc = g.lrca_gm | GEN8_CTX_VALID | GEN8_CTX_PRIVILEGE |
 			INTEL_LEGACY_64B_CONTEXT << GEN8_CTX_ADDRESSING_MODE_SHIFT |
-			(uint64_t)(1u << 5 | GEN9_BCS0) << 32;
+			(uint64_t)(1u << 5 | (uint32_t)g.engine) << 32;
 
-	ring_emit(cs, 12);
+	ring_emit(cs, n);
 	ram32(g.lrca + LRC_STATE_OFFSET)[CTX_RING_TAIL] = g.tail;
-	wr32(RING_ELSP(BLT_RING_BASE), 0);	/* element 1: none */
-	wr32(RING_ELSP(BLT_RING_BASE), 0);
-	wr32(RING_ELSP(BLT_RING_BASE), (uint32_t)(desc >> 32));
-	wr32(RING_ELSP(BLT_RING_BASE), (uint32_t)desc);
+	wr32(RING_ELSP(g.base), 0);	/* element 1: none */
+	wr32(RING_ELSP(g.base), 0);
+	wr32(RING_ELSP(g.base), (uint32_t)(desc >> 32));
+	wr32(RING_ELSP(g.base), (uint32_t)desc);
 }
 
 /* Interrupts on: the vGPU's MSI wakes us; yield so the GPU gets time. */
@@ -513,4 +527,72 @@ void gpu_attack(uint64_t mem_bytes)
 	wait_seqno(1);
 	tg_check("attack-privileged", false, "still running: seqno %u",
 		 ram32(g.seq)[0]);
+}
+
+/* ---- for gpu_hostile.c (gpu_dev.h) ------------------------------------- */
+
+bool gpu_dev_setup(void)
+{
+	return gpu_setup();
+}
+
+void gpu_dev_ranges(struct gpu_ranges *r)
+{
+	r->low_base = g.low_base;
+	r->low_size = g.low_size;
+	r->high_base = g.high_base;
+	r->high_size = g.high_size;
+	r->seq_gm = g.seq_gm;
+	r->seq = g.seq;
+	r->batch = g.batch;
+	r->batch_va = BATCH_VA;
+	r->engine = g.engine;
+	r->base = g.base;
+}
+
+uint64_t gpu_dev_alloc(uint32_t pages)
+{
+	return alloc_pages(pages);
+}
+
+uint32_t gpu_dev_gm(uint32_t bytes, bool mappable)
+{
+	return gm_alloc(bytes, mappable);
+}
+
+void gpu_dev_ggtt_bind(uint32_t gm, uint64_t gpa, uint32_t pages)
+{
+	ggtt_bind(gm, gpa, pages);
+}
+
+void gpu_dev_ppgtt_map(uint64_t va, uint64_t gpa, uint32_t pages)
+{
+	ppgtt_map(va, gpa, pages);
+}
+
+/* A status page and a context (with its own ring) on another engine; the
+ * same PPGTT. Later submissions go there. */
+void gpu_dev_use_engine(int engine, uint32_t base, uint32_t ctx_pages)
+{
+	g.engine = engine;
+	g.base = base;
+	g.ctx_pages = ctx_pages;
+	g.tail = 0;
+	engine_init(base);
+	context_create(base);
+}
+
+bool gpu_dev_wait(uint32_t seqno)
+{
+	return wait_seqno(seqno);
+}
+
+uint32_t gpu_dev_reg(uint32_t off)
+{
+	return rd32(off);
+}
+
+void gpu_dev_reg_write(uint32_t off, uint32_t val)
+{
+	wr32(off, val);
 }

@@ -19,5 +19,8 @@ void gpu_bench(uint32_t vm);
 /* mode=gpu-attack: a foreign GGTT entry, then a privileged batch that
  * must get this VM stopped. */
 void gpu_attack(uint64_t mem_bytes);
+/* mode=gpu-hostile: every attack class of issue 13 against the neighbours
+ * (gpu_hostile.c); "steps=NAME,..." picks some. Exits or gets stopped. */
+void gpu_hostile(const char *cmdline) __attribute__((noreturn));
 
 #endif

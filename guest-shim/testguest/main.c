@@ -16,6 +16,7 @@
  *                 with "vmrpc", the GPU-memory channel (vmrpc_test.c)
  *   mode=gpu-attack  the same setup, then attacks the mediator must refuse
  *   mode=hostile  CPU-side attacks and their victims (hostile.c, issue 19)
+ *   mode=gpu-hostile every attack class of issue 13 (gpu_hostile.c)
  * Each check prints "CHECK <name>: PASS|FAIL (...)" on the UART and reports
  * through the TEST_REPORT hypercall. */
 #include "guest-shim/testguest/gpu_test.h"
@@ -343,6 +344,8 @@ void tg_main(const struct raw64_boot_info *bi)
 			gpu_demo(bi->vm_id);
 		tg_exit(tg_failed ? 1 : 0);
 	}
+	if (has_word(bi->cmdline, "mode=gpu-hostile"))
+		gpu_hostile(bi->cmdline);
 	if (has_word(bi->cmdline, "mode=gpu-attack")) {
 		gpu_attack(bi->mem_bytes);
 		tg_exit(1);
