@@ -27,6 +27,7 @@
 
 #define GPU_EIO 5
 #define GPU_ENOMEM 12
+#define GPU_EAGAIN 11
 #define GPU_EFAULT 14
 #define GPU_EBUSY 16
 #define GPU_ENODEV 19

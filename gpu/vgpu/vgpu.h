@@ -136,6 +136,7 @@ struct vgpu_stats {
 	uint64_t ppgtt_errors;
 	/* execlists / workloads */
 	uint64_t elsp_submits, elsp_dropped;
+	uint64_t elsp_deferred; /* pairs that waited for shadow space */
 	uint64_t workloads, workloads_done, workloads_failed;
 	uint64_t overruns; /* workloads reset for running past the slice */
 	uint64_t csb_events, ctx_switches, vgpu_switches;

@@ -153,6 +153,62 @@ static int desc_check(struct vgpu *v, uint64_t desc)
 	return 0;
 }
 
+/* Both elements of an ELSP pair, or neither: -GPU_EAGAIN when the pair
+ * has to wait for shadow space that earlier work still holds. */
+static int execlist_queue(struct vgpu *v, struct vgpu_engine *e,
+			  uint64_t desc0, uint64_t desc1)
+{
+	uint32_t sbb_before[2] = { e->sbb_used[0], e->sbb_used[1] };
+	int ret = desc_check(v, desc0);
+
+	if (!ret && desc1)
+		ret = desc_check(v, desc1);
+	if (!ret)
+		ret = vgpu_workload_create(v, e, desc0, desc1, true);
+	if (!ret && desc1) {
+		ret = vgpu_workload_create(v, e, desc1, 0, false);
+		if (ret == -GPU_EAGAIN) {
+			vgpu_workload_unqueue_last(v, e);
+			e->sbb_used[0] = sbb_before[0];
+			e->sbb_used[1] = sbb_before[1];
+		}
+	}
+	return ret;
+}
+
+/* Waiting pairs keep their order: a new one queues behind them. */
+static void execlist_defer(struct vgpu *v, struct vgpu_engine *e,
+			   uint64_t desc0, uint64_t desc1)
+{
+	if (e->n_deferred == VGPU_DEFER_MAX) {
+		vgpu_fail(v, e->id, "too many submissions waiting for shadow space");
+		return;
+	}
+	e->deferred[e->n_deferred].desc0 = desc0;
+	e->deferred[e->n_deferred].desc1 = desc1;
+	e->n_deferred++;
+	v->stats.elsp_deferred++;
+}
+
+/* After a completion: queue what waited, oldest first, while it fits. */
+void vgpu_execlist_retry_deferred(struct vgpu *v, struct vgpu_engine *e)
+{
+	while (e->n_deferred && !v->failed) {
+		int ret = execlist_queue(v, e, e->deferred[0].desc0,
+					 e->deferred[0].desc1);
+
+		if (ret == -GPU_EAGAIN)
+			return;
+		e->n_deferred--;
+		memmove(&e->deferred[0], &e->deferred[1],
+			e->n_deferred * sizeof(e->deferred[0]));
+		if (ret) {
+			e->n_deferred = 0;
+			vgpu_fail(v, e->id, "submission rejected");
+		}
+	}
+}
+
 static void execlist_submit(struct vgpu *v, struct vgpu_engine *e,
 			    uint64_t desc0, uint64_t desc1)
 {
@@ -165,13 +221,11 @@ static void execlist_submit(struct vgpu *v, struct vgpu_engine *e,
 	}
 	if (!(desc1 & GEN8_CTX_VALID))
 		desc1 = 0;
-	ret = desc_check(v, desc0);
-	if (!ret && desc1)
-		ret = desc_check(v, desc1);
-	if (!ret)
-		ret = vgpu_workload_create(v, e, desc0, desc1, true);
-	if (!ret && desc1)
-		ret = vgpu_workload_create(v, e, desc1, 0, false);
+	ret = e->n_deferred ? -GPU_EAGAIN : execlist_queue(v, e, desc0, desc1);
+	if (ret == -GPU_EAGAIN) {
+		execlist_defer(v, e, desc0, desc1);
+		return;
+	}
 	if (ret) {
 		vgpu_fail(v, e->id, "submission rejected");
 		return;

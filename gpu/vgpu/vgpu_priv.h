@@ -90,6 +90,7 @@ struct ghyvi {
  * while a second-level batch it calls is copied (vgpu_cmd_scan.c). */
 #define VGPU_SBB_PAGES 24 /* 96 KiB */
 #define VGPU_SBB_L1_PAGES 16 /* 64 KiB for first-level batches */
+#define VGPU_DEFER_MAX 8 /* ELSP pairs that may wait for shadow space */
 #define VGPU_CTX_MAX_PAGES 22 /* RCS context image on gen9 */
 
 /* An object in the mediator's own GM: host pages mapped in the GGTT. */
@@ -139,6 +140,11 @@ struct vgpu_engine {
 	struct own_obj sctx, sring, sbb;
 	uint32_t sring_tail, sring_used;
 	uint32_t sbb_used[2]; /* bytes of each shadow batch area in use */
+	/* ELSP pairs that found no shadow space (batch area, shadow ring or
+	 * workload queue) while earlier work of this engine was queued: they
+	 * wait, in order, until that work completes (vgpu_execlist.c). */
+	struct { uint64_t desc0, desc1; } deferred[VGPU_DEFER_MAX];
+	unsigned int n_deferred;
 	uint32_t last_lrca; /* engine pages already in the shadow ctx */
 	bool tlb_inval;
 };
@@ -520,6 +526,8 @@ int vgpu_workload_prepare(struct vgpu *v, struct vgpu_engine *e,
 void vgpu_workload_complete(struct vgpu *v, struct vgpu_engine *e,
 			    struct workload *w, int status);
 void vgpu_workload_drop_all(struct vgpu *v, struct vgpu_engine *e);
+void vgpu_workload_unqueue_last(struct vgpu *v, struct vgpu_engine *e);
+void vgpu_execlist_retry_deferred(struct vgpu *v, struct vgpu_engine *e);
 void vgpu_fail(struct vgpu *v, int engine, const char *why);
 
 /* Command scanner (vgpu_cmd_scan.c). */

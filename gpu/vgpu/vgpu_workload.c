@@ -181,10 +181,12 @@ int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,
 	struct workload *w;
 	struct scan_result res;
 	uint64_t root, t0;
+	uint32_t sbb_before[2] = { e->sbb_used[0], e->sbb_used[1] };
+	bool scanned = false;
 	int ret;
 
 	if (e->wl_count >= VGPU_WL_QUEUE)
-		return -GPU_ENOSPC;
+		return -GPU_EAGAIN;	/* the queue is full of earlier work */
 	w = wl_at(e, e->wl_count);
 	memset(w, 0, sizeof(*w));
 	w->desc = desc;
@@ -204,11 +206,21 @@ int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,
 		t0 = vgpu_time_start(v);
 		ret = vgpu_scan_workload(v, e, w, &res);
 		vgpu_time_add(v, &v->stats.ns_scan, t0);
-		if (ret)
-			reject_log(v, e, &res);
+		scanned = true;
 	}
 	if (ret) {
+		/* A refused scan's copies are garbage: give their space back. */
+		e->sbb_used[0] = sbb_before[0];
+		e->sbb_used[1] = sbb_before[1];
 		vgpu_mm_put(v, w->mm);
+		/* Out of shadow space behind earlier work of this engine: the
+		 * space comes back as that work completes, so this waits
+		 * rather than fails (a busy but honest guest keeps its queue
+		 * full). With nothing queued it can never fit: refused. */
+		if (ret == -GPU_ENOSPC && e->wl_count)
+			return -GPU_EAGAIN;
+		if (scanned)
+			reject_log(v, e, &res);
 		v->stats.workloads_rejected++;
 		return ret;
 	}
@@ -314,6 +326,7 @@ void vgpu_workload_complete(struct vgpu *v, struct vgpu_engine *e,
 		v->stats.ns_on_hw += t0 - w->t_dispatched;
 	if (w->abandoned) {
 		wl_pop(v, e, w);
+		vgpu_execlist_retry_deferred(v, e);
 		return;
 	}
 	if (status) {
@@ -331,12 +344,29 @@ void vgpu_workload_complete(struct vgpu *v, struct vgpu_engine *e,
 		vgpu_raise_engine_irq(v, e->id, w->events);
 	v->stats.workloads_done++;
 	wl_pop(v, e, w);
+	vgpu_execlist_retry_deferred(v, e);
 	vgpu_time_add(v, &v->stats.ns_complete, t0);
+}
+
+/* Take back the workload queued last, not yet dispatched (element 0 of an
+ * ELSP pair whose element 1 has to wait: the pair waits whole). The
+ * caller restores the shadow batch areas it saved before the pair. */
+void vgpu_workload_unqueue_last(struct vgpu *v, struct vgpu_engine *e)
+{
+	struct workload *w = wl_at(e, e->wl_count - 1);
+
+	e->sring_tail = w->s_head;
+	e->sring_used -= w->s_len;
+	v->stats.ring_bytes_copied -= w->s_len;
+	vgpu_mm_put(v, w->mm);
+	e->wl_count--;
+	v->stats.workloads--;
 }
 
 /* Forget queued work; what is on the GPU now finishes silently. */
 void vgpu_workload_drop_all(struct vgpu *v, struct vgpu_engine *e)
 {
+	e->n_deferred = 0;
 	while (e->wl_count) {
 		struct workload *w = wl_at(e, e->wl_count - 1);
 
