@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the attack inputs of fuzz_vgpu_diff (format: tests/fuzz/fuzz_vgpu_diff.c).
+"""Writes the attack inputs and seeds of fuzz_vgpu_diff (format: tests/fuzz/fuzz_vgpu_diff.c).
 Each one is an attack class of issue 13; each must be refused or contained."""
 import os, struct
 
@@ -57,9 +57,6 @@ out = {
          NOOP, NOOP], []),
 }
 here = os.path.dirname(os.path.abspath(__file__))
-for name, data in out.items():
-    with open(os.path.join(here, name), 'wb') as f:
-        f.write(data)
 
 # Seeds (tests/fuzz/corpus/fuzz_vgpu_diff*/): the same shapes, harmless.
 SDI = mi(0x20, 2)
@@ -74,8 +71,11 @@ seeds = {
     'blitter-bb': inp(1, ring_bb, [SDI, addr(8), 0, 7, BB_END, NOOP],
         [(3, reg(0))]),
 }
+# The attacks are seeds too (prefixed attack-): once fixed, each one is a
+# regression test that every fuzz run replays first.
+seeds.update({'attack-' + n: d for n, d in out.items()})
 for t in ('fuzz_vgpu_diff', 'fuzz_vgpu_diff_gvirt'):
-    d = os.path.join(here, '..', '..', 'corpus', t)
+    d = os.path.join(here, 'corpus', t)
     os.makedirs(d, exist_ok=True)
     for name, data in seeds.items():
         with open(os.path.join(d, name), 'wb') as f:
