@@ -69,6 +69,8 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 	strlcpy(vm->name, cfg->name, sizeof(vm->name));
 	err = vm_mem_init(vm, cfg->memory);
 	if (!err)
+		err = vm_devices_init(vm);
+	if (!err)
 		err = loader_raw64_load(vm, image, size, cfg->cmdline, &bs);
 	if (!err)
 		err = vcpu_init(vm, &bs);

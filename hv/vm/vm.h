@@ -88,6 +88,7 @@ struct vm {
 	struct vcpu vcpu;
 	struct vuart uart;
 	struct vlapic lapic;
+	struct vm_devices devices;	/* who answers which MMIO / ports */
 	uint32_t pci_addr;	/* last value written to 0xCF8 */
 	uint64_t testdev_scratch, testdev_count;
 

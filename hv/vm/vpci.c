@@ -78,3 +78,8 @@ void vpci_io(struct vm *vm, uint16_t port, unsigned size, bool in,
 	else
 		config_write(vm, bdf, (addr & 0xfc) + byte, size, *val);
 }
+
+const struct pio_region vpci_pio = {
+	"PCI config", VPCI_ADDR_PORT, VPCI_DATA_PORT + 4 - VPCI_ADDR_PORT,
+	vpci_io,
+};

@@ -102,3 +102,14 @@ void vuart_io(struct vm *vm, unsigned off, bool in, uint32_t *val)
 	else
 		vuart_write(vm, off & 7, (uint8_t)*val);
 }
+
+static void vuart_pio_io(struct vm *vm, uint16_t port, unsigned size, bool in,
+			 uint32_t *val)
+{
+	(void)size;
+	vuart_io(vm, port - VUART_BASE, in, val);
+}
+
+const struct pio_region vuart_pio = {
+	"COM1", VUART_BASE, VUART_PORTS, vuart_pio_io,
+};

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hv/vm/mmio.h"
+
 #define VUART_BASE 0x3f8
 #define VUART_PORTS 8
 #define VUART_LINE_MAX 160
@@ -31,5 +33,8 @@ void vuart_io(struct vm *vm, unsigned off, bool in, uint32_t *val);
 void vuart_flush(struct vm *vm);
 /* One byte of output, as if written to THR (the putc hypercall). */
 void vuart_putc(struct vm *vm, char c);
+
+/* Ports VUART_BASE.. in the VM's device registry. */
+extern const struct pio_region vuart_pio;
 
 #endif
