@@ -4,6 +4,8 @@
 #include "hv/regs_dump.h"
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
+#include "hv/hv.h"
+#include "hv/vm/loader_linux.h"
 #include "hv/vm/loader_raw64.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm_mem.h"
@@ -54,6 +56,27 @@ struct vm *vm_by_id(unsigned id)
 	return id < nr_vms ? &vms[id] : NULL;
 }
 
+/* A Linux bzImage (with its initrd, if any) or a raw 64-bit image. */
+static int vm_load(struct vm *vm, const void *image, uint64_t size,
+		   struct vcpu_boot_state *bs)
+{
+	const struct hvcfg_vm *cfg = vm->cfg;
+	const struct boot_file *rd = NULL;
+
+	if (!loader_linux_wants(cfg->ramdisk, image, size))
+		return loader_raw64_load(vm, image, size, cfg->cmdline, bs);
+	if (cfg->ramdisk[0]) {
+		rd = boot_find_file(hv_platform.bi, cfg->ramdisk);
+		if (!rd) {
+			kprintf("vm '%s': not started: ramdisk %s was not "
+				"loaded\n", vm->name, cfg->ramdisk);
+			return -HV_ENOENT;
+		}
+	}
+	return loader_linux_load(vm, image, size, rd ? rd->data : NULL,
+				 rd ? rd->size : 0, cfg->cmdline, bs);
+}
+
 int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 {
 	struct vm *vm;
@@ -71,7 +94,7 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 	if (!err)
 		err = vm_devices_init(vm);
 	if (!err)
-		err = loader_raw64_load(vm, image, size, cfg->cmdline, &bs);
+		err = vm_load(vm, image, size, &bs);
 	if (!err)
 		err = vcpu_init(vm, &bs);
 	if (err) {
