@@ -2,6 +2,7 @@
  * the VM's device registry (hv/vm/mmio.h) says which device owns it. Unclaimed
  * ports behave like an empty ISA bus (reads all ones, writes vanish) and
  * are counted. */
+#include "hv/vm/exit_io_string.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vmexit.h"
 #include "hv/vmx/vmx_insn.h"
@@ -16,13 +17,8 @@ enum exit_action handle_io(struct vm *vm, const struct vm_exit *ex)
 	uint32_t val = in ? 0xffffffffu : (uint32_t)(r->rax & mask);
 	const struct pio_region *dev = pio_find(vm, port);
 
-	if (ex->qual & IO_QUAL_STRING) {
-		/* INS/OUTS: no device of ours is used that way. */
-		vm_event(vm, VM_EV_UNCLAIMED_IO, "string I/O on port %x not "
-			 "emulated (skipped)", port);
-		vcpu_skip_insn();
-		return EXIT_RESUME;
-	}
+	if (ex->qual & IO_QUAL_STRING)
+		return handle_io_string(vm, ex->qual, dev);
 	if (dev) {
 		dev->io(vm, port, size, in, &val);
 	} else {

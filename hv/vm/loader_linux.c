@@ -8,6 +8,7 @@
 #include "hv/console.h"
 #include "hv/hv_errno.h"
 #include "hv/vm/bzimage.h"
+#include "hv/vm/vacpi.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mem.h"
 #include "mini/string.h"
@@ -70,12 +71,15 @@ static int write_everything(struct vm *vm, const void *image,
 {
 	static const uint64_t gdt[4] = { 0, 0, GDT_CODE64_DESC, GDT_DATA_DESC };
 	static uint8_t zp[BP_SIZE];	/* not on the hypervisor's stack */
-	uint64_t rsdp = 0;	/* ACPI tables: none yet */
+	static uint8_t acpi[VACPI_SIZE];
+	uint64_t rsdp = vacpi_build(acpi, LX_ACPI_GPA);
 	int err = build_page_tables(vm);
 
 	bzimage_zero_page(zp, image, bz, lay, initrd_size, rsdp);
 	if (!err)
 		err = vm_write_gpa(vm, LX_GDT_GPA, gdt, sizeof(gdt));
+	if (!err)
+		err = vm_write_gpa(vm, LX_ACPI_GPA, acpi, sizeof(acpi));
 	if (!err)
 		err = vm_write_gpa(vm, LX_ZERO_PAGE_GPA, zp, sizeof(zp));
 	if (!err)
@@ -116,6 +120,10 @@ int loader_linux_load(struct vm *vm, const void *image, uint64_t size,
 		(unsigned long long)lay.kernel_gpa, bz.kernel_bytes >> 10,
 		bz.init_size >> 10, (unsigned long long)lay.initrd_gpa,
 		(unsigned long long)(initrd_size >> 10));
+	/* xAPIC mode, as a PC's firmware leaves it: Linux without ACPI
+	 * finds the LAPIC at 0xFEE00000, and would leave x2APIC anyway on a
+	 * platform without interrupt remapping (hv/vm/vlapic_xapic.c). */
+	vm->lapic.apic_base = APIC_BASE_ADDR | APIC_BASE_BSP | APIC_BASE_EN;
 	*bs = (struct vcpu_boot_state){
 		.rip = lay.entry_gpa,
 		.rsp = LX_STACK_TOP,

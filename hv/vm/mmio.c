@@ -63,3 +63,25 @@ const struct pio_region *pio_find(const struct vm *vm, uint16_t port)
 			return d->pio[i];
 	return NULL;
 }
+
+/* Nothing decodes the address: a PC's bus floats, reads return all ones
+ * and writes vanish. Counted and the first few logged, the guest goes on
+ * (probes of absent devices are normal for an OS). */
+static uint64_t unclaimed_read(struct vm *vm, uint64_t gpa, unsigned size)
+{
+	vm_event(vm, VM_EV_UNCLAIMED_MMIO, "%u-byte read of unclaimed MMIO "
+		 "%llx: all ones", size, (unsigned long long)gpa);
+	return size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
+}
+
+static void unclaimed_write(struct vm *vm, uint64_t gpa, unsigned size,
+			    uint64_t val)
+{
+	vm_event(vm, VM_EV_UNCLAIMED_MMIO, "%u-byte write of %llx to "
+		 "unclaimed MMIO %llx: dropped", size,
+		 (unsigned long long)val, (unsigned long long)gpa);
+}
+
+const struct mmio_region mmio_unclaimed = {
+	"unclaimed MMIO", 0, 0, unclaimed_read, unclaimed_write,
+};

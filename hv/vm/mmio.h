@@ -64,6 +64,13 @@ const struct mmio_region *mmio_overlap(const struct vm *vm, uint64_t gpa,
 				       uint64_t size,
 				       const struct mmio_region *self);
 
+/* What answers guest-physical addresses of the PC's device window
+ * [MMIO_HOLE_BASE, MMIO_HOLE_END) that no device decodes (the offsets
+ * passed to it are the full address). */
+#define MMIO_HOLE_BASE	0xc0000000ull
+#define MMIO_HOLE_END	0x100000000ull
+extern const struct mmio_region mmio_unclaimed;
+
 /* Registers every device of the VM's platform (hv/vm/vm_devices.c). */
 int vm_devices_init(struct vm *vm);
 

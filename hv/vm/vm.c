@@ -33,6 +33,7 @@ static const char *const event_names[VM_EV_COUNT] = {
 	[VM_EV_BAD_HYPERCALL] = "bad hypercalls",
 	[VM_EV_UNKNOWN_MSR] = "unknown MSRs (#GP)",
 	[VM_EV_UNCLAIMED_IO] = "unclaimed I/O ports",
+	[VM_EV_UNCLAIMED_MMIO] = "unclaimed MMIO accesses",
 	[VM_EV_VMX_INSN] = "VMX instructions (#UD)",
 	[VM_EV_VGPU_BAD_MMIO] = "refused vGPU MMIO accesses",
 	[VM_EV_VGPU_APERTURE] = "aperture accesses outside its GM",
@@ -90,6 +91,8 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 	vm->id = nr_vms;
 	vm->cfg = cfg;
 	strlcpy(vm->name, cfg->name, sizeof(vm->name));
+	vlapic_reset(&vm->lapic);	/* the loader may choose its mode */
+	vioapic_reset(&vm->ioapic);
 	err = vm_mem_init(vm, cfg->memory);
 	if (!err)
 		err = vm_devices_init(vm);
@@ -101,7 +104,6 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 		vm_mem_destroy(vm);
 		return err;
 	}
-	vlapic_reset(&vm->lapic);
 	vm->stats.start_tsc = rdtsc();
 	vm->state = VM_RUNNABLE;
 	nr_vms++;

@@ -7,19 +7,26 @@
  * vgpu_* keys, so it registers its BARs when it is attached
  * (vgpu_dev_attach in hv/vm/vgpu_dev.c). */
 #include "hv/vm/mmio.h"
+#include "hv/vm/vlapic.h"
+#include "hv/vm/vioapic.h"
 #include "hv/vm/vpci.h"
+#include "hv/vm/vpm.h"
 #include "hv/vm/vpost.h"
 #include "hv/vm/vtestdev.h"
 #include "hv/vm/vuart.h"
 
 static const struct mmio_region *const platform_mmio[] = {
 	&vtestdev_mmio,
+	&vlapic_xapic_mmio,
+	&vioapic_mmio,
 };
 
 static const struct pio_region *const platform_pio[] = {
 	&vuart_pio,
 	&vpci_pio,
 	&vpost_pio,
+	&vpm_sleep_pio,
+	&vpm_reset_pio,
 };
 
 int vm_devices_init(struct vm *vm)
