@@ -23,7 +23,8 @@ static const struct mmio_region *const platform_mmio[] = {
 
 static const struct pio_region *const platform_pio[] = {
 	&vuart_pio,
-	&vpci_pio,
+	&vpci_addr_pio,
+	&vpci_data_pio,
 	&vpost_pio,
 	&vpm_sleep_pio,
 	&vpm_reset_pio,

@@ -79,7 +79,12 @@ void vpci_io(struct vm *vm, uint16_t port, unsigned size, bool in,
 		config_write(vm, bdf, (addr & 0xfc) + byte, size, *val);
 }
 
-const struct pio_region vpci_pio = {
-	"PCI config", VPCI_ADDR_PORT, VPCI_DATA_PORT + 4 - VPCI_ADDR_PORT,
-	vpci_io,
+/* Two ranges: 0xCF9 between them is the reset control register (a byte
+ * port; a dword access at 0xCF8 is CONFIG_ADDRESS, as on a PC). */
+const struct pio_region vpci_addr_pio = {
+	"PCI config address", VPCI_ADDR_PORT, 1, vpci_io,
+};
+
+const struct pio_region vpci_data_pio = {
+	"PCI config data", VPCI_DATA_PORT, 4, vpci_io,
 };

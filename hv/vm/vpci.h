@@ -20,7 +20,7 @@ struct vm;
 void vpci_io(struct vm *vm, uint16_t port, unsigned size, bool in,
 	     uint32_t *val);
 
-/* 0xCF8..0xCFF in the VM's device registry. */
-extern const struct pio_region vpci_pio;
+/* 0xCF8 and 0xCFC..0xCFF in the VM's device registry. */
+extern const struct pio_region vpci_addr_pio, vpci_data_pio;
 
 #endif
