@@ -94,21 +94,44 @@ static int write_everything(struct vm *vm, const void *image,
 	return err;
 }
 
+static int check(struct vm *vm, const void *image, uint64_t size,
+		 uint64_t mem_bytes, uint64_t initrd_size, const char *cmdline,
+		 struct bzimage_info *bz, struct bzimage_layout *lay)
+{
+	const char *why;
+	int err = bzimage_parse(image, size, bz, &why);
+
+	if (err)
+		return refuse(vm, "kernel", why, err);
+	err = bzimage_plan(bz, mem_bytes, initrd_size, strlen(cmdline), lay,
+			   &why);
+	if (err)
+		return refuse(vm, "memory", why, err);
+	return 0;
+}
+
+int loader_linux_check(struct vm *vm, const void *image, uint64_t size,
+		       uint64_t mem_bytes, uint64_t initrd_size,
+		       const char *cmdline)
+{
+	struct bzimage_info bz;
+	struct bzimage_layout lay;
+
+	return check(vm, image, size, mem_bytes, initrd_size, cmdline, &bz,
+		     &lay);
+}
+
 int loader_linux_load(struct vm *vm, const void *image, uint64_t size,
 		      const void *initrd, uint64_t initrd_size,
 		      const char *cmdline, struct vcpu_boot_state *bs)
 {
 	struct bzimage_info bz;
 	struct bzimage_layout lay;
-	const char *why;
-	int err = bzimage_parse(image, size, &bz, &why);
+	int err = check(vm, image, size, vm->mem_bytes, initrd_size, cmdline,
+			&bz, &lay);
 
 	if (err)
-		return refuse(vm, "kernel", why, err);
-	err = bzimage_plan(&bz, vm->mem_bytes, initrd_size, strlen(cmdline),
-			   &lay, &why);
-	if (err)
-		return refuse(vm, "memory", why, err);
+		return err;
 	err = write_everything(vm, image, &bz, &lay, initrd, initrd_size,
 			       cmdline);
 	if (err)

@@ -17,6 +17,12 @@ struct vm;
 bool loader_linux_wants(const char *ramdisk, const void *image,
 			uint64_t size);
 
+/* The validation alone, before the VM's memory is allocated: 0, or the
+ * refusal printed as loader_linux_load would and a negative HV_E*. */
+int loader_linux_check(struct vm *vm, const void *image, uint64_t size,
+		       uint64_t mem_bytes, uint64_t initrd_size,
+		       const char *cmdline);
+
 /* Validates the bzImage, places kernel, initrd, command line, zero page,
  * identity page tables and GDT in the VM's RAM and says where the vCPU
  * starts. On failure prints "vm 'NAME': not started: REASON" and returns

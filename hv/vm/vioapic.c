@@ -12,7 +12,8 @@
 #define REG_REDIR0	0x10
 #define VER_VALUE	(0x11u | (VIOAPIC_PINS - 1) << 16)
 #define RTE_MASKED	(1ull << 16)
-#define RTE_DELMODE	(7ull << 8)	/* 0 = fixed */
+#define RTE_DELMODE	(7ull << 8)
+#define RTE_DM_LOWPRI	(1ull << 8)	/* one CPU: the same as fixed */
 #define RTE_RO_BITS	((1ull << 12) | (1ull << 14))	/* status, RIRR */
 
 void vioapic_reset(struct vioapic *io)
@@ -86,8 +87,8 @@ void vioapic_assert(struct vm *vm, unsigned pin)
 	if (pin >= VIOAPIC_PINS)
 		return;
 	e = io->redir[pin];
-	if ((e & RTE_MASKED) || (e & RTE_DELMODE)) {
-		io->masked_drops++;	/* masked, or not fixed delivery */
+	if ((e & RTE_MASKED) || (e & RTE_DELMODE) > RTE_DM_LOWPRI) {
+		io->masked_drops++;	/* masked, or SMI/NMI/INIT/ExtINT */
 		return;
 	}
 	io->delivered++;

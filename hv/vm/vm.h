@@ -79,6 +79,7 @@ struct vm {
 	enum vm_state state;
 	char stop_reason[96];
 	int exit_status;	/* from the exit hypercall */
+	bool linux_guest;	/* booted through the bzImage loader */
 
 	uint64_t mem_bytes;
 	void *ram;		/* host view of guest-physical 0 (contiguous) */
@@ -135,6 +136,9 @@ void vm_stop(struct vm *vm, const char *fmt, ...)
 /* Counts a guest misbehaviour and logs the first few of each kind. */
 void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* A Linux VM's exits by reason and interrupt counts (hv/vm/vm_report.c). */
+void vm_report(const struct vm *vm);
 
 const char *vm_state_name(enum vm_state s);
 const char *vm_event_name(enum vm_event ev);
