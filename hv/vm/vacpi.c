@@ -127,11 +127,26 @@ static uint32_t build_madt(uint8_t *t)
 	return len;
 }
 
-/* AML: Name (_S5, Package (4) { 5, 0, 0, 0 }): the SLP_TYP Linux writes
- * to the sleep control register to power off. */
+/* AML, hand-assembled (ACPI 6.4 chapter 20):
+ *   Name (_S5, Package (4) { 5, 0, 0, 0 })
+ *     the SLP_TYP Linux writes to the sleep control register to power off;
+ *   Device (\_SB.COM1) { Name (_HID, EisaId ("PNP0501")) Name (_UID, 1)
+ *     Name (_CRS, ResourceTemplate () { IO (Decode16, 0x3F8, 0x3F8, 1, 8)
+ *                                       IRQNoFlags () { 4 } }) }
+ *     COM1 with its interrupt: Linux maps GSI 4 through the IOAPIC when
+ *     it finds the port here (with no 8259 it preallocates no ISA IRQs,
+ *     so the legacy probe's "IRQ 4" alone cannot be requested). */
 static const uint8_t dsdt_aml[] = {
 	0x08, '_', 'S', '5', '_', 0x12, 0x07, 0x04,
 	0x0a, VACPI_S5_TYP, 0x00, 0x00, 0x00,
+	0x5b, 0x82, 0x31,				/* Device, PkgLength 49 */
+	0x5c, 0x2e, '_', 'S', 'B', '_', 'C', 'O', 'M', '1',
+	0x08, '_', 'H', 'I', 'D', 0x0c, 0x41, 0xd0, 0x05, 0x01,
+	0x08, '_', 'U', 'I', 'D', 0x01,
+	0x08, '_', 'C', 'R', 'S', 0x11, 0x10, 0x0a, 0x0d,
+	0x47, 0x01, 0xf8, 0x03, 0xf8, 0x03, 0x01, 0x08,	/* IO */
+	0x22, 0x10, 0x00,				/* IRQ 4 */
+	0x79, 0x00,					/* end tag */
 };
 
 static void build_dsdt(uint8_t *t)

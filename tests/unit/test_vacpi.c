@@ -86,6 +86,35 @@ static void test_fadt_fields(void **state)
 	assert_int_equal(get64(f + 260), VACPI_SLEEP_STS_PORT);
 }
 
+/* COM1 in the DSDT: the Device's PkgLength reaches the table's end, and
+ * its _CRS buffer holds IO 0x3F8/8, IRQ 4 and an end tag. */
+static void test_dsdt_com1(void **state)
+{
+	static uint8_t buf[VACPI_SIZE];
+	const uint8_t *d = buf + VACPI_DSDT_OFF, *dev = NULL, *crs = NULL;
+	static const uint8_t res[] = { 0x47, 0x01, 0xf8, 0x03, 0xf8, 0x03,
+				       0x01, 0x08, 0x22, 0x10, 0x00, 0x79,
+				       0x00 };
+
+	(void)state;
+	vacpi_build(buf, 0xe0000);
+	for (uint32_t i = 36; i + 2 <= len_of(d); i++) {
+		if (!dev && d[i] == 0x5b && d[i + 1] == 0x82)
+			dev = d + i;
+		if (!crs && !memcmp(d + i, "_CRS", 4))
+			crs = d + i;
+	}
+	assert_non_null(dev);
+	assert_int_equal(dev + 2 + dev[2], d + len_of(d));
+	assert_memory_equal(dev + 5, "_SB_COM1", 8);
+	assert_non_null(memchr(dev, 0x0c, 30));	/* _HID DWord */
+	assert_non_null(crs);
+	assert_int_equal(crs[4], 0x11);		/* BufferOp */
+	assert_int_equal(crs + 5 + crs[5], d + len_of(d));
+	assert_int_equal(crs[7], sizeof(res));
+	assert_memory_equal(crs + 8, res, sizeof(res));
+}
+
 static void test_dsdt_s5(void **state)
 {
 	static uint8_t buf[VACPI_SIZE];
@@ -101,7 +130,7 @@ static void test_dsdt_s5(void **state)
 	assert_non_null(s5);
 	assert_int_equal(s5[-1], 0x08);		/* NameOp */
 	assert_int_equal(s5[4], 0x12);		/* PackageOp */
-	assert_int_equal(s5 + 5 + s5[5], d + len_of(d));	/* PkgLength */
+	assert_int_equal(s5[5], 7);		/* PkgLength */
 	assert_int_equal(s5[7], 0x0a);		/* BytePrefix */
 	assert_int_equal(s5[8], VACPI_S5_TYP);
 }
@@ -138,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_checksums_and_links),
 		cmocka_unit_test(test_fadt_fields),
 		cmocka_unit_test(test_dsdt_s5),
+		cmocka_unit_test(test_dsdt_com1),
 		cmocka_unit_test(test_walker_reads_them),
 	};
 
