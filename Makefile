@@ -24,6 +24,7 @@ include mk/deps.mk
 include mk/efi.mk
 include mk/host.mk
 include mk/guest.mk
+include mk/linux-guest.mk
 include mk/emu.mk
 include mk/eval.mk
 

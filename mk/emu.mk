@@ -29,7 +29,7 @@ bochs: $(IMAGE)
 	tools/run-bochs $(IMAGE) $(BUILD)/bochs-run $(RUN_SECONDS); \
 	echo "console output: $(BUILD)/bochs-run/console.log"
 
-emu: $(EFI_APP) $(TESTGUEST_BIN)
+emu: $(EFI_APP) $(TESTGUEST_BIN) $(LINUX_GUEST_FILES)
 	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/cases/*/
 
 test: deps

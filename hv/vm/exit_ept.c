@@ -185,6 +185,12 @@ enum exit_action handle_ept_violation(struct vm *vm, const struct vm_exit *ex)
 		return emulate_mmio(vm, reg, gpa, ex->qual);
 	if (mapped && need == EPT_W && (x.perms & EPT_R))
 		return emulate_mmio(vm, &wp_ram, gpa, ex->qual);
+	/* The PC's device window below 4 GiB with no device there: an empty
+	 * bus (OSes probe it), unless the guest executes from it. Elsewhere
+	 * an access to nothing is a wild pointer: the VM stops. */
+	if (!mapped && need != EPT_X && gpa >= MMIO_HOLE_BASE &&
+	    gpa < MMIO_HOLE_END && gpa >= vm->mem_bytes)
+		return emulate_mmio(vm, &mmio_unclaimed, gpa, ex->qual);
 	return unmapped(vm, gpa, ex->qual);
 }
 

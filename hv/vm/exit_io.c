@@ -1,51 +1,11 @@
 /* I/O instructions (exit reason 30). The I/O bitmaps send every port here;
- * a small table says which virtual device owns which ports. Unclaimed
+ * the VM's device registry (hv/vm/mmio.h) says which device owns it. Unclaimed
  * ports behave like an empty ISA bus (reads all ones, writes vanish) and
  * are counted. */
+#include "hv/vm/exit_io_string.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vmexit.h"
-#include "hv/vm/vpci.h"
-#include "hv/vm/vuart.h"
 #include "hv/vmx/vmx_insn.h"
-
-#define POST_PORT 0x80	/* POST codes; Linux also uses it as a delay */
-
-typedef void (*port_fn)(struct vm *vm, uint16_t port, unsigned size, bool in,
-			uint32_t *val);
-
-static void uart_port(struct vm *vm, uint16_t port, unsigned size, bool in,
-		      uint32_t *val)
-{
-	(void)size;
-	vuart_io(vm, port - VUART_BASE, in, val);
-}
-
-static void ignore_port(struct vm *vm, uint16_t port, unsigned size, bool in,
-			uint32_t *val)
-{
-	(void)vm;
-	(void)port;
-	(void)size;
-	if (in)
-		*val = 0xffffffffu;
-}
-
-static const struct {
-	uint16_t first, last;
-	port_fn fn;
-} port_table[] = {
-	{ VUART_BASE, VUART_BASE + VUART_PORTS - 1, uart_port },
-	{ VPCI_ADDR_PORT, VPCI_DATA_PORT + 3, vpci_io },
-	{ POST_PORT, POST_PORT, ignore_port },
-};
-
-static port_fn find_port(uint16_t port)
-{
-	for (unsigned i = 0; i < sizeof(port_table) / sizeof(port_table[0]); i++)
-		if (port >= port_table[i].first && port <= port_table[i].last)
-			return port_table[i].fn;
-	return NULL;
-}
 
 enum exit_action handle_io(struct vm *vm, const struct vm_exit *ex)
 {
@@ -55,17 +15,12 @@ enum exit_action handle_io(struct vm *vm, const struct vm_exit *ex)
 	struct guest_regs *r = &vm->vcpu.regs;
 	uint64_t mask = size == 1 ? 0xff : size == 2 ? 0xffff : 0xffffffff;
 	uint32_t val = in ? 0xffffffffu : (uint32_t)(r->rax & mask);
-	port_fn fn = find_port(port);
+	const struct pio_region *dev = pio_find(vm, port);
 
-	if (ex->qual & IO_QUAL_STRING) {
-		/* INS/OUTS: no device of ours is used that way. */
-		vm_event(vm, VM_EV_UNCLAIMED_IO, "string I/O on port %x not "
-			 "emulated (skipped)", port);
-		vcpu_skip_insn();
-		return EXIT_RESUME;
-	}
-	if (fn) {
-		fn(vm, port, size, in, &val);
+	if (ex->qual & IO_QUAL_STRING)
+		return handle_io_string(vm, ex->qual, dev);
+	if (dev) {
+		dev->io(vm, port, size, in, &val);
 	} else {
 		vm_event(vm, VM_EV_UNCLAIMED_IO, "%s port %x (%u bytes): "
 			 "unclaimed", in ? "in from" : "out to", port, size);

@@ -3,16 +3,13 @@
  * from the VMCS or the virtual APIC; any other gets #GP, as a CPU without
  * that MSR would give, and is counted and logged. */
 #include "hv/vm/guest_state_vmcs.h"
+#include "hv/console.h"
+#include "hv/vm/msr_platform.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vmexit.h"
 #include "hv/vmx/vmx_insn.h"
 #include "hv/x86.h"
 
-#define APIC_BASE_BSP		(1ull << 8)
-#define APIC_BASE_EXTD		(1ull << 10)	/* x2APIC mode */
-#define APIC_BASE_EN		(1ull << 11)
-#define APIC_BASE_VALUE		(0xfee00000ull | APIC_BASE_BSP | \
-				 APIC_BASE_EXTD | APIC_BASE_EN)
 #define MISC_ENABLE_FAST_STRINGS 1ull
 #define MTRR_DEF_TYPE_WB_ON	0x806ull	/* MTRRs enabled, default WB */
 
@@ -41,18 +38,19 @@ static int msr_read(struct vm *vm, uint32_t msr, uint64_t *val)
 	int field = vmcs_msr_field(msr);
 
 	if (vlapic_is_msr(msr))
-		return vlapic_rdmsr(&vm->lapic, msr, rdtsc(), val);
+		return vlapic_x2apic_mode(&vm->lapic)
+			       ? vlapic_rdmsr(&vm->lapic, msr, rdtsc(), val) : -1;
 	if (field >= 0) {
 		*val = vmread((uint32_t)field);
 		return 0;
 	}
 	switch (msr) {
-	case MSR_IA32_APIC_BASE: *val = APIC_BASE_VALUE; return 0;
+	case MSR_IA32_APIC_BASE: *val = vm->lapic.apic_base; return 0;
 	case MSR_IA32_TIME_STAMP_COUNTER: *val = rdtsc(); return 0;
 	case MSR_IA32_MISC_ENABLE: *val = MISC_ENABLE_FAST_STRINGS; return 0;
 	case MSR_IA32_MTRRCAP: *val = 0; return 0;	/* no variable MTRRs */
 	case MSR_IA32_MTRR_DEF_TYPE: *val = MTRR_DEF_TYPE_WB_ON; return 0;
-	default: return -1;
+	default: return msr_platform_read(vm, msr, val);
 	}
 }
 
@@ -61,22 +59,40 @@ static int msr_write(struct vm *vm, uint32_t msr, uint64_t val)
 	int field = vmcs_msr_field(msr);
 
 	if (vlapic_is_msr(msr))
-		return vlapic_wrmsr(&vm->lapic, msr, val, rdtsc());
-	/* Checked like the CPU checks it; -2: #GP already queued. */
+		return vlapic_x2apic_mode(&vm->lapic)
+			       ? vlapic_wrmsr(&vm->lapic, msr, val, rdtsc()) : -1;
+	/* Checked like the CPU checks it (EFER.LMA stays the CPU's);
+	 * -2: #GP already queued. */
 	if (field >= 0)
 		return guest_write_vmcs_msr(vm, msr, (uint32_t)field, val)
 			? -2 : 0;
 	switch (msr) {
 	case MSR_IA32_APIC_BASE:
-		/* Only the value we report: x2APIC mode stays on. */
-		return val == APIC_BASE_VALUE ? 0 : -1;
+		return vlapic_set_apic_base(&vm->lapic, val);
 	case MSR_IA32_TIME_STAMP_COUNTER:
 	case MSR_IA32_MISC_ENABLE:
 	case MSR_IA32_MTRR_DEF_TYPE:
 		return 0;	/* accepted and ignored, as Linux expects */
 	default:
-		return -1;
+		return msr_platform_write(vm, msr, val);
 	}
+}
+
+/* Counted always, logged the first time for each MSR, with its name. */
+static void refused(struct vm *vm, const char *op, uint32_t msr, uint64_t val)
+{
+	const char *name = msr_name(msr);
+
+	vm->stats.events[VM_EV_UNKNOWN_MSR]++;
+	if (!msr_first_refusal(vm, msr))
+		return;
+	if (op[0] == 'w')
+		kprintf("vm '%s': wrmsr %x%s%s <- %llx: #GP injected\n",
+			vm->name, msr, name ? " " : "", name ? name : "",
+			(unsigned long long)val);
+	else
+		kprintf("vm '%s': rdmsr %x%s%s: #GP injected\n", vm->name,
+			msr, name ? " " : "", name ? name : "");
 }
 
 enum exit_action handle_rdmsr(struct vm *vm, const struct vm_exit *ex)
@@ -87,7 +103,7 @@ enum exit_action handle_rdmsr(struct vm *vm, const struct vm_exit *ex)
 
 	(void)ex;
 	if (msr_read(vm, msr, &val)) {
-		vm_event(vm, VM_EV_UNKNOWN_MSR, "rdmsr %x: #GP injected", msr);
+		refused(vm, "rdmsr", msr, 0);
 		vcpu_inject_exception(vm, EXC_GP, true, 0);
 		return EXIT_RESUME;
 	}
@@ -109,8 +125,7 @@ enum exit_action handle_wrmsr(struct vm *vm, const struct vm_exit *ex)
 	if (rc == -2)
 		return EXIT_RESUME;
 	if (rc) {
-		vm_event(vm, VM_EV_UNKNOWN_MSR, "wrmsr %x <- %llx: #GP injected",
-			 msr, (unsigned long long)val);
+		refused(vm, "wrmsr", msr, val);
 		vcpu_inject_exception(vm, EXC_GP, true, 0);
 		return EXIT_RESUME;
 	}

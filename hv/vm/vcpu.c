@@ -144,6 +144,8 @@ static void setup_guest_state(const struct vcpu_boot_state *bs, int *err)
 	const struct vmx_caps *caps = &vmx_cpu.caps;
 	uint64_t cr0 = CR0_PE | CR0_ET | CR0_NE | CR0_PG;
 	uint64_t cr4 = CR4_PAE;
+	uint16_t cs = bs->cs_sel ? bs->cs_sel : 0x08;
+	uint16_t ds = bs->ds_sel ? bs->ds_sel : 0x10;
 
 	w(VMCS_GUEST_CR0, vmx_fix_guest_cr0(caps, cr0, false), err);
 	w(VMCS_CR0_READ_SHADOW, cr0, err);
@@ -155,12 +157,12 @@ static void setup_guest_state(const struct vcpu_boot_state *bs, int *err)
 	w(VMCS_GUEST_DR7, DR7_INIT, err);
 	w(VMCS_GUEST_IA32_DEBUGCTL, 0, err);
 
-	guest_seg(VMCS_GUEST_CS_SELECTOR, 0x08, AR_CODE64, err);
-	guest_seg(VMCS_GUEST_SS_SELECTOR, 0x10, AR_DATA, err);
-	guest_seg(VMCS_GUEST_DS_SELECTOR, 0x10, AR_DATA, err);
-	guest_seg(VMCS_GUEST_ES_SELECTOR, 0x10, AR_DATA, err);
-	guest_seg(VMCS_GUEST_FS_SELECTOR, 0x10, AR_DATA, err);
-	guest_seg(VMCS_GUEST_GS_SELECTOR, 0x10, AR_DATA, err);
+	guest_seg(VMCS_GUEST_CS_SELECTOR, cs, AR_CODE64, err);
+	guest_seg(VMCS_GUEST_SS_SELECTOR, ds, AR_DATA, err);
+	guest_seg(VMCS_GUEST_DS_SELECTOR, ds, AR_DATA, err);
+	guest_seg(VMCS_GUEST_ES_SELECTOR, ds, AR_DATA, err);
+	guest_seg(VMCS_GUEST_FS_SELECTOR, ds, AR_DATA, err);
+	guest_seg(VMCS_GUEST_GS_SELECTOR, ds, AR_DATA, err);
 	w(VMCS_GUEST_LDTR_SELECTOR, 0, err);
 	w(VMCS_GUEST_LDTR_BASE, 0, err);
 	w(VMCS_GUEST_LDTR_LIMIT, 0, err);

@@ -13,6 +13,7 @@ struct vcpu_boot_state {
 	uint64_t rip, rsp, rsi, cr3;
 	uint64_t gdt_base;
 	uint16_t gdt_limit;
+	uint16_t cs_sel, ds_sel;	/* 0: 0x08 code, 0x10 data */
 };
 
 /* Allocates and fills the VMCS of vm's vCPU; leaves it current. */

@@ -27,6 +27,8 @@ void vlapic_reset(struct vlapic *l)
 {
 	memset(l, 0, sizeof(*l));
 	l->svr = SVR_DEFAULT;
+	l->apic_base = APIC_BASE_RESET;
+	l->xapic_dfr = 0xffffffffu;	/* flat model */
 	l->lvt_timer = l->lvt_lint0 = l->lvt_lint1 = l->lvt_error =
 		l->lvt_thermal = l->lvt_pmc = l->lvt_cmci = LVT_MASKED;
 }
@@ -194,4 +196,28 @@ void vlapic_accept(struct vlapic *l, int vec)
 uint64_t vlapic_next_event(const struct vlapic *l)
 {
 	return l->deadline ? l->deadline : UINT64_MAX;
+}
+
+int vlapic_set_apic_base(struct vlapic *l, uint64_t val)
+{
+	uint64_t mode = val & (APIC_BASE_EN | APIC_BASE_EXTD);
+	uint64_t cur = l->apic_base & (APIC_BASE_EN | APIC_BASE_EXTD);
+
+	if ((val & ~(APIC_BASE_EN | APIC_BASE_EXTD)) !=
+	    (APIC_BASE_ADDR | APIC_BASE_BSP))
+		return -1;	/* relocation, BSP flag, reserved bits */
+	if (mode == APIC_BASE_EXTD)
+		return -1;	/* x2APIC without enable: invalid */
+	if (cur == (APIC_BASE_EN | APIC_BASE_EXTD) && mode == APIC_BASE_EN)
+		return -1;	/* x2APIC -> xAPIC must pass through off */
+	if (cur == 0 && mode == (APIC_BASE_EN | APIC_BASE_EXTD))
+		return -1;	/* off -> x2APIC must pass through xAPIC */
+	l->apic_base = val;
+	return 0;
+}
+
+void vlapic_raise(struct vlapic *l, int vec)
+{
+	if (vec >= 16 && vec < 256)
+		bit_set(l->irr, vec);
 }

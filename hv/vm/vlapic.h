@@ -55,6 +55,10 @@ struct vlapic {
 	uint64_t period_tsc;	/* TSC ticks per timer period */
 	uint64_t irr[4], isr[4];	/* 256-bit bitmaps */
 	uint64_t timer_fires, timer_coalesced;
+	/* The xAPIC view (hv/vm/vlapic_xapic.c): IA32_APIC_BASE, and the
+	 * registers x2APIC mode does not have or formats differently. */
+	uint64_t apic_base;
+	uint32_t icr_hi, xapic_ldr, xapic_dfr;
 };
 
 /* The shortest timer period (or one-shot delay) a guest can program, as
@@ -64,6 +68,35 @@ struct vlapic {
  * costs the other VMs. Set once from the TSC frequency. */
 #define VLAPIC_MIN_PERIOD_US	50u
 void vlapic_set_min_period(uint64_t tsc_ticks);
+
+#define APIC_BASE_ADDR		0xfee00000ull
+#define APIC_BASE_BSP		(1ull << 8)
+#define APIC_BASE_EXTD		(1ull << 10)	/* x2APIC mode */
+#define APIC_BASE_EN		(1ull << 11)
+/* At reset the vLAPIC is in x2APIC mode, as firmware that enabled it
+ * leaves it (what our test guest expects); a guest may drop to xAPIC. */
+#define APIC_BASE_RESET		(APIC_BASE_ADDR | APIC_BASE_BSP | \
+				 APIC_BASE_EXTD | APIC_BASE_EN)
+
+static inline bool vlapic_x2apic_mode(const struct vlapic *l)
+{
+	return (l->apic_base & (APIC_BASE_EN | APIC_BASE_EXTD)) ==
+	       (APIC_BASE_EN | APIC_BASE_EXTD);
+}
+
+static inline bool vlapic_xapic_mode(const struct vlapic *l)
+{
+	return (l->apic_base & (APIC_BASE_EN | APIC_BASE_EXTD)) == APIC_BASE_EN;
+}
+
+/* A guest write of IA32_APIC_BASE: the mode transitions of SDM 11.12.5
+ * (x2APIC -> disabled -> xAPIC, xAPIC <-> x2APIC); the base address stays
+ * at 0xFEE00000. 0, or -1 for a transition the SDM forbids (-> #GP). */
+int vlapic_set_apic_base(struct vlapic *l, uint64_t val);
+
+/* The xAPIC page in the VM's device registry (hv/vm/vlapic_xapic.c). */
+struct mmio_region;
+extern const struct mmio_region vlapic_xapic_mmio;
 
 void vlapic_reset(struct vlapic *l);
 bool vlapic_is_msr(uint32_t msr);
@@ -77,6 +110,9 @@ void vlapic_advance(struct vlapic *l, uint64_t now);
 /* Highest vector in IRR that the TPR and the in-service priority allow,
  * or -1. */
 int vlapic_pending(const struct vlapic *l);
+/* An interrupt from outside (the IOAPIC): sets the vector's IRR bit.
+ * Vectors below 16 are illegal and dropped, as a real APIC does. */
+void vlapic_raise(struct vlapic *l, int vec);
 /* The vector is being delivered: IRR -> ISR. */
 void vlapic_accept(struct vlapic *l, int vec);
 /* TSC of the next timer expiry, or UINT64_MAX. */

@@ -4,6 +4,8 @@
 #include "hv/regs_dump.h"
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
+#include "hv/hv.h"
+#include "hv/vm/loader_linux.h"
 #include "hv/vm/loader_raw64.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm_mem.h"
@@ -31,6 +33,7 @@ static const char *const event_names[VM_EV_COUNT] = {
 	[VM_EV_BAD_HYPERCALL] = "bad hypercalls",
 	[VM_EV_UNKNOWN_MSR] = "unknown MSRs (#GP)",
 	[VM_EV_UNCLAIMED_IO] = "unclaimed I/O ports",
+	[VM_EV_UNCLAIMED_MMIO] = "unclaimed MMIO accesses",
 	[VM_EV_VMX_INSN] = "VMX instructions (#UD)",
 	[VM_EV_VGPU_BAD_MMIO] = "refused vGPU MMIO accesses",
 	[VM_EV_VGPU_APERTURE] = "aperture accesses outside its GM",
@@ -55,6 +58,59 @@ struct vm *vm_by_id(unsigned id)
 	return id < nr_vms ? &vms[id] : NULL;
 }
 
+/* The VM's initrd, or NULL (none, or not loaded: then *err is set). */
+static const struct boot_file *vm_initrd(struct vm *vm, int *err)
+{
+	const struct hvcfg_vm *cfg = vm->cfg;
+	const struct boot_file *rd;
+
+	*err = 0;
+	if (!cfg->ramdisk[0])
+		return NULL;
+	rd = boot_find_file(hv_platform.bi, cfg->ramdisk);
+	if (!rd) {
+		kprintf("vm '%s': not started: ramdisk %s was not loaded\n",
+			vm->name, cfg->ramdisk);
+		*err = -HV_ENOENT;
+	}
+	return rd;
+}
+
+/* A Linux VM whose kernel or initrd cannot boot is refused before any
+ * of its memory is allocated. */
+static int vm_precheck(struct vm *vm, const void *image, uint64_t size)
+{
+	const struct hvcfg_vm *cfg = vm->cfg;
+	const struct boot_file *rd;
+	int err;
+
+	if (!loader_linux_wants(cfg->ramdisk, image, size))
+		return 0;
+	rd = vm_initrd(vm, &err);
+	if (!err)
+		err = loader_linux_check(vm, image, size, cfg->memory,
+					 rd ? rd->size : 0, cfg->cmdline);
+	return err;
+}
+
+/* A Linux bzImage (with its initrd, if any) or a raw 64-bit image. */
+static int vm_load(struct vm *vm, const void *image, uint64_t size,
+		   struct vcpu_boot_state *bs)
+{
+	const struct hvcfg_vm *cfg = vm->cfg;
+	const struct boot_file *rd;
+	int err;
+
+	if (!loader_linux_wants(cfg->ramdisk, image, size))
+		return loader_raw64_load(vm, image, size, cfg->cmdline, bs);
+	rd = vm_initrd(vm, &err);
+	if (err)
+		return err;
+	vm->linux_guest = true;
+	return loader_linux_load(vm, image, size, rd ? rd->data : NULL,
+				 rd ? rd->size : 0, cfg->cmdline, bs);
+}
+
 int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 {
 	struct vm *vm;
@@ -68,16 +124,22 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 	vm->id = nr_vms;
 	vm->cfg = cfg;
 	strlcpy(vm->name, cfg->name, sizeof(vm->name));
+	vlapic_reset(&vm->lapic);	/* the loader may choose its mode */
+	vioapic_reset(&vm->ioapic);
+	err = vm_precheck(vm, image, size);
+	if (err)
+		return err;
 	err = vm_mem_init(vm, cfg->memory);
 	if (!err)
-		err = loader_raw64_load(vm, image, size, cfg->cmdline, &bs);
+		err = vm_devices_init(vm);
+	if (!err)
+		err = vm_load(vm, image, size, &bs);
 	if (!err)
 		err = vcpu_init(vm, &bs);
 	if (err) {
 		vm_mem_destroy(vm);
 		return err;
 	}
-	vlapic_reset(&vm->lapic);
 	vm->stats.start_tsc = rdtsc();
 	vm->state = VM_RUNNABLE;
 	nr_vms++;
@@ -94,6 +156,8 @@ void vm_stop(struct vm *vm, const char *fmt, ...)
 	vuart_flush(vm);
 	vm->state = VM_STOPPED;
 	kprintf("vm '%s': stopped: %s\n", vm->name, vm->stop_reason);
+	if (vm->linux_guest)
+		vm_report(vm);
 }
 
 void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)

@@ -9,6 +9,7 @@
 
 #include "boot/config.h"
 #include "hv/vm/mmio.h"
+#include "hv/vm/vioapic.h"
 #include "hv/vm/vlapic.h"
 #include "hv/vm/vuart.h"
 #include "hv/vmx/ept.h"
@@ -29,6 +30,7 @@ enum vm_event {
 	VM_EV_BAD_HYPERCALL,	/* unknown number or bad arguments */
 	VM_EV_UNKNOWN_MSR,	/* -> #GP injected */
 	VM_EV_UNCLAIMED_IO,	/* reads all-ones, writes dropped */
+	VM_EV_UNCLAIMED_MMIO,	/* likewise, for MMIO no device decodes */
 	VM_EV_VMX_INSN,		/* -> #UD injected */
 	VM_EV_VGPU_BAD_MMIO,	/* BAR0 access the vGPU refused */
 	VM_EV_VGPU_APERTURE,	/* BAR2 page outside its low GM */
@@ -79,6 +81,7 @@ struct vm {
 	enum vm_state state;
 	char stop_reason[128];
 	int exit_status;	/* from the exit hypercall */
+	bool linux_guest;	/* booted through the bzImage loader */
 
 	uint64_t mem_bytes;
 	void *ram;		/* host view of guest-physical 0 (contiguous) */
@@ -90,6 +93,14 @@ struct vm {
 	struct vcpu vcpu;
 	struct vuart uart;
 	struct vlapic lapic;
+	struct vioapic ioapic;
+	struct vm_devices devices;	/* who answers which MMIO / ports */
+	/* MSRs refused so far (each is logged once, hv/vm/msr_platform.c). */
+	struct vm_msr_log {
+#define VM_MSR_LOG_MAX 32
+		uint32_t msrs[VM_MSR_LOG_MAX];
+		unsigned nr;
+	} msr_log;
 	uint32_t pci_addr;	/* last value written to 0xCF8 */
 	uint64_t testdev_scratch, testdev_count;
 
@@ -127,6 +138,9 @@ void vm_stop(struct vm *vm, const char *fmt, ...)
 /* Counts a guest misbehaviour and logs the first few of each kind. */
 void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* A Linux VM's exits by reason and interrupt counts (hv/vm/vm_report.c). */
+void vm_report(const struct vm *vm);
 
 const char *vm_state_name(enum vm_state s);
 const char *vm_event_name(enum vm_event ev);

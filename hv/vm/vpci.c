@@ -78,3 +78,13 @@ void vpci_io(struct vm *vm, uint16_t port, unsigned size, bool in,
 	else
 		config_write(vm, bdf, (addr & 0xfc) + byte, size, *val);
 }
+
+/* Two ranges: 0xCF9 between them is the reset control register (a byte
+ * port; a dword access at 0xCF8 is CONFIG_ADDRESS, as on a PC). */
+const struct pio_region vpci_addr_pio = {
+	"PCI config address", VPCI_ADDR_PORT, 1, vpci_io,
+};
+
+const struct pio_region vpci_data_pio = {
+	"PCI config data", VPCI_DATA_PORT, 4, vpci_io,
+};

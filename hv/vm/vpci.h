@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hv/vm/mmio.h"
+
 #define VPCI_ADDR_PORT 0xcf8
 #define VPCI_DATA_PORT 0xcfc
 
@@ -17,5 +19,8 @@ struct vm;
 /* One access to 0xCF8..0xCFF of `size` bytes. */
 void vpci_io(struct vm *vm, uint16_t port, unsigned size, bool in,
 	     uint32_t *val);
+
+/* 0xCF8 and 0xCFC..0xCFF in the VM's device registry. */
+extern const struct pio_region vpci_addr_pio, vpci_data_pio;
 
 #endif

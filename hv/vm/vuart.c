@@ -1,6 +1,7 @@
-/* Per-VM 16550 emulation (output side); see vuart.h. */
+/* Per-VM 16550A emulation; see vuart.h. */
 #include "hv/vm/vuart.h"
 #include "hv/console.h"
+#include "hv/vm/vioapic.h"
 #include "hv/vm/vm.h"
 
 /* Register offsets (16550 data sheet); DLAB = LCR bit 7 remaps 0 and 1. */
@@ -13,9 +14,18 @@
 #define UART_MSR	6
 #define UART_SCR	7
 #define LCR_DLAB	0x80
+#define LSR_DR		0x01
 #define LSR_THRE	0x20
 #define LSR_TEMT	0x40
 #define IIR_NO_INT	0x01
+#define IIR_THRE	0x02
+#define IIR_RDA		0x04
+#define IIR_FIFO_ON	0xc0
+#define IER_ERBFI	0x01	/* received data available */
+#define IER_ETBEI	0x02	/* THR empty */
+#define FCR_ENABLE	0x01
+#define FCR_CLEAR_RX	0x02
+#define MCR_OUT2	0x08	/* gates the IRQ line on a PC */
 #define MSR_DCD_DSR_CTS	0xb0
 
 void vuart_flush(struct vm *vm)
@@ -52,17 +62,75 @@ void vuart_putc(struct vm *vm, char c)
 		vuart_flush(vm);
 }
 
+/* The source IIR reports: received data first, then THR empty. */
+static uint8_t iir_source(const struct vuart *u)
+{
+	if ((u->ier & IER_ERBFI) && u->rx_count)
+		return IIR_RDA;
+	if ((u->ier & IER_ETBEI) && u->thre_pending)
+		return IIR_THRE;
+	return IIR_NO_INT;
+}
+
+/* A new interrupt condition: an edge on IRQ 4 if OUT2 lets it out. The
+ * driver reads IIR until it says "none", so one edge per new condition
+ * is all an ISA edge-triggered line gives too. */
+static void raise_if_pending(struct vm *vm)
+{
+	struct vuart *u = &vm->uart;
+
+	if (iir_source(u) != IIR_NO_INT && (u->mcr & MCR_OUT2)) {
+		u->irqs++;
+		vioapic_assert(vm, VUART_IRQ);
+	}
+}
+
+bool vuart_rx(struct vm *vm, uint8_t byte)
+{
+	struct vuart *u = &vm->uart;
+
+	if (u->rx_count == VUART_FIFO) {
+		u->rx_overruns++;
+		return false;
+	}
+	u->rx[(u->rx_head + u->rx_count++) % VUART_FIFO] = byte;
+	u->rx_bytes++;
+	raise_if_pending(vm);
+	return true;
+}
+
+static uint8_t rx_pop(struct vuart *u)
+{
+	uint8_t b;
+
+	if (!u->rx_count)
+		return 0;
+	b = u->rx[u->rx_head];
+	u->rx_head = (u->rx_head + 1) % VUART_FIFO;
+	u->rx_count--;
+	return b;
+}
+
+static uint32_t read_iir(struct vuart *u)
+{
+	uint8_t src = iir_source(u);
+
+	if (src == IIR_THRE)
+		u->thre_pending = false;	/* reading IIR clears it */
+	return src | ((u->fcr & FCR_ENABLE) ? IIR_FIFO_ON : 0);
+}
+
 static uint32_t vuart_read(struct vuart *u, unsigned off)
 {
 	bool dlab = u->lcr & LCR_DLAB;
 
 	switch (off) {
-	case UART_RBR_THR: return dlab ? u->dll : 0;
+	case UART_RBR_THR: return dlab ? u->dll : rx_pop(u);
 	case UART_IER: return dlab ? u->dlm : u->ier;
-	case UART_IIR_FCR: return IIR_NO_INT;
+	case UART_IIR_FCR: return read_iir(u);
 	case UART_LCR: return u->lcr;
 	case UART_MCR: return u->mcr;
-	case UART_LSR: return LSR_THRE | LSR_TEMT;
+	case UART_LSR: return LSR_THRE | LSR_TEMT | (u->rx_count ? LSR_DR : 0);
 	case UART_MSR: return MSR_DCD_DSR_CTS;
 	default: return u->scr;
 	}
@@ -75,20 +143,36 @@ static void vuart_write(struct vm *vm, unsigned off, uint8_t v)
 
 	switch (off) {
 	case UART_RBR_THR:
-		if (dlab)
+		if (dlab) {
 			u->dll = v;
-		else
-			vuart_putc(vm, (char)v);
+			break;
+		}
+		vuart_putc(vm, (char)v);
+		u->thre_pending = true;	/* sent at once: empty again */
+		raise_if_pending(vm);
 		break;
 	case UART_IER:
-		if (dlab)
+		if (dlab) {
 			u->dlm = v;
-		else
-			u->ier = v & 0x0f;
+			break;
+		}
+		/* Enabling ETBEI with THR empty raises THRE (16550 data sheet:
+		 * the interrupt is set whenever THR is empty and enabled). */
+		if ((v & IER_ETBEI) && !(u->ier & IER_ETBEI))
+			u->thre_pending = true;
+		u->ier = v & 0x0f;
+		raise_if_pending(vm);
 		break;
-	case UART_IIR_FCR: break;	/* FIFO control: nothing to model */
+	case UART_IIR_FCR:
+		u->fcr = v & FCR_ENABLE;
+		if (v & FCR_CLEAR_RX)
+			u->rx_count = 0;
+		break;
 	case UART_LCR: u->lcr = v; break;
-	case UART_MCR: u->mcr = v & 0x1f; break;
+	case UART_MCR:
+		u->mcr = v & 0x1f;
+		raise_if_pending(vm);
+		break;
 	case UART_SCR: u->scr = v; break;
 	default: break;			/* LSR, MSR are read-only */
 	}
@@ -101,3 +185,14 @@ void vuart_io(struct vm *vm, unsigned off, bool in, uint32_t *val)
 	else
 		vuart_write(vm, off & 7, (uint8_t)*val);
 }
+
+static void vuart_pio_io(struct vm *vm, uint16_t port, unsigned size, bool in,
+			 uint32_t *val)
+{
+	(void)size;
+	vuart_io(vm, port - VUART_BASE, in, val);
+}
+
+const struct pio_region vuart_pio = {
+	"COM1", VUART_BASE, VUART_PORTS, vuart_pio_io,
+};

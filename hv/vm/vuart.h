@@ -1,23 +1,37 @@
-/* A 16550 UART for one VM, at the guest's COM1 (0x3F8..0x3FF).
+/* A 16550A UART for one VM, at the guest's COM1 (0x3F8..0x3FF), on ISA
+ * IRQ 4 (the VM's IOAPIC pin 4).
  *
- * Output only, which is all the test guest and a Linux console need to
- * print: bytes written to THR are collected per line and printed on the
- * hypervisor console as "[vmname] line". The transmitter is always empty
- * (LSR.THRE|TEMT), the receiver never has data, no interrupts are raised.
- * The other registers hold what the guest writes so probing drivers see a
- * UART (scratch register test, divisor latch). */
+ * Transmit: bytes written to THR are collected per line and printed on
+ * the hypervisor console as "[vmname] line"; the transmitter empties at
+ * once, so THR is always empty and, with IER.ETBEI, every write raises a
+ * new THRE interrupt (what Linux's 8250 driver waits for to send more).
+ * Receive: a 16-byte FIFO filled by vuart_rx (the console, when attached
+ * to this VM); LSR.DR while it holds data, the "received data available"
+ * interrupt with IER.ERBFI, overrun counted when it is full. Interrupts
+ * reach the IOAPIC only with MCR.OUT2 set, as on a PC. IIR reports the
+ * highest-priority source and, with FCR bit 0, FIFOs enabled (0xC0): the
+ * driver identifies a 16550A. Modem status is fixed: DCD, DSR, CTS. */
 #ifndef HV_VM_VUART_H
 #define HV_VM_VUART_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hv/vm/mmio.h"
+
 #define VUART_BASE 0x3f8
 #define VUART_PORTS 8
 #define VUART_LINE_MAX 160
 
+#define VUART_FIFO 16
+#define VUART_IRQ 4
+
 struct vuart {
-	uint8_t ier, lcr, mcr, scr, dll, dlm;
+	uint8_t ier, lcr, mcr, scr, dll, dlm, fcr;
+	bool thre_pending;	/* THRE interrupt until IIR read / THR write */
+	uint8_t rx[VUART_FIFO];
+	unsigned rx_head, rx_count;
+	uint64_t rx_bytes, rx_overruns, irqs;
 	unsigned len;
 	char line[VUART_LINE_MAX];
 	uint64_t tx_bytes;
@@ -29,7 +43,13 @@ struct vm;
 void vuart_io(struct vm *vm, unsigned off, bool in, uint32_t *val);
 /* Prints a partial line (when the VM stops, so nothing is lost). */
 void vuart_flush(struct vm *vm);
+/* One byte of input, as if it arrived on the wire. False when the FIFO
+ * is full (the byte is lost and counted as an overrun). */
+bool vuart_rx(struct vm *vm, uint8_t byte);
 /* One byte of output, as if written to THR (the putc hypercall). */
 void vuart_putc(struct vm *vm, char c);
+
+/* Ports VUART_BASE.. in the VM's device registry. */
+extern const struct pio_region vuart_pio;
 
 #endif

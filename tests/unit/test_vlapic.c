@@ -189,6 +189,34 @@ static void test_min_period(void **state)
 	vlapic_set_min_period(0);
 }
 
+/* IA32_APIC_BASE: x2APIC at reset; Linux's way back to xAPIC (through
+ * "disabled") is allowed, the SDM's forbidden transitions are not. */
+static void test_apic_base_modes(void **state)
+{
+	const uint64_t base = APIC_BASE_ADDR | APIC_BASE_BSP;
+	struct vlapic l;
+
+	(void)state;
+	vlapic_reset(&l);
+	assert_true(vlapic_x2apic_mode(&l));
+	assert_false(vlapic_xapic_mode(&l));
+	assert_int_equal(vlapic_set_apic_base(&l, base | APIC_BASE_EN), -1);
+	assert_int_equal(vlapic_set_apic_base(&l, base), 0);
+	assert_false(vlapic_x2apic_mode(&l) || vlapic_xapic_mode(&l));
+	assert_int_equal(vlapic_set_apic_base(&l, base | APIC_BASE_EN |
+						  APIC_BASE_EXTD), -1);
+	assert_int_equal(vlapic_set_apic_base(&l, base | APIC_BASE_EN), 0);
+	assert_true(vlapic_xapic_mode(&l));
+	assert_int_equal(vlapic_set_apic_base(&l, base | APIC_BASE_EXTD), -1);
+	/* No relocation of the page. */
+	assert_int_equal(vlapic_set_apic_base(&l, 0xfed00000ull |
+						  APIC_BASE_BSP |
+						  APIC_BASE_EN), -1);
+	assert_int_equal(vlapic_set_apic_base(&l, base | APIC_BASE_EN |
+						  APIC_BASE_EXTD), 0);
+	assert_true(vlapic_x2apic_mode(&l));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_priority),
 		cmocka_unit_test(test_software_disabled),
 		cmocka_unit_test(test_min_period),
+		cmocka_unit_test(test_apic_base_modes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

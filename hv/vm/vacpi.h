@@ -1,0 +1,42 @@
+/* Per-VM ACPI tables: what a PC's firmware would publish for our virtual
+ * platform, built into a buffer the loader copies to guest RAM.
+ *
+ *   RSDP (rev 2) -> XSDT -> FADT (hardware-reduced, S5 through the sleep
+ *   control register, reset register) -> DSDT (\_S5 only, see below)
+ *                       -> MADT (one local APIC, one IOAPIC, IRQ0 -> GSI2)
+ *
+ * Pure: no hypervisor state, unit-tested on the host. */
+#ifndef HV_VM_VACPI_H
+#define HV_VM_VACPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The platform's fixed resources the tables describe. */
+#define VACPI_IOAPIC_GPA	0xfec00000ull
+#define VACPI_LAPIC_GPA		0xfee00000ull
+#define VACPI_PM_PORT		0x600	/* sleep control / status, 1 byte each */
+#define VACPI_SLEEP_CTL_PORT	VACPI_PM_PORT
+#define VACPI_SLEEP_STS_PORT	(VACPI_PM_PORT + 1)
+#define VACPI_RESET_PORT	0xcf9	/* FADT reset register */
+#define VACPI_RESET_VALUE	0x06	/* full reset */
+#define VACPI_S5_TYP		5	/* SLP_TYP of \_S5 */
+#define VACPI_SLP_EN		(1u << 5)	/* sleep control: go */
+#define VACPI_SLP_TYP_SHIFT	2
+
+/* Offsets of the tables in the buffer (all 16-byte aligned). */
+#define VACPI_RSDP_OFF		0x000
+#define VACPI_XSDT_OFF		0x040
+#define VACPI_FADT_OFF		0x080
+#define VACPI_MADT_OFF		0x200
+#define VACPI_DSDT_OFF		0x280
+#define VACPI_SIZE		0x300	/* bytes the loader must reserve */
+
+/* Builds every table into buf (VACPI_SIZE bytes), which the guest will
+ * see at guest-physical base; returns the RSDP's address (base). */
+uint64_t vacpi_build(uint8_t *buf, uint64_t base);
+
+/* Sum of len bytes mod 256 (0 for a table with a valid checksum). */
+uint8_t vacpi_sum(const void *p, size_t len);
+
+#endif

@@ -1,0 +1,31 @@
+/* A virtual IOAPIC (82093AA register model, 24 pins) at 0xFEC00000, the
+ * one the VM's MADT announces. Devices raise their ISA IRQ on its pin;
+ * an unmasked fixed-delivery entry sets the vector in the vLAPIC's IRR.
+ * Pins are treated as edge-triggered: our only source (the vUART) is an
+ * ISA edge interrupt; level entries are accepted but behave as edge
+ * (Remote IRR is never set). */
+#ifndef HV_VM_VIOAPIC_H
+#define HV_VM_VIOAPIC_H
+
+#include <stdint.h>
+
+#include "hv/vm/mmio.h"
+
+#define VIOAPIC_PINS	24
+
+struct vioapic {
+	uint32_t regsel;
+	uint32_t id;
+	uint64_t redir[VIOAPIC_PINS];
+	uint64_t delivered, masked_drops;
+};
+
+struct vm;
+
+void vioapic_reset(struct vioapic *io);
+/* An edge on the pin (ISA IRQ n is pin n, except IRQ0 -> pin 2). */
+void vioapic_assert(struct vm *vm, unsigned pin);
+
+extern const struct mmio_region vioapic_mmio;
+
+#endif

@@ -1,0 +1,26 @@
+# The Linux guest: Debian 12's stock kernel and a busybox initramfs, fetched
+# with apt-get download into $(LINUX_GUEST) (cached: the .debs stay) by
+# tools/fetch-linux-guest. Nothing comes from anywhere but Debian's archive.
+LINUX_GUEST := $(BUILD)/linux-guest
+LINUX_GUEST_FILES := $(LINUX_GUEST)/vmlinuz $(LINUX_GUEST)/initramfs.cpio
+
+$(LINUX_GUEST)/vmlinuz: tools/fetch-linux-guest | $(DEPS_STAMP)
+	@tools/fetch-linux-guest $(LINUX_GUEST)
+
+# The initramfs changes with its /init; the kernel download is not redone.
+$(LINUX_GUEST)/initramfs.cpio: tools/mkinitramfs tools/linux-guest-init $(LINUX_GUEST)/vmlinuz
+	@tools/mkinitramfs $(LINUX_GUEST)/busybox tools/linux-guest-init $@
+
+# Bad inputs for the loader's refusal case (tests/emu/cases/linux-bad-bochs):
+# the kernel cut in half, and an initrd bigger than its VM can hold.
+LINUX_BAD_FILES := $(LINUX_GUEST)/vmlinuz-truncated $(LINUX_GUEST)/initrd-huge.img
+LINUX_GUEST_FILES += $(LINUX_BAD_FILES)
+
+$(LINUX_GUEST)/vmlinuz-truncated: $(LINUX_GUEST)/vmlinuz
+	@head -c $$(( $$(stat -c %s $<) / 2 )) $< > $@
+
+$(LINUX_GUEST)/initrd-huge.img: $(LINUX_GUEST)/vmlinuz
+	@truncate -s 20M $@
+
+.PHONY: linux-guest
+linux-guest: $(LINUX_GUEST_FILES)

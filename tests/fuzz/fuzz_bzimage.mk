@@ -1,0 +1,2 @@
+FUZZ_TARGETS += fuzz_bzimage
+fuzz_bzimage_SRCS := hv/vm/bzimage.c

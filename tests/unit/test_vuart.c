@@ -1,0 +1,149 @@
+/* Unit tests for hv/vm/vuart.c, the 16550A a Linux guest drives: what
+ * Linux's 8250 driver relies on to identify the chip and to send with THRE
+ * interrupts (IIR sources and priorities, FIFO bits, OUT2 gating, a new
+ * edge per THR write) and the receive FIFO. The IOAPIC and the console
+ * are replaced by recorders. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "hv/vm/vm.h"
+#include "hv/vm/vuart.h"
+
+static unsigned irq4_edges;
+static char printed[512];
+
+void vioapic_assert(struct vm *vm, unsigned pin)
+{
+	(void)vm;
+	assert_int_equal(pin, 4);
+	irq4_edges++;
+}
+
+void kprintf(const char *fmt, ...)
+{
+	va_list ap;
+	size_t n = strlen(printed);
+
+	va_start(ap, fmt);
+	vsnprintf(printed + n, sizeof(printed) - n, fmt, ap);
+	va_end(ap);
+}
+
+void console_rx_poll(void) { }
+
+static struct vm vm;
+
+static uint8_t in(unsigned off)
+{
+	uint32_t v = 0xffffffffu;
+
+	vuart_io(&vm, off, true, &v);
+	return (uint8_t)v;
+}
+
+static void out(unsigned off, uint8_t v)
+{
+	uint32_t val = v;
+
+	vuart_io(&vm, off, false, &val);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&vm, 0, sizeof(vm));
+	strcpy(vm.name, "lx");
+	irq4_edges = 0;
+	printed[0] = 0;
+	return 0;
+}
+
+/* Linux's autoconfig: FIFO enable shows in IIR bits 7:6 (a 16550A),
+ * scratch register holds its value. */
+static void test_identifies_as_16550a(void **state)
+{
+	(void)state;
+	assert_int_equal(in(2) & 0xc0, 0);
+	out(2, 0x07);			/* FCR: enable, clear both FIFOs */
+	assert_int_equal(in(2) & 0xc0, 0xc0);
+	assert_int_equal(in(2) & 0x0f, 0x01);	/* no interrupt */
+	out(7, 0xa5);
+	assert_int_equal(in(7), 0xa5);
+	assert_int_equal(in(5) & 0x61, 0x60);	/* THRE, TEMT, no data */
+}
+
+/* The 8250 THRE test and transmit path: enabling ETBEI raises THRE, a
+ * read of IIR clears it, every THR write raises it again (an edge each
+ * time, only with OUT2). */
+static void test_thre_interrupts(void **state)
+{
+	(void)state;
+	out(1, 0x02);			/* ETBEI, OUT2 still off */
+	assert_int_equal(in(2) & 0x0f, 0x02);
+	assert_int_equal(irq4_edges, 0);
+	assert_int_equal(in(2) & 0x0f, 0x01);	/* cleared by the read */
+	out(1, 0x00);
+	out(4, 0x08);			/* OUT2 */
+	out(1, 0x02);
+	assert_int_equal(irq4_edges, 1);
+	assert_int_equal(in(2) & 0x0f, 0x02);
+	out(0, 'h');
+	out(0, 'i');
+	assert_int_equal(irq4_edges, 3);
+	out(0, '\n');
+	assert_string_equal(printed, "[lx] hi\n");
+}
+
+/* Received bytes: LSR.DR, RDA before THRE, FIFO order, overrun. */
+static void test_receive_fifo(void **state)
+{
+	(void)state;
+	out(4, 0x08);
+	out(1, 0x03);			/* ERBFI + ETBEI */
+	irq4_edges = 0;
+	assert_true(vuart_rx(&vm, 'a'));
+	assert_int_equal(irq4_edges, 1);
+	assert_true(vuart_rx(&vm, 'b'));
+	assert_int_equal(in(5) & 0x01, 0x01);
+	assert_int_equal(in(2) & 0x0f, 0x04);	/* RDA outranks THRE */
+	assert_int_equal(in(0), 'a');
+	assert_int_equal(in(0), 'b');
+	assert_int_equal(in(5) & 0x01, 0);
+	assert_int_equal(in(2) & 0x0f, 0x02);	/* then THRE */
+	for (unsigned i = 0; i < VUART_FIFO; i++)
+		assert_true(vuart_rx(&vm, (uint8_t)i));
+	assert_false(vuart_rx(&vm, 0xee));
+	assert_int_equal(vm.uart.rx_overruns, 1);
+	out(2, 0x03);			/* FCR: clear RX FIFO */
+	assert_int_equal(in(5) & 0x01, 0);
+}
+
+/* DLAB: ports 0 and 1 are the divisor latch, not THR/IER. */
+static void test_divisor_latch(void **state)
+{
+	(void)state;
+	out(3, 0x80);
+	out(0, 0x01);
+	out(1, 0x00);
+	assert_int_equal(in(0), 0x01);
+	out(3, 0x03);
+	assert_string_equal(printed, "");
+	assert_int_equal(in(1), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_identifies_as_16550a, setup),
+		cmocka_unit_test_setup(test_thre_interrupts, setup),
+		cmocka_unit_test_setup(test_receive_fifo, setup),
+		cmocka_unit_test_setup(test_divisor_latch, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
