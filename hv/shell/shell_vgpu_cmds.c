@@ -142,8 +142,9 @@ static int cmd_sched(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	kprintf("CPU: round robin, one slice per runnable VM per round; steal "
-		"= time runnable but waiting (gBalloon's w)\n");
+	kprintf("CPU: deficit round robin, one slice of budget per runnable VM "
+		"per round, 1 ms floor; steal = time runnable but waiting "
+		"(gBalloon's w)\n");
 	for (unsigned i = 0; i < nr_vms; i++) {
 		const struct vm_stats *vs = &vms[i].stats;
 		uint64_t life = rdtsc() - vs->start_tsc;
