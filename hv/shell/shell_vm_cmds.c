@@ -1,7 +1,9 @@
-/* Shell commands about VMs: vms, vm <id> regs|stop|start, exits <id>.
+/* Shell commands about VMs: vms, vm <id> regs|stop|start, exits <id>,
+ * console <id>.
  * Parse and validate first, then act (a bad argument changes nothing). */
 #include "hv/console.h"
 #include "hv/shell/shell.h"
+#include "hv/shell/shell_console.h"
 #include "hv/tsc.h"
 #include "hv/vm/vm.h"
 #include "hv/vmx/exit_reason.h"
@@ -133,12 +135,26 @@ static int cmd_exits(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_console(int argc, char **argv)
+{
+	struct vm *vm;
+
+	if (argc != 2) {
+		kprintf("usage: console <id|name>\n");
+		return -1;
+	}
+	vm = parse_vm(argv[1]);
+	return vm ? shell_console_attach(vm) : -1;
+}
+
 static const struct shell_cmd shell_vm_cmds[] = {
 	{ "vms", "", "VMs: state, memory, exits, run time", cmd_vms },
 	{ "vm", "<id> regs|stop|start", "a VM's registers; pause/resume it",
 	  cmd_vm },
 	{ "exits", "<id>", "a VM's exits by reason, and its bad-input counts",
 	  cmd_exits },
+	{ "console", "<id>", "type to a VM's UART; Ctrl-A then . detaches",
+	  cmd_console },
 };
 
 void shell_vm_cmds_register(void)
