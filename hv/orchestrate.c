@@ -5,6 +5,7 @@
 #include "hv/console.h"
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/host_rtc.h"
 #include "hv/hv.h"
 #include "hv/platform.h"
 #include "hv/shell/shell.h"
@@ -47,6 +48,7 @@ unsigned vms_create_from_config(const struct hv_config *cfg)
 	mask_host_interrupts();
 	kprintf("tsc: %llu kHz (measured against the PIT)\n",
 		(unsigned long long)(tsc_calibrate() / 1000));
+	host_rtc_init();
 	for (unsigned i = 0; i < cfg->nr_vms; i++) {
 		const struct hvcfg_vm *c = &cfg->vms[i];
 		const struct boot_file *f = boot_find_file(bi, c->kernel);

@@ -192,6 +192,9 @@ static int cmd_exits(int argc, char **argv)
 		if (vm->stats.events[e])
 			kprintf("  %-25s %10llu\n", vm_event_name((enum vm_event)e),
 				(unsigned long long)vm->stats.events[e]);
+	if (vm->rtc_writes)
+		kprintf("  %-25s %10llu\n", "RTC writes (dropped)",
+			(unsigned long long)vm->rtc_writes);
 	return 0;
 }
 

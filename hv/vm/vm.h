@@ -110,6 +110,8 @@ struct vm {
 		unsigned nr;
 	} msr_log;
 	uint32_t pci_addr;	/* last value written to 0xCF8 */
+	uint8_t rtc_index;	/* CMOS register selected at port 0x70 */
+	uint64_t rtc_writes;	/* dropped writes to the read-only RTC */
 	uint64_t testdev_scratch, testdev_count;
 
 	/* The virtual GPU at 00:02.0 (hv/gpu/vgpu_dev.c), when hv.cfg gave

@@ -29,6 +29,7 @@ static void devices_reset(struct vm *vm)
 	vlapic_reset(&vm->lapic);
 	vioapic_reset(&vm->ioapic);
 	vm->pci_addr = 0;
+	vm->rtc_index = 0;
 	vm->testdev_scratch = vm->testdev_count = 0;
 	memset(&vm->vmrpc, 0, sizeof(vm->vmrpc));
 	vm->linux_guest = false;	/* the loader decides again */
