@@ -120,6 +120,15 @@ void console_rx_poll(void)
 	}
 }
 
+bool console_peekc(uint8_t *out)
+{
+	console_rx_poll();
+	if (rx_tail == rx_head)
+		return false;
+	*out = rx_ring[rx_tail];
+	return true;
+}
+
 bool console_getc(uint8_t *out)
 {
 	console_rx_poll();

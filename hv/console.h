@@ -28,6 +28,9 @@ void kvprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)))
 void klog(enum log_level level, const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 bool console_getc(uint8_t *out);
+/* The next typed byte without taking it (console_getc takes it): lets a
+ * reader leave input waiting while its destination is full. */
+bool console_peekc(uint8_t *out);
 /* Drains COM1's receive FIFO into the console's input ring; called while
  * printing and between VM slices so typed input survives guest output. */
 void console_rx_poll(void);

@@ -5,15 +5,18 @@
 #include "hv/console.h"
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/host_rtc.h"
 #include "hv/hv.h"
 #include "hv/platform.h"
 #include "hv/shell/shell.h"
+#include "hv/shell/shell_console.h"
 #include "hv/tsc.h"
 #include "hv/vm/sched.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vmrpc.h"
 #include "hv/vmx/vmx.h"
 #include "hv/x86.h"
+#include "mini/string.h"
 
 #define PIC1_DATA		0x21
 #define PIC2_DATA		0xa1
@@ -45,6 +48,7 @@ unsigned vms_create_from_config(const struct hv_config *cfg)
 	mask_host_interrupts();
 	kprintf("tsc: %llu kHz (measured against the PIT)\n",
 		(unsigned long long)(tsc_calibrate() / 1000));
+	host_rtc_init();
 	for (unsigned i = 0; i < cfg->nr_vms; i++) {
 		const struct hvcfg_vm *c = &cfg->vms[i];
 		const struct boot_file *f = boot_find_file(bi, c->kernel);
@@ -103,6 +107,22 @@ static void register_shell_cmds(void)
 	shell_vgpu_cmds_register();
 }
 
+/* `default=` in [global]: the console starts attached to that VM. The
+ * parser made sure it names a section; the VM may still not have started
+ * (a bad kernel), and then the shell keeps the keyboard. */
+static void attach_default(const char *name)
+{
+	if (!name[0])
+		return;
+	for (unsigned i = 0; i < nr_vms; i++)
+		if (!strcmp(vms[i].name, name)) {
+			shell_console_attach(&vms[i]);
+			return;
+		}
+	kprintf("console: default vm '%s' did not start; the shell keeps "
+		"the console\n", name);
+}
+
 void hv_run(const struct hv_config *cfg)
 {
 	bool exit_when_stopped = cfg->test_exit == HVCFG_EXIT_VMS;
@@ -111,6 +131,7 @@ void hv_run(const struct hv_config *cfg)
 	vmrpc_set_gm_ops(&balloon_gm_ops);
 	register_shell_cmds();
 	shell_init();
+	attach_default(cfg->default_vm);
 	sched_init(cfg->slice_ms);
 	for (;;) {
 		shell_poll();

@@ -1,6 +1,7 @@
 # Disk images and emulator runs.
 #  make image  - USB-ready GPT disk image (build/g9hv.img) with the default hv.cfg
 #  make run    - the main job: build, boot in Bochs (VT-x), console on this terminal
+#  make run-linux - the same with a Linux VM, the console attached to it
 #  make run-qemu - the same in QEMU (no VT-x: no VMs, just the shell)
 #  make qemu / make bochs - boot build/g9hv.img headless in one emulator
 #  make emu    - the emulator test cases (tests/emu/)
@@ -17,6 +18,17 @@ $(IMAGE): $(EFI_APP) $(TESTGUEST_BIN) tools/mkimage
 # Bochs: it emulates VT-x with EPT, so the VMs run (QEMU here is TCG only).
 run: $(IMAGE)
 	@tools/run-interactive bochs $(IMAGE) $(RUN_SECONDS)
+
+# Debian's kernel with the console attached (tools/run-linux.cfg); its
+# boot takes about 2 minutes of Bochs before the guest's shell prompts.
+LINUX_IMAGE := $(BUILD)/g9hv-linux.img
+$(LINUX_IMAGE): $(EFI_APP) $(TESTGUEST_BIN) $(LINUX_GUEST)/vmlinuz \
+		$(LINUX_GUEST)/initramfs.cpio tools/mkimage tools/run-linux.cfg
+	tools/mkimage $@ $(EFI_APP) tools/run-linux.cfg $(LINUX_GUEST)/vmlinuz \
+		$(LINUX_GUEST)/initramfs.cpio $(TESTGUEST_BIN)
+
+run-linux: $(LINUX_IMAGE)
+	@tools/run-interactive bochs $(LINUX_IMAGE) $(RUN_SECONDS)
 
 run-qemu: $(IMAGE)
 	@tools/run-interactive qemu $(IMAGE) $(RUN_SECONDS)

@@ -17,6 +17,9 @@
  *   mode=gpu-attack  the same setup, then attacks the mediator must refuse
  *   mode=hostile  CPU-side attacks and their victims (hostile.c, issue 19)
  *   mode=gpu-hostile every attack class of issue 13 (gpu_hostile.c)
+ *   mode=reset    check that RAM came up clean, mark it, then reset the
+ *                 VM through port 0xCF9: the hypervisor restarts it (fresh
+ *                 RAM: the mark is gone), and stops it after a reset loop
  * Each check prints "CHECK <name>: PASS|FAIL (...)" on the UART and reports
  * through the TEST_REPORT hypercall. */
 #include "guest-shim/testguest/gpu_test.h"
@@ -314,6 +317,25 @@ static void run_bench(void)
 	tg_exit(tg_failed ? 1 : 0);
 }
 
+#define PORT_RESET_CONTROL	0xcf9
+#define CF9_SYS_RST_RESET_CPU	0x06
+#define RESET_MARK		0x7265736574ull	/* "reset" */
+
+/* The last 8 bytes of RAM: no image or boot data lives there. */
+static void run_reset(const struct raw64_boot_info *bi)
+{
+	volatile uint64_t *mark = (volatile uint64_t *)(uintptr_t)
+				  (bi->mem_bytes - sizeof(uint64_t));
+
+	tg_printf("reset: RAM %s at boot\n",
+		  *mark == RESET_MARK ? "still marked (not fresh)" : "clean");
+	*mark = RESET_MARK;
+	tg_printf("reset: writing cf9\n");
+	outb(PORT_RESET_CONTROL, CF9_SYS_RST_RESET_CPU);
+	tg_printf("reset: still running after the reset\n");
+	tg_exit(3);
+}
+
 void tg_main(const struct raw64_boot_info *bi)
 {
 	boot = bi;
@@ -334,6 +356,8 @@ void tg_main(const struct raw64_boot_info *bi)
 		run_bench();
 	if (has_word(bi->cmdline, "mode=idle"))
 		run_idle();
+	if (has_word(bi->cmdline, "mode=reset"))
+		run_reset(bi);
 	if (has_word(bi->cmdline, "mode=hostile"))
 		hostile_main(bi, tsc_hz);
 	if (has_word(bi->cmdline, "mode=gpu")) {

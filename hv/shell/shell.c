@@ -3,6 +3,7 @@
 #include "hv/shell/shell.h"
 #include "hv/console.h"
 #include "hv/line_edit.h"
+#include "hv/shell/shell_console.h"
 #include "hv/x86.h"
 #include "mini/string.h"
 
@@ -104,9 +105,17 @@ void shell_wait_tsc(uint64_t ticks)
 		wait_until = 1;
 }
 
+void shell_prompt(void)
+{
+	kprintf(PROMPT);
+}
+
 void shell_poll(void)
 {
 	uint8_t c;
+
+	if (shell_console_poll())
+		return;	/* the keyboard is a VM's */
 
 	if (wait_until) {
 		if (rdtsc() < wait_until)
@@ -118,6 +127,8 @@ void shell_poll(void)
 		if (!line_edit_feed(&editor, (char)c))
 			continue;
 		shell_execute(editor.buf);
+		if (shell_console_attached())
+			return;	/* no prompt: the rest is typed to the VM */
 		if (wait_until)
 			return;	/* the prompt comes when the wait is over */
 		kprintf(PROMPT);

@@ -29,6 +29,8 @@ void shell_vm_cmds_register(void);
 void shell_vgpu_cmds_register(void);
 
 void shell_init(void);
+/* Prints the prompt (after a command, or when the console detaches). */
+void shell_prompt(void);
 /* Polls the console for input and runs complete lines; never blocks. */
 void shell_poll(void);
 /* Runs one command line (also used by tests through the console). */

@@ -1,7 +1,9 @@
-/* Shell commands about VMs: vms, vm <id> regs|stop|start, exits <id>.
+/* Shell commands about VMs: vms, vm <id> regs|pause|resume|stop|restart,
+ * exits <id>, console <id>.
  * Parse and validate first, then act (a bad argument changes nothing). */
 #include "hv/console.h"
 #include "hv/shell/shell.h"
+#include "hv/shell/shell_console.h"
 #include "hv/tsc.h"
 #include "hv/vm/vm.h"
 #include "hv/vmx/exit_reason.h"
@@ -66,41 +68,101 @@ static int cmd_vms(int argc, char **argv)
 	return 0;
 }
 
+static int vm_regs(struct vm *vm)
+{
+	vm_dump_regs_any(vm);
+	return 0;
+}
+
+static int vm_pause(struct vm *vm)
+{
+	if (vm->state == VM_STOPPED) {
+		kprintf("vm '%s' has stopped ('vm %s restart' boots it "
+			"again)\n", vm->name, vm->name);
+		return -1;
+	}
+	vm->state = VM_PAUSED;
+	kprintf("vm '%s' paused\n", vm->name);
+	return 0;
+}
+
+static int vm_resume(struct vm *vm)
+{
+	if (vm->state != VM_PAUSED) {
+		kprintf("vm '%s' is %s, not paused\n", vm->name,
+			vm_state_name(vm->state));
+		return -1;
+	}
+	/* A VM paused while halted resumes after its HLT: a guest loops
+	 * around HLT anyway (spurious wake-ups are allowed). */
+	vm->state = VM_RUNNABLE;
+	kprintf("vm '%s' running\n", vm->name);
+	return 0;
+}
+
+static int vm_power_off(struct vm *vm)
+{
+	if (vm->state == VM_STOPPED) {
+		kprintf("vm '%s' has already stopped\n", vm->name);
+		return -1;
+	}
+	vm_stop(vm, "stopped from the shell");
+	return 0;
+}
+
+static int vm_reboot(struct vm *vm)
+{
+	return vm_restart(vm, "restarted from the shell") ? -1 : 0;
+}
+
+/* `vm <vm> <action>`, or `vm <action> <vm>`: both read naturally. */
+static const struct {
+	const char *name;
+	int (*run)(struct vm *vm);
+} vm_actions[] = {
+	{ "regs", vm_regs },
+	{ "pause", vm_pause },
+	{ "resume", vm_resume },
+	{ "start", vm_resume },
+	{ "stop", vm_power_off },
+	{ "restart", vm_reboot },
+};
+#define NR_VM_ACTIONS (sizeof(vm_actions) / sizeof(vm_actions[0]))
+
+static int find_action(const char *name)
+{
+	for (unsigned i = 0; i < NR_VM_ACTIONS; i++)
+		if (!strcmp(vm_actions[i].name, name))
+			return (int)i;
+	return -1;
+}
+
 static int cmd_vm(int argc, char **argv)
 {
+	const char *vm_arg, *act_arg;
 	struct vm *vm;
+	int act;
 
 	if (argc != 3) {
-		kprintf("usage: vm <id|name> regs|stop|start\n");
+		kprintf("usage: vm <id|name> regs|pause|resume|stop|restart\n");
 		return -1;
 	}
-	vm = parse_vm(argv[1]);
+	vm_arg = argv[1];
+	act_arg = argv[2];
+	if (find_action(act_arg) < 0 && find_action(vm_arg) >= 0) {
+		vm_arg = argv[2];
+		act_arg = argv[1];
+	}
+	vm = parse_vm(vm_arg);
 	if (!vm)
 		return -1;
-	if (!strcmp(argv[2], "regs")) {
-		vm_dump_regs_any(vm);
-	} else if (!strcmp(argv[2], "stop")) {
-		if (vm->state == VM_STOPPED) {
-			kprintf("vm '%s' has stopped for good\n", vm->name);
-			return -1;
-		}
-		vm->state = VM_PAUSED;
-		kprintf("vm '%s' paused\n", vm->name);
-	} else if (!strcmp(argv[2], "start")) {
-		if (vm->state != VM_PAUSED) {
-			kprintf("vm '%s' is %s, not paused\n", vm->name,
-				vm_state_name(vm->state));
-			return -1;
-		}
-		/* A VM paused while halted resumes after its HLT: a guest
-		 * loops around HLT anyway (spurious wake-ups are allowed). */
-		vm->state = VM_RUNNABLE;
-		kprintf("vm '%s' running\n", vm->name);
-	} else {
-		kprintf("unknown action '%s': regs, stop or start\n", argv[2]);
+	act = find_action(act_arg);
+	if (act < 0) {
+		kprintf("unknown action '%s': regs, pause, resume, stop or "
+			"restart\n", act_arg);
 		return -1;
 	}
-	return 0;
+	return vm_actions[act].run(vm);
 }
 
 static int cmd_exits(int argc, char **argv)
@@ -130,15 +192,33 @@ static int cmd_exits(int argc, char **argv)
 		if (vm->stats.events[e])
 			kprintf("  %-25s %10llu\n", vm_event_name((enum vm_event)e),
 				(unsigned long long)vm->stats.events[e]);
+	if (vm->rtc_writes)
+		kprintf("  %-25s %10llu\n", "RTC writes (dropped)",
+			(unsigned long long)vm->rtc_writes);
 	return 0;
+}
+
+static int cmd_console(int argc, char **argv)
+{
+	struct vm *vm;
+
+	if (argc != 2) {
+		kprintf("usage: console <id|name>\n");
+		return -1;
+	}
+	vm = parse_vm(argv[1]);
+	return vm ? shell_console_attach(vm) : -1;
 }
 
 static const struct shell_cmd shell_vm_cmds[] = {
 	{ "vms", "", "VMs: state, memory, exits, run time", cmd_vms },
-	{ "vm", "<id> regs|stop|start", "a VM's registers; pause/resume it",
+	{ "vm", "<id> regs|pause|resume|stop|restart",
+	  "registers; pause, resume, stop or restart a VM",
 	  cmd_vm },
 	{ "exits", "<id>", "a VM's exits by reason, and its bad-input counts",
 	  cmd_exits },
+	{ "console", "<id>", "type to a VM's UART; Ctrl-A then . detaches",
+	  cmd_console },
 };
 
 void shell_vm_cmds_register(void)

@@ -100,7 +100,8 @@ static void run_slice(struct vm *vm)
 		vm->stats.run_tsc += t1 - t0;
 		vm->stats.entries++;
 		act = vmexit_dispatch(vm);
-		if (act != EXIT_RESUME || vm->state != VM_RUNNABLE)
+		if (act != EXIT_RESUME || vm->state != VM_RUNNABLE ||
+		    vm->reset_pending)
 			return;
 		now = rdtsc();
 		if (sched_slice_over(now, start, slice_end, other, floor_tsc))
@@ -137,6 +138,12 @@ static struct vm *pick_next(unsigned *cursor)
 	return &vms[i];
 }
 
+void sched_forget_vm(const struct vm *vm)
+{
+	if (cpu_owner == vm)
+		cpu_owner = NULL;
+}
+
 bool sched_all_stopped(void)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
@@ -166,6 +173,7 @@ bool sched_run_next(void)
 		return false;
 	t0 = rdtsc();
 	run_slice(vm);
+	vm_reset_if_pending(vm);	/* its exit is over: safe to reload */
 	t1 = rdtsc();
 	budget[vm->id] = sched_charge(budget[vm->id], t1 - t0, (int64_t)slice_tsc);
 	account_steal(vm, t0, t1);

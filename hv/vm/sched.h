@@ -22,5 +22,9 @@ bool sched_run_next(void);
 
 /* Every VM has stopped (also true without VMs). */
 bool sched_all_stopped(void);
+/* vm's saved CPU state was reset (a restart): the CPU no longer holds
+ * state of it worth saving, and its fresh state is loaded when it runs. */
+struct vm;
+void sched_forget_vm(const struct vm *vm);
 
 #endif

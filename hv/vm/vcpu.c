@@ -214,6 +214,26 @@ int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs)
 	return err;
 }
 
+int vcpu_reset(struct vm *vm, const struct vcpu_boot_state *bs)
+{
+	struct vcpu *vc = &vm->vcpu;
+	int err = vmcs_make_current(vc->vmcs_pa);
+
+	if (err)
+		return err;
+	/* The VMCS stays launched (VMRESUME loads the new guest state);
+	 * every control and guest field is written again, as at creation. */
+	setup_controls(vm, &err);
+	setup_host_state(&err);
+	setup_guest_state(bs, &err);
+	memset(&vc->regs, 0, sizeof(vc->regs));
+	vc->regs.rsi = vc->regs.rdi = bs->rsi;
+	vc->regs.rsp = bs->rsp;
+	vc->inject_info = 0;
+	cpu_state_reset(vc);
+	return err;
+}
+
 int vcpu_enter(struct vm *vm)
 {
 	struct vcpu *vc = &vm->vcpu;

@@ -18,6 +18,9 @@ struct vcpu_boot_state {
 
 /* Allocates and fills the VMCS of vm's vCPU; leaves it current. */
 int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs);
+/* The vCPU back at power-on state on its existing VMCS (which this makes
+ * current), starting at bs: for a restart. */
+int vcpu_reset(struct vm *vm, const struct vcpu_boot_state *bs);
 
 /* VMLAUNCH/VMRESUME until the next VM exit. 0 after an exit; a negative
  * HV_E* code if the entry failed (the reason has been printed). */

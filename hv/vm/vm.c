@@ -94,8 +94,8 @@ static int vm_precheck(struct vm *vm, const void *image, uint64_t size)
 }
 
 /* A Linux bzImage (with its initrd, if any) or a raw 64-bit image. */
-static int vm_load(struct vm *vm, const void *image, uint64_t size,
-		   struct vcpu_boot_state *bs)
+int vm_load(struct vm *vm, const void *image, uint64_t size,
+	    struct vcpu_boot_state *bs)
 {
 	const struct hvcfg_vm *cfg = vm->cfg;
 	const struct boot_file *rd;

@@ -22,7 +22,8 @@ enum vm_state {
 	VM_RUNNABLE,	/* wants the CPU */
 	VM_HALTED,	/* guest HLT with interrupts on: waits for one */
 	VM_PAUSED,	/* `vm N stop` from the shell: resumes with start */
-	VM_STOPPED,	/* finished or killed; never runs again */
+	VM_STOPPED,	/* finished or killed; runs again only after
+			 * `vm <id> restart` */
 };
 
 /* Guest misbehaviour we answer without stopping the VM, counted per VM. */
@@ -67,7 +68,7 @@ struct vm_stats {
 	/* Steal time (gBalloon's w, equation 2): TSC ticks this VM was
 	 * runnable while another VM had the CPU. */
 	uint64_t steal_tsc;
-	uint64_t start_tsc;	/* when the VM was created */
+	uint64_t start_tsc;	/* when the VM was created or last restarted */
 	uint64_t events[VM_EV_COUNT];
 	uint64_t tests_passed, tests_failed;
 	uint64_t irqs_injected;
@@ -82,6 +83,13 @@ struct vm {
 	char stop_reason[128];
 	int exit_status;	/* from the exit hypercall */
 	bool linux_guest;	/* booted through the bzImage loader */
+	/* A guest reset (hv/vm/vpm.c) is carried out by the scheduler once
+	 * the exit that asked for it is over (hv/vm/vm_restart.c). */
+	bool reset_pending;
+	char reset_reason[64];
+	unsigned quick_resets;	/* guest resets in a row, each soon after
+				 * its boot: a reset loop past a limit */
+	uint64_t restarts;
 
 	uint64_t mem_bytes;
 	void *ram;		/* host view of guest-physical 0 (contiguous) */
@@ -102,6 +110,8 @@ struct vm {
 		unsigned nr;
 	} msr_log;
 	uint32_t pci_addr;	/* last value written to 0xCF8 */
+	uint8_t rtc_index;	/* CMOS register selected at port 0x70 */
+	uint64_t rtc_writes;	/* dropped writes to the read-only RTC */
 	uint64_t testdev_scratch, testdev_count;
 
 	/* The virtual GPU at 00:02.0 (hv/gpu/vgpu_dev.c), when hv.cfg gave
@@ -134,6 +144,29 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size);
  * why on the console. Other VMs are not affected. */
 void vm_stop(struct vm *vm, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Loads the VM's kernel (bzImage + initrd, or a raw image) into its RAM
+ * and says where the vCPU starts (vm_create and vm_restart). */
+struct vcpu_boot_state;
+int vm_load(struct vm *vm, const void *image, uint64_t size,
+	    struct vcpu_boot_state *bs);
+
+/* Restarts the VM in place (hv/vm/vm_restart.c): the same RAM pages and
+ * VMCS, RAM zeroed, devices reset, kernel and initrd reloaded from the boot
+ * files, the vCPU at its entry point; `why` is said on the console. A VM
+ * with a vGPU is stopped instead (its vGPU state is not reset). 0, or a
+ * negative HV_E* code with the VM stopped. */
+int vm_restart(struct vm *vm, const char *why);
+/* The guest asked for a reset (port 0xCF9 / the FADT reset register):
+ * noted now, carried out by vm_reset_if_pending when its exit is over. */
+void vm_request_reset(struct vm *vm, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A pending guest reset: restart, or stop the VM if it is in a reset loop
+ * (VM_RESET_LOOP_MAX resets in a row, each within VM_RESET_LOOP_MS of its
+ * boot: a panic loop). */
+void vm_reset_if_pending(struct vm *vm);
+#define VM_RESET_LOOP_MAX 3
+#define VM_RESET_LOOP_MS 60000
 
 /* Counts a guest misbehaviour and logs the first few of each kind. */
 void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)

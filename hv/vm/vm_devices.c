@@ -12,6 +12,7 @@
 #include "hv/vm/vpci.h"
 #include "hv/vm/vpm.h"
 #include "hv/vm/vpost.h"
+#include "hv/vm/vrtc.h"
 #include "hv/vm/vtestdev.h"
 #include "hv/vm/vuart.h"
 
@@ -28,6 +29,7 @@ static const struct pio_region *const platform_pio[] = {
 	&vpost_pio,
 	&vpm_sleep_pio,
 	&vpm_reset_pio,
+	&vrtc_pio,
 };
 
 int vm_devices_init(struct vm *vm)

@@ -1,5 +1,5 @@
-/* VM power-off and reset by the guest; see vpm.h. A reset stops the VM
- * (restarting it in place is not implemented yet) and says so. */
+/* VM power-off and reset by the guest; see vpm.h. A reset restarts the
+ * VM (hv/vm/vm_restart.c) once the OUT that asked for it has completed. */
 #include "hv/vm/vpm.h"
 #include "hv/vm/vacpi.h"
 #include "hv/vm/vm.h"
@@ -37,8 +37,8 @@ static void reset_io(struct vm *vm, uint16_t port, unsigned size, bool in,
 		return;
 	}
 	if (*val & CF9_RESET)
-		vm_stop(vm, "reset by the guest (port cf9 <- %x); restart is "
-			"not implemented", *val & 0xff);
+		vm_request_reset(vm, "reset by the guest (port cf9 <- %x)",
+				 *val & 0xff);
 }
 
 const struct pio_region vpm_sleep_pio = {

@@ -46,6 +46,11 @@ void vuart_putc(struct vm *vm, char c)
 	struct vuart *u = &vm->uart;
 
 	u->tx_bytes++;
+	if (u->attached) {
+		/* The operator's terminal is this VM's: its bytes as sent. */
+		console_write(&c, 1);
+		return;
+	}
 	if (c == '\r')
 		return;
 	if (c == '\n') {
@@ -97,6 +102,11 @@ bool vuart_rx(struct vm *vm, uint8_t byte)
 	u->rx_bytes++;
 	raise_if_pending(vm);
 	return true;
+}
+
+unsigned vuart_rx_room(const struct vm *vm)
+{
+	return VUART_FIFO - vm->uart.rx_count;
 }
 
 static uint8_t rx_pop(struct vuart *u)

@@ -2,7 +2,8 @@
  * IRQ 4 (the VM's IOAPIC pin 4).
  *
  * Transmit: bytes written to THR are collected per line and printed on
- * the hypervisor console as "[vmname] line"; the transmitter empties at
+ * the hypervisor console as "[vmname] line" (raw, byte by byte, while the
+ * console is attached to this VM: `console <vm>`); the transmitter empties at
  * once, so THR is always empty and, with IER.ETBEI, every write raises a
  * new THRE interrupt (what Linux's 8250 driver waits for to send more).
  * Receive: a 16-byte FIFO filled by vuart_rx (the console, when attached
@@ -35,6 +36,7 @@ struct vuart {
 	unsigned len;
 	char line[VUART_LINE_MAX];
 	uint64_t tx_bytes;
+	bool attached;	/* the console shows this VM's output raw */
 };
 
 struct vm;
@@ -46,6 +48,8 @@ void vuart_flush(struct vm *vm);
 /* One byte of input, as if it arrived on the wire. False when the FIFO
  * is full (the byte is lost and counted as an overrun). */
 bool vuart_rx(struct vm *vm, uint8_t byte);
+/* Free bytes in the receive FIFO (the attached console waits for room). */
+unsigned vuart_rx_room(const struct vm *vm);
 /* One byte of output, as if written to THR (the putc hypercall). */
 void vuart_putc(struct vm *vm, char c);
 

@@ -1,0 +1,20 @@
+/* `console <vm>`: the COM1 keyboard goes to one VM's UART until the
+ * detach sequence (hv/shell/attach_keys.h: Ctrl-A then '.'), or until the
+ * VM stops. Meanwhile that VM's output is shown raw and the other VMs'
+ * output still as "[name] line". */
+#ifndef HV_SHELL_SHELL_CONSOLE_H
+#define HV_SHELL_SHELL_CONSOLE_H
+
+#include <stdbool.h>
+
+struct vm;
+
+/* Attaches the console to vm; -1 with a message if it has stopped. */
+int shell_console_attach(struct vm *vm);
+/* Moves typed bytes to the attached VM as its FIFO has room; detaches on
+ * the sequence or when the VM stops. True while attached (the shell then
+ * reads nothing). */
+bool shell_console_poll(void);
+bool shell_console_attached(void);
+
+#endif

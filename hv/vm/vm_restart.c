@@ -1,0 +1,111 @@
+/* Restarting a VM in place; see vm_restart in vm.h.
+ *
+ * In place on purpose: the VM keeps its RAM pages, its EPT and its VMCS,
+ * so a restart allocates and frees nothing (no leak, nothing another VM
+ * could lose to fragmentation) and touches no other VM. What a power
+ * cycle would clear is cleared: RAM (then reloaded from the boot files),
+ * the UART, the local APIC, the IOAPIC, PCI address latch, test device,
+ * guest channel, and the vCPU. */
+#include "hv/console.h"
+#include "hv/hv.h"
+#include "hv/hv_errno.h"
+#include "hv/tsc.h"
+#include "hv/vm/sched.h"
+#include "hv/vm/vcpu.h"
+#include "hv/vm/vm.h"
+#include "hv/vmx/vmx.h"
+#include "hv/vmx/vmx_insn.h"
+#include "hv/x86.h"
+#include "mini/stdio.h"
+#include "mini/string.h"
+
+static void devices_reset(struct vm *vm)
+{
+	bool attached = vm->uart.attached;	/* the operator's choice */
+
+	vuart_flush(vm);
+	memset(&vm->uart, 0, sizeof(vm->uart));
+	vm->uart.attached = attached;
+	vlapic_reset(&vm->lapic);
+	vioapic_reset(&vm->ioapic);
+	vm->pci_addr = 0;
+	vm->rtc_index = 0;
+	vm->testdev_scratch = vm->testdev_count = 0;
+	memset(&vm->vmrpc, 0, sizeof(vm->vmrpc));
+	vm->linux_guest = false;	/* the loader decides again */
+}
+
+static int reload(struct vm *vm)
+{
+	const struct boot_file *f = boot_find_file(hv_platform.bi,
+						   vm->cfg->kernel);
+	struct vcpu_boot_state bs;
+	int err;
+
+	if (!f)
+		return -HV_ENOENT;
+	devices_reset(vm);
+	memset(vm->ram, 0, vm->mem_bytes);
+	err = vm_load(vm, f->data, f->size, &bs);
+	return err ? err : vcpu_reset(vm, &bs);
+}
+
+int vm_restart(struct vm *vm, const char *why)
+{
+	uint64_t prev = vmx_cpu.current_vmcs;
+	int err;
+
+	vm->reset_pending = false;
+	if (vm->vgpu) {
+		vm_stop(vm, "%s; not restarted: a VM with a vGPU cannot be "
+			"restarted yet (its vGPU would keep its state)", why);
+		return -HV_EINVAL;
+	}
+	kprintf("vm '%s': restarting: %s\n", vm->name, why);
+	err = reload(vm);
+	if (prev && prev != vm->vcpu.vmcs_pa)
+		vmcs_make_current(prev);
+	if (err) {
+		vm_stop(vm, "restart failed: error %d reloading it", err);
+		return err;
+	}
+	/* The CPU may still hold the old guest's MSRs and FPU state: the
+	 * next switch loads the fresh ones instead of saving those. */
+	sched_forget_vm(vm);
+	vm->restarts++;
+	vm->quick_resets = 0;	/* the guest's own resets count from here */
+	vm->stats.start_tsc = rdtsc();
+	vm->stop_reason[0] = '\0';
+	vm->exit_status = 0;
+	vm->state = VM_RUNNABLE;
+	return 0;
+}
+
+void vm_request_reset(struct vm *vm, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(vm->reset_reason, sizeof(vm->reset_reason), fmt, ap);
+	va_end(ap);
+	vm->reset_pending = true;
+}
+
+void vm_reset_if_pending(struct vm *vm)
+{
+	uint64_t up = rdtsc() - vm->stats.start_tsc;
+	unsigned quick;
+
+	if (!vm->reset_pending || vm->state == VM_STOPPED)
+		return;
+	quick = up < tsc_ms(VM_RESET_LOOP_MS) ? vm->quick_resets + 1 : 0;
+	if (quick >= VM_RESET_LOOP_MAX) {
+		vm->reset_pending = false;
+		vm_stop(vm, "%s: %u resets in a row, each within %u s of its "
+			"boot: a reset loop, not restarted", vm->reset_reason,
+			quick, VM_RESET_LOOP_MS / 1000);
+		return;
+	}
+	if (!vm_restart(vm, vm->reset_reason))
+		vm->quick_resets = quick;
+}
