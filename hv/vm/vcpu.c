@@ -190,6 +190,24 @@ static void setup_guest_state(const struct vcpu_boot_state *bs, int *err)
 	w(VMCS_VMCS_LINK_POINTER, ~0ull, err);	/* no shadow VMCS */
 }
 
+/* Every control, host and guest field of the current VMCS, and the
+ * registers the stub loads, as at power-on (creation and guest reset). */
+static int load_boot_state(struct vm *vm, const struct vcpu_boot_state *bs)
+{
+	struct vcpu *vc = &vm->vcpu;
+	int err = 0;
+
+	setup_controls(vm, &err);
+	setup_host_state(&err);
+	setup_guest_state(bs, &err);
+	memset(&vc->regs, 0, sizeof(vc->regs));
+	vc->regs.rsi = vc->regs.rdi = bs->rsi;
+	vc->regs.rsp = bs->rsp;
+	vc->inject_info = 0;
+	cpu_state_reset(vc);
+	return err;
+}
+
 int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs)
 {
 	struct vcpu *vc = &vm->vcpu;
@@ -204,14 +222,7 @@ int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs)
 	err = vmcs_make_current(vc->vmcs_pa);
 	if (err)
 		return err;
-	setup_controls(vm, &err);
-	setup_host_state(&err);
-	setup_guest_state(bs, &err);
-	memset(&vc->regs, 0, sizeof(vc->regs));
-	vc->regs.rsi = vc->regs.rdi = bs->rsi;
-	vc->regs.rsp = bs->rsp;
-	cpu_state_reset(vc);
-	return err;
+	return load_boot_state(vm, bs);
 }
 
 int vcpu_reset(struct vm *vm, const struct vcpu_boot_state *bs)
@@ -223,15 +234,7 @@ int vcpu_reset(struct vm *vm, const struct vcpu_boot_state *bs)
 		return err;
 	/* The VMCS stays launched (VMRESUME loads the new guest state);
 	 * every control and guest field is written again, as at creation. */
-	setup_controls(vm, &err);
-	setup_host_state(&err);
-	setup_guest_state(bs, &err);
-	memset(&vc->regs, 0, sizeof(vc->regs));
-	vc->regs.rsi = vc->regs.rdi = bs->rsi;
-	vc->regs.rsp = bs->rsp;
-	vc->inject_info = 0;
-	cpu_state_reset(vc);
-	return err;
+	return load_boot_state(vm, bs);
 }
 
 int vcpu_enter(struct vm *vm)
