@@ -37,6 +37,17 @@ free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# The zone Bochs runs in, so that its CMOS clock shows the host's UTC time
+# and keeps it. Bochs 2.7 starts the clock right (time0=local: localtime()
+# of now), but when the firmware sets the time (OVMF's RTC driver writes the
+# time registers back at every boot) it rebuilds it with mktime() on a
+# struct tm whose tm_isdst it never sets: with stack garbage > 0 and TZ=UTC,
+# glibc assumes a one-hour DST difference and the clock jumps an hour back.
+# In this zone (offset 0, with daylight time of offset 0 half the year)
+# mktime() finds a time with the requested tm_isdst nearby and uses its
+# offset, 0, whatever tm_isdst holds; localtime() still gives UTC.
+BOCHS_TZ='UTC0UTD0,M3.5.0,M10.5.0'
+
 # bochs_rc IMG OUTDIR PORT: writes OUTDIR/bochsrc (OVMF, corei7_skylake_x
 # with VT-x/EPT, the disk image, COM1 as a TCP server on PORT for
 # tools/bochs-com1, port 0xE9 on Bochs's stdout) and OUTDIR/debugger.rc
