@@ -24,9 +24,10 @@
 #define FADT_F_WBINVD		(1u << 0)
 #define FADT_F_RESET_REG_SUP	(1u << 10)
 #define FADT_F_HW_REDUCED	(1u << 20)
-/* IAPC_BOOT_ARCH: no 8042, no VGA, no CMOS RTC (bit 1 clear = no 8042). */
+#define FADT_CENTURY		108
+/* IAPC_BOOT_ARCH: no 8042 (bit 1 clear), no VGA; the CMOS RTC is there
+ * (bit 5, "CMOS RTC not present", clear: the DSDT declares it). */
 #define IAPC_VGA_NOT_PRESENT	(1u << 2)
-#define IAPC_CMOS_RTC_ABSENT	(1u << 5)
 #define GAS_SPACE_IO		1
 #define GAS_ACCESS_BYTE		1
 
@@ -87,8 +88,8 @@ static void build_fadt(uint8_t *t, uint64_t dsdt)
 {
 	header(t, "FACP", FADT_LEN, FADT_REV);
 	put32(t + FADT_DSDT, (uint32_t)dsdt);
-	put16(t + FADT_IAPC_BOOT_ARCH,
-	      IAPC_VGA_NOT_PRESENT | IAPC_CMOS_RTC_ABSENT);
+	t[FADT_CENTURY] = VACPI_RTC_CENTURY;
+	put16(t + FADT_IAPC_BOOT_ARCH, IAPC_VGA_NOT_PRESENT);
 	put32(t + FADT_FLAGS,
 	      FADT_F_WBINVD | FADT_F_RESET_REG_SUP | FADT_F_HW_REDUCED);
 	gas_io8(t + FADT_RESET_REG, VACPI_RESET_PORT);
@@ -127,34 +128,220 @@ static uint32_t build_madt(uint8_t *t)
 	return len;
 }
 
-/* AML, hand-assembled (ACPI 6.4 chapter 20):
+/* The DSDT's AML (ACPI 6.4 chapter 20), hand-assembled from two tables:
+ * the resource templates below, byte for byte, and the devices that carry
+ * them; build_dsdt() wraps each device in its Device() and Name() ops and
+ * computes the package lengths. It reads as
+ *
  *   Name (_S5, Package (4) { 5, 0, 0, 0 })
- *     the SLP_TYP Linux writes to the sleep control register to power off;
  *   Device (\_SB.COM1) { Name (_HID, EisaId ("PNP0501")) Name (_UID, 1)
- *     Name (_CRS, ResourceTemplate () { IO (Decode16, 0x3F8, 0x3F8, 1, 8)
- *                                       IRQNoFlags () { 4 } }) }
- *     COM1 with its interrupt: Linux maps GSI 4 through the IOAPIC when
- *     it finds the port here (with no 8259 it preallocates no ISA IRQs,
- *     so the legacy probe's "IRQ 4" alone cannot be requested). */
-static const uint8_t dsdt_aml[] = {
-	0x08, '_', 'S', '5', '_', 0x12, 0x07, 0x04,
-	0x0a, VACPI_S5_TYP, 0x00, 0x00, 0x00,
-	0x5b, 0x82, 0x31,				/* Device, PkgLength 49 */
-	0x5c, 0x2e, '_', 'S', 'B', '_', 'C', 'O', 'M', '1',
-	0x08, '_', 'H', 'I', 'D', 0x0c, 0x41, 0xd0, 0x05, 0x01,
-	0x08, '_', 'U', 'I', 'D', 0x01,
-	0x08, '_', 'C', 'R', 'S', 0x11, 0x10, 0x0a, 0x0d,
-	0x47, 0x01, 0xf8, 0x03, 0xf8, 0x03, 0x01, 0x08,	/* IO */
-	0x22, 0x10, 0x00,				/* IRQ 4 */
-	0x79, 0x00,					/* end tag */
+ *                        Name (_CRS, ResourceTemplate () { ... }) }
+ *   Device (\_SB.RTC)  { Name (_HID, EisaId ("PNP0B00")) Name (_CRS, ...) }
+ *   Device (\_SB.PCI0) { Name (_HID, EisaId ("PNP0A03")) Name (_SEG, 0)
+ *                        Name (_BBN, 0) Name (_UID, 0) Name (_CRS, ...) }
+ *
+ * \_S5 is the SLP_TYP Linux writes to the sleep control register to power
+ * off. COM1 with its interrupt: Linux maps GSI 4 through the IOAPIC when it
+ * finds the port here (with no 8259 it preallocates no ISA IRQs, so the
+ * legacy probe's "IRQ 4" alone cannot be requested). The RTC: rtc_cmos
+ * binds to it through PnP and gives /dev/rtc0 (hv/vm/vrtc.c). PCI0: Linux
+ * scans only the buses ACPI declares, and assigns BARs only inside the
+ * windows of their root bridge's _CRS. */
+#define AML_NAME		0x08
+#define AML_ZERO		0x00
+#define AML_ONE			0x01
+#define AML_BYTE		0x0a
+#define AML_WORD		0x0b
+#define AML_DWORD		0x0c
+#define AML_BUFFER		0x11
+#define AML_PACKAGE		0x12
+#define AML_EXT			0x5b
+#define AML_DEVICE		0x82	/* after AML_EXT */
+#define AML_ROOT		0x5c	/* '\' */
+#define AML_DUAL_NAME		0x2e	/* two NameSegs follow */
+#define AML_PKG1_MAX		63	/* longest 1-byte PkgLength */
+#define AML_PKG2_MAX		0xfff	/* longest 2-byte PkgLength */
+
+/* Resource descriptors (ACPI 6.4 section 6.4). */
+#define RES_IRQ_NOFLAGS		0x22	/* small, 2 bytes: IRQ mask */
+#define RES_IO			0x47	/* small, 7 bytes */
+#define RES_IO_DECODE16		0x01
+#define RES_END			0x79	/* small, 1 byte: checksum (0 = none) */
+#define RES_DWORD_ADDR		0x87	/* large, 23 bytes */
+#define RES_WORD_ADDR		0x88	/* large, 13 bytes */
+#define ADDR_MEM		0
+#define ADDR_IO			1
+#define ADDR_BUS		2
+/* General flags: min and max fixed, positive decode, producer (a window
+ * the bridge passes on to its children, not a range it consumes). */
+#define ADDR_FIXED_PRODUCER	0x0c
+#define ADDR_IO_ENTIRE		0x03	/* ISA and non-ISA ranges */
+#define ADDR_MEM_RW		0x01	/* read/write, non-cacheable */
+
+#define LE16(x)	(uint8_t)((x) & 0xff), (uint8_t)(((x) >> 8) & 0xff)
+#define LE32(x)	LE16((x) & 0xffff), LE16(((x) >> 16) & 0xffff)
+#define EISA(a, b, c, d0, d1, d2, d3) /* EisaId("ABCdddd"), little end */ \
+	(uint8_t)((((a) - '@') << 2) | (((b) - '@') >> 3)),		\
+	(uint8_t)(((((b) - '@') & 7) << 5) | ((c) - '@')),		\
+	(uint8_t)(((d0) << 4) | (d1)), (uint8_t)(((d2) << 4) | (d3))
+#define IO16(port, len)	RES_IO, RES_IO_DECODE16, LE16(port), LE16(port), 1, len
+#define IRQ(n)		RES_IRQ_NOFLAGS, LE16(1u << (n))
+#define WORD_WINDOW(type, tflags, min, max)				\
+	RES_WORD_ADDR, LE16(13), type, ADDR_FIXED_PRODUCER, tflags,	\
+	LE16(0), LE16(min), LE16(max), LE16(0), LE16((max) - (min) + 1)
+#define DWORD_WINDOW(type, tflags, min, max)				\
+	RES_DWORD_ADDR, LE16(23), type, ADDR_FIXED_PRODUCER, tflags,	\
+	LE32(0), LE32(min), LE32(max), LE32(0), LE32((max) - (min) + 1)
+#define END_TAG		RES_END, 0
+
+static const uint8_t com1_crs[] = {
+	IO16(VACPI_COM1_PORT, 8),
+	IRQ(VACPI_COM1_IRQ),
+	END_TAG,
 };
+
+static const uint8_t rtc_crs[] = {
+	IO16(VACPI_RTC_PORT, VACPI_RTC_PORTS),
+	IRQ(VACPI_RTC_IRQ),
+	END_TAG,
+};
+
+static const uint8_t pci0_crs[] = {
+	WORD_WINDOW(ADDR_BUS, 0, 0, 0),			/* bus 0 */
+	IO16(0xcf8, 8),					/* config ports */
+	WORD_WINDOW(ADDR_IO, ADDR_IO_ENTIRE, 0, VACPI_PCI_IO_LOW_END),
+	WORD_WINDOW(ADDR_IO, ADDR_IO_ENTIRE, VACPI_PCI_IO_HIGH_BASE,
+		    VACPI_PCI_IO_END),
+	DWORD_WINDOW(ADDR_MEM, ADDR_MEM_RW, VACPI_PCI_MEM_BASE,
+		     VACPI_PCI_MEM_END),
+	END_TAG,
+};
+
+static const uint8_t s5_aml[] = {
+	AML_NAME, '_', 'S', '5', '_', AML_PACKAGE, 0x07, 0x04,
+	AML_BYTE, VACPI_S5_TYP, AML_ZERO, AML_ZERO, AML_ZERO,
+};
+
+#define DEV_INTS_MAX 3
+struct aml_device {
+	char name[5];			/* NameSeg under \_SB */
+	uint8_t hid[4];			/* EisaId */
+	struct { char name[5]; uint32_t val; } ints[DEV_INTS_MAX];
+	unsigned nr_ints;
+	const uint8_t *crs;
+	uint32_t crs_len;
+};
+
+static const struct aml_device dsdt_devices[] = {
+	{ "COM1", { EISA('P', 'N', 'P', 0, 5, 0, 1) }, { { "_UID", 1 } }, 1,
+	  com1_crs, sizeof(com1_crs) },
+	{ "RTC_", { EISA('P', 'N', 'P', 0, 0xb, 0, 0) }, { { "", 0 } }, 0,
+	  rtc_crs, sizeof(rtc_crs) },
+	{ "PCI0", { EISA('P', 'N', 'P', 0, 0xa, 0, 3) },
+	  { { "_SEG", 0 }, { "_BBN", 0 }, { "_UID", 0 } }, 3,
+	  pci0_crs, sizeof(pci0_crs) },
+};
+
+/* The AML emitter: out is NULL to only measure; every function returns
+ * the bytes it emits (would emit). */
+static uint32_t emit(uint8_t *out, uint32_t at, const void *p, uint32_t n)
+{
+	if (out)
+		memcpy(out + at, p, n);
+	return n;
+}
+
+static uint32_t emit_byte(uint8_t *out, uint32_t at, uint8_t b)
+{
+	return emit(out, at, &b, 1);
+}
+
+/* PkgLength of a body of `body` bytes: it counts its own 1 or 2 bytes.
+ * Our bodies stay far below AML_PKG2_MAX (the unit test checks). */
+static uint32_t emit_pkglen(uint8_t *out, uint32_t at, uint32_t body)
+{
+	uint32_t len = body + 1;
+
+	if (len <= AML_PKG1_MAX)
+		return emit_byte(out, at, (uint8_t)len);
+	len = body + 2;
+	emit_byte(out, at, (uint8_t)(0x40 | (len & 0xf)));
+	emit_byte(out, at + 1, (uint8_t)(len >> 4));
+	return 2;
+}
+
+/* The shortest encoding of an integer constant. */
+static uint32_t emit_int(uint8_t *out, uint32_t at, uint32_t v)
+{
+	uint8_t b[5] = { AML_DWORD, LE32(v) };
+
+	if (v <= AML_ONE)
+		return emit_byte(out, at, (uint8_t)v);
+	if (v <= 0xff)
+		b[0] = AML_BYTE;
+	else if (v <= 0xffff)
+		b[0] = AML_WORD;
+	return emit(out, at, b, b[0] == AML_BYTE ? 2 : b[0] == AML_WORD ? 3 : 5);
+}
+
+static uint32_t emit_name(uint8_t *out, uint32_t at, const char *seg)
+{
+	uint32_t n = emit_byte(out, at, AML_NAME);
+
+	return n + emit(out, at + n, seg, 4);
+}
+
+/* Name (_CRS, Buffer () { template }). */
+static uint32_t emit_crs(uint8_t *out, uint32_t at, const struct aml_device *d)
+{
+	uint32_t n = emit_name(out, at, "_CRS");
+	uint32_t size = emit_int(NULL, 0, d->crs_len);
+
+	n += emit_byte(out, at + n, AML_BUFFER);
+	n += emit_pkglen(out, at + n, size + d->crs_len);
+	n += emit_int(out, at + n, d->crs_len);
+	return n + emit(out, at + n, d->crs, d->crs_len);
+}
+
+/* The device's path and named objects, without the Device op. */
+static uint32_t emit_device_body(uint8_t *out, uint32_t at,
+				 const struct aml_device *d)
+{
+	static const uint8_t path[] = { AML_ROOT, AML_DUAL_NAME,
+					'_', 'S', 'B', '_' };
+	uint32_t n = emit(out, at, path, sizeof(path));
+
+	n += emit(out, at + n, d->name, 4);
+	n += emit_name(out, at + n, "_HID");
+	n += emit_byte(out, at + n, AML_DWORD);
+	n += emit(out, at + n, d->hid, 4);
+	for (unsigned i = 0; i < d->nr_ints; i++) {
+		n += emit_name(out, at + n, d->ints[i].name);
+		n += emit_int(out, at + n, d->ints[i].val);
+	}
+	return n + emit_crs(out, at + n, d);
+}
+
+static uint32_t emit_device(uint8_t *out, uint32_t at,
+			    const struct aml_device *d)
+{
+	uint32_t body = emit_device_body(NULL, 0, d);
+	uint32_t n = emit_byte(out, at, AML_EXT);
+
+	n += emit_byte(out, at + n, AML_DEVICE);
+	n += emit_pkglen(out, at + n, body);
+	return n + emit_device_body(out, at + n, d);
+}
 
 static void build_dsdt(uint8_t *t)
 {
-	uint32_t len = 36 + sizeof(dsdt_aml);
+	uint32_t len = 36;
 
+	len += emit(t, len, s5_aml, sizeof(s5_aml));
+	for (unsigned i = 0; i < sizeof(dsdt_devices) /
+				 sizeof(dsdt_devices[0]); i++)
+		len += emit_device(t, len, &dsdt_devices[i]);
 	header(t, "DSDT", len, 2);
-	memcpy(t + 36, dsdt_aml, sizeof(dsdt_aml));
 	checksum(t, len);
 }
 

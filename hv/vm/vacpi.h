@@ -2,7 +2,8 @@
  * platform, built into a buffer the loader copies to guest RAM.
  *
  *   RSDP (rev 2) -> XSDT -> FADT (hardware-reduced, S5 through the sleep
- *   control register, reset register) -> DSDT (\_S5 only, see below)
+ *   control register, reset register, CMOS century index) -> DSDT (\_S5,
+ *   COM1, the CMOS RTC, the PCI root bridge; see vacpi.c)
  *                       -> MADT (one local APIC, one IOAPIC, IRQ0 -> GSI2)
  *
  * Pure: no hypervisor state, unit-tested on the host. */
@@ -23,6 +24,26 @@
 #define VACPI_S5_TYP		5	/* SLP_TYP of \_S5 */
 #define VACPI_SLP_EN		(1u << 5)	/* sleep control: go */
 #define VACPI_SLP_TYP_SHIFT	2
+#define VACPI_COM1_PORT		0x3f8
+#define VACPI_COM1_IRQ		4
+#define VACPI_RTC_PORT		0x70	/* index, data (hv/vm/vrtc.c) */
+#define VACPI_RTC_PORTS		2
+#define VACPI_RTC_IRQ		8
+#define VACPI_RTC_CENTURY	0x32	/* CMOS index of the century (FADT) */
+
+/* The PCI root bridge \_SB.PCI0 (bus 0 only) and the windows it decodes
+ * for its devices: every I/O port but the config ports 0xCF8-0xCFF, and
+ * 32-bit memory between the guest's RAM (at most 3 GiB for a VM whose
+ * BARs are placed, hv/vm/vpci_fw.c) and the test device's page at
+ * 0xFE000000 (then the IOAPIC and LAPIC). The firmware pass places the
+ * BARs inside these windows; I/O BARs from VACPI_PCI_IO_FW_BASE, clear of
+ * the legacy ports. */
+#define VACPI_PCI_MEM_BASE	0xc0000000u
+#define VACPI_PCI_MEM_END	0xfdffffffu	/* inclusive */
+#define VACPI_PCI_IO_LOW_END	0x0cf7u		/* window 0x0000-0x0CF7 */
+#define VACPI_PCI_IO_HIGH_BASE	0x0d00u		/* window 0x0D00-0xFFFF */
+#define VACPI_PCI_IO_END	0xffffu
+#define VACPI_PCI_IO_FW_BASE	0x1000u
 
 /* Offsets of the tables in the buffer (all 16-byte aligned). */
 #define VACPI_RSDP_OFF		0x000
@@ -30,7 +51,7 @@
 #define VACPI_FADT_OFF		0x080
 #define VACPI_MADT_OFF		0x200
 #define VACPI_DSDT_OFF		0x280
-#define VACPI_SIZE		0x300	/* bytes the loader must reserve */
+#define VACPI_SIZE		0x400	/* bytes the loader must reserve */
 
 /* Builds every table into buf (VACPI_SIZE bytes), which the guest will
  * see at guest-physical base; returns the RSDP's address (base). */
