@@ -14,6 +14,7 @@
 #include "hv/vm/sched.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vmrpc.h"
+#include "hv/vm/vpci_fw.h"
 #include "hv/vmx/vmx.h"
 #include "hv/x86.h"
 #include "mini/string.h"
@@ -68,6 +69,7 @@ unsigned vms_create_from_config(const struct hv_config *cfg)
 			(unsigned long long)(uintptr_t)vms[nr_vms - 1].ram,
 			c->kernel, c->cmdline);
 		gpu_host_vgpu_create(c, nr_vms - 1);
+		vpci_fw_assign(&vms[nr_vms - 1]);	/* now it has its vGPU */
 	}
 	gpu_host_place(cfg);
 	return nr_vms;

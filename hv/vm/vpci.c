@@ -4,7 +4,6 @@
 #include "hv/vm/vm.h"
 
 #define CF8_ENABLE	(1u << 31)
-#define BDF(b, d, f)	(((b) << 8) | ((d) << 3) | (f))
 #define HOST_BRIDGE_ID	0x191f8086u	/* Skylake host bridge/DRAM regs */
 #define HOST_BRIDGE_CLASS 0x06000000u	/* bridge, host, revision 0 */
 /* An Intel Z170 LPC bridge: i915 finds the PCH by scanning ISA bridges and
@@ -29,27 +28,26 @@ static uint32_t bridge_read(uint32_t id, uint32_t class, uint32_t hdr,
 	}
 }
 
-/* Dword `reg` of function bdf; absent functions read all ones. */
-static uint32_t config_read(struct vm *vm, uint32_t bdf, unsigned reg)
+uint32_t vpci_config_read(struct vm *vm, uint32_t bdf, unsigned reg)
 {
 	uint32_t val;
 
-	if (bdf == BDF(0, 0, 0))
+	if (bdf == VPCI_BDF(0, 0, 0))
 		return bridge_read(HOST_BRIDGE_ID, HOST_BRIDGE_CLASS, 0, reg);
-	if (bdf == BDF(0, 0x1f, 0))
+	if (bdf == VPCI_BDF(0, 0x1f, 0))
 		return bridge_read(ISA_BRIDGE_ID, ISA_BRIDGE_CLASS,
 				   PCI_HDR_MULTIFUNC, reg);
-	if (bdf == BDF(0, 2, 0) && vm->vgpu &&
+	if (bdf == VPCI_BDF(0, 2, 0) && vm->vgpu &&
 	    !vgpu_cfg_read(vm->vgpu, reg, &val, 4))
 		return val;
 	return 0xffffffffu;
 }
 
 /* Only the vGPU has writable registers. */
-static void config_write(struct vm *vm, uint32_t bdf, unsigned off,
-			 unsigned size, uint32_t val)
+void vpci_config_write(struct vm *vm, uint32_t bdf, unsigned off,
+		       unsigned size, uint32_t val)
 {
-	if (bdf == BDF(0, 2, 0) && vm->vgpu)
+	if (bdf == VPCI_BDF(0, 2, 0) && vm->vgpu)
 		vgpu_cfg_write(vm->vgpu, off, val, size);
 }
 
@@ -74,9 +72,9 @@ void vpci_io(struct vm *vm, uint16_t port, unsigned size, bool in,
 		return;
 	}
 	if (in)
-		*val = config_read(vm, bdf, addr & 0xfc) >> shift;
+		*val = vpci_config_read(vm, bdf, addr & 0xfc) >> shift;
 	else
-		config_write(vm, bdf, (addr & 0xfc) + byte, size, *val);
+		vpci_config_write(vm, bdf, (addr & 0xfc) + byte, size, *val);
 }
 
 /* Two ranges: 0xCF9 between them is the reset control register (a byte

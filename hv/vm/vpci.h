@@ -14,7 +14,18 @@
 #define VPCI_ADDR_PORT 0xcf8
 #define VPCI_DATA_PORT 0xcfc
 
+#define VPCI_BDF(b, d, f)	(((b) << 8) | ((d) << 3) | (f))
+
 struct vm;
+
+/* Dword `reg` (4-aligned) of function bdf (bus << 8 | dev << 3 | fn), as
+ * the guest reads it through 0xCFC; absent functions read all ones. */
+uint32_t vpci_config_read(struct vm *vm, uint32_t bdf, unsigned reg);
+
+/* A write of `size` bytes at config offset off of function bdf, as the
+ * guest's through 0xCFC..0xCFF (dropped where nothing is writable). */
+void vpci_config_write(struct vm *vm, uint32_t bdf, unsigned off,
+		       unsigned size, uint32_t val);
 
 /* One access to 0xCF8..0xCFF of `size` bytes. */
 void vpci_io(struct vm *vm, uint16_t port, unsigned size, bool in,
