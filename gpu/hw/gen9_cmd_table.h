@@ -365,16 +365,28 @@ static inline bool gen9_cmd_mem_ref(const uint32_t *dw, uint32_t len,
 /* ---- privilege --------------------------------------------------------- */
 
 /* Registers a non-privileged batch may load on Gen9: the command
- * streamer's general-purpose registers (engine-relative 0x600-0x67c) and
- * the registers i915 whitelists through the engine's FORCE_TO_NONPRIV
- * slots (gt/intel_workarounds.c gen9_whitelist_build / skl_whitelist_build:
- * 0x2248 CTX_PREEMPT, 0x2580 CS_CHICKEN1, 0x7304 HDC_CHICKEN1, 0x7014
- * COMMON_SLICE_CHICKEN2, 0xb118 L3SQCREG4, PS_INVOCATION_COUNT 0x2348
- * read), which the model reads from the slots themselves. This is the
- * fixed part. */
+ * streamer's general-purpose registers (engine-relative 0x600-0x67c); on
+ * the render engine the registers user space loads from its own batches
+ * (i915 i915_cmd_parser.c gen7_render_regs, the list of what Mesa needs:
+ * MI_PREDICATE_SRC0/1, DATA, RESULT/_1 0x2400-0x241c and RESULT_2 0x2214
+ * for conditional rendering, 3DPRIM_* 0x2420-0x2440 for indirect draws,
+ * GPGPU_DISPATCHDIM X/Y/Z 0x2500-0x2508 for indirect compute; GEN8_L3CNTLREG
+ * 0x7034, which Mesa's Gen9 L3 setup loads) - all state of the running
+ * context only; and the registers i915 whitelists through the engine's
+ * FORCE_TO_NONPRIV slots (gt/intel_workarounds.c gen9_whitelist_build /
+ * skl_whitelist_build: 0x2248 CTX_PREEMPT, 0x2580 CS_CHICKEN1, 0x7304
+ * HDC_CHICKEN1, 0x7014 COMMON_SLICE_CHICKEN2, 0xb118 L3SQCREG4,
+ * PS_INVOCATION_COUNT 0x2348 read), which the model reads from the slots
+ * themselves. This is the fixed part. */
 static inline bool gen9_nonpriv_fixed_reg(uint32_t engine_base, uint32_t reg)
 {
-	return reg >= engine_base + 0x600 && reg <= engine_base + 0x67c;
+	if (reg >= engine_base + 0x600 && reg <= engine_base + 0x67c)
+		return true;
+	if (engine_base != 0x2000) /* RENDER_RING_BASE */
+		return false;
+	return (reg >= 0x2400 && reg <= 0x2420) || reg == 0x2214 ||
+	       (reg >= 0x2430 && reg <= 0x2440) ||
+	       (reg >= 0x2500 && reg <= 0x2508) || reg == 0x7034;
 }
 
 #endif

@@ -135,6 +135,11 @@ static const struct scase cases[] = {
 	{ "lri mocs+l3cc", RCS, true, 5, { MI_LOAD_REGISTER_IMM(2), 0xc800, 1, 0xb020, 2 } },
 	{ "srm timestamp", RCS, true, 4, { SRM_GGTT, 0x2358, OWN, 0 } },
 	{ "lrm gpr", RCS, true, 4, { LRM_GGTT, 0x2604, OWN, 0 } },
+	/* Mesa: predication, indirect draws, L3 configuration */
+	{ "lri predicate src0", RCS, true, 5, { MI_LOAD_REGISTER_IMM(2), 0x2400, 1, 0x2404, 0 } },
+	{ "lrm 3dprim vertex count", RCS, true, 4, { LRM_GGTT, 0x2434, OWN, 0 } },
+	{ "lri dispatchdim", RCS, true, 3, { MI_LOAD_REGISTER_IMM(1), 0x2508, 1 } },
+	{ "lri l3cntlreg", RCS, true, 3, { MI_LOAD_REGISTER_IMM(1), 0x7034, 0x60000121 } },
 	{ "lrr gpr", RCS, true, 3, { MI_LOAD_REGISTER_REG, 0x2600, 0x2608 } },
 	{ "pipe control ggtt own", RCS, true, 6, { GFX_OP_PIPE_CONTROL(6), PC_QW_GGTT, OWN, 0, 1, 0 } },
 	{ "pipe control ppgtt", RCS, true, 6, { GFX_OP_PIPE_CONTROL(6), PIPE_CONTROL_QW_WRITE, 0x1000, 0, 1, 0 } },
@@ -175,6 +180,7 @@ static const struct scase cases[] = {
 	{ "report perf", RCS, false, 4, { MI_INSTR(0x28, 2), 0, 0, 0 } },
 	/* GVT: cmd_handler_mi_op_2e is unexpected_cmd in what it scans */
 	{ "copy mem mem in the ring", RCS, false, 5, { MI_INSTR(0x2e, 3), OWN, 0, OWN | 8, 0 } },
+	{ "lri predicate on bcs", BCS, false, 3, { MI_LOAD_REGISTER_IMM(1), 0x2400, 1 } },
 	{ "urb clear on bcs", BCS, false, 2, { MI_INSTR(0x19, 0), 0 } },
 	{ "load urb mem", RCS, false, 4, { MI_INSTR(0x2c, 2), 0, OWN, 0 } },
 	{ "rs store data imm", RCS, false, 4, { MI_INSTR(0x2b, 2), OWN, 0, 1 } },
