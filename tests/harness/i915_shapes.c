@@ -321,7 +321,9 @@ static const struct run null_state[] = {
 	H(0x05000000),				/* MI_BATCH_BUFFER_END: cmds end */
 	Z(10),
 	/* state: COLOR_CALC_STATE at 0xe00, blend constant 1.0f x 4; the
-	 * rest of the state block is zeros */
+	 * rest of the state block is zeros (its exact length, here to 0xf00,
+	 * is not checked against the source: no command reads past 0xec0
+	 * and nothing executes it) */
 	Z(2), V(0x3f800000), V(0x3f800000), V(0x3f800000), V(0x3f800000),
 	Z(58),
 };
