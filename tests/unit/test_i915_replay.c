@@ -151,15 +151,23 @@ static uint64_t run(struct env *e, int engine, const struct i915_cs *cs)
 {
 	uint64_t before = e->v->stats.cmds_scanned;
 	uint32_t done = e->g.eng[engine].completes;
+	uint32_t in = e->g.eng[engine].idle_to_active;
 	int ctx = e->ctx[engine];
+	const struct gi_ctx *c = &e->g.ctx[ctx];
 
 	gi_ring_emit(&e->g, ctx, cs->dw, cs->n);
 	gi_submit(&e->g, ctx, -1);
 	assert_int_equal(e->v->stats.workloads_rejected, 0);
 	assert_int_equal(gi_wait_idle(&e->g, engine, 50), 0);
 	assert_false(vgpu_failed(e->v));
-	/* the CSB in the guest's status page reported the completion */
+	/* the CSB in the guest's status page reported the schedule-in and
+	 * the completion */
+	assert_true(e->g.eng[engine].idle_to_active > in);
 	assert_true(e->g.eng[engine].completes > done);
+	/* the context image copied back: RING_HEAD where the request ended,
+	 * in the guest's ring (what i915 reads on reset / unwind) */
+	assert_int_equal(gi_read32(&e->g, c->lrca_gpa + LRC_STATE_OFFSET + CTX_RING_HEAD * 4),
+			 c->tail);
 	return e->v->stats.cmds_scanned - before;
 }
 
