@@ -58,13 +58,35 @@ struct gen9_cmd_info {
 static inline const struct gen9_cmd_info *gen9_cmd_special(uint32_t dw0)
 {
 	static const struct gen9_cmd_info mi[64] = {
-		/* privileged ones and non-default length fields */
+		/* Every Gen9 MI command (gen9.xml, plus MI_FLUSH and
+		 * MI_SET_APPID from GVT's table), so each has a name for
+		 * logs; privileged ones and non-default length fields are
+		 * the entries that change decoding. */
+		[0x00] = { 0, 0, "MI_NOOP", 0, 1, 0, 0 },
+		[0x01] = { 0, 0, "MI_SET_PREDICATE", 0, 1, 0, 0 },
+		[0x02] = { 0, 0, "MI_USER_INTERRUPT", 0, 1, 0, 0 },
+		[0x03] = { 0, 0, "MI_WAIT_FOR_EVENT", 0, 1, 0, 0 },
+		[0x04] = { 0, 0, "MI_FLUSH", 0, 1, 0, 0 },
+		[0x05] = { 0, 0, "MI_ARB_CHECK", 0, 1, 0, 0 },
+		[0x06] = { 0, 0, "MI_RS_CONTROL", 0, 1, 0, 0 },
+		[0x07] = { 0, 0, "MI_REPORT_HEAD", 0, 1, 0, 0 },
 		[0x08] = { 0, 0, "MI_ARB_ON_OFF", 0, 1, GEN9_CMD_PRIV, 0 },
+		[0x09] = { 0, 0, "MI_URB_ATOMIC_ALLOC", 0, 1, 0, 0 },
+		[0x0a] = { 0, 0, "MI_BATCH_BUFFER_END", 0, 1, 0, 0 },
+		[0x0b] = { 0, 0, "MI_SUSPEND_FLUSH", 0, 1, 0, 0 },
+		[0x0c] = { 0, 0, "MI_PREDICATE", 0, 1, 0, 0 },
+		[0x0d] = { 0, 0, "MI_TOPOLOGY_FILTER", 0, 1, 0, 0 },
+		[0x0e] = { 0, 0, "MI_SET_APPID", 0, 1, 0, 0 },
+		[0x0f] = { 0, 0, "MI_RS_CONTEXT", 0, 1, 0, 0 },
 		[0x12] = { 0, 0, "MI_LOAD_SCAN_LINES_INCL", 6, 0, GEN9_CMD_PRIV, 0 },
 		[0x13] = { 0, 0, "MI_LOAD_SCAN_LINES_EXCL", 6, 0, GEN9_CMD_PRIV, 0 },
 		[0x14] = { 0, 0, "MI_DISPLAY_FLIP", 8, 0, GEN9_CMD_PRIV, 0 },
 		[0x18] = { 0, 0, "MI_SET_CONTEXT", 8, 0, GEN9_CMD_PRIV, 0 },
+		[0x19] = { 0, 0, "MI_URB_CLEAR", 8, 0, 0, 0 },
+		[0x1a] = { 0, 0, "MI_MATH", 8, 0, 0, 0 },
+		[0x1b] = { 0, 0, "MI_SEMAPHORE_SIGNAL", 8, 0, 0, 0 },
 		[0x1c] = { 0, 0, "MI_SEMAPHORE_WAIT", 8, 0, 0, GEN9_ASI_DW0_B22 },
+		[0x1d] = { 0, 0, "MI_FORCE_WAKEUP", 8, 0, 0, 0 },
 		[0x20] = { 0, 0, "MI_STORE_DATA_IMM", 10, 0, 0, GEN9_ASI_DW0_B22 },
 		[0x21] = { 0, 0, "MI_STORE_DATA_INDEX", 8, 0, GEN9_CMD_PRIV, 0 },
 		[0x22] = { 0, 0, "MI_LOAD_REGISTER_IMM", 8, 0, GEN9_CMD_REG, 0 },
@@ -75,6 +97,10 @@ static inline const struct gen9_cmd_info *gen9_cmd_special(uint32_t dw0)
 		[0x28] = { 0, 0, "MI_REPORT_PERF_COUNT", 6, 0, 0, 0 },
 		[0x29] = { 0, 0, "MI_LOAD_REGISTER_MEM", 8, 0, GEN9_CMD_REG, GEN9_ASI_DW0_B22 },
 		[0x2a] = { 0, 0, "MI_LOAD_REGISTER_REG", 8, 0, GEN9_CMD_REG, 0 },
+		[0x2b] = { 0, 0, "MI_RS_STORE_DATA_IMM", 8, 0, 0, 0 },
+		[0x2c] = { 0, 0, "MI_LOAD_URB_MEM", 8, 0, 0, 0 },
+		[0x2d] = { 0, 0, "MI_STORE_URB_MEM", 8, 0, 0, 0 },
+		[0x2e] = { 0, 0, "MI_COPY_MEM_MEM", 8, 0, 0, GEN9_ASI_DW0_B22 },
 		[0x2f] = { 0, 0, "MI_ATOMIC", 8, 0, 0, GEN9_ASI_DW0_B22 },
 		[0x31] = { 0, 0, "MI_BATCH_BUFFER_START", 8, 0, 0, GEN9_ASI_BB },
 		[0x36] = { 0, 0, "MI_CONDITIONAL_BATCH_BUFFER_END", 8, 0, 0, GEN9_ASI_DW0_B22 },
@@ -165,6 +191,15 @@ static inline uint32_t gen9_cmd_flags(uint32_t dw0)
 	const struct gen9_cmd_info *ci = gen9_cmd_special(dw0);
 
 	return ci ? ci->flags : 0;
+}
+
+/* The command's name for logs, NULL when the table has none (3D, media,
+ * MFX and 2D commands are decoded by their client's rule, unnamed). */
+static inline const char *gen9_cmd_name(uint32_t dw0)
+{
+	const struct gen9_cmd_info *ci = gen9_cmd_special(dw0);
+
+	return ci ? ci->name : NULL;
 }
 
 /* ---- memory operands ------------------------------------------------- */
@@ -330,16 +365,28 @@ static inline bool gen9_cmd_mem_ref(const uint32_t *dw, uint32_t len,
 /* ---- privilege --------------------------------------------------------- */
 
 /* Registers a non-privileged batch may load on Gen9: the command
- * streamer's general-purpose registers (engine-relative 0x600-0x67c) and
- * the registers i915 whitelists through the engine's FORCE_TO_NONPRIV
- * slots (gt/intel_workarounds.c gen9_whitelist_build / skl_whitelist_build:
- * 0x2248 CTX_PREEMPT, 0x2580 CS_CHICKEN1, 0x7304 HDC_CHICKEN1, 0x7014
- * COMMON_SLICE_CHICKEN2, 0xb118 L3SQCREG4, PS_INVOCATION_COUNT 0x2348
- * read), which the model reads from the slots themselves. This is the
- * fixed part. */
+ * streamer's general-purpose registers (engine-relative 0x600-0x67c); on
+ * the render engine the registers user space loads from its own batches
+ * (i915 i915_cmd_parser.c gen7_render_regs, the list of what Mesa needs:
+ * MI_PREDICATE_SRC0/1, DATA, RESULT/_1 0x2400-0x241c and RESULT_2 0x2214
+ * for conditional rendering, 3DPRIM_* 0x2420-0x2440 for indirect draws,
+ * GPGPU_DISPATCHDIM X/Y/Z 0x2500-0x2508 for indirect compute; GEN8_L3CNTLREG
+ * 0x7034, which Mesa's Gen9 L3 setup loads) - all state of the running
+ * context only; and the registers i915 whitelists through the engine's
+ * FORCE_TO_NONPRIV slots (gt/intel_workarounds.c gen9_whitelist_build /
+ * skl_whitelist_build: 0x2248 CTX_PREEMPT, 0x2580 CS_CHICKEN1, 0x7304
+ * HDC_CHICKEN1, 0x7014 COMMON_SLICE_CHICKEN2, 0xb118 L3SQCREG4,
+ * PS_INVOCATION_COUNT 0x2348 read), which the model reads from the slots
+ * themselves. This is the fixed part. */
 static inline bool gen9_nonpriv_fixed_reg(uint32_t engine_base, uint32_t reg)
 {
-	return reg >= engine_base + 0x600 && reg <= engine_base + 0x67c;
+	if (reg >= engine_base + 0x600 && reg <= engine_base + 0x67c)
+		return true;
+	if (engine_base != 0x2000) /* RENDER_RING_BASE */
+		return false;
+	return (reg >= 0x2400 && reg <= 0x2420) || reg == 0x2214 ||
+	       (reg >= 0x2430 && reg <= 0x2440) ||
+	       (reg >= 0x2500 && reg <= 0x2508) || reg == 0x7034;
 }
 
 #endif

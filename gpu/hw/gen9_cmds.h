@@ -97,6 +97,14 @@ static inline uint32_t instr_client(uint32_t dw0)
 #define MI_OP_LOAD_REGISTER_MEM 0x29
 #define MI_OP_LOAD_REGISTER_REG 0x2a
 #define MI_OP_BATCH_BUFFER_START 0x31
+#define MI_OP_URB_ATOMIC_ALLOC 0x09
+#define MI_OP_SET_APPID 0x0e
+#define MI_OP_URB_CLEAR 0x19
+#define MI_OP_MATH 0x1a
+#define MI_OP_COPY_MEM_MEM 0x2e
+#define MI_OP_ATOMIC 0x2f
+#define   MI_COPY_MEM_SRC_GGTT (1u << 22) /* "Use Global GTT Source" */
+#define   MI_COPY_MEM_DST_GGTT (1u << 21) /* "Use Global GTT Destination" */
 #define MI_OP_CONDITIONAL_BATCH_BUFFER_END 0x36
 
 /* ---- 2D (blitter) commands: opcode 28:22, length 7:0 ------------------- */

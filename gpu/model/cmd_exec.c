@@ -349,6 +349,26 @@ static enum cs_result mi_semaphore_wait(struct cs_cmd *c)
 	return CS_STALL;
 }
 
+/* MI_COPY_MEM_MEM: one dword from DW3-4 to DW1-2; each side's GGTT
+ * selector honoured only with privilege. */
+static enum cs_result mi_copy_mem_mem(struct cs_cmd *c)
+{
+	bool priv = cs_privileged(c->e);
+	bool sg = priv && (c->dw0 & MI_COPY_MEM_SRC_GGTT);
+	bool dg = priv && (c->dw0 & MI_COPY_MEM_DST_GGTT);
+	uint64_t dst, src;
+	uint32_t v;
+
+	if (c->len < 5)
+		return invalid(c);
+	if (!priv && (c->dw0 & (MI_COPY_MEM_SRC_GGTT | MI_COPY_MEM_DST_GGTT)))
+		c->e->stats.ggtt_ignored++;
+	if (fetch_addr(c, 1, 4, &dst) || fetch_addr(c, 3, 4, &src) ||
+	    model_gpu_rw(c->m, c->e, src, sg, &v, 4, false))
+		return CS_FAULT;
+	return mem_write(c, dst, dg, &v, 4);
+}
+
 static enum cs_result mi_execute(struct cs_cmd *c)
 {
 	switch (MI_OPCODE(c->dw0)) {
@@ -380,6 +400,8 @@ static enum cs_result mi_execute(struct cs_cmd *c)
 		return mi_flush_dw(c);
 	case MI_OP_SEMAPHORE_WAIT:
 		return mi_semaphore_wait(c);
+	case MI_OP_COPY_MEM_MEM:
+		return mi_copy_mem_mem(c);
 	default:
 		c->e->stats.skipped++;
 		return CS_NEXT;

@@ -318,6 +318,27 @@ static int audit_flush_dw(struct scanner *s, uint32_t hdr, uint32_t len)
 	return audit_mem(s, hdr, len);
 }
 
+/* MI_COPY_MEM_MEM: GVT refuses it in what it scans (cmd_handler_mi_op_2e:
+ * unexpected_cmd), i.e. the ring and privileged batches, and so do we.
+ * Mesa emits it in non-privileged batches (query results), which GVT does
+ * not scan; there the hardware ignores both GGTT selectors, so the copy
+ * keeps that meaning: selectors cleared, both addresses through the
+ * shadow PPGTT. */
+static int audit_copy_mem(struct scanner *s, uint32_t hdr, uint32_t len)
+{
+	uint32_t sel = MI_COPY_MEM_SRC_GGTT | MI_COPY_MEM_DST_GGTT;
+
+	if (len != 5)
+		return reject(s, -GPU_EINVAL, hdr, 0, "bad MI_COPY_MEM_MEM length");
+	if (!nonpriv(s))
+		return reject(s, -GPU_EPERM, hdr, 0, "MI_COPY_MEM_MEM in a privileged buffer");
+	if (hdr & sel) {
+		patch(s, 0, hdr & ~sel);
+		s->v->stats.scan_ggtt_cleared++;
+	}
+	return 0;
+}
+
 static int audit_atomic(struct scanner *s, uint32_t hdr, uint32_t len)
 {
 	if (len < 3)
@@ -458,8 +479,16 @@ static int mi_cmd(struct scanner *s, uint32_t hdr, uint32_t len)
 	case 0x0b: /* MI_SUSPEND_FLUSH */
 	case 0x0c: /* MI_PREDICATE */
 	case 0x0d: /* MI_TOPOLOGY_FILTER */
-	case 0x1a: /* MI_MATH */
+	case MI_OP_MATH:
+	case MI_OP_SET_APPID:
 		return 0;
+	case MI_OP_URB_ATOMIC_ALLOC:
+	case MI_OP_URB_CLEAR:
+		/* the context's own URB; render only (GVT: R_RCS) */
+		return s->e->id == GEN9_RCS0 ? 0 :
+			reject(s, -GPU_EPERM, hdr, 0, "URB command off the render engine");
+	case MI_OP_COPY_MEM_MEM:
+		return audit_copy_mem(s, hdr, len);
 	case MI_OP_USER_INTERRUPT:
 		s->res->events |= GT_RENDER_USER_INTERRUPT;
 		return 0;
@@ -482,9 +511,15 @@ static int mi_cmd(struct scanner *s, uint32_t hdr, uint32_t len)
 	case MI_OP_BATCH_BUFFER_START:
 		return bb_start(s, hdr, len);
 	default:
-		/* MI_WAIT_FOR_EVENT, display flips, semaphores, store-index,
-		 * MI_UPDATE_GTT, MI_SET_CONTEXT, perf reports, CLFLUSH,
-		 * conditional batch end, resource-streamer commands ... */
+		/* What GVT refuses (unexpected_cmd): semaphore wait,
+		 * store-index, MI_UPDATE_GTT, perf reports, CLFLUSH,
+		 * conditional batch end; MI_WAIT_FOR_EVENT and display
+		 * flips (no display events are modelled); MI_SET_CONTEXT
+		 * (legacy ring contexts, not execlists); the resource
+		 * streamer's and URB memory commands (MI_RS_*,
+		 * MI_LOAD/STORE_URB_MEM: memory operands GVT does not audit,
+		 * the resource streamer is not modelled); semaphore signals
+		 * (they wake other engines' waits). */
 		return reject(s, -GPU_EPERM, hdr, 0, "MI command not allowed");
 	}
 }

@@ -32,10 +32,17 @@ static const struct reg_allow reg_allow[] = {
 	{ 0x20d4, 0x20d4, RW, false, GEN9_RCS0 }, /* CSFE chicken */
 	{ 0x20e0, 0x20e4, RW, false, GEN9_RCS0 }, /* FF slice chicken */
 	{ 0x20ec, 0x20ec, RW, false, GEN9_RCS0 }, /* CS debug mode 1 */
+	{ 0x2214, 0x2214, RW, false, GEN9_RCS0 }, /* MI_PREDICATE_RESULT_2 */
 	{ 0x2300, 0x235c, RW, false, GEN9_RCS0 }, /* pipeline statistics */
+	/* what Mesa loads from its batches (i915_cmd_parser.c
+	 * gen7_render_regs): predication, indirect draw and dispatch */
+	{ 0x2400, 0x2420, RW, false, GEN9_RCS0 }, /* MI_PREDICATE_*, 3DPRIM_END_OFFSET */
+	{ 0x2430, 0x2440, RW, false, GEN9_RCS0 }, /* 3DPRIM_* */
+	{ 0x2500, 0x2508, RW, false, GEN9_RCS0 }, /* GPGPU_DISPATCHDIM X/Y/Z */
 	{ 0x2580, 0x2580, RW, false, GEN9_RCS0 }, /* CS chicken 1 */
 	{ 0x5200, 0x52ff, RW, false, GEN9_RCS0 }, /* streamout counters */
 	{ 0x7000, 0x701c, RW, false, GEN9_RCS0 }, /* cache mode, chicken */
+	{ 0x7034, 0x7034, RW, false, GEN9_RCS0 }, /* GEN8_L3CNTLREG (Mesa) */
 	{ 0x7300, 0x7304, RW, false, GEN9_RCS0 }, /* HDC chicken */
 	{ 0xb020, 0xb09c, RW, false, -1 }, /* L3CC (MOCS) */
 	{ 0xb118, 0xb118, RW, false, GEN9_RCS0 }, /* L3SQCREG4 */

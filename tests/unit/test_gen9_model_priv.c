@@ -189,6 +189,33 @@ static void test_nonpriv_register_whitelist(void **state)
 	assert_int_equal(h_rd(&H, RING_HWS_PGA(base)), hws);
 }
 
+/* What Mesa loads from its own (non-privileged) batches on RCS:
+ * predicate sources, 3DPRIM_* for indirect draws, L3 control. */
+static void test_nonpriv_mesa_registers(void **state)
+{
+	uint32_t *bb;
+
+	(void)state;
+	start(GEN9_RCS0);
+	bb = ppgtt_page(BB_VA);
+	{
+		uint32_t cmds[] = {
+			MI_LOAD_REGISTER_IMM(4), 0x2400, 7, 0x2434, 3,
+			0x2508, 1, 0x7034, 0x60000121,
+			MI_BATCH_BUFFER_END,
+		};
+
+		memcpy(bb, cmds, sizeof(cmds));
+	}
+	ring_calls_ppgtt_batch();
+	run();
+	assert_int_equal(h_rd(&H, 0x2400), 7);
+	assert_int_equal(h_rd(&H, 0x2434), 3);
+	assert_int_equal(h_rd(&H, 0x2508), 1);
+	assert_int_equal(h_rd(&H, 0x7034), 0x60000121);
+	assert_int_equal(eng(GEN9_RCS0)->stats.priv_dropped, 0);
+}
+
 /* A read-only slot (access 29:28 = 1) does not allow writes. */
 static void test_nonpriv_slot_read_only(void **state)
 {
@@ -373,6 +400,7 @@ int main(void)
 		T(test_ring_and_ggtt_batch_keep_ggtt),
 		T(test_nonpriv_register_whitelist),
 		T(test_nonpriv_slot_read_only),
+		T(test_nonpriv_mesa_registers),
 		T(test_nonpriv_privileged_command_noop),
 		T(test_chained_batch_cannot_raise_privilege),
 		T(test_blitter_nonpriv_flush_dw_ggtt_ignored),

@@ -135,6 +135,11 @@ static const struct scase cases[] = {
 	{ "lri mocs+l3cc", RCS, true, 5, { MI_LOAD_REGISTER_IMM(2), 0xc800, 1, 0xb020, 2 } },
 	{ "srm timestamp", RCS, true, 4, { SRM_GGTT, 0x2358, OWN, 0 } },
 	{ "lrm gpr", RCS, true, 4, { LRM_GGTT, 0x2604, OWN, 0 } },
+	/* Mesa: predication, indirect draws, L3 configuration */
+	{ "lri predicate src0", RCS, true, 5, { MI_LOAD_REGISTER_IMM(2), 0x2400, 1, 0x2404, 0 } },
+	{ "lrm 3dprim vertex count", RCS, true, 4, { LRM_GGTT, 0x2434, OWN, 0 } },
+	{ "lri dispatchdim", RCS, true, 3, { MI_LOAD_REGISTER_IMM(1), 0x2508, 1 } },
+	{ "lri l3cntlreg", RCS, true, 3, { MI_LOAD_REGISTER_IMM(1), 0x7034, 0x60000121 } },
 	{ "lrr gpr", RCS, true, 3, { MI_LOAD_REGISTER_REG, 0x2600, 0x2608 } },
 	{ "pipe control ggtt own", RCS, true, 6, { GFX_OP_PIPE_CONTROL(6), PC_QW_GGTT, OWN, 0, 1, 0 } },
 	{ "pipe control ppgtt", RCS, true, 6, { GFX_OP_PIPE_CONTROL(6), PIPE_CONTROL_QW_WRITE, 0x1000, 0, 1, 0 } },
@@ -147,6 +152,10 @@ static const struct scase cases[] = {
 	{ "pipe control index", RCS, true, 6, { GFX_OP_PIPE_CONTROL(6), PIPE_CONTROL_QW_WRITE | PIPE_CONTROL_STORE_DATA_INDEX, 0x40, 0, 1, 0 } },
 	{ "pipe control qword at own page end", RCS, true, 6, { GFX_OP_PIPE_CONTROL(6), PC_QW_GGTT, OWN | 0xffc, 0, 1, 2 } },
 	{ "pipeline select (1 dword)", RCS, true, 2, { 0x69040302, MI_NOOP } },
+	/* GVT allows these (R_RCS for the URB ones): no memory operand */
+	{ "urb atomic alloc", RCS, true, 2, { MI_INSTR(0x09, 0x1ff), MI_NOOP } },
+	{ "urb clear", RCS, true, 2, { MI_INSTR(0x19, 0), 0 } },
+	{ "set appid", RCS, true, 2, { MI_INSTR(0x0e, 0), MI_NOOP } },
 	{ "gpgpu walker indirect (8-bit length)", RCS, true, 15, { 0x7105040d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 } },
 
 	{ "lri elsp", RCS, false, 3, { MI_LOAD_REGISTER_IMM(1), 0x2230, 0 } },
@@ -169,6 +178,12 @@ static const struct scase cases[] = {
 	{ "wait for event", RCS, false, 1, { MI_WAIT_FOR_EVENT } },
 	{ "cond bb end", RCS, false, 4, { MI_CONDITIONAL_BATCH_BUFFER_END, 0, OWN, 0 } },
 	{ "report perf", RCS, false, 4, { MI_INSTR(0x28, 2), 0, 0, 0 } },
+	/* GVT: cmd_handler_mi_op_2e is unexpected_cmd in what it scans */
+	{ "copy mem mem in the ring", RCS, false, 5, { MI_INSTR(0x2e, 3), OWN, 0, OWN | 8, 0 } },
+	{ "lri predicate on bcs", BCS, false, 3, { MI_LOAD_REGISTER_IMM(1), 0x2400, 1 } },
+	{ "urb clear on bcs", BCS, false, 2, { MI_INSTR(0x19, 0), 0 } },
+	{ "load urb mem", RCS, false, 4, { MI_INSTR(0x2c, 2), 0, OWN, 0 } },
+	{ "rs store data imm", RCS, false, 4, { MI_INSTR(0x2b, 2), OWN, 0, 1 } },
 
 	{ "flush_dw ggtt other", BCS, false, 4, { (MI_FLUSH_DW + 1) | MI_FLUSH_DW_OP_STOREDW, OTHER | MI_FLUSH_DW_USE_GTT, 0, 1 } },
 

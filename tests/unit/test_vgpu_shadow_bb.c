@@ -216,6 +216,27 @@ static void test_nonpriv_copy_privileged_nooped(void **state)
 	assert_int_equal(e->v->stats.scan_priv_nooped, 1);
 }
 
+/* Mesa's MI_COPY_MEM_MEM (query results) in a non-privileged batch: the
+ * hardware ignores its GGTT selectors there, so the copy runs with them
+ * cleared and both addresses go through the PPGTT. */
+static void test_nonpriv_copy_mem_mem(void **state)
+{
+	struct env *e = *state;
+	uint32_t bb[] = { MI_INSTR(0x2e, 3) | MI_COPY_MEM_SRC_GGTT | MI_COPY_MEM_DST_GGTT,
+			  (uint32_t)(DATA_VA + 8), (uint32_t)(DATA_VA >> 32),
+			  (uint32_t)DATA_VA, (uint32_t)(DATA_VA >> 32),
+			  MI_BATCH_BUFFER_END };
+	uint32_t seed = 0x5eed;
+	uint64_t cleared = e->v->stats.scan_ggtt_cleared;
+
+	fake_hv_guest_write(&e->mw.hv, VM, e->data_gpa, &seed, 4);
+	put_batch(e, 0, bb, sizeof(bb));
+	submit_batch(e);
+	run_idle(e, GEN9_RCS0);
+	assert_int_equal(data(e, 2), 0x5eed);
+	assert_int_equal(e->v->stats.scan_ggtt_cleared, cleared + 1);
+}
+
 /* CVE-2019-0155: real Gen9 blitters honour GGTT selectors and privileged
  * registers in non-privileged batches. Every BCS batch is scanned and runs
  * as the copy: a register outside the allow-list is refused, and a GGTT
@@ -356,6 +377,7 @@ int main(void)
 		T(test_copy_unreachable_and_patched),
 		T(test_nonpriv_copy_ggtt_bit_cleared),
 		T(test_nonpriv_copy_privileged_nooped),
+		T(test_nonpriv_copy_mem_mem),
 		T(test_blitter_batches_covered),
 		T(test_i915_request_start_shapes),
 		T(test_pipe_control_qword_at_range_end),

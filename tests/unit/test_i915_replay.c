@@ -1,0 +1,345 @@
+/* Host replay of the stock i915 (Linux 6.1) on Skylake: its exact request
+ * shapes (tests/harness/i915_shapes.c, by i915 function name) go through
+ * the real mediator (scanner, shadow ring/batches/context) and the
+ * software Gen9 model, submitted by the i915-like guest through ELSP, on
+ * RCS, BCS, VCS and VECS. Checked: accepted, every command audited (scan
+ * counts), the seqno where i915 reads it (its timeline HWSP, by GGTT),
+ * index-mode stores in the shadow context's per-process HWSP and nowhere
+ * in guest memory, CSB completion events, the context workaround values
+ * in the registers, the null render state batch walked to its own
+ * MI_BATCH_BUFFER_END (a wrong length anywhere in the table would end the
+ * walk elsewhere). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/hw/gen9_cmds.h"
+#include "gpu/vgpu/vgpu_priv.h"
+#include "tests/harness/guest_i915.h"
+#include "tests/harness/i915_shapes.h"
+#include "tests/world/model_world.h"
+
+#define MiB (1ull << 20)
+#define DATA_VA 0x7f0000000000ull
+#define BATCH_VA 0x7e0000000000ull
+#define VM 1
+#define MARK 0xa5a5a5a5u
+#define POISON 0xffffffffu
+
+static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
+static const int engines[] = { GEN9_RCS0, GEN9_BCS0, GEN9_VCS0, GEN9_VECS0 };
+#define NR_ENG (sizeof(engines) / sizeof(engines[0]))
+
+struct env {
+	struct model_world mw;
+	struct vgpu *v;
+	struct guest_i915 g;
+	int ctx[GEN9_NUM_ENGINES];
+	uint32_t seqno[GEN9_NUM_ENGINES];
+	uint32_t tl_gm; /* timeline HWSP page (GGTT), seqno slots */
+	uint64_t tl_gpa, data_gpa, batch_gpa;
+};
+
+static int setup(void **state)
+{
+	struct env *e = calloc(1, sizeof(*e));
+	struct mw_config c = { .pool_mib = 64, .ram_mib = 16 };
+	struct guest_i915 *g = &e->g;
+	size_t i;
+
+	assert_int_equal(mw_init(&e->mw, &c), 0);
+	assert_int_equal(mw_add_vgpu(&e->mw, &small, VM, 16 * MiB, &e->v), 0);
+	assert_int_equal(gi_probe(g, &e->mw.hv, e->v, VM, e->mw.gvt), 0);
+	g->poll = mw_poll;
+	g->poll_arg = &e->mw;
+	assert_int_equal(gi_ppgtt_create(g), 0);
+	for (i = 0; i < NR_ENG; i++) {
+		assert_int_equal(gi_engine_init(g, engines[i]), 0);
+		e->ctx[engines[i]] = gi_ctx_create(g, engines[i]);
+		assert_true(e->ctx[engines[i]] >= 0);
+	}
+	e->tl_gpa = gi_alloc_pages(g, 1);
+	e->tl_gm = gi_gm_alloc(g, 4096, false);
+	gi_ggtt_bind(g, e->tl_gm, e->tl_gpa, 1);
+	e->data_gpa = gi_alloc_pages(g, 1);
+	gi_ppgtt_map(g, DATA_VA, e->data_gpa, 1);
+	e->batch_gpa = gi_alloc_pages(g, 4);
+	gi_ppgtt_map(g, BATCH_VA, e->batch_gpa, 4);
+	*state = e;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct env *e = *state;
+
+	mw_stop(&e->mw);
+	assert_int_equal(e->mw.hv.pages_in_use, 0);
+	mw_fini(&e->mw);
+	free(e);
+	return 0;
+}
+
+/* The timeline's seqno slot of an engine: 64 bytes apart, so MI_FLUSH_DW
+ * addresses keep bit 5 clear (gen8_emit_ggtt_write's rule). */
+static uint32_t slot(int engine)
+{
+	return (uint32_t)engine * 64;
+}
+
+static uint32_t *pphwsp(struct env *e, int engine)
+{
+	return (uint32_t *)e->v->eng[engine].sctx.va;
+}
+
+static uint64_t guest_pphwsp(struct env *e, int engine)
+{
+	return e->g.ctx[e->ctx[engine]].lrca_gpa; /* LRC_PPHWSP_PN = 0 */
+}
+
+/* Markers where an index store must not land: the guest's own context
+ * page 0 and its engine status page (guest memory); poison in the
+ * shadow context's PPHWSP, where it must land. */
+static void mark(struct env *e, int engine)
+{
+	uint32_t i = I915_LRC_PPHWSP_SCRATCH;
+
+	gi_write32(&e->g, guest_pphwsp(e, engine) + 4 * i, MARK);
+	gi_write32(&e->g, guest_pphwsp(e, engine) + 4 * (i + 1), MARK);
+	gi_write32(&e->g, e->g.eng[engine].hwsp_gpa + 4 * i, MARK);
+	pphwsp(e, engine)[i] = pphwsp(e, engine)[i + 1] = POISON;
+}
+
+static void check_index_store(struct env *e, int engine)
+{
+	uint32_t i = I915_LRC_PPHWSP_SCRATCH;
+
+	/* RCS: PIPE_CONTROL QW write of 0; others: MI_FLUSH_DW dword 0 */
+	assert_int_equal(pphwsp(e, engine)[i], 0);
+	assert_int_equal(pphwsp(e, engine)[i + 1],
+			 engine == GEN9_RCS0 ? 0 : POISON);
+	assert_int_equal(gi_read32(&e->g, guest_pphwsp(e, engine) + 4 * i), MARK);
+	assert_int_equal(gi_read32(&e->g, guest_pphwsp(e, engine) + 4 * (i + 1)), MARK);
+	assert_int_equal(gi_read32(&e->g, e->g.eng[engine].hwsp_gpa + 4 * i), MARK);
+}
+
+static void flush(struct i915_cs *cs, int engine, unsigned int mode)
+{
+	if (engine == GEN9_RCS0)
+		i915_gen8_emit_flush_rcs(cs, mode);
+	else
+		i915_gen8_emit_flush_xcs(cs, mode, engine);
+}
+
+static void fini(struct env *e, struct i915_cs *cs, int engine)
+{
+	uint32_t hwsp = e->tl_gm + slot(engine);
+
+	if (engine == GEN9_RCS0)
+		i915_gen8_emit_fini_breadcrumb_rcs(cs, hwsp, e->seqno[engine]);
+	else
+		i915_gen8_emit_fini_breadcrumb_xcs(cs, hwsp, e->seqno[engine]);
+}
+
+/* Submit the segment, run to idle; returns the commands the scanner
+ * audited for it. */
+static uint64_t run(struct env *e, int engine, const struct i915_cs *cs)
+{
+	uint64_t before = e->v->stats.cmds_scanned;
+	uint32_t done = e->g.eng[engine].completes;
+	uint32_t in = e->g.eng[engine].idle_to_active;
+	int ctx = e->ctx[engine];
+	const struct gi_ctx *c = &e->g.ctx[ctx];
+
+	gi_ring_emit(&e->g, ctx, cs->dw, cs->n);
+	gi_submit(&e->g, ctx, -1);
+	assert_int_equal(e->v->stats.workloads_rejected, 0);
+	assert_int_equal(gi_wait_idle(&e->g, engine, 50), 0);
+	assert_false(vgpu_failed(e->v));
+	/* the CSB in the guest's status page reported the schedule-in and
+	 * the completion */
+	assert_true(e->g.eng[engine].idle_to_active > in);
+	assert_true(e->g.eng[engine].completes > done);
+	/* the context image copied back: RING_HEAD where the request ended,
+	 * in the guest's ring (what i915 reads on reset / unwind) */
+	assert_int_equal(gi_read32(&e->g, c->lrca_gpa + LRC_STATE_OFFSET + CTX_RING_HEAD * 4),
+			 c->tail);
+	return e->v->stats.cmds_scanned - before;
+}
+
+/* A user execbuf on each engine, as eb_submit builds it: the request's
+ * invalidate flush (execlists_request_alloc), the init breadcrumb, the
+ * batch start (noarb: no preemption on a vGPU), the fini breadcrumb. The
+ * batch stores a known value through the PPGTT. */
+static void test_user_request_all_engines(void **state)
+{
+	struct env *e = *state;
+	size_t k;
+
+	for (k = 0; k < NR_ENG; k++) {
+		int eng = engines[k];
+		uint32_t val = 0xc0de0000u | (uint32_t)eng;
+		uint64_t va = DATA_VA + 4ull * eng;
+		uint32_t bb[] = { MI_STORE_DWORD_IMM_GEN4, (uint32_t)va,
+				  (uint32_t)(va >> 32), val, MI_BATCH_BUFFER_END };
+		uint64_t bva = BATCH_VA + 256ull * (uint64_t)eng;
+		struct i915_cs cs;
+		uint64_t scanned;
+
+		fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + 256ull * (uint64_t)eng,
+				    bb, sizeof(bb));
+		e->seqno[eng] = 2;
+		i915_cs_reset(&cs);
+		flush(&cs, eng, I915_EMIT_INVALIDATE);
+		i915_gen8_emit_init_breadcrumb(&cs, e->tl_gm + slot(eng), e->seqno[eng]);
+		i915_gen8_emit_bb_start_noarb(&cs, bva, 0);
+		fini(e, &cs, eng);
+		mark(e, eng);
+		scanned = run(e, eng, &cs);
+		/* the ring's commands and the batch's two */
+		assert_int_equal(scanned, cs.cmds + 2);
+		assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(eng)), 2);
+		assert_int_equal(gi_read32(&e->g, e->data_gpa + 4ull * eng), val);
+		check_index_store(e, eng);
+	}
+}
+
+/* A second request on the same contexts after the first: the seqno
+ * advances (init breadcrumb wrote seqno - 1 first), preemption-capable
+ * batch start shape (gen8_emit_bb_start) accepted too. */
+static void test_two_requests_seqno_advances(void **state)
+{
+	struct env *e = *state;
+	size_t k, r;
+
+	for (k = 0; k < NR_ENG; k++) {
+		int eng = engines[k];
+		uint32_t bb[] = { MI_BATCH_BUFFER_END, MI_NOOP };
+
+		fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa, bb, sizeof(bb));
+		for (r = 0; r < 2; r++) {
+			struct i915_cs cs;
+
+			e->seqno[eng] = 10 + (uint32_t)r;
+			i915_cs_reset(&cs);
+			flush(&cs, eng, I915_EMIT_INVALIDATE);
+			i915_gen8_emit_init_breadcrumb(&cs, e->tl_gm + slot(eng),
+						       e->seqno[eng]);
+			if (r)
+				i915_gen8_emit_bb_start(&cs, BATCH_VA, 0);
+			else
+				i915_gen8_emit_bb_start_noarb(&cs, BATCH_VA, 0);
+			fini(e, &cs, eng);
+			run(e, eng, &cs);
+			assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(eng)),
+					 e->seqno[eng]);
+		}
+	}
+}
+
+/* The null render state batch as transcribed: its commands end at the
+ * source's "cmds end" (dword 885) when walked with the shared table, the
+ * relocations sit at the source's reloc offsets, and the state block
+ * (COLOR_CALC_STATE at 0xe00) holds the blend constants. */
+static void test_null_state_walk(void **state)
+{
+	static uint32_t b[1024];
+	uint32_t cmds, n = 0, i = 0;
+	size_t len;
+
+	(void)state;
+	len = i915_gen9_null_state(b, 1024, 0x100000, &cmds);
+	assert_true(len > I915_GEN9_NULL_STATE_STATE_START + 6);
+	assert_int_equal(len % 16, 1); /* cacheline of NOOPs + aux BB_END */
+	while (i < I915_GEN9_NULL_STATE_CMDS_END) {
+		uint32_t l = gen9_cmd_length_engine(b[i], GEN9_RCS0);
+
+		assert_true(l > 0);
+		i += l;
+		n++;
+	}
+	assert_int_equal(i, I915_GEN9_NULL_STATE_CMDS_END);
+	assert_int_equal(b[i], MI_BATCH_BUFFER_END);
+	assert_int_equal(n + 1, cmds);
+	assert_int_equal(b[0x7a4 / 4], 0x61010011); /* STATE_BASE_ADDRESS */
+	assert_int_equal(b[0x7a8 / 4], 0x100001);
+	assert_int_equal(b[0x7b4 / 4], 0x100001);
+	assert_int_equal(b[0x7bc / 4], 0x100001);
+	assert_int_equal(b[0x7cc / 4], 0x100001);
+	assert_int_equal(b[0x7c4 / 4], 1); /* not relocated */
+	assert_int_equal(b[I915_GEN9_NULL_STATE_STATE_START + 2], 0x3f800000);
+	assert_int_equal(b[I915_GEN9_NULL_STATE_STATE_START + 5], 0x3f800000);
+}
+
+/* __engines_record_defaults on RCS: the request carries the context
+ * workarounds (intel_engine_emit_ctx_wa) and the null render state batch
+ * (intel_renderstate_emit: a secure, i.e. GGTT, batch), then the fini
+ * breadcrumb. Accepted, every command of ring and batch audited, the
+ * workaround values in the registers (masked: the enable bits set, the
+ * disable bits clear), the seqno written. */
+static void test_record_defaults_rcs(void **state)
+{
+	struct env *e = *state;
+	static uint32_t b[1024];
+	uint32_t gm = gi_gm_alloc(&e->g, 4 * 4096, false);
+	uint64_t gpa = gi_alloc_pages(&e->g, 4);
+	uint32_t bcmds;
+	size_t len, i;
+	struct i915_cs cs;
+	uint64_t scanned;
+
+	gi_ggtt_bind(&e->g, gm, gpa, 4);
+	len = i915_gen9_null_state(b, 1024, gm, &bcmds);
+	fake_hv_guest_write(&e->mw.hv, VM, gpa, b, len * 4);
+	e->seqno[GEN9_RCS0] = 1;
+	i915_cs_reset(&cs);
+	i915_gen8_emit_flush_rcs(&cs, I915_EMIT_INVALIDATE);
+	i915_intel_engine_emit_ctx_wa(&cs);
+	i915_gen8_emit_bb_start_noarb(&cs, gm, 1);
+	fini(e, &cs, GEN9_RCS0);
+	mark(e, GEN9_RCS0);
+	scanned = run(e, GEN9_RCS0, &cs);
+	assert_int_equal(scanned, cs.cmds + bcmds);
+	assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(GEN9_RCS0)), 1);
+	check_index_store(e, GEN9_RCS0);
+	for (i = 0; i < i915_skl_ctx_wa_count; i++) {
+		const struct i915_wa *w = &i915_skl_ctx_wa[i];
+		uint32_t got = gen9_model_read32(&e->mw.m, w->reg);
+		uint32_t mask = w->set >> 16, on = w->set & 0xffff;
+
+		if ((got & mask) != on)
+			fail_msg("%s (0x%x) = 0x%x, want bits 0x%x of 0x%x",
+				 w->name, w->reg, got, on, mask);
+	}
+}
+
+/* GVT refuses MI_STORE_DATA_INDEX (cmd_handler_mi_store_data_index:
+ * unexpected_cmd) and so do we; i915 6.1 does not emit it on Gen8+
+ * execlists. The refusal fails this vGPU's request with the reason. */
+static void test_store_data_index_refused_as_gvt(void **state)
+{
+	struct env *e = *state;
+	uint32_t sdi[] = { MI_STORE_DATA_INDEX, I915_LRC_PPHWSP_SCRATCH_ADDR, 1, MI_NOOP };
+
+	gi_ring_emit(&e->g, e->ctx[GEN9_BCS0], sdi, 4);
+	gi_submit(&e->g, e->ctx[GEN9_BCS0], -1);
+	assert_int_equal(e->v->stats.workloads_rejected, 1);
+	assert_true(vgpu_failed(e->v));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_null_state_walk),
+		cmocka_unit_test_setup_teardown(test_user_request_all_engines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_requests_seqno_advances, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_record_defaults_rcs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_data_index_refused_as_gvt, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
