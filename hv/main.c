@@ -7,6 +7,7 @@
 #include "hv/hv.h"
 #include "hv/mem.h"
 #include "hv/page_alloc.h"
+#include "hv/paging_mmio.h"
 #include "hv/pci.h"
 #include "hv/platform.h"
 #include "hv/gpu/gpu_host.h"
@@ -35,6 +36,9 @@ static void setup_memory(const struct boot_info *bi)
 		(unsigned long long)(pg->mapped_bytes >> 30),
 		pg->page_bytes == (1u << 30) ? "1 GiB" : "2 MiB",
 		pg->table_pages, pg->phys_bits);
+	kprintf("paging: PAT %s\n", paging_pat_init()
+		? "entry 5 = write-combining (device apertures)"
+		: "absent: apertures will be mapped uncached");
 }
 
 static void discover_acpi(const struct boot_info *bi)
@@ -156,6 +160,8 @@ void hv_main(const struct boot_info *bi)
 	kprintf("hv: boot services exited; running on our own GDT/IDT/TSS\n");
 	setup_memory(bi);
 	discover_acpi(bi);
+	gpu_host_early(cfg, hv_platform.paging.mapped_bytes,
+		       memmap_highest_addr(bi));
 	discover_pci();
 	discover_gpu();
 	gpu_host_init(cfg, hv_platform.gpu_index >= 0
