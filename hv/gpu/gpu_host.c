@@ -21,6 +21,7 @@
  * polled, not taken as host interrupts, on the real GPU as on the model. */
 #include "boot/config.h"
 #include "gpu/hw/pgpu.h"
+#include "gpu/hw/pgpu_takeover.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/policy/slots.h"
 #include "gpu/vgpu/vgpu.h"
@@ -137,6 +138,31 @@ static int map_bars(const struct gpu_hw_info *info)
 	return 0;
 }
 
+/* The firmware's GPU becomes ours (gpu/hw/pgpu_takeover.c), before the
+ * mediator writes a GGTT entry; the console says what was found. */
+static int take_over(void)
+{
+	struct pgpu_takeover_report r;
+	int err = pgpu_takeover(&host_pgpu, &r);
+
+	kprintf("gpu: takeover: %u GOP plane(s) off, %u pipe(s) running%s; "
+		"forcewake acks %x; GT reset %s; %u workarounds; PPAT "
+		"%016llx; %u MOCS writes\n", r.planes_disabled,
+		r.pipes_active, r.vblank_timeout ? " (no vblank seen)" : "",
+		r.fw_acks, r.fw_err ? "not tried" : r.reset_err ? "FAILED" :
+		"done", r.workarounds, (unsigned long long)r.ppat,
+		r.mocs_writes);
+	kprintf("gpu: stolen memory %llx+%llx (%llu MiB usable), DSMBASE "
+		"%x%s\n", (unsigned long long)r.stolen_base,
+		(unsigned long long)r.stolen_size,
+		(unsigned long long)(r.stolen_usable >> 20), r.dsmbase,
+		r.dsmbase_mismatch ? " DOES NOT MATCH BDSM" : "");
+	if (err)
+		kprintf("gpu: takeover failed (%d): the GPU is left alone\n",
+			err);
+	return err;
+}
+
 /* The iGPU at d: its config space tells the BARs, GGTT and aperture. */
 static int real_up(const struct pci_dev *d)
 {
@@ -165,6 +191,8 @@ static int real_up(const struct pci_dev *d)
 	err = gpu_hw_mmio_init(&host_hw, &host_mmio, &info, &host_dma);
 	if (!err)
 		err = pgpu_init(&host_pgpu, &host_hw);
+	if (!err)
+		err = take_over();
 	if (err) {
 		kprintf("gpu: the Gen9 iGPU at %02x:%02x.%x did not come up "
 			"(%d)\n", d->bus, d->dev, d->fn, err);

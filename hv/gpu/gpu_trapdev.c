@@ -1,6 +1,7 @@
 /* The model-behind-MMIO GPU (gpu_trapdev.h): setup, its PCI function, and
  * the #PF hook that turns the hypervisor's own faulting loads and stores
  * into model accesses (hv/gpu/trapdev_access.c). */
+#include "gpu/hw/pgpu_takeover.h"
 #include "gpu/model/gen9_model.h"
 #include "hv/console.h"
 #include "hv/cpu.h"
@@ -16,6 +17,12 @@
 
 #define TRAPDEV_GGTT_ENTRIES (512u * 1024u) /* as the plain model: 2 GiB */
 #define TRAPDEV_APERTURE (256ull << 20)
+#define TRAPDEV_STOLEN (32ull << 20)
+/* BDSM is 32-bit: stolen memory lies below 4 GiB. This address is in the
+ * PCI hole of the emulators we run (no RAM there); nothing of ours ever
+ * dereferences stolen memory, the takeover only accounts for it. */
+#define TRAPDEV_STOLEN_BASE 0xc0000000ull
+#define TRAPDEV_STOLEN_RESERVED (1ull << 20)
 #define GIB (1ull << 30)
 
 static struct gen9_model model;
@@ -129,7 +136,27 @@ static int model_create(void)
 	mc.gttmmadr = td.bar0;
 	mc.gmadr = td.bar2;
 	mc.aperture_size = TRAPDEV_APERTURE;
+	mc.stolen_base = TRAPDEV_STOLEN_BASE;
+	mc.stolen_size = TRAPDEV_STOLEN;
 	return gen9_model_init(&model, &mc, &mm, &dma);
+}
+
+/* What a Skylake firmware leaves behind: the GOP scanning out of the
+ * start of stolen memory on pipe A plane 1, the top 1 MiB of stolen
+ * reserved. The takeover (gpu/hw/pgpu_takeover.c) has it to undo. */
+static void firmware_state(void)
+{
+	uint64_t res = TRAPDEV_STOLEN_BASE + TRAPDEV_STOLEN -
+		       TRAPDEV_STOLEN_RESERVED;
+
+	gen9_model_write32(&model, SKL_TRANSCONF(0),
+			   TRANSCONF_ENABLE | TRANSCONF_STATE);
+	gen9_model_write32(&model, SKL_PLANE_CTL(0, 0),
+			   PLANE_CTL_ENABLE | 4u << 24 /* XRGB8888 */);
+	gen9_model_write32(&model, SKL_PLANE_SURF(0, 0), 0);
+	gen9_model_write32(&model, GEN6_STOLEN_RESERVED,
+			   ((uint32_t)res & GEN6_STOLEN_RESERVED_ADDR_MASK) |
+				   GEN6_STOLEN_RESERVED_ENABLE);
 }
 
 /* The last GiB of the identity map, above RAM and above 4 GiB: where a
@@ -161,6 +188,7 @@ int gpu_trapdev_setup(uint64_t map_top, uint64_t ram_top)
 		return err;
 	}
 	td.model = &model;
+	firmware_state();
 	gen9_model_pci_config(&model, cfg);
 	exception_set_pf_hook(pf_hook);
 	pci_set_emulated(&pci_fn);
