@@ -66,6 +66,8 @@ enum hvcfg_selftest {
 enum hvcfg_gpu {
 	HVCFG_GPU_AUTO,		/* a Gen9 iGPU on the PCI bus, else the model */
 	HVCFG_GPU_MODEL,	/* always the software Gen9 model */
+	HVCFG_GPU_MODEL_MMIO,	/* the model behind trapped MMIO, driven as
+				 * the iGPU (hv/gpu/gpu_trapdev.c) */
 };
 
 /* placement=: where vGPUs' high GM goes on gScale's slots at boot. */

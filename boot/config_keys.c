@@ -207,6 +207,7 @@ static void reset_selftest(struct hv_config *cfg)
 static const struct keyword gpu_words[] = {
 	{ "auto", HVCFG_GPU_AUTO },
 	{ "model", HVCFG_GPU_MODEL },
+	{ "model-mmio", HVCFG_GPU_MODEL_MMIO },
 	{ NULL, 0 },
 };
 
@@ -215,7 +216,7 @@ static bool set_gpu(struct parser *p, const struct key *k, struct span v)
 	unsigned x;
 
 	if (!lookup_keyword(gpu_words, v, &x))
-		return bad_value(p, k, v, "is not one of auto, model");
+		return bad_value(p, k, v, "is not one of auto, model, model-mmio");
 	p->cfg->gpu = (enum hvcfg_gpu)x;
 	return true;
 }

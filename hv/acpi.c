@@ -17,6 +17,17 @@
 #define MCFG_HDR_LEN (sizeof(struct acpi_sdt_header) + 8)
 #define MCFG_ENTRY_LEN 16
 #define SDT_MAX_LEN (1u << 20)
+/* DMAR (VT-d spec 8.1-8.4): 48-byte header, then remapping structures of
+ * type (2 bytes) and length (2 bytes). Device scopes: type, length,
+ * reserved (2), enumeration id, start bus, then (device, function) pairs. */
+#define DMAR_HDR_LEN 48
+#define DMAR_DRHD 0
+#define DMAR_RMRR 1
+#define DMAR_DRHD_SCOPES 16
+#define DMAR_RMRR_SCOPES 24
+#define DMAR_DRHD_INCLUDE_ALL 1u
+#define SCOPE_ENDPOINT 1
+#define IGPU_DEV 2
 
 static bool sums_to_zero(const void *p, size_t n)
 {
@@ -112,6 +123,99 @@ static void parse_mcfg(const struct acpi_sdt_header *h, struct acpi_info *ai)
 	}
 }
 
+static uint16_t rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* Does the scope list in p[from, to) name the endpoint 00:02.0? Only a
+ * one-hop path from bus 0 can: the iGPU sits on the root bus. */
+static bool scopes_name_igpu(const uint8_t *p, uint32_t from, uint32_t to)
+{
+	for (uint32_t off = from; off + 6 <= to;) {
+		uint8_t type = p[off], len = p[off + 1];
+
+		if (len < 6 || off + len > to)
+			return false;
+		if (type == SCOPE_ENDPOINT && len == 8 && p[off + 5] == 0 &&
+		    p[off + 6] == IGPU_DEV && p[off + 7] == 0)
+			return true;
+		off += len;
+	}
+	return false;
+}
+
+static void dmar_drhd(const uint8_t *p, uint32_t off, uint16_t len,
+		      struct acpi_dmar *d)
+{
+	struct acpi_drhd *u;
+
+	if (len < DMAR_DRHD_SCOPES || d->nr_drhd == ACPI_MAX_DRHD) {
+		d->dropped++;
+		return;
+	}
+	u = &d->drhd[d->nr_drhd++];
+	u->include_all = p[off + 4] & DMAR_DRHD_INCLUDE_ALL;
+	u->segment = rd16(p + off + 6);
+	u->base = rd64(p + off + 8);
+	u->igpu = u->segment == 0 &&
+		  scopes_name_igpu(p, off + DMAR_DRHD_SCOPES, off + len);
+}
+
+static void dmar_rmrr(const uint8_t *p, uint32_t off, uint16_t len,
+		      struct acpi_dmar *d)
+{
+	struct acpi_rmrr *r;
+
+	if (len < DMAR_RMRR_SCOPES || d->nr_rmrr == ACPI_MAX_RMRR) {
+		d->dropped++;
+		return;
+	}
+	r = &d->rmrr[d->nr_rmrr++];
+	r->base = rd64(p + off + 8);
+	r->limit = rd64(p + off + 16);
+	r->igpu = rd16(p + off + 6) == 0 &&
+		  scopes_name_igpu(p, off + DMAR_RMRR_SCOPES, off + len);
+}
+
+static void parse_dmar(const struct acpi_sdt_header *h, struct acpi_info *ai)
+{
+	const uint8_t *p = (const uint8_t *)h;
+	struct acpi_dmar *d = &ai->dmar;
+
+	if (h->length < DMAR_HDR_LEN)
+		return;
+	d->present = true;
+	d->haw = p[36];
+	d->flags = p[37];
+	for (uint32_t off = DMAR_HDR_LEN; off + 4 <= h->length;) {
+		uint16_t type = rd16(p + off), len = rd16(p + off + 2);
+
+		if (len < 4 || off + len > h->length) {
+			d->dropped++;
+			return; /* a broken length: nothing after it is trusted */
+		}
+		if (type == DMAR_DRHD)
+			dmar_drhd(p, off, len, d);
+		else if (type == DMAR_RMRR)
+			dmar_rmrr(p, off, len, d);
+		off += len;
+	}
+}
+
+const struct acpi_drhd *acpi_dmar_igpu_unit(const struct acpi_dmar *d)
+{
+	const struct acpi_drhd *all = NULL;
+
+	for (uint32_t i = 0; i < d->nr_drhd; i++) {
+		if (d->drhd[i].igpu)
+			return &d->drhd[i];
+		if (d->drhd[i].include_all && d->drhd[i].segment == 0)
+			all = &d->drhd[i];
+	}
+	return all;
+}
+
 static void parse_table(uint64_t pa, uint64_t limit, struct acpi_info *ai)
 {
 	const struct acpi_sdt_header *h = map_sdt(pa, limit, ai);
@@ -122,6 +226,8 @@ static void parse_table(uint64_t pa, uint64_t limit, struct acpi_info *ai)
 		parse_madt(h, ai);
 	else if (memcmp(h->signature, "MCFG", 4) == 0)
 		parse_mcfg(h, ai);
+	else if (memcmp(h->signature, "DMAR", 4) == 0)
+		parse_dmar(h, ai);
 }
 
 /* ext_readable: the ACPI 2.0 part (XSDT address onwards) is inside the

@@ -1,5 +1,6 @@
 /* The few ACPI facts the hypervisor needs, parsed from the RSDP the firmware
- * handed over: CPUs and I/O APICs (MADT) and PCI ECAM windows (MCFG). */
+ * handed over: CPUs and I/O APICs (MADT), PCI ECAM windows (MCFG) and the
+ * VT-d remapping units (DMAR, Intel VT-d spec chapter 8). */
 #ifndef HV_ACPI_H
 #define HV_ACPI_H
 
@@ -14,6 +15,34 @@ struct acpi_mcfg {
 	uint8_t bus_start, bus_end;
 };
 
+#define ACPI_MAX_DRHD 4
+#define ACPI_MAX_RMRR 4
+
+/* One DMA-remapping hardware unit (DRHD). */
+struct acpi_drhd {
+	uint64_t base;		/* its register page */
+	uint16_t segment;
+	bool include_all;	/* INCLUDE_PCI_ALL: every device not named
+				 * by another unit's scope */
+	bool igpu;		/* its scope names the endpoint 00:02.0 */
+};
+
+/* A reserved memory region a device keeps using (RMRR): the unit must
+ * map it 1:1 for the devices in its scope. */
+struct acpi_rmrr {
+	uint64_t base, limit;	/* limit inclusive, as in the table */
+	bool igpu;
+};
+
+struct acpi_dmar {
+	bool present;
+	uint8_t haw;		/* host address width - 1 */
+	uint8_t flags;		/* bit 0 INTR_REMAP, bit 1 X2APIC_OPT_OUT */
+	uint32_t nr_drhd, nr_rmrr, dropped;
+	struct acpi_drhd drhd[ACPI_MAX_DRHD];
+	struct acpi_rmrr rmrr[ACPI_MAX_RMRR];
+};
+
 struct acpi_info {
 	uint8_t revision;       /* RSDP revision: 0 = ACPI 1.0 (RSDT), 2+ = XSDT */
 	bool xsdt;
@@ -26,10 +55,15 @@ struct acpi_info {
 	uint32_t nr_mcfg;
 	struct acpi_mcfg mcfg[ACPI_MAX_MCFG];
 	uint32_t bad_checksums; /* tables skipped because they did not sum to 0 */
+	struct acpi_dmar dmar;
 };
 
 /* phys_limit bounds every pointer followed (tables above it are refused), so
  * corrupt firmware tables cannot send the parser into unmapped space. */
 int acpi_parse(uint64_t rsdp_pa, uint64_t phys_limit, struct acpi_info *out);
+
+/* The unit that translates the iGPU's DMA (00:02.0 on segment 0): the one
+ * whose scope names it, else the INCLUDE_PCI_ALL one; NULL when none. */
+const struct acpi_drhd *acpi_dmar_igpu_unit(const struct acpi_dmar *d);
 
 #endif

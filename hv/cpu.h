@@ -3,6 +3,7 @@
 #ifndef HV_CPU_H
 #define HV_CPU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define GDT_CODE64 0x08
@@ -24,6 +25,9 @@ struct exception_frame {
 
 void cpu_init(void);
 void exception_handler(struct exception_frame *f);
+/* hook(f) sees every #PF first; true = handled (f may have been changed:
+ * registers, rip), resume; false = the fatal path. */
+void exception_set_pf_hook(bool (*hook)(struct exception_frame *f));
 const char *exception_name(uint64_t vector);
 
 /* Base of the hypervisor's GDT/IDT/TSS (the VMCS host-state area needs them). */

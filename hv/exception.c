@@ -1,6 +1,9 @@
 /* An exception in the hypervisor itself is always our bug (guests run in VMX
  * non-root mode and their faults arrive as VM exits), so the handler prints
- * everything needed to find it and halts the machine. */
+ * everything needed to find it and halts the machine. The one exception to
+ * that: a page fault inside a range hv/paging_mmio.c traps on purpose goes
+ * to the hook registered for it (the model-behind-MMIO device), which
+ * emulates the access and resumes. */
 #include "hv/console.h"
 #include "hv/regs_dump.h"
 #include "hv/cpu.h"
@@ -42,8 +45,17 @@ static void dump_frame(const struct exception_frame *f)
 		(unsigned long long)read_cr3(), (unsigned long long)read_cr4());
 }
 
+static bool (*pf_hook)(struct exception_frame *f);
+
+void exception_set_pf_hook(bool (*hook)(struct exception_frame *f))
+{
+	pf_hook = hook;
+}
+
 void exception_handler(struct exception_frame *f)
 {
+	if (f->vector == 14 && pf_hook && pf_hook(f))
+		return;
 	kprintf("\nHYPERVISOR EXCEPTION %llu (%s) at rip %016llx\n",
 		(unsigned long long)f->vector, exception_name(f->vector),
 		(unsigned long long)f->rip);

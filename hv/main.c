@@ -7,6 +7,7 @@
 #include "hv/hv.h"
 #include "hv/mem.h"
 #include "hv/page_alloc.h"
+#include "hv/paging_mmio.h"
 #include "hv/pci.h"
 #include "hv/platform.h"
 #include "hv/gpu/gpu_host.h"
@@ -35,6 +36,9 @@ static void setup_memory(const struct boot_info *bi)
 		(unsigned long long)(pg->mapped_bytes >> 30),
 		pg->page_bytes == (1u << 30) ? "1 GiB" : "2 MiB",
 		pg->table_pages, pg->phys_bits);
+	kprintf("paging: PAT %s\n", paging_pat_init()
+		? "entry 5 = write-combining (device apertures)"
+		: "absent: apertures will be mapped uncached");
 }
 
 static void discover_acpi(const struct boot_info *bi)
@@ -57,6 +61,31 @@ static void discover_acpi(const struct boot_info *bi)
 		"windows%s\n", ai->oem_id, ai->xsdt ? "XSDT" : "RSDT",
 		ai->nr_tables, ai->nr_cpus, ai->nr_ioapics, ai->nr_mcfg,
 		ai->bad_checksums ? " (tables with bad checksums skipped)" : "");
+}
+
+/* VT-d (DMAR): said at boot either way, because without it nothing stops
+ * the GPU's DMA from reaching any memory (the guarantee GVT-g gets from
+ * the host IOMMU). The units are found here; programming them is not
+ * written yet (docs/hardware.md). */
+static void discover_vtd(void)
+{
+	const struct acpi_dmar *d = &hv_platform.acpi.dmar;
+	const struct acpi_drhd *g = acpi_dmar_igpu_unit(d);
+
+	if (!d->present) {
+		kprintf("vt-d: no DMAR table: no VT-d; the GPU's DMA is not "
+			"isolated by an IOMMU\n");
+		return;
+	}
+	kprintf("vt-d: DMAR: %u remapping unit(s), %u RMRR(s), host address "
+		"width %u\n", d->nr_drhd, d->nr_rmrr, d->haw + 1);
+	if (g)
+		kprintf("vt-d: the iGPU's unit at %llx (%s); not programmed: "
+			"GPU DMA is not isolated yet\n",
+			(unsigned long long)g->base,
+			g->igpu ? "its own" : "INCLUDE_PCI_ALL");
+	else
+		kprintf("vt-d: no unit covers 00:02.0\n");
 }
 
 static void discover_pci(void)
@@ -156,6 +185,9 @@ void hv_main(const struct boot_info *bi)
 	kprintf("hv: boot services exited; running on our own GDT/IDT/TSS\n");
 	setup_memory(bi);
 	discover_acpi(bi);
+	discover_vtd();
+	gpu_host_early(cfg, hv_platform.paging.mapped_bytes,
+		       memmap_highest_addr(bi));
 	discover_pci();
 	discover_gpu();
 	gpu_host_init(cfg, hv_platform.gpu_index >= 0

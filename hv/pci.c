@@ -11,6 +11,18 @@
 #define PCI_ENABLE (1u << 31)
 
 static struct pci_bus_info bus_info;
+static const struct pci_emulated *emul;
+
+void pci_set_emulated(const struct pci_emulated *e)
+{
+	emul = e;
+}
+
+static bool is_emulated(uint8_t bus, uint8_t dev, uint8_t fn, uint16_t off)
+{
+	return emul && bus == emul->bus && dev == emul->dev &&
+	       fn == emul->fn && off < 256;
+}
 
 void pci_init(uint64_t ecam_base, uint8_t bus_start, uint8_t bus_end)
 {
@@ -45,6 +57,8 @@ static bool ecam_covers(uint8_t bus, uint16_t off)
 
 uint32_t pci_read32(uint8_t bus, uint8_t dev, uint8_t fn, uint16_t off)
 {
+	if (is_emulated(bus, dev, fn, off))
+		return emul->read32(off & 0xfc);
 	if (ecam_covers(bus, off))
 		return *ecam_ptr(bus, dev, fn, off);
 	if (off >= 256)
@@ -56,6 +70,10 @@ uint32_t pci_read32(uint8_t bus, uint8_t dev, uint8_t fn, uint16_t off)
 void pci_write32(uint8_t bus, uint8_t dev, uint8_t fn, uint16_t off,
 		 uint32_t v)
 {
+	if (is_emulated(bus, dev, fn, off)) {
+		emul->write32(off & 0xfc, v);
+		return;
+	}
 	if (ecam_covers(bus, off)) {
 		*ecam_ptr(bus, dev, fn, off) = v;
 		return;

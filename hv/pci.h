@@ -35,6 +35,18 @@ struct pci_bus_info {
 	struct pci_dev devs[PCI_MAX_DEVICES];
 };
 
+/* One function whose configuration space the hypervisor itself answers
+ * (the first 256 bytes), in place of whatever the bus has there: the
+ * model-behind-MMIO GPU (hv/gpu/gpu_trapdev.c) at 00:02.0, found by
+ * pci_scan like any device. off is dword aligned. */
+struct pci_emulated {
+	uint8_t bus, dev, fn;
+	uint32_t (*read32)(uint16_t off);
+	void (*write32)(uint16_t off, uint32_t v);
+};
+
+void pci_set_emulated(const struct pci_emulated *e);
+
 /* Selects the access method; ecam_base 0 = legacy ports. */
 void pci_init(uint64_t ecam_base, uint8_t bus_start, uint8_t bus_end);
 uint32_t pci_read32(uint8_t bus, uint8_t dev, uint8_t fn, uint16_t off);

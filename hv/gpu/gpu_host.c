@@ -21,17 +21,22 @@
  * polled, not taken as host interrupts, on the real GPU as on the model. */
 #include "boot/config.h"
 #include "gpu/hw/pgpu.h"
+#include "gpu/hw/pgpu_takeover.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/policy/slots.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/gpu/gpu_balloon.h"
+#include "hv/gpu/gpu_trapdev.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/mem.h"
+#include "hv/paging_mmio.h"
 #include "hv/pci.h"
 #include "hv/gpu/hv_ops_impl.h"
 #include "hv/gpu/vgpu_dev.h"
 #include "hv/vm/vm.h"
+#include "hv/tsc.h"
+#include "hv/x86.h"
 #include "mini/stdio.h"
 
 #define GPU_HOST_GGTT_ENTRIES (512u * 1024u)
@@ -97,6 +102,67 @@ static int model_up(void)
 	return 0;
 }
 
+/* The MMIO backend's delay: the TSC (calibrated at boot); the
+ * model-behind-MMIO device's clock advances with it, as a GPU runs while
+ * the CPU waits. */
+static void host_udelay(uint32_t us)
+{
+	uint64_t t0 = rdtsc(), n = tsc_hz() / 1000000 * us;
+
+	while (rdtsc() - t0 < n)
+		cpu_relax();
+	gpu_trapdev_tick(us);
+}
+
+/* BAR0 (registers and GGTT) uncached, BAR2 (the aperture) write-combined,
+ * whatever the MTRRs say about a 64-bit BAR above 4 GiB. */
+static int map_bars(const struct gpu_hw_info *info)
+{
+	int err = paging_map_mmio(info->gttmmadr, GEN9_BAR0_SIZE, PAGING_UC);
+
+	if (!err && info->aperture_size)
+		err = paging_map_mmio(info->aperture_base, info->aperture_size,
+				      PAGING_WC);
+	if (err) {
+		kprintf("gpu: cannot map the BARs (%d)\n", err);
+		return err;
+	}
+	kprintf("gpu: BAR0 %llx mapped %s, BAR2 %llx+%llx mapped %s%s\n",
+		(unsigned long long)info->gttmmadr,
+		paging_memtype_name(PAGING_UC),
+		(unsigned long long)info->aperture_base,
+		(unsigned long long)info->aperture_size,
+		paging_memtype_name(PAGING_WC),
+		paging_is_trapped(info->gttmmadr)
+			? " (trapped: the model answers)" : "");
+	return 0;
+}
+
+/* The firmware's GPU becomes ours (gpu/hw/pgpu_takeover.c), before the
+ * mediator writes a GGTT entry; the console says what was found. */
+static int take_over(void)
+{
+	struct pgpu_takeover_report r;
+	int err = pgpu_takeover(&host_pgpu, &r);
+
+	kprintf("gpu: takeover: %u GOP plane(s) off, %u pipe(s) running%s; "
+		"forcewake acks %x; GT reset %s; %u workarounds; PPAT "
+		"%016llx; %u MOCS writes\n", r.planes_disabled,
+		r.pipes_active, r.vblank_timeout ? " (no vblank seen)" : "",
+		r.fw_acks, r.fw_err ? "not tried" : r.reset_err ? "FAILED" :
+		"done", r.workarounds, (unsigned long long)r.ppat,
+		r.mocs_writes);
+	kprintf("gpu: stolen memory %llx+%llx (%llu MiB usable), DSMBASE "
+		"%x%s\n", (unsigned long long)r.stolen_base,
+		(unsigned long long)r.stolen_size,
+		(unsigned long long)(r.stolen_usable >> 20), r.dsmbase,
+		r.dsmbase_mismatch ? " DOES NOT MATCH BDSM" : "");
+	if (err)
+		kprintf("gpu: takeover failed (%d): the GPU is left alone\n",
+			err);
+	return err;
+}
+
 /* The iGPU at d: its config space tells the BARs, GGTT and aperture. */
 static int real_up(const struct pci_dev *d)
 {
@@ -116,24 +182,40 @@ static int real_up(const struct pci_dev *d)
 			d->bus, d->dev, d->fn, err);
 		return err;
 	}
+	err = map_bars(&info);
+	if (err)
+		return err;
 	host_mmio.bar0 = hv_va(info.gttmmadr);
 	host_mmio.aperture = hv_va(info.aperture_base);
+	host_mmio.udelay = host_udelay;
 	err = gpu_hw_mmio_init(&host_hw, &host_mmio, &info, &host_dma);
 	if (!err)
 		err = pgpu_init(&host_pgpu, &host_hw);
+	if (!err)
+		err = take_over();
 	if (err) {
 		kprintf("gpu: the Gen9 iGPU at %02x:%02x.%x did not come up "
 			"(%d)\n", d->bus, d->dev, d->fn, err);
 		return err;
 	}
-	kprintf("gpu: using the Gen9 iGPU at %02x:%02x.%x: registers at %llx, "
-		"aperture %llx+%llx, GGTT %llu MiB (NOT verified on hardware "
-		"by us: gpu=model in hv.cfg selects the model)\n", d->bus,
+	kprintf("gpu: using the Gen9 %s at %02x:%02x.%x: registers at %llx, "
+		"aperture %llx+%llx, GGTT %llu MiB%s\n",
+		gpu_trapdev_present() ? "model behind MMIO" : "iGPU", d->bus,
 		d->dev, d->fn, (unsigned long long)info.gttmmadr,
 		(unsigned long long)info.aperture_base,
 		(unsigned long long)info.aperture_size,
-		(unsigned long long)(info.ggtt_size >> 20));
+		(unsigned long long)(info.ggtt_size >> 20),
+		gpu_trapdev_present() ? "" : " (NOT verified on hardware by "
+		"us: gpu=model in hv.cfg selects the model)");
 	return 0;
+}
+
+/* gpu=model-mmio: the device must exist before the PCI scan finds it. */
+void gpu_host_early(const struct hv_config *cfg, uint64_t map_top,
+		    uint64_t ram_top)
+{
+	if (want_gpu(cfg) && cfg->gpu == HVCFG_GPU_MODEL_MMIO)
+		(void)gpu_trapdev_setup(map_top, ram_top);
 }
 
 void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
@@ -146,7 +228,7 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 		return;
 	if (igpu && cfg->gpu == HVCFG_GPU_MODEL)
 		kprintf("gpu: gpu=model in hv.cfg: leaving the iGPU alone\n");
-	if (igpu && cfg->gpu == HVCFG_GPU_AUTO)
+	if (igpu && cfg->gpu != HVCFG_GPU_MODEL)
 		err = real_up(igpu);
 	else
 		err = model_up();
@@ -162,8 +244,10 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 	host_start_ns = hv_ops_impl.now_ns(NULL);
 	gpu_balloon_init(cfg->balloon_ms);
 	kprintf("gpu: mediator up on the %s (%u GGTT entries), gScale mode\n",
-		model_in_use ? "software Gen9 model" : "Gen9 iGPU",
-		host_hw.info.ggtt_entries);
+		model_in_use ? "software Gen9 model" :
+		gpu_trapdev_present() ? "software Gen9 model behind MMIO" :
+		"Gen9 iGPU", host_hw.info.ggtt_entries);
+	gpu_trapdev_report();
 }
 
 /* gBalloon's R_copy (equation 1, one CPU): the share of the CPU spent
@@ -181,12 +265,14 @@ uint64_t gpu_host_rcopy_permille(void)
 }
 
 /* May a guest page be EPT-mapped onto hpa as GPU memory? Only the real
- * GPU's aperture (gScale's fence pool); the model has none. */
+ * GPU's aperture (gScale's fence pool); the model has none, and behind
+ * MMIO its BAR2 is a trapped window no guest access could reach. */
 bool gpu_host_is_aperture(uint64_t hpa)
 {
 	const struct gpu_hw_info *i = &host_hw.info;
 
-	return host_gvt && !model_in_use && hpa >= i->aperture_base &&
+	return host_gvt && !model_in_use && !gpu_trapdev_present() &&
+	       hpa >= i->aperture_base &&
 	       hpa - i->aperture_base < i->aperture_size;
 }
 
@@ -336,6 +422,8 @@ bool gpu_host_report(unsigned vm_id)
 		(unsigned long long)s->pte_relaxed,
 		(unsigned long long)s->recon_runs,
 		(unsigned long long)s->recon_entries);
+	if (vm_id + 1 == nr_vms)
+		gpu_trapdev_report();
 	return true;
 }
 
@@ -363,6 +451,7 @@ void gpu_host_poll(void)
 	/* The model is the GPU: it executes only when polled. */
 	if (model_in_use)
 		gen9_model_poll(&host_model);
+	gpu_trapdev_tick(0);
 	gvt_poll(host_gvt);
 	stop_failed_vms();
 	gpu_balloon_tick();

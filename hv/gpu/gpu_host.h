@@ -13,6 +13,10 @@ struct vgpu;
 /* If any VM in cfg asks for a vGPU: bring up the GPU (igpu, the Gen9 iGPU
  * found on the PCI bus, unless NULL or hv.cfg says gpu=model; else the
  * software model) and the mediator on it. */
+/* Before the PCI scan: hv.cfg gpu=model-mmio builds its emulated device
+ * (hv/gpu/gpu_trapdev.c) with BARs in the last GiB below map_top. */
+void gpu_host_early(const struct hv_config *cfg, uint64_t map_top,
+		    uint64_t ram_top);
 void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu);
 /* After every VM's vGPU exists: hv.cfg's placement= (DymGPU by size). */
 void gpu_host_place(const struct hv_config *cfg);

@@ -619,6 +619,92 @@ static void test_root_ragged_length(void **state)
 	assert_false(ai.has_madt);
 }
 
+/* A Skylake desktop's DMAR: the graphics unit (scope 00:02.0), the
+ * INCLUDE_PCI_ALL unit, the iGPU's RMRR (its stolen memory), and a
+ * structure type we do not read (ANDD, 4). */
+static const uint8_t skl_dmar_body[] = {
+	38, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,		/* HAW 39, INTR_REMAP */
+	/* DRHD, 24 bytes: flags 0, segment 0, base fed90000, one scope */
+	0, 0, 24, 0, 0, 0, 0, 0, 0x00, 0x00, 0xd9, 0xfe, 0, 0, 0, 0,
+	1, 8, 0, 0, 0, 0, 2, 0,				/* endpoint 00:02.0 */
+	/* ANDD, 8 bytes */
+	4, 0, 8, 0, 0, 0, 0, 0,
+	/* DRHD, 16 bytes: INCLUDE_PCI_ALL, base fed91000 */
+	0, 0, 16, 0, 1, 0, 0, 0, 0x00, 0x10, 0xd9, 0xfe, 0, 0, 0, 0,
+	/* RMRR, 32 bytes: segment 0, 7b000000..7effffff, scope 00:02.0 */
+	1, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0x7b, 0, 0, 0, 0,
+	0xff, 0xff, 0xff, 0x7e, 0, 0, 0, 0, 1, 8, 0, 0, 0, 0, 2, 0,
+};
+
+static struct acpi_sdt_header *new_dmar(const uint8_t *body, uint32_t n)
+{
+	struct acpi_sdt_header *h = new_sdt("DMAR", n);
+
+	memcpy(h + 1, body, n);
+	fix_sdt(h);
+	return h;
+}
+
+static void test_dmar_units_and_rmrr(void **state)
+{
+	(void)state;
+	void *tables[] = { new_dmar(skl_dmar_body, sizeof(skl_dmar_body)) };
+	struct acpi_rsdp *r = new_rsdp(2, NULL, new_root(true, tables, 1));
+	const struct acpi_drhd *g;
+
+	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
+	assert_true(ai.dmar.present);
+	assert_int_equal(ai.dmar.haw, 38);
+	assert_int_equal(ai.dmar.flags, 1);
+	assert_int_equal(ai.dmar.nr_drhd, 2);
+	assert_int_equal(ai.dmar.drhd[0].base, 0xfed90000);
+	assert_true(ai.dmar.drhd[0].igpu);
+	assert_false(ai.dmar.drhd[0].include_all);
+	assert_int_equal(ai.dmar.drhd[1].base, 0xfed91000);
+	assert_true(ai.dmar.drhd[1].include_all);
+	assert_false(ai.dmar.drhd[1].igpu);
+	assert_int_equal(ai.dmar.nr_rmrr, 1);
+	assert_int_equal(ai.dmar.rmrr[0].base, 0x7b000000);
+	assert_int_equal(ai.dmar.rmrr[0].limit, 0x7effffff);
+	assert_true(ai.dmar.rmrr[0].igpu);
+	assert_int_equal(ai.dmar.dropped, 0);
+	g = acpi_dmar_igpu_unit(&ai.dmar);
+	assert_non_null(g);
+	assert_int_equal(g->base, 0xfed90000);
+}
+
+static void test_dmar_fallback_and_broken(void **state)
+{
+	(void)state;
+	/* Without the graphics unit the INCLUDE_PCI_ALL one translates it. */
+	uint8_t b[sizeof(skl_dmar_body)];
+	memcpy(b, skl_dmar_body, sizeof(b));
+	b[12 + 22] = 3; /* the first unit's scope now names 00:03.0 */
+	void *t1[] = { new_dmar(b, sizeof(b)) };
+	struct acpi_rsdp *r = new_rsdp(2, NULL, new_root(true, t1, 1));
+
+	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
+	assert_false(ai.dmar.drhd[0].igpu);
+	assert_int_equal(acpi_dmar_igpu_unit(&ai.dmar)->base, 0xfed91000);
+
+	/* A structure whose length runs past the table ends the walk. */
+	memcpy(b, skl_dmar_body, sizeof(b));
+	b[12 + 24 + 8 + 2] = 200; /* the second DRHD's length */
+	void *t2[] = { new_dmar(b, sizeof(b)) };
+	r = new_rsdp(2, NULL, new_root(true, t2, 1));
+	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
+	assert_int_equal(ai.dmar.nr_drhd, 1);
+	assert_int_equal(ai.dmar.nr_rmrr, 0);
+	assert_int_equal(ai.dmar.dropped, 1);
+
+	/* No DMAR at all: not present, and no unit for the iGPU. */
+	void *t3[] = { new_mcfg(1, 0xe0000000) };
+	r = new_rsdp(2, NULL, new_root(true, t3, 1));
+	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
+	assert_false(ai.dmar.present);
+	assert_null(acpi_dmar_igpu_unit(&ai.dmar));
+}
+
 static void test_mcfg_capped(void **state)
 {
 	(void)state;
@@ -681,6 +767,8 @@ int main(void)
 		cmocka_unit_test_setup(test_bogus_entries, setup),
 		cmocka_unit_test_setup(test_root_ragged_length, setup),
 		cmocka_unit_test_setup(test_mcfg_capped, setup),
+		cmocka_unit_test_setup(test_dmar_units_and_rmrr, setup),
+		cmocka_unit_test_setup(test_dmar_fallback_and_broken, setup),
 		cmocka_unit_test_setup(test_oem_id_terminated, setup),
 	};
 

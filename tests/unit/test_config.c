@@ -454,7 +454,9 @@ static void test_global_values(void **state)
 	assert_int_equal(parse("[global]\ngpu=Auto\n"), 0);
 	assert_int_equal(cfg.gpu, HVCFG_GPU_AUTO);
 	check_only_error("[global]\ngpu=real\n", 2, "global",
-			 "gpu: 'real' is not one of auto, model");
+			 "gpu: 'real' is not one of auto, model, model-mmio");
+	assert_int_equal(parse("[global]\ngpu=model-mmio\n"), 0);
+	assert_int_equal(cfg.gpu, HVCFG_GPU_MODEL_MMIO);
 
 	check_only_error("[global]\nconsole=com2\n", 2, "global",
 			 "console: 'com2' is not a sink");
