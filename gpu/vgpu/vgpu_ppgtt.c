@@ -122,6 +122,11 @@ static void flush_post_shadow(struct vgpu *v)
 	int32_t idx;
 	unsigned int w;
 
+	/* Marks are set only by trap_one, which raises post_pending; a flush
+	 * leaves none on a live table (dead and free ones have them cleared). */
+	if (!v->post_pending)
+		return;
+	v->post_pending = false;
 	for (idx = 0; idx < VGPU_MAX_SPT; idx++) {
 		struct spt *s = &v->spt[idx];
 
@@ -200,6 +205,7 @@ static void trap_one(struct vgpu *v, int32_t idx, uint32_t off, uint32_t len)
 		if (!whole) {
 			/* Half an entry: unusable until the rest arrives. */
 			v->spt[idx].post[i / 64] |= 1ull << (i % 64);
+			v->post_pending = true;
 			v->spt[idx].shadow[i] = 0;
 			v->stats.pte_trap_partial++;
 			continue;

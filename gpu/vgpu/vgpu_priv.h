@@ -207,6 +207,9 @@ struct vgpu {
 	uint32_t spt_count;
 	struct shadow_mm mm[VGPU_MAX_MM];
 	uint32_t ppgtt_gen; /* bumped when a table is untracked */
+	/* Some table got a post-shadow mark since the last flush: spares
+	 * every submission a walk over all VGPU_MAX_SPT tables. */
+	bool post_pending;
 	uint32_t visit_stamp;
 
 	struct vgpu_engine eng[GEN9_NUM_ENGINES];

@@ -39,11 +39,14 @@ static void rewrite_batches(struct fz_env *e, uint64_t bb, uint64_t gbb)
 		MI_STORE_DWORD_IMM_GEN4 | MI_SDI_GGTT, victim, 0, 0xbadbad,
 		MI_LOAD_REGISTER_IMM(1), RING_HWS_PGA(RENDER_RING_BASE), 0,
 	};
+	static uint32_t pages[3 * 1024]; /* 2 PPGTT pages, then the GGTT one */
 	uint32_t i;
 
 	for (i = 0; i < 3 * 1024; i++)
-		gi_write32(&e->ga, i < 2048 ? bb + 4ull * i : gbb + 4ull * (i - 2048),
-			   evil[i % 7]);
+		pages[i] = evil[i % 7];
+	/* Three guest stores, not 3072 (the same bytes land). */
+	fake_hv_guest_write(&e->hv, 1, bb, pages, 8192);
+	fake_hv_guest_write(&e->hv, 1, gbb, pages + 2048, 4096);
 }
 
 static struct {

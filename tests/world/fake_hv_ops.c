@@ -4,8 +4,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define PG 4096ull
+
+/* The arena is mapped, not malloc'ed: page-aligned (a test may protect
+ * a VM's RAM, fake_hv_protect_ram), zero until touched, and between two
+ * inaccessible guard pages, so running off either end faults as ASan's
+ * redzones of a malloc'ed arena would report it. */
+static uint8_t *arena_map(uint64_t pages)
+{
+	uint8_t *p = mmap(NULL, (pages + 2) * PG, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (mprotect(p + PG, pages * PG, PROT_READ | PROT_WRITE)) {
+		munmap(p, (pages + 2) * PG);
+		return NULL;
+	}
+	return p + PG;
+}
+
+static void arena_unmap(uint8_t *arena, uint64_t pages)
+{
+	if (arena)
+		munmap(arena - PG, (pages + 2) * PG);
+}
 
 static struct fake_hv *F(void *ctx)
 {
@@ -307,7 +332,7 @@ int fake_hv_init_vms(struct fake_hv *f, uint32_t pool_mib, uint32_t ram_mib,
 	memset(f, 0, sizeof(*f));
 	f->pool_pages = (uint64_t)pool_mib << 8;
 	f->arena_pages = f->pool_pages + ((uint64_t)ram_mib << 8);
-	f->arena = calloc(f->arena_pages, PG);
+	f->arena = arena_map(f->arena_pages);
 	f->pool_used = calloc(f->pool_pages, 1);
 	f->vm = calloc(nr_vms, sizeof(*f->vm));
 	f->nr_vms = nr_vms;
@@ -340,9 +365,17 @@ void fake_hv_fini(struct fake_hv *f)
 		free(f->vm[i].ept);
 	}
 	free(f->vm);
-	free(f->arena);
+	arena_unmap(f->arena, f->arena_pages);
 	free(f->pool_used);
 	memset(f, 0, sizeof(*f));
+}
+
+int fake_hv_protect_ram(struct fake_hv *f, uint32_t vm, bool ro)
+{
+	if (vm >= f->nr_vms || !f->vm[vm].used)
+		return -1;
+	return mprotect(f->arena + f->vm[vm].first_page * PG, f->vm[vm].ram_size,
+			ro ? PROT_READ : PROT_READ | PROT_WRITE);
 }
 
 int fake_hv_add_vm(struct fake_hv *f, uint32_t vm, uint64_t ram)

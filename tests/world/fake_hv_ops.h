@@ -74,6 +74,12 @@ int fake_hv_init_vms(struct fake_hv *f, uint32_t pool_mib, uint32_t ram_mib,
 void fake_hv_fini(struct fake_hv *f);
 /* A VM with ram bytes of RAM at gpa 0. */
 int fake_hv_add_vm(struct fake_hv *f, uint32_t vm, uint64_t ram);
+/* Make VM vm's RAM read-only for the host (ro) or writable again: from
+ * then on any store into it, by the mediator, the GPU model or the test,
+ * faults at the storing instruction (fuzz targets: "not a byte of the
+ * victim's memory changes", without comparing it after every input).
+ * 0, or -1 with errno. */
+int fake_hv_protect_ram(struct fake_hv *f, uint32_t vm, bool ro);
 /* hpa of a VM page, or 0; host pointer of an hpa, or NULL. */
 uint64_t fake_hv_gpa_to_hpa(struct fake_hv *f, uint32_t vm, uint64_t gpa);
 void *fake_hv_hpa_ptr(struct fake_hv *f, uint64_t hpa, size_t len);
