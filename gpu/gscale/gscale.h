@@ -38,6 +38,9 @@
  * map for a 4 GiB GGTT is 2048 entries. */
 #define GSCALE_CHUNK_ENTRIES 512u
 
+/* A chunk of empty entries: the source of scrubbing writes. */
+extern const uint64_t gscale_zero_chunk[GSCALE_CHUNK_ENTRIES];
+
 struct gscale_range {
 	uint32_t first; /* GGTT index */
 	uint32_t count; /* entries; 0 = none */

@@ -4,6 +4,8 @@
 #include "gpu/gscale/gscale.h"
 #include "mini/string.h"
 
+const uint64_t gscale_zero_chunk[GSCALE_CHUNK_ENTRIES];
+
 static bool in_range(const struct gscale_range *r, uint32_t index)
 {
 	return index >= r->first && index - r->first < r->count;
@@ -19,15 +21,16 @@ static uint16_t *owner_of(struct gscale *gs, uint32_t chunk)
 	return &gs->owner[chunk - gs->first_chunk];
 }
 
-/* Writes the shadow of range r (of vGPU v) for one chunk to the GGTT. */
+/* Writes the shadow of range r (of vGPU v) for one chunk to the GGTT, as
+ * one bulk write: per entry calls through gpu_hw cost about 7x a memcpy of
+ * the same bytes (issue 18). */
 static uint32_t copy_chunk(struct gscale *gs, const struct gscale_range *r,
 			   const uint64_t *shadow, uint32_t chunk)
 {
 	uint32_t first = chunk * GSCALE_CHUNK_ENTRIES;
 
-	for (uint32_t i = 0; i < GSCALE_CHUNK_ENTRIES; i++)
-		gpu_hw_ggtt_write(gs->hw, first + i,
-				  shadow[first - r->first + i]);
+	gpu_hw_ggtt_write_range(gs->hw, first, &shadow[first - r->first],
+				GSCALE_CHUNK_ENTRIES);
 	return GSCALE_CHUNK_ENTRIES;
 }
 
@@ -158,8 +161,8 @@ static void scrub_owned(struct gscale *gs, int id)
 
 		if (gs->owner[c] != id)
 			continue;
-		for (uint32_t i = 0; i < GSCALE_CHUNK_ENTRIES; i++)
-			gpu_hw_ggtt_write(gs->hw, first + i, 0);
+		gpu_hw_ggtt_write_range(gs->hw, first, gscale_zero_chunk,
+					GSCALE_CHUNK_ENTRIES);
 		gs->owner[c] = GSCALE_NO_OWNER;
 		wrote = true;
 	}
