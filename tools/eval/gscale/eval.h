@@ -67,5 +67,7 @@ int med_run(enum policy pol, int n, const enum profile *profiles,
 
 /* copybench.c: the copy path against memcpy, a Markdown section. */
 void copy_bench(FILE *md);
+/* robust.c: every claim over many seeds and adversarial workloads. */
+void robust_study(const char *dir, FILE *md);
 
 #endif

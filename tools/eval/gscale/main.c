@@ -395,6 +395,12 @@ int main(int argc, char **argv)
 		fclose(md);
 		return 0;
 	}
+	if (argc > 2 && !strcmp(argv[2], "robust")) {
+		md = ev_open_out(dir, "robust.md");
+		robust_study(dir, md);
+		fclose(md);
+		return 0;
+	}
 	csv = ev_open_out(dir, "gscale.csv");
 	fprintf(csv, "scenario,vms,busy,policy,fits,switches,entries_copied,"
 		     "entries_per_switch,entries_prefetched,copy_pct_of_slice,"
@@ -409,6 +415,7 @@ int main(int argc, char **argv)
 	md = ev_open_out(dir, "gscale.md");
 	summary(md, b3, m64, memcpy_tpe);
 	copy_bench(md);
+	robust_study(dir, md);
 	mediator_study(dir, md);
 	fclose(md);
 	fclose(csv);
