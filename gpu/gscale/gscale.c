@@ -58,7 +58,7 @@ int gscale_init(struct gscale *gs, struct gpu_hw *hw,
 	gs->owner = mem->alloc(mem->ctx, gs->nr_chunks * sizeof(gs->owner[0]));
 	gs->slot_users = mem->alloc(mem->ctx,
 				    gs->nr_slots * sizeof(gs->slot_users[0]));
-	if (!gs->owner || !gs->slot_users) {
+	if (!gs->owner || !gs->slot_users || gscale_gen_init(gs)) {
 		gscale_fini(gs);
 		return -GPU_ENOMEM;
 	}
@@ -80,6 +80,7 @@ void gscale_fini(struct gscale *gs)
 			     gs->nr_slots * sizeof(gs->slot_users[0]));
 	gs->owner = NULL;
 	gs->slot_users = NULL;
+	gscale_gen_fini(gs);
 }
 
 static uint32_t slots_for(const struct gscale *gs, uint32_t entries)
@@ -151,7 +152,8 @@ int gscale_vgpu_add(struct gscale *gs, uint32_t low_entries,
 		gs->p.high.first + v->slot * gs->p.slot_entries, high_entries };
 	v->shadow_low = gs->mem.alloc(gs->mem.ctx, low_entries * 8ull);
 	v->shadow_high = gs->mem.alloc(gs->mem.ctx, high_entries * 8ull);
-	if (!v->shadow_low || !v->shadow_high) {
+	if (!v->shadow_low || !v->shadow_high || gscale_gen_vgpu_add(gs, v)) {
+		gscale_gen_vgpu_remove(gs, v);
 		if (v->shadow_low)
 			gs->mem.free(gs->mem.ctx, v->shadow_low,
 				     low_entries * 8ull);

@@ -38,6 +38,9 @@
  * map for a 4 GiB GGTT is 2048 entries. */
 #define GSCALE_CHUNK_ENTRIES 512u
 
+/* A chunk of empty entries: the source of scrubbing writes. */
+extern const uint64_t gscale_zero_chunk[GSCALE_CHUNK_ENTRIES];
+
 struct gscale_range {
 	uint32_t first; /* GGTT index */
 	uint32_t count; /* entries; 0 = none */
@@ -71,6 +74,12 @@ struct gscale_stats {
 	uint64_t writes_rejected;   /* outside the writer's ranges */
 	uint64_t copy_clock;        /* clock ticks spent copying at switch */
 	uint64_t resizes;           /* gscale_vgpu_set_high calls done */
+	/* Low GM chunks a switch did not copy although another vGPU ran in
+	 * between: the physical chunk still held this vGPU's generation
+	 * (unchanged), or the content there equals its shadow (same). */
+	uint64_t low_chunks_unchanged, low_chunks_same;
+	uint64_t prefetch_cut;      /* predictive copies stopped by deadline */
+	uint64_t prefetch_clock;    /* clock ticks spent copying ahead */
 };
 
 struct gscale_vgpu {
@@ -83,6 +92,9 @@ struct gscale_vgpu {
 	uint64_t *shadow_high;      /* ... and of high */
 	uint64_t entries_copied;    /* for this vGPU, on the switch path */
 	uint64_t switches_in;
+	/* Per chunk of low: the generation of the physical chunk known to
+	 * equal this vGPU's shadow, 0 = none (gscale_gen.c). */
+	uint64_t *low_seen;
 };
 
 struct gscale {
@@ -94,6 +106,11 @@ struct gscale {
 	uint16_t *owner;                 /* per chunk: vGPU id or NO_OWNER */
 	uint16_t *slot_users;            /* per slot: vGPUs placed there */
 	int current;                     /* vGPU on the engine, -1 none */
+	/* Low GM generations (gscale_gen.c): per chunk of p.low, bumped
+	 * whenever the physical chunk's content changes. */
+	uint64_t *low_gen;
+	uint64_t gen_next;
+	bool prefetch_was_cut;           /* set by the copy loop */
 	struct gscale_vgpu vgpus[GSCALE_MAX_VGPUS];
 	struct gscale_stats stats;
 };
@@ -135,6 +152,34 @@ uint64_t gscale_switch_to(struct gscale *gs, int id);
 /* Predictive copy: while `current` runs, copy next's entries into chunks
  * current does not use. No-op unless params.predictive. */
 uint64_t gscale_prefetch(struct gscale *gs, int next);
+/* The same, bounded by the idle time it may use: no chunk is started once
+ * mem.clock reads deadline or later (the next switch is due); what is left
+ * is copied at that switch as usual. Counted in stats.prefetch_cut. */
+uint64_t gscale_prefetch_until(struct gscale *gs, int next,
+			       uint64_t deadline);
+
+/* Low GM generations (gscale_gen.c), used by gscale.c and gscale_copy.c.
+ * The shared low GM is where every vGPU overlaps, so every switch used to
+ * recopy all of it. A chunk is skipped when the physical table still
+ * holds the generation the incoming vGPU last saw there, or holds the
+ * same entries (compared against the shadow of the vGPU that put them
+ * there: never a read of the GGTT). c is an absolute chunk number. */
+int gscale_gen_init(struct gscale *gs);
+void gscale_gen_fini(struct gscale *gs);
+int gscale_gen_vgpu_add(struct gscale *gs, struct gscale_vgpu *v);
+void gscale_gen_vgpu_remove(struct gscale *gs, struct gscale_vgpu *v);
+bool gscale_gen_is_low(const struct gscale *gs, uint32_t c);
+/* Physical chunk c already equals v's shadow (and v becomes its owner). */
+bool gscale_gen_holds(struct gscale *gs, const struct gscale_vgpu *v,
+		      uint32_t c);
+/* Physical chunk c was just written: with v's shadow (v may be NULL for a
+ * scrub). */
+void gscale_gen_written(struct gscale *gs, const struct gscale_vgpu *v,
+			uint32_t c);
+/* v's guest wrote its shadow in chunk c; hw: the write also reached the
+ * physical GGTT. */
+void gscale_gen_guest_write(struct gscale *gs, const struct gscale_vgpu *v,
+			    uint32_t c, bool hw);
 
 /* How many vGPUs of this size the shadows' memory allows: the limit that
  * replaces gVirt's partition (bytes_available / shadow bytes per vGPU). */

@@ -82,6 +82,13 @@ struct gpu_hw_ops {
 	/* One 64-bit GGTT PTE, index < info.ggtt_entries. */
 	uint64_t (*ggtt_read)(void *ctx, uint32_t index);
 	void (*ggtt_write)(void *ctx, uint32_t index, uint64_t pte);
+	/* count PTEs from ptes[] into [first, first + count), already
+	 * range-checked by the wrapper. One call per range so a backend can
+	 * copy at memory speed (the model: one memcpy; hardware: a run of
+	 * 64-bit write-combined stores and one posting read). Optional
+	 * (NULL: the wrapper loops over ggtt_write). */
+	void (*ggtt_write_range)(void *ctx, uint32_t first,
+				 const uint64_t *ptes, uint32_t count);
 	/* CPU access through the aperture (BAR2): off is a GGTT address below
 	 * info.aperture_size; the backend translates through the GGTT as the
 	 * hardware does. Optional (NULL: -GPU_ENODEV). Returns 0 or -GPU_E*;
@@ -142,6 +149,26 @@ static inline int gpu_hw_ggtt_write(struct gpu_hw *hw, uint32_t index,
 	if (index >= hw->info.ggtt_entries)
 		return -GPU_ERANGE;
 	hw->ops->ggtt_write(hw->ctx, index, pte);
+	return 0;
+}
+
+/* Writes ptes[0..count) to GGTT entries [first, first + count): the bulk
+ * path of gScale's switch copy. Nothing is written unless the whole range
+ * is inside the GGTT. The caller still flushes (gpu_hw_ggtt_flush). */
+static inline int gpu_hw_ggtt_write_range(struct gpu_hw *hw, uint32_t first,
+					  const uint64_t *ptes, uint32_t count)
+{
+	if (first > hw->info.ggtt_entries ||
+	    count > hw->info.ggtt_entries - first)
+		return -GPU_ERANGE;
+	if (!count)
+		return 0;
+	if (hw->ops->ggtt_write_range) {
+		hw->ops->ggtt_write_range(hw->ctx, first, ptes, count);
+		return 0;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		hw->ops->ggtt_write(hw->ctx, first + i, ptes[i]);
 	return 0;
 }
 

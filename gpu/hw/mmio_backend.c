@@ -34,6 +34,23 @@ static void mmio_ggtt_write(void *ctx, uint32_t index, uint64_t pte)
 	*pte_ptr(ctx, index) = pte;
 }
 
+/* A run of 64-bit stores into the GGTT (mapped write-combined on the
+ * machine, so consecutive stores merge into full-line bursts), then one
+ * read of the last PTE: an uncached read from the same BAR that cannot
+ * pass the stores before it, so the run has reached the device when this
+ * returns (i915's gen8_ggtt_insert_entries does the same readback before
+ * its invalidate). The sfence orders WC stores before that read. */
+static void mmio_ggtt_write_range(void *ctx, uint32_t first,
+				  const uint64_t *ptes, uint32_t count)
+{
+	volatile uint64_t *dst = pte_ptr(ctx, first);
+
+	for (uint32_t i = 0; i < count; i++)
+		dst[i] = ptes[i];
+	__asm__ volatile("sfence" ::: "memory");
+	(void)dst[count - 1];
+}
+
 /* Byte-wise through the aperture: the window is mapped WC, which does not
  * care about access width, and this path is for debugging, not speed. */
 static int mmio_aperture_rw(void *ctx, uint64_t off, void *buf, size_t len,
@@ -70,6 +87,7 @@ static const struct gpu_hw_ops mmio_ops = {
 	.write32 = mmio_write32,
 	.ggtt_read = mmio_ggtt_read,
 	.ggtt_write = mmio_ggtt_write,
+	.ggtt_write_range = mmio_ggtt_write_range,
 	.aperture_rw = mmio_aperture_rw,
 	.poll = NULL,
 	.udelay = mmio_udelay,

@@ -170,6 +170,9 @@ uint32_t gen9_model_read32(struct gen9_model *m, uint32_t off);
 void gen9_model_write32(struct gen9_model *m, uint32_t off, uint32_t val);
 uint64_t gen9_model_ggtt_read(struct gen9_model *m, uint32_t index);
 void gen9_model_ggtt_write(struct gen9_model *m, uint32_t index, uint64_t pte);
+/* count PTEs into [first, first + count); nothing if outside the GGTT. */
+void gen9_model_ggtt_write_range(struct gen9_model *m, uint32_t first,
+				 const uint64_t *ptes, uint32_t count);
 /* CPU access through the aperture: off is a GGTT address. */
 int gen9_model_aperture_rw(struct gen9_model *m, uint64_t off, void *buf,
 			   size_t len, bool write);

@@ -20,6 +20,17 @@ void gen9_model_ggtt_write(struct gen9_model *m, uint32_t index, uint64_t pte)
 	m->stats.ggtt_writes++;
 }
 
+/* The bulk form: one memcpy into the PTE array, counted per entry so the
+ * model's statistics do not depend on which path wrote them. */
+void gen9_model_ggtt_write_range(struct gen9_model *m, uint32_t first,
+				 const uint64_t *ptes, uint32_t count)
+{
+	if (first > m->ggtt_entries || count > m->ggtt_entries - first)
+		return;
+	memcpy(&m->ggtt[first], ptes, (size_t)count * sizeof(uint64_t));
+	m->stats.ggtt_writes += count;
+}
+
 int model_ggtt_translate(struct gen9_model *m, uint64_t gaddr, uint64_t *hpa)
 {
 	uint64_t idx = gaddr >> GEN9_PAGE_SHIFT;

@@ -235,6 +235,12 @@ static void op_ggtt_write(void *ctx, uint32_t index, uint64_t pte)
 	gen9_model_ggtt_write(ctx, index, pte);
 }
 
+static void op_ggtt_write_range(void *ctx, uint32_t first,
+				const uint64_t *ptes, uint32_t count)
+{
+	gen9_model_ggtt_write_range(ctx, first, ptes, count);
+}
+
 static int op_aperture_rw(void *ctx, uint64_t off, void *buf, size_t len,
 			  bool write)
 {
@@ -262,6 +268,7 @@ void gen9_model_attach(struct gen9_model *m, struct gpu_hw *hw)
 	m->ops.write32 = op_write32;
 	m->ops.ggtt_read = op_ggtt_read;
 	m->ops.ggtt_write = op_ggtt_write;
+	m->ops.ggtt_write_range = op_ggtt_write_range;
 	m->ops.aperture_rw = op_aperture_rw;
 	m->ops.poll = op_poll;
 	m->ops.udelay = op_udelay;

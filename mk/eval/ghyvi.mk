@@ -12,7 +12,7 @@ $(GHYVI_EVAL): $(GHYVI_EVAL_SRCS) $(wildcard tools/eval/ghyvi/*.h tools/eval/com
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	$(Q)$(HOST_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -DHOST_BUILD \
-		-I. -Ilibc-mini/include -o $@ $(GHYVI_EVAL_SRCS)
+		-I. -Ilibc-mini/include -o $@ $(GHYVI_EVAL_SRCS) -lm
 
 eval-ghyvi: $(GHYVI_EVAL)
 	@mkdir -p $(EVAL_DIR)/ghyvi

@@ -13,7 +13,7 @@ $(GSCALE_EVAL): $(GSCALE_EVAL_SRCS) $(wildcard tools/eval/gscale/*.h tools/eval/
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	$(Q)$(HOST_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -DHOST_BUILD \
-		-I. -Ilibc-mini/include -o $@ $(GSCALE_EVAL_SRCS)
+		-I. -Ilibc-mini/include -o $@ $(GSCALE_EVAL_SRCS) -lm
 
 eval-gscale: $(GSCALE_EVAL)
 	@mkdir -p $(EVAL_DIR)/gscale

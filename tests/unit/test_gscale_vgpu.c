@@ -144,21 +144,24 @@ static void test_sixty_four_vgpus(void **state)
 }
 
 /* Ownership: a vGPU whose chunks are still its own copies nothing; low GM
- * (shared by all) is copied when someone else used it; with slot sharing
- * two vGPUs in different slots keep their high GM resident. */
+ * (shared by all) is copied only where someone else's entries differ from
+ * its own (here one 2 MiB chunk: both guests bound nothing else); with
+ * slot sharing two vGPUs in different slots keep their high GM resident. */
 static void test_on_demand_copy_counts(void **state)
 {
 	struct gvt_params p = { 0 };
 	uint64_t low = vgpu_type_v5_8.low_gm_size >> 12;
 	uint64_t high = vgpu_type_v5_8.high_gm_size >> 12;
+	uint64_t chunk = GSCALE_CHUNK_ENTRIES;
 
 	(void)state;
 	world_init(2, &p);
+	assert_int_equal(evg_bind(&W->g[1], W->g[1].low_base, 0x1000), 0);
 	assert_true(W->g[1].high_base != W->g[2].high_base);
 	assert_int_equal(switch_to(1), low + high); /* first time: all */
-	assert_int_equal(switch_to(2), low + high);
-	assert_int_equal(switch_to(1), low);        /* high still resident */
-	assert_int_equal(switch_to(2), low);
+	assert_int_equal(switch_to(2), chunk + high);
+	assert_int_equal(switch_to(1), chunk);      /* high still resident */
+	assert_int_equal(switch_to(2), chunk);
 	assert_int_equal(switch_to(2), 0);          /* already the owner */
 }
 
@@ -171,6 +174,15 @@ static void test_basic_copies_everything(void **state)
 	(void)state;
 	world_init(2, &p);
 	assert_int_equal(W->g[1].high_base, W->g[2].high_base);
+	/* Different entries everywhere, so nothing is the same content. */
+	for (uint64_t gm = 0; gm < vgpu_type_v5_8.low_gm_size; gm += 4096 * 512)
+		for (int i = 1; i <= 2; i++)
+			assert_int_equal(evg_bind(&W->g[i], W->g[i].low_base + gm,
+						  0x1000 * (uint64_t)i), 0);
+	for (uint64_t gm = 0; gm < vgpu_type_v5_8.high_gm_size; gm += 4096 * 512)
+		for (int i = 1; i <= 2; i++)
+			assert_int_equal(evg_bind(&W->g[i], W->g[i].high_base + gm,
+						  0x1000 * (uint64_t)i), 0);
 	switch_to(1);
 	switch_to(2);
 	assert_int_equal(switch_to(1), all);

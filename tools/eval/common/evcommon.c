@@ -75,3 +75,32 @@ int ev_next_busy(const bool *busy, int n, int from)
 	}
 	return -1;
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double rank(const double *v, int n, double q)
+{
+	int i = (int)(q * (n - 1) + 0.5);
+
+	return v[i < 0 ? 0 : i >= n ? n - 1 : i];
+}
+
+struct ev_dist ev_dist_of(double *v, int n, bool higher_is_worse)
+{
+	struct ev_dist d = { .n = n };
+
+	if (n <= 0)
+		return d;
+	qsort(v, n, sizeof(*v), cmp_double);
+	d.med = rank(v, n, 0.5);
+	d.p5 = rank(v, n, 0.05);
+	d.p95 = rank(v, n, 0.95);
+	d.worst = higher_is_worse ? v[n - 1] : v[0];
+	d.best = higher_is_worse ? v[0] : v[n - 1];
+	return d;
+}

@@ -26,6 +26,15 @@ FILE *ev_open_out(const char *dir, const char *name);
 /* The first busy[id] after `from` in round-robin order over n, or -1. */
 int ev_next_busy(const bool *busy, int n, int from);
 
+/* A distribution over runs: median, 5th and 95th percentiles (nearest
+ * rank) and the worst value, "worst" being the largest when higher is
+ * worse and the smallest otherwise. v is sorted in place. */
+struct ev_dist {
+	int n;
+	double med, p5, p95, worst, best;
+};
+struct ev_dist ev_dist_of(double *v, int n, bool higher_is_worse);
+
 /* The Gen9 model on heap memory (evmodel.c): ggtt_entries GGTT entries,
  * an aperture of aperture_bytes, no DMA (nothing here runs commands). */
 struct ev_model {

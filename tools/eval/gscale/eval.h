@@ -65,4 +65,9 @@ extern FILE *med_series;
 int med_run(enum policy pol, int n, const enum profile *profiles,
 	    struct med_result *out);
 
+/* copybench.c: the copy path against memcpy, a Markdown section. */
+void copy_bench(FILE *md);
+/* robust.c: every claim over many seeds and adversarial workloads. */
+void robust_study(const char *dir, FILE *md);
+
 #endif
