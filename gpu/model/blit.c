@@ -135,8 +135,54 @@ struct blt_op {
 	bool has_src;
 };
 
+/* The row a blit starts at: 0, or where the same command was cut short in
+ * an earlier poll of the same epoch. */
+static int32_t blt_first_row(struct cs_cmd *c)
+{
+	struct gen9_model_engine *e = c->e;
+
+	if (e->blt_resume.valid && e->blt_resume.epoch == e->epoch &&
+	    e->blt_resume.at == model_cs_addr(e))
+		return e->blt_resume.row;
+	return 0;
+}
+
+/* Out of this poll's byte budget before row k: remember k and stall, so
+ * the next poll re-executes this command from there. */
+static enum cs_result blt_yield(struct cs_cmd *c, int32_t k)
+{
+	struct gen9_model_engine *e = c->e;
+
+	e->blt_resume.valid = true;
+	e->blt_resume.epoch = e->epoch;
+	e->blt_resume.at = model_cs_addr(e);
+	e->blt_resume.row = k;
+	e->stats.blit_yields++;
+	return CS_STALL;
+}
+
+/* One row of the rectangle, in BLT_CHUNK pieces. */
+static enum cs_result blt_row(struct cs_cmd *c, const struct blt_op *op,
+			      uint64_t d, uint64_t s, size_t row,
+			      bool backwards)
+{
+	size_t done = 0;
+
+	while (done < row) {
+		size_t n = row - done < BLT_CHUNK ? row - done : BLT_CHUNK;
+		size_t at = backwards ? row - done - n : done;
+
+		if (blt_chunk(c, d + at, s + at, op->has_src, n, op->rop,
+			      op->pat, op->mask) != CS_NEXT)
+			return CS_FAULT;
+		done += n;
+	}
+	return CS_NEXT;
+}
+
 /* Rows are walked bottom-up and right-to-left when the destination lies
- * above the source, so overlapping copies behave like memmove. */
+ * above the source, so overlapping copies behave like memmove. At least
+ * one row runs per poll, so a blit always progresses. */
 static enum cs_result blt_run(struct cs_cmd *c, const struct blt_op *op)
 {
 	int32_t h = op->r.y2 - op->r.y1;
@@ -146,26 +192,24 @@ static enum cs_result blt_run(struct cs_cmd *c, const struct blt_op *op)
 	uint64_t s0 = op->src + (int64_t)op->sy * op->spitch +
 		      (uint64_t)op->sx * op->cpp;
 	bool backwards = op->has_src && d0 > s0;
-	int32_t k;
+	int32_t k, first;
 
 	if (op->r.x2 <= op->r.x1 || op->r.y2 <= op->r.y1)
 		return CS_NEXT; /* empty rectangle: nothing drawn */
-	for (k = 0; k < h; k++) {
+	first = blt_first_row(c);
+	for (k = first; k < h; k++) {
 		int32_t y = backwards ? h - 1 - k : k;
-		uint64_t d = d0 + (int64_t)y * op->dpitch;
-		uint64_t s = s0 + (int64_t)y * op->spitch;
-		size_t done = 0;
 
-		while (done < row) {
-			size_t n = row - done < BLT_CHUNK ? row - done : BLT_CHUNK;
-			size_t at = backwards ? row - done - n : done;
-
-			if (blt_chunk(c, d + at, s + at, op->has_src, n, op->rop,
-				      op->pat, op->mask) != CS_NEXT)
-				return CS_FAULT;
-			done += n;
-		}
+		if (k > first && c->e->blt_budget < row)
+			return blt_yield(c, k);
+		if (blt_row(c, op, d0 + (int64_t)y * op->dpitch,
+			    s0 + (int64_t)y * op->spitch, row,
+			    backwards) != CS_NEXT)
+			return CS_FAULT;
+		c->e->blt_budget -= row < c->e->blt_budget ? row
+							   : c->e->blt_budget;
 	}
+	c->e->blt_resume.valid = false;
 	c->e->stats.blit_pixels += (uint64_t)h * (op->r.x2 - op->r.x1);
 	return CS_NEXT;
 }

@@ -12,7 +12,7 @@ uint32_t model_ring_size(const struct gen9_model_ctx *c)
 }
 
 /* Graphics address of the command being executed (ACTHD). */
-static uint64_t cs_addr(const struct gen9_model_engine *e)
+uint64_t model_cs_addr(const struct gen9_model_engine *e)
 {
 	if (e->level)
 		return e->bb_addr[e->level];
@@ -51,8 +51,8 @@ void model_engine_hang(struct gen9_model *m, struct gen9_model_engine *e,
 	e->stats.faults++;
 	mreg_set(m, RING_EIR(e->base), eir);
 	mreg_set(m, RING_IPEHR(e->base), f->header);
-	mreg_set(m, RING_ACTHD(e->base), (uint32_t)cs_addr(e));
-	mreg_set(m, RING_ACTHD_UDW(e->base), (uint32_t)(cs_addr(e) >> 32));
+	mreg_set(m, RING_ACTHD(e->base), (uint32_t)model_cs_addr(e));
+	mreg_set(m, RING_ACTHD_UDW(e->base), (uint32_t)(model_cs_addr(e) >> 32));
 	if (eir_bit & I915_ERROR_PAGE_TABLE) {
 		/* Fault type field: the model uses 0 for "not present", 1
 		 * for a write to a read-only page (its own convention; the
@@ -101,7 +101,7 @@ static bool step(struct gen9_model *m, struct gen9_model_engine *e)
 	/* A command not yet wholly below the tail waits for the rest. */
 	if (!e->level && ring_space(e) < 4 * c.len)
 		return false;
-	mreg_set(m, RING_ACTHD(e->base), (uint32_t)cs_addr(e));
+	mreg_set(m, RING_ACTHD(e->base), (uint32_t)model_cs_addr(e));
 	e->stats.cmds++;
 	res = cs_execute(&c);
 	/* A register write by the command may have reset or switched the
@@ -138,6 +138,7 @@ void model_engine_run(struct gen9_model *m, struct gen9_model_engine *e)
 	    (mreg(m, RING_MI_MODE(e->base)) & STOP_RING))
 		return;
 	epoch = e->epoch;
+	e->blt_budget = GEN9_MODEL_BLT_BYTES_PER_POLL;
 	for (n = 0; n < m->cfg.cmd_budget; n++) {
 		if (!e->level && (e->ctx.ring_head == e->ctx.ring_tail ||
 				  !(e->ctx.ring_ctl & RING_VALID))) {
@@ -169,6 +170,7 @@ void model_engine_reset(struct gen9_model *m, struct gen9_model_engine *e)
 	memset(e->port, 0, sizeof(e->port));
 	memset(&e->ctx, 0, sizeof(e->ctx));
 	memset(&e->fault, 0, sizeof(e->fault));
+	memset(&e->blt_resume, 0, sizeof(e->blt_resume));
 	e->epoch++;
 	e->stats.resets++;
 	/* The engine's registers return to their defaults; a driver

@@ -32,6 +32,7 @@
 #define GEN9_MODEL_REGS_DWORDS (GEN9_MMIO_SIZE / 4)
 #define GEN9_MODEL_GGTT_MAX_ENTRIES (GEN9_GGTT_MAX_SIZE / 8) /* 1 Mi */
 #define GEN9_MODEL_DEFAULT_BUDGET 1024 /* commands per engine per poll */
+#define GEN9_MODEL_BLT_BYTES_PER_POLL (1u << 20) /* blitter bytes per poll */
 #define GEN9_MODEL_BB_LEVELS 2 /* first- and second-level batches */
 
 struct gen9_model_config {
@@ -91,6 +92,7 @@ struct gen9_model_engine_stats {
 	uint64_t elsp_submits, elsp_ignored, lite_restores, ctx_switches;
 	uint64_t csb_entries, faults, budget_exhausted, resets;
 	uint64_t blit_pixels;
+	uint64_t blit_yields; /* blits cut at a poll's byte budget */
 	/* non-privileged batches: privileged commands and register writes
 	 * outside the whitelist dropped, GGTT selectors ignored */
 	uint64_t priv_dropped, ggtt_ignored;
@@ -118,6 +120,16 @@ struct gen9_model_engine {
 	bool hung;
 	struct gen9_model_fault fault;
 	uint32_t epoch; /* bumped by reset / context switch */
+	/* A blit moves at most GEN9_MODEL_BLT_BYTES_PER_POLL per poll; one cut
+	 * short resumes at `row` when the same command (epoch and address)
+	 * runs again, so a huge rectangle cannot stall the host (blit.c). */
+	uint64_t blt_budget;
+	struct {
+		bool valid;
+		uint32_t epoch;
+		uint64_t at;
+		int32_t row;
+	} blt_resume;
 	struct gen9_model_engine_stats stats;
 };
 

@@ -115,6 +115,8 @@ int cs_fetch(struct cs_cmd *c, uint32_t i, uint32_t *v);
 enum cs_result cs_execute(struct cs_cmd *c);
 /* blit.c */
 enum cs_result cs_blit(struct cs_cmd *c);
+/* engine.c: graphics address of the command being executed (ACTHD) */
+uint64_t model_cs_addr(const struct gen9_model_engine *e);
 
 /* timestamps: SKL command-streamer clock 12 MHz (i915 gen9 default
  * cs_timestamp_frequency for SKL; not in gen9.md). */

@@ -760,6 +760,36 @@ static void test_xy_color_blt_32bpp(void **state)
 	assert_int_equal(eng(GEN9_BCS0)->stats.blit_pixels, 12);
 }
 
+/* A blit bigger than a poll's byte budget (a 1024x1024 rectangle at
+ * pitch 0: 4 MiB moved onto one 4 KiB row) is cut into polls and
+ * resumes where it stopped: the host is never held for the whole
+ * rectangle, and the result is the same. */
+static void test_huge_blit_spans_polls(void **state)
+{
+	uint32_t *s;
+	uint32_t cmd[] = { XY_COLOR_BLT_CMD | BLT_WRITE_RGBA,
+			   BR13_32BPP | (ROP_PATCOPY << 16) | 0,
+			   0, (1024 << 16) | 1024, (uint32_t)SURF, 0,
+			   0x12345678 };
+	uint64_t rows_per_poll = GEN9_MODEL_BLT_BYTES_PER_POLL / 4096;
+
+	(void)state;
+	start(GEN9_BCS0);
+	s = surface(SURF);
+	emit(cmd, ARRAY_SIZE(cmd));
+	submit_run(1);
+	assert_int_equal(eng(GEN9_BCS0)->stats.blit_yields, 1);
+	assert_int_equal(eng(GEN9_BCS0)->stats.blit_pixels, 0);
+	assert_int_equal(s[1023], 0x12345678);
+	h_run(&H, 1024 / rows_per_poll + 2);
+	assert_int_equal(eng(GEN9_BCS0)->stats.blit_yields,
+			 1024 / rows_per_poll - 1);
+	assert_int_equal(eng(GEN9_BCS0)->stats.blit_pixels, 1024 * 1024);
+	assert_false(eng(GEN9_BCS0)->blt_resume.valid);
+	assert_idle_ok(GEN9_BCS0);
+	assert_int_equal(s[1024], 0); /* the next row was never touched */
+}
+
 static void test_xy_color_blt_16bpp_and_write_mask(void **state)
 {
 	uint16_t *s16;
@@ -908,6 +938,7 @@ int main(void)
 		T(test_3level_ppgtt),
 		T(test_huge_and_64k_pages),
 		T(test_xy_color_blt_32bpp),
+		T(test_huge_blit_spans_polls),
 		T(test_xy_color_blt_16bpp_and_write_mask),
 		T(test_xy_src_copy_blt),
 		T(test_xy_src_copy_overlapping_scroll),
