@@ -71,6 +71,8 @@ struct gscale_stats {
 	uint64_t writes_rejected;   /* outside the writer's ranges */
 	uint64_t copy_clock;        /* clock ticks spent copying at switch */
 	uint64_t resizes;           /* gscale_vgpu_set_high calls done */
+	uint64_t moves;             /* gscale_vgpu_move_high calls that moved */
+	uint64_t entries_carried;   /* present entries they carried over */
 };
 
 struct gscale_vgpu {
@@ -128,6 +130,12 @@ uint64_t gscale_shadow_read(const struct gscale *gs, int id, uint32_t index);
  * part is empty. -GPU_EINVAL outside the slots, -GPU_ENOMEM. */
 int gscale_vgpu_set_high(struct gscale *gs, int id, uint32_t slot,
 			 uint32_t entries);
+
+/* Moves vGPU id's high GM, same size, to start at slot `slot`, carrying
+ * every entry over at the same offset (DymGPU's re-placement of a guest
+ * that is told its new range). *carried = present entries moved. */
+int gscale_vgpu_move_high(struct gscale *gs, int id, uint32_t slot,
+			  uint64_t *carried);
 
 /* Make vGPU id's entries the ones in the physical GGTT (the GGTT part of a
  * vGPU context switch). Returns the number of entries written. */
