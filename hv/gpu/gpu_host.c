@@ -26,6 +26,7 @@
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/gpu/gpu_balloon.h"
+#include "hv/gpu/gpu_place.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/mem.h"
 #include "hv/pci.h"
@@ -366,4 +367,5 @@ void gpu_host_poll(void)
 	gvt_poll(host_gvt);
 	stop_failed_vms();
 	gpu_balloon_tick();
+	gpu_place_tick();
 }
