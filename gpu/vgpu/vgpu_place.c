@@ -259,13 +259,14 @@ uint32_t gvt_place_tick(struct gvt *gvt, struct vgpu **moved, uint32_t max)
 	uint64_t now = gvt_now(gvt), carried;
 	uint32_t n, done = 0;
 
-	if (!pl || gvt->p.place_off || now - pl->last_tick < PLACE_PERIOD_NS)
+	if (!pl || now - pl->last_tick < PLACE_PERIOD_NS)
 		return 0;
 	pl->last_tick = now;
 	while (mon_poll(&pl->mon, now, ev, 8) == 8)
 		; /* idle flags for `vgpus`; the policy reads utilization */
 	feed(pl, gvt, now);
-	n = dyml_step(&pl->dyml, dec, DYML_MAX_MOVES);
+	/* Off: busy flags and collisions are still computed, for `vgpus`. */
+	n = dyml_step(&pl->dyml, dec, gvt->p.place_off ? 0 : DYML_MAX_MOVES);
 	for (uint32_t i = 0; i < n; i++) {
 		struct vgpu *v = gvt->vgpu[dec[i].vgpu];
 		int err = v ? vgpu_move_high(v, dec[i].to, &carried) : -GPU_EINVAL;

@@ -145,6 +145,9 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 
 	if (!want_gpu(cfg))
 		return;
+	/* DymGPU's run-time re-placement with placement=dymgpu (the monitor
+	 * runs either way; only guests with the guest channel ever move). */
+	p.place_off = cfg->placement != HVCFG_PLACE_DYMGPU;
 	if (igpu && cfg->gpu == HVCFG_GPU_MODEL)
 		kprintf("gpu: gpu=model in hv.cfg: leaving the iGPU alone\n");
 	if (igpu && cfg->gpu == HVCFG_GPU_AUTO)

@@ -41,10 +41,10 @@ struct world {
 	uint64_t seq_gpa[N];
 };
 
-static struct world *world_new(void)
+static struct world *world_new_p(bool place_off)
 {
 	struct world *w = calloc(1, sizeof(*w));
-	struct gvt_params p = { .gscale = true };
+	struct gvt_params p = { .gscale = true, .place_off = place_off };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 8 * N, .params = &p };
 
 	assert_int_equal(mw_init(&w->mw, &c), 0);
@@ -67,6 +67,11 @@ static struct world *world_new(void)
 		gi_ggtt_bind(g, w->seq_gm[i], w->seq_gpa[i], 1);
 	}
 	return w;
+}
+
+static struct world *world_new(void)
+{
+	return world_new_p(false);
 }
 
 static void world_free(struct world *w)
@@ -293,12 +298,40 @@ static void test_policy_separates_busy(void **state)
 	world_free(w);
 }
 
+/* placement=gscale (policy off): the same busy pair is seen, and left. */
+static void test_policy_off_only_observes(void **state)
+{
+	struct world *w = world_new_p(true);
+	struct gvt_place_stats ps;
+	struct vgpu_place_info i1;
+	struct vgpu *moved[4];
+	uint64_t carried;
+
+	(void)state;
+	vgpu_set_movable(w->v[1], true);
+	assert_int_equal(vgpu_place_at(w->v[1], slot_of(w, 0), &carried), 0);
+	reread(w, 1);
+	for (int t = 0; t < 30; t++) {
+		run(w, 0, 0x1000 + (uint32_t)t, 250);
+		run(w, 1, 0x2000 + (uint32_t)t, 250);
+		assert_int_equal(gvt_place_tick(w->mw.gvt, moved, 4), 0);
+	}
+	assert_int_equal(slot_of(w, 0), slot_of(w, 1));
+	assert_int_equal(gvt_place_stats(w->mw.gvt, &ps), 0);
+	assert_int_equal(ps.collisions_now, 1);
+	assert_int_equal(ps.moves, 1); /* the operator's */
+	assert_int_equal(vgpu_place_info(w->v[1], &i1), 0);
+	assert_true(i1.busy);
+	world_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_monitor_fed_by_scheduler),
 		cmocka_unit_test(test_move_carries_entries),
 		cmocka_unit_test(test_policy_separates_busy),
+		cmocka_unit_test(test_policy_off_only_observes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
