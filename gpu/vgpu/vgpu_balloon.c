@@ -53,7 +53,6 @@ int vgpu_set_high_slots(struct vgpu *v, uint32_t slot, uint32_t nslots)
 		return err;	/* nothing changed */
 	}
 	vgpu_ggtt_commit_high(v, &arrays);
-	vgpu_gm_recount(v);
 	vgpu_pvinfo_update_gm(v);
 	v->stats.balloons++;
 	vgpu_info(v, "high GM now 0x%llx+%lluM (slots %u-%u)",

@@ -183,24 +183,6 @@ int vgpu_move_high(struct vgpu *v, uint32_t slot, uint64_t *carried)
 	return 0;
 }
 
-/* Present entries in v's private shadow, counted afresh (after a balloon
- * dropped part of its range without going through the write path). */
-void vgpu_gm_recount(struct vgpu *v)
-{
-	const struct gscale *gs = v->gvt->gs;
-	uint64_t n = 0;
-
-	if (!gs || v->gs_id < 0)
-		return;
-	for (uint64_t gm = 0; gm < v->low_size; gm += VGPU_PAGE)
-		n += gscale_shadow_read(gs, v->gs_id,
-					(uint32_t)((v->low_base + gm) >> 12)) != 0;
-	for (uint64_t gm = 0; gm < v->high_size; gm += VGPU_PAGE)
-		n += gscale_shadow_read(gs, v->gs_id,
-					(uint32_t)((v->high_base + gm) >> 12)) != 0;
-	v->gm_present = n;
-}
-
 void vgpu_set_movable(struct vgpu *v, bool movable)
 {
 	v->movable = movable;

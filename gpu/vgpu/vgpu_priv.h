@@ -300,7 +300,6 @@ void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next, struct vgpu *after);
 int gvt_place_init(struct gvt *gvt);
 void gvt_place_fini(struct gvt *gvt);
 void vgpu_place_remove(struct vgpu *v);
-void vgpu_gm_recount(struct vgpu *v);
 /* The scheduler's points: a workload went to the GPU; one came off it
  * (it ran from start to end); a switch into v copied n entries in ns. */
 void gvt_mon_dispatch(struct gvt *gvt, struct vgpu *v, uint64_t now);
@@ -461,6 +460,7 @@ int vgpu_ggtt_read(struct vgpu *v, uint64_t off, uint64_t *val,
 struct ggtt_arrays {
 	struct parray guest, host;
 	uint64_t base, size;
+	uint64_t present; /* entries with a host page, low and kept high */
 };
 int vgpu_ggtt_prepare_high(struct vgpu *v, uint64_t base, uint64_t size,
 			   struct ggtt_arrays *out);
