@@ -80,6 +80,8 @@ struct gscale_stats {
 	uint64_t low_chunks_unchanged, low_chunks_same;
 	uint64_t prefetch_cut;      /* predictive copies stopped by deadline */
 	uint64_t prefetch_clock;    /* clock ticks spent copying ahead */
+	uint64_t moves;             /* gscale_vgpu_move_high calls that moved */
+	uint64_t entries_carried;   /* present entries they carried over */
 };
 
 struct gscale_vgpu {
@@ -145,6 +147,12 @@ uint64_t gscale_shadow_read(const struct gscale *gs, int id, uint32_t index);
  * part is empty. -GPU_EINVAL outside the slots, -GPU_ENOMEM. */
 int gscale_vgpu_set_high(struct gscale *gs, int id, uint32_t slot,
 			 uint32_t entries);
+
+/* Moves vGPU id's high GM, same size, to start at slot `slot`, carrying
+ * every entry over at the same offset (DymGPU's re-placement of a guest
+ * that is told its new range). *carried = present entries moved. */
+int gscale_vgpu_move_high(struct gscale *gs, int id, uint32_t slot,
+			  uint64_t *carried);
 
 /* Make vGPU id's entries the ones in the physical GGTT (the GGTT part of a
  * vGPU context switch). Returns the number of entries written. */

@@ -89,3 +89,50 @@ int gscale_vgpu_set_high(struct gscale *gs, int id, uint32_t slot,
 	gs->stats.resizes++;
 	return 0;
 }
+
+/* Entries of v's high shadow that name a page. */
+static uint64_t present_entries(const struct gscale_vgpu *v)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < v->high.count; i++)
+		n += v->shadow_high[i] != 0;
+	return n;
+}
+
+/* DymGPU's re-placement: the same entries, at the same offsets, from the
+ * first GM address of `slot` on. The shadow is kept as it is (only its
+ * range moves), the old range is scrubbed from the GGTT, and a vGPU on the
+ * engine gets its new range copied in at once. */
+int gscale_vgpu_move_high(struct gscale *gs, int id, uint32_t slot,
+			  uint64_t *carried)
+{
+	struct gscale_vgpu *v;
+	uint32_t n;
+
+	if (id < 0 || id >= GSCALE_MAX_VGPUS || !gs->vgpus[id].present)
+		return -GPU_EINVAL;
+	v = &gs->vgpus[id];
+	n = nslots(gs, v->high.count);
+	if (slot >= gs->nr_slots || n > gs->nr_slots - slot)
+		return -GPU_EINVAL;
+	if (slot == v->slot) {
+		*carried = 0;
+		return 0;
+	}
+	*carried = present_entries(v);
+	scrub_range(gs, v);
+	for (uint32_t i = v->slot; i < v->slot + n; i++)
+		gs->slot_users[i]--;
+	for (uint32_t i = slot; i < slot + n; i++)
+		gs->slot_users[i]++;
+	v->slot = slot;
+	v->high.first = gs->p.high.first + slot * gs->p.slot_entries;
+	if (gs->current == id) {
+		gs->current = -1;
+		gscale_switch_to(gs, id);
+	}
+	gs->stats.moves++;
+	gs->stats.entries_carried += *carried;
+	return 0;
+}

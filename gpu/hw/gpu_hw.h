@@ -25,6 +25,7 @@
 
 #include "gpu/hw/gen9_regs.h"
 
+#define GPU_EPERM 1
 #define GPU_EIO 5
 #define GPU_ENOMEM 12
 #define GPU_EAGAIN 11

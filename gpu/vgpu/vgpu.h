@@ -98,6 +98,10 @@ struct gvt_params {
 	bool gscale_predictive; /* copy the next vGPU's entries ahead */
 	uint32_t gscale_slot_mib; /* 0: 64 */
 	uint32_t gscale_fence_pool_mib; /* 0: 32; taken from the guests' low GM */
+	/* DymGPU live (vgpu_place.c): the monitor's utilization window (0:
+	 * the paper's 20 s) and the re-placement policy on or off. */
+	uint32_t place_window_ms;
+	bool place_off;
 	/* gHyvi: PPGTT shadowing policy of new vGPUs (enum vgpu_ppgtt_policy;
 	 * 0 = strict, the gVirt baseline). Defaults for the other knobs. */
 	uint32_t ghyvi_policy;
@@ -126,6 +130,8 @@ struct vgpu_stats {
 	uint64_t fence_pool_maps;   /* fences moved into the fence pool */
 	uint64_t fence_pool_full;   /* fences refused: pool exhausted */
 	uint64_t balloons;          /* high GM resized or moved at run time */
+	uint64_t moves;             /* DymGPU re-placements of its high GM */
+	uint64_t entries_carried;   /* GGTT entries those carried over */
 	/* PPGTT shadowing */
 	uint64_t pte_traps; /* writes reported on protected pages */
 	uint64_t pte_trap_partial; /* entries left for the post-shadow pass */
@@ -224,6 +230,42 @@ int vgpu_set_high_slots(struct vgpu *v, uint32_t slot, uint32_t nslots);
  * v's high GM by |delta| slots, *l from the left end, *r from the right,
  * chosen to minimize shared slots; then vgpu_set_high_slots. */
 int vgpu_balloon(struct vgpu *v, int32_t delta, uint32_t *l, uint32_t *r);
+/* DymGPU live (vgpu_place.c, gScale only). A vGPU is PINNED (never moved)
+ * until its guest negotiates a way to be told of a move (the hypervisor
+ * calls vgpu_set_movable once the guest set up the guest channel); a stock
+ * i915 read PVINFO once and stays pinned. */
+void vgpu_set_movable(struct vgpu *v, bool movable);
+/* Moves v's high GM, same size, to start at slot, every entry carried to
+ * the same offset in the new range (the guest must re-read its range:
+ * PVINFO and the guest channel say the new one). -GPU_EBUSY with work
+ * queued or running, -GPU_EPERM when pinned, -GPU_ENOTSUP under gVirt,
+ * -GPU_EINVAL outside the slots. *carried: present entries moved. */
+int vgpu_move_high(struct vgpu *v, uint32_t slot, uint64_t *carried);
+/* One period of the placement policy (gpu/policy/dymgpu_live.h) fed by the
+ * monitor: applies its moves; writes the moved vGPUs (at most max) so the
+ * caller can tell their guests. Returns how many moved. */
+uint32_t gvt_place_tick(struct gvt *gvt, struct vgpu **moved, uint32_t max);
+/* The operator's `place`: the policy's dwell starts as for its own moves. */
+int vgpu_place_at(struct vgpu *v, uint32_t slot, uint64_t *carried);
+struct vgpu_place_info {
+	bool tracked, movable, busy, idle;
+	uint32_t util_permille;	/* GPU utilization over the monitor window */
+	uint64_t idle_ms;	/* since the last submission */
+	uint64_t gm_used, gm_size; /* present GGTT entries, entries */
+	uint64_t copied;	/* entries copied in at its switches */
+	uint64_t moves, carried;
+	/* its last move: when (ms since the mediator started), why, with whom */
+	uint64_t last_ms;
+	uint32_t last_from, last_to;
+	int last_other;		/* vGPU id it collided with, 0 operator */
+};
+int vgpu_place_info(const struct vgpu *v, struct vgpu_place_info *out);
+struct gvt_place_stats {
+	uint64_t periods, moves, entries_carried, collisions_seen;
+	uint64_t held_dwell, held_pinned, no_room, refused_busy;
+	uint32_t collisions_now; /* slots with two busy vGPUs now */
+};
+int gvt_place_stats(const struct gvt *gvt, struct gvt_place_stats *out);
 /* Share of v's high GM holding present GGTT entries, permille. */
 uint32_t vgpu_high_used_permille(const struct vgpu *v);
 /* v has work gScale's scheduler may pick (gScale only; false otherwise). */

@@ -97,3 +97,21 @@ void vgpu_fence_reset(struct vgpu *v)
 			fence_to_hw(v, i, false);
 	}
 }
+
+/* v's high GM moved (vgpu_place.c): a fence the guest set over high GM was
+ * checked against the old range; check it again so one left over the
+ * old range reaches the hardware invalid. Fences over low GM (which never
+ * moves) keep their pool mapping. */
+void vgpu_fence_recheck_high(struct vgpu *v)
+{
+	for (unsigned int i = 0; i < v->fence_num; i++) {
+		uint64_t f = fence_vreg(v, i);
+
+		if (!(f & I965_FENCE_REG_VALID) ||
+		    (f & GEN6_FENCE_START_MASK) < v->gvt->aperture_size)
+			continue;
+		fence_update(v, i);
+		if (!v->gvt->gs || v->gvt->owner == v)
+			fence_to_hw(v, i, false);
+	}
+}

@@ -242,9 +242,11 @@ int vgpu_ggtt_prepare_high(struct vgpu *v, uint64_t base, uint64_t size,
 		parray_fini(v->gvt, g);
 		return -GPU_ENOMEM;
 	}
+	out->present = 0;
 	for (uint32_t l = 0; l < low; l++) {
 		*(uint64_t *)parray_at(g, l * 8ull) = *guest_pte(v, l);
 		*(uint64_t *)parray_at(h, l * 8ull) = *host_pte(v, l);
+		out->present += *host_pte(v, l) != 0;
 	}
 	for (uint64_t gm = base; gm < base + size; gm += VGPU_PAGE) {
 		int64_t old = local_of(v, (uint32_t)(gm >> 12));
@@ -254,6 +256,7 @@ int vgpu_ggtt_prepare_high(struct vgpu *v, uint64_t base, uint64_t size,
 			continue;
 		*(uint64_t *)parray_at(g, at) = *guest_pte(v, (uint32_t)old);
 		*(uint64_t *)parray_at(h, at) = *host_pte(v, (uint32_t)old);
+		out->present += *host_pte(v, (uint32_t)old) != 0;
 	}
 	out->base = base;
 	out->size = size;
@@ -274,6 +277,7 @@ void vgpu_ggtt_commit_high(struct vgpu *v, struct ggtt_arrays *a)
 	v->ggtt_host = a->host;
 	v->high_base = a->base;
 	v->high_size = a->size;
+	v->gm_present = a->present; /* what the monitor reports as GM used */
 	for (int i = 0; i < VGPU_PARTIAL_PTES; i++)
 		if (v->partial[i].used && local_of(v, v->partial[i].index) < 0)
 			v->partial[i].used = false;

@@ -76,6 +76,11 @@ int gvt_gscale_init(struct gvt *gvt)
 	if (!gvt->gs)
 		return -GPU_ENOMEM;
 	ret = gscale_init(gvt->gs, gvt->hw, &p, &mem);
+	if (!ret) {
+		ret = gvt_place_init(gvt);
+		if (ret)
+			gscale_fini(gvt->gs);
+	}
 	if (ret) {
 		gvt_free_pages(gvt, gvt->gs, gvt->gs_pages);
 		gvt->gs = NULL;
@@ -87,6 +92,7 @@ void gvt_gscale_fini(struct gvt *gvt)
 {
 	if (!gvt->gs)
 		return;
+	gvt_place_fini(gvt);
 	gscale_fini(gvt->gs);
 	gvt_free_pages(gvt, gvt->gs, gvt->gs_pages);
 	gvt->gs = NULL;
@@ -106,6 +112,8 @@ int vgpu_gscale_take(struct gvt *gvt, struct vgpu *v,
 	v->low_size = t->low_gm_size;
 	v->high_base = (uint64_t)gs->vgpus[id].high.first << 12;
 	v->high_size = t->high_gm_size;
+	v->movable = false; /* pinned until its guest negotiates */
+	v->gm_present = 0;
 	return 0;
 }
 
@@ -113,6 +121,7 @@ void vgpu_gscale_give_back(struct gvt *gvt, struct vgpu *v)
 {
 	if (!gvt->gs || v->gs_id < 0)
 		return;
+	vgpu_place_remove(v);
 	gscale_vgpu_remove(gvt->gs, v->gs_id);
 	v->gs_id = -1;
 }
@@ -148,12 +157,15 @@ static void ladder_update(struct vgpu *v, uint32_t index, uint64_t host)
 void vgpu_ggtt_hw_write(struct vgpu *v, uint32_t index, uint64_t host)
 {
 	struct gscale *gs = v->gvt->gs;
+	uint64_t old;
 
 	if (!gs) {
 		gpu_hw_ggtt_write(v->gvt->hw, index, host);
 		return;
 	}
-	gscale_guest_write(gs, v->gs_id, index, host);
+	old = gscale_shadow_read(gs, v->gs_id, index);
+	if (!gscale_guest_write(gs, v->gs_id, index, host))
+		v->gm_present += (host != 0) - (old != 0);
 	if (((uint64_t)index << 12) < v->gvt->aperture_size)
 		ladder_update(v, index, host);
 }
@@ -174,12 +186,14 @@ void vgpu_ladder_map_all(struct vgpu *v)
 void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next,
 		       struct vgpu *after)
 {
-	uint64_t n;
+	uint64_t n, t0;
 
 	if (!gvt->gs)
 		return;
+	t0 = gvt_now(gvt);
 	n = gscale_switch_to(gvt->gs, next->gs_id);
 	next->stats.gm_entries_copied += n;
+	gvt_mon_switch(gvt, next, n, gvt_now(gvt) - t0);
 	vgpu_fence_load(next);
 	if (after && after != next)
 		gscale_prefetch(gvt->gs, after->gs_id);

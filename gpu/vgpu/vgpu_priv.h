@@ -170,6 +170,8 @@ struct vgpu {
 	uint64_t low_base, low_size, high_base, high_size;
 	uint32_t fence_base, fence_num; /* physical fences owned */
 	int gs_id; /* gScale's id for this vGPU, -1 under gVirt */
+	bool movable; /* its guest is told of moves (else pinned) */
+	uint64_t gm_present; /* present entries in its private shadow */
 	/* Fences remapped into the fence memory space pool (gScale): the
 	 * guest's range [gm, gm + size) lives at pool_gm while fenced. */
 	struct {
@@ -281,6 +283,8 @@ struct gvt {
 	struct gscale *gs; /* gScale's shared GM, NULL under gVirt */
 	uint32_t gs_pages;
 	struct gm_region fence_pool; /* gScale's fence memory space pool */
+	struct gvt_place *place; /* monitor + DymGPU live, gScale only */
+	uint32_t place_pages;
 };
 
 /* ---- gScale (vgpu_gscale.c) ---------------------------------------------------------- */
@@ -293,6 +297,19 @@ void vgpu_gscale_give_back(struct gvt *gvt, struct vgpu *v);
 void vgpu_ggtt_hw_write(struct vgpu *v, uint32_t index, uint64_t host);
 void vgpu_ladder_map_all(struct vgpu *v);
 void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next, struct vgpu *after);
+
+/* ---- monitor and DymGPU live (vgpu_place.c) ------------------------------------------------ */
+
+int gvt_place_init(struct gvt *gvt);
+void gvt_place_fini(struct gvt *gvt);
+void vgpu_place_remove(struct vgpu *v);
+/* The scheduler's points: a workload went to the GPU; one came off it
+ * (it ran from start to end); a switch into v copied n entries in ns. */
+void gvt_mon_dispatch(struct gvt *gvt, struct vgpu *v, uint64_t now);
+void gvt_mon_ran(struct gvt *gvt, struct vgpu *v, uint64_t start,
+		 uint64_t end);
+void gvt_mon_switch(struct gvt *gvt, struct vgpu *v, uint64_t n,
+		    uint64_t ns);
 
 /* ---- helpers (vgpu_util.c) ---------------------------------------------------------- */
 
@@ -446,6 +463,7 @@ int vgpu_ggtt_read(struct vgpu *v, uint64_t off, uint64_t *val,
 struct ggtt_arrays {
 	struct parray guest, host;
 	uint64_t base, size;
+	uint64_t present; /* entries with a host page, low and kept high */
 };
 int vgpu_ggtt_prepare_high(struct vgpu *v, uint64_t base, uint64_t size,
 			   struct ggtt_arrays *out);
@@ -462,6 +480,7 @@ void vgpu_fence_pool_unmap(struct vgpu *v, unsigned int i);
 bool vgpu_fence_pooled(const struct vgpu *v, uint32_t index,
 		       uint32_t *pool_index);
 void vgpu_fence_reset(struct vgpu *v);
+void vgpu_fence_recheck_high(struct vgpu *v);
 
 /* ---- PPGTT (vgpu_spt.c, vgpu_ppgtt.c) ------------------------------------------------------------- */
 

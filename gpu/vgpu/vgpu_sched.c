@@ -48,6 +48,7 @@ static void finish(struct gvt *gvt, int engine, int status)
 
 	pe->inflight = NULL;
 	pe->owner_vgpu = NULL;
+	gvt_mon_ran(gvt, v, pe->t_submit, gvt_now(gvt));
 	if (v && w)
 		vgpu_workload_complete(v, &v->eng[engine], w, status);
 }
@@ -106,6 +107,7 @@ static void reset_inflight(struct gvt *gvt, int id, int status)
 	struct vgpu *v = pe->owner_vgpu;
 
 	pexec_reset_engine(gvt, id);
+	gvt_mon_ran(gvt, v, pe->t_submit, gvt_now(gvt));
 	if (v && w)
 		vgpu_workload_complete(v, &v->eng[id], w, status);
 }
@@ -260,6 +262,7 @@ static void dispatch(struct gvt *gvt)
 		if (w->schedule_in)
 			vgpu_emulate_schedule_in(v, e, w);
 		pexec_submit(gvt, id, v, w, e->sctx.gm);
+		gvt_mon_dispatch(gvt, v, gvt->pe[id].t_submit);
 		vgpu_time_add(v, &v->stats.ns_dispatch, t0);
 	}
 }

@@ -28,6 +28,7 @@
 #include "hv/console.h"
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_trapdev.h"
+#include "hv/gpu/gpu_place.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/mem.h"
 #include "hv/paging_mmio.h"
@@ -226,6 +227,9 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 
 	if (!want_gpu(cfg))
 		return;
+	/* DymGPU's run-time re-placement with placement=dymgpu (the monitor
+	 * runs either way; only guests with the guest channel ever move). */
+	p.place_off = cfg->placement != HVCFG_PLACE_DYMGPU;
 	if (igpu && cfg->gpu == HVCFG_GPU_MODEL)
 		kprintf("gpu: gpu=model in hv.cfg: leaving the iGPU alone\n");
 	if (igpu && cfg->gpu != HVCFG_GPU_MODEL)
@@ -455,4 +459,5 @@ void gpu_host_poll(void)
 	gvt_poll(host_gvt);
 	stop_failed_vms();
 	gpu_balloon_tick();
+	gpu_place_tick();
 }

@@ -7,6 +7,7 @@
 #include "hv/console.h"
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/gpu/gpu_place.h"
 #include "hv/hv_errno.h"
 #include "hv/shell/shell.h"
 #include "hv/x86.h"
@@ -28,9 +29,13 @@ static int cmd_vgpus(int argc, char **argv)
 		return 0;
 	}
 	for (unsigned i = 0; i < nr_vms; i++)
-		n += gpu_host_report(i);
+		if (gpu_host_report(i)) {
+			gpu_place_report(i);
+			n++;
+		}
 	if (!n)
 		kprintf("no vGPUs\n");
+	gpu_place_summary();
 	return 0;
 }
 
@@ -292,9 +297,45 @@ static int cmd_balloon(int argc, char **argv)
 	return 0;
 }
 
+/* DymGPU by hand: move a vGPU's high GM, entries carried, to a slot; only
+ * a guest that set up the guest channel (it is told and re-reads). */
+static int cmd_place(int argc, char **argv)
+{
+	struct vgpu *v;
+	unsigned vm_id;
+	uint64_t slot, carried = 0;
+	int err;
+
+	if (argc != 3) {
+		kprintf("usage: place <vgpu> <slot>   ('slots' lists them)\n");
+		return -1;
+	}
+	v = parse_vgpu(argv[1], &vm_id);
+	if (!v || !parse_u64(argv[2], &slot))
+		return -1;
+	err = slot > UINT32_MAX ? -GPU_EINVAL
+				: gpu_place_apply(vm_id, (uint32_t)slot, &carried);
+	if (err) {
+		kprintf("vgpu %d: not moved: %s\n", vgpu_id(v),
+			err == -GPU_EBUSY ? "it has work in flight, try again" :
+			err == -GPU_EPERM ? "pinned: its guest never set up the "
+					    "guest channel, it cannot be told" :
+			err == -GPU_ENOTSUP ? "no slots (gVirt mode)" :
+			"no such slot run");
+		return -1;
+	}
+	kprintf("vgpu %d (%s): high GM now from slot %llu, %llu entries "
+		"carried; the guest was told through its channel\n",
+		vgpu_id(v), vms[vm_id].name, (unsigned long long)slot,
+		(unsigned long long)carried);
+	return 0;
+}
+
 static const struct shell_cmd shell_vgpu_cmds[] = {
-	{ "vgpus", "", "vGPUs: GM ranges, MMIO/GGTT/workload counters",
-	  cmd_vgpus },
+	{ "vgpus", "", "vGPUs: GM ranges, counters, monitor figures, "
+	  "placement decisions", cmd_vgpus },
+	{ "place", "<vgpu> <slot>", "move a vGPU's high GM (entries carried) "
+	  "to a slot; guests with the guest channel only", cmd_place },
 	{ "gtt", "<vgpu> <index> [count]", "GGTT entries: guest value and "
 	  "the validated host value", cmd_gtt },
 	{ "slots", "", "gScale's high-GM slots and the vGPUs sharing them",

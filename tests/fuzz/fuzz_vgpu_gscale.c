@@ -5,7 +5,8 @@
  * every ladder mapping of the aperture maps the VM's own RAM, the fence
  * memory pool holds only pooled fences' entries, and the victim's entries
  * are exactly what its guest wrote. The attacker may also balloon its
- * high GM (gBalloon) onto the victim's slots and back. */
+ * high GM (gBalloon) onto the victim's slots and back, and be moved
+ * (DymGPU, its entries carried to the new range) onto any slot. */
 #define FZ_GSCALE 1
 #include "tests/fuzz/fuzz_vgpu_common.c"
 
@@ -38,6 +39,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				int32_t d = (int32_t)(val % 7) - 3;
 
 				vgpu_balloon(e->a, d, &l, &r);
+				continue;
+			}
+			if ((ctl & 0x64) == 0x40) {
+				/* DymGPU's move, entries carried: onto any
+				 * slot, the victim's included; pinned or not */
+				uint64_t carried;
+
+				vgpu_set_movable(e->a, val & 1);
+				vgpu_move_high(e->a, (uint32_t)(val >> 8) %
+						     e->gvt->gs->nr_slots,
+					       &carried);
 				continue;
 			}
 			if (ctl & 4) {

@@ -1,0 +1,111 @@
+/* DymGPU live on the running hypervisor; see gpu_place.h. The policy and
+ * the mechanism are the mediator's (gpu/vgpu/vgpu_place.c,
+ * gpu/policy/dymgpu_live.c); this file knows the VMs: which guests can be
+ * told of a move (they set up the guest channel: VMRPC_SETUP) and how to
+ * tell them (a VMRPC_R_RANGES reply; PVINFO's ballooning registers say the
+ * same). A guest without the channel (a stock i915) stays pinned. */
+#include "gpu/vgpu/vgpu.h"
+#include "guest-shim/include/g9hv/vmrpc.h"
+#include "hv/console.h"
+#include "hv/gpu/gpu_host.h"
+#include "hv/gpu/gpu_place.h"
+#include "hv/vm/vm.h"
+#include "hv/vm/vmrpc.h"
+
+#define MOVED_MAX 8
+
+static struct vgpu *vgpu_of(unsigned vm_id)
+{
+	struct vm *vm = vm_by_id(vm_id);
+
+	return vm ? vm->vgpu : NULL;
+}
+
+static void tell(struct vgpu *v)
+{
+	for (unsigned i = 0; i < nr_vms; i++)
+		if (vms[i].vgpu == v) {
+			vmrpc_notify(&vms[i], VMRPC_OK);
+			kprintf("dymgpu: vm '%s': high GM moved (busy with another "
+				"vGPU on its slot), told through the guest "
+				"channel\n", vms[i].name);
+		}
+}
+
+void gpu_place_tick(void)
+{
+	struct vgpu *moved[MOVED_MAX];
+	struct gvt *gvt = gpu_host_gvt();
+	uint32_t n;
+
+	if (!gvt)
+		return;
+	for (unsigned i = 0; i < nr_vms; i++)
+		if (vms[i].vgpu)
+			vgpu_set_movable(vms[i].vgpu, vms[i].vmrpc.gpa != 0);
+	n = gvt_place_tick(gvt, moved, MOVED_MAX);
+	for (uint32_t i = 0; i < n; i++)
+		tell(moved[i]);
+}
+
+int gpu_place_apply(unsigned vm_id, uint32_t slot, uint64_t *carried)
+{
+	struct vgpu *v = vgpu_of(vm_id);
+	int err;
+
+	if (!v)
+		return -GPU_EINVAL;
+	vgpu_set_movable(v, vms[vm_id].vmrpc.gpa != 0);
+	err = vgpu_place_at(v, slot, carried);
+	if (!err)
+		vmrpc_notify(&vms[vm_id], VMRPC_OK);
+	return err;
+}
+
+bool gpu_place_report(unsigned vm_id)
+{
+	struct vgpu *v = vgpu_of(vm_id);
+	struct vgpu_place_info pi;
+	uint32_t first, n;
+
+	if (!v || vgpu_place_info(v, &pi) || vgpu_slots(v, &first, &n))
+		return false;
+	kprintf("  place: slots %u-%u (one range), %s, %s; util %u.%u%%, "
+		"%s for %llu ms; GM %llu of %llu entries bound; %llu copied "
+		"in; moved %llu times, %llu entries carried\n", first,
+		first + n - 1, pi.movable ? "movable (guest channel)" :
+		"pinned (never negotiated)", pi.busy ? "busy" : "not busy",
+		pi.util_permille / 10, pi.util_permille % 10,
+		pi.idle ? "idle" : "last submission", (unsigned long long)pi.idle_ms,
+		(unsigned long long)pi.gm_used, (unsigned long long)pi.gm_size,
+		(unsigned long long)pi.copied, (unsigned long long)pi.moves,
+		(unsigned long long)pi.carried);
+	if (pi.last_ms && pi.last_other)
+		kprintf("  last move at %llu ms: slot %u -> %u, busy with vGPU "
+			"%d on one slot\n", (unsigned long long)pi.last_ms,
+			pi.last_from, pi.last_to, pi.last_other);
+	else if (pi.last_ms)
+		kprintf("  last move at %llu ms: slot %u -> %u, by the "
+			"operator\n", (unsigned long long)pi.last_ms,
+			pi.last_from, pi.last_to);
+	return true;
+}
+
+void gpu_place_summary(void)
+{
+	struct gvt *gvt = gpu_host_gvt();
+	struct gvt_place_stats ps;
+
+	if (!gvt || gvt_place_stats(gvt, &ps))
+		return;
+	kprintf("DymGPU live: %llu periods, %llu moves, %llu entries carried; "
+		"busy-busy slots now %u (seen %llu); held: dwell %llu, pinned "
+		"%llu, no room %llu, work in flight %llu\n",
+		(unsigned long long)ps.periods, (unsigned long long)ps.moves,
+		(unsigned long long)ps.entries_carried, ps.collisions_now,
+		(unsigned long long)ps.collisions_seen,
+		(unsigned long long)ps.held_dwell,
+		(unsigned long long)ps.held_pinned,
+		(unsigned long long)ps.no_room,
+		(unsigned long long)ps.refused_busy);
+}

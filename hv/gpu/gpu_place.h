@@ -1,0 +1,21 @@
+/* DymGPU live on the running hypervisor (hv/gpu/gpu_place.c): once per
+ * main-loop round, mark the vGPUs whose guests negotiated the guest channel
+ * as movable, run the mediator's placement period (gpu/vgpu/vgpu_place.c)
+ * and tell each moved guest its new ranges; the shell's `place` and the
+ * placement part of `vgpus`. */
+#ifndef HV_GPU_PLACE_H
+#define HV_GPU_PLACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+void gpu_place_tick(void);
+/* The operator moves vm's vGPU to slot: vgpu_move_high's code. */
+int gpu_place_apply(unsigned vm_id, uint32_t slot, uint64_t *carried);
+/* The monitor figures and the last placement decision of vm's vGPU;
+ * false when it has none. */
+bool gpu_place_report(unsigned vm_id);
+/* The policy's totals (one line), for `vgpus`. */
+void gpu_place_summary(void);
+
+#endif
