@@ -57,8 +57,15 @@ static void r_ggtt_write(void *ctx, uint32_t i, uint64_t pte)
 static void r_poll(void *ctx) { gpu_hw_poll(ctx); }
 static void r_udelay(void *ctx, uint32_t us) { gpu_hw_udelay(ctx, us); }
 
+/* No ggtt_write_range: the wrapper then writes entry by entry, so every
+ * GGTT write is recorded. */
 static const struct gpu_hw_ops rec_ops = {
-	r_read32, r_write32, r_ggtt_read, r_ggtt_write, NULL, r_poll, r_udelay,
+	.read32 = r_read32,
+	.write32 = r_write32,
+	.ggtt_read = r_ggtt_read,
+	.ggtt_write = r_ggtt_write,
+	.poll = r_poll,
+	.udelay = r_udelay,
 };
 
 static int setup(void **state)
