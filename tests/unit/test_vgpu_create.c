@@ -314,6 +314,15 @@ static void test_mmio_fixed_behaviours(void **state)
 	assert_int_equal(rd(v, 0x3000, 4), 0xabcd);
 	assert_int_equal(v->stats.mmio_unknown, 2);
 	assert_int_equal(e->mw.gpu.regs[0x3000 / 4], 0); /* not on the hardware */
+	/* A register an emulated range only stores (DPLL_CTRL1 in the
+	 * display range): stored, read back, counted as not modelled. */
+	vgpu_mmio_write(v, 0x6c058, 0x1, 4);
+	vgpu_mmio_write(v, 0x6c058, 0x3, 4);
+	assert_int_equal(rd(v, 0x6c058, 4), 0x3);
+	assert_int_equal(v->stats.mmio_store_only, 2);
+	assert_string_equal(vgpu_reg_name(0x6c058), "DPLL_CTRL1");
+	assert_null(vgpu_reg_name(0x6c054));
+	assert_true(vgpu_reg_names_sorted());
 	/* Power well: state follows request. */
 	vgpu_mmio_write(v, 0x45404, 0x2, 4);
 	assert_int_equal(rd(v, 0x45404, 4), 0x3);
