@@ -331,6 +331,22 @@ static void test_mmio_fixed_behaviours(void **state)
 	vgpu_mmio_write(v, GEN6_PCODE_MAILBOX, GEN6_PCODE_READY | 6, 4);
 	assert_int_equal(rd(v, GEN6_PCODE_MAILBOX, 4) & GEN6_PCODE_READY, 0);
 	assert_int_equal(rd(v, GEN6_PCODE_DATA, 4), 0x1e1a1100);
+	/* SAGV disable is granted (i915 skl_sagv_disable: 0x21, data 0,
+	 * waits for data bit 0). */
+	vgpu_mmio_write(v, GEN6_PCODE_DATA, 0, 4);
+	vgpu_mmio_write(v, GEN6_PCODE_MAILBOX, GEN6_PCODE_READY | 0x21, 4);
+	assert_int_equal(rd(v, GEN6_PCODE_MAILBOX, 4) & 0xff, 0);
+	assert_int_equal(rd(v, GEN6_PCODE_DATA, 4), 1);
+	/* EDP_PSR_IIR clears on all ones (gen3_assert_iir_is_zero). */
+	vgpu_mmio_write(v, 0x64838, 0xffffffff, 4);
+	assert_int_equal(rd(v, 0x64838, 4), 0);
+	/* DP AUX on port B: no sink, the transaction times out at once;
+	 * writing the sticky bits back clears them, other fields stay. */
+	vgpu_mmio_write(v, 0x64110, 0xd2f0023f, 4); /* i915's send_ctl */
+	assert_int_equal(rd(v, 0x64110, 4) & 0xd2000000, 0x50000000);
+	vgpu_mmio_write(v, 0x64110, 0x5000023f, 4);
+	assert_int_equal(rd(v, 0x64110, 4), 0x23f);
+	assert_int_equal(v->stats.aux_transactions, 1);
 	/* Misaligned / odd sizes are refused. */
 	uint64_t x;
 	assert_int_equal(vgpu_mmio_read(v, 0x2002, &x, 4), -GPU_EINVAL);
