@@ -34,6 +34,16 @@
 #define DP_AUX_CH_CTL_MESSAGE_SIZE (0x1fu << 20)
 #define DP_AUX_CH_CTL_STICKY (DP_AUX_CH_CTL_DONE | DP_AUX_CH_CTL_TIME_OUT_ERROR | \
 			      DP_AUX_CH_CTL_RECEIVE_ERROR)
+#define PCH_GMBUS0 0xc5100
+#define PCH_GMBUS1 0xc5104
+#define PCH_GMBUS2 0xc5108
+#define GMBUS_PIN_SEL_MASK 0x7u
+#define GMBUS_SW_CLR_INT BIT(31)
+#define GMBUS_SW_RDY BIT(30)
+#define GMBUS_INUSE BIT(15)
+#define GMBUS_HW_RDY BIT(11)
+#define GMBUS_SATOER BIT(10) /* slave acknowledge time-out: a NAK */
+#define GMBUS_ACTIVE BIT(9)
 #define EDP_PSR_IMR 0x64834
 #define EDP_PSR_IIR 0x64838
 
@@ -181,6 +191,37 @@ static int aux_ctl_write(struct vgpu *v, uint32_t off, uint32_t val)
 	return 0;
 }
 
+/* GMBUS (the display's I2C controller for DDC/EDID): no monitor is behind
+ * any pin of a vGPU, so a cycle the guest starts (SW_RDY) is not acked:
+ * the controller reports SATOER with HW_RDY and is idle, as hardware with
+ * nothing on the bus and as GVT for a port without a monitor. i915's
+ * gmbus_xfer then gets -ENXIO ("NAK") at once; stored only, GMBUS2 never
+ * became ready and i915 timed out and fell back to bit-banging the GPIO
+ * pins (22 000 accesses per probe). SW_CLR_INT resets the controller. */
+static int gmbus1_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	uint32_t st = vreg(v, PCH_GMBUS2);
+
+	vreg_set(v, off, val);
+	if (val & GMBUS_SW_CLR_INT)
+		st &= ~(GMBUS_SATOER | GMBUS_HW_RDY);
+	else if ((val & GMBUS_SW_RDY) &&
+		 (vreg(v, PCH_GMBUS0) & GMBUS_PIN_SEL_MASK)) {
+		v->stats.gmbus_naks++;
+		st = (st & ~GMBUS_ACTIVE) | GMBUS_SATOER | GMBUS_HW_RDY;
+	}
+	vreg_set(v, PCH_GMBUS2, st);
+	return 0;
+}
+
+/* GMBUS2 is status: the guest writes INUSE to release the controller. */
+static int gmbus2_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	if (val & GMBUS_INUSE)
+		vreg_set(v, off, vreg(v, off) & ~GMBUS_INUSE);
+	return 0;
+}
+
 static int fpga_dbg_read(struct vgpu *v, uint32_t off, uint32_t *val)
 {
 	(void)v;
@@ -288,7 +329,11 @@ static const struct mmio_range table[] = {
 	R(0x80000, 0x8ffff, EMU, 0, NULL, NULL, "dmc"),
 	R(0xc2000, 0xc3fff, EMU, 0, NULL, NULL, "pch display"),
 	R(SDEISR, SDEIER + 3, EMU, 0, vgpu_irq_read, vgpu_irq_write, "sde irq"),
-	R(0xc4010, 0xcffff, EMU, 0, NULL, NULL, "pch display"),
+	R(0xc4010, PCH_GMBUS0 - 1, EMU, 0, NULL, NULL, "pch display"),
+	R(PCH_GMBUS0, PCH_GMBUS0 + 3, EMU, 0, NULL, mmio_default_write, "gmbus0"),
+	R(PCH_GMBUS1, PCH_GMBUS1 + 3, EMU, 0, NULL, gmbus1_write, "gmbus1"),
+	R(PCH_GMBUS2, PCH_GMBUS2 + 3, EMU, 0, NULL, gmbus2_write, "gmbus2"),
+	R(PCH_GMBUS2 + 4, 0xcffff, EMU, 0, NULL, NULL, "pch display"),
 	R(0xe0000, 0xeffff, EMU, 0, NULL, NULL, "pch display"),
 	R(FENCE_REG_GEN6_LO(0), FENCE_REG_GEN6_HI(GEN9_NUM_FENCES - 1) + 3, EMU, 0,
 	  vgpu_fence_read, vgpu_fence_write, "fences"),

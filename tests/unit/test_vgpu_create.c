@@ -347,6 +347,13 @@ static void test_mmio_fixed_behaviours(void **state)
 	vgpu_mmio_write(v, 0x64110, 0x5000023f, 4);
 	assert_int_equal(rd(v, 0x64110, 4), 0x23f);
 	assert_int_equal(v->stats.aux_transactions, 1);
+	/* GMBUS: i915's EDID read on pin 5 is not acked; SW_CLR_INT resets. */
+	vgpu_mmio_write(v, 0xc5100, 5, 4);
+	vgpu_mmio_write(v, 0xc5104, 0x460100a1, 4);
+	assert_int_equal(rd(v, 0xc5108, 4) & 0xe00, 0xc00); /* HW_RDY|SATOER */
+	vgpu_mmio_write(v, 0xc5104, 0x80000000, 4);
+	assert_int_equal(rd(v, 0xc5108, 4) & 0xe00, 0);
+	assert_int_equal(v->stats.gmbus_naks, 1);
 	/* Misaligned / odd sizes are refused. */
 	uint64_t x;
 	assert_int_equal(vgpu_mmio_read(v, 0x2002, &x, 4), -GPU_EINVAL);
