@@ -14,6 +14,7 @@ struct reg_name {
 };
 
 static const struct reg_name names[] = {
+	{ 0x00fdc, "GEN8_MCR_SELECTOR" },
 	{ 0x04000, "GEN6_BSD_SLEEP_PSMI_CONTROL" },
 	{ 0x04090, "GAM_ECOCHK" },
 	{ 0x04094, "GEN8_RING_FAULT_REG" },
@@ -36,6 +37,7 @@ static const struct reg_name names[] = {
 	{ 0x09400, "GEN6_UCGCTL1" },
 	{ 0x09404, "GEN6_UCGCTL2" },
 	{ 0x0941c, "GEN6_GDRST" },
+	{ 0x0940c, "GEN7_UCGCTL4" },
 	{ 0x09420, "GEN6_RSTCTL" },
 	{ 0x09424, "GEN7_MISCCPCTL" },
 	{ 0x09430, "GEN8_UCGCTL6" },
