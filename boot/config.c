@@ -83,6 +83,8 @@ static void end_vm(struct parser *p)
 		cfg_err_at(p, p->sec_line, "fences given without a vGPU");
 	if (seen(p, VK_PPGTT) && !low && !high)
 		cfg_err_at(p, p->sec_line, "vgpu_ppgtt given without a vGPU");
+	if (seen(p, VK_TRACE) && !low && !high)
+		cfg_err_at(p, p->sec_line, "vgpu_trace given without a vGPU");
 
 	vm->has_vgpu = low && high;
 	if (!vm->has_vgpu) {
@@ -91,6 +93,7 @@ static void end_vm(struct parser *p)
 		vm->vgpu_high_gm = 0;
 		vm->fences = 0;
 		vm->ppgtt = HVCFG_PPGTT_STRICT;
+		vm->vgpu_trace = false;
 	} else if (!seen(p, VK_FENCES)) {
 		vm->fences = HVCFG_DEFAULT_FENCES;
 	}

@@ -99,6 +99,7 @@ struct hvcfg_vm {
 	uint64_t vgpu_high_gm;		/* bytes; 0 without a vGPU */
 	uint32_t fences;		/* 0 without a vGPU */
 	enum hvcfg_ppgtt ppgtt;		/* STRICT unless given */
+	bool vgpu_trace;		/* log every guest access to the vGPU */
 };
 
 struct hvcfg_error {

@@ -361,6 +361,24 @@ static bool set_ppgtt(struct parser *p, const struct key *k, struct span v)
 	return true;
 }
 
+static const struct keyword yes_no_words[] = {
+	{ "no", 0 },
+	{ "yes", 1 },
+	{ NULL, 0 },
+};
+
+/* vgpu_trace=yes: a debugging switch (docs/linux-i915.md), off by default:
+ * every guest access to the vGPU is printed on the console. */
+static bool set_trace(struct parser *p, const struct key *k, struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(yes_no_words, v, &x))
+		return bad_value(p, k, v, "is not yes or no");
+	p->vm->vgpu_trace = x != 0;
+	return true;
+}
+
 /* Known so that the error says why instead of "unknown key". */
 static bool set_vcpus(struct parser *p, const struct key *k, struct span v)
 {
@@ -379,5 +397,6 @@ const struct key cfg_vm_keys[NR_VK] = {
 	[VK_HIGH_GM]	= { "vgpu_high_gm", false, set_high_gm, NULL },
 	[VK_FENCES]	= { "fences", false, set_fences, NULL },
 	[VK_PPGTT]	= { "vgpu_ppgtt", false, set_ppgtt, NULL },
+	[VK_TRACE]	= { "vgpu_trace", false, set_trace, NULL },
 	[VK_VCPUS]	= { "vcpus", false, set_vcpus, NULL },
 };

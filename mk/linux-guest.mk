@@ -24,3 +24,15 @@ $(LINUX_GUEST)/initrd-huge.img: $(LINUX_GUEST)/vmlinuz
 
 .PHONY: linux-guest
 linux-guest: $(LINUX_GUEST_FILES)
+
+# The i915 variant (docs/linux-i915.md): the same kernel's i915.ko and its
+# dependencies from the same .deb, loaded by tools/linux-i915-init.
+# `make linux-i915` builds it; tests/emu/linux-i915/ boots it on a vGPU.
+LINUX_I915 := $(LINUX_GUEST)/initramfs-i915.cpio
+
+$(LINUX_I915): tools/mkinitramfs-i915 tools/mkinitramfs tools/linux-i915-init $(LINUX_GUEST)/vmlinuz
+	@tools/mkinitramfs-i915 $(firstword $(wildcard $(LINUX_GUEST)/debs/linux-image-*.deb)) \
+		$(LINUX_GUEST)/busybox tools/linux-i915-init $@
+
+.PHONY: linux-i915
+linux-i915: $(LINUX_I915)

@@ -12,19 +12,47 @@
  *
  * A register in no range still has a defined outcome: it reads back the
  * last value written (vreg), and each such register is counted and logged
- * once per vGPU. */
+ * once per vGPU. So is a write to a register of an EMULATED range without
+ * a write handler: the value is stored and read back, nothing else happens
+ * (no hardware behaviour is modelled), which a driver that waits for an
+ * effect needs to be told about; the log names the register
+ * (vgpu_reg_names.c) and its range. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 
-static void note_unknown(struct vgpu *v, uint32_t off, bool write)
+/* True the first time off is noted for this vGPU. */
+static bool first_note(struct vgpu *v, uint32_t off)
 {
 	uint32_t bit = off >> 2;
 
-	v->stats.mmio_unknown++;
 	if (v->unknown_logged[bit >> 3] & (1u << (bit & 7)))
-		return;
+		return false;
 	v->unknown_logged[bit >> 3] |= (uint8_t)(1u << (bit & 7));
-	vgpu_dbg(v, "untracked register 0x%05x %s", off, write ? "write" : "read");
+	return true;
+}
+
+static const char *name_of(uint32_t off)
+{
+	const char *n = vgpu_reg_name(off);
+
+	return n ? n : "(unnamed)";
+}
+
+static void note_unknown(struct vgpu *v, uint32_t off, bool write)
+{
+	v->stats.mmio_unknown++;
+	if (first_note(v, off))
+		vgpu_dbg(v, "untracked register %s 0x%05x %s", name_of(off), off,
+			 write ? "write" : "read");
+}
+
+static void note_store_only(struct vgpu *v, const struct mmio_range *r,
+			    uint32_t off, uint32_t val)
+{
+	v->stats.mmio_store_only++;
+	if (first_note(v, off))
+		vgpu_dbg(v, "register %s 0x%05x (%s) written 0x%x: stored, not "
+			 "modelled", name_of(off), off, r->name, val);
 }
 
 int mmio_default_read(struct vgpu *v, uint32_t off, uint32_t *val)
@@ -82,7 +110,11 @@ int vgpu_reg_write32(struct vgpu *v, uint32_t off, uint32_t val)
 		vreg_set(v, off, val);
 		return 0;
 	}
-	return r->write ? r->write(v, off, val) : mmio_default_write(v, off, val);
+	if (r->write)
+		return r->write(v, off, val);
+	if (r->policy == MMIO_EMULATED)
+		note_store_only(v, r, off, val);
+	return mmio_default_write(v, off, val);
 }
 
 static bool access_ok(uint64_t off, unsigned int size)

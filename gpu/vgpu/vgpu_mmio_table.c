@@ -23,6 +23,29 @@
 #define GEN6_PCODE_ERROR_MASK 0xffu
 #define GEN9_PCODE_READ_MEM_LATENCY 0x6
 #define SKL_PCODE_CDCLK_CONTROL 0x7
+#define GEN9_PCODE_SAGV_CONTROL 0x21
+#define GEN9_SAGV_DISABLE 0x0
+#define GEN9_SAGV_IS_DISABLED 0x1
+#define DP_AUX_CH_CTL(port) (0x64010 + 0x100 * (port)) /* SKL DDI A..D */
+#define DP_AUX_CH_CTL_SEND_BUSY BIT(31)
+#define DP_AUX_CH_CTL_DONE BIT(30)
+#define DP_AUX_CH_CTL_TIME_OUT_ERROR BIT(28)
+#define DP_AUX_CH_CTL_RECEIVE_ERROR BIT(25)
+#define DP_AUX_CH_CTL_MESSAGE_SIZE (0x1fu << 20)
+#define DP_AUX_CH_CTL_STICKY (DP_AUX_CH_CTL_DONE | DP_AUX_CH_CTL_TIME_OUT_ERROR | \
+			      DP_AUX_CH_CTL_RECEIVE_ERROR)
+#define PCH_GMBUS0 0xc5100
+#define PCH_GMBUS1 0xc5104
+#define PCH_GMBUS2 0xc5108
+#define GMBUS_PIN_SEL_MASK 0x7u
+#define GMBUS_SW_CLR_INT BIT(31)
+#define GMBUS_SW_RDY BIT(30)
+#define GMBUS_INUSE BIT(15)
+#define GMBUS_HW_RDY BIT(11)
+#define GMBUS_SATOER BIT(10) /* slave acknowledge time-out: a NAK */
+#define GMBUS_ACTIVE BIT(9)
+#define EDP_PSR_IMR 0x64834
+#define EDP_PSR_IIR 0x64838
 
 /* ---- special handlers ------------------------------------------------- */
 
@@ -116,6 +139,13 @@ static int pcode_write(struct vgpu *v, uint32_t off, uint32_t val)
 		vreg_set(v, GEN6_PCODE_DATA1, 0);
 	} else if (cmd == SKL_PCODE_CDCLK_CONTROL) {
 		vreg_set(v, GEN6_PCODE_DATA, 1); /* ready for change */
+	} else if (cmd == GEN9_PCODE_SAGV_CONTROL) {
+		/* SAGV is the host's: grant the guest's disable at once and
+		 * say so (i915 skl_sagv_disable waits for IS_DISABLED; without
+		 * it the driver logs "Failed to disable SAGV" and warns). */
+		vreg_set(v, GEN6_PCODE_DATA,
+			 vreg(v, GEN6_PCODE_DATA) == GEN9_SAGV_DISABLE ?
+			 GEN9_SAGV_IS_DISABLED : 0);
 	}
 	vreg_set(v, off, val & ~(GEN6_PCODE_READY | GEN6_PCODE_ERROR_MASK));
 	return 0;
@@ -137,6 +167,58 @@ static int req_state_write(struct vgpu *v, uint32_t off, uint32_t val)
 	if (val & BIT(31))
 		val |= BIT(30);
 	vreg_set(v, off, val);
+	return 0;
+}
+
+/* DP AUX channel control: a vGPU has no DP sink behind any port, so a
+ * transaction (SEND_BUSY written) completes at once with a time-out, as
+ * on hardware with nothing plugged in (and as GVT answers for a port
+ * without a virtual monitor). DONE and the error bits are sticky, cleared
+ * by writing 1. i915 (intel_dp_aux_xfer) then reports the port as not
+ * connected instead of timing out on a busy bit that never clears. */
+static int aux_ctl_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	uint32_t sticky = vreg(v, off) & DP_AUX_CH_CTL_STICKY & ~val;
+
+	val = (val & ~DP_AUX_CH_CTL_STICKY) | sticky;
+	if (val & DP_AUX_CH_CTL_SEND_BUSY) {
+		v->stats.aux_transactions++;
+		val &= ~(DP_AUX_CH_CTL_SEND_BUSY | DP_AUX_CH_CTL_MESSAGE_SIZE |
+			 DP_AUX_CH_CTL_RECEIVE_ERROR);
+		val |= DP_AUX_CH_CTL_DONE | DP_AUX_CH_CTL_TIME_OUT_ERROR;
+	}
+	vreg_set(v, off, val);
+	return 0;
+}
+
+/* GMBUS (the display's I2C controller for DDC/EDID): no monitor is behind
+ * any pin of a vGPU, so a cycle the guest starts (SW_RDY) is not acked:
+ * the controller reports SATOER with HW_RDY and is idle, as hardware with
+ * nothing on the bus and as GVT for a port without a monitor. i915's
+ * gmbus_xfer then gets -ENXIO ("NAK") at once; stored only, GMBUS2 never
+ * became ready and i915 timed out and fell back to bit-banging the GPIO
+ * pins (22 000 accesses per probe). SW_CLR_INT resets the controller. */
+static int gmbus1_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	uint32_t st = vreg(v, PCH_GMBUS2);
+
+	vreg_set(v, off, val);
+	if (val & GMBUS_SW_CLR_INT)
+		st &= ~(GMBUS_SATOER | GMBUS_HW_RDY);
+	else if ((val & GMBUS_SW_RDY) &&
+		 (vreg(v, PCH_GMBUS0) & GMBUS_PIN_SEL_MASK)) {
+		v->stats.gmbus_naks++;
+		st = (st & ~GMBUS_ACTIVE) | GMBUS_SATOER | GMBUS_HW_RDY;
+	}
+	vreg_set(v, PCH_GMBUS2, st);
+	return 0;
+}
+
+/* GMBUS2 is status: the guest writes INUSE to release the controller. */
+static int gmbus2_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	if (val & GMBUS_INUSE)
+		vreg_set(v, off, vreg(v, off) & ~GMBUS_INUSE);
 	return 0;
 }
 
@@ -226,7 +308,19 @@ static const struct mmio_range table[] = {
 	R(0x45410, 0x45fff, EMU, 0, NULL, NULL, "display misc"),
 	R(CDCLK_CTL, CDCLK_CTL + 3, EMU, 0, NULL, NULL, "cdclk"),
 	R(LCPLL1_CTL, LCPLL2_CTL + 3, EMU, 0, NULL, req_state_write, "lcpll"),
-	R(0x46018, 0x6c05f, EMU, 0, NULL, NULL, "display"),
+	R(0x46018, 0x6400f, EMU, 0, NULL, NULL, "display"),
+	R(DP_AUX_CH_CTL(0), DP_AUX_CH_CTL(0) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl a"),
+	R(0x64014, 0x6410f, EMU, 0, NULL, NULL, "display"),
+	R(DP_AUX_CH_CTL(1), DP_AUX_CH_CTL(1) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl b"),
+	R(0x64114, 0x6420f, EMU, 0, NULL, NULL, "display"),
+	R(DP_AUX_CH_CTL(2), DP_AUX_CH_CTL(2) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl c"),
+	R(0x64214, 0x6430f, EMU, 0, NULL, NULL, "display"),
+	R(DP_AUX_CH_CTL(3), DP_AUX_CH_CTL(3) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl d"),
+	R(0x64314, EDP_PSR_IMR + 3, EMU, 0, NULL, NULL, "display"),
+	/* Write 1 to clear: i915 clears it with all ones at IRQ reset and
+	 * then asserts it reads zero (gen3_assert_iir_is_zero). */
+	R(EDP_PSR_IIR, EDP_PSR_IIR + 3, EMU, MMIO_F_W1C, NULL, NULL, "edp psr iir"),
+	R(EDP_PSR_IIR + 4, 0x6c05f, EMU, 0, NULL, NULL, "display"),
 	R(DPLL_STATUS, DPLL_STATUS + 3, RO, 0, dpll_status_read, NULL, "dpll status"),
 	R(0x6c064, 0x77fff, EMU, 0, NULL, NULL, "display"),
 	R(VGT_PVINFO_PAGE, VGT_PVINFO_PAGE + VGT_PVINFO_SIZE - 1, EMU, 0,
@@ -235,7 +329,11 @@ static const struct mmio_range table[] = {
 	R(0x80000, 0x8ffff, EMU, 0, NULL, NULL, "dmc"),
 	R(0xc2000, 0xc3fff, EMU, 0, NULL, NULL, "pch display"),
 	R(SDEISR, SDEIER + 3, EMU, 0, vgpu_irq_read, vgpu_irq_write, "sde irq"),
-	R(0xc4010, 0xcffff, EMU, 0, NULL, NULL, "pch display"),
+	R(0xc4010, PCH_GMBUS0 - 1, EMU, 0, NULL, NULL, "pch display"),
+	R(PCH_GMBUS0, PCH_GMBUS0 + 3, EMU, 0, NULL, mmio_default_write, "gmbus0"),
+	R(PCH_GMBUS1, PCH_GMBUS1 + 3, EMU, 0, NULL, gmbus1_write, "gmbus1"),
+	R(PCH_GMBUS2, PCH_GMBUS2 + 3, EMU, 0, NULL, gmbus2_write, "gmbus2"),
+	R(PCH_GMBUS2 + 4, 0xcffff, EMU, 0, NULL, NULL, "pch display"),
 	R(0xe0000, 0xeffff, EMU, 0, NULL, NULL, "pch display"),
 	R(FENCE_REG_GEN6_LO(0), FENCE_REG_GEN6_HI(GEN9_NUM_FENCES - 1) + 3, EMU, 0,
 	  vgpu_fence_read, vgpu_fence_write, "fences"),

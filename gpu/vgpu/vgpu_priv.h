@@ -385,6 +385,9 @@ int vgpu_engine_reg_write(struct vgpu *v, uint32_t off, uint32_t val);
 int mmio_default_read(struct vgpu *v, uint32_t off, uint32_t *val);
 int mmio_default_write(struct vgpu *v, uint32_t off, uint32_t val);
 int vgpu_reg_read32(struct vgpu *v, uint32_t off, uint32_t *val);
+/* vgpu_reg_names.c: a register's name for the log, NULL if not listed. */
+const char *vgpu_reg_name(uint32_t off);
+bool vgpu_reg_names_sorted(void);
 int vgpu_reg_write32(struct vgpu *v, uint32_t off, uint32_t val);
 void vgpu_vreg_reset(struct vgpu *v, uint32_t below);
 int gvt_snapshot_golden(struct gvt *gvt);

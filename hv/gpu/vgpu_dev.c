@@ -1,6 +1,7 @@
 /* The VM side of its virtual GPU; see vgpu_dev.h. */
 #include "gpu/vgpu/vgpu.h"
 #include "guest-shim/include/g9hv/hypercall.h"
+#include "hv/console.h"
 #include "hv/gpu/vgpu_dev.h"
 #include "hv/vm/vm.h"
 
@@ -17,10 +18,25 @@ static uint64_t all_ones(unsigned size)
 	return size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
 }
 
+/* vgpu_trace=yes (hv.cfg): one console line per guest access to BAR0, the
+ * format tools/vgpu-trace2fixture turns into a replay fixture
+ * (tests/unit/test_vgpu_i915_replay.c): "vgpu-trace VM R|W OFFSET SIZE VALUE",
+ * the value read or written, or "!" after it when the vGPU refused it. */
+static void trace(const struct vm *vm, char dir, uint64_t off, unsigned size,
+		  uint64_t val, int err)
+{
+	if (vm->cfg->vgpu_trace)
+		kprintf("vgpu-trace %s %c %llx %u %llx%s\n", vm->cfg->name, dir,
+			(unsigned long long)off, size,
+			(unsigned long long)val, err ? " !" : "");
+}
+
 static uint64_t bar0_read(struct vm *vm, uint64_t off, unsigned size)
 {
 	uint64_t val = 0;
 	int err = vgpu_mmio_read(vm->vgpu, off, &val, size);
+
+	trace(vm, 'R', off, size, val, err);
 
 	if (err) {
 		vm_event(vm, VM_EV_VGPU_BAD_MMIO, "vGPU refused a %u-byte read "
@@ -36,6 +52,7 @@ static void bar0_write(struct vm *vm, uint64_t off, unsigned size,
 {
 	int err = vgpu_mmio_write(vm->vgpu, off, val, size);
 
+	trace(vm, 'W', off, size, val, err);
 	if (err)
 		vm_event(vm, VM_EV_VGPU_BAD_MMIO, "vGPU refused a %u-byte write "
 			 "of %llx to BAR0+%llx (error %d)", size,

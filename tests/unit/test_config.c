@@ -324,6 +324,25 @@ static void test_vgpu_ppgtt(void **state)
 			 "dynamic, segmented");
 }
 
+static void test_vgpu_trace(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"), 0);
+	assert_false(vm("vm1")->vgpu_trace);
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"
+			       "vgpu_trace=YES\n"), 0);
+	assert_true(vm("vm1")->vgpu_trace);
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"
+			       "vgpu_trace=no\n"), 0);
+	assert_false(vm("vm1")->vgpu_trace);
+	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
+			 "vgpu_trace=1\n", 6, "vm1",
+			 "vgpu_trace: '1' is not yes or no");
+	check_only_error(VM1 "vgpu_trace=yes\n", 1, "vm1",
+			 "vgpu_trace given without a vGPU");
+	assert_false(vm("vm1")->vgpu_trace);
+}
+
 static void test_vgpu(void **state)
 {
 	(void)state;
@@ -675,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_memory_limits),
 		cmocka_unit_test(test_vgpu),
 		cmocka_unit_test(test_vgpu_ppgtt),
+		cmocka_unit_test(test_vgpu_trace),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_global_values),

@@ -314,6 +314,15 @@ static void test_mmio_fixed_behaviours(void **state)
 	assert_int_equal(rd(v, 0x3000, 4), 0xabcd);
 	assert_int_equal(v->stats.mmio_unknown, 2);
 	assert_int_equal(e->mw.gpu.regs[0x3000 / 4], 0); /* not on the hardware */
+	/* A register an emulated range only stores (DPLL_CTRL1 in the
+	 * display range): stored, read back, counted as not modelled. */
+	vgpu_mmio_write(v, 0x6c058, 0x1, 4);
+	vgpu_mmio_write(v, 0x6c058, 0x3, 4);
+	assert_int_equal(rd(v, 0x6c058, 4), 0x3);
+	assert_int_equal(v->stats.mmio_store_only, 2);
+	assert_string_equal(vgpu_reg_name(0x6c058), "DPLL_CTRL1");
+	assert_null(vgpu_reg_name(0x6c054));
+	assert_true(vgpu_reg_names_sorted());
 	/* Power well: state follows request. */
 	vgpu_mmio_write(v, 0x45404, 0x2, 4);
 	assert_int_equal(rd(v, 0x45404, 4), 0x3);
@@ -322,6 +331,29 @@ static void test_mmio_fixed_behaviours(void **state)
 	vgpu_mmio_write(v, GEN6_PCODE_MAILBOX, GEN6_PCODE_READY | 6, 4);
 	assert_int_equal(rd(v, GEN6_PCODE_MAILBOX, 4) & GEN6_PCODE_READY, 0);
 	assert_int_equal(rd(v, GEN6_PCODE_DATA, 4), 0x1e1a1100);
+	/* SAGV disable is granted (i915 skl_sagv_disable: 0x21, data 0,
+	 * waits for data bit 0). */
+	vgpu_mmio_write(v, GEN6_PCODE_DATA, 0, 4);
+	vgpu_mmio_write(v, GEN6_PCODE_MAILBOX, GEN6_PCODE_READY | 0x21, 4);
+	assert_int_equal(rd(v, GEN6_PCODE_MAILBOX, 4) & 0xff, 0);
+	assert_int_equal(rd(v, GEN6_PCODE_DATA, 4), 1);
+	/* EDP_PSR_IIR clears on all ones (gen3_assert_iir_is_zero). */
+	vgpu_mmio_write(v, 0x64838, 0xffffffff, 4);
+	assert_int_equal(rd(v, 0x64838, 4), 0);
+	/* DP AUX on port B: no sink, the transaction times out at once;
+	 * writing the sticky bits back clears them, other fields stay. */
+	vgpu_mmio_write(v, 0x64110, 0xd2f0023f, 4); /* i915's send_ctl */
+	assert_int_equal(rd(v, 0x64110, 4) & 0xd2000000, 0x50000000);
+	vgpu_mmio_write(v, 0x64110, 0x5000023f, 4);
+	assert_int_equal(rd(v, 0x64110, 4), 0x23f);
+	assert_int_equal(v->stats.aux_transactions, 1);
+	/* GMBUS: i915's EDID read on pin 5 is not acked; SW_CLR_INT resets. */
+	vgpu_mmio_write(v, 0xc5100, 5, 4);
+	vgpu_mmio_write(v, 0xc5104, 0x460100a1, 4);
+	assert_int_equal(rd(v, 0xc5108, 4) & 0xe00, 0xc00); /* HW_RDY|SATOER */
+	vgpu_mmio_write(v, 0xc5104, 0x80000000, 4);
+	assert_int_equal(rd(v, 0xc5108, 4) & 0xe00, 0);
+	assert_int_equal(v->stats.gmbus_naks, 1);
 	/* Misaligned / odd sizes are refused. */
 	uint64_t x;
 	assert_int_equal(vgpu_mmio_read(v, 0x2002, &x, 4), -GPU_EINVAL);

@@ -29,7 +29,8 @@ static int model_init(struct model_world *w, const struct mw_config *c,
 		return -GPU_ENOMEM;
 	mem.regs = w->regs;
 	mem.ggtt = w->ggtt;
-	mem.ggtt_entries = GEN9_MODEL_GGTT_MAX_ENTRIES; /* 4 GiB */
+	mem.ggtt_entries = c->ggtt_entries ? c->ggtt_entries
+					   : GEN9_MODEL_GGTT_MAX_ENTRIES;
 	cfg.aperture_size = aperture_mib * MiB;
 	cfg.gmadr = c->gmadr;
 	ret = gen9_model_init(&w->m, &cfg, &mem, &w->hv.dma);

@@ -27,6 +27,7 @@ struct mw_config {
 	uint32_t nr_vms;            /* VM ids 0 .. nr_vms - 1; 0: the default */
 	bool fake_gpu;              /* the fake gpu_hw instead of the model */
 	uint32_t aperture_mib;      /* 0: 256 */
+	uint32_t ggtt_entries;      /* model: 0: 4 GiB of GGTT */
 	uint64_t gmadr;             /* model: BAR2 base; 0: the model's */
 	/* Model: bring this pGPU driver up on it and drive engines through
 	 * it (gvt_params.pgpu). */

@@ -1,0 +1,188 @@
+/* Replay of Debian 12's i915 (Linux 6.1) probing our vGPU: every BAR0
+ * access the driver made in Bochs (hv.cfg vgpu_trace=yes, converted by
+ * tools/vgpu-trace2fixture into tests/fixtures/i915-probe.trace) is made
+ * again, in order, on a vGPU of the same type and placement over the
+ * software Gen9 model, and every read must answer what the driver saw. A
+ * change that alters the probe path's answers fails here in a second
+ * instead of in a four-minute Linux boot (docs/linux-i915.md).
+ *
+ * The world matches the hypervisor's: model with 512 Ki GGTT entries (as
+ * hv/gpu/gpu_host.c), gScale mode, VM 0 with the vGPU of
+ * tests/emu/linux-i915/hv.cfg (64 MiB low, 384 MiB high, 4 fences). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/vgpu/vgpu_priv.h"
+#include "tests/world/model_world.h"
+
+#define MiB (1ull << 20)
+#define HV_GGTT_ENTRIES (512u * 1024u) /* hv/gpu/gpu_host.c */
+#define VM_RAM (192 * MiB)             /* tests/emu/linux-i915/hv.cfg */
+
+static const struct vgpu_type linux_i915 = { "linux-i915", 64 * MiB,
+					     384 * MiB, 4, 1 };
+
+struct access {
+	char op;      /* 'R', 'r' (value not compared) or 'W' */
+	bool refused; /* the vGPU refused it in Bochs */
+	uint64_t off, val;
+	unsigned int size;
+	unsigned int line;
+};
+
+struct fixture {
+	struct access *a;
+	size_t n;
+};
+
+static bool parse_line(const char *s, unsigned int line, struct access *a)
+{
+	char op[3];
+	unsigned long long off, val;
+	unsigned int size;
+
+	if (sscanf(s, "%2s %llx %u %llx", op, &off, &size, &val) != 4)
+		return false;
+	a->op = op[0];
+	a->refused = op[1] == '!';
+	a->off = off;
+	a->val = val;
+	a->size = size;
+	a->line = line;
+	return (a->op == 'R' || a->op == 'r' || a->op == 'W') &&
+	       (size == 1 || size == 2 || size == 4 || size == 8);
+}
+
+static void load(struct fixture *f, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char buf[128];
+	size_t cap = 0;
+	unsigned int line = 0;
+
+	assert_non_null(fp);
+	while (fgets(buf, sizeof(buf), fp)) {
+		line++;
+		if (buf[0] == '#' || buf[0] == '\n')
+			continue;
+		if (f->n == cap) {
+			cap = cap ? cap * 2 : 4096;
+			f->a = realloc(f->a, cap * sizeof(*f->a));
+			assert_non_null(f->a);
+		}
+		if (!parse_line(buf, line, &f->a[f->n])) {
+			fail_msg("%s:%u: bad line: %s", path, line, buf);
+		}
+		f->n++;
+	}
+	fclose(fp);
+}
+
+struct env {
+	struct model_world mw;
+	struct vgpu *v;
+	struct fixture fx;
+};
+
+static int setup(void **state)
+{
+	struct env *e = calloc(1, sizeof(*e));
+	struct gvt_params p = { .gscale = true };
+	struct mw_config c = { .pool_mib = 96, .ram_mib = 256,
+			       .ggtt_entries = HV_GGTT_ENTRIES, .params = &p };
+
+	assert_non_null(e);
+	assert_int_equal(mw_init(&e->mw, &c), 0);
+	assert_int_equal(mw_add_vgpu(&e->mw, &linux_i915, 0, VM_RAM, &e->v), 0);
+	load(&e->fx, REPLAY_FIXTURE);
+	*state = e;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct env *e = *state;
+
+	mw_stop(&e->mw);
+	mw_fini(&e->mw);
+	free(e->fx.a);
+	free(e);
+	return 0;
+}
+
+/* One access; false (and a message naming the fixture line) when the
+ * vGPU answers other than it did for the driver. */
+static bool replay_one(struct vgpu *v, const struct access *a, bool quiet)
+{
+	uint64_t got = 0;
+	int err;
+
+	if (a->op == 'W')
+		err = vgpu_mmio_write(v, a->off, a->val, a->size);
+	else
+		err = vgpu_mmio_read(v, a->off, &got, a->size);
+	if ((err != 0) != a->refused) {
+		if (!quiet)
+			print_error("line %u: %c %llx: error %d, the driver saw %s\n",
+			    a->line, a->op, (unsigned long long)a->off, err,
+			    a->refused ? "a refusal" : "success");
+		return false;
+	}
+	if (a->op == 'R' && !a->refused && got != a->val) {
+		if (!quiet)
+			print_error("line %u: R %llx/%u = %llx, the driver read %llx\n",
+			    a->line, (unsigned long long)a->off, a->size,
+			    (unsigned long long)got, (unsigned long long)a->val);
+		return false;
+	}
+	return true;
+}
+
+static void test_replay(void **state)
+{
+	struct env *e = *state;
+	size_t i, bad = 0;
+
+	assert_true(e->fx.n > 100); /* a real trace, not an empty file */
+	/* Every access is replayed (the driver's later writes do not depend
+	 * on our answers here); the first ten differences are printed. */
+	for (i = 0; i < e->fx.n; i++) {
+		if (!replay_one(e->v, &e->fx.a[i], bad >= (getenv("REPLAY_ALL") ? 100000u : 10u)))
+			bad++;
+		mw_poll(&e->mw);
+	}
+	if (bad)
+		print_error("%zu of %zu accesses answered differently\n", bad,
+			    e->fx.n);
+	assert_int_equal(bad, 0);
+}
+
+/* The driver learned its slices and capabilities from PVINFO: the
+ * replayed vGPU must be the one the fixture was taken on, or every later
+ * comparison is meaningless. */
+static void test_pvinfo_matches(void **state)
+{
+	struct env *e = *state;
+	uint64_t base;
+
+	assert_int_equal(vgpu_mmio_read(e->v, VGT_PVINFO_PAGE + 0x40, &base, 4), 0);
+	assert_true(base == e->v->low_base);
+	assert_true(e->v->low_base == 0x8000000);
+	assert_true(e->v->high_base == 0x28000000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_pvinfo_matches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replay, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
