@@ -260,6 +260,7 @@ static void dispatch(struct gvt *gvt)
 		if (w->schedule_in)
 			vgpu_emulate_schedule_in(v, e, w);
 		pexec_submit(gvt, id, v, w, e->sctx.gm);
+		vgpu_reset_back_on_gpu(v);
 		vgpu_time_add(v, &v->stats.ns_dispatch, t0);
 	}
 }
