@@ -175,7 +175,7 @@ static uint64_t measure_w(uint64_t dt_tsc, bool commit)
 	return w;
 }
 
-static const char *const kind_name[] = { "approved", "rejected",
+static const char *const kind_name[] = { "approved", "approved",
 					 "taken back" };
 
 /* Carry out one action of the policy on the live vGPU. A grant that
@@ -208,11 +208,18 @@ static void apply(struct bpol_action *a, uint64_t now)
 		else
 			applied++;
 	}
-	kprintf("gballoon: vm '%s': %u slot(s) %s%s (%u left, %u right, "
-		"error %d)\n", vms[k].name, a->slots, kind_name[a->kind],
-		a->kind == BPOL_REJECT && a->err == -GPU_EBUSY
-			? " (host overloaded)" : "",
-		l, r, a->err);
+	if (a->kind == BPOL_APPROVE && !a->err)
+		kprintf("gballoon: vm '%s': +%u slot(s) approved (%u left, %u "
+			"right)\n", vms[k].name, a->slots, l, r);
+	else if (a->kind == BPOL_SHRINK && !a->err)
+		kprintf("gballoon: vm '%s': %u granted slot(s) taken back (%u "
+			"left, %u right)\n", vms[k].name, a->slots, l, r);
+	else
+		kprintf("gballoon: vm '%s': %u slot(s) not %s (%s, error %d)\n",
+			vms[k].name, a->slots, kind_name[a->kind],
+			a->err == -GPU_EBUSY && a->kind == BPOL_REJECT
+				? "host overloaded" : "does not fit",
+			a->err);
 	vmrpc_notify(&vms[k], a->kind == BPOL_REJECT || a->err ? VMRPC_EREJECT
 							     : VMRPC_OK);
 }

@@ -307,22 +307,17 @@ const char *gpu_host_ppgtt_name(const struct vgpu *v)
 	return (unsigned)p.policy < 5 ? names[p.policy] : "?";
 }
 
-/* Three lines per vGPU; also printed for every VM when a test run ends. */
-bool gpu_host_report(unsigned vm_id)
+/* Three lines per vGPU; also printed for every VM when a test run ends,
+ * and kept for a torn-down vGPU (gpu_teardown.c). */
+void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 {
-	struct gvt *gvt = gpu_host_gvt();
-	struct vgpu *v = gvt ? gvt_vgpu_by_vm(gvt, vm_id) : NULL;
-	const struct vgpu_stats *s;
-	uint64_t lb, ls, hb, hs;
+	const struct vgpu_stats *s = &l->st;
 
-	if (!v)
-		return gpu_teardown_report(vm_id);
-	s = vgpu_get_stats(v);
-	vgpu_gm_ranges(v, &lb, &ls, &hb, &hs);
-	kprintf("vgpu %d (vm %u '%s'): low %llx+%llx high %llx+%llx%s\n",
-		vgpu_id(v), vm_id, vms[vm_id].name, (unsigned long long)lb,
-		(unsigned long long)ls, (unsigned long long)hb,
-		(unsigned long long)hs, vgpu_dead(v) ? " FAILED" : "");
+	kprintf("vgpu %d (vm %u '%s'): low %llx+%llx high %llx+%llx%s%s\n",
+		l->id, l->vm_id, vms[l->vm_id].name, (unsigned long long)l->lb,
+		(unsigned long long)l->ls, (unsigned long long)l->hb,
+		(unsigned long long)l->hs, l->dead ? " FAILED" : "",
+		l->torn_down ? " (torn down: released)" : "");
 	kprintf("  mmio r/w %llu/%llu  pvinfo %llu  ggtt writes %llu invalid "
 		"%llu  pte traps %llu  elsp %llu  workloads %llu done %llu "
 		"failed %llu rejected %llu  irqs %llu  switches %llu  ggtt "
@@ -345,12 +340,36 @@ bool gpu_host_report(unsigned vm_id)
 		(unsigned long long)s->vgpu_switches,
 		(unsigned long long)s->gm_entries_copied,
 		(unsigned long long)s->ladder_updates,
-		(unsigned long long)s->ns_on_hw, gpu_host_ppgtt_name(v),
+		(unsigned long long)s->ns_on_hw, l->ppgtt,
 		(unsigned long long)s->pte_relaxed,
 		(unsigned long long)s->recon_runs,
 		(unsigned long long)s->recon_entries,
 		(unsigned long long)s->faults, (unsigned long long)s->resets,
 		(unsigned long long)(s->ns_reset_to_run / 1000));
+}
+
+void gpu_host_vgpu_lines(struct vgpu *v, unsigned vm_id,
+			 struct gpu_vgpu_lines *l)
+{
+	l->id = vgpu_id(v);
+	l->vm_id = vm_id;
+	l->dead = vgpu_dead(v);
+	l->torn_down = false;
+	l->ppgtt = gpu_host_ppgtt_name(v);
+	l->st = *vgpu_get_stats(v);
+	vgpu_gm_ranges(v, &l->lb, &l->ls, &l->hb, &l->hs);
+}
+
+bool gpu_host_report(unsigned vm_id)
+{
+	struct gvt *gvt = gpu_host_gvt();
+	struct vgpu *v = gvt ? gvt_vgpu_by_vm(gvt, vm_id) : NULL;
+	static struct gpu_vgpu_lines l;
+
+	if (!v)
+		return gpu_teardown_report(vm_id);
+	gpu_host_vgpu_lines(v, vm_id, &l);
+	gpu_host_print_vgpu(&l);
 	return true;
 }
 

@@ -21,35 +21,10 @@
 
 struct vgpu_summary {
 	bool valid;
-	bool dead;		/* failed for good */
-	int id;
-	uint64_t lb, ls, hb, hs;
-	struct vgpu_stats st;
+	struct gpu_vgpu_lines l;
 };
 
 static struct vgpu_summary summary[VM_MAX];
-
-static void print_summary(unsigned vm_id, const struct vgpu_summary *s)
-{
-	kprintf("vgpu %d (vm %u '%s'): torn down: low %llx+%llx high "
-		"%llx+%llx released%s\n", s->id, vm_id, vms[vm_id].name,
-		(unsigned long long)s->lb, (unsigned long long)s->ls,
-		(unsigned long long)s->hb, (unsigned long long)s->hs,
-		s->dead ? " FAILED" : "");
-	kprintf("  workloads %llu done %llu failed %llu rejected %llu  faults "
-		"%llu resets %llu  ggtt writes %llu  switches %llu  ggtt copied "
-		"%llu  on-hw %llu ns\n",
-		(unsigned long long)s->st.workloads,
-		(unsigned long long)s->st.workloads_done,
-		(unsigned long long)s->st.workloads_failed,
-		(unsigned long long)s->st.workloads_rejected,
-		(unsigned long long)s->st.faults,
-		(unsigned long long)s->st.resets,
-		(unsigned long long)s->st.ggtt_writes,
-		(unsigned long long)s->st.vgpu_switches,
-		(unsigned long long)s->st.gm_entries_copied,
-		(unsigned long long)s->st.ns_on_hw);
-}
 
 static void teardown(unsigned vm_id, struct vm *vm)
 {
@@ -58,16 +33,14 @@ static void teardown(unsigned vm_id, struct vm *vm)
 
 	memset(s, 0, sizeof(*s));
 	s->valid = true;
-	s->dead = vgpu_dead(v);
-	s->id = vgpu_id(v);
-	vgpu_gm_ranges(v, &s->lb, &s->ls, &s->hb, &s->hs);
-	s->st = *vgpu_get_stats(v);
+	gpu_host_vgpu_lines(v, vm_id, &s->l);
+	s->l.torn_down = true;
 	gpu_balloon_forget(vm_id);
 	/* The BARs stop decoding before the vGPU behind them goes. */
 	vm->vgpu_bar[0].size = vm->vgpu_bar[1].size = 0;
 	vm->vgpu = NULL;
 	vgpu_destroy(v);
-	print_summary(vm_id, s);
+	gpu_host_print_vgpu(&s->l);
 }
 
 void gpu_teardown_stopped(void)
@@ -81,7 +54,7 @@ bool gpu_teardown_report(unsigned vm_id)
 {
 	if (vm_id >= VM_MAX || !summary[vm_id].valid)
 		return false;
-	print_summary(vm_id, &summary[vm_id]);
+	gpu_host_print_vgpu(&summary[vm_id].l);
 	return true;
 }
 
