@@ -29,6 +29,15 @@
 #define HVCFG_BALLOON_MS_MIN	10
 #define HVCFG_BALLOON_MS_MAX	60000
 #define HVCFG_DEFAULT_FENCES	4
+/* gBalloon's calibration: 1/alpha and 1/beta, permille (0: derived from the
+ * machine at boot, hv/gpu/gpu_balloon.c). */
+#define HVCFG_RATE_MAX		1000000
+/* vGPU faults (a hung or refused workload) each reset the vGPU; the
+ * vgpu_faults-th within vgpu_fault_window_ms fails it for good. */
+#define HVCFG_DEFAULT_VGPU_FAULTS	3
+#define HVCFG_VGPU_FAULTS_MAX		1000
+#define HVCFG_DEFAULT_VGPU_FAULT_WINDOW_MS 10000
+#define HVCFG_VGPU_FAULT_WINDOW_MS_MAX	3600000
 
 /* Limits of the VM keys. */
 #define HVCFG_MEM_ALIGN		(2ull << 20)	/* VM memory granularity */
@@ -114,6 +123,10 @@ struct hv_config {
 	unsigned console;			/* enum hvcfg_console bits */
 	uint32_t slice_ms;
 	uint32_t balloon_ms;			/* gBalloon policy period */
+	uint32_t balloon_w_max;			/* 1/alpha, permille; 0: auto */
+	uint32_t balloon_rcopy_max;		/* 1/beta, permille; 0: auto */
+	uint32_t vgpu_faults;			/* resets before failing */
+	uint32_t vgpu_fault_window_ms;		/* ... counted within this */
 	enum hvcfg_test_exit test_exit;
 	enum hvcfg_selftest selftest;
 	enum hvcfg_gpu gpu;

@@ -137,6 +137,57 @@ static void reset_balloon_ms(struct hv_config *cfg)
 	cfg->balloon_ms = HVCFG_DEFAULT_BALLOON_MS;
 }
 
+/* Plain numbers of [global]: where each lives, its range and default. */
+struct num_key {
+	size_t off;
+	uint32_t min, max, def;
+	const char *range;
+};
+
+static const struct num_key num_keys[NR_GK] = {
+	[GK_BALLOON_W_MAX] = { offsetof(struct hv_config, balloon_w_max), 0,
+			       HVCFG_RATE_MAX, 0, "is out of range (0..1000000)" },
+	[GK_BALLOON_RCOPY_MAX] = { offsetof(struct hv_config,
+					    balloon_rcopy_max),
+				   0, HVCFG_RATE_MAX, 0, "is out of range (0..1000000)" },
+	[GK_VGPU_FAULTS] = { offsetof(struct hv_config, vgpu_faults), 1,
+			     HVCFG_VGPU_FAULTS_MAX, HVCFG_DEFAULT_VGPU_FAULTS,
+			     "is out of range (1..1000)" },
+	[GK_VGPU_FAULT_WINDOW_MS] = { offsetof(struct hv_config,
+					       vgpu_fault_window_ms),
+				      1, HVCFG_VGPU_FAULT_WINDOW_MS_MAX,
+				      HVCFG_DEFAULT_VGPU_FAULT_WINDOW_MS,
+				      "is out of range (1..3600000)" },
+};
+
+static uint32_t *num_field(struct hv_config *cfg, unsigned gk)
+{
+	return (uint32_t *)((char *)cfg + num_keys[gk].off);
+}
+
+static bool set_num(struct parser *p, const struct key *k, struct span v)
+{
+	const struct num_key *n = &num_keys[k - cfg_global_keys];
+	uint64_t x;
+
+	if (!cfg_parse_number(v, &x))
+		return bad_value(p, k, v, "is not a number");
+	if (x < n->min || x > n->max)
+		return bad_value(p, k, v, n->range);
+	*num_field(p->cfg, (unsigned)(k - cfg_global_keys)) = (uint32_t)x;
+	return true;
+}
+
+#define NUM_RESET(gk, fn)                                                   \
+	static void fn(struct hv_config *cfg)                               \
+	{                                                                   \
+		*num_field(cfg, gk) = num_keys[gk].def;                     \
+	}
+NUM_RESET(GK_BALLOON_W_MAX, reset_w_max)
+NUM_RESET(GK_BALLOON_RCOPY_MAX, reset_rcopy_max)
+NUM_RESET(GK_VGPU_FAULTS, reset_vgpu_faults)
+NUM_RESET(GK_VGPU_FAULT_WINDOW_MS, reset_vgpu_fault_window)
+
 static const struct keyword placement_words[] = {
 	{ "gscale", HVCFG_PLACE_GSCALE },
 	{ "dymgpu", HVCFG_PLACE_DYMGPU },
@@ -238,6 +289,13 @@ const struct key cfg_global_keys[NR_GK] = {
 	[GK_GPU]	= { "gpu", false, set_gpu, reset_gpu },
 	[GK_PLACEMENT]	= { "placement", false, set_placement,
 			    reset_placement },
+	[GK_BALLOON_W_MAX] = { "balloon_w_max", false, set_num, reset_w_max },
+	[GK_BALLOON_RCOPY_MAX] = { "balloon_rcopy_max", false, set_num,
+				   reset_rcopy_max },
+	[GK_VGPU_FAULTS] = { "vgpu_faults", false, set_num,
+			     reset_vgpu_faults },
+	[GK_VGPU_FAULT_WINDOW_MS] = { "vgpu_fault_window_ms", false, set_num,
+				      reset_vgpu_fault_window },
 };
 
 /* -- [vm] -- */

@@ -315,3 +315,14 @@ void bpol_view_nc(struct bpol_view *v, const struct ncs_layout *l,
 		count[i] = ncs_count(&l->set[i]);
 	view_fill(v, l->m, l->n, count, floor, used, slot_entries);
 }
+
+void bpol_view_granted(struct bpol_view *v, uint32_t m, uint32_t n,
+		       const uint32_t *count, const uint32_t *granted,
+		       const uint64_t *used, uint32_t slot_entries)
+{
+	uint32_t floor[SLOTS_MAX_VGPUS] = { 0 };
+
+	for (uint32_t i = 0; i < n && i < SLOTS_MAX_VGPUS; i++)
+		floor[i] = granted[i] < count[i] ? count[i] - granted[i] : 0;
+	view_fill(v, m, n, count, floor, used, slot_entries);
+}

@@ -156,5 +156,11 @@ void bpol_view_contig(struct bpol_view *v, const struct slot_layout *lay,
 void bpol_view_nc(struct bpol_view *v, const struct ncs_layout *l,
 		  const uint32_t *floor, const uint64_t *used,
 		  uint32_t slot_entries);
+/* The hypervisor's view (hv/gpu/gpu_balloon.c): vGPU k holds count[k]
+ * slots (0: none), of which granted[k] were given at run time, so its
+ * floor is the rest (the size its VM was created with). */
+void bpol_view_granted(struct bpol_view *v, uint32_t m, uint32_t n,
+		       const uint32_t *count, const uint32_t *granted,
+		       const uint64_t *used, uint32_t slot_entries);
 
 #endif

@@ -175,6 +175,12 @@ struct vgpu_stats {
 	uint64_t wp_changes;       /* EPT protection changes made by gHyvi */
 	uint64_t verify_runs, verify_mismatch; /* test-mode verifier */
 	uint64_t ns_reconstruct;
+	/* faults and resets (vgpu_reset.c) */
+	uint64_t faults;          /* refused / faulted / hung / overrun */
+	uint64_t resets;          /* vGPU resets, by a fault or the operator */
+	uint64_t ns_reset;        /* time spent resetting, summed */
+	uint64_t ns_reset_to_run; /* last: fault (or reset) to its work on
+				   * the GPU again */
 };
 
 struct gvt;
@@ -269,7 +275,9 @@ struct gvt_place_stats {
 	uint32_t collisions_now; /* slots with two busy vGPUs now */
 };
 int gvt_place_stats(const struct gvt *gvt, struct gvt_place_stats *out);
-/* Share of v's high GM holding present GGTT entries, permille. */
+/* v's high-GM GGTT entries the guest made present; as a share of its
+ * high GM, permille. */
+uint64_t vgpu_high_used(const struct vgpu *v);
 uint32_t vgpu_high_used_permille(const struct vgpu *v);
 /* v has work gScale's scheduler may pick (gScale only; false otherwise). */
 bool vgpu_busy(const struct vgpu *v);
@@ -294,8 +302,31 @@ void vgpu_gm_ranges(const struct vgpu *v, uint64_t *low_base,
 int vgpu_ggtt_entry(struct vgpu *v, uint32_t index, uint64_t *guest,
 		    uint64_t *host);
 /* True after a rejected or hung workload, until the guest resets the GPU
- * (GDRST): submissions are dropped meanwhile. */
+ * (GDRST) or vgpu_reset does: submissions are dropped meanwhile. */
 bool vgpu_failed(const struct vgpu *v);
+
+/* ---- reset (vgpu_reset.c, docs/vgpu-reset.md) ----------------------------- */
+
+/* Put v back to its post-reset state without its VM's help: the physical
+ * engines running its work reset, its queued work dropped, execlist/CSB
+ * state idle, shadow PPGTTs dropped, registers from the snapshot (the
+ * engines in engine_mask; ~0u: a full reset, everything below the
+ * interrupt block and PVINFO); GGTT and fences kept. The guest is told
+ * as i915 expects (RING_EIR and a CS error interrupt on each engine of
+ * the mask). -GPU_EINVAL when v is failed for good. */
+int vgpu_reset(struct vgpu *v, uint32_t engine_mask, const char *why);
+/* The hypervisor's fault policy, after each gvt_poll: each failed vGPU
+ * is reset (its faulting engine), unless this is its max_faults-th fault
+ * within window_ns of the window's first: then it is failed for good.
+ * Returns how many were reset. */
+uint32_t gvt_recover(struct gvt *gvt, uint32_t max_faults, uint64_t window_ns);
+/* A power cycle of the device (its VM restarts in place): vgpu_reset's
+ * full reset, and its GGTT, fences, PCI config space and interrupt block
+ * back to a fresh vGPU's. -GPU_EINVAL when failed for good. */
+int vgpu_reset_device(struct vgpu *v);
+/* Failed for good (too many faults, or overruns): only destroying it
+ * helps; its VM is stopped. */
+bool vgpu_dead(const struct vgpu *v);
 
 /* ---- trapped guest accesses ------------------------------------------------ */
 

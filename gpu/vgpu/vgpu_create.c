@@ -333,6 +333,7 @@ int vgpu_create(struct gvt *gvt, const struct vgpu_type *t, uint32_t vm,
 	}
 	v->gvt = gvt;
 	v->id = id;
+	v->fault_engine = -1;
 	v->vm = vm;
 	v->type = *t;
 	v->own_slot = (uint32_t)id;

@@ -348,6 +348,10 @@ int vgpu_engine_reg_write(struct vgpu *v, uint32_t off, uint32_t val)
 	case 0x244: /* CONTEXT_CONTROL */
 		vreg_set(v, off, gen9_masked_update(vreg(v, off), val));
 		return 0;
+	case 0x0b0: /* RING_EIR: write 1 to clear, as i915's CS error
+		     * handler acknowledges it */
+		vreg_set(v, off, vreg(v, off) & ~val);
+		return 0;
 	case 0x3a0: /* CSB pointer: the guest may move both pointers */
 		vreg_set(v, off, gen9_masked_update(vreg(v, off), val));
 		e->csb_wptr = vreg(v, off) & GEN8_CSB_PTR_MASK;

@@ -240,6 +240,20 @@ int gvt_snapshot_golden(struct gvt *gvt)
 
 /* Restore registers below `below` from the snapshot (GVT restores
  * [0, 0x44200) on a full reset and keeps display/IRQ state above). */
+void vgpu_vreg_reset_range(struct vgpu *v, uint32_t start, uint32_t end)
+{
+	uint32_t off = start;
+
+	while (off < end) {
+		uint32_t room = VGPU_PAGE - off % VGPU_PAGE;
+		uint32_t len = end - off < room ? end - off : room;
+
+		memcpy(parray_at(&v->vreg, off), parray_at(&v->gvt->golden, off),
+		       len);
+		off += len;
+	}
+}
+
 void vgpu_vreg_reset(struct vgpu *v, uint32_t below)
 {
 	uint32_t off;

@@ -194,6 +194,13 @@ struct vgpu {
 	bool failed;
 	bool banned; /* failed for good: too many GPU time overruns */
 	uint32_t overruns;
+	/* Faults and resets (vgpu_reset.c): the engine and time of the
+	 * fault that failed it, the hypervisor's fault window, and when the
+	 * last reset began (cleared when its work reaches the GPU again). */
+	int fault_engine;
+	uint64_t t_fault, fault_window_start, t_reset;
+	uint32_t window_faults;
+	char fault_why[64];
 	uint32_t pcode_mem_latency_calls;
 
 	/* GGTT: guest values and what we put in the physical GGTT */
@@ -390,6 +397,8 @@ const char *vgpu_reg_name(uint32_t off);
 bool vgpu_reg_names_sorted(void);
 int vgpu_reg_write32(struct vgpu *v, uint32_t off, uint32_t val);
 void vgpu_vreg_reset(struct vgpu *v, uint32_t below);
+/* The same for [start, end) only (one engine's register block). */
+void vgpu_vreg_reset_range(struct vgpu *v, uint32_t start, uint32_t end);
 int gvt_snapshot_golden(struct gvt *gvt);
 
 /* ---- PVINFO (vgpu_pvinfo.c) --------------------------------------------------------------- */
@@ -588,6 +597,9 @@ bool pexec_busy(const struct gvt *gvt);
 
 /* Scheduler (vgpu_sched.c). */
 void gvt_sched_remove(struct gvt *gvt, struct vgpu *v);
+/* v's work reached the GPU: the end of a reset, if one was under way
+ * (vgpu_reset.c logs how long the vGPU was out). */
+void vgpu_reset_back_on_gpu(struct vgpu *v);
 
 /* MMIO context switch (vgpu_mmio_switch.c). */
 int gvt_mmio_switch_init(struct gvt *gvt);

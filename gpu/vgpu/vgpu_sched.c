@@ -263,6 +263,7 @@ static void dispatch(struct gvt *gvt)
 			vgpu_emulate_schedule_in(v, e, w);
 		pexec_submit(gvt, id, v, w, e->sctx.gm);
 		gvt_mon_dispatch(gvt, v, gvt->pe[id].t_submit);
+		vgpu_reset_back_on_gpu(v);
 		vgpu_time_add(v, &v->stats.ns_dispatch, t0);
 	}
 }

@@ -48,7 +48,7 @@ bool vgpu_busy(const struct vgpu *v)
 
 /* How much of v's high GM holds entries (present GGTT entries), permille:
  * gBalloon's "GPU memory utilization". */
-uint32_t vgpu_high_used_permille(const struct vgpu *v)
+uint64_t vgpu_high_used(const struct vgpu *v)
 {
 	uint64_t pages = v->high_size >> 12, used = 0, g, h;
 	uint32_t first = (uint32_t)(v->high_base >> 12);
@@ -57,5 +57,12 @@ uint32_t vgpu_high_used_permille(const struct vgpu *v)
 		if (!vgpu_ggtt_entry((struct vgpu *)v, first + (uint32_t)i, &g,
 				     &h) && (g & 1))
 			used++;
-	return pages ? (uint32_t)(used * 1000 / pages) : 0;
+	return used;
+}
+
+uint32_t vgpu_high_used_permille(const struct vgpu *v)
+{
+	uint64_t pages = v->high_size >> 12;
+
+	return pages ? (uint32_t)(vgpu_high_used(v) * 1000 / pages) : 0;
 }

@@ -12,6 +12,7 @@
  * copied from the guest. On completion the guest's image gets the new ring
  * head and the engine state back, never a host address. */
 #include "gpu/vgpu/vgpu_priv.h"
+#include "mini/stdio.h"
 #include "mini/string.h"
 
 #define STATE_DWORDS 1024
@@ -394,7 +395,11 @@ void vgpu_fail(struct vgpu *v, int engine, const char *why)
 	if (v->failed)
 		return;
 	v->failed = true;
-	vgpu_err(v, "%s: %s; vGPU stopped until the guest resets it",
+	v->fault_engine = engine;
+	v->t_fault = gvt_now(v->gvt);
+	snprintf(v->fault_why, sizeof(v->fault_why), "%s: %s",
+		 gen9_engine_name((enum gen9_engine_id)engine), why);
+	vgpu_err(v, "%s: %s; vGPU stopped until it is reset",
 		 gen9_engine_name((enum gen9_engine_id)engine), why);
 	for (id = 0; id < GEN9_NUM_ENGINES; id++)
 		if (v->eng[id].present)

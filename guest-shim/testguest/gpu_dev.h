@@ -31,6 +31,10 @@ void gpu_dev_submit(const uint32_t *cs, uint32_t n);
 /* Wait (yielding, MSIs on) until the seq page's first dword is seqno. */
 bool gpu_dev_wait(uint32_t seqno);
 uint32_t gpu_dev_reg(uint32_t off);	/* BAR0: the vGPU's view */
+/* After the vGPU was reset under us (RING_EIR set): i915's recovery (engine
+ * reset via GDRST, engine programmed again, guilty request skipped). false
+ * when the engine reports no error. */
+bool gpu_dev_recover(void);
 void gpu_dev_reg_write(uint32_t off, uint32_t val);
 
 #endif

@@ -322,9 +322,13 @@ static void step_lri(const char *step, const char *check, uint32_t reg,
 		  "batch (the vGPU shows %08x)\n", step, reg, val, was);
 	ok = run_batch(bb, 4);
 	after = gpu_dev_reg(reg);
-	/* Only reached if the hypervisor let this VM go on. */
-	tg_check(check, after == was && !changed(), "not stopped: %s, "
-		 "register %x %08x -> %08x", done(ok), reg, was, after);
+	/* The hypervisor resets the vGPU and lets this VM go on (unless
+	 * hv.cfg's vgpu_faults=1): the batch must not have run and the
+	 * register must not hold the value. A reset may put an engine
+	 * register back to its default (HWS_PGA): that is not the LRI. */
+	tg_check(check, !ok && after != val, "contained: %s, register %x "
+		 "%08x -> %08x (the reset's defaults, not %08x)", done(ok), reg,
+		 was, after, val);
 }
 
 static void step_fence(void)
@@ -359,6 +363,21 @@ static void step_loop(void)
 		 "batch finished %u of 3 times", back);
 }
 
+/* After a refused step: the hypervisor reset our vGPU and told us (RING_EIR,
+ * a CS error interrupt); we recover as i915 does and the next batch must
+ * run. */
+static void step_recover(void)
+{
+	const uint32_t bb[] = { MI_NOOP, MI_BATCH_BUFFER_END };
+	bool told = gpu_dev_recover(), ran;
+
+	tg_printf("hostile: z-recover: engine error %s, engine reset, next "
+		  "batch\n", told ? "reported" : "NOT reported");
+	ran = run_batch(bb, 2);
+	tg_check("hostile-z-recover", told && ran, "vGPU reset and told: %s, "
+		 "next batch: %s", told ? "yes" : "no", done(ran));
+}
+
 /* ---- steps and their selection ------------------------------------------ */
 
 static const struct step {
@@ -375,6 +394,7 @@ static const struct step {
 	{ "b-hws", step_hws, false },
 	{ "b-imr", step_imr, false },
 	{ "f-loop", step_loop, false },
+	{ "z-recover", step_recover, false },
 };
 
 /* The value of "key=" in the command line, or NULL. */

@@ -209,11 +209,10 @@ static void irq_init(void)
 	wr32(GEN8_MASTER_IRQ, GEN8_MASTER_IRQ_CONTROL);
 }
 
-static void engine_init(uint32_t base)
+/* The engine's registers and status page as i915's execlists resume
+ * sets them (at init and after an engine reset). */
+static void engine_program(uint32_t base)
 {
-	g.hwsp = alloc_pages(1);
-	g.hwsp_gm = gm_alloc(PG, false);
-	ggtt_bind(g.hwsp_gm, g.hwsp, 1);
 	wr32(RING_HWSTAM(base), ~0u);
 	wr32(RING_MODE_GEN7(base), _MASKED_BIT_ENABLE(GFX_RUN_LIST_ENABLE));
 	wr32(RING_MI_MODE(base), _MASKED_BIT_DISABLE(STOP_RING));
@@ -223,6 +222,37 @@ static void engine_init(uint32_t base)
 		ram32(g.hwsp)[I915_HWS_CSB_BUF0_INDEX + i] = ~0u;
 	ram32(g.hwsp)[I915_HWS_CSB_WRITE_INDEX] = 5;
 	g.csb_head = 5;
+}
+
+static void engine_init(uint32_t base)
+{
+	g.hwsp = alloc_pages(1);
+	g.hwsp_gm = gm_alloc(PG, false);
+	ggtt_bind(g.hwsp_gm, g.hwsp, 1);
+	engine_program(base);
+}
+
+/* What i915 does on a CS error interrupt (the hypervisor reset our vGPU
+ * and says so in RING_EIR): acknowledge EIR, reset the engine through
+ * RESET_CTL and GDRST, program it again, and skip the guilty request
+ * (the context resumes at the ring's tail, as reset_rewind does). */
+bool gpu_dev_recover(void)
+{
+	uint32_t eir = rd32(RING_EIR(g.base));
+
+	if (!eir)
+		return false;
+	wr32(RING_EIR(g.base), eir);
+	wr32(RING_RESET_CTL(g.base),
+	     _MASKED_BIT_ENABLE(RESET_CTL_REQUEST_RESET));
+	wr32(GEN6_GDRST, gen9_engine_reset_domain((enum gen9_engine_id)g.engine));
+	for (int i = 0; i < 100 && rd32(GEN6_GDRST); i++)
+		;
+	wr32(RING_RESET_CTL(g.base),
+	     _MASKED_BIT_DISABLE(RESET_CTL_REQUEST_RESET));
+	engine_program(g.base);
+	ram32(g.lrca + LRC_STATE_OFFSET)[CTX_RING_HEAD] = g.tail;
+	return true;
 }
 
 static void context_create(uint32_t base)
@@ -330,8 +360,13 @@ static bool wait_seqno(uint32_t seqno)
 	volatile uint32_t *seq = ram32(g.seq);
 
 	__asm__ volatile("sti");
-	for (int i = 0; i < WAIT_YIELDS && *seq != seqno; i++)
+	for (int i = 0; i < WAIT_YIELDS && *seq != seqno; i++) {
 		hypercall(G9HV_HC_YIELD, 0, 0, 0);
+		/* An engine error (the vGPU was reset) ends the wait, as
+		 * i915's CS error interrupt does: nothing more will come. */
+		if (i % 64 == 63 && rd32(RING_EIR(g.base)))
+			break;
+	}
 	__asm__ volatile("cli");
 	return *seq == seqno;
 }

@@ -1,18 +1,27 @@
-/* gBalloon at run time; see gpu_balloon.h and gpu/policy/gballoon_policy.h.
+/* gBalloon at run time; see gpu_balloon.h. The decisions are
+ * gpu/policy/balloon_policy.c's, the module `make eval-balloon` replays:
+ * this file only measures W and R_copy, builds the policy's view of the
+ * vGPUs and carries its actions out.
  *
- * Every 0.5 s (hv.cfg balloon_ms): W = sum over VMs of the share of the period each spent
- * runnable but waiting (the scheduler's steal time, equation 2), R_copy =
- * the share of the period spent copying GGTT entries at vGPU switches
- * (equation 1, one CPU), f = alpha W + beta R_copy (equation 3). Then, as
- * in the paper's section 3.2:
- *   f < 0.5       approve every pending request (gBalloon Algorithm 1
- *                 picks the sides: vgpu_balloon);
- *   0.5 <= f < 1  shrink the largest, least used vGPU holding grants by one
- *                 slot; requests keep waiting;
- *   f >= 1        reject every pending request, take back two slots.
- * Only slots granted at run time are ever taken back (see
- * gballoon_policy.h), so a VM keeps the GM its hv.cfg section gave it. */
-#include "gpu/policy/gballoon_policy.h"
+ * Every 0.5 s (hv.cfg balloon_ms): W = sum over VMs of the share of the
+ * period each spent runnable but waiting (the scheduler's steal time,
+ * equation 2), R_copy = the share of the period spent copying GGTT entries
+ * at vGPU switches (equation 1), f = alpha W + beta R_copy (equation 3).
+ * Then, as balloon_policy.h says: f < 0.5 approve every queued request;
+ * 0.5 <= f < 1 approve them and take one slot back from an under-used
+ * vGPU; f >= 1 reject them and take two slots back from the largest.
+ * Where a grant or a reduction lands is gBalloon's Algorithm 1
+ * (vgpu_balloon). Only slots granted at run time are ever taken back
+ * (the policy's floor is the size the VM was created with).
+ *
+ * alpha and beta (the paper: the reciprocals of the largest W and R_copy
+ * the platform shows, "determined through experiments"): hv.cfg
+ * balloon_w_max / balloon_rcopy_max when an operator measured them;
+ * otherwise derived at boot from the machine the hypervisor runs: W
+ * cannot exceed 100% per vCPU of the VMs configured (each vCPU waits at
+ * most the whole period), R_copy cannot exceed 100% of the one CPU that
+ * copies (nr_cpus = 1: the hypervisor runs every VM on the boot CPU). */
+#include "gpu/policy/balloon_policy.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/gpu/gpu_balloon.h"
@@ -23,45 +32,100 @@
 #include "hv/vm/vmrpc.h"
 #include "guest-shim/include/g9hv/vmrpc.h"
 #include "hv/x86.h"
+#include "mini/string.h"
 
 struct balloon_vm {
-	uint32_t pending;	/* slots asked for, not yet decided */
 	uint32_t granted;	/* slots given on top of hv.cfg's size */
 	uint64_t last_steal;	/* steal_tsc at the last evaluation */
 };
 
 static struct balloon_vm bvm[VM_MAX];
-static const struct gballoon_params params;	/* the paper's defaults */
-static uint64_t period_ns = GBALLOON_PERIOD_NS;
-static uint64_t last_ns, last_tsc, last_copy_ns;
-static uint32_t last_f;
-static uint64_t last_w, last_r;
-static enum gballoon_band last_band;
-static uint64_t evaluations, approved, rejected, taken_back;
+static struct bpol bp;
+static bool bp_up;
+static uint64_t last_tsc, last_copy_ns, last_ns;
+static struct bpol_decision last;
+static uint64_t applied, not_applied;
 
 static struct vgpu *vgpu_of(unsigned vm_id)
 {
-	struct vm *vm = vm_by_id(vm_id);
+	struct vm *vm = vm_id < nr_vms ? vm_by_id(vm_id) : NULL;
 
-	return vm ? vm->vgpu : NULL;
+	return vm && vm->state != VM_STOPPED ? vm->vgpu : NULL;
 }
 
-void gpu_balloon_init(uint32_t period_ms)
+void gpu_balloon_init(const struct gpu_balloon_cfg *c)
 {
-	if (period_ms)
-		period_ns = period_ms * 1000000ull;
+	struct bpol_params p = {
+		.period_ns = c->period_ms * 1000000ull,
+		.w_max = c->w_max,
+		.vcpus = c->vcpus,
+		.rcopy_max = c->rcopy_max,
+		.nr_cpus = 1,
+		.max_pending = GPU_BALLOON_MAX_PENDING,
+	};
+	uint64_t now = hv_ops_impl.now_ns(NULL);
+
+	bp_up = !bpol_init(&bp, &p, now);
+	last_ns = now;
+	last_tsc = rdtsc();
+	kprintf("gballoon: every %llu ms, 1/alpha = W_max %llu.%llu%%%s, "
+		"1/beta = R_copy_max %llu.%llu%%%s\n",
+		(unsigned long long)(bp.p.period_ns / 1000000),
+		(unsigned long long)(bp.p.w_max / 10),
+		(unsigned long long)(bp.p.w_max % 10),
+		c->w_max ? " (hv.cfg)" : " (100% per vCPU)",
+		(unsigned long long)(bp.p.rcopy_max / 10),
+		(unsigned long long)(bp.p.rcopy_max % 10),
+		c->rcopy_max ? " (hv.cfg)" : " (one CPU copies)");
+}
+
+/* The policy's view of every VM's vGPU now. */
+static void view_now(struct bpol_view *view)
+{
+	struct gvt *gvt = gpu_host_gvt();
+	struct gvt_status st;
+	uint32_t count[VM_MAX] = { 0 }, granted[VM_MAX] = { 0 }, first;
+	uint64_t used[VM_MAX] = { 0 };
+
+	gvt_get_status(gvt, &st);
+	for (unsigned i = 0; i < nr_vms; i++) {
+		struct vgpu *g = vgpu_of(i);
+
+		if (!g || vgpu_failed(g) || vgpu_slots(g, &first, &count[i]))
+			continue;
+		granted[i] = bvm[i].granted;
+		used[i] = vgpu_high_used(g);
+	}
+	bpol_view_granted(view, st.nr_slots, nr_vms, count, granted, used,
+			  (uint32_t)(st.slot_bytes >> 12));
+}
+
+static int hv_err(int gpu_err)
+{
+	return gpu_err == -GPU_ENOSPC ? -HV_ENOSPC : -HV_EINVAL;
 }
 
 int gpu_balloon_request(unsigned vm_id, uint32_t slots)
 {
-	if (!vgpu_of(vm_id) || !slots)
+	struct bpol_view view;
+	int err;
+
+	if (!bp_up || !vgpu_of(vm_id) || !slots)
 		return -HV_EINVAL;
-	if (bvm[vm_id].pending + slots > GPU_BALLOON_MAX_PENDING)
-		return -HV_ENOSPC;
-	bvm[vm_id].pending += slots;
-	return 0;
+	view_now(&view);
+	err = bpol_request(&bp, &view, vm_id, slots,
+			   hv_ops_impl.now_ns(NULL));
+	return err ? hv_err(err) : 0;
 }
 
+void gpu_balloon_forget(unsigned vm_id)
+{
+	if (vm_id >= VM_MAX)
+		return;
+	if (bp_up)
+		bpol_cancel(&bp, vm_id);
+	bvm[vm_id].granted = 0;
+}
 int gpu_balloon_release(unsigned vm_id, uint32_t slots)
 {
 	uint32_t l, r, n;
@@ -95,8 +159,9 @@ int gpu_balloon_apply(unsigned vm_id, int32_t delta, uint32_t *l,
 	return 0;
 }
 
-/* Equation 2 over the last period, permille per VM, summed. */
-static uint64_t measure_w(uint64_t dt_tsc)
+/* Equation 2 over the last period, permille per VM, summed; the
+ * snapshots move on only when the policy took the figure (commit). */
+static uint64_t measure_w(uint64_t dt_tsc, bool commit)
 {
 	uint64_t w = 0;
 
@@ -104,133 +169,115 @@ static uint64_t measure_w(uint64_t dt_tsc)
 		uint64_t s = vms[i].stats.steal_tsc;
 
 		w += dt_tsc ? (s - bvm[i].last_steal) * 1000 / dt_tsc : 0;
-		bvm[i].last_steal = s;
+		if (commit)
+			bvm[i].last_steal = s;
 	}
 	return w;
 }
 
-static void approve_all(void)
+static const char *const kind_name[] = { "approved", "approved",
+					 "taken back" };
+
+/* Carry out one action of the policy on the live vGPU. A grant that
+ * cannot be applied now because the vGPU has work in flight waits for
+ * the next period, as the request it was. */
+static void apply(struct bpol_action *a, uint64_t now)
 {
-	uint32_t l, r;
+	unsigned k = a->vgpu;
+	uint32_t l = 0, r = 0;
+	int32_t delta = a->kind == BPOL_SHRINK ? -(int32_t)a->slots
+					       : (int32_t)a->slots;
 
-	for (unsigned i = 0; i < nr_vms; i++) {
-		uint32_t q = bvm[i].pending;
-		int err;
-
-		if (!q)
-			continue;
-		err = gpu_balloon_apply(i, (int32_t)q, &l, &r);
-		if (err == -GPU_EBUSY)
-			continue;	/* work in flight: next period */
-		bvm[i].pending = 0;
-		if (err) {
-			rejected++;
-			kprintf("gballoon: vm '%s': request for %u slot(s) "
-				"does not fit (error %d)\n", vms[i].name, q, err);
-			vmrpc_notify(&vms[i], VMRPC_EREJECT);
-			continue;
-		}
-		approved++;
-		kprintf("gballoon: vm '%s': +%u slot(s) approved (%u left, "
-			"%u right)\n", vms[i].name, q, l, r);
-		vmrpc_notify(&vms[i], VMRPC_OK);
+	if (k >= nr_vms || !vgpu_of(k))
+		return;
+	if (a->kind != BPOL_REJECT) {
+		a->err = gpu_balloon_apply(k, delta, &l, &r);
+		a->l = l;
+		a->r = r;
 	}
-}
+	if (a->kind == BPOL_APPROVE && a->err == -GPU_EBUSY) {
+		struct bpol_view view;
 
-static void reject_all(void)
-{
-	for (unsigned i = 0; i < nr_vms; i++) {
-		if (!bvm[i].pending)
-			continue;
-		kprintf("gballoon: vm '%s': request for %u slot(s) rejected "
-			"(host overloaded)\n", vms[i].name, bvm[i].pending);
-		bvm[i].pending = 0;
-		rejected++;
-		vmrpc_notify(&vms[i], VMRPC_EREJECT);
-	}
-}
-
-/* Take back `n` granted slots, one at a time from the current victim. */
-static void take_back(uint32_t n)
-{
-	struct gballoon_vgpu v[VM_MAX];
-	uint32_t l, r, first, cnt;
-	int k;
-
-	while (n--) {
-		for (unsigned i = 0; i < nr_vms; i++) {
-			struct vgpu *g = vms[i].vgpu;
-
-			v[i] = (struct gballoon_vgpu){ 0 };
-			if (!g || vgpu_slots(g, &first, &cnt))
-				continue;
-			v[i].slots = cnt;
-			v[i].granted = bvm[i].granted;
-			v[i].used_permille = vgpu_high_used_permille(g);
-		}
-		k = gballoon_pick_victim(v, nr_vms);
-		if (k < 0 || gpu_balloon_apply((unsigned)k, -1, &l, &r))
+		view_now(&view);
+		if (!bpol_request(&bp, &view, k, a->slots, now))
 			return;
-		taken_back++;
-		kprintf("gballoon: vm '%s': one granted slot taken back\n",
-			vms[k].name);
-		vmrpc_notify(&vms[k], VMRPC_OK);
 	}
+	if (a->kind != BPOL_REJECT) {
+		if (a->err)
+			not_applied++;
+		else
+			applied++;
+	}
+	if (a->kind == BPOL_APPROVE && !a->err)
+		kprintf("gballoon: vm '%s': +%u slot(s) approved (%u left, %u "
+			"right)\n", vms[k].name, a->slots, l, r);
+	else if (a->kind == BPOL_SHRINK && !a->err)
+		kprintf("gballoon: vm '%s': %u granted slot(s) taken back (%u "
+			"left, %u right)\n", vms[k].name, a->slots, l, r);
+	else
+		kprintf("gballoon: vm '%s': %u slot(s) not %s (%s, error %d)\n",
+			vms[k].name, a->slots, kind_name[a->kind],
+			a->err == -GPU_EBUSY && a->kind == BPOL_REJECT
+				? "host overloaded" : "does not fit",
+			a->err);
+	vmrpc_notify(&vms[k], a->kind == BPOL_REJECT || a->err ? VMRPC_EREJECT
+							     : VMRPC_OK);
 }
 
 void gpu_balloon_tick(void)
 {
 	struct gvt *gvt = gpu_host_gvt();
 	struct gvt_status st;
-	uint64_t now = hv_ops_impl.now_ns(NULL), tsc = rdtsc();
+	struct bpol_view view;
+	struct bpol_decision d;
+	uint64_t now = hv_ops_impl.now_ns(NULL), tsc = rdtsc(), w, r;
 
-	if (!gvt)
+	if (!gvt || !bp_up || now <= last_ns)
 		return;
-	if (!last_ns) {
-		last_ns = now;
-		last_tsc = tsc;
-		return;
-	}
-	if (now - last_ns < period_ns)
+	/* The view costs a walk of every vGPU's high GM: only when the
+	 * policy is due (bpol_evaluate keeps the 0.5 s grid). */
+	if (now < bp.last_ns || now - bp.last_ns < bp.p.period_ns)
 		return;
 	gvt_get_status(gvt, &st);
-	last_w = measure_w(tsc - last_tsc);
-	last_r = (st.copy_ns - last_copy_ns) * 1000 / (now - last_ns);
+	w = measure_w(tsc - last_tsc, false);
+	r = (st.copy_ns - last_copy_ns) * 1000 / (now - last_ns);
+	view_now(&view);
+	if (bpol_evaluate(&bp, now, w, r, &view, &d) != 1)
+		return;
+	measure_w(tsc - last_tsc, true);
 	last_copy_ns = st.copy_ns;
 	last_ns = now;
 	last_tsc = tsc;
-	last_f = gballoon_f(&params, nr_vms, last_w, last_r);
-	last_band = gballoon_band_of(&params, last_f);
-	evaluations++;
-	if (last_band == GBALLOON_CALM)
-		approve_all();
-	else if (last_band == GBALLOON_BUSY)
-		take_back(1);
-	else {
-		reject_all();
-		take_back(2);
-	}
+	for (uint32_t i = 0; i < d.nr; i++)
+		apply(&d.act[i], now);
+	last = d;
 }
 
 void gpu_balloon_print(void)
 {
-	static const char *const band[] = { "calm: requests approved",
-					    "busy: shrinking, requests wait",
-					    "overloaded: requests rejected" };
+	static const char *const band[] = {
+		"calm: requests approved",
+		"busy: requests approved, one slot taken back",
+		"overloaded: requests rejected, two slots taken back" };
+	const struct bpol_stats *s = &bp.st;
 	uint32_t pending = 0, granted = 0;
 
 	for (unsigned i = 0; i < nr_vms; i++) {
-		pending += bvm[i].pending;
+		pending += bpol_pending(&bp, i);
 		granted += bvm[i].granted;
 	}
 	kprintf("gBalloon: f=%u.%03u (W %llu.%llu%%, R_copy %llu.%llu%%) %s; "
 		"%llu evaluations, %llu approved, %llu rejected, %llu slots "
-		"taken back; %u slot(s) pending, %u granted\n",
-		last_f / 1000, last_f % 1000, (unsigned long long)(last_w / 10),
-		(unsigned long long)(last_w % 10),
-		(unsigned long long)(last_r / 10),
-		(unsigned long long)(last_r % 10), band[last_band],
-		(unsigned long long)evaluations, (unsigned long long)approved,
-		(unsigned long long)rejected, (unsigned long long)taken_back,
-		pending, granted);
+		"taken back, %llu action(s) not applied; %u slot(s) pending, "
+		"%u granted\n",
+		last.f / 1000, last.f % 1000, (unsigned long long)(last.w / 10),
+		(unsigned long long)(last.w % 10),
+		(unsigned long long)(last.rcopy / 10),
+		(unsigned long long)(last.rcopy % 10),
+		band[last.band < BPOL_BANDS ? last.band : 0],
+		(unsigned long long)s->evaluations,
+		(unsigned long long)s->approved,
+		(unsigned long long)s->rejected,
+		(unsigned long long)s->shrunk_slots,
+		(unsigned long long)not_applied, pending, granted);
 }

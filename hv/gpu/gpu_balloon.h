@@ -4,6 +4,7 @@
 #ifndef HV_GPU_BALLOON_H
 #define HV_GPU_BALLOON_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define GPU_BALLOON_MAX_PENDING 8	/* slots one VM may have waiting */
@@ -20,8 +21,17 @@ int gpu_balloon_release(unsigned vm_id, uint32_t slots);
  * policy; grants are tracked the same way. Returns vgpu_balloon's code. */
 int gpu_balloon_apply(unsigned vm_id, int32_t delta, uint32_t *l,
 		      uint32_t *r);
-/* The policy period (hv.cfg balloon_ms; the paper's 0.5 s by default). */
-void gpu_balloon_init(uint32_t period_ms);
+/* The policy's parameters, from hv.cfg and the machine (gpu_host.c). */
+struct gpu_balloon_cfg {
+	uint32_t period_ms;	/* balloon_ms; the paper's 0.5 s by default */
+	uint32_t w_max;		/* balloon_w_max (1/alpha), 0: 1000 x vcpus */
+	uint32_t rcopy_max;	/* balloon_rcopy_max (1/beta), 0: 1000 */
+	uint32_t vcpus;		/* vCPUs of the VMs configured */
+};
+void gpu_balloon_init(const struct gpu_balloon_cfg *c);
+/* A VM's vGPU is gone (stopped, destroyed, reset): its waiting request
+ * and its grants are forgotten. */
+void gpu_balloon_forget(unsigned vm_id);
 /* Called every main-loop round (gpu_host_poll); acts once per period. */
 void gpu_balloon_tick(void);
 /* For `sched`: the last evaluation. */

@@ -29,6 +29,7 @@
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_trapdev.h"
 #include "hv/gpu/gpu_place.h"
+#include "hv/gpu/gpu_teardown.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/mem.h"
 #include "hv/paging_mmio.h"
@@ -49,6 +50,8 @@ static struct pgpu host_pgpu;
 static struct gpu_hw host_hw;
 static struct gvt *host_gvt;
 static uint64_t host_start_ns;	/* when the mediator came up */
+static uint32_t max_faults = HVCFG_DEFAULT_VGPU_FAULTS;
+static uint32_t fault_window_ms = HVCFG_DEFAULT_VGPU_FAULT_WINDOW_MS;
 
 struct gvt *gpu_host_gvt(void)
 {
@@ -246,7 +249,16 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 		return;
 	}
 	host_start_ns = hv_ops_impl.now_ns(NULL);
-	gpu_balloon_init(cfg->balloon_ms);
+	if (cfg->vgpu_faults)
+		max_faults = cfg->vgpu_faults;
+	if (cfg->vgpu_fault_window_ms)
+		fault_window_ms = cfg->vgpu_fault_window_ms;
+	gpu_balloon_init(&(struct gpu_balloon_cfg){
+		.period_ms = cfg->balloon_ms,
+		.w_max = cfg->balloon_w_max,
+		.rcopy_max = cfg->balloon_rcopy_max,
+		.vcpus = cfg->nr_vms,	/* one vCPU per VM */
+	});
 	kprintf("gpu: mediator up on the %s (%u GGTT entries), gScale mode\n",
 		model_in_use ? "software Gen9 model" :
 		gpu_trapdev_present() ? "software Gen9 model behind MMIO" :
@@ -385,28 +397,24 @@ const char *gpu_host_ppgtt_name(const struct vgpu *v)
 	return (unsigned)p.policy < 5 ? names[p.policy] : "?";
 }
 
-/* Three lines per vGPU; also printed for every VM when a test run ends. */
-bool gpu_host_report(unsigned vm_id)
+/* Three lines per vGPU; also printed for every VM when a test run ends,
+ * and kept for a torn-down vGPU (gpu_teardown.c). */
+void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 {
-	struct gvt *gvt = gpu_host_gvt();
-	struct vgpu *v = gvt ? gvt_vgpu_by_vm(gvt, vm_id) : NULL;
-	const struct vgpu_stats *s;
-	uint64_t lb, ls, hb, hs;
+	const struct vgpu_stats *s = &l->st;
 
-	if (!v)
-		return false;
-	s = vgpu_get_stats(v);
-	vgpu_gm_ranges(v, &lb, &ls, &hb, &hs);
-	kprintf("vgpu %d (vm %u '%s'): low %llx+%llx high %llx+%llx%s\n",
-		vgpu_id(v), vm_id, vms[vm_id].name, (unsigned long long)lb,
-		(unsigned long long)ls, (unsigned long long)hb,
-		(unsigned long long)hs, vgpu_failed(v) ? " FAILED" : "");
+	kprintf("vgpu %d (vm %u '%s'): low %llx+%llx high %llx+%llx%s%s\n",
+		l->id, l->vm_id, vms[l->vm_id].name, (unsigned long long)l->lb,
+		(unsigned long long)l->ls, (unsigned long long)l->hb,
+		(unsigned long long)l->hs, l->dead ? " FAILED" : "",
+		l->torn_down ? " (torn down: released)" : "");
 	kprintf("  mmio r/w %llu/%llu  pvinfo %llu  ggtt writes %llu invalid "
 		"%llu  pte traps %llu  elsp %llu  workloads %llu done %llu "
 		"failed %llu rejected %llu  irqs %llu  switches %llu  ggtt "
 		"copied %llu  ladder %llu  on-hw %llu ns\n"
 		"  ppgtt: %s, tables relaxed %llu, reconstructions %llu, "
-		"entries re-translated %llu\n",
+		"entries re-translated %llu; faults %llu, resets %llu (last: "
+		"%llu us from the fault to running again)\n",
 		(unsigned long long)s->mmio_reads,
 		(unsigned long long)s->mmio_writes,
 		(unsigned long long)s->pvinfo_reads,
@@ -422,27 +430,63 @@ bool gpu_host_report(unsigned vm_id)
 		(unsigned long long)s->vgpu_switches,
 		(unsigned long long)s->gm_entries_copied,
 		(unsigned long long)s->ladder_updates,
-		(unsigned long long)s->ns_on_hw, gpu_host_ppgtt_name(v),
+		(unsigned long long)s->ns_on_hw, l->ppgtt,
 		(unsigned long long)s->pte_relaxed,
 		(unsigned long long)s->recon_runs,
-		(unsigned long long)s->recon_entries);
-	if (vm_id + 1 == nr_vms)
-		gpu_trapdev_report();
-	return true;
+		(unsigned long long)s->recon_entries,
+		(unsigned long long)s->faults, (unsigned long long)s->resets,
+		(unsigned long long)(s->ns_reset_to_run / 1000));
 }
 
-/* A vGPU the mediator marked failed (a refused or hung workload: its
- * reason is in the log) takes its VM down with it: the guest broke the
- * rules of the device, and the other VMs keep their GPU time. */
-static void stop_failed_vms(void)
+void gpu_host_vgpu_lines(struct vgpu *v, unsigned vm_id,
+			 struct gpu_vgpu_lines *l)
 {
+	l->id = vgpu_id(v);
+	l->vm_id = vm_id;
+	l->dead = vgpu_dead(v);
+	l->torn_down = false;
+	l->ppgtt = gpu_host_ppgtt_name(v);
+	l->st = *vgpu_get_stats(v);
+	vgpu_gm_ranges(v, &l->lb, &l->ls, &l->hb, &l->hs);
+}
+
+bool gpu_host_report(unsigned vm_id)
+{
+	struct gvt *gvt = gpu_host_gvt();
+	struct vgpu *v = gvt ? gvt_vgpu_by_vm(gvt, vm_id) : NULL;
+	static struct gpu_vgpu_lines l;
+	bool had;
+
+	if (v) {
+		gpu_host_vgpu_lines(v, vm_id, &l);
+		gpu_host_print_vgpu(&l);
+		had = true;
+	} else {
+		had = gpu_teardown_report(vm_id);
+	}
+	/* gpu=model-mmio: the trapped-access counters, once, after the last
+	 * VM's lines. */
+	if (vm_id + 1 == nr_vms)
+		gpu_trapdev_report();
+	return had;
+}
+
+/* Faults: the mediator marked a vGPU failed (a refused, faulted, hung or
+ * overrunning workload; the reason is in the log). It is reset and its VM
+ * keeps running (gvt_recover, docs/vgpu-reset.md); only a vGPU with
+ * hv.cfg vgpu_faults faults within vgpu_fault_window_ms is failed for
+ * good, and only then is its VM stopped: the guest broke the rules of the
+ * device too often, and the other VMs keep their GPU time. */
+static void recover_vgpus(void)
+{
+	gvt_recover(host_gvt, max_faults, fault_window_ms * 1000000ull);
 	for (unsigned i = 0; i < nr_vms; i++) {
 		struct vm *vm = &vms[i];
 
-		if (vm->vgpu && vm->state != VM_STOPPED &&
-		    vgpu_failed(vm->vgpu))
-			vm_stop(vm, "its vGPU failed (refused or hung "
-				"workload, see the vgpu log lines above)");
+		if (vm->vgpu && vm->state != VM_STOPPED && vgpu_dead(vm->vgpu))
+			vm_stop(vm, "its vGPU failed for good (%u faults within "
+				"%u ms, see the vgpu log lines above)",
+				max_faults, fault_window_ms);
 	}
 }
 
@@ -457,7 +501,8 @@ void gpu_host_poll(void)
 		gen9_model_poll(&host_model);
 	gpu_trapdev_tick(0);
 	gvt_poll(host_gvt);
-	stop_failed_vms();
+	recover_vgpus();
+	gpu_teardown_stopped();
 	gpu_balloon_tick();
 	gpu_place_tick();
 }

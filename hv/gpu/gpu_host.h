@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "boot/config.h"
+#include "gpu/vgpu/vgpu.h"
 
 struct gvt;
 struct pci_dev;
@@ -31,6 +32,18 @@ struct gvt *gpu_host_gvt(void);
 void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id);
 /* Prints VM vm_id's vGPU: GM ranges and counters (false: it has none). */
 bool gpu_host_report(unsigned vm_id);
+/* What those lines show, kept for a vGPU that is gone (gpu_teardown.c). */
+struct gpu_vgpu_lines {
+	int id;
+	unsigned vm_id;
+	bool dead, torn_down;
+	const char *ppgtt;
+	uint64_t lb, ls, hb, hs;
+	struct vgpu_stats st;
+};
+void gpu_host_vgpu_lines(struct vgpu *v, unsigned vm_id,
+			 struct gpu_vgpu_lines *l);
+void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l);
 /* v's PPGTT shadowing policy (gHyvi) by name: strict, full, ... */
 const char *gpu_host_ppgtt_name(const struct vgpu *v);
 /* gvt_poll, when a mediator exists (the main loop, hv/orchestrate.c, once per round). */

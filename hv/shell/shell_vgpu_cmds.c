@@ -331,7 +331,35 @@ static int cmd_place(int argc, char **argv)
 	return 0;
 }
 
+/* `vgpu reset <vgpu>`: the operator resets a vGPU as a fault would, but
+ * all of it (docs/vgpu-reset.md); its VM keeps running and is told. Not
+ * counted in the fault window: the operator is not the guest. */
+static int cmd_vgpu(int argc, char **argv)
+{
+	struct vgpu *v;
+	unsigned vm_id;
+
+	if (argc != 3 || strcmp(argv[1], "reset")) {
+		kprintf("usage: vgpu reset <vgpu>\n");
+		return -1;
+	}
+	v = parse_vgpu(argv[2], &vm_id);
+	if (!v)
+		return -1;
+	if (vgpu_reset(v, ~0u, "by the operator")) {
+		kprintf("vgpu %d (%s): failed for good, not reset\n",
+			vgpu_id(v), vms[vm_id].name);
+		return -1;
+	}
+	kprintf("vgpu %d (%s): reset; %llu reset(s) so far\n", vgpu_id(v),
+		vms[vm_id].name,
+		(unsigned long long)vgpu_get_stats(v)->resets);
+	return 0;
+}
+
 static const struct shell_cmd shell_vgpu_cmds[] = {
+	{ "vgpu", "reset <vgpu>", "reset a vGPU (engines, execlists, "
+	  "shadows, registers; GGTT kept); its VM keeps running", cmd_vgpu },
 	{ "vgpus", "", "vGPUs: GM ranges, counters, monitor figures, "
 	  "placement decisions", cmd_vgpus },
 	{ "place", "<vgpu> <slot>", "move a vGPU's high GM (entries carried) "

@@ -7,6 +7,7 @@
  * the UART, the local APIC, the IOAPIC, PCI address latch, test device,
  * guest channel, and the vCPU. */
 #include "hv/console.h"
+#include "hv/gpu/gpu_teardown.h"
 #include "hv/hv.h"
 #include "hv/hv_errno.h"
 #include "hv/tsc.h"
@@ -56,12 +57,14 @@ int vm_restart(struct vm *vm, const char *why)
 	int err;
 
 	vm->reset_pending = false;
-	if (vm->vgpu) {
-		vm_stop(vm, "%s; not restarted: a VM with a vGPU cannot be "
-			"restarted yet (its vGPU would keep its state)", why);
+	/* Its vGPU is power-cycled with it: reset, GGTT and fences cleared,
+	 * BARs unprogrammed, as the new guest's firmware expects. */
+	if (vm->vgpu && gpu_vgpu_restart(vm)) {
+		vm_stop(vm, "%s; not restarted: its vGPU failed for good", why);
 		return -HV_EINVAL;
 	}
-	kprintf("vm '%s': restarting: %s\n", vm->name, why);
+	kprintf("vm '%s': restarting%s: %s\n", vm->name,
+		vm->vgpu ? " with its vGPU reset" : "", why);
 	err = reload(vm);
 	if (prev && prev != vm->vcpu.vmcs_pa)
 		vmcs_make_current(prev);

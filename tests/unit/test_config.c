@@ -468,6 +468,22 @@ static void test_global_values(void **state)
 	check_only_error("[global]\nballoon_ms=9\n", 2, "global",
 			 "balloon_ms: '9' is out of range (10..60000)");
 	assert_int_equal(cfg.balloon_ms, 500);
+	/* gBalloon's calibration and the vGPU fault window. */
+	assert_int_equal(cfg.balloon_w_max, 0);
+	assert_int_equal(cfg.vgpu_faults, 3);
+	assert_int_equal(cfg.vgpu_fault_window_ms, 10000);
+	assert_int_equal(parse("[global]\nballoon_w_max=1500\n"
+			       "balloon_rcopy_max=250\nvgpu_faults=5\n"
+			       "vgpu_fault_window_ms=2000\n"), 0);
+	assert_int_equal(cfg.balloon_w_max, 1500);
+	assert_int_equal(cfg.balloon_rcopy_max, 250);
+	assert_int_equal(cfg.vgpu_faults, 5);
+	assert_int_equal(cfg.vgpu_fault_window_ms, 2000);
+	check_only_error("[global]\nvgpu_faults=0\n", 2, "global",
+			 "vgpu_faults: '0' is out of range (1..1000)");
+	assert_int_equal(cfg.vgpu_faults, 3);
+	check_only_error("[global]\nballoon_rcopy_max=x\n", 2, "global",
+			 "balloon_rcopy_max: 'x' is not a number");
 	assert_int_equal(parse("[global]\ngpu=model\n"), 0);
 	assert_int_equal(cfg.gpu, HVCFG_GPU_MODEL);
 	assert_int_equal(parse("[global]\ngpu=Auto\n"), 0);

@@ -431,6 +431,99 @@ static void test_random_loop_properties(void **state)
 	free(f);
 }
 
+/* The hypervisor (hv/gpu/gpu_balloon.c) sees its vGPUs as slots held and
+ * slots granted at run time (bpol_view_granted) and applies each action
+ * through vgpu_balloon (Algorithm 1 on its layout, one action at a time);
+ * the study (tools/eval/balloon) sees a layout with floors
+ * (bpol_view_contig) and applies with bpol_apply_contig. On the same
+ * trace of W, R_copy, requests and GM use, every decision and every
+ * placement must be the same. */
+static void hv_apply(struct slot_layout *lay, uint32_t *granted,
+		     struct bpol_decision *d)
+{
+	for (uint32_t i = 0; i < d->nr; i++) {
+		struct bpol_action *a = &d->act[i];
+		uint32_t l = 0, r = 0, k = a->vgpu;
+
+		if (a->kind == BPOL_REJECT)
+			continue;
+		a->err = a->kind == BPOL_APPROVE
+				 ? gballoon_expand(lay, k, a->slots, &l, &r)
+				 : gballoon_reduce(lay, k, a->slots, &l, &r);
+		if (a->err)
+			continue;
+		a->l = l;
+		a->r = r;
+		if (a->kind == BPOL_APPROVE) {
+			slots_apply(lay, k, (int32_t)l, (int32_t)r);
+			granted[k] += a->slots;
+		} else {
+			slots_apply(lay, k, -(int32_t)l, -(int32_t)r);
+			granted[k] -= a->slots < granted[k] ? a->slots
+							    : granted[k];
+		}
+	}
+}
+
+static void test_hv_decides_as_the_study(void **state)
+{
+	const uint32_t s[4] = { 6, 6, 4, 6 }, p[4] = { 0, 4, 8, 10 };
+	struct bpol_params par = { .vcpus = 4, .nr_cpus = 1,
+				   .period_ns = 500 * MS };
+	struct fx *st = fx_new(16, 4, s, p, &par);	/* the study */
+	struct fx *hv = fx_new(16, 4, s, p, &par);	/* the hypervisor */
+	uint32_t granted[4] = { 0 }, count[4];
+	unsigned seed = 17, decided = 0, bands[BPOL_BANDS] = { 0 };
+
+	(void)state;
+	for (uint32_t i = 0; i < 4; i++)
+		st->floor[i] = s[i];
+	for (uint64_t t = 1; t <= 400; t++) {
+		uint64_t now = t * 100 * MS, w, r;
+		uint32_t k = (uint32_t)rand_r(&seed) % 4;
+		int e1, e2, d1, d2;
+
+		for (uint32_t i = 0; i < 4; i++) {
+			st->used[i] = hv->used[i] =
+				(uint64_t)(rand_r(&seed) % (st->lay.s[i] + 1)) *
+				SE;
+			count[i] = hv->lay.s[i];
+		}
+		refresh(st);
+		bpol_view_granted(&hv->view, hv->lay.m, 4, count, granted,
+				  hv->used, SE);
+		if (rand_r(&seed) % 3 == 0) {
+			uint32_t q = 1 + (uint32_t)rand_r(&seed) % 3;
+
+			e1 = bpol_request(&st->bp, &st->view, k, q, now);
+			e2 = bpol_request(&hv->bp, &hv->view, k, q, now);
+			assert_int_equal(e1, e2);
+		}
+		w = (uint64_t)(rand_r(&seed) % 4000);
+		r = (uint64_t)(rand_r(&seed) % 1000);
+		d1 = bpol_evaluate(&st->bp, now, w, r, &st->view, &st->d);
+		d2 = bpol_evaluate(&hv->bp, now, w, r, &hv->view, &hv->d);
+		assert_int_equal(d1, d2);
+		if (d1 != 1)
+			continue;
+		decided++;
+		bands[st->d.band]++;
+		bpol_apply_contig(&st->lay, &st->d);
+		hv_apply(&hv->lay, granted, &hv->d);
+		assert_int_equal(st->d.nr, hv->d.nr);
+		assert_memory_equal(st->d.act, hv->d.act,
+				    st->d.nr * sizeof(st->d.act[0]));
+		assert_memory_equal(st->lay.s, hv->lay.s, sizeof(s));
+		assert_memory_equal(st->lay.p, hv->lay.p, sizeof(p));
+	}
+	/* The trace went through every band. */
+	assert_int_equal(decided, 80);
+	for (int b = 0; b < BPOL_BANDS; b++)
+		assert_true(bands[b] > 0);
+	free(st);
+	free(hv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_stale_requests),
 		cmocka_unit_test(test_apply_on_sets),
 		cmocka_unit_test(test_random_loop_properties),
+		cmocka_unit_test(test_hv_decides_as_the_study),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
