@@ -182,7 +182,11 @@ void vgpu_ladder_map_all(struct vgpu *v)
 }
 
 /* The GGTT part of a vGPU switch; then, while `next` runs, the vGPU after
- * it is copied ahead where that does not disturb `next`. */
+ * it is copied ahead where that does not disturb `next`. The copy ahead is
+ * CPU work done here, at the switch: it may use at most a quarter of the
+ * slice `next` was given (gscale_prefetch_until), so it can never cost
+ * more than the switch it is meant to shorten; the rest is copied at the
+ * next switch as usual. */
 void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next,
 		       struct vgpu *after)
 {
@@ -196,5 +200,6 @@ void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next,
 	gvt_mon_switch(gvt, next, n, gvt_now(gvt) - t0);
 	vgpu_fence_load(next);
 	if (after && after != next)
-		gscale_prefetch(gvt->gs, after->gs_id);
+		gscale_prefetch_until(gvt->gs, after->gs_id,
+				      gvt_now(gvt) + gvt->p.timeslice_ns / 4);
 }
