@@ -530,6 +530,10 @@ enum gen9_fw_domain {
 #define   GEN9_GRDOM_GUC BIT(5)
 #define   GEN8_GRDOM_MEDIA2 BIT(7)
 #define GEN6_RSTCTL 0x9420
+/* The GuC microcontroller's status; a GuC reset (GDRST GEN9_GRDOM_GUC)
+ * leaves it with MIA in reset, which i915's __intel_uc_reset_hw checks. */
+#define GUC_STATUS 0xc000
+#define   GS_MIA_IN_RESET BIT(0)
 
 /* ---- Per-engine facts in one place ------------------------------------ */
 

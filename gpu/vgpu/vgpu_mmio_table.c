@@ -85,6 +85,10 @@ static int gdrst_write(struct vgpu *v, uint32_t off, uint32_t val)
 	}
 	if (mask)
 		vgpu_execlist_reset(v, mask);
+	/* No GuC runs for a vGPU; its reset only has to look done, as GVT
+	 * answers (gdrst_mmio_write): MIA held in reset. */
+	if (val & (GEN6_GRDOM_FULL | GEN9_GRDOM_GUC))
+		vreg_set(v, GUC_STATUS, vreg(v, GUC_STATUS) | GS_MIA_IN_RESET);
 	/* Done at once: the guest polls for the bits to clear. */
 	vreg_set(v, GEN6_GDRST, 0);
 	return 0;
@@ -285,6 +289,7 @@ static const struct mmio_range table[] = {
 	R(FORCEWAKE_RENDER_GEN9, FORCEWAKE_RENDER_GEN9 + 3, EMU, 0, NULL, fw_write, "fw render"),
 	R(0x0b020, 0x0b09f, TRK, SNAP, NULL, NULL, "l3cc"),
 	R(0x0b100, 0x0b1ff, TRK, SNAP, NULL, NULL, "l3 sqc"),
+	R(GUC_STATUS, GUC_STATUS + 3, RO, 0, NULL, NULL, "guc status"),
 	R(0x0c800, 0x0cfff, TRK, SNAP, NULL, NULL, "mocs"),
 	R(0x0e100, 0x0e1ff, TRK, SNAP | MASK, NULL, NULL, "half slice chicken"),
 	R(0x0e4f0, 0x0e4ff, TRK, SNAP | MASK, NULL, NULL, "row chicken"),
