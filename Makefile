@@ -24,8 +24,8 @@ include mk/deps.mk
 include mk/efi.mk
 include mk/host.mk
 include mk/guest.mk
-include mk/linux-guest.mk
 include mk/drm-client.mk
+include mk/linux-guest.mk
 include mk/emu.mk
 include mk/eval.mk
 

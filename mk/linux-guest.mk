@@ -30,9 +30,13 @@ linux-guest: $(LINUX_GUEST_FILES)
 # `make linux-i915` builds it; tests/emu/linux-i915/ boots it on a vGPU.
 LINUX_I915 := $(LINUX_GUEST)/initramfs-i915.cpio
 
-$(LINUX_I915): tools/mkinitramfs-i915 tools/mkinitramfs tools/linux-i915-init $(LINUX_GUEST)/vmlinuz
+$(LINUX_I915): tools/mkinitramfs-i915 tools/mkinitramfs tools/linux-i915-init $(LINUX_GUEST)/vmlinuz $(DRM_CLIENT)
 	@tools/mkinitramfs-i915 $(firstword $(wildcard $(LINUX_GUEST)/debs/linux-image-*.deb)) \
-		$(LINUX_GUEST)/busybox tools/linux-i915-init $@
+		$(LINUX_GUEST)/busybox tools/linux-i915-init $@ \
+		$(DRM_CLIENT)=bin/g9hv-drm-client
+
+# make test boots it (tests/emu/cases/linux-i915-bochs).
+LINUX_GUEST_FILES += $(LINUX_I915)
 
 .PHONY: linux-i915
 linux-i915: $(LINUX_I915)
