@@ -52,7 +52,15 @@ bochs: $(IMAGE)
 	tools/run-bochs $(IMAGE) $(BUILD)/bochs-run $(RUN_SECONDS); \
 	echo "console output: $(BUILD)/bochs-run/console.log"
 
-emu: $(EFI_APP) $(TESTGUEST_BIN) $(LINUX_GUEST_FILES)
+# Reads the framebuffer console's text off a QEMU screen dump, with the
+# console's own font (the fbcon-qemu case's check).
+FBCHECK := $(BUILD)/host/fbcheck
+$(FBCHECK): tools/fbcheck.c hv/fbcon_font.c hv/fbcon_font.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)gcc -O2 -Wall -Wextra -Werror -I. -o $@ tools/fbcheck.c hv/fbcon_font.c
+
+emu: $(EFI_APP) $(TESTGUEST_BIN) $(LINUX_GUEST_FILES) $(FBCHECK)
 	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/cases/*/
 
 # Tests of the tools themselves (shell scripts under tests/tools/), recorded
