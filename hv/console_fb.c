@@ -14,7 +14,7 @@
 #define TAIL_BYTES (16 * 1024)
 
 static struct fbcon con;
-static bool attached, kbd;
+static bool attached, kbd, drawing;
 static uint64_t fb_base;
 
 /* Write-combining for the framebuffer's 2 MiB pages (a GOP framebuffer
@@ -98,8 +98,19 @@ void console_fb_attach(const struct boot_info *bi, uint64_t map_top)
 
 void console_fb_write(const char *s, size_t n)
 {
-	if (attached)
-		fbcon_write(&con, s, n);
+	if (!attached)
+		return;
+	/* Entered again while drawing: only an exception raised by the
+	 * drawing itself prints then. The screen is not usable: stop, so the
+	 * exception's report reaches the other sinks instead of faulting
+	 * again. */
+	if (drawing) {
+		attached = false;
+		return;
+	}
+	drawing = true;
+	fbcon_write(&con, s, n);
+	drawing = false;
 }
 
 bool console_fb_getc(uint8_t *out)
