@@ -13,7 +13,9 @@
  * holds (a 1080p screen shows 67 rows of 240 columns). */
 #define TAIL_BYTES (16 * 1024)
 
-static struct fbcon con;
+/* ~64 KiB of text grids: from the page allocator, not the image's .data
+ * (linker/efi_x86_64.lds), and only on machines that draw a screen. */
+static struct fbcon *con;
 static bool attached, kbd, drawing;
 static uint64_t fb_base;
 
@@ -45,7 +47,7 @@ static void draw_ring_tail(void)
 
 		while (!line_start && skip < n)
 			line_start = chunk[skip++] == '\n';
-		fbcon_write(&con, chunk + skip, n - skip);
+		fbcon_write(con, chunk + skip, n - skip);
 		from += n;
 	}
 }
@@ -73,13 +75,18 @@ void console_fb_attach(const struct boot_info *bi, uint64_t map_top)
 		kprintf("console: no screen console: %s\n", why);
 		return;
 	}
+	con = page_alloc_contig((sizeof(*con) + PAGE_SIZE - 1) / PAGE_SIZE);
+	if (!con) {
+		kprintf("console: no screen console: no memory for its text\n");
+		return;
+	}
 	map_wc(f->base, f->size);
 	fb = (struct fbcon_fb){
 		.base = hv_va(f->base), .width = f->width, .height = f->height,
 		.pitch = f->stride * 4, .red_mask = f->red_mask,
 		.green_mask = f->green_mask, .blue_mask = f->blue_mask,
 	};
-	if (fbcon_init(&con, &fb, FG_RGB, BG_RGB)) {
+	if (fbcon_init(con, &fb, FG_RGB, BG_RGB)) {
 		kprintf("console: no screen console: a %ux%u framebuffer "
 			"(stride %u) cannot hold text\n", f->width, f->height,
 			f->stride);
@@ -91,7 +98,7 @@ void console_fb_attach(const struct boot_info *bi, uint64_t map_top)
 	kbd = kbd_i8042_init();
 	kprintf("console: on the screen: framebuffer %ux%u at %llx, %ux%u "
 		"characters; keyboard %s\n", f->width, f->height,
-		(unsigned long long)f->base, con.cols, con.rows,
+		(unsigned long long)f->base, con->cols, con->rows,
 		kbd ? "on the i8042 controller"
 		    : "absent (no i8042 controller answers)");
 }
@@ -109,7 +116,7 @@ void console_fb_write(const char *s, size_t n)
 		return;
 	}
 	drawing = true;
-	fbcon_write(&con, s, n);
+	fbcon_write(con, s, n);
 	drawing = false;
 }
 
@@ -125,7 +132,7 @@ void console_fb_release(const char *why)
 	kprintf("console: %s: the screen is no longer drawn from here on "
 		"(%llu characters drawn); the console log stays in memory: "
 		"shell command 'log'\n", why,
-		(unsigned long long)con.st.glyphs);
+		(unsigned long long)con->st.glyphs);
 	attached = false;
 }
 

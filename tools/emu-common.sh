@@ -6,15 +6,19 @@
 # the emulator ended without it, 2 on timeout. Polls every 0.2 s: the marker,
 # not a sleep, ends the wait.
 wait_for_marker() {
-	local pid=$1 file=$2 timeout=$3 deadline status
+	local pid=$1 file=$2 timeout=$3 deadline status alive
 	deadline=$(( $(date +%s) + timeout ))
 	while :; do
+		# Whether it still runs is asked before the file is read: an
+		# emulator that prints the marker and quits at once (the exit
+		# port) between a read and the question is then still seen.
+		kill -0 "$pid" 2>/dev/null && alive=1 || alive=0
 		if [ -f "$file" ]; then
 			status=$(grep -a -o 'HV-EXIT: status=[0-9]*' "$file" | head -n1 | sed 's/.*=//')
 			if [ -n "$status" ]; then echo "$status"; return 0; fi
 			if grep -a -q 'HALTED:' "$file"; then echo 255; return 0; fi
 		fi
-		kill -0 "$pid" 2>/dev/null || return 1
+		[ $alive -eq 1 ] || return 1
 		[ "$(date +%s)" -lt "$deadline" ] || return 2
 		sleep 0.2
 	done
