@@ -37,20 +37,15 @@ static uint32_t *pixel_row(const struct fbcon *c, unsigned y)
 	return (uint32_t *)((uint8_t *)c->fb.base + (size_t)y * c->fb.pitch);
 }
 
-/* A glyph row is 8 bits; each half picks one of sixteen ready-made runs of
- * four pixels, so a row is two table lookups, four 64-bit stores and no
- * branches (about 200 instructions a cell; tools/fbcon-cost). */
+/* A glyph row is 8 bits, which index a ready-made row of 8 pixels: a row
+ * is four 64-bit copies and no branches (tools/fbcon-cost). */
 static void draw_cell(struct fbcon *c, unsigned row, unsigned col, char ch)
 {
 	const uint8_t *g = font_glyph((unsigned char)ch);
 	uint8_t *p = (uint8_t *)pixel_row(c, row * FONT_H) + col * FONT_W * 4;
 
-	for (unsigned y = 0; y < FONT_H; y++, p += c->fb.pitch) {
-		const uint64_t *l = c->quads[g[y] >> 4], *r = c->quads[g[y] & 15];
-
-		__builtin_memcpy(p, l, 16);
-		__builtin_memcpy(p + 16, r, 16);
-	}
+	for (unsigned y = 0; y < FONT_H; y++, p += c->fb.pitch)
+		__builtin_memcpy(p, c->pixels[g[y]], FONT_W * 4);
 	c->shown[row][col] = ch;
 	c->st.glyphs++;
 }
@@ -165,12 +160,10 @@ int fbcon_init(struct fbcon *c, const struct fbcon_fb *fb, uint32_t fg_rgb,
 	c->fb = *fb;
 	c->fg = fbcon_pixel(fb, fg_rgb);
 	c->bg = fbcon_pixel(fb, bg_rgb);
-	/* quads[n]: the four pixels of glyph bits n (bit 3 = leftmost, at
-	 * the lowest address; x86 is little-endian) */
-	for (unsigned n = 0; n < 16; n++)
-		for (unsigned x = 0; x < 4; x++)
-			((uint32_t *)c->quads[n])[x] =
-				n & (8u >> x) ? c->fg : c->bg;
+	/* pixels[b]: the 8 pixels of glyph row bits b (bit 7 = leftmost) */
+	for (unsigned b = 0; b < 256; b++)
+		for (unsigned x = 0; x < FONT_W; x++)
+			c->pixels[b][x] = b & (0x80u >> x) ? c->fg : c->bg;
 	c->cols = fb->width / FONT_W;
 	c->rows = fb->height / FONT_H;
 	if (c->cols > FBCON_MAX_COLS)

@@ -9,7 +9,7 @@
  * the text up half a screen at once (jump scroll) and redraws only the
  * cells whose character changed, instead of the whole screen per line.
  * Measured on a real console log (tools/fbcon-cost, callgrind): 2.7-2.8
- * cells and about 1,300 instructions per byte printed, at 800x600 to
+ * cells and about 950 instructions per byte printed, at 800x600 to
  * 1920x1080. Pixels are only ever written, never read: framebuffers are
  * uncached or write-combined, and reading them is very slow on hardware. */
 #ifndef HV_FBCON_H
@@ -44,7 +44,7 @@ struct fbcon_stats {
 struct fbcon {
 	struct fbcon_fb fb;
 	uint32_t fg, bg;	/* pixel values */
-	uint64_t quads[16][2];	/* four pixels for each half of a glyph row */
+	uint32_t pixels[256][8];	/* the pixels of each glyph row (8 KiB) */
 	unsigned cols, rows;
 	unsigned cx, cy;	/* cx == cols: a wrap is pending */
 	unsigned jump;		/* rows a scroll moves the text up by */
