@@ -35,11 +35,15 @@ struct boot_file {
 	uint64_t size;
 };
 
+/* The framebuffer GOP left set up (32 bits per pixel in every GOP format
+ * that has one). The masks say where red, green and blue are in a pixel;
+ * all zero for PixelBltOnly (no linear framebuffer). */
 struct boot_fb {
 	uint64_t base;
 	uint64_t size;
 	uint32_t width, height, stride; /* stride in pixels */
 	uint32_t format;                /* EFI_GRAPHICS_PIXEL_FORMAT value */
+	uint32_t red_mask, green_mask, blue_mask;
 };
 
 struct boot_info {

@@ -54,6 +54,7 @@
 enum hvcfg_console {
 	HVCFG_CONSOLE_COM1 = 1,	/* the 16550 UART at 0x3f8 */
 	HVCFG_CONSOLE_E9 = 2,	/* debug port 0xE9 (Bochs, QEMU -debugcon) */
+	HVCFG_CONSOLE_FB = 4,	/* text drawn on the GOP framebuffer */
 };
 
 /* test_exit=: when to print the exit marker and leave the emulator. */

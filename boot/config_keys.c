@@ -72,6 +72,7 @@ static void reset_default(struct hv_config *cfg)
 static const struct keyword console_words[] = {
 	{ "com1", HVCFG_CONSOLE_COM1 },
 	{ "e9", HVCFG_CONSOLE_E9 },
+	{ "fb", HVCFG_CONSOLE_FB },
 	{ NULL, 0 },
 };
 
@@ -87,7 +88,7 @@ static bool set_console(struct parser *p, const struct key *k, struct span v)
 		if (!item.n)
 			return bad_value(p, k, all, "has an empty item");
 		if (!lookup_keyword(console_words, item, &bit))
-			return bad_value(p, k, item, "is not a sink (com1, e9)");
+			return bad_value(p, k, item, "is not a sink (com1, fb, e9)");
 		mask |= bit;
 		if (comma == v.n)
 			break;

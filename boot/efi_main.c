@@ -152,6 +152,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	console_init();
 	print_banner();
 	record_image(bi);
+	efi_print_boot_device();
 	load_config(bi);
 	load_vm_files(bi);
 	efi_collect_sysinfo(bi);

@@ -18,6 +18,32 @@ static uint64_t find_config_table(EFI_GUID *guid)
 	return 0;
 }
 
+/* UEFI 2.x 12.9: byte 0 of a RedGreenBlueReserved pixel is red, of a
+ * BlueGreenRedReserved pixel blue; PixelBitMask names the bits. */
+static void set_pixel_masks(struct boot_fb *fb,
+			    const EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info)
+{
+	switch (info->PixelFormat) {
+	case PixelRedGreenBlueReserved8BitPerColor:
+		fb->red_mask = 0x0000ff;
+		fb->green_mask = 0x00ff00;
+		fb->blue_mask = 0xff0000;
+		break;
+	case PixelBlueGreenRedReserved8BitPerColor:
+		fb->red_mask = 0xff0000;
+		fb->green_mask = 0x00ff00;
+		fb->blue_mask = 0x0000ff;
+		break;
+	case PixelBitMask:
+		fb->red_mask = info->PixelInformation.RedMask;
+		fb->green_mask = info->PixelInformation.GreenMask;
+		fb->blue_mask = info->PixelInformation.BlueMask;
+		break;
+	default:	/* PixelBltOnly: no framebuffer to draw in */
+		break;
+	}
+}
+
 static void collect_gop(struct boot_info *bi)
 {
 	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop;
@@ -35,6 +61,7 @@ static void collect_gop(struct boot_info *bi)
 	bi->fb.height = m->Info->VerticalResolution;
 	bi->fb.stride = m->Info->PixelsPerScanLine;
 	bi->fb.format = m->Info->PixelFormat;
+	set_pixel_masks(&bi->fb, m->Info);
 }
 
 void efi_collect_sysinfo(struct boot_info *bi)

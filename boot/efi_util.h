@@ -20,6 +20,9 @@ EFI_STATUS efi_read_file(const char *path, void **data, UINT64 *size);
 
 void efi_collect_sysinfo(struct boot_info *bi);
 
+/* Prints the device path of the volume we were loaded from (efi_bootdev.c). */
+void efi_print_boot_device(void);
+
 /* Takes the final memory map into bi and exits boot services; retries when
  * the map key goes stale. Returns EFI_SUCCESS or the last error. */
 EFI_STATUS efi_exit_boot_services(struct boot_info *bi);

@@ -1,5 +1,5 @@
 /* The hypervisor console: everything printed goes to the log ring and to the
- * enabled sinks (COM1, and the 0xE9 debug port in emulators). */
+ * enabled sinks (COM1, the screen, and the 0xE9 debug port in emulators). */
 #ifndef HV_CONSOLE_H
 #define HV_CONSOLE_H
 
@@ -12,13 +12,16 @@
 enum console_sink {
 	CONSOLE_COM1 = 1u << 0,
 	CONSOLE_E9 = 1u << 1,
+	CONSOLE_FB = 1u << 2,	/* the screen: hv/console_fb.c */
 };
 
 enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 
 void console_init(void);
 /* Switches sinks. A sink that becomes enabled first receives the ring's
- * content, so nothing printed before the config was read is lost to it. */
+ * content, so nothing printed before the config was read is lost to it
+ * (the screen draws the ring's end itself when it is attached). COM1 when
+ * no UART answers there becomes the screen, and the console says so. */
 void console_set_sinks(unsigned mask);
 unsigned console_sinks(void);
 void console_write(const char *s, size_t n);

@@ -39,3 +39,27 @@ size_t log_ring_read(const struct log_ring *r, size_t from, char *out, size_t n)
 		out[i] = r->buf[(oldest + from + i) % r->size];
 	return n;
 }
+
+static char byte_at(const struct log_ring *r, size_t at)
+{
+	char c = 0;
+
+	log_ring_read(r, at, &c, 1);
+	return c;
+}
+
+size_t log_ring_line_start(const struct log_ring *r, size_t end,
+			   unsigned lines)
+{
+	size_t pos = end;
+	unsigned seen = 0;
+
+	if (!lines)
+		return end;
+	if (pos && byte_at(r, pos - 1) == '\n')
+		pos--;		/* the last line's own terminator */
+	for (; pos > 0; pos--)
+		if (byte_at(r, pos - 1) == '\n' && ++seen == lines)
+			return pos;
+	return 0;
+}

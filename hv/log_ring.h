@@ -20,5 +20,10 @@ size_t log_ring_used(const struct log_ring *r);
 /* Copies held bytes starting at `from` (0 = oldest held) into out; returns
  * the number copied. Lets a reader walk the ring in chunks. */
 size_t log_ring_read(const struct log_ring *r, size_t from, char *out, size_t n);
+/* Where the last `lines` lines before offset `end` begin (a line ends with
+ * '\n'; a '\n' at end - 1 ends the last of them). 0 when fewer are held:
+ * lets a reader show the end of the log page by page. */
+size_t log_ring_line_start(const struct log_ring *r, size_t end,
+			   unsigned lines);
 
 #endif

@@ -3,6 +3,7 @@
  * PCI, GPU, VT-x), then the VMs of hv.cfg and the console shell. */
 #include "gpu/hw/gen9_regs.h"
 #include "hv/console.h"
+#include "hv/console_fb.h"
 #include "hv/cpu.h"
 #include "hv/hv.h"
 #include "hv/mem.h"
@@ -184,6 +185,7 @@ void hv_main(const struct boot_info *bi)
 	platform_set_test_exit(cfg->test_exit != HVCFG_EXIT_NO);
 	kprintf("hv: boot services exited; running on our own GDT/IDT/TSS\n");
 	setup_memory(bi);
+	console_fb_attach(bi, hv_platform.paging.mapped_bytes);
 	discover_acpi(bi);
 	discover_vtd();
 	gpu_host_early(cfg, hv_platform.paging.mapped_bytes,

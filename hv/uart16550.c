@@ -13,6 +13,7 @@
 #define UART_LCR 3 /* line control */
 #define UART_MCR 4 /* modem control */
 #define UART_LSR 5 /* line status */
+#define UART_SCR 7 /* scratch */
 
 #define LCR_8N1 0x03
 #define LCR_DLAB 0x80
@@ -25,6 +26,15 @@
 
 /* Bounded so a missing UART (some real boards) cannot hang the console. */
 #define UART_TX_SPIN 100000
+
+bool uart_present(uint16_t base)
+{
+	outb(base + UART_SCR, 0x55);
+	if (inb(base + UART_SCR) != 0x55)
+		return false;
+	outb(base + UART_SCR, 0xaa);
+	return inb(base + UART_SCR) == 0xaa;
+}
 
 void uart_init(uint16_t base, uint32_t baud)
 {

@@ -7,6 +7,9 @@
 
 #define COM1_BASE 0x3f8
 
+/* Is a UART there? Its scratch register must keep 0x55 and 0xAA (a port
+ * nothing decodes reads 0xFF). Real boards without a COM1 header. */
+bool uart_present(uint16_t base);
 void uart_init(uint16_t base, uint32_t baud);
 void uart_putc(uint16_t base, char c);
 /* Returns true and stores a byte when one is waiting; never blocks. */

@@ -2,8 +2,11 @@
 #  make image  - USB-ready GPT disk image (build/g9hv.img) with the default hv.cfg
 #  make run    - the main job: build, boot in Bochs (VT-x), console on this terminal
 #  make run-linux - the same with a Linux VM, the console attached to it
-#  make run-qemu - the same in QEMU (no VT-x: no VMs, just the shell)
+#  make run-qemu - the same in QEMU: KVM with nested VT-x where the host has
+#                 it (VMs run), else TCG (no VT-x: no VMs, just the shell)
+#  make run-usb  - make run-qemu with the image on an emulated USB stick
 #  make qemu / make bochs - boot build/g9hv.img headless in one emulator
+#  make qemu-usb - make qemu from the emulated USB stick
 #  make emu    - the emulator test cases (tests/emu/)
 
 IMAGE := $(BUILD)/g9hv.img
@@ -33,25 +36,47 @@ run-linux: $(LINUX_IMAGE)
 run-qemu: $(IMAGE)
 	@tools/run-interactive qemu $(IMAGE) $(RUN_SECONDS)
 
+# The stick as users boot it: xHCI + usb-storage, OVMF's removable-media boot.
+run-usb: $(IMAGE)
+	@QEMU_DISK=usb tools/run-interactive qemu $(IMAGE) $(RUN_SECONDS)
+
 qemu: $(IMAGE)
-	tools/run-qemu $(IMAGE) $(BUILD)/qemu-run $(RUN_SECONDS); \
+	QEMU_ACCEL=auto tools/run-qemu $(IMAGE) $(BUILD)/qemu-run $(RUN_SECONDS); \
+	echo "console output: $(BUILD)/qemu-run/console.log"
+
+qemu-usb: $(IMAGE)
+	QEMU_ACCEL=auto QEMU_DISK=usb tools/run-qemu $(IMAGE) $(BUILD)/qemu-run $(RUN_SECONDS); \
 	echo "console output: $(BUILD)/qemu-run/console.log"
 
 bochs: $(IMAGE)
 	tools/run-bochs $(IMAGE) $(BUILD)/bochs-run $(RUN_SECONDS); \
 	echo "console output: $(BUILD)/bochs-run/console.log"
 
-emu: $(EFI_APP) $(TESTGUEST_BIN) $(LINUX_GUEST_FILES)
+# Reads the framebuffer console's text off a QEMU screen dump, with the
+# console's own font (the fbcon-qemu case's check).
+FBCHECK := $(BUILD)/host/fbcheck
+$(FBCHECK): tools/fbcheck.c hv/fbcon_font.c hv/fbcon_font.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)gcc -O2 -Wall -Wextra -Werror -I. -o $@ tools/fbcheck.c hv/fbcon_font.c
+
+emu: $(EFI_APP) $(TESTGUEST_BIN) $(LINUX_GUEST_FILES) $(FBCHECK)
 	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/cases/*/
+
+# Tests of the tools themselves (shell scripts under tests/tools/), recorded
+# with the unit tests.
+TOOL_TESTS := $(wildcard tests/tools/test_*.sh)
+tool-tests:
+	@tools/run-tests unit $(TOOL_TESTS)
 
 test: deps
 	@rm -f $(BUILD)/test-results
 	@$(MAKE) --no-print-directory efi guest unit-build fuzz-build
-	@$(MAKE) --no-print-directory -k unit fuzz emu FUZZ_SECONDS=$(TEST_FUZZ_SECONDS); \
+	@$(MAKE) --no-print-directory -k unit tool-tests fuzz emu FUZZ_SECONDS=$(TEST_FUZZ_SECONDS); \
 	tools/run-tests summary $(BUILD)/test-results
 
 # Exit-path baseline: the test guest times CPUID, I/O, MSR, MMIO and
 # hypercall round trips in Bochs; the table lands in build/bench/exits.md.
-.PHONY: bench
+.PHONY: bench run-usb qemu-usb tool-tests
 bench: $(EFI_APP) $(TESTGUEST_BIN)
 	@tools/bench-exits $(EFI_APP) $(TESTGUEST_BIN) $(BUILD)/bench

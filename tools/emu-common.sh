@@ -6,15 +6,19 @@
 # the emulator ended without it, 2 on timeout. Polls every 0.2 s: the marker,
 # not a sleep, ends the wait.
 wait_for_marker() {
-	local pid=$1 file=$2 timeout=$3 deadline status
+	local pid=$1 file=$2 timeout=$3 deadline status alive
 	deadline=$(( $(date +%s) + timeout ))
 	while :; do
+		# Whether it still runs is asked before the file is read: an
+		# emulator that prints the marker and quits at once (the exit
+		# port) between a read and the question is then still seen.
+		kill -0 "$pid" 2>/dev/null && alive=1 || alive=0
 		if [ -f "$file" ]; then
 			status=$(grep -a -o 'HV-EXIT: status=[0-9]*' "$file" | head -n1 | sed 's/.*=//')
 			if [ -n "$status" ]; then echo "$status"; return 0; fi
 			if grep -a -q 'HALTED:' "$file"; then echo 255; return 0; fi
 		fi
-		kill -0 "$pid" 2>/dev/null || return 1
+		[ $alive -eq 1 ] || return 1
 		[ "$(date +%s)" -lt "$deadline" ] || return 2
 		sleep 0.2
 	done
@@ -75,4 +79,35 @@ info: action=report
 debug: action=ignore
 RC
 	printf 'c\n' > "$out/debugger.rc"
+}
+
+# qemu_disk_args KIND IMG: sets the array QEMU_DISK_ARGS to the QEMU options
+# that attach the disk image IMG. KIND ide: an IDE disk on the q35 AHCI
+# controller (the default). KIND usb: a USB stick, usb-storage on an xHCI
+# controller, and no other disk: OVMF then boots it as a PC boots a stick
+# (removable media, \EFI\BOOT\BOOTX64.EFI).
+qemu_disk_args() {
+	case $1 in
+	ide) QEMU_DISK_ARGS=(-drive "file=$2,format=raw,if=ide") ;;
+	usb) QEMU_DISK_ARGS=(-device qemu-xhci,id=xhci
+		-drive "if=none,id=stick,format=raw,file=$2"
+		-device usb-storage,bus=xhci.0,drive=stick,removable=on) ;;
+	*) echo "unknown disk kind '$1' (ide or usb)" >&2; return 1 ;;
+	esac
+}
+
+# qemu_accel_args: sets the array QEMU_ACCEL_ARGS. KVM with the host's CPU
+# (VT-x nested into the guest: the hypervisor's VMs run) when
+# tools/kvm-nested says the host can; TCG otherwise, after one line saying
+# why not. The emulator test cases do not call this: they expect TCG's
+# "no VT-x" in QEMU whatever the host.
+qemu_accel_args() {
+	local why
+	if why=$("$(dirname "${BASH_SOURCE[0]}")/kvm-nested"); then
+		echo "QEMU: KVM with nested VT-x (-enable-kvm -cpu host): VMs run in QEMU too"
+		QEMU_ACCEL_ARGS=(-enable-kvm -cpu host)
+	else
+		echo "QEMU: no KVM, TCG without VT-x (the shell only, no VMs): $why"
+		QEMU_ACCEL_ARGS=(-accel tcg)
+	fi
 }

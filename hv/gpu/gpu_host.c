@@ -26,6 +26,7 @@
 #include "gpu/policy/slots.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
+#include "hv/console_fb.h"
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_trapdev.h"
 #include "hv/gpu/gpu_place.h"
@@ -186,6 +187,7 @@ static int real_up(const struct pci_dev *d)
 			d->bus, d->dev, d->fn, err);
 		return err;
 	}
+	console_fb_gpu_takeover(info.aperture_base, info.aperture_size);
 	err = map_bars(&info);
 	if (err)
 		return err;

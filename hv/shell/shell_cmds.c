@@ -10,6 +10,7 @@
 #include "mini/stdlib.h"
 
 int shell_cmd_help(int argc, char **argv);
+int shell_cmd_log(int argc, char **argv);	/* shell_log.c */
 
 static int cmd_version(int argc, char **argv)
 {
@@ -56,27 +57,6 @@ static int cmd_pci(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_log(int argc, char **argv)
-{
-	const struct log_ring *r = console_ring();
-	size_t used = log_ring_used(r), from = 0;
-	char chunk[128];
-	size_t n;
-
-	(void)argc;
-	(void)argv;
-	/* Snapshot the length first: printing appends to the ring itself. */
-	while (from < used &&
-	       (n = log_ring_read(r, from, chunk,
-				  used - from < sizeof(chunk) ? used - from
-							      : sizeof(chunk))) > 0) {
-		/* Straight to the sinks: re-logging would double the ring. */
-		kprintf("%.*s", (int)n, chunk);
-		from += n;
-	}
-	return 0;
-}
-
 static int cmd_reboot(int argc, char **argv)
 {
 	(void)argc;
@@ -111,7 +91,8 @@ static const struct shell_cmd shell_cmds[] = {
 	{ "version", "", "version and build id", cmd_version },
 	{ "mem", "", "physical page allocator", cmd_mem },
 	{ "pci", "", "PCI functions found at boot", cmd_pci },
-	{ "log", "", "replay the in-memory console log", cmd_log },
+	{ "log", "[lines [skip]]", "replay the in-memory console log (or its "
+	  "last lines, skip lines back)", shell_cmd_log },
 	{ "reboot", "", "reset the machine", cmd_reboot },
 	{ "wait", "<ms>", "read no input for ms milliseconds while VMs run",
 	  cmd_wait },

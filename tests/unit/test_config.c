@@ -454,6 +454,12 @@ static void test_global_values(void **state)
 	assert_int_equal(cfg.console, HVCFG_CONSOLE_COM1 | HVCFG_CONSOLE_E9);
 	assert_int_equal(cfg.slice_ms, 1000);
 
+	assert_int_equal(parse("[global]\nconsole=fb\n"), 0);
+	assert_int_equal(cfg.console, HVCFG_CONSOLE_FB);
+	assert_int_equal(parse("[global]\nconsole=com1, FB ,e9\n"), 0);
+	assert_int_equal(cfg.console, HVCFG_CONSOLE_COM1 | HVCFG_CONSOLE_FB |
+				      HVCFG_CONSOLE_E9);
+
 	assert_int_equal(parse("[global]\ntest_exit=shell\n"), 0);
 	assert_int_equal(cfg.test_exit, HVCFG_EXIT_SHELL);
 	assert_int_equal(cfg.gpu, HVCFG_GPU_AUTO);
@@ -494,7 +500,7 @@ static void test_global_values(void **state)
 	assert_int_equal(cfg.gpu, HVCFG_GPU_MODEL_MMIO);
 
 	check_only_error("[global]\nconsole=com2\n", 2, "global",
-			 "console: 'com2' is not a sink");
+			 "console: 'com2' is not a sink (com1, fb, e9)");
 	check_only_error("[global]\nconsole=com1,,e9\n", 2, "global",
 			 "console: 'com1,,e9' has an empty item");
 	check_only_error("[global]\nconsole=com1,\n", 2, "global", "empty item");

@@ -256,10 +256,41 @@ static void test_size_zero(void **state)
 	assert_int_equal(log_ring_read(&ring, 0, out, sizeof(out)), 0);
 }
 
+/* Line starts for the shell's `log N SKIP`: counted back from an end. */
+static void test_line_start(void **state)
+{
+	(void)state;
+	wr("ab\ncd\nef\n");
+	assert_int_equal(log_ring_line_start(&ring, 9, 0), 9);
+	assert_int_equal(log_ring_line_start(&ring, 9, 1), 6);
+	assert_int_equal(log_ring_line_start(&ring, 9, 2), 3);
+	assert_int_equal(log_ring_line_start(&ring, 9, 3), 0);
+	assert_int_equal(log_ring_line_start(&ring, 9, 4), 0);
+	/* an unterminated last line counts as a line */
+	assert_int_equal(log_ring_line_start(&ring, 5, 1), 3);
+	assert_int_equal(log_ring_line_start(&ring, 5, 2), 0);
+	assert_int_equal(log_ring_line_start(&ring, 0, 1), 0);
+}
+
+/* After wrapping, offsets are into what is held; the oldest (cut) line
+ * starts at 0. */
+static void test_line_start_wrapped(void **state)
+{
+	(void)state;
+	wr("AAAA\nBBBBBBBBBB\nCC\nD\n");	/* 21 bytes, 16 held */
+	assert_int_equal(log_ring_line_start(&ring, 16, 1), 14);
+	assert_int_equal(log_ring_line_start(&ring, 16, 2), 11);
+	assert_int_equal(log_ring_line_start(&ring, 16, 3), 0);
+	assert_int_equal(log_ring_line_start(&ring, 16, 9), 0);
+	assert_int_equal(log_ring_line_start(&ring, 14, 1), 11);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_empty, setup),
+		cmocka_unit_test_setup(test_line_start, setup),
+		cmocka_unit_test_setup(test_line_start_wrapped, setup),
 		cmocka_unit_test_setup(test_below_capacity, setup),
 		cmocka_unit_test_setup(test_exactly_capacity, setup),
 		cmocka_unit_test_setup(test_wrap_order, setup),

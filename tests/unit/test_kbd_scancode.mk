@@ -1,0 +1,3 @@
+# PC keyboard scancodes to terminal bytes (hv/kbd_scancode.c): host unit test.
+UNIT_TESTS += test_kbd_scancode
+test_kbd_scancode_SRCS := hv/kbd_scancode.c
