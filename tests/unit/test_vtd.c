@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "hv/hv_errno.h"
+#include "hv/vtd_fault.h"
 #include "hv/vtd_tables.h"
 #include "tests/harness/fake_pages.h"
 
@@ -27,7 +28,7 @@ static void test_only_allowed_pages_translate(void **state)
 
 	(void)state;
 	for (unsigned levels = 3; levels <= 4; levels++) {
-		assert_int_equal(vtd_domain_init(&d, levels, 1, 0, IGPU_DEVFN), 0);
+		assert_int_equal(vtd_domain_init(&d, levels, 1, 0, IGPU_DEVFN, NULL), 0);
 		assert_int_equal(vtd_allow(&d, 0x12340000, 0x3000, true), 0);
 		assert_int_equal(vtd_allow(&d, 0x7f000000, 0x1000, false), 0);
 		assert_int_equal(d.pages_allowed, 4);
@@ -59,12 +60,12 @@ static void test_bad_arguments_and_no_memory(void **state)
 	struct vtd_domain d;
 
 	(void)state;
-	assert_int_equal(vtd_domain_init(&d, 5, 1, 0, IGPU_DEVFN), -HV_EINVAL);
+	assert_int_equal(vtd_domain_init(&d, 5, 1, 0, IGPU_DEVFN, NULL), -HV_EINVAL);
 	fake_pages_fail_after(2);
-	assert_int_equal(vtd_domain_init(&d, 4, 1, 0, IGPU_DEVFN), -HV_ENOMEM);
+	assert_int_equal(vtd_domain_init(&d, 4, 1, 0, IGPU_DEVFN, NULL), -HV_ENOMEM);
 	assert_int_equal(fake_pages_live(), 0);
 	fake_pages_fail_after(-1);
-	assert_int_equal(vtd_domain_init(&d, 3, 1, 0, IGPU_DEVFN), 0);
+	assert_int_equal(vtd_domain_init(&d, 3, 1, 0, IGPU_DEVFN, NULL), 0);
 	assert_int_equal(vtd_allow(&d, 0x1001, 0x1000, true), -HV_EINVAL);
 	assert_int_equal(vtd_allow(&d, 1ull << 39, 0x1000, true), -HV_EINVAL);
 	fake_pages_fail_after(0);
