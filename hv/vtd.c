@@ -114,7 +114,14 @@ static int probe(const struct acpi_drhd *g)
 	if (err)
 		return err;
 	err = vtd_unit_probe(u, &io, g->base);
-	if (!err && (u->ecap & VTD_ECAP_C))
+	if (err) {
+		kprintf("vt-d: unit %llx: not usable (VER %x CAP %016llx ECAP "
+			"%016llx, error %d)\n", (unsigned long long)g->base,
+			u->ver, (unsigned long long)u->cap,
+			(unsigned long long)u->ecap, err);
+		return err;
+	}
+	if (u->ecap & VTD_ECAP_C)
 		u->io.flush = NULL;
 	kprintf("vt-d: unit %llx: version %u.%u, CAP %016llx ECAP %016llx: "
 		"%u-level tables, %u fault record(s), %s invalidation, page "
@@ -124,7 +131,7 @@ static int probe(const struct acpi_drhd *g)
 		u->levels, u->nfr, vtd_inval_name(),
 		u->io.flush ? "not coherent (tables flushed with clflush)"
 			    : "coherent");
-	return err;
+	return 0;
 }
 
 /* The RMRRs whose scope names the iGPU: stolen memory, which the GOP's
@@ -161,6 +168,9 @@ static int program(const struct acpi_dmar *d, const struct acpi_drhd *g)
 	if (err) {
 		kprintf("vt-d: the unit did not complete '%s'\n",
 			u->failed_step ? u->failed_step : "?");
+		/* half-enabled would block the GPU from pages we no longer
+		 * track: translation off, best effort */
+		(void)vtd_unit_disable(u);
 		return err;
 	}
 	vt.on = true;

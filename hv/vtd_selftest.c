@@ -271,7 +271,9 @@ void vtd_selftest_edu(void)
 					(uint8_t)(e.pd->dev << 3 | e.pd->fn));
 	if (err) {
 		kprintf("vtd: selftest: not run: %s (%d)\n",
-			err == -HV_ENOENT && !e.pd ? "no edu device" :
+			!e.pd ? "no edu device" :
+			err == -HV_ENOTSUP ? "edu is not behind the iGPU's "
+			"VT-d unit" :
 			!vtd_active() ? "no VT-d translation (see the vt-d "
 			"lines above)" : "the edu device is not usable", err);
 		return;
