@@ -162,11 +162,14 @@ void hv_main(const struct boot_info *bi)
 	kprintf("hv: boot services exited; running on our own GDT/IDT/TSS\n");
 	setup_memory(bi);
 	discover_acpi(bi);
-	vtd_boot(cfg);	/* before the GPU: its DMA is isolated from the start */
 	gpu_host_early(cfg, hv_platform.paging.mapped_bytes,
 		       memmap_highest_addr(bi));
 	discover_pci();
 	discover_gpu();
+	/* before the GPU is taken over: its DMA is isolated from the start */
+	vtd_boot(cfg);
+	if (cfg->vtd_selftest == HVCFG_VTD_SELFTEST_EDU)
+		vtd_selftest_prepare();
 	gpu_host_init(cfg, hv_platform.gpu_index >= 0
 				   ? &pci_info()->devs[hv_platform.gpu_index]
 				   : NULL);

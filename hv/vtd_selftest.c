@@ -254,33 +254,43 @@ static void run(struct edu *e)
 	put_pages(&pg[1]);
 }
 
-void vtd_selftest_edu(void)
+static struct edu edu;
+static int prepared = -HV_ENOENT;
+
+void vtd_selftest_prepare(void)
 {
-	struct edu e = { 0 };
 	int err;
 
-	checks = failed = 0;
 	if (!tsc_hz())
 		tsc_calibrate();
-	err = edu_open(&e);
+	err = edu_open(&edu);
 	if (!err)
-		err = vtd_start_for_test(e.pd->bus,
-					 (uint8_t)(e.pd->dev << 3 | e.pd->fn));
+		err = vtd_start_for_test(edu.pd->bus,
+					 (uint8_t)(edu.pd->dev << 3 | edu.pd->fn));
 	if (!err)
-		err = vtd_attach_device(e.pd->bus,
-					(uint8_t)(e.pd->dev << 3 | e.pd->fn));
+		err = vtd_attach_device(edu.pd->bus,
+					(uint8_t)(edu.pd->dev << 3 | edu.pd->fn));
+	prepared = err;
+	if (!err)
+		kprintf("vtd: selftest: edu %02x:%02x.%x put behind the iGPU's "
+			"tables\n", edu.pd->bus, edu.pd->dev, edu.pd->fn);
+}
+
+void vtd_selftest_edu(void)
+{
+	int err = prepared;
+
+	checks = failed = 0;
 	if (err) {
 		kprintf("vtd: selftest: not run: %s (%d)\n",
-			!e.pd ? "no edu device" :
+			!edu.pd ? "no edu device" :
 			err == -HV_ENOTSUP ? "edu is not behind the iGPU's "
 			"VT-d unit" :
 			!vtd_active() ? "no VT-d translation (see the vt-d "
 			"lines above)" : "the edu device is not usable", err);
 		return;
 	}
-	kprintf("vtd: selftest: edu %02x:%02x.%x put behind the iGPU's "
-		"tables\n", e.pd->bus, e.pd->dev, e.pd->fn);
-	run(&e);
+	run(&edu);
 	kprintf("vtd: selftest: %s (%u checks, %u failed)\n",
 		failed ? "FAIL" : "PASS", checks, failed);
 }
