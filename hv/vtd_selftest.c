@@ -3,9 +3,12 @@
  * QEMU has no Intel GPU but emulates a VT-d unit (-device intel-iommu)
  * and a device that does DMA on command (-device edu: source 0x80,
  * destination 0x88, count 0x90, command 0x98; its 4 KiB buffer at 0x40000
- * in its own address space; QEMU's docs/specs/edu.txt). The edu function
- * is attached to the iGPU's domain (the same root, context and second-
- * level tables, domain id and policy), one buffer is allowed, and then:
+ * in its own address space; QEMU's docs/specs/edu.txt). At boot, before
+ * the GPU comes up (vtd_selftest_prepare), the edu function is attached
+ * to the iGPU's domain (the same root, context and second-level tables,
+ * domain id and policy; where no unit covers 00:02.0, as in QEMU, the
+ * unit covering edu is programmed with that domain). After boot
+ * (vtd_selftest_edu) one buffer is allowed, and then:
  *   - a DMA read from an allowed page and a DMA write into an allowed page
  *     arrive (the bytes are compared);
  *   - a DMA write to a page outside leaves it unchanged, and the fault is
