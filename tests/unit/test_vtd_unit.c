@@ -328,6 +328,40 @@ static void test_probe_decodes_qemu_unit(void **state)
 	assert_int_equal(fk.nlog, 0);		/* probing writes nothing */
 }
 
+/* The graphics unit of Intel client desktops with the two-unit layout
+ * (fed90000 graphics, fed91000 INCLUDE_PCI_ALL), as public Linux boot
+ * logs print it ("dmar0: reg_base_addr fed90000 ver 1:0 cap
+ * 1c0000c40660462 ecap 19e2ff0505e"): 4-level tables only, page walks
+ * not snooped, one fault record at 0x400, IOTLB_REG at 0x508, read and
+ * write draining, no page-selective invalidation, PMRs possible. */
+#define GFX_CAP 0x01c0000c40660462ull
+#define GFX_ECAP 0x0000019e2ff0505eull
+
+static void test_graphics_unit_as_linux_prints_it(void **state)
+{
+	struct vtd_unit u;
+	uint64_t iotlb = 0;
+
+	(void)state;
+	fake_init(1, GFX_CAP, GFX_ECAP);
+	assert_int_equal(vtd_unit_probe(&u, &fake_io, 0xfed90000), 0);
+	assert_int_equal(u.levels, 4);
+	assert_int_equal(u.fro, 0x400);
+	assert_int_equal(u.nfr, 1);
+	assert_int_equal(u.iro, 0x500);
+	assert_int_equal(u.inval, VTD_INVAL_REGISTER);	/* VER 1.0 */
+	assert_false(u.ecap & VTD_ECAP_C);		/* clflush needed */
+	assert_int_equal(vtd_unit_enable(&u, ROOT), 0);
+	assert_int_equal(u.st.wb_flushes, 0);		/* no RWBF */
+	/* the IOTLB invalidation asks for read and write draining */
+	s64(0x508, 0);
+	assert_int_equal(vtd_unit_flush_domain(&u, 1), 0);
+	iotlb = g64(0x508);
+	assert_true(iotlb & VTD_IOTLB_DR);
+	assert_true(iotlb & VTD_IOTLB_DW);
+	assert_int_equal((iotlb >> 32) & 0xffff, 1);
+}
+
 static void test_probe_levels_and_refusals(void **state)
 {
 	struct vtd_unit u;
@@ -621,6 +655,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_probe_decodes_qemu_unit, setup),
+		cmocka_unit_test_setup(test_graphics_unit_as_linux_prints_it,
+				       setup),
 		cmocka_unit_test_setup(test_probe_levels_and_refusals, setup),
 		cmocka_unit_test_setup(test_enable_in_documented_order, setup),
 		cmocka_unit_test_setup(test_enable_takes_unit_from_firmware,
