@@ -75,17 +75,21 @@ static void clflush_range(const void *p, unsigned long n)
 	__asm__ volatile("mfence" ::: "memory");
 }
 
-/* A DRHD pointing into RAM is a broken table: mapping it uncached and
- * writing "registers" there would corrupt memory. */
-static bool base_in_ram(uint64_t base)
+/* Does [base, last] touch memory the page allocator or our image owns?
+ * A DRHD there is a broken table (writing "registers" would corrupt
+ * memory); an RMRR there would give the GPU pages that VMs get later
+ * (Linux warns "[Firmware Bug]: No firmware reserved region can cover
+ * this RMRR"). */
+static bool touches_ram(uint64_t base, uint64_t last)
 {
 	const struct boot_info *bi = hv_platform.bi;
 
 	for (uint32_t i = 0; bi && i < bi->nr_mem; i++) {
 		const struct mem_range *m = &bi->mem[i];
+		uint64_t end = m->base + m->pages * PAGE_SIZE - 1;
 
 		if ((m->type == MEM_USABLE || m->type == MEM_HV_IMAGE) &&
-		    base - m->base < m->pages * PAGE_SIZE)
+		    m->pages && base <= end && last >= m->base)
 			return true;
 	}
 	return false;
@@ -93,7 +97,8 @@ static bool base_in_ram(uint64_t base)
 
 static int map_unit(uint64_t base)
 {
-	if (!base || (base & (PAGE_SIZE - 1)) || base_in_ram(base) ||
+	if (!base || (base & (PAGE_SIZE - 1)) ||
+	    touches_ram(base, base + PAGE_SIZE - 1) ||
 	    base >= hv_platform.paging.mapped_bytes)
 		return -HV_EINVAL;
 	/* registers uncached whatever the MTRRs say (a unit above 4 GiB
@@ -143,6 +148,13 @@ static void add_rmrrs(const struct acpi_dmar *d)
 
 		if (!r->igpu)
 			continue;
+		if (touches_ram(r->base, r->limit)) {
+			kprintf("vt-d: RMRR %llx-%llx overlaps RAM we hand out "
+				"(firmware bug): NOT mapped for 00:02.0\n",
+				(unsigned long long)r->base,
+				(unsigned long long)r->limit);
+			continue;
+		}
 		kprintf("vt-d: RMRR %llx-%llx (stolen memory) mapped 1:1 for "
 			"00:02.0%s\n", (unsigned long long)r->base,
 			(unsigned long long)r->limit,
