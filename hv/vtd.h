@@ -23,7 +23,9 @@ void vtd_boot(const struct hv_config *cfg);
 bool vtd_active(void);
 /* The mediator took (alloc) or gives back npages at hpa: the GPU may
  * reach them / no longer (invalidated before this returns, so the pages
- * can be reused). */
+ * can be reused). hv_ops' page_alloc/page_free call it; any other code
+ * that gives the GPU memory to read or write (a smoke test's batch and
+ * target pages) must call it too, or the GPU's access faults. */
 void vtd_gpu_pages(uint64_t hpa, size_t npages, bool alloc);
 /* VM id (name for messages) has a vGPU and runs (want) with its RAM at
  * [base, base + len): hv/vtd_vms.c keeps this in step each round. */
