@@ -4,7 +4,7 @@
  *
  * Registers are reached through struct vtd_io so the same code runs on
  * the machine (MMIO, hv/vtd.c) and against the host tests' fake unit
- * (tests/harness/fake_vtd_unit.c). Every wait for the unit is bounded by
+ * (tests/unit/test_vtd_unit.c). Every wait for the unit is bounded by
  * io.now_us: a unit that never answers gives -HV_ETIMEDOUT and a counted,
  * named step, never a hang.
  *
