@@ -311,13 +311,26 @@ void vtd_vm_ram(unsigned id, const char *name, bool want, uint64_t base,
 			"mapped for the GPU (it has a vGPU)");
 }
 
+/* What our tables say about the faulting access: a page we allow that
+ * the unit still refused means it did not see our tables (a missing
+ * flush or invalidation), which is a bug of ours, not the device's. */
+static const char *tables_say(const struct vtd_fault *f)
+{
+	uint64_t hpa;
+
+	if (vtd_translate(&vt.dom, (uint8_t)(f->source >> 8),
+			  (uint8_t)f->source, f->addr, !f->read, &hpa))
+		return "our tables allow it: the unit missed an update";
+	return "not allowed";
+}
+
 static void report_fault(const struct vtd_fault *f)
 {
-	kprintf("vt-d: DMA fault: %02x:%02x.%x %s %llx: reason %u (%s); "
+	kprintf("vt-d: DMA fault: %02x:%02x.%x %s %llx: reason %u (%s), %s; "
 		"further faults on this page only counted\n", f->source >> 8,
 		(f->source >> 3) & 31, f->source & 7,
 		f->read ? "read of" : "write to", (unsigned long long)f->addr,
-		f->reason, vtd_fault_reason_name(f->reason));
+		f->reason, vtd_fault_reason_name(f->reason), tables_say(f));
 }
 
 unsigned vtd_poll_faults(void)
