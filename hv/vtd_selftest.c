@@ -44,7 +44,8 @@
 /* QEMU 7.2's edu refuses (hw_error, QEMU exits) a transfer that ends at
  * the end of its 4 KiB buffer: move half of it. */
 #define EDU_XFER	2048u
-#define EDU_DMA_MS	2000	/* it completes 100 ms after the command */
+#define EDU_DMA_MS	10000	/* it completes 100 ms (QEMU's virtual
+				 * clock) after the command */
 #define PCI_CMD_MEM_BM	0x6u
 #define MAP_GRAIN	(2ull << 20)
 #define OUTSIDE_BYTE	0xee
@@ -69,18 +70,33 @@ static void edu_wr(struct edu *e, uint32_t off, uint64_t v)
 	*(volatile uint64_t *)(e->bar + off) = v;
 }
 
-/* One transfer of EDU_XFER bytes; false when the device never finished. */
+static bool edu_busy(struct edu *e)
+{
+	return *(volatile uint32_t *)(e->bar + EDU_DMA_CMD) & EDU_CMD_RUN;
+}
+
+/* One transfer of EDU_XFER bytes; false (and said) when the device did
+ * not finish in time. Polled once a millisecond: each MMIO read takes
+ * QEMU's global lock, which the timer that completes the transfer needs
+ * too; polled flat out on a loaded host, the timer starved and a check
+ * failed (vtd48-qemu, once). */
 static bool edu_dma(struct edu *e, uint64_t src, uint64_t dst, bool to_ram)
 {
-	uint64_t t0 = rdtsc();
+	uint64_t t0 = rdtsc(), t;
 
 	edu_wr(e, EDU_DMA_SRC, src);
 	edu_wr(e, EDU_DMA_DST, dst);
 	edu_wr(e, EDU_DMA_CNT, EDU_XFER);
 	edu_wr(e, EDU_DMA_CMD, EDU_CMD_RUN | (to_ram ? EDU_CMD_TO_RAM : 0));
-	while (*(volatile uint32_t *)(e->bar + EDU_DMA_CMD) & EDU_CMD_RUN)
-		if (rdtsc() - t0 > tsc_ms(EDU_DMA_MS))
+	while (edu_busy(e)) {
+		if (rdtsc() - t0 > tsc_ms(EDU_DMA_MS)) {
+			kprintf("vtd: selftest: edu did not finish a DMA within "
+				"%u ms\n", EDU_DMA_MS);
 			return false;
+		}
+		for (t = rdtsc(); rdtsc() - t < tsc_ms(1);)
+			cpu_relax();
+	}
 	return true;
 }
 
