@@ -80,6 +80,19 @@ enum hvcfg_gpu {
 				 * the iGPU (hv/gpu/gpu_trapdev.c) */
 };
 
+/* vtd=: program the iGPU's VT-d unit (hv/vtd.c) when the DMAR has one. */
+enum hvcfg_vtd {
+	HVCFG_VTD_ON,
+	HVCFG_VTD_OFF,
+};
+
+/* vtd_selftest=: after boot, DMA from a test device through the iGPU's
+ * VT-d tables (hv/vtd_selftest.c). */
+enum hvcfg_vtd_selftest {
+	HVCFG_VTD_SELFTEST_NONE,
+	HVCFG_VTD_SELFTEST_EDU,	/* QEMU's edu device */
+};
+
 /* placement=: where vGPUs' high GM goes on gScale's slots at boot. */
 enum hvcfg_placement {
 	HVCFG_PLACE_GSCALE,	/* each new vGPU on the least used slots */
@@ -132,6 +145,8 @@ struct hv_config {
 	enum hvcfg_selftest selftest;
 	enum hvcfg_gpu gpu;
 	enum hvcfg_placement placement;
+	enum hvcfg_vtd vtd;
+	enum hvcfg_vtd_selftest vtd_selftest;
 
 	/* one per VM section, in file order, valid or not */
 	unsigned nr_vms;

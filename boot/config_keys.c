@@ -278,6 +278,48 @@ static void reset_gpu(struct hv_config *cfg)
 	cfg->gpu = HVCFG_GPU_AUTO;
 }
 
+static const struct keyword vtd_words[] = {
+	{ "on", HVCFG_VTD_ON },
+	{ "off", HVCFG_VTD_OFF },
+	{ NULL, 0 },
+};
+
+static bool set_vtd(struct parser *p, const struct key *k, struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(vtd_words, v, &x))
+		return bad_value(p, k, v, "is not one of on, off");
+	p->cfg->vtd = (enum hvcfg_vtd)x;
+	return true;
+}
+
+static void reset_vtd(struct hv_config *cfg)
+{
+	cfg->vtd = HVCFG_VTD_ON;
+}
+
+static const struct keyword vtd_selftest_words[] = {
+	{ "none", HVCFG_VTD_SELFTEST_NONE },
+	{ "edu", HVCFG_VTD_SELFTEST_EDU },
+	{ NULL, 0 },
+};
+
+static bool set_vtd_selftest(struct parser *p, const struct key *k,
+			     struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(vtd_selftest_words, v, &x))
+		return bad_value(p, k, v, "is not one of none, edu");
+	p->cfg->vtd_selftest = (enum hvcfg_vtd_selftest)x;
+	return true;
+}
+
+static void reset_vtd_selftest(struct hv_config *cfg)
+{
+	cfg->vtd_selftest = HVCFG_VTD_SELFTEST_NONE;
+}
 
 const struct key cfg_global_keys[NR_GK] = {
 	[GK_DEFAULT]	= { "default", false, set_default, reset_default },
@@ -297,6 +339,9 @@ const struct key cfg_global_keys[NR_GK] = {
 			     reset_vgpu_faults },
 	[GK_VGPU_FAULT_WINDOW_MS] = { "vgpu_fault_window_ms", false, set_num,
 				      reset_vgpu_fault_window },
+	[GK_VTD]	= { "vtd", false, set_vtd, reset_vtd },
+	[GK_VTD_SELFTEST] = { "vtd_selftest", false, set_vtd_selftest,
+			      reset_vtd_selftest },
 };
 
 /* -- [vm] -- */

@@ -27,6 +27,7 @@
 #define DMAR_RMRR_SCOPES 24
 #define DMAR_DRHD_INCLUDE_ALL 1u
 #define SCOPE_ENDPOINT 1
+#define SCOPE_BRIDGE 2
 #define IGPU_DEV 2
 
 static bool sums_to_zero(const void *p, size_t n)
@@ -145,6 +146,28 @@ static bool scopes_name_igpu(const uint8_t *p, uint32_t from, uint32_t to)
 	return false;
 }
 
+/* The unit's one-hop endpoint and bridge scopes, as bus << 8 | devfn. */
+static void drhd_scopes(const uint8_t *p, uint32_t from, uint32_t to,
+			struct acpi_drhd *u)
+{
+	for (uint32_t off = from; off + 6 <= to;) {
+		uint8_t type = p[off], len = p[off + 1];
+
+		if (len < 6 || off + len > to)
+			return;
+		if (type != SCOPE_ENDPOINT && type != SCOPE_BRIDGE) {
+			off += len;
+			continue;	/* IOAPIC, HPET, ACPI namespace */
+		}
+		if (len != 8 || u->nr_scopes == ACPI_MAX_DRHD_SCOPES)
+			u->scopes_skipped++;
+		else
+			u->scope[u->nr_scopes++] = (uint16_t)(p[off + 5] << 8 |
+				(p[off + 6] & 31) << 3 | (p[off + 7] & 7));
+		off += len;
+	}
+}
+
 static void dmar_drhd(const uint8_t *p, uint32_t off, uint16_t len,
 		      struct acpi_dmar *d)
 {
@@ -160,6 +183,7 @@ static void dmar_drhd(const uint8_t *p, uint32_t off, uint16_t len,
 	u->base = rd64(p + off + 8);
 	u->igpu = u->segment == 0 &&
 		  scopes_name_igpu(p, off + DMAR_DRHD_SCOPES, off + len);
+	drhd_scopes(p, off + DMAR_DRHD_SCOPES, off + len, u);
 }
 
 static void dmar_rmrr(const uint8_t *p, uint32_t off, uint16_t len,
@@ -203,17 +227,35 @@ static void parse_dmar(const struct acpi_sdt_header *h, struct acpi_info *ai)
 	}
 }
 
-const struct acpi_drhd *acpi_dmar_igpu_unit(const struct acpi_dmar *d)
+static bool names(const struct acpi_drhd *u, uint16_t sid)
+{
+	for (unsigned i = 0; i < u->nr_scopes; i++)
+		if (u->scope[i] == sid)
+			return true;
+	return false;
+}
+
+const struct acpi_drhd *acpi_dmar_unit_for(const struct acpi_dmar *d,
+					   uint8_t bus, uint8_t devfn)
 {
 	const struct acpi_drhd *all = NULL;
+	uint16_t sid = (uint16_t)(bus << 8 | devfn);
 
 	for (uint32_t i = 0; i < d->nr_drhd; i++) {
-		if (d->drhd[i].igpu)
+		if (d->drhd[i].segment != 0)
+			continue;
+		if (names(&d->drhd[i], sid) ||
+		    (sid == IGPU_DEV << 3 && d->drhd[i].igpu))
 			return &d->drhd[i];
-		if (d->drhd[i].include_all && d->drhd[i].segment == 0)
+		if (d->drhd[i].include_all)
 			all = &d->drhd[i];
 	}
 	return all;
+}
+
+const struct acpi_drhd *acpi_dmar_igpu_unit(const struct acpi_dmar *d)
+{
+	return acpi_dmar_unit_for(d, 0, IGPU_DEV << 3);
 }
 
 static void parse_table(uint64_t pa, uint64_t limit, struct acpi_info *ai)

@@ -17,6 +17,7 @@ struct acpi_mcfg {
 
 #define ACPI_MAX_DRHD 4
 #define ACPI_MAX_RMRR 4
+#define ACPI_MAX_DRHD_SCOPES 32
 
 /* One DMA-remapping hardware unit (DRHD). */
 struct acpi_drhd {
@@ -25,6 +26,13 @@ struct acpi_drhd {
 	bool include_all;	/* INCLUDE_PCI_ALL: every device not named
 				 * by another unit's scope */
 	bool igpu;		/* its scope names the endpoint 00:02.0 */
+	/* The endpoints and bridges its scope names by a one-hop path
+	 * (start bus, device, function): bus << 8 | devfn. A Skylake's
+	 * graphics unit names 00:02.0; QEMU's q35 unit names every function
+	 * on bus 0 instead of setting INCLUDE_PCI_ALL. Longer paths (behind
+	 * bridges) and entries past the array are counted, not resolved. */
+	uint8_t nr_scopes, scopes_skipped;
+	uint16_t scope[ACPI_MAX_DRHD_SCOPES];
 };
 
 /* A reserved memory region a device keeps using (RMRR): the unit must
@@ -62,8 +70,11 @@ struct acpi_info {
  * corrupt firmware tables cannot send the parser into unmapped space. */
 int acpi_parse(uint64_t rsdp_pa, uint64_t phys_limit, struct acpi_info *out);
 
-/* The unit that translates the iGPU's DMA (00:02.0 on segment 0): the one
- * whose scope names it, else the INCLUDE_PCI_ALL one; NULL when none. */
+/* The unit that translates DMA from bus:devfn on segment 0: the one whose
+ * scope names it, else the INCLUDE_PCI_ALL one; NULL when none. */
+const struct acpi_drhd *acpi_dmar_unit_for(const struct acpi_dmar *d,
+					   uint8_t bus, uint8_t devfn);
+/* The same for the iGPU (00:02.0). */
 const struct acpi_drhd *acpi_dmar_igpu_unit(const struct acpi_dmar *d);
 
 #endif

@@ -13,6 +13,8 @@
 #include "hv/platform.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/orchestrate.h"
+#include "hv/vtd.h"
+#include "hv/vtd_selftest.h"
 #include "hv/x86.h"
 
 struct hv_platform hv_platform = { .gpu_index = -1 };
@@ -62,31 +64,6 @@ static void discover_acpi(const struct boot_info *bi)
 		"windows%s\n", ai->oem_id, ai->xsdt ? "XSDT" : "RSDT",
 		ai->nr_tables, ai->nr_cpus, ai->nr_ioapics, ai->nr_mcfg,
 		ai->bad_checksums ? " (tables with bad checksums skipped)" : "");
-}
-
-/* VT-d (DMAR): said at boot either way, because without it nothing stops
- * the GPU's DMA from reaching any memory (the guarantee GVT-g gets from
- * the host IOMMU). The units are found here; programming them is not
- * written yet (docs/hardware.md). */
-static void discover_vtd(void)
-{
-	const struct acpi_dmar *d = &hv_platform.acpi.dmar;
-	const struct acpi_drhd *g = acpi_dmar_igpu_unit(d);
-
-	if (!d->present) {
-		kprintf("vt-d: no DMAR table: no VT-d; the GPU's DMA is not "
-			"isolated by an IOMMU\n");
-		return;
-	}
-	kprintf("vt-d: DMAR: %u remapping unit(s), %u RMRR(s), host address "
-		"width %u\n", d->nr_drhd, d->nr_rmrr, d->haw + 1);
-	if (g)
-		kprintf("vt-d: the iGPU's unit at %llx (%s); not programmed: "
-			"GPU DMA is not isolated yet\n",
-			(unsigned long long)g->base,
-			g->igpu ? "its own" : "INCLUDE_PCI_ALL");
-	else
-		kprintf("vt-d: no unit covers 00:02.0\n");
 }
 
 static void discover_pci(void)
@@ -187,11 +164,14 @@ void hv_main(const struct boot_info *bi)
 	setup_memory(bi);
 	console_fb_attach(bi, hv_platform.paging.mapped_bytes);
 	discover_acpi(bi);
-	discover_vtd();
 	gpu_host_early(cfg, hv_platform.paging.mapped_bytes,
 		       memmap_highest_addr(bi));
 	discover_pci();
 	discover_gpu();
+	/* before the GPU is taken over: its DMA is isolated from the start */
+	vtd_boot(cfg);
+	if (cfg->vtd_selftest == HVCFG_VTD_SELFTEST_EDU)
+		vtd_selftest_prepare();
 	gpu_host_init(cfg, hv_platform.gpu_index >= 0
 				   ? &pci_info()->devs[hv_platform.gpu_index]
 				   : NULL);
@@ -199,6 +179,8 @@ void hv_main(const struct boot_info *bi)
 	list_unstartable_vms(cfg);
 	if (vtx_usable(&hv_platform.vtx))
 		vms_create_from_config(cfg);
+	if (cfg->vtd_selftest == HVCFG_VTD_SELFTEST_EDU)
+		vtd_selftest_edu();
 	run_selftest(cfg->selftest);
 	kprintf("hv: boot complete\n");
 	if (cfg->test_exit == HVCFG_EXIT_BOOT)

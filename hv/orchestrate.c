@@ -15,6 +15,7 @@
 #include "hv/vm/vm.h"
 #include "hv/vm/vmrpc.h"
 #include "hv/vm/vpci_fw.h"
+#include "hv/vtd_vms.h"
 #include "hv/vmx/vmx.h"
 #include "hv/x86.h"
 #include "mini/string.h"
@@ -107,6 +108,7 @@ static void register_shell_cmds(void)
 	shell_base_cmds_register();
 	shell_vm_cmds_register();
 	shell_vgpu_cmds_register();
+	shell_vtd_cmds_register();
 }
 
 /* `default=` in [global]: the console starts attached to that VM. The
@@ -137,6 +139,7 @@ void hv_run(const struct hv_config *cfg)
 	sched_init(cfg->slice_ms);
 	for (;;) {
 		shell_poll();
+		vtd_poll();	/* before the GPU runs: stopped VMs' RAM is gone */
 		gpu_host_poll();
 		if (sched_run_next())
 			continue;

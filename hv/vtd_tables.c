@@ -10,33 +10,108 @@
 #define CTX_AW_39 1ull			/* 3-level */
 #define CTX_AW_48 2ull			/* 4-level */
 #define CTX_DID_SHIFT 8
+#define ENTRY_BYTES 16			/* root and context entries */
+
+/* The unit may read e (n bytes) from memory from now on. */
+static void publish(const struct vtd_domain *d, const void *e, unsigned long n)
+{
+	if (d->flush)
+		d->flush(e, n);
+}
+
+/* A zeroed table page, in memory (not only in the cache) before any entry
+ * points at it. */
+static uint64_t *new_table(const struct vtd_domain *d)
+{
+	uint64_t *t = page_alloc();
+
+	if (t)
+		publish(d, t, VTD_PAGE);
+	return t;
+}
+
+/* The context table of bus, created when make. */
+static uint64_t *ctx_table(struct vtd_domain *d, uint8_t bus, bool make)
+{
+	uint64_t *r = &d->root[2 * bus], *ctx;
+
+	if (*r & VTD_P)
+		return hv_va(*r & ADDR_MASK);
+	if (!make || !(ctx = new_table(d)))
+		return NULL;
+	*r = hv_pa(ctx) | VTD_P;
+	publish(d, r, ENTRY_BYTES);
+	return ctx;
+}
+
+/* Translation type 0 (untranslated requests through the second level),
+ * fault processing enabled (FPD clear): a blocked DMA is recorded. The
+ * high quadword goes first so the entry is never present half-made. */
+static int set_context(struct vtd_domain *d, uint8_t bus, uint8_t devfn)
+{
+	uint64_t *ctx = ctx_table(d, bus, true), *e;
+
+	if (!ctx)
+		return -HV_ENOMEM;
+	e = &ctx[2 * devfn];
+	if (e[0] & VTD_P)
+		return -HV_EEXIST;
+	e[1] = (d->levels == 4 ? CTX_AW_48 : CTX_AW_39) |
+	       (uint64_t)d->did << CTX_DID_SHIFT;
+	e[0] = hv_pa(d->slpt) | VTD_P;
+	publish(d, e, ENTRY_BYTES);
+	return 0;
+}
 
 int vtd_domain_init(struct vtd_domain *d, unsigned levels, uint16_t did,
-		    uint8_t bus, uint8_t devfn)
+		    uint8_t bus, uint8_t devfn,
+		    void (*flush)(const void *p, unsigned long n))
 {
-	uint64_t *e;
+	int err;
 
 	if (levels != 3 && levels != 4)
 		return -HV_EINVAL;
-	*d = (struct vtd_domain){ .levels = levels };
-	d->root = page_alloc();
-	d->ctx = page_alloc();
-	d->slpt = page_alloc();
-	if (!d->root || !d->ctx || !d->slpt) {
+	*d = (struct vtd_domain){ .levels = levels, .did = did,
+				  .flush = flush };
+	d->root = new_table(d);
+	d->slpt = new_table(d);
+	if (!d->root || !d->slpt) {
 		vtd_domain_free(d);
 		return -HV_ENOMEM;
 	}
-	d->did = did;
-	d->bus = bus;
-	d->devfn = devfn;
-	d->root[2 * bus] = hv_pa(d->ctx) | VTD_P;
-	/* Translation type 0 (untranslated requests through the second
-	 * level), fault processing enabled (FPD clear). */
-	e = &d->ctx[2 * devfn];
-	e[1] = (levels == 4 ? CTX_AW_48 : CTX_AW_39) |
-	       (uint64_t)did << CTX_DID_SHIFT;
-	e[0] = hv_pa(d->slpt) | VTD_P;
-	return 0;
+	err = vtd_domain_attach(d, bus, devfn);
+	if (err)
+		vtd_domain_free(d);
+	return err;
+}
+
+int vtd_domain_attach(struct vtd_domain *d, uint8_t bus, uint8_t devfn)
+{
+	int err;
+
+	if (d->nr_devs == VTD_DOMAIN_MAX_DEVS)
+		return -HV_ENOSPC;
+	err = set_context(d, bus, devfn);
+	if (!err)
+		d->devs[d->nr_devs++] = (uint16_t)(bus << 8 | devfn);
+	return err;
+}
+
+void vtd_domain_detach(struct vtd_domain *d, uint8_t bus, uint8_t devfn)
+{
+	uint64_t *ctx = ctx_table(d, bus, false);
+	uint16_t sid = (uint16_t)(bus << 8 | devfn);
+
+	for (unsigned i = 0; i < d->nr_devs; i++) {
+		if (d->devs[i] != sid)
+			continue;
+		d->devs[i] = d->devs[--d->nr_devs];
+		/* present bit first: the unit never sees a half entry */
+		ctx[2 * devfn] = 0;
+		ctx[2 * devfn + 1] = 0;
+		publish(d, &ctx[2 * devfn], ENTRY_BYTES);
+		return;
+	}
 }
 
 static unsigned index_at(uint64_t a, unsigned level)
@@ -53,11 +128,12 @@ static uint64_t *leaf(struct vtd_domain *d, uint64_t a, bool make)
 		uint64_t *e = &t[index_at(a, lv)];
 
 		if (!(*e & (SL_R | SL_W))) {
-			uint64_t *n = make ? page_alloc() : NULL;
+			uint64_t *n = make ? new_table(d) : NULL;
 
 			if (!n)
 				return NULL;
 			*e = hv_pa(n) | SL_R | SL_W;
+			publish(d, e, sizeof(*e));
 		}
 		t = hv_va(*e & ADDR_MASK);
 	}
@@ -78,6 +154,7 @@ int vtd_allow(struct vtd_domain *d, uint64_t hpa, uint64_t len, bool write)
 		if (!(*e & SL_R))
 			d->pages_allowed++;
 		*e = a | SL_R | (write ? SL_W : 0);
+		publish(d, e, sizeof(*e));
 	}
 	return 0;
 }
@@ -89,6 +166,7 @@ void vtd_deny(struct vtd_domain *d, uint64_t hpa, uint64_t len)
 
 		if (e && (*e & SL_R)) {
 			*e = 0;
+			publish(d, e, sizeof(*e));
 			d->pages_allowed--;
 		}
 	}
@@ -139,18 +217,12 @@ void vtd_domain_free(struct vtd_domain *d)
 {
 	if (d->slpt)
 		free_level(d->slpt, d->levels);
-	if (d->ctx)
-		page_free(d->ctx);
-	if (d->root)
+	if (d->root) {
+		for (unsigned b = 0; b < 256; b++)
+			if (d->root[2 * b] & VTD_P)
+				page_free(hv_va(d->root[2 * b] & ADDR_MASK));
 		page_free(d->root);
-	d->root = d->ctx = d->slpt = NULL;
-}
-
-void vtd_fault_decode(uint64_t lo, uint64_t hi, struct vtd_fault *f)
-{
-	f->addr = lo & ADDR_MASK;
-	f->source = (uint16_t)hi;
-	f->reason = (uint8_t)(hi >> 32);
-	f->read = (hi >> 62) & 1;
-	f->valid = hi >> 63;
+	}
+	d->root = d->slpt = NULL;
+	d->nr_devs = 0;
 }

@@ -20,6 +20,7 @@
 #include "hv/gpu/vgpu_dev.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mem.h"
+#include "hv/vtd.h"
 #include "hv/x86.h"
 #include "mini/stdio.h"
 #include "hv/gpu/hv_ops_impl.h"
@@ -176,6 +177,8 @@ static void *op_page_alloc(void *ctx, size_t npages, uint64_t *hpa)
 	void *p = page_alloc_contig(npages);
 
 	(void)ctx;
+	if (p)
+		vtd_gpu_pages(hv_pa(p), npages, true);	/* the GPU may reach it */
 	if (p && hpa)
 		*hpa = hv_pa(p);
 	return p;
@@ -184,6 +187,7 @@ static void *op_page_alloc(void *ctx, size_t npages, uint64_t *hpa)
 static void op_page_free(void *ctx, void *va, size_t npages)
 {
 	(void)ctx;
+	vtd_gpu_pages(hv_pa(va), npages, false);	/* before reuse */
 	page_free_contig(va, npages);
 }
 

@@ -27,6 +27,7 @@ int shell_register(const struct shell_cmd *cmds, unsigned nr);
 void shell_base_cmds_register(void);
 void shell_vm_cmds_register(void);
 void shell_vgpu_cmds_register(void);
+void shell_vtd_cmds_register(void);
 
 void shell_init(void);
 /* Prints the prompt (after a command, or when the console detaches). */

@@ -123,6 +123,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	      cfg.slice_ms <= HVCFG_SLICE_MS_MAX);
 	CHECK(cfg.test_exit <= HVCFG_EXIT_SHELL);
 	CHECK(cfg.selftest <= HVCFG_SELFTEST_UD);
+	CHECK(cfg.vtd <= HVCFG_VTD_OFF);
+	CHECK(cfg.vtd_selftest <= HVCFG_VTD_SELFTEST_EDU);
 
 	for (i = 0; i < cfg.nr_vms; i++) {
 		check_vm(&cfg.vms[i], i);

@@ -705,6 +705,56 @@ static void test_dmar_fallback_and_broken(void **state)
 	assert_null(acpi_dmar_igpu_unit(&ai.dmar));
 }
 
+/* QEMU 7.2's q35 DMAR with -device intel-iommu: one unit, flags 0, its
+ * scope an I/O APIC and every function on bus 0 (here 00:00.0, 00:03.0
+ * and 00:1f.2); no 00:02.0. Plus a two-hop path (behind a bridge), which
+ * is counted, not resolved. */
+static const uint8_t qemu_dmar_body[] = {
+	38, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 58, 0, 0, 0, 0, 0, 0x00, 0x00, 0xd9, 0xfe, 0, 0, 0, 0,
+	3, 8, 0, 0, 0, 0xff, 0, 0,			/* IOAPIC */
+	1, 8, 0, 0, 0, 0, 0, 0,				/* 00:00.0 */
+	1, 8, 0, 0, 0, 0, 3, 0,				/* 00:03.0 */
+	1, 8, 0, 0, 0, 0, 0x1f, 2,			/* 00:1f.2 */
+	1, 10, 0, 0, 0, 0, 1, 0, 0, 0,			/* 00:01.0 -> 0.0 */
+};
+
+static void test_dmar_scoped_unit(void **state)
+{
+	(void)state;
+	void *t[] = { new_dmar(qemu_dmar_body, sizeof(qemu_dmar_body)) };
+	struct acpi_rsdp *r = new_rsdp(2, NULL, new_root(true, t, 1));
+	const struct acpi_drhd *u;
+
+	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
+	assert_int_equal(ai.dmar.nr_drhd, 1);
+	u = &ai.dmar.drhd[0];
+	assert_false(u->include_all);
+	assert_false(u->igpu);
+	assert_int_equal(u->nr_scopes, 3);
+	assert_int_equal(u->scope[0], 0x0000);
+	assert_int_equal(u->scope[1], 0x0018);
+	assert_int_equal(u->scope[2], 0x00fa);
+	assert_int_equal(u->scopes_skipped, 1);
+	/* no unit for the iGPU; the test device's unit is found */
+	assert_null(acpi_dmar_igpu_unit(&ai.dmar));
+	assert_ptr_equal(acpi_dmar_unit_for(&ai.dmar, 0, 3 << 3), u);
+	assert_ptr_equal(acpi_dmar_unit_for(&ai.dmar, 0, 0x1f << 3 | 2), u);
+	assert_null(acpi_dmar_unit_for(&ai.dmar, 0, 4 << 3));
+	assert_null(acpi_dmar_unit_for(&ai.dmar, 1, 3 << 3));
+
+	/* the Skylake table: named devices go to the graphics unit only if
+	 * named there, everything else to INCLUDE_PCI_ALL */
+	void *t2[] = { new_dmar(skl_dmar_body, sizeof(skl_dmar_body)) };
+	r = new_rsdp(2, NULL, new_root(true, t2, 1));
+	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
+	assert_int_equal(acpi_dmar_unit_for(&ai.dmar, 0, 2 << 3)->base,
+			 0xfed90000);
+	assert_int_equal(acpi_dmar_unit_for(&ai.dmar, 0, 0x14 << 3)->base,
+			 0xfed91000);
+	assert_int_equal(acpi_dmar_unit_for(&ai.dmar, 3, 0)->base, 0xfed91000);
+}
+
 static void test_mcfg_capped(void **state)
 {
 	(void)state;
@@ -769,6 +819,7 @@ int main(void)
 		cmocka_unit_test_setup(test_mcfg_capped, setup),
 		cmocka_unit_test_setup(test_dmar_units_and_rmrr, setup),
 		cmocka_unit_test_setup(test_dmar_fallback_and_broken, setup),
+		cmocka_unit_test_setup(test_dmar_scoped_unit, setup),
 		cmocka_unit_test_setup(test_oem_id_terminated, setup),
 	};
 

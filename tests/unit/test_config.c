@@ -498,6 +498,18 @@ static void test_global_values(void **state)
 			 "gpu: 'real' is not one of auto, model, model-mmio");
 	assert_int_equal(parse("[global]\ngpu=model-mmio\n"), 0);
 	assert_int_equal(cfg.gpu, HVCFG_GPU_MODEL_MMIO);
+	/* VT-d: on unless said; the QEMU self-test off unless said */
+	assert_int_equal(parse("[global]\n"), 0);
+	assert_int_equal(cfg.vtd, HVCFG_VTD_ON);
+	assert_int_equal(cfg.vtd_selftest, HVCFG_VTD_SELFTEST_NONE);
+	assert_int_equal(parse("[global]\nvtd=OFF\nvtd_selftest=edu\n"), 0);
+	assert_int_equal(cfg.vtd, HVCFG_VTD_OFF);
+	assert_int_equal(cfg.vtd_selftest, HVCFG_VTD_SELFTEST_EDU);
+	check_only_error("[global]\nvtd=maybe\n", 2, "global",
+			 "vtd: 'maybe' is not one of on, off");
+	assert_int_equal(cfg.vtd, HVCFG_VTD_ON);
+	check_only_error("[global]\nvtd_selftest=e1000\n", 2, "global",
+			 "vtd_selftest: 'e1000' is not one of none, edu");
 
 	check_only_error("[global]\nconsole=com2\n", 2, "global",
 			 "console: 'com2' is not a sink (com1, fb, e9)");

@@ -1,0 +1,19 @@
+/* VT-d kept in step with the VMs (vtd_vms.h). Orchestration level: it
+ * reads the VM table and tells hv/vtd.c, which knows nothing of VMs. */
+#include "hv/vtd_vms.h"
+#include "hv/mem.h"
+#include "hv/vm/vm.h"
+#include "hv/vtd.h"
+
+void vtd_poll(void)
+{
+	if (!vtd_active())
+		return;
+	for (unsigned i = 0; i < nr_vms; i++) {
+		const struct vm *vm = &vms[i];
+
+		vtd_vm_ram(i, vm->name, vm->vgpu && vm->state != VM_STOPPED,
+			   hv_pa(vm->ram), vm->mem_bytes);
+	}
+	vtd_poll_faults();
+}
