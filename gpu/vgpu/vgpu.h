@@ -286,6 +286,9 @@ int vgpu_relocate_high(struct vgpu *v, const struct vgpu_slot_run *runs,
 uint32_t gvt_place_tick(struct gvt *gvt, struct vgpu **moved, uint32_t max);
 /* The operator's `place`: the policy's dwell starts as for its own moves. */
 int vgpu_place_at(struct vgpu *v, uint32_t slot, uint64_t *carried);
+/* The same onto runs (vgpu_relocate_high: a move, split or merge). */
+int vgpu_place_runs(struct vgpu *v, const struct vgpu_slot_run *runs,
+		    uint32_t n, uint64_t *carried);
 struct vgpu_place_info {
 	bool tracked, movable, busy, idle;
 	uint32_t util_permille;	/* GPU utilization over the monitor window */

@@ -260,19 +260,36 @@ static void note(struct gvt_place *pl, struct vgpu *v, uint32_t from,
 					       other };
 }
 
-int vgpu_place_at(struct vgpu *v, uint32_t slot, uint64_t *carried)
+int vgpu_place_runs(struct vgpu *v, const struct vgpu_slot_run *runs,
+		    uint32_t n, uint64_t *carried)
 {
 	struct gvt_place *pl = v->gvt->place;
+	uint64_t moves;
 	uint32_t from;
 	int err;
 
+	*carried = 0;
 	if (!pl || !track(pl, v))
 		return -GPU_ENOTSUP;
 	from = v->gvt->gs->vgpus[v->gs_id].slot;
-	err = vgpu_move_high(v, slot, carried);
-	if (!err && slot != from)
-		note(pl, v, from, slot, 0, DYML_OPERATOR);
+	moves = v->stats.moves;
+	err = vgpu_relocate_high(v, runs, n, carried);
+	if (!err && v->stats.moves != moves) {
+		note(pl, v, from, runs[0].first, 0, DYML_OPERATOR);
+		sync_layout(pl, v);	/* a split is a set, not a run */
+	}
 	return err;
+}
+
+int vgpu_place_at(struct vgpu *v, uint32_t slot, uint64_t *carried)
+{
+	struct vgpu_slot_run run = { slot, 0 };
+
+	*carried = 0;
+	if (!v->gvt->gs || v->gs_id < 0)
+		return -GPU_ENOTSUP;
+	run.count = nslots_of(v->gvt->gs, v->gs_id);
+	return vgpu_place_runs(v, &run, 1, carried);
 }
 
 /* ---- the policy period ------------------------------------------------ */

@@ -48,7 +48,8 @@ void gpu_place_tick(void)
 		tell(moved[i]);
 }
 
-int gpu_place_apply(unsigned vm_id, uint32_t slot, uint64_t *carried)
+int gpu_place_apply(unsigned vm_id, const struct vgpu_slot_run *runs,
+		    uint32_t n, uint64_t *carried)
 {
 	struct vgpu *v = vgpu_of(vm_id);
 	int err;
@@ -56,10 +57,22 @@ int gpu_place_apply(unsigned vm_id, uint32_t slot, uint64_t *carried)
 	if (!v)
 		return -GPU_EINVAL;
 	vgpu_set_movable(v, vms[vm_id].vmrpc.gpa != 0);
-	err = vgpu_place_at(v, slot, carried);
+	err = vgpu_place_runs(v, runs, n, carried);
 	if (!err)
 		vmrpc_notify(&vms[vm_id], VMRPC_OK);
 	return err;
+}
+
+/* "0-1" or "0-1,5-5": v's runs of slots. */
+uint32_t gpu_place_print_runs(const struct vgpu *v)
+{
+	struct vgpu_slot_run runs[VGPU_MAX_RANGES];
+	uint32_t n = vgpu_slot_runs(v, runs, VGPU_MAX_RANGES);
+
+	for (uint32_t i = 0; i < n && i < VGPU_MAX_RANGES; i++)
+		kprintf("%s%u-%u", i ? "," : "", runs[i].first,
+			runs[i].first + runs[i].count - 1);
+	return n;
 }
 
 bool gpu_place_report(unsigned vm_id)
@@ -70,10 +83,16 @@ bool gpu_place_report(unsigned vm_id)
 
 	if (!v || vgpu_place_info(v, &pi) || vgpu_slots(v, &first, &n))
 		return false;
-	kprintf("  place: slots %u-%u (one range), %s, %s; util %u.%u%%, "
+	kprintf("  place: slots ");
+	n = gpu_place_print_runs(v);
+	if (n == 1)
+		kprintf(" (one range)");
+	else
+		kprintf(" (%u ranges)", n);
+	kprintf(", %s, %s; util %u.%u%%, "
 		"%s for %llu ms; GM %llu of %llu entries bound; %llu copied "
-		"in; moved %llu times, %llu entries carried\n", first,
-		first + n - 1, pi.movable ? "movable (guest channel)" :
+		"in; moved %llu times, %llu entries carried\n",
+		pi.movable ? "movable (guest channel)" :
 		"pinned (never negotiated)", pi.busy ? "busy" : "not busy",
 		pi.util_permille / 10, pi.util_permille % 10,
 		pi.idle ? "idle" : "last submission", (unsigned long long)pi.idle_ms,

@@ -60,15 +60,28 @@ static void ack(struct vm *vm, uint32_t seq, uint32_t status)
 	reply(vm, &r);
 }
 
+/* One R_RANGES reply per high range, lowest first; all but the last say
+ * "more follows" (g9hv/vmrpc.h). */
 void vmrpc_notify(struct vm *vm, uint32_t status)
 {
+	struct vgpu_gm_range hr[VMRPC_MAX_RANGES];
 	struct vmrpc_reply r = { VMRPC_R_RANGES, 0, status, 0, 0, 0, 0, 0 };
+	uint32_t n;
 
 	if (!vm->vmrpc.gpa || !vm->vgpu)
 		return;
 	vgpu_gm_ranges(vm->vgpu, &r.low_base, &r.low_size, &r.high_base,
 		       &r.high_size);
-	reply(vm, &r);
+	n = vgpu_high_ranges(vm->vgpu, hr, VMRPC_MAX_RANGES);
+	if (n > VMRPC_MAX_RANGES)
+		n = VMRPC_MAX_RANGES;	/* the mediator never makes more */
+	for (uint32_t i = 0; i < n; i++) {
+		r.range = i;
+		r.high_base = hr[i].base;
+		r.high_size = hr[i].size;
+		r.status = i + 1 < n ? VMRPC_MORE : status;
+		reply(vm, &r);
+	}
 }
 
 int64_t vmrpc_setup(struct vm *vm, uint64_t gpa, uint64_t pages)
@@ -110,6 +123,11 @@ static void act(struct vm *vm, const struct vmrpc_msg *m)
 	}
 	if (st != VMRPC_OK) {
 		ack(vm, m->seq, st);
+		return;
+	}
+	if (m->type == VMRPC_RANGES) {
+		ack(vm, m->seq, VMRPC_OK);
+		vmrpc_notify(vm, VMRPC_OK);
 		return;
 	}
 	if (m->type == VMRPC_EXPAND) {
