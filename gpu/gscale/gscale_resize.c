@@ -53,8 +53,11 @@ static uint32_t to_ranges(const struct gscale *gs, const struct gscale_run *runs
 			return 0; /* a run holding nothing */
 		if (c > left)
 			c = left;
-		/* Only the last range may end inside its last slot. */
-		if (i + 1 < n && c % gs->p.slot_entries)
+		/* Only the last range may end inside its last slot, and
+		 * every slot of a run holds some of it. */
+		if ((i + 1 < n && c % gs->p.slot_entries) ||
+		    (c + gs->p.slot_entries - 1) / gs->p.slot_entries !=
+			    runs[i].count)
 			return 0;
 		out[i] = (struct gscale_range){
 			gs->p.high.first + runs[i].first * gs->p.slot_entries,
