@@ -266,6 +266,10 @@ int vgpu_balloon_set(struct vgpu *v, int32_t delta, uint32_t *nr_runs);
  * calls vgpu_set_movable once the guest set up the guest channel); a stock
  * i915 read PVINFO once and stays pinned. */
 void vgpu_set_movable(struct vgpu *v, bool movable);
+/* A movable guest says whether it has GM addresses in flight (the guest
+ * channel's `quiet` word): while it does, moves and shrinks of its high
+ * GM wait (-GPU_EBUSY, retried), as for work in flight. */
+void vgpu_set_gm_in_use(struct vgpu *v, bool in_use);
 /* Moves v's high GM, same size, to start at slot, every entry carried to
  * the same offset in the new range (the guest must re-read its range:
  * PVINFO and the guest channel say the new one). -GPU_EBUSY with work

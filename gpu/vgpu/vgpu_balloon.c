@@ -200,7 +200,8 @@ int vgpu_balloon_set(struct vgpu *v, int32_t delta, uint32_t *nr_runs)
 		return -GPU_ENOTSUP;
 	if (!delta || v->gs_id >= SLOTS_MAX_VGPUS)
 		return -GPU_EINVAL;
-	if (has_work(v))
+	/* A shrink takes GM away: not while the guest may be using it. */
+	if (has_work(v) || (delta < 0 && v->gm_in_use))
 		return -GPU_EBUSY;
 	sets_of(v->gvt, &lay, weight);
 	q = (uint32_t)(delta < 0 ? -delta : delta);

@@ -203,7 +203,7 @@ int vgpu_relocate_high(struct vgpu *v, const struct vgpu_slot_run *runs,
 		return -GPU_ENOTSUP;
 	if (!v->movable)
 		return -GPU_EPERM;
-	if (work_pending(v))
+	if (work_pending(v) || v->gm_in_use)
 		return -GPU_EBUSY;
 	if (!n || n > GSCALE_MAX_RANGES)
 		return -GPU_EINVAL;
@@ -247,6 +247,11 @@ int vgpu_move_high(struct vgpu *v, uint32_t slot, uint64_t *carried)
 void vgpu_set_movable(struct vgpu *v, bool movable)
 {
 	v->movable = movable;
+}
+
+void vgpu_set_gm_in_use(struct vgpu *v, bool in_use)
+{
+	v->gm_in_use = in_use;
 }
 
 static void note(struct gvt_place *pl, struct vgpu *v, uint32_t from,

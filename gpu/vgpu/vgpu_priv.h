@@ -178,6 +178,7 @@ struct vgpu {
 	uint32_t fence_base, fence_num; /* physical fences owned */
 	int gs_id; /* gScale's id for this vGPU, -1 under gVirt */
 	bool movable; /* its guest is told of moves (else pinned) */
+	bool gm_in_use; /* its guest has GM addresses in flight: no move now */
 	uint64_t gm_present; /* present entries in its private shadow */
 	/* Fences remapped into the fence memory space pool (gScale): the
 	 * guest's range [gm, gm + size) lives at pool_gm while fenced. */

@@ -163,6 +163,9 @@ int gpu_balloon_apply(unsigned vm_id, int32_t delta,
 	if (!v)
 		return -GPU_EINVAL;
 	done->as_set = takes_ranges(vm_id);
+	/* Whether the guest has GM addresses in flight now (a shrink of a
+	 * guest told its ranges waits until it has none). */
+	vgpu_set_gm_in_use(v, done->as_set && !vmrpc_guest_quiet(&vms[vm_id]));
 	if (done->as_set)
 		err = vgpu_balloon_set(v, delta, &done->runs);
 	else

@@ -9,16 +9,38 @@
 #include "hv/console.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/gpu/gpu_place.h"
+#include "hv/gpu/hv_ops_impl.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vmrpc.h"
+#include "mini/string.h"
 
 #define MOVED_MAX 8
+#define WAIT_NS 5000000000ull	/* an operator's move waits this long */
+
+/* The operator's moves waiting for their guest to pause. */
+static struct pending {
+	bool on;
+	uint32_t n;
+	struct vgpu_slot_run runs[VGPU_MAX_RANGES];
+	uint64_t since;
+} pend[VM_MAX];
 
 static struct vgpu *vgpu_of(unsigned vm_id)
 {
 	struct vm *vm = vm_by_id(vm_id);
 
-	return vm ? vm->vgpu : NULL;
+	return vm && vm->state != VM_STOPPED ? vm->vgpu : NULL;
+}
+
+/* Who can be told (the guest channel), and who says it has no GM
+ * address in flight right now (the channel's quiet word). */
+static void sync_flags(unsigned i)
+{
+	bool channel = vms[i].vmrpc.gpa != 0;
+
+	vgpu_set_movable(vms[i].vgpu, channel);
+	vgpu_set_gm_in_use(vms[i].vgpu,
+			   channel && !vmrpc_guest_quiet(&vms[i]));
 }
 
 static void tell(struct vgpu *v)
@@ -32,17 +54,60 @@ static void tell(struct vgpu *v)
 		}
 }
 
+static void report_moved(unsigned i, struct vgpu *v, uint64_t carried,
+			 uint64_t waited_ms)
+{
+	kprintf("vgpu %d (%s): high GM now ", vgpu_id(v), vms[i].name);
+	gpu_place_print_runs(v);
+	kprintf(" (slots), %llu entries carried", (unsigned long long)carried);
+	if (waited_ms)
+		kprintf(" after waiting %llu ms for its guest to pause",
+			(unsigned long long)waited_ms);
+	kprintf("; the guest was told through its channel\n");
+}
+
+static void try_pending(unsigned i, uint64_t now)
+{
+	struct pending *p = &pend[i];
+	struct vgpu *v = vgpu_of(i);
+	uint64_t carried = 0;
+	int err;
+
+	if (!p->on)
+		return;
+	if (!v) {
+		p->on = false;
+		return;
+	}
+	err = vgpu_place_runs(v, p->runs, p->n, &carried);
+	if (err == -GPU_EBUSY && now - p->since < WAIT_NS)
+		return;
+	p->on = false;
+	if (err) {
+		kprintf("vgpu %d (%s): not moved: %s\n", vgpu_id(v),
+			vms[i].name, err == -GPU_EBUSY
+				? "its guest did not pause within 5 s"
+				: "the layout is no longer possible");
+		return;
+	}
+	vmrpc_notify(&vms[i], VMRPC_OK);
+	report_moved(i, v, carried, (now - p->since) / 1000000);
+}
+
 void gpu_place_tick(void)
 {
 	struct vgpu *moved[MOVED_MAX];
 	struct gvt *gvt = gpu_host_gvt();
+	uint64_t now = hv_ops_impl.now_ns(NULL);
 	uint32_t n;
 
 	if (!gvt)
 		return;
 	for (unsigned i = 0; i < nr_vms; i++)
 		if (vms[i].vgpu)
-			vgpu_set_movable(vms[i].vgpu, vms[i].vmrpc.gpa != 0);
+			sync_flags(i);
+	for (unsigned i = 0; i < nr_vms && i < VM_MAX; i++)
+		try_pending(i, now);
 	n = gvt_place_tick(gvt, moved, MOVED_MAX);
 	for (uint32_t i = 0; i < n; i++)
 		tell(moved[i]);
@@ -54,12 +119,22 @@ int gpu_place_apply(unsigned vm_id, const struct vgpu_slot_run *runs,
 	struct vgpu *v = vgpu_of(vm_id);
 	int err;
 
-	if (!v)
+	if (!v || vm_id >= VM_MAX || !n || n > VGPU_MAX_RANGES)
 		return -GPU_EINVAL;
-	vgpu_set_movable(v, vms[vm_id].vmrpc.gpa != 0);
+	sync_flags(vm_id);
 	err = vgpu_place_runs(v, runs, n, carried);
-	if (!err)
+	if (err == -GPU_EBUSY) {
+		/* Between two of its workloads, soon: try every round. */
+		pend[vm_id] = (struct pending){ true, n, { { 0, 0 } },
+						hv_ops_impl.now_ns(NULL) };
+		memcpy(pend[vm_id].runs, runs, n * sizeof(runs[0]));
+		return err;
+	}
+	if (!err) {
+		pend[vm_id].on = false;
 		vmrpc_notify(&vms[vm_id], VMRPC_OK);
+		report_moved(vm_id, v, *carried, 0);
+	}
 	return err;
 }
 

@@ -382,20 +382,21 @@ static int cmd_place(int argc, char **argv)
 	if (one && !vgpu_slots(v, &first, &count))
 		runs[0].count = count;	/* `place v 5`: all of it from slot 5 */
 	err = gpu_place_apply(vm_id, runs, n, &carried);
+	if (err == -GPU_EBUSY) {
+		kprintf("vgpu %d (%s): waiting: it has work or GM addresses in "
+			"flight; moved as soon as its guest pauses (up to 5 s)\n",
+			vgpu_id(v), vms[vm_id].name);
+		return 0;
+	}
 	if (err) {
 		kprintf("vgpu %d: not moved: %s\n", vgpu_id(v),
-			err == -GPU_EBUSY ? "it has work in flight, try again" :
 			err == -GPU_EPERM ? "pinned: its guest never set up the "
 					    "guest channel, it cannot be told" :
 			err == -GPU_ENOTSUP ? "no slots (gVirt mode)" :
 			"no such slot run (or not as many slots as it has)");
 		return -1;
 	}
-	kprintf("vgpu %d (%s): high GM now %u range(s) from slot %u, %llu "
-		"entries carried; the guest was told through its channel\n",
-		vgpu_id(v), vms[vm_id].name, n, runs[0].first,
-		(unsigned long long)carried);
-	return 0;
+	return 0;	/* gpu_place_apply printed the new layout */
 }
 
 /* `vgpu reset <vgpu>`: the operator resets a vGPU as a fault would, but

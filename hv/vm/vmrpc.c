@@ -84,6 +84,17 @@ void vmrpc_notify(struct vm *vm, uint32_t status)
 	}
 }
 
+bool vmrpc_guest_quiet(struct vm *vm)
+{
+	uint32_t quiet = 0;
+
+	return vm->vmrpc.gpa &&
+	       !vm_read_gpa(vm, vm->vmrpc.gpa +
+				    __builtin_offsetof(struct vmrpc_ctl, quiet),
+			    &quiet, 4) &&
+	       quiet == 1;
+}
+
 int64_t vmrpc_setup(struct vm *vm, uint64_t gpa, uint64_t pages)
 {
 	struct vmrpc_ctl head;

@@ -87,7 +87,12 @@ struct vmrpc_ctl {
 	uint32_t req_tail;	/* hypervisor: records consumed */
 	uint32_t rsp_head;	/* hypervisor: replies written */
 	uint32_t errors;	/* hypervisor: records refused so far */
-	uint32_t pad[2];
+	/* guest: 1 while no high-GM address of it is in flight (between
+	 * its submissions, replies read): only then does the hypervisor
+	 * move its high GM. Cleared before it next uses a GM address and
+	 * reads the replies after clearing (docs/hypercalls.md). */
+	uint32_t quiet;
+	uint32_t pad;
 	struct vmrpc_reply reply[VMRPC_REPLIES];
 };
 
