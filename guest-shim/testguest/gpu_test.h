@@ -18,7 +18,7 @@ void vmrpc_test(void);
  * high GM, re-basing on each R_RANGES layout (move_test.c). */
 void move_test(uint32_t vm);
 /* mode=gpu hang / watch (hang_test.c): a batch that hangs the engine on
- * a semaphore, then i915's recovery and a checked round; or 3 s of
+ * a semaphore, then i915's recovery and a checked round; or 0.6 s of
  * timed, checked rounds (worst and median printed). */
 void hang_test(uint32_t vm);
 void watch_test(uint32_t vm);

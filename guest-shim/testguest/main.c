@@ -17,7 +17,7 @@
  *                 with "move", blit while the hypervisor re-places its
  *                 high GM, following each move (move_test.c); with
  *                 "hang", a batch that hangs the engine, then recovery;
- *                 with "watch", 3 s of timed rounds (hang_test.c)
+ *                 with "watch", 0.6 s of timed rounds (hang_test.c)
  *   mode=gpu-attack  the same setup, then attacks the mediator must refuse
  *   mode=hostile  CPU-side attacks and their victims (hostile.c, issue 19)
  *   mode=gpu-hostile every attack class of issue 13 (gpu_hostile.c)

@@ -7,14 +7,16 @@
  * DymGPU). Before each round it says it is no longer quiet, reads the
  * replies, and when its ranges changed re-bases what it keeps in high GM
  * (gpu_dev_rebase) from the old layout to the new one, by high offset. It
- * ends after MOVES changes or MAX_ROUNDS rounds: every round must be
- * right, and PVINFO must name the first range after each move. */
+ * ends AFTER rounds after the MOVES-th change (or after MAX_ROUNDS
+ * rounds): every round must be right, and PVINFO must name the first
+ * range after each move. */
 #include "guest-shim/include/g9hv/vmrpc_guest.h"
 #include "guest-shim/testguest/gpu_dev.h"
 #include "guest-shim/testguest/gpu_test.h"
 #include "guest-shim/testguest/tg.h"
 
 #define MOVES		3
+#define AFTER		10	/* rounds after the last move */
 #define MAX_ROUNDS	4000
 #define FIRST_ROUND	100	/* after gpu_test's rounds */
 #define PV_HIGH_BASE	0x48
@@ -69,6 +71,7 @@ static uint32_t follow(uint32_t *pv_bad)
 void move_test(uint32_t vm)
 {
 	uint32_t moves = 0, rounds = 0, bad = 0, lost = 0, pv_bad = 0;
+	uint32_t after = 0;
 	int64_t err = vmrpc_open(&ch, area, hypercall);
 
 	tg_check("gpu-move-setup", !err && vmrpc_ask_ranges(&ch),
@@ -82,7 +85,7 @@ void move_test(uint32_t vm)
 	}
 	tg_printf("GPU move: ready, blitting\n");
 	for (uint32_t round = FIRST_ROUND;
-	     moves < MOVES && rounds < MAX_ROUNDS; round++) {
+	     after < AFTER && rounds < MAX_ROUNDS; round++) {
 		uint64_t tick = tg_ticks + 1;
 		uint32_t b;
 
@@ -90,6 +93,7 @@ void move_test(uint32_t vm)
 		moves += follow(&pv_bad);
 		b = gpu_dev_blit_round(vm, round);
 		rounds++;
+		after += moves >= MOVES;
 		if (b == ~0u)
 			lost++;
 		else
