@@ -132,6 +132,9 @@ void gpu_balloon_forget(unsigned vm_id)
 		bpol_cancel(&bp, vm_id);
 	bvm[vm_id].granted = 0;
 }
+static int apply(unsigned vm_id, int32_t delta, struct gpu_balloon_done *done,
+		 bool guest_asked);
+
 int gpu_balloon_release(unsigned vm_id, uint32_t slots)
 {
 	struct gpu_balloon_done done;
@@ -142,8 +145,7 @@ int gpu_balloon_release(unsigned vm_id, uint32_t slots)
 	n = slots < bvm[vm_id].granted ? slots : bvm[vm_id].granted;
 	if (!n)
 		return 0;	/* nothing granted: nothing to give back */
-	return gpu_balloon_apply(vm_id, -(int32_t)n, &done) ? -HV_EINVAL
-							    : (int)n;
+	return apply(vm_id, -(int32_t)n, &done, true) ? -HV_EINVAL : (int)n;
 }
 
 /* A guest with the guest channel is told every range: it may get any
@@ -153,8 +155,10 @@ static bool takes_ranges(unsigned vm_id)
 	return vms[vm_id].vmrpc.gpa != 0;
 }
 
-int gpu_balloon_apply(unsigned vm_id, int32_t delta,
-		      struct gpu_balloon_done *done)
+/* guest_asked: the guest gives slots back itself (VMRPC_RELEASE): it
+ * does not have to be quiet for that. */
+static int apply(unsigned vm_id, int32_t delta, struct gpu_balloon_done *done,
+		 bool guest_asked)
 {
 	struct vgpu *v = vgpu_of(vm_id);
 	int err;
@@ -165,7 +169,8 @@ int gpu_balloon_apply(unsigned vm_id, int32_t delta,
 	done->as_set = takes_ranges(vm_id);
 	/* Whether the guest has GM addresses in flight now (a shrink of a
 	 * guest told its ranges waits until it has none). */
-	vgpu_set_gm_in_use(v, done->as_set && !vmrpc_guest_quiet(&vms[vm_id]));
+	vgpu_set_gm_in_use(v, done->as_set && !guest_asked &&
+			       !vmrpc_guest_quiet(&vms[vm_id]));
 	if (done->as_set)
 		err = vgpu_balloon_set(v, delta, &done->runs);
 	else
@@ -179,6 +184,12 @@ int gpu_balloon_apply(unsigned vm_id, int32_t delta,
 					      ? bvm[vm_id].granted
 					      : (uint32_t)-delta;
 	return 0;
+}
+
+int gpu_balloon_apply(unsigned vm_id, int32_t delta,
+		      struct gpu_balloon_done *done)
+{
+	return apply(vm_id, delta, done, false);
 }
 
 /* Equation 2 over the last period, permille per VM, summed; the
@@ -203,7 +214,7 @@ static const char *const kind_name[] = { "approved", "approved",
 /* Carry out one action of the policy on the live vGPU. A grant that
  * cannot be applied now because the vGPU has work in flight waits for
  * the next period, as the request it was. */
-static void apply(struct bpol_action *a, uint64_t now)
+static void apply_action(struct bpol_action *a, uint64_t now)
 {
 	unsigned k = a->vgpu;
 	struct gpu_balloon_done done = { 0 };
@@ -280,7 +291,7 @@ void gpu_balloon_tick(void)
 	last_ns = now;
 	last_tsc = tsc;
 	for (uint32_t i = 0; i < d.nr; i++)
-		apply(&d.act[i], now);
+		apply_action(&d.act[i], now);
 	last = d;
 }
 
