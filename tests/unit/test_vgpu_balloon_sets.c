@@ -49,7 +49,7 @@ static struct ncs_set set_of(struct vgpu *v)
 
 static void test_same_slots_as_the_study(void **state)
 {
-	struct mw_config c = { .pool_mib = 64, .ram_mib = 4 * N };
+	struct mw_config c = { .pool_mib = 96, .ram_mib = 4 * N };
 	struct gvt_params p = { .gscale = true, .place_off = true };
 	static struct ncs_layout study;
 	uint32_t weight[SLOTS_MAX_VGPUS] = { 0 }; /* no work: utilization 0 */
@@ -74,7 +74,9 @@ static void test_same_slots_as_the_study(void **state)
 		uint32_t runs = 0;
 		int want, got;
 
-		if (rnd(2) && ncs_count(&before) > (uint32_t)delta)
+		/* Shrink half the time, and always past 8 slots (memory). */
+		if ((rnd(2) || ncs_count(&before) + (uint32_t)delta > 8) &&
+		    ncs_count(&before) > (uint32_t)delta)
 			delta = -delta;
 		want = delta > 0 ? ncs_expand(&study, (uint32_t)k, (uint32_t)delta,
 					      weight, NULL)
@@ -107,10 +109,47 @@ static void test_same_slots_as_the_study(void **state)
 	mw_fini(&mw);
 }
 
+/* A grant that would give a ninth range is refused and changes nothing. */
+static void test_ninth_range_refused(void **state)
+{
+	struct mw_config c = { .pool_mib = 96, .ram_mib = 4 * N };
+	struct gvt_params p = { .gscale = true, .place_off = true };
+	struct vgpu_slot_run even[8], odd1[4], odd2[4], got[VGPU_MAX_RANGES];
+	struct model_world mw;
+	struct vgpu *v[N];
+	uint32_t runs = 0;
+
+	(void)state;
+	c.params = &p;
+	assert_int_equal(mw_init(&mw, &c), 0);
+	for (int i = 0; i < N; i++)
+		assert_int_equal(mw_add_vgpu(&mw, &type, i + 1, VM_RAM, &v[i]), 0);
+	for (uint32_t i = 0; i < 8; i++)
+		even[i] = (struct vgpu_slot_run){ 2 * i, 1 };
+	for (uint32_t i = 0; i < 4; i++) {
+		odd1[i] = (struct vgpu_slot_run){ 2 * i + 1, 1 };
+		odd2[i] = (struct vgpu_slot_run){ 2 * i + 9, 1 };
+	}
+	assert_int_equal(vgpu_set_high_runs(v[0], even, 8), 0);
+	assert_int_equal(vgpu_set_high_runs(v[1], odd1, 4), 0);
+	assert_int_equal(vgpu_set_high_runs(v[2], odd2, 4), 0);
+	/* Every free slot is away from vGPU 0's: a ninth run. */
+	assert_int_equal(vgpu_balloon_set(v[0], 1, &runs), -GPU_E2BIG);
+	assert_int_equal(runs, 9);
+	assert_int_equal(vgpu_slot_runs(v[0], got, VGPU_MAX_RANGES), 8);
+	assert_memory_equal(got, even, sizeof(even));
+	/* Shrinking still works (the most shared slot goes). */
+	assert_int_equal(vgpu_balloon_set(v[0], -1, &runs), 0);
+	assert_int_equal(runs, 7);
+	mw_stop(&mw);
+	mw_fini(&mw);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_slots_as_the_study),
+		cmocka_unit_test(test_ninth_range_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
