@@ -41,8 +41,8 @@ static void print_layout(const char *what, const struct vmrpc_layout *l)
 	tg_printf("\n");
 }
 
-/* Read every reply; a layout that differs from ours is a move (or a
- * balloon): re-base. Returns the moves seen. */
+/* Read every reply; a move (R_MOVED) re-bases what we keep in high GM, a
+ * balloon (R_RANGES) keeps our addresses. Returns the moves seen. */
 static uint32_t follow(uint32_t *pv_bad)
 {
 	struct vmrpc_reply r;
@@ -59,6 +59,13 @@ static uint32_t follow(uint32_t *pv_bad)
 		}
 		if (vmrpc_layout_same(&cur, &next))
 			continue;
+		if (!next.moved) {
+			cur = next;
+			print_layout("resized", &cur);
+			*pv_bad += gpu_pvinfo_read(PV_HIGH_BASE) !=
+				   (uint32_t)cur.base[0];
+			continue;
+		}
 		gpu_dev_rebase(map_gm, 0);
 		cur = next;
 		moves++;

@@ -100,14 +100,17 @@ void vmrpc_set_quiet(struct vmrpc_guest *g, bool quiet)
 bool vmrpc_layout_feed(struct vmrpc_layout *b, const struct vmrpc_reply *r,
 		       struct vmrpc_layout *done)
 {
-	if (r->type != VMRPC_R_RANGES)
+	bool moved = r->type == VMRPC_R_MOVED;
+
+	if (r->type != VMRPC_R_RANGES && !moved)
 		return false;
 	if (r->range == 0) {
 		b->n = 0;
+		b->moved = moved;
 		b->low_base = r->low_base;
 		b->low_size = r->low_size;
 	}
-	if (r->range != b->n || b->n >= VMRPC_MAX_RANGES) {
+	if (r->range != b->n || b->n >= VMRPC_MAX_RANGES || b->moved != moved) {
 		b->n = VMRPC_MAX_RANGES + 1;	/* broken: wait for range 0 */
 		return false;
 	}

@@ -47,7 +47,7 @@ static void tell(struct vgpu *v)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
 		if (vms[i].vgpu == v) {
-			vmrpc_notify(&vms[i], VMRPC_OK);
+			vmrpc_notify_moved(&vms[i]);
 			kprintf("dymgpu: vm '%s': high GM moved (busy with another "
 				"vGPU on its slot), told through the guest "
 				"channel\n", vms[i].name);
@@ -90,7 +90,7 @@ static void try_pending(unsigned i, uint64_t now)
 				: "the layout is no longer possible");
 		return;
 	}
-	vmrpc_notify(&vms[i], VMRPC_OK);
+	vmrpc_notify_moved(&vms[i]);
 	report_moved(i, v, carried, (now - p->since) / 1000000);
 }
 
@@ -132,7 +132,7 @@ int gpu_place_apply(unsigned vm_id, const struct vgpu_slot_run *runs,
 	}
 	if (!err) {
 		pend[vm_id].on = false;
-		vmrpc_notify(&vms[vm_id], VMRPC_OK);
+		vmrpc_notify_moved(&vms[vm_id]);
 		report_moved(vm_id, v, *carried, 0);
 	}
 	return err;

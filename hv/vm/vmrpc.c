@@ -60,12 +60,12 @@ static void ack(struct vm *vm, uint32_t seq, uint32_t status)
 	reply(vm, &r);
 }
 
-/* One R_RANGES reply per high range, lowest first; all but the last say
+/* One reply of `type` per high range, lowest first; all but the last say
  * "more follows" (g9hv/vmrpc.h). */
-void vmrpc_notify(struct vm *vm, uint32_t status)
+static void tell_ranges(struct vm *vm, uint32_t type, uint32_t status)
 {
 	struct vgpu_gm_range hr[VMRPC_MAX_RANGES];
-	struct vmrpc_reply r = { VMRPC_R_RANGES, 0, status, 0, 0, 0, 0, 0 };
+	struct vmrpc_reply r = { type, 0, status, 0, 0, 0, 0, 0 };
 	uint32_t n;
 
 	if (!vm->vmrpc.gpa || !vm->vgpu)
@@ -82,6 +82,16 @@ void vmrpc_notify(struct vm *vm, uint32_t status)
 		r.status = i + 1 < n ? VMRPC_MORE : status;
 		reply(vm, &r);
 	}
+}
+
+void vmrpc_notify(struct vm *vm, uint32_t status)
+{
+	tell_ranges(vm, VMRPC_R_RANGES, status);
+}
+
+void vmrpc_notify_moved(struct vm *vm)
+{
+	tell_ranges(vm, VMRPC_R_MOVED, VMRPC_OK);
 }
 
 bool vmrpc_guest_quiet(struct vm *vm)

@@ -45,10 +45,22 @@ static void test_layout_from_replies(void **state)
 	r = ranges(1, 0x30000000, 64 * MiB, VMRPC_OK);
 	assert_false(vmrpc_layout_feed(&b, &r, &done));
 	assert_int_equal(done.n, 2); /* the last good one */
+	/* A move is R_MOVED; a sequence mixing both kinds is dropped. */
+	r = ranges(0, 0x40000000, 128 * MiB, VMRPC_OK);
+	r.type = VMRPC_R_MOVED;
+	assert_true(vmrpc_layout_feed(&b, &r, &done));
+	assert_true(done.moved);
+	r = ranges(0, 0x48000000, 64 * MiB, VMRPC_MORE);
+	r.type = VMRPC_R_MOVED;
+	assert_false(vmrpc_layout_feed(&b, &r, &done));
+	r = ranges(1, 0x58000000, 64 * MiB, VMRPC_OK);
+	assert_false(vmrpc_layout_feed(&b, &r, &done));
+	assert_int_equal(done.base[0], 0x40000000);
 	/* One range, as a version-1 hypervisor sends it. */
 	r = ranges(0, 0x28000000, 128 * MiB, VMRPC_OK);
 	assert_true(vmrpc_layout_feed(&b, &r, &done));
 	assert_int_equal(done.n, 1);
+	assert_false(done.moved);
 	/* Too many ranges: never a layout. */
 	for (uint32_t i = 0; i <= VMRPC_MAX_RANGES; i++) {
 		r = ranges(i, 0x28000000 + i * 128 * MiB, 64 * MiB,

@@ -26,10 +26,11 @@
  * R_RANGES reply per range, lowest GM first, `range` = 0, 1, ...; every
  * reply but the last has status VMRPC_MORE, the last the change's status.
  * Range 0 is the one PVINFO names (a stock guest sees only it). When the
- * hypervisor MOVES high GM (re-placement, split, merge) every page keeps
- * its high offset: the k-th page of the old ranges (taken lowest first) is
- * the k-th page of the new ones. VMRPC_RANGES asks for the ranges again
- * (a guest that missed replies).
+ * hypervisor MOVES high GM (re-placement, split, merge) the replies are
+ * R_MOVED instead: every page keeps its high offset (the k-th page of the
+ * old ranges, taken lowest first, is the k-th page of the new ones) and
+ * the guest re-bases. R_RANGES (a balloon, an answer) keeps addresses.
+ * VMRPC_RANGES asks for the ranges again (a guest that missed replies).
  *
  * The hypervisor never trusts this memory: it copies what it needs, then
  * checks it; a bad record is counted and skipped, and nothing a guest
@@ -57,7 +58,11 @@
 
 /* Reply types and statuses. */
 #define VMRPC_R_ACK	1	/* to the request `seq`: status */
-#define VMRPC_R_RANGES	2	/* the vGPU's GM changed: base/size below */
+#define VMRPC_R_RANGES	2	/* the vGPU's GM changed: base/size below;
+				 * every page kept keeps its GM address */
+#define VMRPC_R_MOVED	3	/* the same replies for a move (re-placement,
+				 * split, merge): every page keeps its high
+				 * offset, its GM address changed */
 #define VMRPC_OK	0
 #define VMRPC_EQUEUED	1	/* expansion queued for the policy */
 #define VMRPC_MORE	2	/* R_RANGES: another range follows */

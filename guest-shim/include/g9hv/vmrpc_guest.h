@@ -47,12 +47,15 @@ void vmrpc_set_quiet(struct vmrpc_guest *g, bool quiet);
 struct vmrpc_layout {
 	uint32_t n;			/* high ranges, lowest GM first */
 	uint32_t status;		/* of the change (the last reply) */
+	bool moved;			/* R_MOVED: re-base by high offset;
+					 * else addresses were kept */
 	uint64_t low_base, low_size;
 	uint64_t base[VMRPC_MAX_RANGES], size[VMRPC_MAX_RANGES];
 };
 /* Feed every reply here: true when r completed a layout (copied to
- * *done); a sequence with a reply missing (ring overrun) is dropped: ask
- * again (vmrpc_ask_ranges). */
+ * *done; done->moved says whether it was a move); a sequence with a reply
+ * missing (ring overrun) or of mixed types is dropped: ask again
+ * (vmrpc_ask_ranges). */
 bool vmrpc_layout_feed(struct vmrpc_layout *building,
 		       const struct vmrpc_reply *r, struct vmrpc_layout *done);
 /* Where GM address gm of layout `from` is in `to` after a move: the same
