@@ -124,7 +124,8 @@ int gpu_place_apply(unsigned vm_id, const struct vgpu_slot_run *runs,
 	sync_flags(vm_id);
 	err = vgpu_place_runs(v, runs, n, carried);
 	if (err == -GPU_EBUSY) {
-		/* Between two of its workloads, soon: try every round. */
+		/* Between two of its workloads, soon: try every round. A move
+		 * still waiting is replaced (said by the shell). */
 		pend[vm_id] = (struct pending){ true, n, { { 0, 0 } },
 						hv_ops_impl.now_ns(NULL) };
 		memcpy(pend[vm_id].runs, runs, n * sizeof(runs[0]));

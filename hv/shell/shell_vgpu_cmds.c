@@ -384,8 +384,9 @@ static int cmd_place(int argc, char **argv)
 	err = gpu_place_apply(vm_id, runs, n, &carried);
 	if (err == -GPU_EBUSY) {
 		kprintf("vgpu %d (%s): waiting: it has work or GM addresses in "
-			"flight; moved as soon as its guest pauses (up to 5 s)\n",
-			vgpu_id(v), vms[vm_id].name);
+			"flight; moved as soon as its guest pauses (up to 5 s; "
+			"a later place replaces this one)\n", vgpu_id(v),
+			vms[vm_id].name);
 		return 0;
 	}
 	if (err) {
