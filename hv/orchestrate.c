@@ -129,7 +129,8 @@ static int start_configured(const char *name)
 static void list_not_started(void)
 {
 	for (unsigned i = 0; run_cfg && i < run_cfg->nr_vms; i++)
-		if (run_cfg->vms[i].valid && !created(run_cfg->vms[i].name))
+		if (run_cfg->vms[i].valid && run_cfg->vms[i].no_autostart &&
+		    !created(run_cfg->vms[i].name))
 			kprintf("   - %-12s not started (autostart=no): 'vm %s "
 				"start'\n", run_cfg->vms[i].name,
 				run_cfg->vms[i].name);
