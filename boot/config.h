@@ -123,6 +123,8 @@ struct hvcfg_vm {
 	uint32_t fences;		/* 0 without a vGPU */
 	enum hvcfg_ppgtt ppgtt;		/* STRICT unless given */
 	bool vgpu_trace;		/* log every guest access to the vGPU */
+	bool no_autostart;		/* autostart=no: created only by the
+					 * shell's `vm NAME start` */
 };
 
 struct hvcfg_error {

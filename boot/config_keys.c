@@ -483,6 +483,19 @@ static bool set_trace(struct parser *p, const struct key *k, struct span v)
 	return true;
 }
 
+/* autostart=no: the VM is not created at boot; the shell's `vm NAME
+ * start` creates and starts it later (docs/hv-cfg.md). */
+static bool set_autostart(struct parser *p, const struct key *k,
+			  struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(yes_no_words, v, &x))
+		return bad_value(p, k, v, "is not yes or no");
+	p->vm->no_autostart = x == 0;
+	return true;
+}
+
 /* Known so that the error says why instead of "unknown key". */
 static bool set_vcpus(struct parser *p, const struct key *k, struct span v)
 {
@@ -503,4 +516,5 @@ const struct key cfg_vm_keys[NR_VK] = {
 	[VK_PPGTT]	= { "vgpu_ppgtt", false, set_ppgtt, NULL },
 	[VK_TRACE]	= { "vgpu_trace", false, set_trace, NULL },
 	[VK_VCPUS]	= { "vcpus", false, set_vcpus, NULL },
+	[VK_AUTOSTART]	= { "autostart", false, set_autostart, NULL },
 };

@@ -6,6 +6,7 @@
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/host_rtc.h"
+#include "hv/hv_errno.h"
 #include "hv/hv.h"
 #include "hv/platform.h"
 #include "hv/shell/shell.h"
@@ -17,6 +18,7 @@
 #include "hv/vm/vpci_fw.h"
 #include "hv/vtd_vms.h"
 #include "hv/vmx/vmx.h"
+#include "hv/vmx/vmx_insn.h"
 #include "hv/x86.h"
 #include "mini/string.h"
 
@@ -39,42 +41,105 @@ static void mask_host_interrupts(void)
 	}
 }
 
+/* The configuration the VMs came from: `vm NAME start` creates the
+ * autostart=no ones from it later. */
+static const struct hv_config *run_cfg;
+
+/* One VM of hv.cfg: created, its vGPU (which takes the least used slots
+ * now: those of a torn-down vGPU among them), started. */
+static int create_one(const struct hvcfg_vm *c)
+{
+	const struct boot_file *f = boot_find_file(hv_platform.bi, c->kernel);
+	int err;
+
+	if (!c->valid || !f)
+		return -HV_EINVAL;
+	err = vm_create(c, f->data, f->size);
+	if (err) {
+		kprintf("vm '%s': not started: error %d creating it\n",
+			c->name, err);
+		return err;
+	}
+	kprintf("vm '%s': id %u, %llu MiB of RAM at host %llx, kernel "
+		"%s, cmdline '%s': started\n", c->name, nr_vms - 1,
+		(unsigned long long)(c->memory >> 20),
+		(unsigned long long)(uintptr_t)vms[nr_vms - 1].ram,
+		c->kernel, c->cmdline);
+	gpu_host_vgpu_create(c, nr_vms - 1);
+	vpci_fw_assign(&vms[nr_vms - 1]);	/* now it has its vGPU */
+	return 0;
+}
+
 unsigned vms_create_from_config(const struct hv_config *cfg)
 {
-	const struct boot_info *bi = hv_platform.bi;
-
 	if (!cfg->nr_vms)
 		return 0;
 	if (vmx_enable())
 		return 0;
+	run_cfg = cfg;
 	mask_host_interrupts();
 	kprintf("tsc: %llu kHz (measured against the PIT)\n",
 		(unsigned long long)(tsc_calibrate() / 1000));
 	host_rtc_init();
 	for (unsigned i = 0; i < cfg->nr_vms; i++) {
 		const struct hvcfg_vm *c = &cfg->vms[i];
-		const struct boot_file *f = boot_find_file(bi, c->kernel);
-		int err;
 
-		if (!c->valid || !f)
-			continue;
-		err = vm_create(c, f->data, f->size);
-		if (err) {
-			kprintf("vm '%s': not started: error %d creating it\n",
-				c->name, err);
+		if (c->valid && c->no_autostart) {
+			kprintf("vm '%s': autostart=no: not started ('vm %s "
+				"start' starts it)\n", c->name, c->name);
 			continue;
 		}
-		kprintf("vm '%s': id %u, %llu MiB of RAM at host %llx, kernel "
-			"%s, cmdline '%s': started\n", c->name, nr_vms - 1,
-			(unsigned long long)(c->memory >> 20),
-			(unsigned long long)(uintptr_t)vms[nr_vms - 1].ram,
-			c->kernel, c->cmdline);
-		gpu_host_vgpu_create(c, nr_vms - 1);
-		vpci_fw_assign(&vms[nr_vms - 1]);	/* now it has its vGPU */
+		(void)create_one(c);
 	}
 	gpu_host_place(cfg);
 	return nr_vms;
 }
+
+static bool created(const char *name)
+{
+	for (unsigned i = 0; i < nr_vms; i++)
+		if (!strcmp(vms[i].name, name))
+			return true;
+	return false;
+}
+
+/* `vm NAME start` for a VM of hv.cfg not created yet. */
+static int start_configured(const char *name)
+{
+	uint64_t prev = vmx_cpu.current_vmcs;
+	const struct hvcfg_vm *c = NULL;
+	int err;
+
+	for (unsigned i = 0; run_cfg && i < run_cfg->nr_vms; i++)
+		if (!strcmp(run_cfg->vms[i].name, name))
+			c = &run_cfg->vms[i];
+	if (!c || created(name))
+		return -HV_ENOENT;	/* the shell says what it knows */
+	if (!c->valid) {
+		kprintf("vm '%s': cannot be started (hv.cfg errors or a file "
+			"it names is missing)\n", name);
+		return -HV_EINVAL;
+	}
+	err = create_one(c);
+	if (prev && prev != vmx_cpu.current_vmcs)
+		vmcs_make_current(prev);
+	return err;
+}
+
+/* For `vms`: the VMs of hv.cfg waiting for `vm NAME start`. */
+static void list_not_started(void)
+{
+	for (unsigned i = 0; run_cfg && i < run_cfg->nr_vms; i++)
+		if (run_cfg->vms[i].valid && run_cfg->vms[i].no_autostart &&
+		    !created(run_cfg->vms[i].name))
+			kprintf("   - %-12s not started (autostart=no): 'vm %s "
+				"start'\n", run_cfg->vms[i].name,
+				run_cfg->vms[i].name);
+}
+
+static const struct shell_vm_starter starter = {
+	start_configured, list_not_started,
+};
 
 /* Test exit status: the number of VMs that reported a failed check or
  * exited with a non-zero status. */
@@ -107,6 +172,7 @@ static void register_shell_cmds(void)
 {
 	shell_base_cmds_register();
 	shell_vm_cmds_register();
+	shell_vm_set_starter(&starter);
 	shell_vgpu_cmds_register();
 	shell_vtd_cmds_register();
 }

@@ -150,6 +150,8 @@ int gscale_vgpu_add(struct gscale *gs, uint32_t low_entries,
 	v->slot = place_high(gs, nslots);
 	v->high = (struct gscale_range){
 		gs->p.high.first + v->slot * gs->p.slot_entries, high_entries };
+	v->nr_high = 1;
+	v->high_count = high_entries;
 	v->shadow_low = gs->mem.alloc(gs->mem.ctx, low_entries * 8ull);
 	v->shadow_high = gs->mem.alloc(gs->mem.ctx, high_entries * 8ull);
 	if (!v->shadow_low || !v->shadow_high || gscale_gen_vgpu_add(gs, v)) {
@@ -162,10 +164,21 @@ int gscale_vgpu_add(struct gscale *gs, uint32_t low_entries,
 				     high_entries * 8ull);
 		return -GPU_ENOMEM;
 	}
-	for (uint32_t i = v->slot; i < v->slot + nslots; i++)
-		gs->slot_users[i]++;
+	gscale_count_slots(gs, v, +1);
 	v->present = true;
 	return id;
+}
+
+void gscale_count_slots(struct gscale *gs, const struct gscale_vgpu *v,
+			int delta)
+{
+	for (uint32_t r = 0; r < v->nr_high; r++) {
+		uint32_t s0 = (v->hr[r].first - gs->p.high.first) /
+			      gs->p.slot_entries;
+
+		for (uint32_t i = s0; i < s0 + slots_for(gs, v->hr[r].count); i++)
+			gs->slot_users[i] += (uint16_t)delta;
+	}
 }
 
 int gscale_nr_vgpus(const struct gscale *gs)

@@ -37,6 +37,10 @@
  * that a vGPU's range boundary rarely splits a chunk, coarse enough that the
  * map for a 4 GiB GGTT is 2048 entries. */
 #define GSCALE_CHUNK_ENTRIES 512u
+/* A vGPU's high GM is at most this many ranges (runs of slots): the
+ * non-contiguous slots of issue 17. A guest is told each of them
+ * (docs/hypercalls.md); more would flood its reply ring. */
+#define GSCALE_MAX_RANGES 8
 
 /* A chunk of empty entries: the source of scrubbing writes. */
 extern const uint64_t gscale_zero_chunk[GSCALE_CHUNK_ENTRIES];
@@ -80,7 +84,7 @@ struct gscale_stats {
 	uint64_t low_chunks_unchanged, low_chunks_same;
 	uint64_t prefetch_cut;      /* predictive copies stopped by deadline */
 	uint64_t prefetch_clock;    /* clock ticks spent copying ahead */
-	uint64_t moves;             /* gscale_vgpu_move_high calls that moved */
+	uint64_t moves;             /* relocations (move, split, merge) */
 	uint64_t entries_carried;   /* present entries they carried over */
 };
 
@@ -88,10 +92,22 @@ struct gscale_vgpu {
 	int id;                     /* index in gscale.vgpus */
 	bool present;
 	bool busy;                  /* has work: the scheduler may pick it */
-	struct gscale_range low, high; /* its GM, in GGTT indices */
-	uint32_t slot;              /* first slot of its high GM */
+	struct gscale_range low;    /* its low GM, in GGTT indices */
+	/* Its high GM: nr_high ranges, each a run of slots starting on a
+	 * slot boundary, lowest GM first, none adjacent to the next. Their
+	 * entries are ONE array, shadow_high, range after range: an entry's
+	 * place there (its "high offset") is what a relocation keeps. high
+	 * is hr[0], the only range of a contiguous vGPU and the one PVINFO
+	 * names. */
+	union {
+		struct gscale_range high;
+		struct gscale_range hr[GSCALE_MAX_RANGES];
+	};
+	uint32_t nr_high;
+	uint32_t high_count;        /* entries of all ranges */
+	uint32_t slot;              /* first slot of hr[0] */
 	uint64_t *shadow_low;       /* private shadow entries of low */
-	uint64_t *shadow_high;      /* ... and of high */
+	uint64_t *shadow_high;      /* ... and of high (high_count) */
 	uint64_t entries_copied;    /* for this vGPU, on the switch path */
 	uint64_t switches_in;
 	/* Per chunk of low: the generation of the physical chunk known to
@@ -141,18 +157,48 @@ int gscale_guest_write(struct gscale *gs, int id, uint32_t index,
 /* The private view: what vGPU id's GGTT entry index holds (0 if none). */
 uint64_t gscale_shadow_read(const struct gscale *gs, int id, uint32_t index);
 
+/* A layout of high GM in slots (gscale_resize.c): n runs, lowest first,
+ * none overlapping or adjacent, at most GSCALE_MAX_RANGES. The last run
+ * may be shorter than its slots (`entries` of the whole set, rounded up
+ * to chunks, fill the runs in order). */
+struct gscale_run {
+	uint32_t first, count; /* slots */
+};
+
 /* Gives vGPU id the high GM of `entries` (rounded up to chunks) starting
- * at slot `slot` (gscale_resize.c): entries at GM addresses old and new
- * range share are kept, the rest of the old range is scrubbed, the new
- * part is empty. -GPU_EINVAL outside the slots, -GPU_ENOMEM. */
+ * at slot `slot`: gscale_vgpu_reshape with one run. */
 int gscale_vgpu_set_high(struct gscale *gs, int id, uint32_t slot,
 			 uint32_t entries);
-
-/* Moves vGPU id's high GM, same size, to start at slot `slot`, carrying
- * every entry over at the same offset (DymGPU's re-placement of a guest
- * that is told its new range). *carried = present entries moved. */
+/* Ballooning: vGPU id's high GM becomes the runs (entries: their size,
+ * 0 = whole slots). Entries at GM addresses old and new layout share are
+ * kept, the others are forgotten, the new part is empty. Every chunk the
+ * vGPU had resident in high GM is scrubbed (a running vGPU gets its new
+ * layout copied in at once): the cost the balloon study charges a change.
+ * -GPU_EINVAL: bad runs, -GPU_ENOMEM; nothing changes then. */
+int gscale_vgpu_reshape(struct gscale *gs, int id,
+			const struct gscale_run *runs, uint32_t n,
+			uint32_t entries);
+/* Re-placement (DymGPU's move, a split into runs, a merge into one): the
+ * same number of entries, each carried to the same high offset (the k-th
+ * entry of the old layout, ranges lowest first, is the k-th of the new
+ * one). The shadow is kept; the old layout's chunks are scrubbed.
+ * *carried = present entries moved. -GPU_EINVAL: bad runs or another
+ * size. */
+int gscale_vgpu_relocate(struct gscale *gs, int id,
+			 const struct gscale_run *runs, uint32_t n,
+			 uint64_t *carried);
+/* Moves vGPU id's high GM, same size, into one run at slot `slot`
+ * (gscale_vgpu_relocate; merges a vGPU of several ranges). */
 int gscale_vgpu_move_high(struct gscale *gs, int id, uint32_t slot,
 			  uint64_t *carried);
+/* The runs (in slots) of vGPU id's high GM; returns how many. */
+uint32_t gscale_vgpu_runs(const struct gscale *gs, int id,
+			  struct gscale_run *out);
+/* The high offset of GGTT index `index` in vGPU v's layout, or -1. */
+int64_t gscale_high_offset(const struct gscale_vgpu *v, uint32_t index);
+/* Slot accounting of a vGPU's layout: +1 / -1 user on each of its slots. */
+void gscale_count_slots(struct gscale *gs, const struct gscale_vgpu *v,
+			int delta);
 
 /* Make vGPU id's entries the ones in the physical GGTT (the GGTT part of a
  * vGPU context switch). Returns the number of entries written. */

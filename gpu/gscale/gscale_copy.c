@@ -11,6 +11,23 @@ static bool in_range(const struct gscale_range *r, uint32_t index)
 	return index >= r->first && index - r->first < r->count;
 }
 
+int64_t gscale_high_offset(const struct gscale_vgpu *v, uint32_t index)
+{
+	uint32_t off = 0;
+
+	for (uint32_t r = 0; r < v->nr_high; r++) {
+		if (in_range(&v->hr[r], index))
+			return off + (index - v->hr[r].first);
+		off += v->hr[r].count;
+	}
+	return -1;
+}
+
+static bool uses(const struct gscale_vgpu *v, uint32_t index)
+{
+	return in_range(&v->low, index) || gscale_high_offset(v, index) >= 0;
+}
+
 static uint64_t clock_now(const struct gscale *gs)
 {
 	return gs->mem.clock ? gs->mem.clock(gs->mem.ctx) : 0;
@@ -55,8 +72,7 @@ static uint64_t copy_range(struct gscale *gs, const struct gscale_vgpu *v,
 			gs->stats.chunks_resident++;
 			continue;
 		}
-		if (avoid && (in_range(&avoid->low, idx) ||
-			      in_range(&avoid->high, idx)))
+		if (avoid && uses(avoid, idx))
 			continue;
 		/* Taking ownership without a copy is safe only here, after
 		 * the avoid test: the running vGPU must stay the owner of
@@ -80,9 +96,14 @@ static uint64_t copy_vgpu(struct gscale *gs, const struct gscale_vgpu *v,
 			  const struct gscale_vgpu *avoid, uint64_t deadline)
 {
 	uint64_t n = copy_range(gs, v, &v->low, v->shadow_low, avoid,
-				deadline) +
-		     copy_range(gs, v, &v->high, v->shadow_high, avoid,
 				deadline);
+	uint32_t off = 0;
+
+	for (uint32_t r = 0; r < v->nr_high; r++) {
+		n += copy_range(gs, v, &v->hr[r], v->shadow_high + off, avoid,
+				deadline);
+		off += v->hr[r].count;
+	}
 
 	/* The GPU may cache GGTT entries: flush once per batch of writes. */
 	if (n)
@@ -140,11 +161,12 @@ uint64_t gscale_prefetch(struct gscale *gs, int next)
 
 static uint64_t *shadow_slot(struct gscale_vgpu *v, uint32_t index)
 {
+	int64_t off;
+
 	if (in_range(&v->low, index))
 		return &v->shadow_low[index - v->low.first];
-	if (in_range(&v->high, index))
-		return &v->shadow_high[index - v->high.first];
-	return NULL;
+	off = gscale_high_offset(v, index);
+	return off >= 0 ? &v->shadow_high[off] : NULL;
 }
 
 int gscale_guest_write(struct gscale *gs, int id, uint32_t index,
@@ -206,17 +228,14 @@ static void scrub_owned(struct gscale *gs, int id)
 void gscale_vgpu_remove(struct gscale *gs, int id)
 {
 	struct gscale_vgpu *v = get(gs, id);
-	uint32_t nslots;
 
 	if (!v)
 		return;
 	scrub_owned(gs, id);
 	gscale_gen_vgpu_remove(gs, v);
-	nslots = (v->high.count + gs->p.slot_entries - 1) / gs->p.slot_entries;
-	for (uint32_t i = v->slot; i < v->slot + nslots; i++)
-		gs->slot_users[i]--;
+	gscale_count_slots(gs, v, -1);
 	gs->mem.free(gs->mem.ctx, v->shadow_low, v->low.count * 8ull);
-	gs->mem.free(gs->mem.ctx, v->shadow_high, v->high.count * 8ull);
+	gs->mem.free(gs->mem.ctx, v->shadow_high, v->high_count * 8ull);
 	if (gs->current == id)
 		gs->current = -1;
 	v->present = false;

@@ -30,14 +30,28 @@ static bool run_ok(const struct dyml *d, uint32_t slot, uint32_t n)
 	return n && n <= d->m && slot <= d->m - n;
 }
 
+static bool has(const struct dyml_vgpu *v, uint32_t s)
+{
+	return v->set[s / 64] >> (s % 64) & 1;
+}
+
+static void set_run(struct dyml_vgpu *v, uint32_t slot, uint32_t n)
+{
+	memset(v->set, 0, sizeof(v->set));
+	for (uint32_t s = slot; s < slot + n; s++)
+		v->set[s / 64] |= 1ull << (s % 64);
+	v->slot = slot;
+	v->n = n;
+}
+
 int dyml_add(struct dyml *d, uint32_t id, uint32_t slot, uint32_t n,
 	     bool movable)
 {
 	if (id >= DYML_MAX_VGPUS || d->v[id].present || !run_ok(d, slot, n))
 		return -GPU_EINVAL;
 	memset(&d->v[id], 0, sizeof(d->v[id]));
-	d->v[id] = (struct dyml_vgpu){ .present = true, .movable = movable,
-				       .slot = slot, .n = n };
+	d->v[id] = (struct dyml_vgpu){ .present = true, .movable = movable };
+	set_run(&d->v[id], slot, n);
 	return 0;
 }
 
@@ -63,10 +77,29 @@ void dyml_sync(struct dyml *d, uint32_t id, uint32_t slot, uint32_t n)
 {
 	struct dyml_vgpu *v = get(d, id);
 
-	if (v && run_ok(d, slot, n)) {
-		v->slot = slot;
-		v->n = n;
-	}
+	if (v && run_ok(d, slot, n))
+		set_run(v, slot, n);
+}
+
+void dyml_sync_set(struct dyml *d, uint32_t id, const uint64_t *set)
+{
+	struct dyml_vgpu *v = get(d, id);
+	uint32_t first = DYML_MAX_SLOTS, n = 0;
+
+	if (!v)
+		return;
+	for (uint32_t s = 0; s < DYML_MAX_SLOTS; s++)
+		if (set[s / 64] >> (s % 64) & 1) {
+			if (s >= d->m)
+				return;
+			first = first < s ? first : s;
+			n++;
+		}
+	if (!n)
+		return;
+	memcpy(v->set, set, sizeof(v->set));
+	v->slot = first;
+	v->n = n;
 }
 
 int dyml_moved(struct dyml *d, uint32_t id, uint32_t slot, uint32_t n,
@@ -76,8 +109,7 @@ int dyml_moved(struct dyml *d, uint32_t id, uint32_t slot, uint32_t n,
 
 	if (!v || !run_ok(d, slot, n))
 		return -GPU_EINVAL;
-	v->slot = slot;
-	v->n = n;
+	set_run(v, slot, n);
 	v->moved_at = d->period;
 	v->moves++;
 	d->st.moves++;
@@ -89,13 +121,18 @@ void dyml_undo(struct dyml *d, const struct dyml_decision *dec)
 {
 	struct dyml_vgpu *v = get(d, dec->vgpu);
 
-	if (v)
-		v->slot = dec->from;
+	if (v) {
+		memcpy(v->set, v->prev, sizeof(v->set));
+		v->slot = v->prev_slot;
+	}
 }
 
 static bool overlaps(const struct dyml_vgpu *a, const struct dyml_vgpu *b)
 {
-	return a->slot < b->slot + b->n && b->slot < a->slot + a->n;
+	for (uint32_t w = 0; w < DYML_SET_WORDS; w++)
+		if (a->set[w] & b->set[w])
+			return true;
+	return false;
 }
 
 /* Busy users of each slot, not counting `skip` (an id, or DYML_MAX_VGPUS),
@@ -110,10 +147,11 @@ static void count(const struct dyml *d, uint32_t skip, uint16_t *busy,
 
 		if (!v->present || id == skip)
 			continue;
-		for (uint32_t s = v->slot; s < v->slot + v->n; s++) {
-			users[s]++;
-			busy[s] += v->busy;
-		}
+		for (uint32_t s = 0; s < d->m; s++)
+			if (has(v, s)) {
+				users[s]++;
+				busy[s] += v->busy;
+			}
 	}
 }
 
@@ -239,7 +277,9 @@ uint32_t dyml_step(struct dyml *d, struct dyml_decision *out, uint32_t max)
 			.vgpu = (uint16_t)mover, .other = (uint16_t)(mover == a ? b : a),
 			.why = DYML_COLLISION, .from = v->slot, .to = to,
 			.n = v->n, .entries = v->entries };
-		v->slot = to;
+		memcpy(v->prev, v->set, sizeof(v->prev));
+		v->prev_slot = v->slot;
+		set_run(v, to, v->n);
 		d->st.decisions++;
 		n++;
 	}

@@ -50,9 +50,17 @@ enum dyml_why {
 	DYML_OPERATOR,		/* `place` from the shell */
 };
 
+#define DYML_SET_WORDS (DYML_MAX_SLOTS / 64)
+
 struct dyml_vgpu {
 	bool present, movable, busy;
 	uint32_t slot, n;	/* first slot, slots */
+	/* Its slots: the run [slot, slot + n), or any set for a vGPU of
+	 * several ranges (non-contiguous slots, dyml_sync_set). A move
+	 * always makes it one run of n slots. */
+	uint64_t set[DYML_SET_WORDS];
+	uint64_t prev[DYML_SET_WORDS];	/* before this period's move */
+	uint32_t prev_slot;
 	uint32_t util;		/* permille, last dyml_set */
 	uint64_t entries;	/* bound entries a move carries */
 	uint64_t moved_at;	/* period of its last move; 0 = never */
@@ -93,6 +101,9 @@ void dyml_set(struct dyml *d, uint32_t id, uint32_t util, uint64_t entries,
 	      bool movable);
 /* id's run changed by someone else (a balloon): no dwell, no move. */
 void dyml_sync(struct dyml *d, uint32_t id, uint32_t slot, uint32_t n);
+/* The same for a vGPU of several ranges: set = its slots (bit s of word
+ * s / 64); ignored when empty or outside the slots. */
+void dyml_sync_set(struct dyml *d, uint32_t id, const uint64_t *set);
 /* The mechanism moved id (a decision applied, or the operator, or a
  * balloon): its new run; starts its dwell. */
 int dyml_moved(struct dyml *d, uint32_t id, uint32_t slot, uint32_t n,

@@ -46,6 +46,7 @@
 
 /* Hard limits of this implementation (not of the hardware). */
 #define GVT_MAX_VGPUS 64 /* vGPU ids 1..64 */
+#define VGPU_MAX_RANGES 8 /* high GM ranges of one vGPU (= GSCALE_MAX_RANGES) */
 #define GVT_TIMESLICE_NS 16000000ull /* 16 ms round-robin slice */
 #define GVT_OVERRUN_NS 16000000ull /* grace past the slice while others wait */
 #define GVT_MAX_OVERRUNS 3 /* overruns before a vGPU is failed for good */
@@ -227,35 +228,71 @@ struct gvt_status {
 void gvt_get_status(const struct gvt *gvt, struct gvt_status *st);
 /* How many vGPUs are placed on slot (gScale only; -GPU_EINVAL otherwise). */
 int gvt_slot_users(const struct gvt *gvt, uint32_t slot, uint32_t *users);
-/* The slots v's high GM occupies (gScale only). */
+/* The slots v's high GM occupies (gScale only): the first slot of its
+ * first range, and how many slots in all its ranges. */
 int vgpu_slots(const struct vgpu *v, uint32_t *first, uint32_t *count);
-/* Ballooning under gScale (vgpu_balloon.c): v's high GM becomes nslots
- * slots from slot; entries at GM addresses both ranges share stay, the
- * rest are dropped; PVINFO's ballooning registers follow. -GPU_EBUSY while
- * v has queued or running work, -GPU_ENOTSUP under gVirt, -GPU_EINVAL
- * outside the slots. No address translation: see vgpu_balloon.c. */
+/* A run of gScale slots: one high GM range (non-contiguous slots: a vGPU
+ * has up to VGPU_MAX_RANGES of them). */
+struct vgpu_slot_run {
+	uint32_t first, count;
+};
+/* v's runs, lowest first: how many (max written). 0 under gVirt. */
+uint32_t vgpu_slot_runs(const struct vgpu *v, struct vgpu_slot_run *out,
+			uint32_t max);
+/* Ballooning under gScale (vgpu_balloon.c): v's high GM becomes the runs
+ * (whole slots, lowest first, none adjacent); entries at GM addresses
+ * both layouts share stay, the rest are dropped; PVINFO's ballooning
+ * registers follow (its first range). -GPU_EBUSY while v has queued or
+ * running work, -GPU_ENOTSUP under gVirt, -GPU_EINVAL for bad runs. No
+ * address translation: see vgpu_balloon.c. */
+int vgpu_set_high_runs(struct vgpu *v, const struct vgpu_slot_run *runs,
+		       uint32_t n);
+/* The same with one run of nslots slots from slot. */
 int vgpu_set_high_slots(struct vgpu *v, uint32_t slot, uint32_t nslots);
 /* gBalloon Algorithm 1 on the current layout: grow (delta > 0) or shrink
  * v's high GM by |delta| slots, *l from the left end, *r from the right,
- * chosen to minimize shared slots; then vgpu_set_high_slots. */
+ * chosen to minimize shared slots; then vgpu_set_high_slots. A vGPU of
+ * several ranges: -GPU_ENOTSUP (it balloons as a set). */
 int vgpu_balloon(struct vgpu *v, int32_t delta, uint32_t *l, uint32_t *r);
+/* Non-contiguous slots (gpu/policy/ncslots.h, the balloon study's
+ * "ours"): grow v by the delta slots with the fewest users anywhere, or
+ * shrink it by the |delta| with the most (ties by the monitor's
+ * utilization); its high GM may become several ranges. Only for a guest
+ * that is told its ranges. *nr_runs: the ranges it would have;
+ * -GPU_E2BIG when more than VGPU_MAX_RANGES (nothing changes). */
+int vgpu_balloon_set(struct vgpu *v, int32_t delta, uint32_t *nr_runs);
 /* DymGPU live (vgpu_place.c, gScale only). A vGPU is PINNED (never moved)
  * until its guest negotiates a way to be told of a move (the hypervisor
  * calls vgpu_set_movable once the guest set up the guest channel); a stock
  * i915 read PVINFO once and stays pinned. */
 void vgpu_set_movable(struct vgpu *v, bool movable);
+/* A movable guest says whether it has GM addresses in flight (the guest
+ * channel's `quiet` word): while it does, moves and shrinks of its high
+ * GM wait (-GPU_EBUSY, retried), as for work in flight. */
+void vgpu_set_gm_in_use(struct vgpu *v, bool in_use);
 /* Moves v's high GM, same size, to start at slot, every entry carried to
  * the same offset in the new range (the guest must re-read its range:
  * PVINFO and the guest channel say the new one). -GPU_EBUSY with work
  * queued or running, -GPU_EPERM when pinned, -GPU_ENOTSUP under gVirt,
  * -GPU_EINVAL outside the slots. *carried: present entries moved. */
 int vgpu_move_high(struct vgpu *v, uint32_t slot, uint64_t *carried);
+/* The general re-placement: v's high GM, same size, becomes the runs
+ * (lowest first, none adjacent; the last may be partly used), every
+ * entry carried to the same high offset: the k-th page of the old ranges
+ * (lowest first) is the k-th of the new ones. A move is one run; a split
+ * several; a merge of several ranges one. Same conditions and codes as
+ * vgpu_move_high. */
+int vgpu_relocate_high(struct vgpu *v, const struct vgpu_slot_run *runs,
+		       uint32_t n, uint64_t *carried);
 /* One period of the placement policy (gpu/policy/dymgpu_live.h) fed by the
  * monitor: applies its moves; writes the moved vGPUs (at most max) so the
  * caller can tell their guests. Returns how many moved. */
 uint32_t gvt_place_tick(struct gvt *gvt, struct vgpu **moved, uint32_t max);
 /* The operator's `place`: the policy's dwell starts as for its own moves. */
 int vgpu_place_at(struct vgpu *v, uint32_t slot, uint64_t *carried);
+/* The same onto runs (vgpu_relocate_high: a move, split or merge). */
+int vgpu_place_runs(struct vgpu *v, const struct vgpu_slot_run *runs,
+		    uint32_t n, uint64_t *carried);
 struct vgpu_place_info {
 	bool tracked, movable, busy, idle;
 	uint32_t util_permille;	/* GPU utilization over the monitor window */
@@ -293,10 +330,19 @@ void vgpu_destroy(struct vgpu *v);
 
 int vgpu_id(const struct vgpu *v);
 const struct vgpu_stats *vgpu_get_stats(const struct vgpu *v);
-/* The vGPU's slices in GGTT address space (host == guest addresses). */
+/* The vGPU's slices in GGTT address space (host == guest addresses);
+ * high: its first high range (the only one of a contiguous vGPU; what
+ * PVINFO says). */
 void vgpu_gm_ranges(const struct vgpu *v, uint64_t *low_base,
 		    uint64_t *low_size, uint64_t *high_base,
 		    uint64_t *high_size);
+/* All its high GM ranges, lowest first (non-contiguous slots): how many
+ * (at most VGPU_MAX_RANGES; max of them written). */
+struct vgpu_gm_range {
+	uint64_t base, size;
+};
+uint32_t vgpu_high_ranges(const struct vgpu *v, struct vgpu_gm_range *out,
+			  uint32_t max);
 /* GGTT entry index of v (inside its ranges, else -GPU_EINVAL): the value
  * the guest wrote and the validated host value behind it (0: dropped). */
 int vgpu_ggtt_entry(struct vgpu *v, uint32_t index, uint64_t *guest,

@@ -508,11 +508,18 @@ static int mi_cmd(struct scanner *s, uint32_t hdr, uint32_t len)
 		return audit_flush_dw(s, hdr, len);
 	case 0x2f: /* MI_ATOMIC */
 		return audit_atomic(s, hdr, len);
+	case MI_OP_SEMAPHORE_WAIT:
+		/* i915 waits on other engines' breadcrumbs with it (as GVT,
+		 * the address is audited); a wait nobody ends is a hang,
+		 * bounded by the slice and hang timers (vgpu_sched.c). */
+		if (len < 4)
+			return reject(s, -GPU_EINVAL, hdr, 0,
+				      "short MI_SEMAPHORE_WAIT");
+		return audit_mem(s, hdr, len);
 	case MI_OP_BATCH_BUFFER_START:
 		return bb_start(s, hdr, len);
 	default:
-		/* What GVT refuses (unexpected_cmd): semaphore wait,
-		 * store-index, MI_UPDATE_GTT, perf reports, CLFLUSH,
+		/* What GVT refuses (unexpected_cmd): store-index, MI_UPDATE_GTT, perf reports, CLFLUSH,
 		 * conditional batch end; MI_WAIT_FOR_EVENT and display
 		 * flips (no display events are modelled); MI_SET_CONTEXT
 		 * (legacy ring contexts, not execlists); the resource

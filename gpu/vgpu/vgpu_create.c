@@ -260,6 +260,8 @@ static int take_resources(struct gvt *gvt, struct vgpu *v,
 		return -GPU_ENOSPC;
 	}
 	v->fence_num = t->fences;
+	vgpu_gm_set_high(v, &(struct vgpu_gm_range){ v->high_base,
+						     v->high_size }, 1);
 	return 0;
 }
 

@@ -25,21 +25,18 @@ static uint64_t *host_pte(struct vgpu *v, uint32_t local)
 	return parray_at(&v->ggtt_host, (size_t)local * 8);
 }
 
-/* GGTT index -> index into the vGPU's arrays, or -1 outside its slices. */
+/* GGTT index -> index into the vGPU's arrays, or -1 outside its slices
+ * (low, and each high range: vgpu_gm.c). */
 static int64_t local_of(const struct vgpu *v, uint32_t index)
 {
-	uint64_t gm = (uint64_t)index << 12;
+	uint32_t idx;
 
-	if (gm >= v->low_base && gm - v->low_base < v->low_size)
-		return (int64_t)((gm - v->low_base) >> 12);
-	if (gm >= v->high_base && gm - v->high_base < v->high_size)
-		return (int64_t)((v->low_size + gm - v->high_base) >> 12);
-	return -1;
+	return vgpu_gm_local(v, (uint64_t)index << 12, &idx) ? -1 : (int64_t)idx;
 }
 
 int vgpu_ggtt_init(struct vgpu *v)
 {
-	size_t n = (size_t)((v->low_size + v->high_size) >> 12);
+	size_t n = (size_t)vgpu_gm_entries(v);
 	int ret;
 
 	ret = parray_init(v->gvt, &v->ggtt_guest, n * 8);
@@ -59,12 +56,10 @@ void vgpu_ggtt_reset(struct vgpu *v)
 	uint32_t local;
 	bool any = false;
 
-	for (gm = 0; gm < v->low_size + v->high_size; gm += VGPU_PAGE) {
+	for (gm = 0; gm < v->low_size + v->high_total; gm += VGPU_PAGE) {
 		local = (uint32_t)(gm >> 12);
 		if (*host_pte(v, local)) {
-			uint64_t addr = gm < v->low_size
-						? v->low_base + gm
-						: v->high_base + gm - v->low_size;
+			uint64_t addr = vgpu_gm_of_local(v, local);
 
 			vgpu_ggtt_hw_write(v, (uint32_t)(addr >> 12), 0);
 			*host_pte(v, local) = 0;
@@ -223,18 +218,22 @@ int vgpu_ggtt_entry(struct vgpu *v, uint32_t index, uint64_t *guest,
 	return 0;
 }
 
-/* The vGPU's high GM becomes [base, base + size) (ballooning), in two
+/* The vGPU's high GM becomes the ranges r[0..n) (ballooning), in two
  * steps so the caller can move gScale's view in between and give up
  * cleanly: prepare builds the new arrays (entries at GM addresses both
- * ranges share keep their guest and host values; the rest of the old range
- * is forgotten), commit swaps them in, abandon frees them. Low GM is
- * unchanged. */
-int vgpu_ggtt_prepare_high(struct vgpu *v, uint64_t base, uint64_t size,
-			   struct ggtt_arrays *out)
+ * layouts share keep their guest and host values; the rest of the old
+ * ranges is forgotten), commit swaps them in, abandon frees them. Low GM
+ * is unchanged. */
+int vgpu_ggtt_prepare_high(struct vgpu *v, const struct vgpu_gm_range *r,
+			   uint32_t nr, struct ggtt_arrays *out)
 {
-	uint32_t low = (uint32_t)(v->low_size >> 12);
-	uint32_t n = low + (uint32_t)(size >> 12);
+	uint32_t low = (uint32_t)(v->low_size >> 12), n = low, at_page = low;
 	struct parray *g = &out->guest, *h = &out->host;
+
+	if (!nr || nr > VGPU_MAX_RANGES)
+		return -GPU_EINVAL;
+	for (uint32_t i = 0; i < nr; i++)
+		n += (uint32_t)(r[i].size >> 12);
 
 	if (parray_init(v->gvt, g, (size_t)n * 8))
 		return -GPU_ENOMEM;
@@ -248,18 +247,20 @@ int vgpu_ggtt_prepare_high(struct vgpu *v, uint64_t base, uint64_t size,
 		*(uint64_t *)parray_at(h, l * 8ull) = *host_pte(v, l);
 		out->present += *host_pte(v, l) != 0;
 	}
-	for (uint64_t gm = base; gm < base + size; gm += VGPU_PAGE) {
-		int64_t old = local_of(v, (uint32_t)(gm >> 12));
-		size_t at = (low + ((gm - base) >> 12)) * 8ull;
+	for (uint32_t i = 0; i < nr; i++)
+		for (uint64_t gm = r[i].base; gm < r[i].base + r[i].size;
+		     gm += VGPU_PAGE, at_page++) {
+			int64_t old = local_of(v, (uint32_t)(gm >> 12));
+			size_t at = at_page * 8ull;
 
-		if (old < 0)
-			continue;
-		*(uint64_t *)parray_at(g, at) = *guest_pte(v, (uint32_t)old);
-		*(uint64_t *)parray_at(h, at) = *host_pte(v, (uint32_t)old);
-		out->present += *host_pte(v, (uint32_t)old) != 0;
-	}
-	out->base = base;
-	out->size = size;
+			if (old < 0)
+				continue;
+			*(uint64_t *)parray_at(g, at) = *guest_pte(v, (uint32_t)old);
+			*(uint64_t *)parray_at(h, at) = *host_pte(v, (uint32_t)old);
+			out->present += *host_pte(v, (uint32_t)old) != 0;
+		}
+	memcpy(out->hr, r, nr * sizeof(r[0]));
+	out->nr_high = nr;
 	return 0;
 }
 
@@ -275,8 +276,7 @@ void vgpu_ggtt_commit_high(struct vgpu *v, struct ggtt_arrays *a)
 	parray_fini(v->gvt, &v->ggtt_host);
 	v->ggtt_guest = a->guest;
 	v->ggtt_host = a->host;
-	v->high_base = a->base;
-	v->high_size = a->size;
+	vgpu_gm_set_high(v, a->hr, a->nr_high);
 	v->gm_present = a->present; /* what the monitor reports as GM used */
 	for (int i = 0; i < VGPU_PARTIAL_PTES; i++)
 		if (v->partial[i].used && local_of(v, v->partial[i].index) < 0)

@@ -7,9 +7,17 @@
  * every vGPU gets one extent of each. Guests are told their extents through
  * PVINFO and balloon the rest away (guest §3), so guest and host GGTT
  * addresses are the same numbers: commands and registers are validated,
- * never translated. */
+ * never translated.
+ *
+ * Under gScale a vGPU's high GM may be several ranges (runs of slots,
+ * issue 17): every test here - GGTT writes, command addresses, fences,
+ * context and ring addresses - asks whether an address lies inside the
+ * low slice or inside ONE of the high ranges. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
+
+_Static_assert(VGPU_MAX_RANGES == GSCALE_MAX_RANGES,
+	       "a vGPU holds what gScale can give it");
 
 /* First fit; extents stay sorted so the holes are the gaps between them. */
 int gm_region_alloc(struct gm_region *r, uint64_t size, uint64_t *start)
@@ -73,13 +81,44 @@ static bool in_range(uint64_t addr, uint64_t len, uint64_t base, uint64_t size)
 }
 
 /* GVT's rule (intel_gvt_ggtt_validate_range): the whole range inside the
- * low slice or inside the high slice. */
+ * low slice or inside one high range (two ranges are never one object:
+ * they are not adjacent). */
 bool vgpu_gm_valid(const struct vgpu *v, uint64_t addr, uint64_t len)
 {
 	if (!len)
 		len = 1;
-	return in_range(addr, len, v->low_base, v->low_size) ||
-	       in_range(addr, len, v->high_base, v->high_size);
+	if (in_range(addr, len, v->low_base, v->low_size))
+		return true;
+	for (uint32_t r = 0; r < v->nr_high; r++)
+		if (in_range(addr, len, v->hr[r].base, v->hr[r].size))
+			return true;
+	return false;
+}
+
+void vgpu_gm_set_high(struct vgpu *v, const struct vgpu_gm_range *r,
+		      uint32_t n)
+{
+	memset(v->hr, 0, sizeof(v->hr));
+	memcpy(v->hr, r, n * sizeof(r[0]));
+	v->nr_high = n;
+	v->high_total = 0;
+	for (uint32_t i = 0; i < n; i++)
+		v->high_total += r[i].size;
+	v->high_base = n ? r[0].base : 0;
+	v->high_size = n ? r[0].size : 0;
+}
+
+uint32_t vgpu_high_ranges(const struct vgpu *v, struct vgpu_gm_range *out,
+			  uint32_t max)
+{
+	for (uint32_t r = 0; r < v->nr_high && r < max; r++)
+		out[r] = v->hr[r];
+	return v->nr_high;
+}
+
+uint64_t vgpu_gm_entries(const struct vgpu *v)
+{
+	return (v->low_size + v->high_total) >> 12;
 }
 
 void vgpu_gm_ranges(const struct vgpu *v, uint64_t *low_base,
@@ -92,18 +131,39 @@ void vgpu_gm_ranges(const struct vgpu *v, uint64_t *low_base,
 	*high_size = v->high_size;
 }
 
-/* Index of a GGTT page in the vGPU's own arrays (low pages, then high). */
-static int gm_local_index(const struct vgpu *v, uint64_t gm, uint32_t *idx)
+/* Index of a GGTT page in the vGPU's own arrays (low pages, then each
+ * high range in order). */
+int vgpu_gm_local(const struct vgpu *v, uint64_t gm, uint32_t *idx)
 {
+	uint64_t off = v->low_size;
+
 	if (in_range(gm, 1, v->low_base, v->low_size)) {
 		*idx = (uint32_t)((gm - v->low_base) >> 12);
 		return 0;
 	}
-	if (in_range(gm, 1, v->high_base, v->high_size)) {
-		*idx = (uint32_t)((v->low_size + gm - v->high_base) >> 12);
-		return 0;
+	for (uint32_t r = 0; r < v->nr_high; r++) {
+		if (in_range(gm, 1, v->hr[r].base, v->hr[r].size)) {
+			*idx = (uint32_t)((off + gm - v->hr[r].base) >> 12);
+			return 0;
+		}
+		off += v->hr[r].size;
 	}
 	return -GPU_ERANGE;
+}
+
+uint64_t vgpu_gm_of_local(const struct vgpu *v, uint32_t idx)
+{
+	uint64_t off = (uint64_t)idx << 12;
+
+	if (off < v->low_size)
+		return v->low_base + off;
+	off -= v->low_size;
+	for (uint32_t r = 0; r < v->nr_high; r++) {
+		if (off < v->hr[r].size)
+			return v->hr[r].base + off;
+		off -= v->hr[r].size;
+	}
+	return ~0ull;
 }
 
 /* Through the entries the guest wrote: only the guest's own view is
@@ -113,7 +173,7 @@ int vgpu_gm_to_gpa(struct vgpu *v, uint64_t gm, uint64_t *gpa)
 	uint32_t idx;
 	uint64_t pte;
 
-	if (gm_local_index(v, gm, &idx))
+	if (vgpu_gm_local(v, gm, &idx))
 		return -GPU_ERANGE;
 	pte = *(uint64_t *)parray_at(&v->ggtt_guest, (size_t)idx * 8);
 	if (!(pte & GEN8_PAGE_PRESENT))

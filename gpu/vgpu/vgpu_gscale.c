@@ -110,8 +110,8 @@ int vgpu_gscale_take(struct gvt *gvt, struct vgpu *v,
 	v->gs_id = id;
 	v->low_base = (uint64_t)gs->vgpus[id].low.first << 12;
 	v->low_size = t->low_gm_size;
-	v->high_base = (uint64_t)gs->vgpus[id].high.first << 12;
-	v->high_size = t->high_gm_size;
+	vgpu_gm_set_high(v, &(struct vgpu_gm_range){
+		(uint64_t)gs->vgpus[id].high.first << 12, t->high_gm_size }, 1);
 	v->movable = false; /* pinned until its guest negotiates */
 	v->gm_present = 0;
 	return 0;

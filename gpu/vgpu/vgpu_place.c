@@ -72,8 +72,28 @@ void gvt_place_fini(struct gvt *gvt)
 
 static uint32_t nslots_of(const struct gscale *gs, int gs_id)
 {
-	return (gs->vgpus[gs_id].high.count + gs->p.slot_entries - 1) /
+	return (gs->vgpus[gs_id].high_count + gs->p.slot_entries - 1) /
 	       gs->p.slot_entries;
+}
+
+/* The policy's view of v's slots: one run, or the set of its ranges. */
+static void sync_layout(struct gvt_place *pl, struct vgpu *v)
+{
+	const struct gscale *gs = v->gvt->gs;
+	struct gscale_run runs[GSCALE_MAX_RANGES];
+	uint64_t set[DYML_SET_WORDS] = { 0 };
+	uint32_t n = gscale_vgpu_runs(gs, v->gs_id, runs);
+
+	if (n == 1) {
+		dyml_sync(&pl->dyml, (uint32_t)v->id, runs[0].first,
+			  runs[0].count);
+		return;
+	}
+	for (uint32_t r = 0; r < n; r++)
+		for (uint32_t x = runs[r].first;
+		     x < runs[r].first + runs[r].count && x < DYML_MAX_SLOTS; x++)
+			set[x / 64] |= 1ull << (x % 64);
+	dyml_sync_set(&pl->dyml, (uint32_t)v->id, set);
 }
 
 /* vGPUs are tracked from the first time the scheduler or the policy
@@ -89,6 +109,7 @@ static bool track(struct gvt_place *pl, struct vgpu *v)
 	mon_add(&pl->mon, (uint32_t)v->id, gvt_now(v->gvt));
 	dyml_add(&pl->dyml, (uint32_t)v->id, gs->vgpus[v->gs_id].slot,
 		 nslots_of(gs, v->gs_id), v->movable);
+	sync_layout(pl, v);
 	memset(&pl->last[v->id], 0, sizeof(pl->last[0]));
 	return true;
 }
@@ -135,57 +156,102 @@ static bool work_pending(const struct vgpu *v)
 }
 
 /* Halves of entries waiting for their partner were addressed in the old
- * range: they belong to the same offsets of the new one. */
-static void rebase_partials(struct vgpu *v, uint32_t old_first,
-			    uint32_t new_first, uint32_t count)
+ * layout: they belong to the same high offsets of the new one. */
+static void rebase_partials(struct vgpu *v, const struct gscale_vgpu *old,
+			    const struct gscale_vgpu *now)
 {
 	for (int i = 0; i < VGPU_PARTIAL_PTES; i++) {
 		struct ggtt_partial *p = &v->partial[i];
+		int64_t off = p->used ? gscale_high_offset(old, p->index) : -1;
+		uint32_t rest = (uint32_t)off;
 
-		if (p->used && p->index >= old_first &&
-		    p->index - old_first < count)
-			p->index = p->index - old_first + new_first;
+		if (off < 0)
+			continue;
+		for (uint32_t r = 0; r < now->nr_high; r++) {
+			if (rest < now->hr[r].count) {
+				p->index = now->hr[r].first + rest;
+				break;
+			}
+			rest -= now->hr[r].count;
+		}
 	}
+}
+
+/* The vGPU's ranges from gScale's layout (same size, same high offsets:
+ * its own arrays keep their order). */
+static void take_layout(struct vgpu *v, const struct gscale_vgpu *g)
+{
+	struct vgpu_gm_range r[VGPU_MAX_RANGES];
+
+	for (uint32_t i = 0; i < g->nr_high; i++)
+		r[i] = (struct vgpu_gm_range){ (uint64_t)g->hr[i].first << 12,
+					       (uint64_t)g->hr[i].count << 12 };
+	vgpu_gm_set_high(v, r, g->nr_high);
+}
+
+int vgpu_relocate_high(struct vgpu *v, const struct vgpu_slot_run *runs,
+		       uint32_t n, uint64_t *carried)
+{
+	struct gscale_run gr[GSCALE_MAX_RANGES];
+	struct gscale *gs = v->gvt->gs;
+	struct gscale_vgpu old;
+	uint64_t moved = 0;
+	int err;
+
+	*carried = 0;
+	if (!gs || v->gs_id < 0)
+		return -GPU_ENOTSUP;
+	if (!v->movable)
+		return -GPU_EPERM;
+	if (work_pending(v) || v->gm_in_use)
+		return -GPU_EBUSY;
+	if (!n || n > GSCALE_MAX_RANGES)
+		return -GPU_EINVAL;
+	for (uint32_t i = 0; i < n; i++)
+		gr[i] = (struct gscale_run){ runs[i].first, runs[i].count };
+	old = gs->vgpus[v->gs_id];
+	err = gscale_vgpu_relocate(gs, v->gs_id, gr, n, &moved);
+	if (err)
+		return err;
+	*carried = moved;
+	if (gs->vgpus[v->gs_id].nr_high == old.nr_high &&
+	    !memcmp(gs->vgpus[v->gs_id].hr, old.hr, sizeof(old.hr)))
+		return 0;	/* already there */
+	take_layout(v, &gs->vgpus[v->gs_id]);
+	rebase_partials(v, &old, &gs->vgpus[v->gs_id]);
+	vgpu_fence_recheck_high(v);
+	vgpu_pvinfo_update_gm(v);
+	v->stats.moves++;
+	v->stats.entries_carried += moved;
+	vgpu_info(v, "high GM re-placed: %u range(s) from slot %u -> %u "
+		  "range(s) from slot %u (0x%llx), %llu entries carried",
+		  old.nr_high, old.slot, v->nr_high,
+		  gs->vgpus[v->gs_id].slot, (unsigned long long)v->high_base,
+		  (unsigned long long)moved);
+	return 0;
 }
 
 int vgpu_move_high(struct vgpu *v, uint32_t slot, uint64_t *carried)
 {
 	struct gscale *gs = v->gvt->gs;
-	uint32_t old_first, new_first, count;
-	uint64_t n = 0;
-	int err;
+	struct vgpu_slot_run run;
 
+	*carried = 0;
 	if (!gs || v->gs_id < 0)
 		return -GPU_ENOTSUP;
-	if (!v->movable)
-		return -GPU_EPERM;
-	if (work_pending(v))
-		return -GPU_EBUSY;
-	old_first = gs->vgpus[v->gs_id].high.first;
-	count = gs->vgpus[v->gs_id].high.count;
-	err = gscale_vgpu_move_high(gs, v->gs_id, slot, &n);
-	if (err)
-		return err;
-	new_first = gs->vgpus[v->gs_id].high.first;
-	*carried = n;
-	if (new_first == old_first)
-		return 0;
-	v->high_base = (uint64_t)new_first << 12;
-	rebase_partials(v, old_first, new_first, count);
-	vgpu_fence_recheck_high(v);
-	vgpu_pvinfo_update_gm(v);
-	v->stats.moves++;
-	v->stats.entries_carried += n;
-	vgpu_info(v, "high GM moved 0x%llx -> 0x%llx (slot %u, %llu entries "
-		  "carried)", (unsigned long long)old_first << 12,
-		  (unsigned long long)v->high_base, slot,
-		  (unsigned long long)n);
-	return 0;
+	run.first = slot;
+	run.count = nslots_of(gs, v->gs_id);
+	return vgpu_relocate_high(v, &run, 1, carried);
 }
 
 void vgpu_set_movable(struct vgpu *v, bool movable)
 {
 	v->movable = movable;
+}
+
+void vgpu_set_gm_in_use(struct vgpu *v, bool in_use)
+{
+	v->gm_in_use = in_use;
 }
 
 static void note(struct gvt_place *pl, struct vgpu *v, uint32_t from,
@@ -199,19 +265,36 @@ static void note(struct gvt_place *pl, struct vgpu *v, uint32_t from,
 					       other };
 }
 
-int vgpu_place_at(struct vgpu *v, uint32_t slot, uint64_t *carried)
+int vgpu_place_runs(struct vgpu *v, const struct vgpu_slot_run *runs,
+		    uint32_t n, uint64_t *carried)
 {
 	struct gvt_place *pl = v->gvt->place;
+	uint64_t moves;
 	uint32_t from;
 	int err;
 
+	*carried = 0;
 	if (!pl || !track(pl, v))
 		return -GPU_ENOTSUP;
 	from = v->gvt->gs->vgpus[v->gs_id].slot;
-	err = vgpu_move_high(v, slot, carried);
-	if (!err && slot != from)
-		note(pl, v, from, slot, 0, DYML_OPERATOR);
+	moves = v->stats.moves;
+	err = vgpu_relocate_high(v, runs, n, carried);
+	if (!err && v->stats.moves != moves) {
+		note(pl, v, from, runs[0].first, 0, DYML_OPERATOR);
+		sync_layout(pl, v);	/* a split is a set, not a run */
+	}
 	return err;
+}
+
+int vgpu_place_at(struct vgpu *v, uint32_t slot, uint64_t *carried)
+{
+	struct vgpu_slot_run run = { slot, 0 };
+
+	*carried = 0;
+	if (!v->gvt->gs || v->gs_id < 0)
+		return -GPU_ENOTSUP;
+	run.count = nslots_of(v->gvt->gs, v->gs_id);
+	return vgpu_place_runs(v, &run, 1, carried);
 }
 
 /* ---- the policy period ------------------------------------------------ */
@@ -223,10 +306,9 @@ static void feed(struct gvt_place *pl, struct gvt *gvt, uint64_t now)
 
 		if (!v || !track(pl, v))
 			continue;
-		mon_gm(&pl->mon, (uint32_t)id, (v->low_size + v->high_size) >> 12,
-		       v->gm_present, (v->low_size + v->high_size) >> 12);
-		dyml_sync(&pl->dyml, (uint32_t)id, gvt->gs->vgpus[v->gs_id].slot,
-			  nslots_of(gvt->gs, v->gs_id));
+		mon_gm(&pl->mon, (uint32_t)id, vgpu_gm_entries(v),
+		       v->gm_present, vgpu_gm_entries(v));
+		sync_layout(pl, v);
 		dyml_set(&pl->dyml, (uint32_t)id,
 			 v->failed ? 0 : mon_util(&pl->mon, (uint32_t)id, now),
 			 v->gm_present, v->movable);
@@ -289,7 +371,7 @@ int vgpu_place_info(const struct vgpu *v, struct vgpu_place_info *out)
 	out->idle_ms = now > m->last_active_ns
 			       ? (now - m->last_active_ns) / 1000000 : 0;
 	out->gm_used = v->gm_present;
-	out->gm_size = (v->low_size + v->high_size) >> 12;
+	out->gm_size = vgpu_gm_entries(v);
 	out->copied = m->copied;
 	out->moves = v->stats.moves;
 	out->carried = v->stats.entries_carried;

@@ -168,9 +168,17 @@ struct vgpu {
 	uint32_t vm;
 	struct vgpu_type type;
 	uint64_t low_base, low_size, high_base, high_size;
+	/* High GM as ranges (gScale's non-contiguous slots, vgpu_gm.c):
+	 * nr_high of them, lowest GM first; high_base/high_size is hr[0],
+	 * the range PVINFO names; high_total their sum. The vGPU's own
+	 * arrays (GGTT entries) hold low GM, then each range in order. */
+	uint32_t nr_high;
+	struct vgpu_gm_range hr[VGPU_MAX_RANGES];
+	uint64_t high_total;
 	uint32_t fence_base, fence_num; /* physical fences owned */
 	int gs_id; /* gScale's id for this vGPU, -1 under gVirt */
 	bool movable; /* its guest is told of moves (else pinned) */
+	bool gm_in_use; /* its guest has GM addresses in flight: no move now */
 	uint64_t gm_present; /* present entries in its private shadow */
 	/* Fences remapped into the fence memory space pool (gScale): the
 	 * guest's range [gm, gm + size) lives at pool_gm while fenced. */
@@ -459,6 +467,15 @@ void vgpu_irq_update(struct vgpu *v);
 
 /* ---- GM and GGTT (vgpu_gm.c, vgpu_ggtt.c, vgpu_fence.c) ------------------------------------- */
 
+/* The vGPU's high GM becomes ranges r[0..n) (sorted, checked by the
+ * caller); high_base/high_size/high_total follow. */
+void vgpu_gm_set_high(struct vgpu *v, const struct vgpu_gm_range *r,
+		      uint32_t n);
+/* GM address -> index in the vGPU's own arrays (low, then each high
+ * range); -GPU_ERANGE outside its GM. And back. */
+int vgpu_gm_local(const struct vgpu *v, uint64_t gm, uint32_t *idx);
+uint64_t vgpu_gm_of_local(const struct vgpu *v, uint32_t idx);
+uint64_t vgpu_gm_entries(const struct vgpu *v);
 int gm_region_alloc(struct gm_region *r, uint64_t size, uint64_t *start);
 void gm_region_free(struct gm_region *r, uint64_t start);
 uint64_t gm_region_largest_free(const struct gm_region *r);
@@ -474,11 +491,14 @@ int vgpu_ggtt_read(struct vgpu *v, uint64_t off, uint64_t *val,
 		   unsigned int size);
 struct ggtt_arrays {
 	struct parray guest, host;
-	uint64_t base, size;
+	struct vgpu_gm_range hr[VGPU_MAX_RANGES];
+	uint32_t nr_high;
 	uint64_t present; /* entries with a host page, low and kept high */
 };
-int vgpu_ggtt_prepare_high(struct vgpu *v, uint64_t base, uint64_t size,
-			   struct ggtt_arrays *out);
+/* The arrays for high GM made of ranges r[0..n) (ballooning): entries at
+ * GM addresses old and new layout share keep their values. */
+int vgpu_ggtt_prepare_high(struct vgpu *v, const struct vgpu_gm_range *r,
+			   uint32_t n, struct ggtt_arrays *out);
 void vgpu_ggtt_commit_high(struct vgpu *v, struct ggtt_arrays *a);
 void vgpu_ggtt_abandon_high(struct vgpu *v, struct ggtt_arrays *a);
 int vgpu_ggtt_write(struct vgpu *v, uint64_t off, uint64_t val,

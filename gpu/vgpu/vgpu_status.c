@@ -37,8 +37,25 @@ int vgpu_slots(const struct vgpu *v, uint32_t *first, uint32_t *count)
 		return -GPU_EINVAL;
 	g = &gs->vgpus[v->gs_id];
 	*first = g->slot;
-	*count = (g->high.count + gs->p.slot_entries - 1) / gs->p.slot_entries;
+	*count = 0;
+	for (uint32_t r = 0; r < g->nr_high; r++)
+		*count += (g->hr[r].count + gs->p.slot_entries - 1) /
+			  gs->p.slot_entries;
 	return 0;
+}
+
+uint32_t vgpu_slot_runs(const struct vgpu *v, struct vgpu_slot_run *out,
+			uint32_t max)
+{
+	struct gscale_run runs[GSCALE_MAX_RANGES];
+	uint32_t n;
+
+	if (!v->gvt->gs || v->gs_id < 0)
+		return 0;
+	n = gscale_vgpu_runs(v->gvt->gs, v->gs_id, runs);
+	for (uint32_t i = 0; i < n && i < max; i++)
+		out[i] = (struct vgpu_slot_run){ runs[i].first, runs[i].count };
+	return n;
 }
 
 bool vgpu_busy(const struct vgpu *v)
@@ -47,22 +64,26 @@ bool vgpu_busy(const struct vgpu *v)
 }
 
 /* How much of v's high GM holds entries (present GGTT entries), permille:
- * gBalloon's "GPU memory utilization". */
+ * gBalloon's "GPU memory utilization". Every range counts. */
 uint64_t vgpu_high_used(const struct vgpu *v)
 {
-	uint64_t pages = v->high_size >> 12, used = 0, g, h;
-	uint32_t first = (uint32_t)(v->high_base >> 12);
+	uint64_t used = 0, g, h;
 
-	for (uint64_t i = 0; i < pages; i++)
-		if (!vgpu_ggtt_entry((struct vgpu *)v, first + (uint32_t)i, &g,
-				     &h) && (g & 1))
-			used++;
+	for (uint32_t r = 0; r < v->nr_high; r++) {
+		uint32_t first = (uint32_t)(v->hr[r].base >> 12);
+
+		for (uint64_t i = 0; i < v->hr[r].size >> 12; i++)
+			if (!vgpu_ggtt_entry((struct vgpu *)v,
+					     first + (uint32_t)i, &g, &h) &&
+			    (g & 1))
+				used++;
+	}
 	return used;
 }
 
 uint32_t vgpu_high_used_permille(const struct vgpu *v)
 {
-	uint64_t pages = v->high_size >> 12;
+	uint64_t pages = v->high_total >> 12;
 
 	return pages ? (uint32_t)(vgpu_high_used(v) * 1000 / pages) : 0;
 }

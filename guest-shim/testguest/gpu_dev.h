@@ -36,5 +36,12 @@ uint32_t gpu_dev_reg(uint32_t off);	/* BAR0: the vGPU's view */
  * when the engine reports no error. */
 bool gpu_dev_recover(void);
 void gpu_dev_reg_write(uint32_t off, uint32_t val);
+/* One blit round of the GPU test: the dwords wrong through the aperture,
+ * ~0u when the seqno never came. */
+uint32_t gpu_dev_blit_round(uint32_t vm, uint32_t round);
+/* Our high GM moved: every GM address we keep there goes through map
+ * (status page, context, ring, seqno page, allocator), HWS_PGA and the
+ * context image's RING_START follow. */
+void gpu_dev_rebase(uint64_t (*map)(void *ctx, uint64_t gm), void *ctx);
 
 #endif

@@ -438,6 +438,41 @@ static bool blit_round_checked(uint32_t vm, uint32_t round, bool report)
 	return !bad;
 }
 
+uint32_t gpu_dev_blit_round(uint32_t vm, uint32_t round)
+{
+	uint32_t n = BUF_PAGES * PG / 4, bad = 0;
+	volatile uint32_t *ap = (volatile uint32_t *)(g.bar2 + g.dst_gm);
+
+	ppgtt_map(SRC_VA, g.src[round & 1], BUF_PAGES);
+	for (uint32_t i = 0; i < n; i++)
+		ram32(g.src[round & 1])[i] = pattern(vm, round, i);
+	blit_batch();
+	submit(round + 1);
+	if (!wait_seqno(round + 1))
+		return ~0u;
+	read_csb();
+	for (uint32_t i = 0; i < n; i++)
+		bad += ap[i] != pattern(vm, round, i);
+	return bad;
+}
+
+/* Told that our high GM moved: every GM address we keep there goes where
+ * map says (the same high offset of the new ranges); the registers and
+ * the context image that hold such addresses follow. The GGTT entries
+ * were carried by the hypervisor: nothing is bound again. */
+void gpu_dev_rebase(uint64_t (*map)(void *ctx, uint64_t gm), void *ctx)
+{
+	g.hwsp_gm = (uint32_t)map(ctx, g.hwsp_gm);
+	g.lrca_gm = (uint32_t)map(ctx, g.lrca_gm);
+	g.ring_gm = (uint32_t)map(ctx, g.ring_gm);
+	g.seq_gm = (uint32_t)map(ctx, g.seq_gm);
+	g.high_next = (uint32_t)map(ctx, g.high_next);
+	g.high_base = rd32(PV + 0x48);
+	g.high_size = rd32(PV + 0x4c);
+	wr32(RING_HWS_PGA(g.base), g.hwsp_gm);
+	ram32(g.lrca + LRC_STATE_OFFSET)[CTX_RING_START] = g.ring_gm;
+}
+
 static bool blit_round(uint32_t vm, uint32_t round)
 {
 	return blit_round_checked(vm, round, true);

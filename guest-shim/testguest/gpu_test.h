@@ -14,6 +14,14 @@ void gpu_demo(uint32_t vm) __attribute__((noreturn));
 uint32_t gpu_pvinfo_read(uint32_t off);
 /* mode=gpu with the word "vmrpc": the GPU-memory channel (vmrpc_test.c). */
 void vmrpc_test(void);
+/* mode=gpu with the word "move": blit while the hypervisor re-places our
+ * high GM, re-basing on each R_RANGES layout (move_test.c). */
+void move_test(uint32_t vm);
+/* mode=gpu hang / watch (hang_test.c): a batch that hangs the engine on
+ * a semaphore, then i915's recovery and a checked round; or 0.6 s of
+ * timed, checked rounds (worst and median printed). */
+void hang_test(uint32_t vm);
+void watch_test(uint32_t vm);
 /* mode=bench with the word "gpu": BENCH lines for the vGPU paths. */
 void gpu_bench(uint32_t vm);
 /* mode=gpu-attack: a foreign GGTT entry, then a privileged batch that

@@ -13,7 +13,11 @@
  *                 guest time, never exit (a VM to look at from the shell)
  *   mode=gpu      the i915-like GPU test on the vGPU at 00:02.0 (gpu_test.c);
  *                 with the word "loop", then a blit every 100 ms forever;
- *                 with "vmrpc", the GPU-memory channel (vmrpc_test.c)
+ *                 with "vmrpc", the GPU-memory channel (vmrpc_test.c);
+ *                 with "move", blit while the hypervisor re-places its
+ *                 high GM, following each move (move_test.c); with
+ *                 "hang", a batch that hangs the engine, then recovery;
+ *                 with "watch", 0.6 s of timed rounds (hang_test.c)
  *   mode=gpu-attack  the same setup, then attacks the mediator must refuse
  *   mode=hostile  CPU-side attacks and their victims (hostile.c, issue 19)
  *   mode=gpu-hostile every attack class of issue 13 (gpu_hostile.c)
@@ -364,6 +368,12 @@ void tg_main(const struct raw64_boot_info *bi)
 		gpu_test(bi->vm_id);
 		if (has_word(bi->cmdline, "vmrpc") && !tg_failed)
 			vmrpc_test();
+		if (has_word(bi->cmdline, "move") && !tg_failed)
+			move_test(bi->vm_id);
+		if (has_word(bi->cmdline, "hang") && !tg_failed)
+			hang_test(bi->vm_id);
+		if (has_word(bi->cmdline, "watch") && !tg_failed)
+			watch_test(bi->vm_id);
 		if (has_word(bi->cmdline, "loop") && !tg_failed)
 			gpu_demo(bi->vm_id);
 		tg_exit(tg_failed ? 1 : 0);

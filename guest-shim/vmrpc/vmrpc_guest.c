@@ -84,3 +84,73 @@ bool vmrpc_next_reply(struct vmrpc_guest *g, struct vmrpc_reply *r)
 	g->rsp_seen++;
 	return true;
 }
+
+uint32_t vmrpc_ask_ranges(struct vmrpc_guest *g)
+{
+	uint32_t seq = put(g, VMRPC_RANGES, 0, 0);
+
+	return vmrpc_kick(g) < 0 ? 0 : seq;
+}
+
+void vmrpc_set_quiet(struct vmrpc_guest *g, bool quiet)
+{
+	((volatile struct vmrpc_ctl *)g->ctl)->quiet = quiet ? 1 : 0;
+}
+
+bool vmrpc_layout_feed(struct vmrpc_layout *b, const struct vmrpc_reply *r,
+		       struct vmrpc_layout *done)
+{
+	bool moved = r->type == VMRPC_R_MOVED;
+
+	if (r->type != VMRPC_R_RANGES && !moved)
+		return false;
+	if (r->range == 0) {
+		b->n = 0;
+		b->moved = moved;
+		b->low_base = r->low_base;
+		b->low_size = r->low_size;
+	}
+	if (r->range != b->n || b->n >= VMRPC_MAX_RANGES || b->moved != moved) {
+		b->n = VMRPC_MAX_RANGES + 1;	/* broken: wait for range 0 */
+		return false;
+	}
+	b->base[b->n] = r->high_base;
+	b->size[b->n] = r->high_size;
+	b->n++;
+	if (r->status == VMRPC_MORE)
+		return false;
+	b->status = r->status;
+	*done = *b;
+	return true;
+}
+
+uint64_t vmrpc_rebase(const struct vmrpc_layout *from,
+		      const struct vmrpc_layout *to, uint64_t gm)
+{
+	uint64_t off = 0;
+
+	for (uint32_t i = 0; i < from->n; i++) {
+		if (gm >= from->base[i] && gm - from->base[i] < from->size[i]) {
+			off += gm - from->base[i];
+			for (uint32_t j = 0; j < to->n; j++) {
+				if (off < to->size[j])
+					return to->base[j] + off;
+				off -= to->size[j];
+			}
+			return ~0ull;
+		}
+		off += from->size[i];
+	}
+	return gm;
+}
+
+bool vmrpc_layout_same(const struct vmrpc_layout *a,
+		       const struct vmrpc_layout *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (uint32_t i = 0; i < a->n; i++)
+		if (a->base[i] != b->base[i] || a->size[i] != b->size[i])
+			return false;
+	return true;
+}

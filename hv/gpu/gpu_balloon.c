@@ -11,8 +11,14 @@
  * 0.5 <= f < 1 approve them and take one slot back from an under-used
  * vGPU; f >= 1 reject them and take two slots back from the largest.
  * Where a grant or a reduction lands is gBalloon's Algorithm 1
- * (vgpu_balloon). Only slots granted at run time are ever taken back
- * (the policy's floor is the size the VM was created with).
+ * (vgpu_balloon) for a guest that only knows one range (a stock i915:
+ * PVINFO), and the balloon study's "ours" for a guest that set up the
+ * guest channel and so is told a list of ranges: the slots with the
+ * fewest users anywhere, its GM becoming several ranges
+ * (vgpu_balloon_set, gpu/policy/ncslots.c ncs_expand / ncs_reduce with
+ * the monitor's utilization as weights: bpol_apply_nc's calls). Only
+ * slots granted at run time are ever taken back (the policy's floor is
+ * the size the VM was created with).
  *
  * alpha and beta (the paper: the reciprocals of the largest W and R_copy
  * the platform shows, "determined through experiments"): hv.cfg
@@ -126,28 +132,49 @@ void gpu_balloon_forget(unsigned vm_id)
 		bpol_cancel(&bp, vm_id);
 	bvm[vm_id].granted = 0;
 }
+static int apply(unsigned vm_id, int32_t delta, struct gpu_balloon_done *done,
+		 bool guest_asked);
+
 int gpu_balloon_release(unsigned vm_id, uint32_t slots)
 {
-	uint32_t l, r, n;
+	struct gpu_balloon_done done;
+	uint32_t n;
 
 	if (!vgpu_of(vm_id) || !slots)
 		return -HV_EINVAL;
 	n = slots < bvm[vm_id].granted ? slots : bvm[vm_id].granted;
 	if (!n)
 		return 0;	/* nothing granted: nothing to give back */
-	return gpu_balloon_apply(vm_id, -(int32_t)n, &l, &r) ? -HV_EINVAL
-							    : (int)n;
+	return apply(vm_id, -(int32_t)n, &done, true) ? -HV_EINVAL : (int)n;
 }
 
-int gpu_balloon_apply(unsigned vm_id, int32_t delta, uint32_t *l,
-		      uint32_t *r)
+/* A guest with the guest channel is told every range: it may get any
+ * slots (non-contiguous); every other one keeps a single range. */
+static bool takes_ranges(unsigned vm_id)
+{
+	return vms[vm_id].vmrpc.gpa != 0;
+}
+
+/* guest_asked: the guest gives slots back itself (VMRPC_RELEASE): it
+ * does not have to be quiet for that. */
+static int apply(unsigned vm_id, int32_t delta, struct gpu_balloon_done *done,
+		 bool guest_asked)
 {
 	struct vgpu *v = vgpu_of(vm_id);
 	int err;
 
+	memset(done, 0, sizeof(*done));
 	if (!v)
 		return -GPU_EINVAL;
-	err = vgpu_balloon(v, delta, l, r);
+	done->as_set = takes_ranges(vm_id);
+	/* Whether the guest has GM addresses in flight now (a shrink of a
+	 * guest told its ranges waits until it has none). */
+	vgpu_set_gm_in_use(v, done->as_set && !guest_asked &&
+			       !vmrpc_guest_quiet(&vms[vm_id]));
+	if (done->as_set)
+		err = vgpu_balloon_set(v, delta, &done->runs);
+	else
+		err = vgpu_balloon(v, delta, &done->l, &done->r);
 	if (err)
 		return err;
 	if (delta > 0)
@@ -157,6 +184,12 @@ int gpu_balloon_apply(unsigned vm_id, int32_t delta, uint32_t *l,
 					      ? bvm[vm_id].granted
 					      : (uint32_t)-delta;
 	return 0;
+}
+
+int gpu_balloon_apply(unsigned vm_id, int32_t delta,
+		      struct gpu_balloon_done *done)
+{
+	return apply(vm_id, delta, done, false);
 }
 
 /* Equation 2 over the last period, permille per VM, summed; the
@@ -181,19 +214,19 @@ static const char *const kind_name[] = { "approved", "approved",
 /* Carry out one action of the policy on the live vGPU. A grant that
  * cannot be applied now because the vGPU has work in flight waits for
  * the next period, as the request it was. */
-static void apply(struct bpol_action *a, uint64_t now)
+static void apply_action(struct bpol_action *a, uint64_t now)
 {
 	unsigned k = a->vgpu;
-	uint32_t l = 0, r = 0;
+	struct gpu_balloon_done done = { 0 };
 	int32_t delta = a->kind == BPOL_SHRINK ? -(int32_t)a->slots
 					       : (int32_t)a->slots;
 
 	if (k >= nr_vms || !vgpu_of(k))
 		return;
 	if (a->kind != BPOL_REJECT) {
-		a->err = gpu_balloon_apply(k, delta, &l, &r);
-		a->l = l;
-		a->r = r;
+		a->err = gpu_balloon_apply(k, delta, &done);
+		a->l = done.l;
+		a->r = done.r;
 	}
 	if (a->kind == BPOL_APPROVE && a->err == -GPU_EBUSY) {
 		struct bpol_view view;
@@ -208,18 +241,27 @@ static void apply(struct bpol_action *a, uint64_t now)
 		else
 			applied++;
 	}
-	if (a->kind == BPOL_APPROVE && !a->err)
+	if (a->kind == BPOL_APPROVE && !a->err && done.as_set)
+		kprintf("gballoon: vm '%s': +%u slot(s) approved (as a set: "
+			"%u range(s) now)\n", vms[k].name, a->slots, done.runs);
+	else if (a->kind == BPOL_APPROVE && !a->err)
 		kprintf("gballoon: vm '%s': +%u slot(s) approved (%u left, %u "
-			"right)\n", vms[k].name, a->slots, l, r);
+			"right)\n", vms[k].name, a->slots, done.l, done.r);
+	else if (a->kind == BPOL_SHRINK && !a->err && done.as_set)
+		kprintf("gballoon: vm '%s': %u granted slot(s) taken back (as "
+			"a set: %u range(s) now)\n", vms[k].name, a->slots,
+			done.runs);
 	else if (a->kind == BPOL_SHRINK && !a->err)
 		kprintf("gballoon: vm '%s': %u granted slot(s) taken back (%u "
-			"left, %u right)\n", vms[k].name, a->slots, l, r);
+			"left, %u right)\n", vms[k].name, a->slots, done.l,
+			done.r);
 	else
 		kprintf("gballoon: vm '%s': %u slot(s) not %s (%s, error %d)\n",
 			vms[k].name, a->slots, kind_name[a->kind],
 			a->err == -GPU_EBUSY && a->kind == BPOL_REJECT
-				? "host overloaded" : "does not fit",
-			a->err);
+				? "host overloaded" :
+			a->err == -GPU_E2BIG ? "more than 8 ranges" :
+			"does not fit", a->err);
 	vmrpc_notify(&vms[k], a->kind == BPOL_REJECT || a->err ? VMRPC_EREJECT
 							     : VMRPC_OK);
 }
@@ -249,7 +291,7 @@ void gpu_balloon_tick(void)
 	last_ns = now;
 	last_tsc = tsc;
 	for (uint32_t i = 0; i < d.nr; i++)
-		apply(&d.act[i], now);
+		apply_action(&d.act[i], now);
 	last = d;
 }
 

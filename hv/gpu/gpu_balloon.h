@@ -17,10 +17,19 @@ int gpu_balloon_request(unsigned vm_id, uint32_t slots);
 /* A guest gives back up to `slots` granted slots: how many it did give
  * back (0 when it holds no grant), or -HV_EINVAL. */
 int gpu_balloon_release(unsigned vm_id, uint32_t slots);
-/* The operator's `balloon` command: grow or shrink now, bypassing the
- * policy; grants are tracked the same way. Returns vgpu_balloon's code. */
-int gpu_balloon_apply(unsigned vm_id, int32_t delta, uint32_t *l,
-		      uint32_t *r);
+/* How a grant or a reduction was laid out: Algorithm 1 on one run (l
+ * slots on the left, r on the right), or, for a guest that takes a list
+ * of ranges (it set up the guest channel), as a set of slots: the
+ * balloon study's "ours" (gpu/policy/ncslots.h); runs = its ranges now. */
+struct gpu_balloon_done {
+	bool as_set;
+	uint32_t l, r, runs;
+};
+/* Grow (delta > 0) or shrink vm's vGPU now, as the policy's actions do
+ * and the operator's `balloon` command; grants are tracked. Returns
+ * vgpu_balloon's / vgpu_balloon_set's code. */
+int gpu_balloon_apply(unsigned vm_id, int32_t delta,
+		      struct gpu_balloon_done *done);
 /* The policy's parameters, from hv.cfg and the machine (gpu_host.c). */
 struct gpu_balloon_cfg {
 	uint32_t period_ms;	/* balloon_ms; the paper's 0.5 s by default */

@@ -405,10 +405,15 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 {
 	const struct vgpu_stats *s = &l->st;
 
-	kprintf("vgpu %d (vm %u '%s'): low %llx+%llx high %llx+%llx%s%s\n",
+	kprintf("vgpu %d (vm %u '%s'): low %llx+%llx high %llx+%llx",
 		l->id, l->vm_id, vms[l->vm_id].name, (unsigned long long)l->lb,
 		(unsigned long long)l->ls, (unsigned long long)l->hb,
-		(unsigned long long)l->hs, l->dead ? " FAILED" : "",
+		(unsigned long long)l->hs);
+	/* Non-contiguous slots: the other high ranges, lowest first. */
+	for (uint32_t r = 1; r < l->nr_high && r < VGPU_MAX_RANGES; r++)
+		kprintf(", %llx+%llx", (unsigned long long)l->hr[r].base,
+			(unsigned long long)l->hr[r].size);
+	kprintf("%s%s\n", l->dead ? " FAILED" : "",
 		l->torn_down ? " (torn down: released)" : "");
 	kprintf("  mmio r/w %llu/%llu  pvinfo %llu  ggtt writes %llu invalid "
 		"%llu  pte traps %llu  elsp %llu  workloads %llu done %llu "
@@ -450,6 +455,7 @@ void gpu_host_vgpu_lines(struct vgpu *v, unsigned vm_id,
 	l->ppgtt = gpu_host_ppgtt_name(v);
 	l->st = *vgpu_get_stats(v);
 	vgpu_gm_ranges(v, &l->lb, &l->ls, &l->hb, &l->hs);
+	l->nr_high = vgpu_high_ranges(v, l->hr, VGPU_MAX_RANGES);
 }
 
 bool gpu_host_report(unsigned vm_id)

@@ -39,6 +39,8 @@ struct gpu_vgpu_lines {
 	bool dead, torn_down;
 	const char *ppgtt;
 	uint64_t lb, ls, hb, hs;
+	uint32_t nr_high;		/* high ranges; hr[0] is hb+hs */
+	struct vgpu_gm_range hr[VGPU_MAX_RANGES];
 	struct vgpu_stats st;
 };
 void gpu_host_vgpu_lines(struct vgpu *v, unsigned vm_id,

@@ -26,6 +26,14 @@ int shell_register(const struct shell_cmd *cmds, unsigned nr);
  * call each. */
 void shell_base_cmds_register(void);
 void shell_vm_cmds_register(void);
+/* `vm NAME start` for a VM of hv.cfg that was not created at boot
+ * (autostart=no), and `vms` listing those: orchestrate.c provides them.
+ * start returns 0, -HV_ENOENT (no such VM waiting) or another error. */
+struct shell_vm_starter {
+	int (*start)(const char *name);
+	void (*list)(void);
+};
+void shell_vm_set_starter(const struct shell_vm_starter *s);
 void shell_vgpu_cmds_register(void);
 void shell_vtd_cmds_register(void);
 

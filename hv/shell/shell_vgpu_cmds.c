@@ -12,6 +12,8 @@
 #include "hv/shell/shell.h"
 #include "hv/x86.h"
 #include "hv/vm/vm.h"
+#include "hv/vm/vmrpc.h"
+#include "guest-shim/include/g9hv/vmrpc.h"
 #include "mini/stdio.h"
 #include "mini/stdlib.h"
 #include "mini/string.h"
@@ -133,9 +135,12 @@ static int cmd_slots(int argc, char **argv)
 	for (unsigned i = 0; i < nr_vms; i++) {
 		struct vgpu *v = gvt_vgpu_by_vm(gvt, i);
 
-		if (v && !vgpu_slots(v, &first, &n))
-			kprintf("  vgpu %d (%s): slots %u-%u\n", vgpu_id(v),
-				vms[i].name, first, first + n - 1);
+		if (v && !vgpu_slots(v, &first, &n)) {
+			kprintf("  vgpu %d (%s): slots ", vgpu_id(v),
+				vms[i].name);
+			gpu_place_print_runs(v);
+			kprintf("\n");
+		}
 	}
 	return 0;
 }
@@ -256,9 +261,9 @@ static int balloon_ask(struct vgpu *v, unsigned vm_id, const char *arg)
  * guest would and let the policy loop decide (hv/gpu/gpu_balloon.c). */
 static int cmd_balloon(int argc, char **argv)
 {
+	struct gpu_balloon_done done;
 	struct vgpu *v;
 	unsigned vm_id;
-	uint32_t l = 0, r = 0;
 	uint64_t lb, ls, hb, hs, n;
 	int err;
 
@@ -279,56 +284,120 @@ static int cmd_balloon(int argc, char **argv)
 		return -1;
 	}
 	err = gpu_balloon_apply(vm_id, argv[2][0] == '+' ? (int32_t)n
-							 : -(int32_t)n, &l, &r);
+							 : -(int32_t)n, &done);
 	if (err) {
 		kprintf("vgpu %d: not ballooned: %s\n", vgpu_id(v),
 			err == -GPU_EBUSY ? "it has work in flight, try again" :
 			err == -GPU_ENOTSUP ? "no slots (gVirt mode)" :
 			err == -GPU_ENOMEM ? "out of memory" :
+			err == -GPU_E2BIG ? "it would have more than 8 ranges" :
 			"does not fit (Algorithm 1's error case)");
 		return -1;
 	}
 	vgpu_gm_ranges(v, &lb, &ls, &hb, &hs);
-	kprintf("vgpu %d (%s): %s %u slot(s) on the left, %u on the right; high "
-		"GM now %llx+%llx (the guest must re-read PVINFO to use it)\n",
-		vgpu_id(v), vms[vm_id].name, argv[2][0] == '+' ? "grew" :
-		"gave up", l, r, (unsigned long long)hb,
-		(unsigned long long)hs);
+	if (done.as_set)
+		kprintf("vgpu %d (%s): %s %llu slot(s) as a set (non-contiguous "
+			"slots); high GM now %u range(s), told through its "
+			"channel\n", vgpu_id(v), vms[vm_id].name,
+			argv[2][0] == '+' ? "grew" : "gave up",
+			(unsigned long long)n, done.runs);
+	else
+		kprintf("vgpu %d (%s): %s %u slot(s) on the left, %u on the "
+			"right; high GM now %llx+%llx (the guest must re-read "
+			"PVINFO to use it)\n", vgpu_id(v), vms[vm_id].name,
+			argv[2][0] == '+' ? "grew" : "gave up", done.l, done.r,
+			(unsigned long long)hb, (unsigned long long)hs);
+	if (done.as_set)
+		vmrpc_notify(&vms[vm_id], VMRPC_OK);
 	return 0;
 }
 
-/* DymGPU by hand: move a vGPU's high GM, entries carried, to a slot; only
- * a guest that set up the guest channel (it is told and re-reads). */
+/* "5" or "5-6": a run of slots. */
+static bool parse_run(const char *arg, struct vgpu_slot_run *r)
+{
+	char *end;
+	unsigned long long a = strtoull(arg, &end, 10), b = a;
+
+	if (end == arg)
+		return false;
+	if (*end == '-') {
+		const char *p = end + 1;
+
+		b = strtoull(p, &end, 10);
+		if (end == p)
+			return false;
+	}
+	if (*end || b < a || b > UINT32_MAX)
+		return false;
+	r->first = (uint32_t)a;
+	r->count = (uint32_t)(b - a + 1);
+	return true;
+}
+
+/* "5" or "2-3,7": the runs, lowest first. */
+static uint32_t parse_runs(char *arg, struct vgpu_slot_run *runs)
+{
+	uint32_t n = 0;
+
+	for (char *p = arg, *comma; p; p = comma ? comma + 1 : NULL) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = 0;
+		if (n == VGPU_MAX_RANGES || !parse_run(p, &runs[n]))
+			return 0;
+		n++;
+	}
+	return n;
+}
+
+/* DymGPU by hand: move a vGPU's high GM, entries carried, to a slot (one
+ * run of as many slots as it has), or split it over runs ("2,7" or
+ * "2-3,7-8": as many slots in all); only a guest that set up the guest
+ * channel (it is told and re-bases). */
 static int cmd_place(int argc, char **argv)
 {
+	struct vgpu_slot_run runs[VGPU_MAX_RANGES];
 	struct vgpu *v;
 	unsigned vm_id;
-	uint64_t slot, carried = 0;
+	uint64_t carried = 0;
+	uint32_t n, first, count;
+	bool one;
 	int err;
 
 	if (argc != 3) {
-		kprintf("usage: place <vgpu> <slot>   ('slots' lists them)\n");
+		kprintf("usage: place <vgpu> <slot>|<runs>   (runs: 2,7 or "
+			"2-3,7-8; 'slots' lists them)\n");
 		return -1;
 	}
 	v = parse_vgpu(argv[1], &vm_id);
-	if (!v || !parse_u64(argv[2], &slot))
+	if (!v)
 		return -1;
-	err = slot > UINT32_MAX ? -GPU_EINVAL
-				: gpu_place_apply(vm_id, (uint32_t)slot, &carried);
+	one = !strchr(argv[2], ',') && !strchr(argv[2], '-');
+	n = parse_runs(argv[2], runs);
+	if (!n) {
+		kprintf("'%s' is not a slot or a list of runs (at most %u)\n",
+			argv[2], VGPU_MAX_RANGES);
+		return -1;
+	}
+	if (one && !vgpu_slots(v, &first, &count))
+		runs[0].count = count;	/* `place v 5`: all of it from slot 5 */
+	err = gpu_place_apply(vm_id, runs, n, &carried);
+	if (err == -GPU_EBUSY) {
+		kprintf("vgpu %d (%s): waiting: it has work or GM addresses in "
+			"flight; moved as soon as its guest pauses (up to 5 s; "
+			"a later place replaces this one)\n", vgpu_id(v),
+			vms[vm_id].name);
+		return 0;
+	}
 	if (err) {
 		kprintf("vgpu %d: not moved: %s\n", vgpu_id(v),
-			err == -GPU_EBUSY ? "it has work in flight, try again" :
 			err == -GPU_EPERM ? "pinned: its guest never set up the "
 					    "guest channel, it cannot be told" :
 			err == -GPU_ENOTSUP ? "no slots (gVirt mode)" :
-			"no such slot run");
+			"no such slot run (or not as many slots as it has)");
 		return -1;
 	}
-	kprintf("vgpu %d (%s): high GM now from slot %llu, %llu entries "
-		"carried; the guest was told through its channel\n",
-		vgpu_id(v), vms[vm_id].name, (unsigned long long)slot,
-		(unsigned long long)carried);
-	return 0;
+	return 0;	/* gpu_place_apply printed the new layout */
 }
 
 /* `vgpu reset <vgpu>`: the operator resets a vGPU as a fault would, but
@@ -362,8 +431,9 @@ static const struct shell_cmd shell_vgpu_cmds[] = {
 	  "shadows, registers; GGTT kept); its VM keeps running", cmd_vgpu },
 	{ "vgpus", "", "vGPUs: GM ranges, counters, monitor figures, "
 	  "placement decisions", cmd_vgpus },
-	{ "place", "<vgpu> <slot>", "move a vGPU's high GM (entries carried) "
-	  "to a slot; guests with the guest channel only", cmd_place },
+	{ "place", "<vgpu> <slot>|<runs>", "move a vGPU's high GM (entries "
+	  "carried) to a slot, or split it over runs (2,7 or 2-3,7-8); "
+	  "guests with the guest channel only", cmd_place },
 	{ "gtt", "<vgpu> <index> [count]", "GGTT entries: guest value and "
 	  "the validated host value", cmd_gtt },
 	{ "slots", "", "gScale's high-GM slots and the vGPUs sharing them",

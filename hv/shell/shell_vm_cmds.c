@@ -2,6 +2,7 @@
  * exits <id>, console <id>.
  * Parse and validate first, then act (a bad argument changes nothing). */
 #include "hv/console.h"
+#include "hv/hv_errno.h"
 #include "hv/shell/shell.h"
 #include "hv/shell/shell_console.h"
 #include "hv/tsc.h"
@@ -9,6 +10,13 @@
 #include "hv/vmx/exit_reason.h"
 #include "mini/stdlib.h"
 #include "mini/string.h"
+
+static const struct shell_vm_starter *starter;
+
+void shell_vm_set_starter(const struct shell_vm_starter *s)
+{
+	starter = s;
+}
 
 /* A VM by id ("0") or by name ("alpha"); NULL with a message otherwise. */
 static struct vm *parse_vm(const char *arg)
@@ -65,6 +73,8 @@ static int cmd_vms(int argc, char **argv)
 		if (vm->state == VM_STOPPED)
 			kprintf("     stopped: %s\n", vm->stop_reason);
 	}
+	if (starter)
+		starter->list();
 	return 0;
 }
 
@@ -144,7 +154,8 @@ static int cmd_vm(int argc, char **argv)
 	int act;
 
 	if (argc != 3) {
-		kprintf("usage: vm <id|name> regs|pause|resume|stop|restart\n");
+		kprintf("usage: vm <id|name> regs|pause|resume|start|stop|"
+			"restart\n");
 		return -1;
 	}
 	vm_arg = argv[1];
@@ -152,6 +163,13 @@ static int cmd_vm(int argc, char **argv)
 	if (find_action(act_arg) < 0 && find_action(vm_arg) >= 0) {
 		vm_arg = argv[2];
 		act_arg = argv[1];
+	}
+	/* A VM of hv.cfg with autostart=no is created by its first start. */
+	if (!strcmp(act_arg, "start") && starter) {
+		int err = starter->start(vm_arg);
+
+		if (err != -HV_ENOENT)
+			return err ? -1 : 0;
 	}
 	vm = parse_vm(vm_arg);
 	if (!vm)
@@ -212,8 +230,9 @@ static int cmd_console(int argc, char **argv)
 
 static const struct shell_cmd shell_vm_cmds[] = {
 	{ "vms", "", "VMs: state, memory, exits, run time", cmd_vms },
-	{ "vm", "<id> regs|pause|resume|stop|restart",
-	  "registers; pause, resume, stop or restart a VM",
+	{ "vm", "<id> regs|pause|resume|start|stop|restart",
+	  "registers; pause, resume, stop or restart a VM; start one of "
+	  "hv.cfg with autostart=no",
 	  cmd_vm },
 	{ "exits", "<id>", "a VM's exits by reason, and its bad-input counts",
 	  cmd_exits },

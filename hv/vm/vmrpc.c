@@ -60,15 +60,49 @@ static void ack(struct vm *vm, uint32_t seq, uint32_t status)
 	reply(vm, &r);
 }
 
-void vmrpc_notify(struct vm *vm, uint32_t status)
+/* One reply of `type` per high range, lowest first; all but the last say
+ * "more follows" (g9hv/vmrpc.h). */
+static void tell_ranges(struct vm *vm, uint32_t type, uint32_t status)
 {
-	struct vmrpc_reply r = { VMRPC_R_RANGES, 0, status, 0, 0, 0, 0, 0 };
+	struct vgpu_gm_range hr[VMRPC_MAX_RANGES];
+	struct vmrpc_reply r = { type, 0, status, 0, 0, 0, 0, 0 };
+	uint32_t n;
 
 	if (!vm->vmrpc.gpa || !vm->vgpu)
 		return;
 	vgpu_gm_ranges(vm->vgpu, &r.low_base, &r.low_size, &r.high_base,
 		       &r.high_size);
-	reply(vm, &r);
+	n = vgpu_high_ranges(vm->vgpu, hr, VMRPC_MAX_RANGES);
+	if (n > VMRPC_MAX_RANGES)
+		n = VMRPC_MAX_RANGES;	/* the mediator never makes more */
+	for (uint32_t i = 0; i < n; i++) {
+		r.range = i;
+		r.high_base = hr[i].base;
+		r.high_size = hr[i].size;
+		r.status = i + 1 < n ? VMRPC_MORE : status;
+		reply(vm, &r);
+	}
+}
+
+void vmrpc_notify(struct vm *vm, uint32_t status)
+{
+	tell_ranges(vm, VMRPC_R_RANGES, status);
+}
+
+void vmrpc_notify_moved(struct vm *vm)
+{
+	tell_ranges(vm, VMRPC_R_MOVED, VMRPC_OK);
+}
+
+bool vmrpc_guest_quiet(struct vm *vm)
+{
+	uint32_t quiet = 0;
+
+	return vm->vmrpc.gpa &&
+	       !vm_read_gpa(vm, vm->vmrpc.gpa +
+				    __builtin_offsetof(struct vmrpc_ctl, quiet),
+			    &quiet, 4) &&
+	       quiet == 1;
 }
 
 int64_t vmrpc_setup(struct vm *vm, uint64_t gpa, uint64_t pages)
@@ -110,6 +144,11 @@ static void act(struct vm *vm, const struct vmrpc_msg *m)
 	}
 	if (st != VMRPC_OK) {
 		ack(vm, m->seq, st);
+		return;
+	}
+	if (m->type == VMRPC_RANGES) {
+		ack(vm, m->seq, VMRPC_OK);
+		vmrpc_notify(vm, VMRPC_OK);
 		return;
 	}
 	if (m->type == VMRPC_EXPAND) {

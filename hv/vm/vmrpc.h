@@ -2,6 +2,7 @@
 #ifndef HV_VM_VMRPC_H
 #define HV_VM_VMRPC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct vm;
@@ -14,6 +15,12 @@ int64_t vmrpc_kick(struct vm *vm);
 /* The VM's GM ranges changed (or a request was decided): post an
  * VMRPC_R_RANGES reply with status if it has a channel. */
 void vmrpc_notify(struct vm *vm, uint32_t status);
+/* Its high GM moved (re-placed, split, merged): VMRPC_R_MOVED replies,
+ * the guest re-bases by high offset. */
+void vmrpc_notify_moved(struct vm *vm);
+/* The guest says (vmrpc_ctl.quiet) that no high-GM address of it is in
+ * flight: its GM may be moved now. False without a channel. */
+bool vmrpc_guest_quiet(struct vm *vm);
 
 /* Who decides a guest's GM requests: gBalloon's queue (hv/gpu/
  * gpu_balloon.c), registered by hv/orchestrate.c so this VM-layer file

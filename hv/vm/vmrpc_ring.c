@@ -16,6 +16,8 @@ uint32_t vmrpc_check(const struct vmrpc_msg *m)
 	case VMRPC_RELEASE:
 		return !m->a || m->a > EXPAND_MAX || m->b ? VMRPC_EINVAL
 							  : VMRPC_OK;
+	case VMRPC_RANGES:
+		return m->a || m->b ? VMRPC_EINVAL : VMRPC_OK;
 	default:
 		return VMRPC_EINVAL;
 	}

@@ -316,7 +316,7 @@ FZ_NOCOV static void check_gscale(struct fz_env *e, struct vgpu *vs[2])
 		if (!vs[i])
 			continue;
 		g = &gs->vgpus[vs[i]->gs_id];
-		for (uint32_t k = 0; k < g->low.count + g->high.count; k++) {
+		for (uint32_t k = 0; k < g->low.count + g->high_count; k++) {
 			uint64_t pte = k < g->low.count ? g->shadow_low[k]
 						      : g->shadow_high[k - g->low.count];
 

@@ -293,6 +293,45 @@ static void test_no_room(void **state)
 	free(d);
 }
 
+/* A vGPU of several ranges (non-contiguous slots): it collides on any of
+ * its slots, moves to one run of as many slots (a merge), and a refused
+ * move gives it its set back. */
+static void test_several_ranges(void **state)
+{
+	struct dyml *d = calloc(1, sizeof(*d));
+	struct dyml_decision dec[4];
+	uint64_t set[DYML_SET_WORDS] = { 0 };
+
+	(void)state;
+	assert_int_equal(dyml_init(d, NULL, 8), 0);
+	assert_int_equal(dyml_add(d, 0, 5, 1, false), 0);	/* pinned, busy */
+	assert_int_equal(dyml_add(d, 1, 0, 2, true), 0);
+	set[0] = 1u << 0 | 1u << 5;				/* slots 0 and 5 */
+	dyml_sync_set(d, 1, set);
+	assert_int_equal(d->v[1].n, 2);
+	assert_int_equal(d->v[1].slot, 0);
+	dyml_set(d, 0, 900, 10, false);
+	dyml_set(d, 1, 600, 10, true);
+	assert_int_equal(dyml_collisions(d), 0);	/* busy flags not yet */
+	assert_int_equal(dyml_step(d, dec, 4), 1);
+	assert_int_equal(dec[0].vgpu, 1);
+	assert_int_equal(dec[0].other, 0);
+	assert_int_equal(dec[0].n, 2);
+	/* Slots 0-1: no other user (its own slot 0 counts as free). */
+	assert_int_equal(dec[0].to, 0);
+	assert_int_equal(d->v[1].set[0], 0x3u);
+	dyml_undo(d, &dec[0]);
+	assert_int_equal(d->v[1].set[0], set[0]);
+	assert_int_equal(dyml_collisions(d), 1);
+	/* Sets outside the slots or empty are ignored. */
+	set[0] = 1u << 9;
+	dyml_sync_set(d, 1, set);
+	set[0] = 0;
+	dyml_sync_set(d, 1, set);
+	assert_int_equal(d->v[1].set[0], 0x21u);
+	free(d);
+}
+
 static void test_bad_input(void **state)
 {
 	struct dyml *d = calloc(1, sizeof(*d));
@@ -324,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_pinned_never_move),
 		cmocka_unit_test(test_mover_and_dwell),
 		cmocka_unit_test(test_no_room),
+		cmocka_unit_test(test_several_ranges),
 		cmocka_unit_test(test_bad_input),
 	};
 

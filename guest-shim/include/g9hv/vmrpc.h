@@ -21,6 +21,17 @@
  * VMRPC_R_RANGES reply follows with the vGPU's new GM ranges, which are
  * also what PVINFO's ballooning registers now say.
  *
+ * Several ranges (non-contiguous slots, docs/hypercalls.md): a vGPU's
+ * high GM may be up to VMRPC_MAX_RANGES ranges. One change is told as one
+ * R_RANGES reply per range, lowest GM first, `range` = 0, 1, ...; every
+ * reply but the last has status VMRPC_MORE, the last the change's status.
+ * Range 0 is the one PVINFO names (a stock guest sees only it). When the
+ * hypervisor MOVES high GM (re-placement, split, merge) the replies are
+ * R_MOVED instead: every page keeps its high offset (the k-th page of the
+ * old ranges, taken lowest first, is the k-th page of the new ones) and
+ * the guest re-bases. R_RANGES (a balloon, an answer) keeps addresses.
+ * VMRPC_RANGES asks for the ranges again (a guest that missed replies).
+ *
  * The hypervisor never trusts this memory: it copies what it needs, then
  * checks it; a bad record is counted and skipped, and nothing a guest
  * writes here can make it read or write outside the registered pages. */
@@ -40,12 +51,21 @@
 				 * the last record, b = GM in use (bytes) */
 #define VMRPC_EXPAND	2	/* urgent: a = slots wanted (1..8) */
 #define VMRPC_RELEASE	3	/* urgent: a = slots given back */
+#define VMRPC_RANGES	4	/* urgent: a = b = 0; the ranges are sent
+				 * again as R_RANGES replies */
+
+#define VMRPC_MAX_RANGES 8	/* high GM ranges of one vGPU */
 
 /* Reply types and statuses. */
 #define VMRPC_R_ACK	1	/* to the request `seq`: status */
-#define VMRPC_R_RANGES	2	/* the vGPU's GM changed: base/size below */
+#define VMRPC_R_RANGES	2	/* the vGPU's GM changed: base/size below;
+				 * every page kept keeps its GM address */
+#define VMRPC_R_MOVED	3	/* the same replies for a move (re-placement,
+				 * split, merge): every page keeps its high
+				 * offset, its GM address changed */
 #define VMRPC_OK	0
 #define VMRPC_EQUEUED	1	/* expansion queued for the policy */
+#define VMRPC_MORE	2	/* R_RANGES: another range follows */
 #define VMRPC_EINVAL	22	/* malformed record */
 #define VMRPC_ENOSPC	28	/* too much asked / waiting */
 #define VMRPC_EREJECT	111	/* the policy said no */
@@ -61,7 +81,7 @@ struct vmrpc_reply {
 	uint32_t type;
 	uint32_t seq;		/* request it answers (R_ACK) */
 	uint32_t status;
-	uint32_t reserved;
+	uint32_t range;		/* R_RANGES: index of this high range */
 	uint64_t low_base, low_size, high_base, high_size;	/* R_RANGES */
 };
 
@@ -72,7 +92,12 @@ struct vmrpc_ctl {
 	uint32_t req_tail;	/* hypervisor: records consumed */
 	uint32_t rsp_head;	/* hypervisor: replies written */
 	uint32_t errors;	/* hypervisor: records refused so far */
-	uint32_t pad[2];
+	/* guest: 1 while no high-GM address of it is in flight (between
+	 * its submissions, replies read): only then does the hypervisor
+	 * move its high GM. Cleared before it next uses a GM address and
+	 * reads the replies after clearing (docs/hypercalls.md). */
+	uint32_t quiet;
+	uint32_t pad;
 	struct vmrpc_reply reply[VMRPC_REPLIES];
 };
 
