@@ -405,6 +405,7 @@ static const struct keyword ppgtt_words[] = {
 	{ "full", HVCFG_PPGTT_FULL },
 	{ "dynamic", HVCFG_PPGTT_DYNAMIC },
 	{ "segmented", HVCFG_PPGTT_SEGMENTED },
+	{ "adaptive", HVCFG_PPGTT_ADAPTIVE },
 	{ NULL, 0 },
 };
 

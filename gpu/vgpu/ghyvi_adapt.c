@@ -1,0 +1,213 @@
+/* gHyvi ADAPTIVE: strict or relaxed per page table, by what each costs.
+ *
+ * Relaxing a table is a bet. It costs an EPT change and a snapshot now,
+ * a 512-entry diff at every submission while relaxed, and an EPT change
+ * to protect it again; it saves a trap (VM exit + shadowing) per store
+ * the table then takes. It pays only if enough stores follow. The paper
+ * relaxes at the first store (fine for media bursts, a loss on isolated
+ * updates); a fixed threshold loses on short bursts. Here the bet is
+ * placed per table, online, in the two directions of a ski-rental
+ * problem, with the unit costs of make bench (vgpu_ghyvi_params.cost):
+ *
+ *  - A window is the time between two submissions of the vGPU: what a
+ *    relaxed table absorbs in it is diffed once, at the next submission.
+ *  - Strict -> relaxed, at the j-th trapped store of a table in a window:
+ *    relax if the stores still expected in this window, times what each
+ *    saves (trap - entry), exceed a relaxed window's cost (EPT change,
+ *    snapshot, diff, EPT change back). Expected from, in this order:
+ *      1. the table's own busy windows (moving mean), while j is below it;
+ *      2. all tables' busy windows of this vGPU that reached j (a decaying
+ *         histogram: the mean of what lies beyond j);
+ *      3. knowing nothing about windows this long: the break-even rule,
+ *         relax once the traps of this window have cost a relaxed
+ *         window (2-competitive: never more than twice the best choice
+ *         made knowing the future).
+ *  - Relaxed -> strict (hysteresis): at a submission a relaxed table is
+ *    protected again (as the paper's segmented policy does) unless it is
+ *    hot: its previous window held enough stores to pay for a diff. A hot
+ *    table stays relaxed and pays only the diff, no EPT change, snapshot
+ *    or first trap per window; it is protected again once a window
+ *    fails to pay (one window late: the decision is made before the
+ *    diff, which must follow the protection so no store is lost).
+ * Stores to a relaxed table are counted as the entries its diff finds
+ * changed (repeated stores to one entry count once: conservative). Every
+ * transition is the same relax_gfn / strict_gfn the other policies use,
+ * so validation and the shadow's exactness do not depend on the choice. */
+#include "gpu/vgpu/vgpu_priv.h"
+#include "mini/string.h"
+
+/* Default unit costs: Bochs instruction counts, build/bench/exits.md
+ * (make bench; gpu/vgpu/README.md, "gHyvi"). */
+#define COST_TRAP 3470u     /* vgpu-pte-store: exit + shadowing */
+#define COST_EPT 450u       /* ghyvi-ept-change */
+#define COST_SNAPSHOT 2600u /* ghyvi-snapshot */
+#define COST_DIFF 6500u     /* ghyvi-diff-page */
+#define COST_ENTRY 1100u    /* ghyvi-retranslate */
+
+#define MIN_OBS 3        /* own windows before a table's mean is used */
+#define OWN_MARGIN 2     /* ... and by how much it must clear the cost */
+/* The vGPU-wide estimate must clear it by a quarter: an expectation from
+ * a decaying histogram is noisy, and a bet that only breaks even is not
+ * worth an EPT change. */
+#define MIN_MASS (4 * 16) /* histogram windows (x16) before it is used */
+#define HIST_CAP (1024 * 16) /* halve the histogram beyond this weight */
+
+static uint32_t or_def(uint32_t x, uint32_t d)
+{
+	return x ? x : d;
+}
+
+void ghyvi_adapt_costs(struct vgpu_ghyvi_costs *c)
+{
+	c->trap = or_def(c->trap, COST_TRAP);
+	c->ept = or_def(c->ept, COST_EPT);
+	c->snapshot = or_def(c->snapshot, COST_SNAPSHOT);
+	c->diff = or_def(c->diff, COST_DIFF);
+	c->entry = or_def(c->entry, COST_ENTRY);
+}
+
+/* What a store absorbed by a relaxed table saves (its entry is still
+ * re-translated at the diff); at least 1. */
+static uint64_t saving(const struct vgpu_ghyvi_costs *c)
+{
+	return c->trap > c->entry ? c->trap - c->entry : 1;
+}
+
+/* A relaxed window: relax, diff once, protect again. */
+static uint64_t window_cost(const struct vgpu_ghyvi_costs *c)
+{
+	return 2ull * c->ept + c->snapshot + c->diff;
+}
+
+static unsigned int bin_of(uint32_t k)
+{
+	unsigned int b = GHYVI_EXACT;
+	uint32_t hi = 2 * GHYVI_EXACT;
+
+	if (k <= GHYVI_EXACT)
+		return k - 1;
+	while (k > hi && b < GHYVI_BINS - 1) {
+		b++;
+		hi *= 2;
+	}
+	return b;
+}
+
+/* Largest window size bin b holds (the last bin: unbounded). */
+static uint32_t bin_hi(unsigned int b)
+{
+	if (b < GHYVI_EXACT)
+		return b + 1;
+	if (b == GHYVI_BINS - 1)
+		return UINT32_MAX;
+	return (2u * GHYVI_EXACT) << (b - GHYVI_EXACT);
+}
+
+/* A table's window `w` ended with k >= 1 stores: learn from it. */
+static void record(struct vgpu *v, struct spt *s, uint32_t k, uint32_t w)
+{
+	struct ghyvi *g = &v->ghyvi;
+	unsigned int b = bin_of(k);
+
+	s->ew16 = s->nobs ? s->ew16 - s->ew16 / 4 + k * 4 : k * 16;
+	if (s->nobs < UINT16_MAX)
+		s->nobs++;
+	if ((uint64_t)k * saving(&g->p.cost) >= g->p.cost.diff)
+		s->paid = w + 1;
+	g->hcnt[b] += 16;
+	g->hsum[b] += 16ull * k;
+	g->htotal += 16;
+	if (g->htotal > HIST_CAP) {
+		g->htotal = 0;
+		for (b = 0; b < GHYVI_BINS; b++) {
+			g->hcnt[b] /= 2;
+			g->hsum[b] /= 2;
+			g->htotal += g->hcnt[b];
+		}
+	}
+}
+
+/* A strict table: close the window its last traps were in. */
+static void roll(struct vgpu *v, struct spt *s)
+{
+	if (s->seg == v->ghyvi.seg)
+		return;
+	if (s->seg_traps)
+		record(v, s, s->seg_traps, s->seg);
+	s->seg = v->ghyvi.seg;
+	s->seg_traps = 0;
+}
+
+/* Relax at the j-th trap of this window? */
+static bool worth_relaxing(struct vgpu *v, const struct spt *s, uint32_t j)
+{
+	const struct ghyvi *g = &v->ghyvi;
+	uint64_t save = saving(&g->p.cost), cost = window_cost(&g->p.cost);
+	uint64_t mass = 0, sum = 0;
+	unsigned int b;
+
+	/* 1. This table's own windows, while this one is below their mean
+	 *    and that mean clearly pays (a moving mean of a few windows is
+	 *    noisy: a margin keeps one long window from misleading it). */
+	if (s->nobs >= MIN_OBS && s->ew16 > 16ull * j &&
+	    (s->ew16 - 16ull * j) * save > 16 * OWN_MARGIN * cost)
+		return true;
+	/* 2. Every table's windows that reached j: the mean of the rest. */
+	for (b = 0; b < GHYVI_BINS; b++) {
+		if (bin_hi(b) < j)
+			continue;
+		mass += g->hcnt[b];
+		sum += g->hsum[b];
+	}
+	if (mass >= MIN_MASS)
+		return sum > j * mass &&
+		       4 * (sum - j * mass) * save > 5 * cost * mass;
+	/* 3. Nothing known: break even, then relax. */
+	return (uint64_t)j * save >= cost;
+}
+
+bool ghyvi_adapt_trap(struct vgpu *v, int32_t idx)
+{
+	struct spt *s = &v->spt[idx];
+
+	roll(v, s);
+	s->seg_traps++;
+	return worth_relaxing(v, s, s->seg_traps);
+}
+
+bool ghyvi_adapt_cool(struct vgpu *v, int32_t idx)
+{
+	/* The window closing now is seg - 1; hot if the one before paid. */
+	return v->spt[idx].paid != v->ghyvi.seg - 1;
+}
+
+void ghyvi_adapt_window(struct vgpu *v, int32_t idx, uint32_t changed)
+{
+	struct spt *s = &v->spt[idx];
+	uint32_t closing = v->ghyvi.seg - 1;
+
+	/* ghyvi_reconstruct has opened the next window already: traps
+	 * counted in the one closing now are the table's, else none. */
+	if (s->seg != closing)
+		s->seg_traps = 0;
+	if (s->seg_traps + changed)
+		record(v, s, s->seg_traps + changed, closing);
+	s->seg = v->ghyvi.seg;
+	s->seg_traps = 0;
+}
+
+void ghyvi_adapt_reset(struct vgpu *v)
+{
+	struct ghyvi *g = &v->ghyvi;
+	int32_t i;
+
+	memset(g->hcnt, 0, sizeof(g->hcnt));
+	memset(g->hsum, 0, sizeof(g->hsum));
+	g->htotal = 0;
+	for (i = 0; i < VGPU_MAX_SPT; i++) {
+		struct spt *s = &v->spt[i];
+
+		s->seg = s->seg_traps = s->ew16 = s->paid = 0;
+		s->nobs = 0;
+	}
+}
