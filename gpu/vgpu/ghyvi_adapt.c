@@ -37,19 +37,20 @@
 #include "mini/string.h"
 
 /* Default unit costs: Bochs instruction counts, build/bench/exits.md
- * (make bench; gpu/vgpu/README.md, "gHyvi"). */
-#define COST_TRAP 3470u     /* vgpu-pte-store: exit + shadowing */
-#define COST_EPT 450u       /* ghyvi-ept-change */
-#define COST_SNAPSHOT 2600u /* ghyvi-snapshot */
-#define COST_DIFF 6500u     /* ghyvi-diff-page */
-#define COST_ENTRY 1100u    /* ghyvi-retranslate */
+ * (make bench; gpu/vgpu/README.md, "gHyvi"), build of 2026-11-28. Bochs
+ * does not count the VMX transition, INVEPT's flush or the TLB misses
+ * after it: real traps and EPT changes cost more (docs/eval/ghyvi.md). */
+#define COST_TRAP 3826u     /* vgpu-pte-store: exit + shadowing */
+#define COST_EPT 278u       /* ghyvi-ept-change */
+#define COST_SNAPSHOT 2964u /* ghyvi-snapshot */
+#define COST_DIFF 7827u     /* ghyvi-diff-page */
+#define COST_ENTRY 205u     /* ghyvi-retranslate (a leaf entry) */
 
 #define MIN_OBS 3        /* own windows before a table's mean is used */
 #define OWN_MARGIN 2     /* ... and by how much it must clear the cost */
 /* The vGPU-wide estimate must clear it by a quarter: an expectation from
  * a decaying histogram is noisy, and a bet that only breaks even is not
  * worth an EPT change. */
-#define MIN_MASS (4 * 16) /* histogram windows (x16) before it is used */
 #define HIST_CAP (1024 * 16) /* halve the histogram beyond this weight */
 
 static uint32_t or_def(uint32_t x, uint32_t d)
@@ -93,16 +94,6 @@ static unsigned int bin_of(uint32_t k)
 	return b;
 }
 
-/* Largest window size bin b holds (the last bin: unbounded). */
-static uint32_t bin_hi(unsigned int b)
-{
-	if (b < GHYVI_EXACT)
-		return b + 1;
-	if (b == GHYVI_BINS - 1)
-		return UINT32_MAX;
-	return (2u * GHYVI_EXACT) << (b - GHYVI_EXACT);
-}
-
 /* A table's window `w` ended with k >= 1 stores: learn from it. */
 static void record(struct vgpu *v, struct spt *s, uint32_t k, uint32_t w)
 {
@@ -117,6 +108,7 @@ static void record(struct vgpu *v, struct spt *s, uint32_t k, uint32_t w)
 	g->hcnt[b] += 16;
 	g->hsum[b] += 16ull * k;
 	g->htotal += 16;
+	g->hdirty = true;
 	if (g->htotal > HIST_CAP) {
 		g->htotal = 0;
 		for (b = 0; b < GHYVI_BINS; b++) {
@@ -127,23 +119,61 @@ static void record(struct vgpu *v, struct spt *s, uint32_t k, uint32_t w)
 	}
 }
 
-/* A strict table: close the window its last traps were in. */
-static void roll(struct vgpu *v, struct spt *s)
+/* A strict table: close the window its last traps were in, if it is
+ * not `now`. */
+static void roll_to(struct vgpu *v, struct spt *s, uint32_t now)
 {
-	if (s->seg == v->ghyvi.seg)
+	if (s->seg == now)
 		return;
 	if (s->seg_traps)
 		record(v, s, s->seg_traps, s->seg);
-	s->seg = v->ghyvi.seg;
+	s->seg = now;
 	s->seg_traps = 0;
+}
+
+static void roll(struct vgpu *v, struct spt *s)
+{
+	roll_to(v, s, v->ghyvi.seg);
+}
+
+/* Windows of every size from bin b up (suffix sums), recomputed after
+ * the histogram changed: a trap reads one entry instead of every bin. */
+static void suffix(struct ghyvi *g)
+{
+	uint64_t mass = 0, sum = 0;
+	int b;
+
+	for (b = GHYVI_BINS - 1; b >= 0; b--) {
+		mass += g->hcnt[b];
+		sum += g->hsum[b];
+		g->smass[b] = mass;
+		g->ssum[b] = sum;
+	}
+	g->hdirty = false;
+}
+
+/* The longest window size the histogram holds (its bin's lower end),
+ * 0 when empty. */
+static uint32_t longest(const struct ghyvi *g)
+{
+	unsigned int b;
+
+	for (b = GHYVI_BINS; b-- > 0;) {
+		if (!g->hcnt[b])
+			continue;
+		if (b < GHYVI_EXACT)
+			return b + 1;
+		return (2u * GHYVI_EXACT << (b - GHYVI_EXACT)) / 2 + 1;
+	}
+	return 0;
 }
 
 /* Relax at the j-th trap of this window? */
 static bool worth_relaxing(struct vgpu *v, const struct spt *s, uint32_t j)
 {
-	const struct ghyvi *g = &v->ghyvi;
+	struct ghyvi *g = &v->ghyvi;
 	uint64_t save = saving(&g->p.cost), cost = window_cost(&g->p.cost);
-	uint64_t mass = 0, sum = 0;
+	uint64_t mass, sum;
 	unsigned int b;
 
 	/* 1. This table's own windows, while this one is below their mean
@@ -152,27 +182,50 @@ static bool worth_relaxing(struct vgpu *v, const struct spt *s, uint32_t j)
 	if (s->nobs >= MIN_OBS && s->ew16 > 16ull * j &&
 	    (s->ew16 - 16ull * j) * save > 16 * OWN_MARGIN * cost)
 		return true;
-	/* 2. Every table's windows that reached j: the mean of the rest. */
-	for (b = 0; b < GHYVI_BINS; b++) {
-		if (bin_hi(b) < j)
-			continue;
-		mass += g->hcnt[b];
-		sum += g->hsum[b];
-	}
-	if (mass >= MIN_MASS)
+	/* 2. Every table's windows that reached j (the bins from j's on):
+	 *    the mean of what lies beyond j must pay for the window, by a
+	 *    margin that shrinks as the evidence grows (a quarter, plus four
+	 *    costs spread over the windows seen: one window, 5.25x). */
+	if (g->hdirty)
+		suffix(g);
+	b = bin_of(j);
+	mass = g->smass[b];
+	sum = g->ssum[b];
+	if (mass)
 		return sum > j * mass &&
-		       4 * (sum - j * mass) * save > 5 * cost * mass;
-	/* 3. Nothing known: break even, then relax. */
-	return (uint64_t)j * save >= cost;
+		       4 * (sum - j * mass) * save >
+			       5 * cost * mass + 16 * 16 * cost;
+	/* 3. Longer than any window seen (or none seen): break even, then
+	 *    relax; once windows are known, only past twice the longest, so
+	 *    a short-burst workload's rare long window is not a bet. */
+	return (uint64_t)j * save >= cost && j > 2 * longest(g);
 }
 
 bool ghyvi_adapt_trap(struct vgpu *v, int32_t idx)
 {
+	struct ghyvi *g = &v->ghyvi;
 	struct spt *s = &v->spt[idx];
 
 	roll(v, s);
-	s->seg_traps++;
+	if (!s->seg_traps++ && g->ntouched < GHYVI_TOUCHED)
+		g->touched[g->ntouched++] = idx;
 	return worth_relaxing(v, s, s->seg_traps);
+}
+
+void ghyvi_adapt_close(struct vgpu *v)
+{
+	struct ghyvi *g = &v->ghyvi;
+
+	for (uint32_t i = 0; i < g->ntouched; i++) {
+		struct spt *s = &v->spt[g->touched[i]];
+
+		/* Gone, relaxed since (its diff records the window) or
+		 * reused: not this window's strict table any more. */
+		if (!s->level || s->dead || s->relaxed || s->seg != g->seg)
+			continue;
+		roll_to(v, s, g->seg + 1);
+	}
+	g->ntouched = 0;
 }
 
 bool ghyvi_adapt_cool(struct vgpu *v, int32_t idx)
@@ -204,6 +257,8 @@ void ghyvi_adapt_reset(struct vgpu *v)
 	memset(g->hcnt, 0, sizeof(g->hcnt));
 	memset(g->hsum, 0, sizeof(g->hsum));
 	g->htotal = 0;
+	g->hdirty = true;
+	g->ntouched = 0;
 	for (i = 0; i < VGPU_MAX_SPT; i++) {
 		struct spt *s = &v->spt[i];
 

@@ -390,6 +390,8 @@ void ghyvi_reconstruct(struct vgpu *v)
 	uint32_t n = 0, k;
 	int32_t i;
 
+	if (g->p.policy == VGPU_PPGTT_ADAPTIVE)
+		ghyvi_adapt_close(v); /* learn from the strict tables' traps */
 	g->seg++; /* a new window between submissions starts */
 	if (!g->nrelaxed)
 		return;

@@ -179,8 +179,9 @@ struct vgpu_stats {
 	 * in Bochs, where time is instructions): EPT permission changes (+
 	 * INVEPT), snapshots taken at a relax, relaxed pages compared with
 	 * their snapshot (the compare only), entries re-translated there. */
-	uint64_t snapshots;
-	uint64_t ns_ept, ns_snapshot, ns_diff, ns_retranslate;
+	uint64_t snapshots, retranslated_ptes;
+	uint64_t ns_ept, ns_snapshot, ns_diff;
+	uint64_t ns_retranslate; /* of the leaf entries (retranslated_ptes) */
 	/* faults and resets (vgpu_reset.c) */
 	uint64_t faults;          /* refused / faulted / hung / overrun */
 	uint64_t resets;          /* vGPU resets, by a fault or the operator */

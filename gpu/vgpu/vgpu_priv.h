@@ -75,6 +75,7 @@ struct shadow_mm {
 /* Window sizes 1..32 exactly, then 33-64, 65-128, ..., 1025 and more. */
 #define GHYVI_EXACT 32
 #define GHYVI_BINS (GHYVI_EXACT + 6)
+#define GHYVI_TOUCHED 64 /* more in one window: learnt at their next trap */
 
 /* gHyvi per-vGPU state (ghyvi_relax.c). */
 struct ghyvi {
@@ -93,6 +94,10 @@ struct ghyvi {
 	 * counts and sums of window sizes per bin; ghyvi_adapt.c). */
 	uint32_t seg;
 	uint64_t hcnt[GHYVI_BINS], hsum[GHYVI_BINS], htotal;
+	uint64_t smass[GHYVI_BINS], ssum[GHYVI_BINS]; /* suffix sums */
+	bool hdirty;
+	int32_t touched[GHYVI_TOUCHED]; /* strict tables trapped this window */
+	uint32_t ntouched;
 };
 
 /* ---- execlists and workloads ------------------------------------------------ */
@@ -550,6 +555,9 @@ bool ghyvi_adapt_trap(struct vgpu *v, int32_t idx);
 bool ghyvi_adapt_cool(struct vgpu *v, int32_t idx);
 /* Relaxed table idx was reconstructed; `changed` entries had changed. */
 void ghyvi_adapt_window(struct vgpu *v, int32_t idx, uint32_t changed);
+/* The window ends (a submission): record the strict tables trapped in it
+ * now rather than at their next trap. */
+void ghyvi_adapt_close(struct vgpu *v);
 /* Forget what was learnt (a policy change). */
 void ghyvi_adapt_reset(struct vgpu *v);
 /* The costs in use (defaults filled in). */

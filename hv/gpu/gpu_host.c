@@ -442,7 +442,7 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 	/* gHyvi's unit costs for make bench (tools/bench-exits). */
 	if (s->wp_changes || s->recon_pages)
 		kprintf("  ghyvi costs: ept %llu in %llu ns, snapshots %llu in "
-			"%llu ns, pages diffed %llu in %llu ns, entries "
+			"%llu ns, pages diffed %llu in %llu ns, leaf entries "
 			"re-translated %llu in %llu ns\n",
 			(unsigned long long)s->wp_changes,
 			(unsigned long long)s->ns_ept,
@@ -450,7 +450,7 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 			(unsigned long long)s->ns_snapshot,
 			(unsigned long long)s->recon_pages,
 			(unsigned long long)s->ns_diff,
-			(unsigned long long)s->recon_entries,
+			(unsigned long long)s->retranslated_ptes,
 			(unsigned long long)s->ns_retranslate);
 }
 

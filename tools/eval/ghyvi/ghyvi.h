@@ -21,6 +21,12 @@
  * exits.md when given, else the policy's defaults (recorded from it). */
 extern struct vgpu_ghyvi_costs unit;
 extern char unit_source[256];
+/* What ADAPTIVE's decision adds to each trap, Bochs instructions: from
+ * exits.md's blit rounds (strict vs adaptive, BLIT_PTES trapped stores a
+ * round, none relaxed), else the value recorded from it. */
+extern uint32_t adapt_overhead;
+#define BLIT_PTES 4
+#define ADAPT_OVERHEAD 0u
 void load_costs(const char *exits_md);
 
 static const struct vgpu_type vtype = { "eval", 16 * MiB, 64 * MiB, 2, 1 };
@@ -59,6 +65,7 @@ struct result {
 		compared;
 	uint64_t ns_host[REPS], ns_med;
 	uint64_t verify_runs, verify_bad;
+	bool adaptive; /* its traps carry adapt_overhead */
 	double cost; /* the model: Bochs instructions */
 };
 
