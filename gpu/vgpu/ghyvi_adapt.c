@@ -12,23 +12,30 @@
  *  - A window is the time between two submissions of the vGPU: what a
  *    relaxed table absorbs in it is diffed once, at the next submission.
  *  - Strict -> relaxed, at the j-th trapped store of a table in a window:
- *    relax if the stores still expected in this window, times what each
- *    saves (trap - entry), exceed a relaxed window's cost (EPT change,
- *    snapshot, diff, EPT change back). Expected from, in this order:
- *      1. the table's own busy windows (moving mean), while j is below it;
+ *    relax now if the stores still expected in this window, times what
+ *    each saves (trap - entry), exceed a relaxed window's cost (EPT
+ *    change, snapshot, diff, EPT change back), and relaxing now beats
+ *    waiting for one more trap (one-step look-ahead: now is better iff
+ *    the chance p that the window goes on past j satisfies
+ *    p x saving >= (1 - p) x cost; heavy-tailed bursts wait a few traps,
+ *    bursts of a steady length relax at the first). Known from, in order:
+ *      1. the table's own busy windows (moving mean), while j is below it
+ *         and the mean clears the cost twice over;
  *      2. all tables' busy windows of this vGPU that reached j (a decaying
- *         histogram: the mean of what lies beyond j);
- *      3. knowing nothing about windows this long: the break-even rule,
- *         relax once the traps of this window have cost a relaxed
- *         window (2-competitive: never more than twice the best choice
- *         made knowing the future).
- *  - Relaxed -> strict (hysteresis): at a submission a relaxed table is
- *    protected again (as the paper's segmented policy does) unless it is
- *    hot: its previous window held enough stores to pay for a diff. A hot
- *    table stays relaxed and pays only the diff, no EPT change, snapshot
- *    or first trap per window; it is protected again once a window
- *    fails to pay (one window late: the decision is made before the
- *    diff, which must follow the protection so no store is lost).
+ *         histogram of window sizes), by a margin that shrinks as
+ *         evidence grows;
+ *      3. a window longer than any seen: the break-even rule, relax once
+ *         the window's traps have cost a relaxed window (2-competitive:
+ *         never more than twice the best choice made knowing the
+ *         future), and once windows are known only past twice the
+ *         longest (a short-burst workload's rare long window is no bet).
+ *  - Relaxed -> strict, with hysteresis: at a submission a relaxed table
+ *    is protected, diffed, and then unprotected again (one more EPT
+ *    change; its snapshot is current) if it is likely busy in the next
+ *    window: p_next x (saving + snapshot) > (1 - p_next) x (two EPT
+ *    changes + a diff), p_next the table's rate of busy windows that
+ *    followed a busy window. A table written in most windows stays
+ *    relaxed; one written now and then goes back at once.
  * Stores to a relaxed table are counted as the entries its diff finds
  * changed (repeated stores to one entry count once: conservative). Every
  * transition is the same relax_gfn / strict_gfn the other policies use,
@@ -48,9 +55,6 @@
 
 #define MIN_OBS 3        /* own windows before a table's mean is used */
 #define OWN_MARGIN 2     /* ... and by how much it must clear the cost */
-/* The vGPU-wide estimate must clear it by a quarter: an expectation from
- * a decaying histogram is noisy, and a bet that only breaks even is not
- * worth an EPT change. */
 #define HIST_CAP (1024 * 16) /* halve the histogram beyond this weight */
 
 static uint32_t or_def(uint32_t x, uint32_t d)
@@ -103,8 +107,11 @@ static void record(struct vgpu *v, struct spt *s, uint32_t k, uint32_t w)
 	s->ew16 = s->nobs ? s->ew16 - s->ew16 / 4 + k * 4 : k * 16;
 	if (s->nobs < UINT16_MAX)
 		s->nobs++;
-	if ((uint64_t)k * saving(&g->p.cost) >= g->p.cost.diff)
-		s->paid = w + 1;
+	/* Did a busy window follow the last one? (moving rate x16) */
+	if (s->lastw)
+		s->cont16 = s->cont16 - s->cont16 / 4 +
+			    (s->lastw == w ? 4 : 0); /* lastw = previous + 1 */
+	s->lastw = w + 1;
 	g->hcnt[b] += 16;
 	g->hsum[b] += 16ull * k;
 	g->htotal += 16;
@@ -191,10 +198,14 @@ static bool worth_relaxing(struct vgpu *v, const struct spt *s, uint32_t j)
 	b = bin_of(j);
 	mass = g->smass[b];
 	sum = g->ssum[b];
-	if (mass)
+	if (mass) {
+		unsigned int bn = bin_of(j + 1);
+		uint64_t next = bn == b ? mass : g->smass[bn];
+
 		return sum > j * mass &&
-		       4 * (sum - j * mass) * save >
-			       5 * cost * mass + 16 * 16 * cost;
+		       (sum - j * mass) * save > cost * (mass + 4 * 16) &&
+		       next * save >= (mass - next) * cost;
+	}
 	/* 3. Longer than any window seen (or none seen): break even, then
 	 *    relax; once windows are known, only past twice the longest, so
 	 *    a short-burst workload's rare long window is not a bet. */
@@ -228,10 +239,16 @@ void ghyvi_adapt_close(struct vgpu *v)
 	g->ntouched = 0;
 }
 
-bool ghyvi_adapt_cool(struct vgpu *v, int32_t idx)
+bool ghyvi_adapt_stay(struct vgpu *v, int32_t idx)
 {
-	/* The window closing now is seg - 1; hot if the one before paid. */
-	return v->spt[idx].paid != v->ghyvi.seg - 1;
+	const struct vgpu_ghyvi_costs *c = &v->ghyvi.p.cost;
+	const struct spt *s = &v->spt[idx];
+
+	/* Busy in the window just closed, and busy windows usually come in
+	 * runs: keep it relaxed for the next. */
+	return s->lastw == v->ghyvi.seg &&
+	       (uint64_t)s->cont16 * (saving(c) + c->snapshot) >
+		       (uint64_t)(16 - s->cont16) * (2ull * c->ept + c->diff);
 }
 
 void ghyvi_adapt_window(struct vgpu *v, int32_t idx, uint32_t changed)
@@ -262,7 +279,7 @@ void ghyvi_adapt_reset(struct vgpu *v)
 	for (i = 0; i < VGPU_MAX_SPT; i++) {
 		struct spt *s = &v->spt[i];
 
-		s->seg = s->seg_traps = s->ew16 = s->paid = 0;
+		s->seg = s->seg_traps = s->ew16 = s->lastw = s->cont16 = 0;
 		s->nobs = 0;
 	}
 }

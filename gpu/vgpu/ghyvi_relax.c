@@ -185,8 +185,11 @@ static bool pinned(const struct vgpu *v, uint64_t gfn)
 	return false;
 }
 
-/* strict -> relaxed for every table on gfn. */
-static void relax_gfn(struct vgpu *v, uint64_t gfn)
+/* strict -> relaxed for every table on gfn. snapshot: take one; else
+ * the tables' snapshots are current (ADAPTIVE keeping a table relaxed
+ * right after strict_gfn protected and diffed it, so any store since
+ * trapped and the snapshot equals the guest page). */
+static void relax_frame(struct vgpu *v, uint64_t gfn, bool snapshot)
 {
 	int32_t t[SPT_PML4];
 	int n = tables_on(v, gfn, t), k;
@@ -199,6 +202,8 @@ static void relax_gfn(struct vgpu *v, uint64_t gfn)
 
 		if (s->relaxed)
 			return; /* already */
+		if (!snapshot && (!s->snap || s->seg != v->ghyvi.seg))
+			return; /* not diffed just now: no current snapshot */
 		if (!s->snap)
 			s->snap = gvt_pages(v->gvt, 1, NULL);
 		if (!s->snap)
@@ -206,18 +211,25 @@ static void relax_gfn(struct vgpu *v, uint64_t gfn)
 	}
 	/* Snapshot while still protected, then unprotect. */
 	t0 = vgpu_time_start(v);
-	if (vgpu_read_gpa(v, gfn << 12, v->spt[t[0]].snap, VGPU_PAGE))
+	if (snapshot && vgpu_read_gpa(v, gfn << 12, v->spt[t[0]].snap, VGPU_PAGE))
 		return;
-	for (k = 1; k < n; k++)
+	for (k = 1; k < n && snapshot; k++)
 		memcpy(v->spt[t[k]].snap, v->spt[t[0]].snap, VGPU_PAGE);
-	vgpu_time_add(v, &v->stats.ns_snapshot, t0);
-	v->stats.snapshots++;
+	if (snapshot) {
+		vgpu_time_add(v, &v->stats.ns_snapshot, t0);
+		v->stats.snapshots++;
+	}
 	for (k = 0; k < n; k++) {
 		v->spt[t[k]].win_traps = 0;
 		v->spt[t[k]].absorbed = 0;
 		link(v, t[k]);
 	}
 	protect(v, gfn, false);
+}
+
+static void relax_gfn(struct vgpu *v, uint64_t gfn)
+{
+	relax_frame(v, gfn, true);
 }
 
 /* Read the guest page; untrack the tables on it when it is gone. */
@@ -408,10 +420,19 @@ void ghyvi_reconstruct(struct vgpu *v)
 
 		if (!s->level || s->dead || !s->relaxed)
 			continue;
+		if (g->p.policy == VGPU_PPGTT_ADAPTIVE) {
+			/* Protect and diff (a sibling on the frame that was
+			 * kept relaxed below has had its window already). */
+			if (s->seg == g->seg)
+				continue;
+			strict_gfn(v, s->gfn);
+			if (s->level && !s->dead &&
+			    ghyvi_adapt_stay(v, g->work[k]))
+				relax_frame(v, s->gfn, false);
+			continue;
+		}
 		if (g->p.policy == VGPU_PPGTT_DYNAMIC_SEGMENTED ||
-		    g->p.policy == VGPU_PPGTT_STRICT ||
-		    (g->p.policy == VGPU_PPGTT_ADAPTIVE &&
-		     ghyvi_adapt_cool(v, g->work[k]))) {
+		    g->p.policy == VGPU_PPGTT_STRICT) {
 			strict_gfn(v, s->gfn);
 			continue;
 		}
@@ -419,8 +440,6 @@ void ghyvi_reconstruct(struct vgpu *v)
 			continue;
 		changed = spt_reconstruct(v, g->work[k], g->buf);
 		s->absorbed += changed;
-		if (g->p.policy == VGPU_PPGTT_ADAPTIVE && !s->dead)
-			ghyvi_adapt_window(v, g->work[k], changed);
 		if (g->p.policy != VGPU_PPGTT_DYNAMIC || s->dead ||
 		    g->p.cool_rounds == GHYVI_NEVER)
 			continue;

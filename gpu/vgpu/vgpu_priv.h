@@ -56,10 +56,11 @@ struct spt {
 	uint32_t absorbed; /* entries changed while relaxed this period */
 	/* ADAPTIVE (ghyvi_adapt.c): this table's stores in the current
 	 * window between submissions, what its busy windows held (moving
-	 * mean x16, over nobs windows), and the last window whose stores
-	 * paid for a diff (+1; 0: none). */
-	uint32_t seg, seg_traps, ew16, paid;
-	uint16_t nobs;
+	 * mean x16, over nobs windows), its last busy window (+1; 0: none)
+	 * and how often a busy window followed a busy one (moving rate
+	 * x16). */
+	uint32_t seg, seg_traps, ew16, lastw;
+	uint16_t nobs, cont16;
 };
 
 struct shadow_mm {
@@ -550,9 +551,9 @@ void ghyvi_reconstruct(struct vgpu *v);
 /* ADAPTIVE (ghyvi_adapt.c). A store to strict table idx trapped: relax
  * its frame now? */
 bool ghyvi_adapt_trap(struct vgpu *v, int32_t idx);
-/* Relaxed table idx is about to be reconstructed: protect it again
- * instead (what staying relaxed cost has paid for a re-protect)? */
-bool ghyvi_adapt_cool(struct vgpu *v, int32_t idx);
+/* Relaxed table idx was protected and diffed at a submission: relax it
+ * again for the next window (likely busy)? */
+bool ghyvi_adapt_stay(struct vgpu *v, int32_t idx);
 /* Relaxed table idx was reconstructed; `changed` entries had changed. */
 void ghyvi_adapt_window(struct vgpu *v, int32_t idx, uint32_t changed);
 /* The window ends (a submission): record the strict tables trapped in it
