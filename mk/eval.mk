@@ -30,6 +30,7 @@ eval-claims:
 	@tools/eval/claims.sh $(EVAL_DIR)
 	@mkdir -p $(EVAL_DOCS)
 	@cp $(EVAL_DIR)/claims.md $(EVAL_DOCS)/claims.md
+	@if [ -f $(BUILD)/bench/exits.md ]; then cp $(BUILD)/bench/exits.md $(EVAL_DOCS)/exits.md; fi
 	@for s in $(EVAL_STUDIES); do \
 		cp $(EVAL_DIR)/$$s/$$s.md $(EVAL_DOCS)/$$s.md; \
 		for p in $(EVAL_DIR)/$$s/*.png; do [ -e "$$p" ] && cp "$$p" $(EVAL_DOCS)/; done; \
