@@ -49,9 +49,9 @@
  * after it: real traps and EPT changes cost more (docs/eval/ghyvi.md). */
 #define COST_TRAP 3826u     /* vgpu-pte-store: exit + shadowing */
 #define COST_EPT 278u       /* ghyvi-ept-change */
-#define COST_SNAPSHOT 2964u /* ghyvi-snapshot */
+#define COST_SNAPSHOT 2968u /* ghyvi-snapshot */
 #define COST_DIFF 7827u     /* ghyvi-diff-page */
-#define COST_ENTRY 205u     /* ghyvi-retranslate (a leaf entry) */
+#define COST_ENTRY 206u     /* ghyvi-retranslate (a leaf entry) */
 
 #define MIN_OBS 3        /* own windows before a table's mean is used */
 #define OWN_MARGIN 2     /* ... and by how much it must clear the cost */

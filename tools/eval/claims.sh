@@ -9,7 +9,13 @@
 set -eu
 dir=$1
 out=$dir/claims.md
-files=$(ls "$dir"/*/claims.csv 2>/dev/null || true)
+# The papers in order (gScale, DymGPU and gBalloon, gHyvi), then any other.
+files=
+for s in gscale balloon ghyvi $(ls "$dir" 2>/dev/null); do
+	f=$dir/$s/claims.csv
+	case " $files " in *" $f "*) continue ;; esac
+	[ -f "$f" ] && files="$files $f"
+done
 [ -n "$files" ] || { echo "claims: no $dir/*/claims.csv; run the studies first" >&2; exit 1; }
 {
 	echo "# Claims: the papers' figures, ours on the paper's case, ours over the adversarial set"

@@ -26,7 +26,7 @@ extern char unit_source[256];
  * round, none relaxed), else the value recorded from it. */
 extern uint32_t adapt_overhead;
 #define BLIT_PTES 4
-#define ADAPT_OVERHEAD 0u
+#define ADAPT_OVERHEAD 10u
 void load_costs(const char *exits_md);
 
 static const struct vgpu_type vtype = { "eval", 16 * MiB, 64 * MiB, 2, 1 };
