@@ -414,8 +414,8 @@ static bool set_ppgtt(struct parser *p, const struct key *k, struct span v)
 	unsigned x;
 
 	if (!lookup_keyword(ppgtt_words, v, &x))
-		return bad_value(p, k, v,
-				 "is not one of strict, full, dynamic, segmented");
+		return bad_value(p, k, v, "is not one of strict, full, "
+				 "dynamic, segmented, adaptive");
 	p->vm->ppgtt = (enum hvcfg_ppgtt)x;
 	return true;
 }
