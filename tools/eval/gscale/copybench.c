@@ -22,7 +22,7 @@
 #include "tools/eval/gscale/eval.h"
 
 #define ROUNDS 24
-#define PASSES 3
+#define PASSES 5
 #define EVICT_BYTES (64u << 20)
 
 static volatile uint8_t *evict_buf;
