@@ -105,7 +105,8 @@ enum hvcfg_ppgtt {
 	HVCFG_PPGTT_FULL,	/* relax all table pages, diff all each time */
 	HVCFG_PPGTT_DYNAMIC,	/* relax pages as they are written */
 	HVCFG_PPGTT_SEGMENTED,	/* as dynamic, re-protect after each
-				 * reconstruction (gHyvi's default) */
+				 * reconstruction (the paper's choice) */
+	HVCFG_PPGTT_ADAPTIVE,	/* per table, by cost (gHyvi's default) */
 };
 
 struct hvcfg_vm {

@@ -451,6 +451,7 @@ static const struct keyword ppgtt_words[] = {
 	{ "full", HVCFG_PPGTT_FULL },
 	{ "dynamic", HVCFG_PPGTT_DYNAMIC },
 	{ "segmented", HVCFG_PPGTT_SEGMENTED },
+	{ "adaptive", HVCFG_PPGTT_ADAPTIVE },
 	{ NULL, 0 },
 };
 
@@ -459,8 +460,8 @@ static bool set_ppgtt(struct parser *p, const struct key *k, struct span v)
 	unsigned x;
 
 	if (!lookup_keyword(ppgtt_words, v, &x))
-		return bad_value(p, k, v,
-				 "is not one of strict, full, dynamic, segmented");
+		return bad_value(p, k, v, "is not one of strict, full, "
+				 "dynamic, segmented, adaptive");
 	p->vm->ppgtt = (enum hvcfg_ppgtt)x;
 	return true;
 }

@@ -29,7 +29,9 @@
  * when it is written (adaptive: at the relax_traps-th trap within
  * relax_window_ns) and keeps it relaxed until it cools; DYNAMIC_SEGMENTED
  * relaxes the same way but re-protects every relaxed page after each
- * reconstruction (the relaxed list is reset). */
+ * reconstruction (the relaxed list is reset); ADAPTIVE (ours, the default
+ * once gHyvi is on) decides both ways per table from what each step
+ * costs (ghyvi_adapt.c). */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 
@@ -73,11 +75,12 @@ static void resolve(struct vgpu_ghyvi_params *p)
 		p->cool_entries = GHYVI_DEF_COOL_ENTRIES;
 	if (!p->cool_rounds)
 		p->cool_rounds = GHYVI_DEF_COOL_ROUNDS;
+	ghyvi_adapt_costs(&p->cost);
 }
 
 static bool policy_ok(uint32_t p)
 {
-	return p <= VGPU_PPGTT_DYNAMIC_SEGMENTED;
+	return p < VGPU_PPGTT_NR_POLICIES;
 }
 
 int ghyvi_init(struct vgpu *v)
@@ -116,11 +119,13 @@ void ghyvi_fini(struct vgpu *v)
 static void protect(struct vgpu *v, uint64_t gfn, bool on)
 {
 	const struct hv_if *hv = &v->gvt->hv;
+	uint64_t t0 = vgpu_time_start(v);
 
 	if (on)
 		hv->ops->wp_page(hv->ctx, v->vm, gfn << 12);
 	else
 		hv->ops->unwp_page(hv->ctx, v->vm, gfn << 12);
+	vgpu_time_add(v, &v->stats.ns_ept, t0);
 	v->stats.wp_changes++;
 }
 
@@ -180,11 +185,15 @@ static bool pinned(const struct vgpu *v, uint64_t gfn)
 	return false;
 }
 
-/* strict -> relaxed for every table on gfn. */
-static void relax_gfn(struct vgpu *v, uint64_t gfn)
+/* strict -> relaxed for every table on gfn. snapshot: take one; else
+ * the tables' snapshots are current (ADAPTIVE keeping a table relaxed
+ * right after strict_gfn protected and diffed it, so any store since
+ * trapped and the snapshot equals the guest page). */
+static void relax_frame(struct vgpu *v, uint64_t gfn, bool snapshot)
 {
 	int32_t t[SPT_PML4];
 	int n = tables_on(v, gfn, t), k;
+	uint64_t t0;
 
 	if (!n)
 		return;
@@ -193,16 +202,23 @@ static void relax_gfn(struct vgpu *v, uint64_t gfn)
 
 		if (s->relaxed)
 			return; /* already */
+		if (!snapshot && (!s->snap || s->seg != v->ghyvi.seg))
+			return; /* not diffed just now: no current snapshot */
 		if (!s->snap)
 			s->snap = gvt_pages(v->gvt, 1, NULL);
 		if (!s->snap)
 			return; /* no memory: stay strict */
 	}
 	/* Snapshot while still protected, then unprotect. */
-	if (vgpu_read_gpa(v, gfn << 12, v->spt[t[0]].snap, VGPU_PAGE))
+	t0 = vgpu_time_start(v);
+	if (snapshot && vgpu_read_gpa(v, gfn << 12, v->spt[t[0]].snap, VGPU_PAGE))
 		return;
-	for (k = 1; k < n; k++)
+	for (k = 1; k < n && snapshot; k++)
 		memcpy(v->spt[t[k]].snap, v->spt[t[0]].snap, VGPU_PAGE);
+	if (snapshot) {
+		vgpu_time_add(v, &v->stats.ns_snapshot, t0);
+		v->stats.snapshots++;
+	}
 	for (k = 0; k < n; k++) {
 		v->spt[t[k]].win_traps = 0;
 		v->spt[t[k]].absorbed = 0;
@@ -211,10 +227,20 @@ static void relax_gfn(struct vgpu *v, uint64_t gfn)
 	protect(v, gfn, false);
 }
 
+static void relax_gfn(struct vgpu *v, uint64_t gfn)
+{
+	relax_frame(v, gfn, true);
+}
+
 /* Read the guest page; untrack the tables on it when it is gone. */
 static bool read_guest(struct vgpu *v, int32_t idx)
 {
-	if (!vgpu_read_gpa(v, v->spt[idx].gfn << 12, v->ghyvi.buf, VGPU_PAGE))
+	uint64_t t0 = vgpu_time_start(v);
+	int err = vgpu_read_gpa(v, v->spt[idx].gfn << 12, v->ghyvi.buf,
+				VGPU_PAGE);
+
+	vgpu_time_add(v, &v->stats.ns_diff, t0); /* part of a page's diff */
+	if (!err)
 		return true;
 	spt_kill(v, idx);
 	return false;
@@ -240,6 +266,7 @@ static void strict_gfn(struct vgpu *v, uint64_t gfn)
 {
 	int32_t t[SPT_PML4];
 	int n = tables_on(v, gfn, t), k, pass;
+	uint32_t changed;
 	bool any = false;
 
 	for (k = 0; k < n; k++)
@@ -260,11 +287,15 @@ static void strict_gfn(struct vgpu *v, uint64_t gfn)
 				continue;
 			if (!read_guest(v, idx))
 				continue;
-			v->spt[idx].absorbed += spt_reconstruct(v, idx, v->ghyvi.buf);
+			changed = spt_reconstruct(v, idx, v->ghyvi.buf);
+			v->spt[idx].absorbed += changed;
 			if (v->spt[idx].relaxed) {
 				unlink(v, idx);
 				v->spt[idx].win_traps = 0;
-				backoff(v, idx);
+				if (v->ghyvi.p.policy == VGPU_PPGTT_ADAPTIVE)
+					ghyvi_adapt_window(v, idx, changed);
+				else
+					backoff(v, idx);
 				v->stats.pte_strict_again++;
 			}
 		}
@@ -347,6 +378,10 @@ void ghyvi_on_trap(struct vgpu *v, uint64_t gfn)
 		}
 		relax_gfn(v, gfn);
 		return;
+	case VGPU_PPGTT_ADAPTIVE:
+		if (ghyvi_adapt_trap(v, t[0]))
+			relax_gfn(v, gfn);
+		return;
 	case VGPU_PPGTT_DYNAMIC:
 	case VGPU_PPGTT_DYNAMIC_SEGMENTED:
 		now = gvt_now(v->gvt);
@@ -367,6 +402,9 @@ void ghyvi_reconstruct(struct vgpu *v)
 	uint32_t n = 0, k;
 	int32_t i;
 
+	if (g->p.policy == VGPU_PPGTT_ADAPTIVE)
+		ghyvi_adapt_close(v); /* learn from the strict tables' traps */
+	g->seg++; /* a new window between submissions starts */
 	if (!g->nrelaxed)
 		return;
 	t0 = vgpu_time_start(v);
@@ -382,6 +420,17 @@ void ghyvi_reconstruct(struct vgpu *v)
 
 		if (!s->level || s->dead || !s->relaxed)
 			continue;
+		if (g->p.policy == VGPU_PPGTT_ADAPTIVE) {
+			/* Protect and diff (a sibling on the frame that was
+			 * kept relaxed below has had its window already). */
+			if (s->seg == g->seg)
+				continue;
+			strict_gfn(v, s->gfn);
+			if (s->level && !s->dead &&
+			    ghyvi_adapt_stay(v, g->work[k]))
+				relax_frame(v, s->gfn, false);
+			continue;
+		}
 		if (g->p.policy == VGPU_PPGTT_DYNAMIC_SEGMENTED ||
 		    g->p.policy == VGPU_PPGTT_STRICT) {
 			strict_gfn(v, s->gfn);
@@ -422,6 +471,7 @@ int vgpu_ghyvi_set(struct vgpu *v, const struct vgpu_ghyvi_params *p)
 			unlink(v, h);
 	}
 	g->p = np;
+	ghyvi_adapt_reset(v);
 	if (g->npins > np.static_pages)
 		g->npins = np.static_pages;
 	for (i = 0; i < VGPU_MAX_SPT; i++) {

@@ -176,6 +176,13 @@ struct vgpu_stats {
 	uint64_t wp_changes;       /* EPT protection changes made by gHyvi */
 	uint64_t verify_runs, verify_mismatch; /* test-mode verifier */
 	uint64_t ns_reconstruct;
+	/* gHyvi's unit costs, timed where they happen (make bench reads them
+	 * in Bochs, where time is instructions): EPT permission changes (+
+	 * INVEPT), snapshots taken at a relax, relaxed pages compared with
+	 * their snapshot (the compare only), entries re-translated there. */
+	uint64_t snapshots, retranslated_ptes;
+	uint64_t ns_ept, ns_snapshot, ns_diff;
+	uint64_t ns_retranslate; /* of the leaf entries (retranslated_ptes) */
 	/* faults and resets (vgpu_reset.c) */
 	uint64_t faults;          /* refused / faulted / hung / overrun */
 	uint64_t resets;          /* vGPU resets, by a fault or the operator */
@@ -417,9 +424,15 @@ enum vgpu_ppgtt_policy {
 				 * (until it cools, if cooling is on) */
 	VGPU_PPGTT_DYNAMIC_SEGMENTED, /* as DYNAMIC, but the relaxed list is
 				 * reset (pages re-protected) after each
-				 * reconstruction: gHyvi's default */
+				 * reconstruction: the paper's choice */
+	VGPU_PPGTT_ADAPTIVE,    /* per table, by cost: relax when the stores
+				 * expected in this submission's window pay
+				 * for a relax, protect again when staying
+				 * relaxed has cost what a re-protect does
+				 * (ghyvi_adapt.c): gHyvi's default */
 };
-#define VGPU_PPGTT_DEFAULT_POLICY VGPU_PPGTT_DYNAMIC_SEGMENTED
+#define VGPU_PPGTT_DEFAULT_POLICY VGPU_PPGTT_ADAPTIVE
+#define VGPU_PPGTT_NR_POLICIES (VGPU_PPGTT_ADAPTIVE + 1)
 #define GHYVI_NEVER 0xffffffffu
 
 /* Zero fields take the defaults (gpu/vgpu/README.md, "gHyvi"). */
@@ -445,6 +458,15 @@ struct vgpu_ghyvi_params {
 	 * (-GPU_EIO) and counts verify_mismatch. */
 	bool verify;
 	bool no_backoff; /* the paper's fixed threshold */
+	/* ADAPTIVE: what each step costs, in one unit (0 = the defaults,
+	 * Bochs instruction counts from make bench; gpu/vgpu/README.md). */
+	struct vgpu_ghyvi_costs {
+		uint32_t trap;     /* a trapped store, exit + shadowing */
+		uint32_t ept;      /* an EPT permission change + INVEPT */
+		uint32_t snapshot; /* copying a table page at a relax */
+		uint32_t diff;     /* reading + comparing a relaxed page */
+		uint32_t entry;    /* re-translating a changed entry */
+	} cost;
 };
 
 /* Change the policy at run time: every relaxed page is first reconstructed

@@ -54,6 +54,13 @@ struct spt {
 	uint32_t vstamp; /* verifier walk */
 	uint32_t relax_at; /* own relax threshold (back-off), 0 = default */
 	uint32_t absorbed; /* entries changed while relaxed this period */
+	/* ADAPTIVE (ghyvi_adapt.c): this table's stores in the current
+	 * window between submissions, what its busy windows held (moving
+	 * mean x16, over nobs windows), its last busy window (+1; 0: none)
+	 * and how often a busy window followed a busy one (moving rate
+	 * x16). */
+	uint32_t seg, seg_traps, ew16, lastw;
+	uint16_t nobs, cont16;
 };
 
 struct shadow_mm {
@@ -65,6 +72,11 @@ struct shadow_mm {
 	uint32_t refs; /* queued / running workloads */
 	uint64_t last_use;
 };
+
+/* Window sizes 1..32 exactly, then 33-64, 65-128, ..., 1025 and more. */
+#define GHYVI_EXACT 32
+#define GHYVI_BINS (GHYVI_EXACT + 6)
+#define GHYVI_TOUCHED 64 /* more in one window: learnt at their next trap */
 
 /* gHyvi per-vGPU state (ghyvi_relax.c). */
 struct ghyvi {
@@ -78,6 +90,15 @@ struct ghyvi {
 	size_t work_pages;
 	uint64_t *buf; /* one guest table page */
 	uint32_t vstamp;
+	/* ADAPTIVE: windows between submissions so far, and how many stores
+	 * a table's busy window held, vGPU-wide (decaying histogram: x16
+	 * counts and sums of window sizes per bin; ghyvi_adapt.c). */
+	uint32_t seg;
+	uint64_t hcnt[GHYVI_BINS], hsum[GHYVI_BINS], htotal;
+	uint64_t smass[GHYVI_BINS], ssum[GHYVI_BINS]; /* suffix sums */
+	bool hdirty;
+	int32_t touched[GHYVI_TOUCHED]; /* strict tables trapped this window */
+	uint32_t ntouched;
 };
 
 /* ---- execlists and workloads ------------------------------------------------ */
@@ -547,6 +568,21 @@ void ghyvi_on_free(struct vgpu *v, int32_t idx);
 void ghyvi_on_trap(struct vgpu *v, uint64_t gfn);
 /* Before the GPU uses the vGPU's shadow: reconstruct every relaxed page. */
 void ghyvi_reconstruct(struct vgpu *v);
+/* ADAPTIVE (ghyvi_adapt.c). A store to strict table idx trapped: relax
+ * its frame now? */
+bool ghyvi_adapt_trap(struct vgpu *v, int32_t idx);
+/* Relaxed table idx was protected and diffed at a submission: relax it
+ * again for the next window (likely busy)? */
+bool ghyvi_adapt_stay(struct vgpu *v, int32_t idx);
+/* Relaxed table idx was reconstructed; `changed` entries had changed. */
+void ghyvi_adapt_window(struct vgpu *v, int32_t idx, uint32_t changed);
+/* The window ends (a submission): record the strict tables trapped in it
+ * now rather than at their next trap. */
+void ghyvi_adapt_close(struct vgpu *v);
+/* Forget what was learnt (a policy change). */
+void ghyvi_adapt_reset(struct vgpu *v);
+/* The costs in use (defaults filled in). */
+void ghyvi_adapt_costs(struct vgpu_ghyvi_costs *c);
 /* Diff table idx against its snapshot; re-shadow changed entries.
  * Returns entries re-translated; may kill idx (check ->dead). */
 uint32_t spt_reconstruct(struct vgpu *v, int32_t idx, const uint64_t *guest);

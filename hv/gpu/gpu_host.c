@@ -300,6 +300,7 @@ static enum vgpu_ppgtt_policy ppgtt_policy(enum hvcfg_ppgtt c)
 	case HVCFG_PPGTT_FULL: return VGPU_PPGTT_FULL;
 	case HVCFG_PPGTT_DYNAMIC: return VGPU_PPGTT_DYNAMIC;
 	case HVCFG_PPGTT_SEGMENTED: return VGPU_PPGTT_DYNAMIC_SEGMENTED;
+	case HVCFG_PPGTT_ADAPTIVE: return VGPU_PPGTT_ADAPTIVE;
 	default: return VGPU_PPGTT_STRICT;
 	}
 }
@@ -392,11 +393,13 @@ const char *gpu_host_ppgtt_name(const struct vgpu *v)
 		[VGPU_PPGTT_STRICT] = "strict", [VGPU_PPGTT_FULL] = "full",
 		[VGPU_PPGTT_STATIC] = "static", [VGPU_PPGTT_DYNAMIC] = "dynamic",
 		[VGPU_PPGTT_DYNAMIC_SEGMENTED] = "segmented",
+		[VGPU_PPGTT_ADAPTIVE] = "adaptive",
 	};
 	struct vgpu_ghyvi_params p;
 
 	vgpu_ghyvi_get(v, &p);
-	return (unsigned)p.policy < 5 ? names[p.policy] : "?";
+	return (unsigned)p.policy < VGPU_PPGTT_NR_POLICIES ? names[p.policy]
+							   : "?";
 }
 
 /* Three lines per vGPU; also printed for every VM when a test run ends,
@@ -443,6 +446,19 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 		(unsigned long long)s->recon_entries,
 		(unsigned long long)s->faults, (unsigned long long)s->resets,
 		(unsigned long long)(s->ns_reset_to_run / 1000));
+	/* gHyvi's unit costs for make bench (tools/bench-exits). */
+	if (s->wp_changes || s->recon_pages)
+		kprintf("  ghyvi costs: ept %llu in %llu ns, snapshots %llu in "
+			"%llu ns, pages diffed %llu in %llu ns, leaf entries "
+			"re-translated %llu in %llu ns\n",
+			(unsigned long long)s->wp_changes,
+			(unsigned long long)s->ns_ept,
+			(unsigned long long)s->snapshots,
+			(unsigned long long)s->ns_snapshot,
+			(unsigned long long)s->recon_pages,
+			(unsigned long long)s->ns_diff,
+			(unsigned long long)s->retranslated_ptes,
+			(unsigned long long)s->ns_retranslate);
 }
 
 void gpu_host_vgpu_lines(struct vgpu *v, unsigned vm_id,

@@ -205,22 +205,23 @@ static int cmd_ppgtt(int argc, char **argv)
 		{ "strict", VGPU_PPGTT_STRICT }, { "full", VGPU_PPGTT_FULL },
 		{ "dynamic", VGPU_PPGTT_DYNAMIC },
 		{ "segmented", VGPU_PPGTT_DYNAMIC_SEGMENTED },
+		{ "adaptive", VGPU_PPGTT_ADAPTIVE },
 	};
 	struct vgpu_ghyvi_params gp;
 	struct vgpu *v;
 	unsigned vm_id, i;
 
 	if (argc != 3) {
-		kprintf("usage: ppgtt <vgpu> strict|full|dynamic|segmented\n");
+		kprintf("usage: ppgtt <vgpu> strict|full|dynamic|segmented|adaptive\n");
 		return -1;
 	}
 	v = parse_vgpu(argv[1], &vm_id);
-	for (i = 0; i < 4 && strcmp(words[i].name, argv[2]); i++)
+	for (i = 0; i < 5 && strcmp(words[i].name, argv[2]); i++)
 		;
 	if (!v)
 		return -1;
-	if (i == 4) {
-		kprintf("'%s' is not one of strict, full, dynamic, segmented\n",
+	if (i == 5) {
+		kprintf("'%s' is not one of strict, full, dynamic, segmented, adaptive\n",
 			argv[2]);
 		return -1;
 	}
@@ -441,7 +442,7 @@ static const struct shell_cmd shell_vgpu_cmds[] = {
 	{ "sched", "", "CPU and GPU scheduling: who runs, switches, copies",
 	  cmd_sched },
 	{ "ppgtt", "<vgpu> <policy>", "PPGTT shadowing (gHyvi): strict, "
-	  "full, dynamic, segmented", cmd_ppgtt },
+	  "full, dynamic, segmented, adaptive", cmd_ppgtt },
 	{ "balloon", "<vgpu> +N|-N|ask +N", "grow or shrink a vGPU's high GM "
 	  "by N slots now (Algorithm 1), or queue a request for gBalloon's "
 	  "policy", cmd_balloon },

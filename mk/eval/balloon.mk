@@ -19,4 +19,4 @@ eval-balloon: $(BALLOON_EVAL)
 	@mkdir -p $(EVAL_DIR)/balloon
 	$(BALLOON_EVAL) $(EVAL_DIR)/balloon
 	gnuplot -e "dir='$(EVAL_DIR)/balloon'" tools/eval/balloon/plots.gp
-	@cat $(EVAL_DIR)/balloon/balloon.md
+	@echo "eval-balloon: $(EVAL_DIR)/balloon/balloon.md"

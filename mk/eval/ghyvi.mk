@@ -16,6 +16,6 @@ $(GHYVI_EVAL): $(GHYVI_EVAL_SRCS) $(wildcard tools/eval/ghyvi/*.h tools/eval/com
 
 eval-ghyvi: $(GHYVI_EVAL)
 	@mkdir -p $(EVAL_DIR)/ghyvi
-	$(GHYVI_EVAL) $(EVAL_DIR)/ghyvi
+	$(GHYVI_EVAL) $(EVAL_DIR)/ghyvi $(wildcard $(BUILD)/bench/exits.md)
 	gnuplot -e "dir='$(EVAL_DIR)/ghyvi'" tools/eval/ghyvi/plots.gp
-	@cat $(EVAL_DIR)/ghyvi/ghyvi.md
+	@echo "eval-ghyvi: $(EVAL_DIR)/ghyvi/ghyvi.md"

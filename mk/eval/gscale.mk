@@ -19,4 +19,4 @@ eval-gscale: $(GSCALE_EVAL)
 	@mkdir -p $(EVAL_DIR)/gscale
 	$(GSCALE_EVAL) $(EVAL_DIR)/gscale
 	gnuplot -e "dir='$(EVAL_DIR)/gscale'" tools/eval/gscale/plots.gp
-	@cat $(EVAL_DIR)/gscale/gscale.md
+	@echo "eval-gscale: $(EVAL_DIR)/gscale/gscale.md"

@@ -15,8 +15,8 @@
  *    page boundary is one store per page, as the EPT handler sees it.
  *  - policy switches at run time: vgpu_ghyvi_set() with every policy (and
  *    invalid ones), arbitrary static_pages, relax_traps, relax_window_ns,
- *    cool_entries, cool_rounds, back-off on or off; the verifier is always
- *    on.
+ *    cool_entries, cool_rounds, back-off on or off, ADAPTIVE's unit costs
+ *    (any, so its rule takes every path); the verifier is always on.
  *  - pins (vgpu_ghyvi_pin, any address), PPGTT root create / destroy
  *    through PVINFO g2v notifications, time passing.
  *  - submissions: through ELSP (a context on RCS or BCS whose image names
@@ -218,18 +218,25 @@ static void fz_op_policy(struct fz_env *e, struct fz_in *in)
 	int ret;
 
 	memset(&p, 0, sizeof(p));
-	p.policy = (enum vgpu_ppgtt_policy)(pol % 6 == 5 ? pol : pol % 6);
+	p.policy = (enum vgpu_ppgtt_policy)(pol % 7 == 6 ? pol : pol % 7);
 	p.static_pages = (uint32_t)fz_take(in, f & 1 ? 4 : 1);
 	p.relax_traps = (uint32_t)fz_take(in, f & 2 ? 4 : 1);
 	p.relax_window_ns = f & 4 ? fz_take(in, 8) : fz_take(in, 1) * 100000ull;
 	p.cool_entries = (uint32_t)fz_take(in, 1);
 	p.cool_rounds = f & 8 ? GHYVI_NEVER : (uint32_t)fz_take(in, f & 16 ? 4 : 1);
 	p.no_backoff = f & 32;
+	if (f & 64) { /* ADAPTIVE's costs, any (0: default) */
+		p.cost.trap = (uint32_t)fz_take(in, 2);
+		p.cost.ept = (uint32_t)fz_take(in, 2);
+		p.cost.snapshot = (uint32_t)fz_take(in, 2);
+		p.cost.diff = (uint32_t)fz_take(in, 2);
+		p.cost.entry = (uint32_t)fz_take(in, 2);
+	}
 	p.verify = true;
 	vgpu_ghyvi_get(e->a, &before);
 	ret = vgpu_ghyvi_set(e->a, &p);
 	vgpu_ghyvi_get(e->a, &after);
-	if ((uint32_t)p.policy > VGPU_PPGTT_DYNAMIC_SEGMENTED) {
+	if ((uint32_t)p.policy >= VGPU_PPGTT_NR_POLICIES) {
 		if (ret != -GPU_EINVAL || before.policy != after.policy ||
 		    before.relax_traps != after.relax_traps)
 			fz_die("invalid policy accepted", p.policy, (uint64_t)ret);

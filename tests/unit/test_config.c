@@ -303,16 +303,16 @@ static void test_memory_limits(void **state)
 static void test_vgpu_ppgtt(void **state)
 {
 	static const char *const words[] = { "strict", "full", "dynamic",
-					      "Segmented" };
+					      "Segmented", "adaptive" };
 	static const enum hvcfg_ppgtt want[] = {
 		HVCFG_PPGTT_STRICT, HVCFG_PPGTT_FULL, HVCFG_PPGTT_DYNAMIC,
-		HVCFG_PPGTT_SEGMENTED };
+		HVCFG_PPGTT_SEGMENTED, HVCFG_PPGTT_ADAPTIVE };
 	char buf[256];
 
 	(void)state;
 	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"), 0);
 	assert_int_equal(vm("vm1")->ppgtt, HVCFG_PPGTT_STRICT);
-	for (unsigned i = 0; i < 4; i++) {
+	for (unsigned i = 0; i < 5; i++) {
 		snprintf(buf, sizeof(buf), VM1 "vgpu_low_gm=64M\n"
 			 "vgpu_high_gm=1G\nvgpu_ppgtt=%s\n", words[i]);
 		assert_int_equal(parse(buf), 0);
@@ -321,7 +321,7 @@ static void test_vgpu_ppgtt(void **state)
 	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
 			 "vgpu_ppgtt=static\n", 6, "vm1",
 			 "vgpu_ppgtt: 'static' is not one of strict, full, "
-			 "dynamic, segmented");
+			 "dynamic, segmented, adaptive");
 }
 
 static void test_vgpu_trace(void **state)

@@ -170,6 +170,20 @@ int run_policy(const struct scenario *s, enum policy pol,
 /* The paper's procedure for alpha and beta: the largest W and R_copy
  * this platform shows in its worst case (scen_calibrate, gVirt-1024). */
 void calibrate(struct calib *cal);
+/* The calibrated alpha/beta every run uses (main.c). */
+extern struct calib cal_point;
+
+/* ---- the score (main.c) and the adversarial set (robust.c) ------------ */
+/* Mean over every VM-phase (of class cls, or all if cls < 0) of r's
+ * performance stand-in relative to base's. */
+double mean_norm(const struct scenario *s, const struct run_result *r,
+		 const struct run_result *base, int cls);
+/* gBalloon vs gVirt-384 (and gVirt-1024, ours) over many adversarial
+ * mixes, and the alpha/beta sweep; r_t2 / r_t2_theory: Table 2's runs
+ * (the paper's case). Claim rows to cl. */
+void balloon_robust(FILE *md, FILE *cl, const struct scenario *t2,
+		    const struct run_result *r_t2,
+		    const struct run_result *r_t2_theory);
 
 
 #endif

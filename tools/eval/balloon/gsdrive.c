@@ -106,12 +106,16 @@ int gsd_set(struct gsd *d, int vm, const struct ncs_set *set)
 	return 0;
 }
 
-static uint32_t low_missing(const struct gscale *gs, int id)
+/* High-GM chunks of id that do not hold its entries: what a switch to it
+ * copies there. (Low GM is not counted this way: gScale skips low chunks
+ * that still hold what id last saw, gscale_gen.c, so the entries copied
+ * minus the missing low chunks is no longer the high part.) */
+static uint32_t high_missing(const struct gscale *gs, int id)
 {
 	const struct gscale_vgpu *v = &gs->vgpus[id];
-	uint32_t c0 = v->low.first / GSCALE_CHUNK_ENTRIES, n = 0;
+	uint32_t c0 = v->high.first / GSCALE_CHUNK_ENTRIES, n = 0;
 
-	for (uint32_t c = c0; c < c0 + v->low.count / GSCALE_CHUNK_ENTRIES; c++)
+	for (uint32_t c = c0; c < c0 + v->high.count / GSCALE_CHUNK_ENTRIES; c++)
 		n += gs->owner[c - gs->first_chunk] != id;
 	return n;
 }
@@ -124,14 +128,17 @@ uint64_t gsd_switch(struct gsd *d, int vm)
 		int id = d->piece[vm][i];
 		struct gscale_vgpu *v = &d->gs.vgpus[id];
 		uint64_t e0 = v->entries_copied, c0 = d->gs.stats.copy_clock;
-		uint64_t low = (uint64_t)low_missing(&d->gs, id) *
-			       GSCALE_CHUNK_ENTRIES, got;
+		uint64_t hi = (uint64_t)high_missing(&d->gs, id) *
+			      GSCALE_CHUNK_ENTRIES, got;
 
 		if (d->gs.current == id)
 			continue; /* resident: gscale_switch_to does nothing */
 		gscale_switch_to(&d->gs, id);
 		got = v->entries_copied - e0;
-		high += got - low;
+		/* The copy must have made every high chunk id's, and copied at
+		 * least those: else report a count the slot model cannot
+		 * match, so the run stops. */
+		high += high_missing(&d->gs, id) || got < hi ? UINT32_MAX : hi;
 		d->all_copied += got;
 		d->ticks += d->gs.stats.copy_clock - c0;
 	}

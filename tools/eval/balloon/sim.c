@@ -45,6 +45,7 @@ struct sim {
 	uint16_t owner[M_SLOTS];
 	int low_owner, cur;
 	double period_copy_ns;
+	double sigma;			/* CPU: share of runnable time waited */
 	double shared_time;
 	uint64_t w_seen, r_seen;
 	uint64_t next_replace;		/* ours: ns */
@@ -259,17 +260,27 @@ static void create_all(struct sim *m)
 
 /* ---- the periodic parts ------------------------------------------------ */
 
-/* Equation 2 from a fair-share CPU model: the VMs' CPU demand on
- * HOST_CPUS minus the share of one CPU the copying took; every runnable
- * vCPU waits the same share of its runnable time. */
-static void feed_steal(struct sim *m, double period_s)
+/* The fair-share CPU model: the VMs' CPU demand on HOST_CPUS minus the
+ * share of a CPU the copying took (copy_s seconds of every period_s); every
+ * runnable vCPU waits the same share sigma of its runnable time. */
+static double cpu_sigma(const struct sim *m, double copy_s, double period_s)
 {
-	double demand = 0, cap, sigma;
+	double demand = 0, cap;
 
 	for (int vm = 0; vm < m->n; vm++)
 		demand += wl_cpu(&m->s->vm[vm], m->t) / 1000.0;
-	cap = HOST_CPUS - m->period_copy_ns / (period_s * 1e9);
-	sigma = demand > cap ? 1 - cap / demand : 0;
+	cap = HOST_CPUS - copy_s / period_s;
+	return demand > cap ? 1 - cap / demand : 0;
+}
+
+/* Equation 2 from the CPU model. The same sigma slows every VM's
+ * rendering until the next period (run_slice): the score pays for the
+ * CPU contention that drives gBalloon's decisions. */
+static void feed_steal(struct sim *m, double period_s)
+{
+	double sigma = cpu_sigma(m, m->period_copy_ns / 1e9, period_s);
+
+	m->sigma = sigma;
 	for (int vm = 0; vm < m->n; vm++) {
 		double r = wl_cpu(&m->s->vm[vm], m->t) / 1000.0 / VCPUS_PER_VM;
 
@@ -468,7 +479,8 @@ static void run_slice(struct sim *m, int vm)
 	struct vm_result *r = &m->out->vm[vm];
 	double demand = wl_demand_mib(v, m->t);
 	double have = (double)slots_of(m, vm) * SLOT_MIB;
-	double eff = demand > have ? have / demand : 1;
+	/* GM short: the share that fits; CPU short: the share it gets. */
+	double eff = (demand > have ? have / demand : 1) * (1 - m->sigma);
 	int phase;
 
 	wl_bench(v, m->t, &phase);
@@ -531,6 +543,7 @@ int run_policy(const struct scenario *s, enum policy pol,
 	    bpol_init(&m->bp, &bpp, 0))
 		die("init");
 	create_all(m);
+	m->sigma = cpu_sigma(m, 0, POLICY_PERIOD_S);
 	while (m->t < s->end_s) {
 		int vm;
 

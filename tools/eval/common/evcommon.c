@@ -1,6 +1,7 @@
 /* See evcommon.h. */
 #include "tools/eval/common/evcommon.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -103,4 +104,40 @@ struct ev_dist ev_dist_of(double *v, int n, bool higher_is_worse)
 	d.worst = higher_is_worse ? v[n - 1] : v[0];
 	d.best = higher_is_worse ? v[0] : v[n - 1];
 	return d;
+}
+
+static void field(FILE *f, const char *fmt, double x)
+{
+	fprintf(f, "|");
+	if (isnan(x))
+		fprintf(f, "-");
+	else
+		fprintf(f, fmt, x);
+}
+
+void ev_claim(FILE *f, const char *study, const char *claim,
+	      const char *paper, const char *fmt, double paper_case,
+	      const struct ev_dist *d, const char *baseline,
+	      const char *verdict)
+{
+	fprintf(f, "%s|%s|%s", study, claim, paper);
+	field(f, fmt, paper_case);
+	if (d && d->n) {
+		field(f, fmt, d->med);
+		field(f, fmt, d->p5);
+		field(f, fmt, d->p95);
+		field(f, fmt, d->worst);
+		fprintf(f, "|%d", d->n);
+	} else {
+		fprintf(f, "|-|-|-|-|0");
+	}
+	fprintf(f, "|%s|%s\n", baseline, verdict);
+}
+
+const char *ev_verdict(const struct ev_dist *d, bool ratio)
+{
+	if (ratio)
+		return d->med >= 1.0 - 1e-9 && d->worst >= EV_SLACK_RATIO
+			       ? "pass" : "FAIL";
+	return d->med >= -1e-9 && d->worst >= EV_SLACK_PCT ? "pass" : "FAIL";
 }

@@ -35,6 +35,23 @@ struct ev_dist {
 };
 struct ev_dist ev_dist_of(double *v, int n, bool higher_is_worse);
 
+/* One row of a study's claims.csv, which `make eval` gathers into the
+ * claims table (tools/eval/claims.sh). fmt formats one value ("%.1f%%",
+ * "%.2fx"); paper_case and d are ours; verdict: "pass", "FAIL" or "-"
+ * (a figure, not a comparison with a baseline). Fields must not hold
+ * a '|'. */
+void ev_claim(FILE *f, const char *study, const char *claim,
+	      const char *paper, const char *fmt, double paper_case,
+	      const struct ev_dist *d, const char *baseline,
+	      const char *verdict);
+/* The baseline rule of issue 18: our default is not worse than the
+ * baseline in the median, and at most `slack` worse in the worst case.
+ * Values are "higher is better": a ratio baseline/ours (worse below 1)
+ * when ratio, else percent less than the baseline (worse below 0). */
+const char *ev_verdict(const struct ev_dist *d, bool ratio);
+#define EV_SLACK_RATIO 0.97 /* "a few percent": 3% */
+#define EV_SLACK_PCT (-3.0)
+
 /* The Gen9 model on heap memory (evmodel.c): ggtt_entries GGTT entries,
  * an aperture of aperture_bytes, no DMA (nothing here runs commands). */
 struct ev_model {

@@ -13,19 +13,21 @@
 #define MiB (1ull << 20)
 #define NPT 512          /* page-table pages (the paper's 512, Fig. 6) */
 #define POOL 1024        /* data pages the entries point at */
-#define REPS 3
-/* Exit costs measured in Bochs by `make bench` (README.md, "Measured: the
- * VM-exit path and the vGPU paths"; build/bench/exits.md). Bochs advances
- * the TSC per instruction, so these are instructions of our code paths. */
-#define BOCHS_PTE_TRAP_TICKS 3470.0   /* strict PTE store, whole round trip */
-#define BOCHS_DECODED_EXIT_TICKS 2021.0 /* decoded MMIO exit, no mediator work */
-/* The mediator's share of a PTE trap, the part the host also runs. */
-#define BOCHS_MEDIATOR_TICKS (BOCHS_PTE_TRAP_TICKS - BOCHS_DECODED_EXIT_TICKS)
-#define C_EPT_NS 1000.0  /* per EPT permission change (+ INVEPT): assumed */
-/* ns per trapped store besides the mediator's own work: the Bochs exit
- * path converted to host time with the ratio host ns / Bochs ticks of
- * the mediator's PTE-trap handling (set by calibrate_exit_cost). */
+#define REPS 3           /* host-time repetitions (medians, spread) */
 
+/* The cost model: every count of a replay times a unit cost, in Bochs
+ * instructions (make bench, build/bench/exits.md: Bochs advances the TSC
+ * per instruction). The same costs drive the ADAPTIVE policy. Loaded from
+ * exits.md when given, else the policy's defaults (recorded from it). */
+extern struct vgpu_ghyvi_costs unit;
+extern char unit_source[256];
+/* What ADAPTIVE's decision adds to each trap, Bochs instructions: from
+ * exits.md's blit rounds (strict vs adaptive, BLIT_PTES trapped stores a
+ * round, none relaxed), else the value recorded from it. */
+extern uint32_t adapt_overhead;
+#define BLIT_PTES 4
+#define ADAPT_OVERHEAD 10u
+void load_costs(const char *exits_md);
 
 static const struct vgpu_type vtype = { "eval", 16 * MiB, 64 * MiB, 2, 1 };
 
@@ -52,17 +54,23 @@ struct variant {
 	bool no_backoff;
 };
 extern const struct variant variants[];
-#define NVAR 11
+#define NVAR 12
+#define V_STRICT 0
+#define V_FIRST 7    /* dyn-seg, paper: relax at the 1st trap */
+#define V_OLD 10     /* dyn-seg with back-off: the default until issue 18 */
+#define V_ADAPTIVE 11 /* per table, by cost: gHyvi's default */
 
 struct result {
-	uint64_t traps, wp, relaxed, recon_pages, recon_entries, compared;
+	uint64_t traps, wp, relaxed, snapshots, recon_pages, recon_entries,
+		compared;
 	uint64_t ns_host[REPS], ns_med;
 	uint64_t verify_runs, verify_bad;
-	double model_ns;
+	bool adaptive; /* its traps carry adapt_overhead */
+	double cost; /* the model: Bochs instructions */
 };
 
-extern double c_exit_ns, ns_per_bochs_tick;
-void calibrate_exit_cost(const struct result *strict_heavy);
+/* Counts x unit costs c. */
+double model_cost(const struct result *r, const struct vgpu_ghyvi_costs *c);
 
 void trace_push(struct trace *t, struct ev e);
 int trace_cmp_ev(const void *a, const void *b);
@@ -75,6 +83,9 @@ void gen(struct trace *t, const char *name, const char *desc,
  * submission. */
 void replay(const struct trace *t, const struct variant *var,
 	    struct result *r, int rep, uint64_t limit_ns, bool verify);
+/* The same, the ADAPTIVE policy deciding with costs c. */
+void replay_costs(const struct trace *t, const struct variant *var,
+		  const struct vgpu_ghyvi_costs *c, struct result *r);
 
 /* ghyvi_dist.c: the claims over seeds and adversarial traces. */
 /* heavy: the paper's case (gmedia-heavy) results of every variant. */

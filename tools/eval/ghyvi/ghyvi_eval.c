@@ -11,12 +11,12 @@
  * calls vgpu_mm_prepare(), the step every workload takes before reaching
  * the GPU (vgpu_workload_prepare), where relaxed pages are reconstructed.
  *
- * Every variant runs on the same trace in the same invocation. Measured:
- * traps, EPT protection changes, pages/entries reconstructed (counters of
- * the mediator), host time spent inside vgpu_page_write + vgpu_mm_prepare
- * (median of REPS runs). Modelled: total time = host time + traps x
- * C_EXIT + protection changes x C_EPT (the constants and where they come
- * from are printed in the Markdown). */
+ * Every variant runs on the same trace in the same invocation. Counted
+ * (deterministic): traps, EPT protection changes, snapshots, pages diffed,
+ * entries re-translated. The model: each count times its unit cost in
+ * Bochs instructions (make bench). Measured, machine-dependent, secondary:
+ * host time inside vgpu_page_write + vgpu_mm_prepare (median of REPS runs
+ * and their spread). */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -199,23 +199,77 @@ const struct variant variants[] = {
 	{ "dynamic (paper: 1st trap; never cools)", VGPU_PPGTT_DYNAMIC, 0, 1, GHYVI_NEVER, true },
 	{ "dyn-seg (paper: 1st trap)", VGPU_PPGTT_DYNAMIC_SEGMENTED, 0, 1, 0, true },
 	{ "dyn-seg (fixed threshold 2)", VGPU_PPGTT_DYNAMIC_SEGMENTED, 0, 2, 0, true },
-	{ "dynamic default (back-off; cools after 8)", VGPU_PPGTT_DYNAMIC, 0, 0, 0, false },
-	{ "dyn-seg default (back-off) [gHyvi default]", VGPU_PPGTT_DYNAMIC_SEGMENTED, 0, 0, 0, false },
+	{ "dynamic, back-off, cools after 8", VGPU_PPGTT_DYNAMIC, 0, 0, 0, false },
+	{ "dyn-seg, back-off (default until issue 18)", VGPU_PPGTT_DYNAMIC_SEGMENTED, 0, 0, 0, false },
+	{ "adaptive, per table by cost [gHyvi default]", VGPU_PPGTT_ADAPTIVE, 0, 0, 0, false },
 };
 _Static_assert(sizeof(variants) / sizeof(variants[0]) == NVAR, "NVAR");
 
-double c_exit_ns, ns_per_bochs_tick;
+struct vgpu_ghyvi_costs unit;
+uint32_t adapt_overhead;
+char unit_source[256];
 
-/* The host runs the same mediator code as the Bochs bench's trap, so host
- * ns per trap / Bochs mediator ticks converts Bochs ticks to host time.
- * The hardware's own VM-exit/entry transition is not in Bochs's count:
- * the exit cost is a lower bound, which favours strict, not us. */
-void calibrate_exit_cost(const struct result *st)
+/* "| name | what | n | total | per op |" rows of exits.md: the per-op. */
+static bool bench_row(const char *text, const char *name, uint32_t *out)
 {
-	double per_trap = st->traps ? (double)st->ns_med / (double)st->traps : 0;
+	char key[96];
+	const char *p;
+	unsigned long long n, tot, per;
 
-	ns_per_bochs_tick = per_trap / BOCHS_MEDIATOR_TICKS;
-	c_exit_ns = BOCHS_DECODED_EXIT_TICKS * ns_per_bochs_tick;
+	snprintf(key, sizeof(key), "| %s | ", name);
+	p = strstr(text, key);
+	if (!p)
+		return false;
+	p = strchr(p + strlen(key), '|'); /* past "what" */
+	if (!p || sscanf(p, "| %llu | %llu | %llu |", &n, &tot, &per) != 3 ||
+	    !per)
+		return false;
+	*out = (uint32_t)per;
+	return true;
+}
+
+void load_costs(const char *exits_md)
+{
+	static char text[65536];
+	struct vgpu_ghyvi_costs c = { 0 };
+	FILE *f = exits_md ? fopen(exits_md, "r") : NULL;
+	size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+	bool ok;
+
+	if (f)
+		fclose(f);
+	text[n] = 0;
+	ok = n && bench_row(text, "vgpu-pte-store", &c.trap) &&
+	     bench_row(text, "ghyvi-ept-change (segmented)", &c.ept) &&
+	     bench_row(text, "ghyvi-snapshot (segmented)", &c.snapshot) &&
+	     bench_row(text, "ghyvi-diff-page (segmented)", &c.diff) &&
+	     bench_row(text, "ghyvi-retranslate (segmented)", &c.entry);
+	if (!ok)
+		memset(&c, 0, sizeof(c));
+	ghyvi_adapt_costs(&c);
+	unit = c;
+	/* ADAPTIVE's own work per trap (its decision): the bench's blit
+	 * round under it, where it never relaxes (4 stores a window), minus
+	 * the same round under strict, per trapped store. */
+	adapt_overhead = ADAPT_OVERHEAD;
+	{
+		uint32_t s = 0, a = 0;
+
+		if (ok && bench_row(text, "vgpu-blit-round", &s) &&
+		    bench_row(text, "vgpu-blit-round (adaptive)", &a))
+			adapt_overhead = a > s ? (a - s) / BLIT_PTES : 0;
+	}
+	snprintf(unit_source, sizeof(unit_source), "%s",
+		 ok ? exits_md : "the policy's defaults (gpu/vgpu/ghyvi_adapt.c, recorded from make bench)");
+}
+
+double model_cost(const struct result *r, const struct vgpu_ghyvi_costs *c)
+{
+	return (double)r->traps * (c->trap + (r->adaptive ? adapt_overhead : 0)) +
+	       (double)r->wp * c->ept +
+	       (double)r->snapshots * c->snapshot +
+	       (double)r->recon_pages * c->diff +
+	       (double)r->recon_entries * c->entry;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -242,8 +296,9 @@ static void hot_order(const struct trace *t, int *order)
 }
 
 /* One replay. verify_until: verify at every submission before this time. */
-void replay(const struct trace *t, const struct variant *var,
-		   struct result *r, int rep, uint64_t limit_ns, bool verify)
+static void replay_with(const struct trace *t, const struct variant *var,
+			const struct vgpu_ghyvi_costs *c, struct result *r,
+			int rep, uint64_t limit_ns, bool verify)
 {
 	struct world *w = calloc(1, sizeof(*w));
 	struct vgpu_ghyvi_params p = { 0 };
@@ -258,6 +313,7 @@ void replay(const struct trace *t, const struct variant *var,
 	p.cool_rounds = var->cool_rounds;
 	p.no_backoff = var->no_backoff;
 	p.verify = verify;
+	p.cost = *c;
 	vgpu_ghyvi_set(w->v, &p);
 	if (var->pol == VGPU_PPGTT_STATIC) {
 		hot_order(t, order);
@@ -296,18 +352,81 @@ void replay(const struct trace *t, const struct variant *var,
 		r->verify_runs += s->verify_runs - s0.verify_runs;
 		r->traps = s->pte_traps - s0.pte_traps;
 		r->wp = s->wp_changes - s0.wp_changes;
+		r->snapshots = s->snapshots - s0.snapshots;
 		r->relaxed = s->pte_relaxed - s0.pte_relaxed;
 		r->recon_pages = s->recon_pages - s0.recon_pages;
 		r->recon_entries = s->recon_entries - s0.recon_entries;
 		r->compared = s->recon_compared - s0.recon_compared;
 		if (rep >= 0)
 			r->ns_host[rep] = w->ns_host;
+		r->adaptive = var->pol == VGPU_PPGTT_ADAPTIVE;
+		r->cost = model_cost(r, c);
 	}
 	world_fini(w);
 	free(w);
 }
 
+void replay(const struct trace *t, const struct variant *var,
+	    struct result *r, int rep, uint64_t limit_ns, bool verify)
+{
+	replay_with(t, var, &unit, r, rep, limit_ns, verify);
+}
+
+void replay_costs(const struct trace *t, const struct variant *var,
+		  const struct vgpu_ghyvi_costs *c, struct result *r)
+{
+	replay_with(t, var, c, r, 0, ~0ull, false);
+}
+
 /* ---- output ---------------------------------------------------------------------- */
+
+static void run_variant(const struct trace *t, const struct variant *var,
+			struct result *r)
+{
+	struct result vr = { 0 };
+
+	for (int k = 0; k < REPS; k++) {
+		struct result tmp = { 0 };
+
+		replay(t, var, &tmp, 0, ~0ull, false);
+		if (!k)
+			*r = tmp;
+		r->ns_host[k] = tmp.ns_host[0];
+		if (k)
+			r->verify_bad += tmp.verify_bad;
+	}
+	/* Verified slice: the verifier on at every submission. */
+	replay(t, var, &vr, -1, 250000000ull, true);
+	r->verify_runs = vr.verify_runs;
+	r->verify_bad += vr.verify_bad;
+	qsort(r->ns_host, REPS, sizeof(uint64_t), cmp_u64);
+	r->ns_med = r->ns_host[REPS / 2];
+}
+
+static void header(FILE *md)
+{
+	fprintf(md, "# gHyvi: strict vs relaxed PPGTT shadowing, same traces, real mediator code\n\n");
+	fprintf(md, "Generated by `make eval-ghyvi` (tools/eval/ghyvi). Each trace is replayed through\n"
+		    "`vgpu_page_write` (a store to a write-protected table page = one trap = one EPT-violation exit\n"
+		    "on a real CPU) and `vgpu_mm_prepare` at each submission (where relaxed pages are reconstructed).\n"
+		    "512 page-table pages (one page directory), every entry present, all shadowed before the trace.\n\n");
+	fprintf(md, "**Counted** (the mediator's counters, deterministic): traps, EPT protection changes, snapshots,\n"
+		    "pages diffed, entries re-translated. **Modelled cost** = each count x its unit cost in Bochs\n"
+		    "instructions (Bochs advances the TSC per instruction), from %s:\n\n", unit_source);
+	fprintf(md, "| unit | Bochs instructions | what |\n|---|---:|---|\n"
+		    "| trap | %u | a store to a protected table page, guest to guest: exit, decode, emulate, shadow (`vgpu-pte-store`) |\n"
+		    "| EPT change | %u | one protection change + INVEPT, hypervisor-side (`ghyvi-ept-change`) |\n"
+		    "| snapshot | %u | copying a table page when it relaxes (`ghyvi-snapshot`) |\n"
+		    "| page diff | %u | reading + comparing one relaxed page at a submission (`ghyvi-diff-page`) |\n"
+		    "| entry | %u | re-translating one changed entry there (`ghyvi-retranslate`) |\n"
+		    "| adaptive's decision | %u | per trap, the adaptive policy's own work (its blit round minus strict's, per store) |\n\n",
+		unit.trap, unit.ept, unit.snapshot, unit.diff, unit.entry, adapt_overhead);
+	fprintf(md, "Bochs counts instructions, not the hardware's VM-exit/entry transition, INVEPT's TLB flush or\n"
+		    "the TLB misses after it: on a real CPU a trap and an EPT change both cost more than here (the\n"
+		    "sensitivity rows below scale them). `vs strict` = strict's modelled cost / the row's (above 1 =\n"
+		    "cheaper than gVirt). **Measured, secondary**: host ms inside the mediator (median of %d runs,\n"
+		    "min-max in the CSV; a shared 2-core machine, so noisy).\n\n", REPS);
+}
 
 int main(int argc, char **argv)
 {
@@ -322,6 +441,7 @@ int main(int argc, char **argv)
 	const double pte_share_15t720 = 0.6240 * 0.8297;
 	const double pte_share_10t1080 = 0.7945 * 0.7882;
 
+	load_costs(argc > 2 ? argv[2] : NULL);
 	gen(&tr[0], "gmedia-heavy",
 	    "GMedia-like, 15-thread 720p: ~627k updates in 10 s on pages 150-320, bursts of contiguous entries, submission every 2 ms",
 	    10000000000ull, 627000, 150, 320, 8, 32, 256, 0.5, 2000000);
@@ -335,46 +455,15 @@ int main(int argc, char **argv)
 	    "2D-like: ~200 single-entry updates in 10 s on pages 0-60, submission every 16 ms",
 	    10000000000ull, 200, 0, 60, 1, 1, 1, 0.0, 16000000);
 
-	for (ti = 0; ti < 4; ti++) {
-		for (vi = 0; vi < NVAR; vi++) {
-			struct result *r = &res[ti][vi];
-
-			for (k = 0; k < REPS; k++) {
-				struct result tmp = { 0 };
-
-				replay(&tr[ti], &variants[vi], &tmp, 0, ~0ull, false);
-				if (!k) {
-					*r = tmp;
-				}
-				r->ns_host[k] = tmp.ns_host[0];
-				if (k)
-					r->verify_bad += tmp.verify_bad;
-			}
-			/* Verified slice: verifier on at every submission. */
-			{
-				struct result vr = { 0 };
-
-				replay(&tr[ti], &variants[vi], &vr, -1,
-				       250000000ull, true);
-				r->verify_runs = vr.verify_runs;
-				r->verify_bad += vr.verify_bad;
-			}
-			qsort(r->ns_host, REPS, sizeof(uint64_t), cmp_u64);
-			r->ns_med = r->ns_host[REPS / 2];
-			fprintf(stderr, "ghyvi-eval: %-16s %-38s traps %8llu host %7.1f ms\n",
-				tr[ti].name, variants[vi].name,
-				(unsigned long long)r->traps, r->ns_med / 1e6);
-		}
-	}
-
-	/* Exit cost from Bochs, converted on the heavy trace's strict run
-	 * (the most traps, so the least noise per trap). */
-	calibrate_exit_cost(&res[0][0]);
 	for (ti = 0; ti < 4; ti++)
-		for (vi = 0; vi < NVAR; vi++)
-			res[ti][vi].model_ns = (double)res[ti][vi].ns_med +
-					       (double)res[ti][vi].traps * c_exit_ns +
-					       (double)res[ti][vi].wp * C_EPT_NS;
+		for (vi = 0; vi < NVAR; vi++) {
+			run_variant(&tr[ti], &variants[vi], &res[ti][vi]);
+			fprintf(stderr, "ghyvi-eval: %-16s %-44s traps %8llu cost %9.1f M host %7.1f ms\n",
+				tr[ti].name, variants[vi].name,
+				(unsigned long long)res[ti][vi].traps,
+				res[ti][vi].cost / 1e6, res[ti][vi].ns_med / 1e6);
+		}
+
 	csv = ev_open_out(dir, "ghyvi.csv");
 	md = ev_open_out(dir, "ghyvi.md");
 	prof = ev_open_out(dir, "trace_profile.csv");
@@ -391,67 +480,38 @@ int main(int argc, char **argv)
 	fclose(prof);
 
 	fprintf(csv, "profile,variant,updates,submissions,traps,trap_reduction_pct,"
-		     "wp_changes,pages_relaxed,recon_pages,recon_entries,entries_compared,"
-		     "host_ms_min,host_ms_median,host_ms_max,model_ms,speedup_vs_strict,"
-		     "break_even_exit_ns,verified_submissions,verify_mismatch\n");
-	fprintf(md, "# gHyvi: strict vs relaxed PPGTT shadowing, same traces, real mediator code\n\n");
-	fprintf(md, "Generated by `make eval-ghyvi` (tools/eval/ghyvi/ghyvi_eval.c). Each trace is replayed through\n"
-		    "`vgpu_page_write` (a store to a write-protected table page = one trap = one EPT-violation exit\n"
-		    "on a real CPU) and `vgpu_mm_prepare` at each submission (where relaxed pages are reconstructed).\n"
-		    "512 page-table pages (one page directory), every entry present, all shadowed before the trace.\n\n");
-	fprintf(md, "**Measured** (counters of the mediator, deterministic): traps, EPT protection changes made by\n"
-		    "gHyvi, pages diffed and entries re-translated at reconstruction. **Measured, machine-dependent**:\n"
-		    "host time inside the mediator's trap handler and `vgpu_mm_prepare` (median of %d runs, min/max in\n"
-		    "the CSV; -O2 host build over the test hypervisor's plain memory). **Modelled**: total = host time\n"
-		    "+ traps x %.0f ns + EPT changes x %.0f ns. The per-exit cost comes from Bochs (`make bench`,\n"
-		    "README \"Measured: the VM-exit path\"): a strict PTE store round trip is %.0f instructions, of\n"
-		    "which the decoded-exit path (EPT violation, fetch + decode, emulate, entry: the `mmio` row) is %.0f\n"
-		    "and the mediator's shadowing %.0f. The host runs the same mediator code, here %.0f ns per trap\n"
-		    "(strict, gmedia-heavy), so one Bochs instruction ~ %.3f host ns and the exit path ~ %.0f ns.\n"
-		    "The hardware's VM-exit/entry transition is not in Bochs's count, so this is a lower bound on\n"
-		    "the exit cost (it favours strict). EPT changes (1 us, an EPT entry update + INVEPT) are assumed,\n"
-		    "not measured. `break-even` is the per-exit cost above which the variant beats\n"
-		    "strict in this model (lower is better; `-` = never needs it / never wins).\n\n",
-		REPS, c_exit_ns, C_EPT_NS, BOCHS_PTE_TRAP_TICKS, BOCHS_DECODED_EXIT_TICKS,
-		BOCHS_MEDIATOR_TICKS, ns_per_bochs_tick * BOCHS_MEDIATOR_TICKS, ns_per_bochs_tick,
-		c_exit_ns);
+		     "wp_changes,snapshots,pages_relaxed,recon_pages,recon_entries,entries_compared,"
+		     "cost_minstr,vs_strict,host_ms_min,host_ms_median,host_ms_max,"
+		     "verified_submissions,verify_mismatch\n");
+	header(md);
 	for (ti = 0; ti < 4; ti++) {
-		struct result *st = &res[ti][0];
+		struct result *st = &res[ti][V_STRICT];
 
 		fprintf(md, "## %s\n\n%s. %llu updates, %llu submissions.\n\n", tr[ti].name, tr[ti].desc,
 			(unsigned long long)tr[ti].updates, (unsigned long long)tr[ti].submits);
-		fprintf(md, "| variant | traps | fewer traps | EPT changes | pages diffed | entries re-translated | host ms | model ms | vs strict | break-even ns/exit | verify |\n");
+		fprintf(md, "| variant | traps | fewer traps | EPT changes | snapshots | pages diffed | entries re-translated | modelled M instr | vs strict | host ms (median) | verify |\n");
 		fprintf(md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 		for (vi = 0; vi < NVAR; vi++) {
 			struct result *r = &res[ti][vi];
 			double red = st->traps ? 100.0 * (1.0 - (double)r->traps / (double)st->traps) : 0;
-			double speed = r->model_ns > 0 ? st->model_ns / r->model_ns : 0;
-			double dh = (double)r->ns_med - (double)st->ns_med + (double)r->wp * C_EPT_NS;
-			double dt = (double)st->traps - (double)r->traps;
-			char be[32];
+			double speed = r->cost > 0 ? st->cost / r->cost : 0;
 
-			if (vi == 0)
-				snprintf(be, sizeof(be), "-");
-			else if (dt <= 0)
-				snprintf(be, sizeof(be), "never");
-			else if (dh <= 0)
-				snprintf(be, sizeof(be), "0");
-			else
-				snprintf(be, sizeof(be), "%.0f", dh / dt);
-			fprintf(csv, "%s,%s,%llu,%llu,%llu,%.1f,%llu,%llu,%llu,%llu,%llu,%.2f,%.2f,%.2f,%.2f,%.3f,%s,%llu,%llu\n",
+			fprintf(csv, "%s,%s,%llu,%llu,%llu,%.1f,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f,%.2f,%.2f,%.2f,%llu,%llu\n",
 				tr[ti].name, variants[vi].name,
 				(unsigned long long)tr[ti].updates, (unsigned long long)tr[ti].submits,
 				(unsigned long long)r->traps, red, (unsigned long long)r->wp,
+				(unsigned long long)r->snapshots,
 				(unsigned long long)r->relaxed, (unsigned long long)r->recon_pages,
 				(unsigned long long)r->recon_entries, (unsigned long long)r->compared,
+				r->cost / 1e6, speed,
 				r->ns_host[0] / 1e6, r->ns_med / 1e6, r->ns_host[REPS - 1] / 1e6,
-				r->model_ns / 1e6, speed, be,
 				(unsigned long long)r->verify_runs, (unsigned long long)r->verify_bad);
-			fprintf(md, "| %s | %llu | %.1f%% | %llu | %llu | %llu | %.1f | %.1f | %.2fx | %s | %s |\n",
+			fprintf(md, "| %s | %llu | %.1f%% | %llu | %llu | %llu | %llu | %.1f | %.2fx | %.1f | %s |\n",
 				variants[vi].name, (unsigned long long)r->traps, red,
-				(unsigned long long)r->wp, (unsigned long long)r->recon_pages,
-				(unsigned long long)r->recon_entries, r->ns_med / 1e6, r->model_ns / 1e6,
-				speed, be, r->verify_bad ? "MISMATCH" : "ok");
+				(unsigned long long)r->wp, (unsigned long long)r->snapshots,
+				(unsigned long long)r->recon_pages,
+				(unsigned long long)r->recon_entries, r->cost / 1e6,
+				speed, r->ns_med / 1e6, r->verify_bad ? "MISMATCH" : "ok");
 		}
 		fprintf(md, "\n");
 	}
@@ -469,17 +529,6 @@ int main(int argc, char **argv)
 		fprintf(md, "| %s | %.1f%% | %.1f%% | %.1f%% |\n", variants[vi].name, 100 * red,
 			100 * red * pte_share_15t720, 100 * red * pte_share_10t1080);
 	}
-	fprintf(md, "\n## Reading it\n\n"
-		    "- Deterministic: traps, EPT changes, pages diffed, entries re-translated. Host ms is noisy\n"
-		    "  (min/max in the CSV): on 3d/2d the variants differ by 1-2 ms per 10 s, within run-to-run\n"
-		    "  spread, so the `vs strict` there rests mainly on the modelled EPT-change cost.\n"
-		    "- Where policies lose: full and static-N diff every relaxed page at every submission\n"
-		    "  (512-entry compare each), which swamps the saved exits unless updates are massive; plain\n"
-		    "  dynamic keeps every page it ever relaxed and pays the same; on rare updates (3d, 2d) every\n"
-		    "  relaxing variant is slower than strict in this model, the gHyvi default by ~10-15%% (~1-2 ms\n"
-		    "  per 10 s): a page's first relaxed period costs two EPT changes before the back-off learns\n"
-		    "  that the page is sparse. A fixed threshold of 2 avoids that on single updates (2d) but\n"
-		    "  doubles the traps per burst on the media traces.\n");
 	fprintf(md, "\nVerification: every variant was also replayed with the test-mode verifier on at every\n"
 		    "submission for the first 0.25 s of each trace, and checked after every full replay;\n"
 		    "the `verify` column says whether any shadow entry ever differed from the guest's.\n");

@@ -14,43 +14,43 @@ set grid ytics
 set key outside right top
 set xtics rotate by -20
 csv = dir."/ghyvi.csv"
-# rows: 11 variants per profile, profiles in order heavy, moderate, 3d, 2d
-# Column 16 of ghyvi.csv is the speed-up; rows are 11 variants per
-# profile (heavy, moderate, 3d, 2d): "every N::v" picks variant v (the
-# header is row 0).
-N = 11
+# Column 14 of ghyvi.csv is "vs strict" (strict's modelled cost / the
+# variant's); rows are 12 variants per profile (heavy, moderate, 3d, 2d):
+# "every N::v" picks variant v (the header is row 0).
+N = 12
 
-set ylabel "modelled speed vs strict gVirt (x)"
+set ylabel "strict's modelled cost / variant's (x)"
 set logscale y
 set yrange [0.005:50]
 
 set output dir."/ghyvi_fig12_full.png"
 set title "Fig. 12 analogue: full reconstruction vs strict (per trace)"
-plot csv every N::1 using 16:xtic(1) title "strict (gVirt)", \
-     csv every N::2 using 16 title "full"
+plot csv every N::1 using 14:xtic(1) title "strict (gVirt)", \
+     csv every N::2 using 14 title "full"
 
 set output dir."/ghyvi_fig13_static.png"
 set title "Fig. 13 analogue: static partial reconstruction (N hot pages from a profile)"
-plot csv every N::1 using 16:xtic(1) title "strict (gVirt)", \
-     csv every N::3 using 16 title "static-50", \
-     csv every N::4 using 16 title "static-100", \
-     csv every N::5 using 16 title "static-200", \
-     csv every N::6 using 16 title "static-300"
+plot csv every N::1 using 14:xtic(1) title "strict (gVirt)", \
+     csv every N::3 using 14 title "static-50", \
+     csv every N::4 using 14 title "static-100", \
+     csv every N::5 using 14 title "static-200", \
+     csv every N::6 using 14 title "static-300"
 
 set output dir."/ghyvi_fig14_dynamic.png"
 set title "Fig. 14 analogue: dynamic vs dynamic segmented partial reconstruction"
-plot csv every N::1 using 16:xtic(1) title "strict (gVirt)", \
-     csv every N::7 using 16 title "dynamic (paper)", \
-     csv every N::8 using 16 title "dyn-seg (paper)", \
-     csv every N::10 using 16 title "dynamic default", \
-     csv every N::11 using 16 title "dyn-seg default"
+plot csv every N::1 using 14:xtic(1) title "strict (gVirt)", \
+     csv every N::7 using 14 title "dynamic (paper)", \
+     csv every N::8 using 14 title "dyn-seg (paper)", \
+     csv every N::10 using 14 title "dynamic, back-off", \
+     csv every N::11 using 14 title "dyn-seg, back-off (old default)", \
+     csv every N::12 using 14 title "adaptive (default)"
 
 set output dir."/ghyvi_traps.png"
 set title "Traps (VM exits from PTE stores) in 10 s, log scale; a missing bar = 0 traps"
 set ylabel "traps"
 set yrange [0.8:2e6]
 set key outside right top font ",8"
-plot for [k=2:12] dir."/traps_pivot.csv" using k:xtic(1) title columnhead(k)
+plot for [k=2:13] dir."/traps_pivot.csv" using k:xtic(1) title columnhead(k)
 unset logscale y
 set autoscale y
 

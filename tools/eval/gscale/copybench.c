@@ -10,7 +10,11 @@
  * every entry of the incoming vGPU: ownership bookkeeping, the flush and
  * the GGTT writes, i.e. the whole copy path) and over memcpy of exactly
  * the ranges that switch writes, interleaved so both see the same cache
- * state. Medians of per-switch ratios, with the 5th/95th percentiles. */
+ * state. The whole sequence runs PASSES times; each round's time is the
+ * least over the passes (the same cache history each time: preemption on
+ * a shared machine only ever adds time). Medians of per-round ratios,
+ * with the 5th/95th percentiles. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <x86intrin.h>
@@ -18,6 +22,7 @@
 #include "tools/eval/gscale/eval.h"
 
 #define ROUNDS 24
+#define PASSES 5
 #define EVICT_BYTES (64u << 20)
 
 static volatile uint8_t *evict_buf;
@@ -60,7 +65,7 @@ static void fill_shadows(struct gscale *gs, int n)
 }
 
 /* One condition: n vGPUs switched to in turn; returns the distribution of
- * memcpy time / copy-path time per switch (1.0 = memcpy speed). */
+ * memcpy time / copy-path time per round (1.0 = memcpy speed). */
 static struct ev_dist condition(int n, bool cold, double *ticks_per_entry)
 {
 	struct gscale_mem mem = ev_heap_mem;
@@ -68,6 +73,7 @@ static struct ev_dist condition(int n, bool cold, double *ticks_per_entry)
 	struct ev_model pf;
 	struct gscale *gs = calloc(1, sizeof(*gs));
 	double ratio[ROUNDS], tpe[ROUNDS];
+	uint64_t best_m[ROUNDS], best_s[ROUNDS], entries = 0;
 	int k = 0;
 
 	if (!gs || ev_model_init(&pf, GGTT_ENTRIES, APERTURE_BYTES) ||
@@ -79,9 +85,11 @@ static struct ev_dist condition(int n, bool cold, double *ticks_per_entry)
 	fill_shadows(gs, n);
 	for (int i = 0; i < n; i++)
 		gscale_switch_to(gs, i); /* warm: first touches out of the way */
+	for (int pass = 0; pass < PASSES; pass++)
 	for (int r = 0; r < ROUNDS; r++) {
-		uint64_t tm = 0, ts = 0, entries = 0;
+		uint64_t tm = 0, ts = 0;
 
+		entries = 0;
 		for (int i = 0; i < n; i++) {
 			const struct gscale_vgpu *v = &gs->vgpus[i];
 
@@ -108,8 +116,14 @@ static struct ev_dist condition(int n, bool cold, double *ticks_per_entry)
 			for (uint32_t c = 0; c < gs->nr_chunks; c++)
 				gs->owner[c] = GSCALE_NO_OWNER;
 		}
-		ratio[k] = (double)tm / ts;
-		tpe[k++] = (double)ts / entries;
+		if (!pass || tm < best_m[r])
+			best_m[r] = tm;
+		if (!pass || ts < best_s[r])
+			best_s[r] = ts;
+	}
+	for (int r = 0; r < ROUNDS; r++) {
+		ratio[k] = (double)best_m[r] / best_s[r];
+		tpe[k++] = (double)best_s[r] / entries;
 	}
 	*ticks_per_entry = ev_dist_of(tpe, k, true).med;
 	gscale_fini(gs);
@@ -118,7 +132,7 @@ static struct ev_dist condition(int n, bool cold, double *ticks_per_entry)
 	return ev_dist_of(ratio, k, false);
 }
 
-void copy_bench(FILE *md)
+void copy_bench(FILE *md, FILE *cl)
 {
 	static const struct {
 		const char *name;
@@ -134,7 +148,8 @@ void copy_bench(FILE *md)
 	if (!evict_buf)
 		exit(1);
 	fprintf(md, "## Copy path vs memcpy (gScale-basic switch into the "
-		    "model's GGTT, %d rounds)\n\n", ROUNDS);
+		    "model's GGTT, %d rounds, each the least of %d passes)\n\n",
+		ROUNDS, PASSES);
 	fprintf(md, "| condition | copy path ticks / entry (median) | speed "
 		    "vs memcpy of the same bytes: median | p5 | p95 | worst |\n");
 	fprintf(md, "|---|---:|---:|---:|---:|---:|\n");
@@ -142,8 +157,17 @@ void copy_bench(FILE *md)
 		double tpe;
 		struct ev_dist d = condition(conds[i].n, conds[i].cold, &tpe);
 
+		char what[160];
+
 		fprintf(md, "| %s | %.2f | %.2fx | %.2fx | %.2fx | %.2fx |\n",
 			conds[i].name, tpe, d.med, d.p5, d.p95, d.worst);
+		snprintf(what, sizeof(what), "GGTT copy path vs memcpy of the "
+			 "same bytes, %s (median of %d rounds, each the least "
+			 "of %d passes; >= 0.8x)", conds[i].name, ROUNDS, PASSES);
+		if (cl)
+			ev_claim(cl, "gScale", what, "- (issue 18: >= 0.8x)",
+				 "%.2fx", NAN, &d, "memcpy",
+				 d.med >= 0.8 ? "pass" : "FAIL");
 	}
 	fprintf(md, "\n(1.00x = as fast as memcpy; the target is >= 0.8x. "
 		    "The copy path includes the ownership walk and the TLB "

@@ -65,9 +65,11 @@ extern FILE *med_series;
 int med_run(enum policy pol, int n, const enum profile *profiles,
 	    struct med_result *out);
 
-/* copybench.c: the copy path against memcpy, a Markdown section. */
-void copy_bench(FILE *md);
-/* robust.c: every claim over many seeds and adversarial workloads. */
-void robust_study(const char *dir, FILE *md);
+/* copybench.c: the copy path against memcpy, a Markdown section and its
+ * claim rows (cl may be NULL). */
+void copy_bench(FILE *md, FILE *cl);
+/* robust.c: every claim over many seeds and adversarial workloads; the
+ * claim rows go to cl (evcommon.h ev_claim). */
+void robust_study(const char *dir, FILE *md, FILE *cl);
 
 #endif

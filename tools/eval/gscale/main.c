@@ -385,22 +385,23 @@ int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : ".";
 	struct run_result b3[POL_COUNT], m64[POL_COUNT];
-	FILE *busy_dat, *all_dat, *scale_dat, *md;
+	FILE *busy_dat, *all_dat, *scale_dat, *md, *cl;
 	double memcpy_tpe;
 
 	hz = tsc_hz();
 	if (argc > 2 && !strcmp(argv[2], "copy")) {
 		md = ev_open_out(dir, "copybench.md");
-		copy_bench(md);
+		copy_bench(md, NULL);
 		fclose(md);
 		return 0;
 	}
 	if (argc > 2 && !strcmp(argv[2], "robust")) {
 		md = ev_open_out(dir, "robust.md");
-		robust_study(dir, md);
+		robust_study(dir, md, stdout);
 		fclose(md);
 		return 0;
 	}
+	cl = ev_open_out(dir, "claims.csv");
 	csv = ev_open_out(dir, "gscale.csv");
 	fprintf(csv, "scenario,vms,busy,policy,fits,switches,entries_copied,"
 		     "entries_per_switch,entries_prefetched,copy_pct_of_slice,"
@@ -414,10 +415,11 @@ int main(int argc, char **argv)
 	memcpy_tpe = memcpy_ticks_per_entry();
 	md = ev_open_out(dir, "gscale.md");
 	summary(md, b3, m64, memcpy_tpe);
-	copy_bench(md);
-	robust_study(dir, md);
+	copy_bench(md, cl);
+	robust_study(dir, md, cl);
 	mediator_study(dir, md);
 	fclose(md);
+	fclose(cl);
 	fclose(csv);
 	fclose(busy_dat);
 	fclose(all_dat);

@@ -3,11 +3,18 @@
  * orders, and adversarial shapes (rotating hot sets, Pareto on/off bursts,
  * all busy, mixed vGPU sizes, 8-64 VMs). For each claim: the paper's
  * figure, ours on the paper's case, and median / p5 / p95 / worst over
- * the set. Totals count predictive copies: a copy made ahead is work. */
+ * the set. Totals count predictive copies: a copy made ahead is work.
+ *
+ * DymGPU live: the same gScale run with the hypervisor's re-placement
+ * policy (gpu/policy/dymgpu_live.c, fed by the monitor as vgpu_place.c
+ * feeds it: GPU busy time per vGPU, a 1 s period) moving vGPUs with
+ * gscale_vgpu_move_high; the entries a move carries count as copies. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/policy/dymgpu_live.h"
+#include "gpu/policy/monitor.h"
 #include "tools/eval/gscale/eval.h"
 
 #define SLICES (SIM_SECONDS * 1000 / SLICE_MS)
@@ -155,7 +162,68 @@ static void make_wl(struct wl *w, enum kind k, int seed)
 
 struct rres {
 	uint64_t switches, copied, prefetched, low_saved, cuts;
+	uint64_t moves, carried; /* DymGPU live */
 };
+
+#define SLICE_NS ((uint64_t)SLICE_MS * 1000000ull)
+#define PERIOD_NS 1000000000ull /* DymGPU live's period (vgpu_place.c) */
+
+/* DymGPU live beside a gScale run, as the mediator runs it. */
+struct live {
+	struct mon mon;
+	struct dyml dyml;
+};
+
+static uint32_t nslots_of(const struct gscale *gs, int id)
+{
+	return (gs->vgpus[id].high.count + gs->p.slot_entries - 1) /
+	       gs->p.slot_entries;
+}
+
+/* window_s: the monitor's utilization window (0: DymGPU's 20 s, what the
+ * hypervisor runs by default; hv.cfg place_window_ms changes it). */
+static struct live *live_init(struct gscale *gs, const int *id, int n,
+			      uint32_t window_s)
+{
+	struct live *l = calloc(1, sizeof(*l));
+	struct mon_params mp = { .window_ns = window_s * 1000000000ull };
+
+	if (!l || mon_init(&l->mon, &mp, 0) ||
+	    dyml_init(&l->dyml, NULL, gs->nr_slots))
+		exit(1);
+	for (int vm = 0; vm < n; vm++)
+		if (mon_add(&l->mon, (uint32_t)id[vm], 0) ||
+		    dyml_add(&l->dyml, (uint32_t)id[vm], gs->vgpus[id[vm]].slot,
+			     nslots_of(gs, id[vm]), true))
+			exit(1);
+	return l;
+}
+
+/* One period: utilization in, moves out, applied by gScale. */
+static void live_period(struct live *l, struct gscale *gs, const int *id,
+			int n, uint64_t now, struct rres *out)
+{
+	struct dyml_decision dec[DYML_MAX_MOVES];
+	uint32_t nd;
+
+	for (int vm = 0; vm < n; vm++)
+		dyml_set(&l->dyml, (uint32_t)id[vm],
+			 mon_util(&l->mon, (uint32_t)id[vm], now),
+			 gs->vgpus[id[vm]].high.count, true);
+	nd = dyml_step(&l->dyml, dec, DYML_MAX_MOVES);
+	for (uint32_t i = 0; i < nd; i++) {
+		uint64_t carried = 0;
+
+		if (gscale_vgpu_move_high(gs, dec[i].vgpu, dec[i].to, &carried)) {
+			dyml_undo(&l->dyml, &dec[i]);
+			continue;
+		}
+		dyml_moved(&l->dyml, dec[i].vgpu, dec[i].to, dec[i].n,
+			   DYML_COLLISION);
+		out->moves++;
+		out->carried += carried;
+	}
+}
 
 static void binds(struct gscale *gs, int id, int vm, uint32_t permille,
 		  uint32_t *cursor)
@@ -175,8 +243,12 @@ static void binds(struct gscale *gs, int id, int vm, uint32_t permille,
 	}
 }
 
-static int run(const struct wl *w, enum policy pol, struct rres *out)
+/* dymgpu: 0 = no DymGPU live, else its window in seconds + 1 (1 = the
+ * default 20 s). */
+static int run(const struct wl *w, enum policy pol, uint32_t dymgpu,
+	       struct rres *out)
 {
+	struct live *live = NULL;
 	struct gscale_mem mem = ev_heap_mem;
 	struct gscale_params p = layout(pol != POL_BASIC, pol == POL_PREDICT);
 	struct gscale *gs = calloc(1, sizeof(*gs));
@@ -200,18 +272,28 @@ static int run(const struct wl *w, enum policy pol, struct rres *out)
 	}
 	for (int vm = 0; vm < w->n; vm++)
 		binds(gs, id[vm], vm, w->init_permille[vm], &cursor[vm]);
+	if (dymgpu)
+		live = live_init(gs, id, w->n, dymgpu - 1);
 	for (int s = 0; s < SLICES; s++) {
+		uint64_t now = (uint64_t)s * SLICE_NS;
 		int nx, af;
 
+		if (live && s && now / PERIOD_NS != (now - SLICE_NS) / PERIOD_NS)
+			live_period(live, gs, id, w->n, now, out);
 		for (int vm = 0; vm < w->n; vm++) {
 			busy[vm] = w->busy[vm][s];
 			if (busy[vm])
 				binds(gs, id[vm], vm, 2, &cursor[vm]);
+			if (busy[vm] && live)
+				mon_submit(&live->mon, (uint32_t)id[vm], now);
 		}
 		nx = ev_next_busy(busy, w->n, cur < 0 ? w->n - 1 : cur);
 		if (nx < 0)
 			continue;
 		gscale_switch_to(gs, id[nx]);
+		if (live)
+			mon_gpu_busy(&live->mon, (uint32_t)id[nx], now,
+				     now + SLICE_NS);
 		cur = nx;
 		/* While it runs, copy the next one ahead, until its slice
 		 * ends (the next switch is due). */
@@ -227,6 +309,7 @@ static int run(const struct wl *w, enum policy pol, struct rres *out)
 	out->low_saved = (gs->stats.low_chunks_unchanged +
 			  gs->stats.low_chunks_same) * GSCALE_CHUNK_ENTRIES;
 	out->cuts = gs->stats.prefetch_cut;
+	free(live);
 	gscale_fini(gs);
 	free(gs);
 	ev_model_fini(&pf);
@@ -234,21 +317,31 @@ static int run(const struct wl *w, enum policy pol, struct rres *out)
 }
 
 /* Claims, each a per-run value (percent) where higher is better. */
-enum claim { C_SHARING, C_SHARING_TOTAL, C_PREDICT_PATH, C_PREDICT_TOTAL,
-	     C_LOWGEN, C_COUNT };
+enum claim { C_SHARING, C_DYMGPU, C_DYMGPU_2S, C_SHARING_TOTAL,
+	     C_PREDICT_PATH, C_PREDICT_TOTAL, C_LOWGEN, C_COUNT };
 static const struct {
-	const char *what, *paper;
+	const char *what, *paper, *baseline;
 } claims[C_COUNT] = {
-	[C_SHARING] = { "slot sharing vs gScale-basic: fewer entries copied "
-			"per switch", "83.4% less copy overhead (Linux, 15 VMs, 3 busy)" },
+	[C_SHARING] = { "gScale slot sharing vs gScale-basic: fewer entries "
+			"copied per switch", "83.4% less copy overhead (Linux, 15 "
+			"VMs, 3 busy)", "gScale-basic" },
+	[C_DYMGPU] = { "DymGPU live re-placement vs gScale placement: fewer "
+		       "entries copied (switches + entries its moves carry)",
+		       "up to 53% fewer copies (DymGPU, static placement)",
+		       "gScale placement" },
+	[C_DYMGPU_2S] = { "DymGPU live with a 2 s utilization window (the "
+			  "runs are 10 s) vs gScale placement", "-",
+			  "gScale placement" },
 	[C_SHARING_TOTAL] = { "gscale+predict vs gScale-basic: fewer entries "
-			      "copied in total (switch + ahead)", "-" },
+			      "copied in total (switch + ahead)", "-", "-" },
 	[C_PREDICT_PATH] = { "predictive copy vs gscale: fewer entries on the "
-			     "switch path", "copies ahead to shorten the switch" },
+			     "switch path", "copies ahead to shorten the switch",
+			     "-" },
 	[C_PREDICT_TOTAL] = { "predictive copy vs gscale: fewer entries in "
-			      "total (negative = extra work)", "-" },
+			      "total (negative = extra work)", "-", "-" },
 	[C_LOWGEN] = { "low GM generations: share of gscale's would-be low "
-		       "copies skipped", "- (ours; the paper recopies low GM)" },
+		       "copies skipped", "- (ours; the paper recopies low GM)",
+		       "-" },
 };
 
 static double pct_less(uint64_t ours, uint64_t base)
@@ -256,12 +349,15 @@ static double pct_less(uint64_t ours, uint64_t base)
 	return base ? 100.0 * (1.0 - (double)ours / (double)base) : 0;
 }
 
-static void claims_of(const struct rres r[POL_COUNT], double v[C_COUNT])
+static void claims_of(const struct rres r[POL_COUNT], const struct rres *dl,
+		      const struct rres *d2, double v[C_COUNT])
 {
 	const struct rres *b = &r[POL_BASIC], *g = &r[POL_GSCALE],
 			  *p = &r[POL_PREDICT];
 
 	v[C_SHARING] = pct_less(g->copied, b->copied);
+	v[C_DYMGPU] = pct_less(dl->copied + dl->carried, g->copied);
+	v[C_DYMGPU_2S] = pct_less(d2->copied + d2->carried, g->copied);
 	v[C_SHARING_TOTAL] = pct_less(p->copied + p->prefetched, b->copied);
 	v[C_PREDICT_PATH] = pct_less(p->copied, g->copied);
 	v[C_PREDICT_TOTAL] = pct_less(p->copied + p->prefetched, g->copied);
@@ -270,20 +366,32 @@ static void claims_of(const struct rres r[POL_COUNT], double v[C_COUNT])
 			      : 0;
 }
 
-void robust_study(const char *dir, FILE *md)
+static void row(FILE *csv, int k, int seed, const struct wl *w, long busy,
+		const char *pol, const struct rres *r)
+{
+	fprintf(csv, "\"%s\",%d,%d,%ld,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+		kind_names[k], seed, w->n, busy, pol,
+		(unsigned long long)r->switches, (unsigned long long)r->copied,
+		(unsigned long long)r->prefetched,
+		(unsigned long long)r->low_saved, (unsigned long long)r->cuts,
+		(unsigned long long)r->moves, (unsigned long long)r->carried);
+}
+
+void robust_study(const char *dir, FILE *md, FILE *cl)
 {
 	static double vals[C_COUNT][K_COUNT * SEEDS];
+	static double per_kind[K_COUNT][4][SEEDS];
 	double paper[C_COUNT] = { 0 };
-	int nrun = 0, worse_than_basic = 0;
-	uint64_t cuts = 0;
+	int nrun = 0, worse_than_basic = 0, dym_worse = 0;
+	uint64_t cuts = 0, moves = 0, moves2 = 0;
 	FILE *csv = ev_open_out(dir, "gscale_robust.csv");
 	struct wl *w = malloc(sizeof(*w));
 
 	fprintf(csv, "kind,seed,vms,busy_slices,policy,switches,copied,"
-		     "prefetched,low_saved,prefetch_cuts\n");
+		     "prefetched,low_saved,prefetch_cuts,moves,carried\n");
 	for (int k = 0; k < K_COUNT; k++) {
 		for (int seed = 0; seed < (k == K_PAPER ? 1 : SEEDS); seed++) {
-			struct rres r[POL_COUNT];
+			struct rres r[POL_COUNT], dl, d2;
 			double v[C_COUNT];
 			long busy = 0;
 
@@ -292,27 +400,35 @@ void robust_study(const char *dir, FILE *md)
 				for (int s = 0; s < SLICES; s++)
 					busy += w->busy[i][s];
 			for (int pol = POL_BASIC; pol < POL_COUNT; pol++) {
-				if (run(w, (enum policy)pol, &r[pol])) {
+				if (run(w, (enum policy)pol, 0, &r[pol])) {
 					fprintf(stderr, "robust: run failed\n");
 					exit(1);
 				}
 				cuts += r[pol].cuts;
-				fprintf(csv, "%s,%d,%d,%ld,%s,%llu,%llu,%llu,%llu,%llu\n",
-					kind_names[k], seed, w->n, busy,
-					policy_names[pol],
-					(unsigned long long)r[pol].switches,
-					(unsigned long long)r[pol].copied,
-					(unsigned long long)r[pol].prefetched,
-					(unsigned long long)r[pol].low_saved,
-					(unsigned long long)r[pol].cuts);
+				row(csv, k, seed, w, busy, policy_names[pol], &r[pol]);
 			}
-			claims_of(r, v);
+			if (run(w, POL_GSCALE, 1, &dl) ||
+			    run(w, POL_GSCALE, 1 + 2, &d2)) {
+				fprintf(stderr, "robust: run failed\n");
+				exit(1);
+			}
+			row(csv, k, seed, w, busy, "dymgpu-live", &dl);
+			row(csv, k, seed, w, busy, "dymgpu-live-2s", &d2);
+			claims_of(r, &dl, &d2, v);
 			if (k == K_PAPER) {
 				memcpy(paper, v, sizeof(v));
 				continue;
 			}
 			worse_than_basic += r[POL_GSCALE].copied >
 					    r[POL_BASIC].copied;
+			dym_worse += dl.copied + dl.carried > r[POL_GSCALE].copied;
+			moves += dl.moves;
+			moves2 += d2.moves;
+			per_kind[k][0][seed] = v[C_SHARING];
+			per_kind[k][1][seed] = v[C_DYMGPU];
+			per_kind[k][2][seed] = v[C_DYMGPU_2S];
+			per_kind[k][3][seed] = pct_less(dl.copied + dl.carried,
+							r[POL_BASIC].copied);
 			for (int c = 0; c < C_COUNT; c++)
 				vals[c][nrun] = v[c];
 			nrun++;
@@ -326,18 +442,49 @@ void robust_study(const char *dir, FILE *md)
 		fprintf(md, "%s%s", kind_names[k], k + 1 < K_COUNT ? "; " : ".\n");
 	fprintf(md, "Every policy replays the same trace; values are %% fewer "
 		    "entries than the baseline (higher is better, negative = "
-		    "worse). Per-run values in `gscale_robust.csv`.\n\n");
+		    "worse). DymGPU live is the hypervisor's policy module "
+		    "(`gpu/policy/dymgpu_live.c`: busy above 30%% GPU "
+		    "utilization over 20 s, below 10%% no longer; a 10 s dwell; "
+		    "2 moves per 1 s period) over gScale's slot sharing, its "
+		    "moves done by `gscale_vgpu_move_high` and the entries they "
+		    "carry counted as copies. Per-run values in "
+		    "`gscale_robust.csv`.\n\n");
 	fprintf(md, "| claim | paper | ours, paper's case | median | p5 | "
-		    "p95 | worst |\n|---|---|---:|---:|---:|---:|---:|\n");
+		    "p95 | worst | baseline | verdict |\n"
+		    "|---|---|---:|---:|---:|---:|---:|---|---|\n");
 	for (int c = 0; c < C_COUNT; c++) {
 		struct ev_dist d = ev_dist_of(vals[c], nrun, false);
+		const char *verdict = strcmp(claims[c].baseline, "-")
+					      ? ev_verdict(&d, false) : "-";
 
 		fprintf(md, "| %s | %s | %.1f%% | %.1f%% | %.1f%% | %.1f%% | "
-			    "%.1f%% |\n", claims[c].what, claims[c].paper,
-			paper[c], d.med, d.p5, d.p95, d.worst);
+			    "%.1f%% | %s | %s |\n", claims[c].what,
+			claims[c].paper, paper[c], d.med, d.p5, d.p95, d.worst,
+			claims[c].baseline, verdict);
+		ev_claim(cl, "gScale/DymGPU", claims[c].what, claims[c].paper,
+			 "%.1f%%", paper[c], &d, claims[c].baseline, verdict);
 	}
-	fprintf(md, "\ngscale copied more than gScale-basic in %d of %d runs. "
-		    "Predictive copies cut short by their deadline (the next "
-		    "switch): %llu.\n\n", worse_than_basic, nrun,
+	fprintf(md, "\ngscale copied more than gScale-basic in %d of %d runs; "
+		    "DymGPU live more than gScale's placement in %d of %d "
+		    "(%llu moves in all; %llu with the 2 s window). Predictive "
+		    "copies cut short by their deadline (the next switch): "
+		    "%llu.\n\n", worse_than_basic, nrun, dym_worse, nrun,
+		(unsigned long long)moves, (unsigned long long)moves2,
 		(unsigned long long)cuts);
+	fprintf(md, "Per kind, %% fewer entries (median of %d seeds; worst "
+		    "in brackets):\n\n| kind | slot sharing vs basic | DymGPU "
+		    "live vs gScale placement | the same, 2 s window | gScale + "
+		    "DymGPU live vs basic |\n|---|---:|---:|---:|---:|\n", SEEDS);
+	for (int k = 1; k < K_COUNT; k++) {
+		struct ev_dist a = ev_dist_of(per_kind[k][0], SEEDS, false);
+		struct ev_dist b = ev_dist_of(per_kind[k][1], SEEDS, false);
+		struct ev_dist c = ev_dist_of(per_kind[k][2], SEEDS, false);
+		struct ev_dist e = ev_dist_of(per_kind[k][3], SEEDS, false);
+
+		fprintf(md, "| %s | %.1f%% (%.1f%%) | %.1f%% (%.1f%%) | "
+			    "%.1f%% (%.1f%%) | %.1f%% (%.1f%%) |\n", kind_names[k],
+			a.med, a.worst, b.med, b.worst, c.med, c.worst, e.med,
+			e.worst);
+	}
+	fprintf(md, "\n");
 }
