@@ -122,7 +122,7 @@ struct hvcfg_vm {
 	uint64_t vgpu_low_gm;		/* bytes; 0 without a vGPU */
 	uint64_t vgpu_high_gm;		/* bytes; 0 without a vGPU */
 	uint32_t fences;		/* 0 without a vGPU */
-	enum hvcfg_ppgtt ppgtt;		/* STRICT unless given */
+	enum hvcfg_ppgtt ppgtt;		/* ADAPTIVE unless given */
 	bool vgpu_trace;		/* log every guest access to the vGPU */
 	bool no_autostart;		/* autostart=no: created only by the
 					 * shell's `vm NAME start` */

@@ -311,7 +311,7 @@ static void test_vgpu_ppgtt(void **state)
 
 	(void)state;
 	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"), 0);
-	assert_int_equal(vm("vm1")->ppgtt, HVCFG_PPGTT_STRICT);
+	assert_int_equal(vm("vm1")->ppgtt, HVCFG_PPGTT_ADAPTIVE);
 	for (unsigned i = 0; i < 5; i++) {
 		snprintf(buf, sizeof(buf), VM1 "vgpu_low_gm=64M\n"
 			 "vgpu_high_gm=1G\nvgpu_ppgtt=%s\n", words[i]);
