@@ -130,6 +130,7 @@ struct hv_config {
 	enum hvcfg_test_exit test_exit;
 	enum hvcfg_selftest selftest;
 	enum hvcfg_gpu gpu;
+	bool gpu_smoke;				/* the GPU smoke test at boot */
 	enum hvcfg_placement placement;
 
 	/* one per VM section, in file order, valid or not */

@@ -277,6 +277,28 @@ static void reset_gpu(struct hv_config *cfg)
 	cfg->gpu = HVCFG_GPU_AUTO;
 }
 
+static const struct keyword smoke_words[] = {
+	{ "no", 0 },
+	{ "yes", 1 },
+	{ NULL, 0 },
+};
+
+/* gpu_smoke=yes: the hardware smoke test at boot (docs/hardware.md). */
+static bool set_gpu_smoke(struct parser *p, const struct key *k,
+			  struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(smoke_words, v, &x))
+		return bad_value(p, k, v, "is not yes or no");
+	p->cfg->gpu_smoke = x != 0;
+	return true;
+}
+
+static void reset_gpu_smoke(struct hv_config *cfg)
+{
+	cfg->gpu_smoke = false;
+}
 
 const struct key cfg_global_keys[NR_GK] = {
 	[GK_DEFAULT]	= { "default", false, set_default, reset_default },
@@ -296,6 +318,7 @@ const struct key cfg_global_keys[NR_GK] = {
 			     reset_vgpu_faults },
 	[GK_VGPU_FAULT_WINDOW_MS] = { "vgpu_fault_window_ms", false, set_num,
 				      reset_vgpu_fault_window },
+	[GK_GPU_SMOKE]	= { "gpu_smoke", false, set_gpu_smoke, reset_gpu_smoke },
 };
 
 /* -- [vm] -- */

@@ -11,6 +11,7 @@
 #include "hv/pci.h"
 #include "hv/platform.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/gpu/gpu_smoke.h"
 #include "hv/orchestrate.h"
 #include "hv/x86.h"
 
@@ -200,6 +201,6 @@ void hv_main(const struct boot_info *bi)
 	run_selftest(cfg->selftest);
 	kprintf("hv: boot complete\n");
 	if (cfg->test_exit == HVCFG_EXIT_BOOT)
-		platform_test_exit(0);
+		platform_test_exit(gpu_smoke_status());
 	hv_run(cfg);
 }

@@ -27,6 +27,18 @@ static void csb_reset(struct pgpu *p, struct pgpu_engine *e)
 		GEN8_CSB_ENTRIES - 1;
 }
 
+/* An engine reset clears the engine's RING_IMR: put back what
+ * pgpu_irq_setup enabled for it (nothing when interrupts are not used). */
+static void restore_irq_mask(struct pgpu *p, enum gen9_engine_id id,
+			     struct pgpu_engine *e)
+{
+	uint32_t bits = p->irq_mask[gen9_engine_irq_bank(id)] &
+			(0xffffu << gen9_engine_irq_shift(id));
+
+	if (bits)
+		gpu_hw_write32(p->hw, RING_IMR(e->base), ~bits);
+}
+
 /* enable_execlists() order (gen9.md §4.2). */
 int pgpu_engine_init(struct pgpu *p, enum gen9_engine_id id,
 		     uint32_t hwsp_ggtt, uint32_t *hwsp)
@@ -52,6 +64,8 @@ int pgpu_engine_init(struct pgpu *p, enum gen9_engine_id id,
 	memset(e->port, 0, sizeof(e->port));
 	memset(e->pending, 0, sizeof(e->pending));
 	e->active = false;
+	e->watch.armed = false;
+	restore_irq_mask(p, id, e);
 	e->enabled = true;
 	return 0;
 }
@@ -176,6 +190,45 @@ uint32_t pgpu_engine_error(struct pgpu *p, enum gen9_engine_id id)
 	return e ? gpu_hw_read32(p->hw, RING_EIR(e->base)) : 0;
 }
 
+/* ---- watchdog ----------------------------------------------------------- */
+
+static uint64_t acthd(struct pgpu *p, const struct pgpu_engine *e)
+{
+	return (uint64_t)gpu_hw_read32(p->hw, RING_ACTHD_UDW(e->base)) << 32 |
+	       gpu_hw_read32(p->hw, RING_ACTHD(e->base));
+}
+
+bool pgpu_engine_hung(struct pgpu *p, enum gen9_engine_id id,
+		      uint64_t now_us, uint64_t limit_us)
+{
+	struct pgpu_engine *e = get_engine(p, id);
+	uint64_t a;
+	uint32_t head;
+
+	if (!e || !e->enabled || (!e->active && !e->pending[0])) {
+		if (e)
+			e->watch.armed = false;
+		return false;
+	}
+	a = acthd(p, e);
+	head = gpu_hw_read32(p->hw, RING_HEAD(e->base)) & HEAD_ADDR;
+	if (!e->watch.armed || a != e->watch.acthd || head != e->watch.head ||
+	    e->csb_events != e->watch.csb_events) {
+		e->watch.armed = true;
+		e->watch.acthd = a;
+		e->watch.head = head;
+		e->watch.csb_events = e->csb_events;
+		e->watch.since_us = now_us;
+		return false;
+	}
+	if (now_us - e->watch.since_us < limit_us)
+		return false;
+	e->hangs++;
+	p->stats.hangs++;
+	e->watch.since_us = now_us; /* one verdict per limit_us */
+	return true;
+}
+
 /* ---- reset: gen9.md §10 ------------------------------------------------ */
 
 static void forget(struct pgpu_engine *e)
@@ -185,6 +238,7 @@ static void forget(struct pgpu_engine *e)
 	memset(e->port, 0, sizeof(e->port));
 	memset(e->pending, 0, sizeof(e->pending));
 	e->csb_head = GEN8_CSB_ENTRIES - 1;
+	e->watch.armed = false;
 	e->resets++;
 }
 
@@ -206,6 +260,42 @@ static int gdrst(struct pgpu *p, uint32_t mask)
 	return 0;
 }
 
+/* gen8_engine_reset_prepare: a pending catastrophic error is cleared (and
+ * its bit waited for) instead of the usual request. */
+static int reset_prepare(struct pgpu *p, struct pgpu_engine *e)
+{
+	uint32_t reg = RING_RESET_CTL(e->base), request, mask, ack;
+
+	if (gpu_hw_read32(p->hw, reg) & RESET_CTL_CAT_ERROR) {
+		request = RESET_CTL_CAT_ERROR;
+		mask = RESET_CTL_CAT_ERROR;
+		ack = 0;
+	} else {
+		request = RESET_CTL_REQUEST_RESET;
+		mask = ack = RESET_CTL_READY_TO_RESET;
+	}
+	gpu_hw_write32(p->hw, reg, _MASKED_BIT_ENABLE(request));
+	return gpu_hw_wait_for(p->hw, reg, mask, ack,
+			       PGPU_RESET_READY_TIMEOUT_US);
+}
+
+static int reset_once(struct pgpu *p, enum gen9_engine_id id,
+		      struct pgpu_engine *e, bool non_ready)
+{
+	int ret = reset_prepare(p, e);
+
+	if (ret) {
+		p->stats.reset_timeouts++;
+		if (non_ready)
+			p->stats.resets_not_ready++;
+	}
+	if (!ret || non_ready)
+		ret = gdrst(p, gen9_engine_reset_domain(id));
+	gpu_hw_write32(p->hw, RING_RESET_CTL(e->base),
+		       _MASKED_BIT_DISABLE(RESET_CTL_REQUEST_RESET));
+	return ret;
+}
+
 int pgpu_engine_reset(struct pgpu *p, enum gen9_engine_id id)
 {
 	struct pgpu_engine *e = get_engine(p, id);
@@ -219,17 +309,9 @@ int pgpu_engine_reset(struct pgpu *p, enum gen9_engine_id id)
 	gpu_hw_write32(hw, RING_MI_MODE(e->base), _MASKED_BIT_ENABLE(STOP_RING));
 	(void)gpu_hw_wait_for(hw, RING_MI_MODE(e->base), MODE_IDLE, MODE_IDLE,
 			      1000);
-	gpu_hw_write32(hw, RING_RESET_CTL(e->base),
-		       _MASKED_BIT_ENABLE(RESET_CTL_REQUEST_RESET));
-	ret = gpu_hw_wait_for(hw, RING_RESET_CTL(e->base),
-			      RESET_CTL_READY_TO_RESET, RESET_CTL_READY_TO_RESET,
-			      PGPU_RESET_READY_TIMEOUT_US);
-	if (!ret)
-		ret = gdrst(p, gen9_engine_reset_domain(id));
-	else
-		p->stats.reset_timeouts++;
-	gpu_hw_write32(hw, RING_RESET_CTL(e->base),
-		       _MASKED_BIT_DISABLE(RESET_CTL_REQUEST_RESET));
+	ret = reset_once(p, id, e, false);
+	if (ret)
+		ret = reset_once(p, id, e, true);
 	if (ret)
 		return ret;
 	forget(e);
