@@ -1,13 +1,22 @@
 /* Host interrupt dispatch (host_irq.h). */
 #include "hv/host_irq.h"
 #include "hv/host_lapic.h"
+#include "hv/x86.h"
+
+#define PIC1_DATA 0x21
+#define PIC2_DATA 0xa1
 
 static host_irq_fn handlers[256];
 static void *contexts[256];
 static struct host_irq_stats stats;
 
+/* Nothing but registered vectors may arrive in a window: the 8259s are
+ * masked (their vectors could be anything the firmware chose, even one
+ * below 32) and so are the LAPIC's timer and LINT0. */
 void host_irq_init(void)
 {
+	outb(PIC1_DATA, 0xff);
+	outb(PIC2_DATA, 0xff);
 	lapic_init();
 }
 

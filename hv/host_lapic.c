@@ -14,6 +14,9 @@
 #define REG_SVR			0x0f0
 #define REG_ICR_LO		0x300
 #define REG_ICR_HI		0x310
+#define REG_LVT_TIMER		0x320
+#define REG_LVT_LINT0		0x350
+#define LVT_MASKED		(1u << 16)
 #define SVR_ENABLE		(1u << 8)
 #define ICR_BUSY		(1u << 12)	/* xAPIC delivery status */
 #define ICR_LEVEL_ASSERT	(1u << 14)	/* fixed + edge + physical */
@@ -46,6 +49,10 @@ static void reg_write(uint32_t off, uint32_t v)
 
 void lapic_init(void)
 {
+	/* The firmware's timer and its LINT0 (the 8259's ExtINT path) must
+	 * not fire into our windows. */
+	reg_write(REG_LVT_TIMER, reg_read(REG_LVT_TIMER) | LVT_MASKED);
+	reg_write(REG_LVT_LINT0, reg_read(REG_LVT_LINT0) | LVT_MASKED);
 	reg_write(REG_TPR, 0);
 	reg_write(REG_SVR, (reg_read(REG_SVR) & ~0xffu) | SVR_ENABLE |
 				   LAPIC_SPURIOUS_VECTOR);

@@ -12,7 +12,8 @@
 #define LAPIC_SPURIOUS_VECTOR 0xff
 
 /* Software-enable the LAPIC (SVR bit 8) with our spurious vector, TPR 0
- * so every vector is delivered. Idempotent. */
+ * so every vector is delivered; the firmware's timer and LINT0 masked.
+ * Idempotent. */
 void lapic_init(void);
 bool lapic_is_x2apic(void);
 /* The APIC id an MSI must name to reach this CPU. */

@@ -20,6 +20,7 @@
 #define PGPU_FORCEWAKE_TIMEOUT_US 50000
 #define PGPU_GDRST_TIMEOUT_US 2000
 #define PGPU_RESET_READY_TIMEOUT_US 700
+#define PGPU_RESET_MAX_TRIES 3 /* i915 RESET_MAX_RETRIES, whole-GT resets */
 /* The watchdog's default: an engine with work that shows no progress
  * (ACTHD, RING_HEAD, new CSB events) for this long is hung. i915's
  * hangcheck sampled every 1.5 s; a single command that legitimately runs
@@ -66,7 +67,7 @@ struct pgpu_stats {
 	uint64_t fence_writes;
 	uint64_t irqs, irq_spurious;
 	uint64_t engine_resets, reset_timeouts;
-	uint64_t resets_not_ready; /* second attempt without READY_TO_RESET */
+	uint64_t resets_not_ready; /* full reset without READY_TO_RESET */
 	uint64_t hangs;
 };
 
@@ -159,11 +160,16 @@ bool pgpu_irq_handle(struct pgpu *p, struct pgpu_irq_status *st);
  * RING_RESET_CTL handshake (REQUEST_RESET and wait for READY_TO_RESET; a
  * pending CAT_ERROR is cleared and waited for instead), GDRST domain bit
  * until the hardware clears it (twice, as i915 does before MTL), request
- * withdrawn. An engine that never becomes ready is left alone on the first
- * attempt; the second goes ahead anyway (i915's reset_non_ready: a
- * possibly corrupted context rather than a wedged GPU). The engine's
- * execlist state is forgotten; call pgpu_engine_init() again. */
+ * withdrawn. One attempt, as i915 makes for one engine: an engine that
+ * never gets ready is not reset (-GPU_ETIMEDOUT; escalate to the full
+ * reset). The engine's execlist state is forgotten; call
+ * pgpu_engine_init() again. */
 int pgpu_engine_reset(struct pgpu *p, enum gen9_engine_id id);
+/* The whole GT (GDRST FULL), every engine prepared first; up to
+ * PGPU_RESET_MAX_TRIES attempts, the first refusing to reset an engine
+ * that is not ready, the later ones going ahead anyway (i915's
+ * reset_non_ready: a possibly corrupted context rather than a wedged
+ * GPU; counted in resets_not_ready). */
 int pgpu_full_reset(struct pgpu *p);
 
 #endif

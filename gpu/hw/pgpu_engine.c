@@ -279,39 +279,39 @@ static int reset_prepare(struct pgpu *p, struct pgpu_engine *e)
 			       PGPU_RESET_READY_TIMEOUT_US);
 }
 
-static int reset_once(struct pgpu *p, enum gen9_engine_id id,
-		      struct pgpu_engine *e, bool non_ready)
+static void reset_cancel(struct pgpu *p, struct pgpu_engine *e)
 {
-	int ret = reset_prepare(p, e);
-
-	if (ret) {
-		p->stats.reset_timeouts++;
-		if (non_ready)
-			p->stats.resets_not_ready++;
-	}
-	if (!ret || non_ready)
-		ret = gdrst(p, gen9_engine_reset_domain(id));
 	gpu_hw_write32(p->hw, RING_RESET_CTL(e->base),
 		       _MASKED_BIT_DISABLE(RESET_CTL_REQUEST_RESET));
-	return ret;
 }
 
+/* Stop the command streamer; a hung one may never report idle, and the
+ * reset goes ahead regardless (as in i915). */
+static void stop_ring(struct pgpu *p, struct pgpu_engine *e)
+{
+	gpu_hw_write32(p->hw, RING_MI_MODE(e->base),
+		       _MASKED_BIT_ENABLE(STOP_RING));
+	(void)gpu_hw_wait_for(p->hw, RING_MI_MODE(e->base), MODE_IDLE,
+			      MODE_IDLE, 1000);
+}
+
+/* One engine: i915 tries once (retries = 1 for an engine mask that is not
+ * all engines), and an engine that never gets ready is not reset: the
+ * caller escalates (pgpu_full_reset). */
 int pgpu_engine_reset(struct pgpu *p, enum gen9_engine_id id)
 {
 	struct pgpu_engine *e = get_engine(p, id);
-	struct gpu_hw *hw = p->hw;
 	int ret;
 
 	if (!e)
 		return -GPU_EINVAL;
-	/* Stop the command streamer; a hung one may never report idle, and
-	 * the reset goes ahead regardless (as in i915). */
-	gpu_hw_write32(hw, RING_MI_MODE(e->base), _MASKED_BIT_ENABLE(STOP_RING));
-	(void)gpu_hw_wait_for(hw, RING_MI_MODE(e->base), MODE_IDLE, MODE_IDLE,
-			      1000);
-	ret = reset_once(p, id, e, false);
+	stop_ring(p, e);
+	ret = reset_prepare(p, e);
 	if (ret)
-		ret = reset_once(p, id, e, true);
+		p->stats.reset_timeouts++;
+	else
+		ret = gdrst(p, gen9_engine_reset_domain(id));
+	reset_cancel(p, e);
 	if (ret)
 		return ret;
 	forget(e);
@@ -319,10 +319,42 @@ int pgpu_engine_reset(struct pgpu *p, enum gen9_engine_id id)
 	return 0;
 }
 
+/* One attempt at the whole GT: every present engine prepared (the first
+ * attempt gives up if one is not ready; later ones go ahead: i915's
+ * reset_non_ready), GDRST FULL, every request withdrawn. */
+static int full_attempt(struct pgpu *p, unsigned int attempt)
+{
+	bool skip = false;
+	int id, ret = 0;
+
+	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
+		struct pgpu_engine *e = &p->engine[id];
+
+		if (!e->present || !reset_prepare(p, e))
+			continue;
+		p->stats.reset_timeouts++;
+		if (attempt == 0)
+			skip = true;
+		else
+			p->stats.resets_not_ready++;
+	}
+	ret = skip ? -GPU_ETIMEDOUT : gdrst(p, GEN6_GRDOM_FULL);
+	for (id = 0; id < GEN9_NUM_ENGINES; id++)
+		if (p->engine[id].present)
+			reset_cancel(p, &p->engine[id]);
+	return ret;
+}
+
 int pgpu_full_reset(struct pgpu *p)
 {
-	int id, ret = gdrst(p, GEN6_GRDOM_FULL);
+	int id, ret = -GPU_ETIMEDOUT;
 
+	for (id = 0; id < GEN9_NUM_ENGINES; id++)
+		if (p->engine[id].present)
+			stop_ring(p, &p->engine[id]);
+	for (unsigned int a = 0; ret == -GPU_ETIMEDOUT &&
+				 a < PGPU_RESET_MAX_TRIES; a++)
+		ret = full_attempt(p, a);
 	if (ret)
 		return ret;
 	for (id = 0; id < GEN9_NUM_ENGINES; id++)

@@ -22,6 +22,16 @@
 
 static const char *const verdicts[] = { "PASS", "FAIL", "SKIP" };
 
+/* Set bits of an EU_DISABLE byte (no libgcc on the machine). */
+static uint32_t bits8(uint32_t v)
+{
+	uint32_t n = 0;
+
+	for (v &= 0xff; v; v &= v - 1)
+		n++;
+	return n;
+}
+
 void smoke_say(struct smoke *s, int verdict, const char *name, uint64_t us,
 	       const char *fmt, ...)
 {
@@ -100,7 +110,7 @@ static void step_identity(struct smoke *s)
 				continue;
 			nss++;
 			eus += GEN9_EUS_PER_SUBSLICE -
-			       (uint32_t)__builtin_popcount((eu_dis[sl] >> (8 * k)) & 0xff);
+			       bits8(eu_dis[sl] >> (8 * k));
 		}
 	}
 	smoke_say(s, SMOKE_PASS, "identity", 0, "%04x:%04x rev %02x (stepping "
@@ -108,7 +118,8 @@ static void step_identity(struct smoke *s)
 		  pgpu_skl_stepping(i->revision), gen9_gt_name(i->gt),
 		  gen9_device_desc(i->device_id));
 	smoke_say(s, slices && eus ? SMOKE_PASS : SMOKE_FAIL, "fuses", 0,
-		  "FUSE2 %08x: slices %x, subslices %x (%u), EUs %u; "
+		  "FUSE2 %08x: slice mask %x, subslice mask %x (%u in all), "
+		  "EUs %u; "
 		  "EU_DISABLE %08x %08x %08x; MIRROR_FUSE3 %08x (gen10+ "
 		  "field, raw)", fuse2, slices, ss, nss, eus, eu_dis[0],
 		  eu_dis[1], eu_dis[2], gpu_hw_read32(hw, GEN10_MIRROR_FUSE3));
@@ -121,10 +132,9 @@ static void step_stolen(struct smoke *s)
 	bool ok = i->stolen_size && (dsm & GEN9_BDSM_MASK) == i->stolen_base;
 
 	smoke_say(s, ok ? SMOKE_PASS : SMOKE_FAIL, "stolen", 0,
-		  "GGC %04x: GTT %llu MiB (%u entries), stolen %llu MiB at "
-		  "BDSM %llx; DSMBASE %08x%s", i->ggc,
-		  (unsigned long long)(i->ggtt_entries * 8ull >> 20),
-		  i->ggtt_entries, (unsigned long long)(i->stolen_size >> 20),
+		  "GGC %04x: GGTT %llu MiB of GM (%u entries), stolen %llu MiB "
+		  "at BDSM %llx; DSMBASE %08x%s", i->ggc,
+		  (unsigned long long)(i->ggtt_size >> 20), i->ggtt_entries, (unsigned long long)(i->stolen_size >> 20),
 		  (unsigned long long)i->stolen_base, dsm,
 		  !i->stolen_size ? " - no stolen memory: set DVMT "
 		  "pre-allocated in the firmware" : ok ? "" :
@@ -154,7 +164,8 @@ static void step_forcewake(struct smoke *s)
 			s->fw_acked |= BIT(d);
 		smoke_say(s, s->fw_acked & BIT(d) ? SMOKE_PASS : SMOKE_FAIL,
 			  dom[d].name, us, "ack register %06x = %08x%s",
-			  dom[d].ack, ack, ret ? " (no ack within 50 ms)" : "");
+			  dom[d].ack, ack, ret ? " (no ack in 50 ms, nor after "
+			  "i915's fallback kick)" : "");
 	}
 }
 

@@ -11,8 +11,9 @@
  *
  * The mediator runs in gScale mode: vGPUs share graphics memory through
  * private shadow GGTTs, and each guest's aperture is the ladder mapping
- * (EPT straight to the pages its GGTT entries name), which is also the only
- * aperture the model can offer: it has no physical BAR2 behind it.
+ * (EPT straight to the pages its GGTT entries name); fenced ranges go
+ * through the physical aperture where there is one
+ * (gpu_host_aperture_target).
  *
  * Each VM with vgpu_* keys gets a vGPU (gpu_host_vgpu_create) visible at
  * its 00:02.0 (hv/vm/vpci.c, hv/gpu/vgpu_dev.c), and the main loop
@@ -325,7 +326,8 @@ static void smoke(bool msi_ok)
 void gpu_host_early(const struct hv_config *cfg, uint64_t map_top,
 		    uint64_t ram_top)
 {
-	if (want_gpu(cfg) && cfg->gpu == HVCFG_GPU_MODEL_MMIO)
+	if ((want_gpu(cfg) || cfg->gpu_smoke) &&
+	    cfg->gpu == HVCFG_GPU_MODEL_MMIO)
 		(void)gpu_trapdev_setup(map_top, ram_top);
 }
 
@@ -397,16 +399,29 @@ uint64_t gpu_host_rcopy_permille(void)
 	return st.copy_ns * 1000 / t;
 }
 
-/* May a guest page be EPT-mapped onto hpa as GPU memory? Only the real
- * GPU's aperture (gScale's fence pool); the model has none, and behind
- * MMIO its BAR2 is a trapped window no guest access could reach. */
-bool gpu_host_is_aperture(uint64_t hpa)
+/* Where a guest's aperture page may point, per backend. The mediator's
+ * ladder maps unfenced low GM to the RAM behind each GGTT entry on every
+ * backend (gScale's ladder mapping: the physical GGTT entries of shared
+ * low GM may be another vGPU's at any moment, so the physical aperture
+ * page at the same offset would show that vGPU's memory). Only the fence
+ * pool asks for the physical aperture: its entries are copies of this
+ * vGPU's private shadow in pool space nobody else is given, and only a
+ * CPU access through the aperture is detiled by a fence. Here the answer
+ * depends on what the aperture is:
+ *   iGPU        BAR2 is memory (WC): EPT maps the guest page straight to it;
+ *   model-mmio  BAR2 is trapped pages: the EPT entry stays not present and
+ *               the access is repeated at hpa by the hypervisor, which
+ *               faults into the model (ap_redirect.h): two traps;
+ *   model       no physical aperture: refused; the guest page keeps its
+ *               ladder mapping to RAM, undetiled. */
+enum gpu_ap_target gpu_host_aperture_target(uint64_t hpa)
 {
 	const struct gpu_hw_info *i = &host_hw.info;
 
-	return host_gvt && !model_in_use && !gpu_trapdev_present() &&
-	       hpa >= i->aperture_base &&
-	       hpa - i->aperture_base < i->aperture_size;
+	if (!host_gvt || model_in_use || hpa < i->aperture_base ||
+	    hpa - i->aperture_base >= i->aperture_size)
+		return GPU_AP_NONE;
+	return gpu_trapdev_present() ? GPU_AP_TRAPPED : GPU_AP_DIRECT;
 }
 
 static enum vgpu_ppgtt_policy ppgtt_policy(enum hvcfg_ppgtt c)

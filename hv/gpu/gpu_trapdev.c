@@ -6,6 +6,7 @@
 #include "gpu/model/gen9_model.h"
 #include "hv/console.h"
 #include "hv/cpu.h"
+#include "hv/gpu/ap_redirect.h"
 #include "hv/gpu/gpu_trapdev.h"
 #include "hv/gpu/trapdev_access.h"
 #include "hv/host_lapic.h"
@@ -27,9 +28,15 @@
 #define TRAPDEV_STOLEN_RESERVED (1ull << 20)
 #define GIB (1ull << 30)
 
+#define REDIRECT_SLOTS 16384u /* 3/4 usable: 48 MiB of 4 KiB pages */
+
 static struct gen9_model model;
 static struct trapdev td;
 static bool present;
+/* Guest aperture pages standing for trapped BAR2 pages (ap_redirect.h),
+ * and how many guest accesses went through them. */
+static struct ap_redirect redirects;
+static uint64_t ap_guest_accesses, ap_map_refused;
 
 static uint32_t cfg_read32(uint16_t off)
 {
@@ -164,6 +171,7 @@ static int place_bars(uint64_t map_top, uint64_t ram_top)
 
 int gpu_trapdev_setup(uint64_t map_top, uint64_t ram_top)
 {
+	struct ap_redirect_slot *slots;
 	int err = place_bars(map_top, ram_top);
 
 	if (!err)
@@ -179,6 +187,10 @@ int gpu_trapdev_setup(uint64_t map_top, uint64_t ram_top)
 	td.model = &model;
 	firmware_state();
 	trapdev_cfg_init(&td);
+	slots = page_alloc_contig(REDIRECT_SLOTS *
+				  sizeof(struct ap_redirect_slot) / PAGE_SIZE);
+	if (slots) /* without it guest pages never stand for BAR2 pages */
+		ap_redirect_init(&redirects, slots, REDIRECT_SLOTS);
 	exception_set_pf_hook(pf_hook);
 	pci_set_emulated(&pci_fn);
 	present = true;
@@ -200,6 +212,56 @@ bool gpu_trapdev_present(void)
 	return present;
 }
 
+int gpu_trapdev_ap_map(uint32_t vm, uint64_t gpa, uint64_t hpa)
+{
+	if (!redirects.slot || ap_redirect_set(&redirects, vm, gpa, hpa)) {
+		ap_map_refused++;
+		return -HV_ENOMEM;
+	}
+	return 0;
+}
+
+void gpu_trapdev_ap_unmap(uint32_t vm, uint64_t gpa)
+{
+	if (redirects.slot)
+		ap_redirect_clear(&redirects, vm, gpa);
+}
+
+/* The guest's access, repeated by us at the BAR2 address: a load or store
+ * of the same width, which faults into pf_hook like every access of ours
+ * to the trapped windows. */
+bool gpu_trapdev_ap_access(uint32_t vm, uint64_t gpa, unsigned size,
+			   bool write, uint64_t *val)
+{
+	uint64_t hpa;
+	void *p;
+
+	if (!present || !ap_redirect_find(&redirects, vm, gpa, &hpa) ||
+	    (size != 1 && size != 2 && size != 4 && size != 8))
+		return false;
+	p = hv_va(hpa);
+	ap_guest_accesses++;
+	switch (size) {
+	case 1:
+		if (write) *(volatile uint8_t *)p = (uint8_t)*val;
+		else *val = *(volatile uint8_t *)p;
+		break;
+	case 2:
+		if (write) *(volatile uint16_t *)p = (uint16_t)*val;
+		else *val = *(volatile uint16_t *)p;
+		break;
+	case 4:
+		if (write) *(volatile uint32_t *)p = (uint32_t)*val;
+		else *val = *(volatile uint32_t *)p;
+		break;
+	default:
+		if (write) *(volatile uint64_t *)p = *val;
+		else *val = *(volatile uint64_t *)p;
+		break;
+	}
+	return true;
+}
+
 void gpu_trapdev_report(void)
 {
 	if (!present)
@@ -207,12 +269,16 @@ void gpu_trapdev_report(void)
 	kprintf("gpu: model-mmio: trapped accesses: registers %llu reads "
 		"%llu writes, GGTT %llu reads %llu writes, aperture %llu "
 		"bytes, %llu undefined; MSI %llu sent, %llu while disabled, "
-		"%llu undeliverable\n", (unsigned long long)td.reg_reads,
+		"%llu undeliverable; guest accesses through the physical "
+		"aperture %llu (%u pages, %llu refused)\n",
+		(unsigned long long)td.reg_reads,
 		(unsigned long long)td.reg_writes,
 		(unsigned long long)td.pte_reads,
 		(unsigned long long)td.pte_writes,
 		(unsigned long long)td.ap_bytes, (unsigned long long)td.odd,
 		(unsigned long long)td.msi_sent,
 		(unsigned long long)td.msi_disabled,
-		(unsigned long long)td.msi_bad);
+		(unsigned long long)td.msi_bad,
+		(unsigned long long)ap_guest_accesses, redirects.used,
+		(unsigned long long)ap_map_refused);
 }

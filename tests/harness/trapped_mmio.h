@@ -18,7 +18,9 @@ struct trapped {
 	uint64_t faults;  /* accesses emulated */
 };
 
-/* Map the BARs of h's model and install the handler; asserts on failure. */
+/* Map the BARs of h's model and install the handler; asserts on failure.
+ * Call it inside the test body: cmocka installs its own SIGSEGV handler
+ * around each test. */
 void trapped_init(struct trapped *t, struct harness *h);
 void trapped_fini(struct trapped *t);
 
