@@ -37,9 +37,7 @@
 #include "hv/gpu/gpu_smoke.h"
 #include "hv/gpu/gpu_teardown.h"
 #include "hv/gpu/gpu_host.h"
-#include "hv/host_irq.h"
-#include "hv/host_lapic.h"
-#include "gpu/hw/pgpu_msi.h"
+#include "hv/gpu/gpu_irq.h"
 #include "hv/mem.h"
 #include "hv/paging_mmio.h"
 #include "hv/pci.h"
@@ -62,20 +60,6 @@ static uint64_t host_start_ns;	/* when the mediator came up */
 static const struct pci_dev *host_dev;	/* the iGPU's function, or NULL */
 static uint32_t max_faults = HVCFG_DEFAULT_VGPU_FAULTS;
 
-/* The mediator by interrupt: the MSI handler sets pending; gpu_host_poll
- * runs the completion path for it, or for the tick. Completions are
- * counted by which run found them (pGPU's per-engine CSB completions). */
-#define GPU_TICK_NS 1000000ull
-static struct {
-	bool on;
-	bool pending;
-	struct pgpu_msi msi;
-	uint64_t msi_host, msi_guest;	/* handler runs, by where */
-	uint64_t runs_irq, runs_tick, empty;
-	uint64_t done_irq, done_tick;
-	uint64_t last_tick_ns;
-	uint64_t polls;			/* rounds without interrupts */
-} irq;
 static uint32_t fault_window_ms = HVCFG_DEFAULT_VGPU_FAULT_WINDOW_MS;
 
 struct gvt *gpu_host_gvt(void)
@@ -240,75 +224,6 @@ static int real_up(const struct pci_dev *d)
 	return 0;
 }
 
-/* ---- the GPU's MSI ------------------------------------------------------ */
-
-static uint32_t cfg_rd(void *ctx, uint16_t off)
-{
-	const struct pci_dev *d = ctx;
-
-	return pci_read32(d->bus, d->dev, d->fn, off);
-}
-
-static void cfg_wr(void *ctx, uint16_t off, uint32_t v)
-{
-	const struct pci_dev *d = ctx;
-
-	pci_write32(d->bus, d->dev, d->fn, off, v);
-}
-
-/* The vector's handler: nothing but a note; the work runs from the main
- * loop (host_irq.h). */
-static void gpu_msi(void *ctx, bool in_guest)
-{
-	(void)ctx;
-	irq.pending = true;
-	if (in_guest)
-		irq.msi_guest++;
-	else
-		irq.msi_host++;
-}
-
-/* The iGPU's MSI capability aimed at this CPU's LAPIC with HOST_VEC_GPU.
- * GT interrupt sources are enabled later, once the engines are up. */
-static int msi_up(void)
-{
-	struct pgpu_cfg_io io = { (void *)host_dev, cfg_rd, cfg_wr };
-	int err;
-
-	host_irq_init();
-	err = host_irq_register(HOST_VEC_GPU, gpu_msi, NULL);
-	if (!err)
-		err = pgpu_msi_program(&io, lapic_id(), HOST_VEC_GPU, &irq.msi);
-	if (err) {
-		kprintf("gpu: MSI not programmed (%d): completions will be "
-			"polled\n", err);
-		return err;
-	}
-	kprintf("gpu: MSI capability at %02x: address %08x data %04x "
-		"(vector %#x to LAPIC %u)\n", irq.msi.cap, irq.msi.addr,
-		irq.msi.data, HOST_VEC_GPU, lapic_id());
-	return 0;
-}
-
-/* Context switches (a new CSB entry) and command-streamer errors of every
- * engine raise the MSI from now on. */
-static void irq_enable(void)
-{
-	pgpu_irq_setup(&host_pgpu, GT_CONTEXT_SWITCH_INTERRUPT |
-					   GT_CS_MASTER_ERROR_INTERRUPT);
-	pgpu_irq_master_enable(&host_pgpu);
-	irq.on = true;
-	irq.last_tick_ns = hv_ops_impl.now_ns(NULL);
-	kprintf("gpu: completions by interrupt (context switch, CS error); "
-		"a %llu ms tick for slice ends and hang checks\n",
-		(unsigned long long)(GPU_TICK_NS / 1000000));
-}
-
-static uint64_t msis(void)
-{
-	return irq.msi_host + irq.msi_guest;
-}
-
 /* hv.cfg gpu_smoke=yes, after the takeover and before the mediator; its
  * MSIs are not counted against the mediator's. */
 static void smoke(bool msi_ok)
@@ -317,9 +232,8 @@ static void smoke(bool msi_ok)
 		"software model (not the MMIO path: gpu=model-mmio or an "
 		"iGPU runs that)" : gpu_trapdev_present() ?
 		"software model behind MMIO" : "Gen9 iGPU");
-	gpu_smoke_run(&host_pgpu, msi_ok ? msis : NULL);
-	irq.pending = false;
-	irq.msi_host = irq.msi_guest = 0;
+	gpu_smoke_run(&host_pgpu, msi_ok ? gpu_irq_msis : NULL);
+	gpu_irq_forget();
 }
 
 /* gpu=model-mmio: the device must exist before the PCI scan finds it. */
@@ -353,7 +267,7 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 		err = model_up();
 	if (err)
 		return;
-	msi_ok = !model_in_use && !msi_up();
+	msi_ok = !model_in_use && gpu_irq_msi_up(host_dev);
 	if (cfg->gpu_smoke)
 		smoke(msi_ok);
 	if (!want_gpu(cfg))
@@ -367,7 +281,7 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 	}
 	host_start_ns = hv_ops_impl.now_ns(NULL);
 	if (msi_ok)
-		irq_enable();
+		gpu_irq_enable(&host_pgpu);
 	if (cfg->vgpu_faults)
 		max_faults = cfg->vgpu_faults;
 	if (cfg->vgpu_fault_window_ms)
@@ -600,7 +514,7 @@ bool gpu_host_report(unsigned vm_id)
 	 * VM's lines. */
 	if (vm_id + 1 == nr_vms) {
 		gpu_trapdev_report();
-		gpu_host_irq_report();
+		gpu_irq_report(host_gvt, &host_pgpu, model_in_use);
 	}
 	return had;
 }
@@ -624,75 +538,6 @@ static void recover_vgpus(void)
 	}
 }
 
-/* Completions the pGPU driver has seen, all engines. */
-static uint64_t completions(void)
-{
-	uint64_t n = 0;
-
-	for (int id = 0; id < GEN9_NUM_ENGINES; id++)
-		n += host_pgpu.engine[id].completes;
-	return n;
-}
-
-static void mediator_run(uint64_t *found)
-{
-	uint64_t before = completions();
-
-	gvt_poll(host_gvt);
-	*found += completions() - before;
-}
-
-/* Interrupt mode: take a pending MSI (the window), then run the mediator
- * for it - the handler protocol first (master off, IIR acked, master on:
- * an event that came meanwhile raises a new MSI) - or for the tick. */
-static void run_by_interrupt(void)
-{
-	uint64_t now = hv_ops_impl.now_ns(NULL);
-	struct pgpu_irq_status st;
-
-	host_irq_window();
-	if (irq.pending) {
-		irq.pending = false;
-		if (!pgpu_irq_handle(&host_pgpu, &st))
-			irq.empty++;
-		irq.runs_irq++;
-		mediator_run(&irq.done_irq);
-	} else if (now - irq.last_tick_ns >= GPU_TICK_NS) {
-		irq.last_tick_ns = now;
-		irq.runs_tick++;
-		mediator_run(&irq.done_tick);
-	}
-}
-
-/* One line: interrupts against polls. Completions found by neither run
- * were found at a guest's submission (its ELSP write runs gvt_poll). */
-void gpu_host_irq_report(void)
-{
-	if (!host_gvt)
-		return;
-	if (!irq.on) {
-		kprintf("gpu: interrupts: none (%s): the mediator polled %llu "
-			"times\n", model_in_use ? "the software model has no "
-			"interrupt line" : "no MSI",
-			(unsigned long long)irq.polls);
-		return;
-	}
-	kprintf("gpu: interrupts: %llu MSIs (%llu in the host, %llu during a "
-		"guest), %llu empty; mediator runs %llu by interrupt, %llu by "
-		"the tick; completions %llu by interrupt, %llu by the tick, "
-		"%llu at submission\n",
-		(unsigned long long)(irq.msi_host + irq.msi_guest),
-		(unsigned long long)irq.msi_host,
-		(unsigned long long)irq.msi_guest,
-		(unsigned long long)irq.empty,
-		(unsigned long long)irq.runs_irq,
-		(unsigned long long)irq.runs_tick,
-		(unsigned long long)irq.done_irq,
-		(unsigned long long)irq.done_tick,
-		(unsigned long long)(completions() - irq.done_irq -
-				     irq.done_tick));
-}
-
 /* Run the GPU and the mediator; the main loop (hv/orchestrate.c) calls
  * this once per round. */
 void gpu_host_poll(void)
@@ -703,12 +548,7 @@ void gpu_host_poll(void)
 	if (model_in_use)
 		gen9_model_poll(&host_model);
 	gpu_trapdev_tick(0);
-	if (irq.on) {
-		run_by_interrupt();
-	} else {
-		irq.polls++;
-		gvt_poll(host_gvt);
-	}
+	gpu_irq_run(host_gvt, &host_pgpu);
 	recover_vgpus();
 	gpu_teardown_stopped();
 	gpu_balloon_tick();

@@ -51,9 +51,6 @@ void gpu_host_vgpu_lines(struct vgpu *v, unsigned vm_id,
 void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l);
 /* v's PPGTT shadowing policy (gHyvi) by name: strict, full, ... */
 const char *gpu_host_ppgtt_name(const struct vgpu *v);
-/* One line: MSIs taken and what found the completions (interrupt, tick,
- * submission), or how often the mediator polled without interrupts. */
-void gpu_host_irq_report(void);
 /* gvt_poll, when a mediator exists (the main loop, hv/orchestrate.c, once per round). */
 void gpu_host_poll(void);
 
