@@ -49,6 +49,8 @@ struct gen9_model_config {
 	uint32_t reset_delay_polls; /* GDRST bits clear after n polls */
 	bool reset_never_done; /* test knob: GDRST bits stay set */
 	bool reset_never_ready; /* test knob: READY_TO_RESET never comes */
+	uint32_t stall_engines; /* test knob: BIT(id) engines execute nothing
+				 * (a hardware hang: no ACTHD progress) */
 	/* Called when the interrupt output changes (MSI on rising edge). */
 	void (*irq_notify)(void *ctx, bool asserted);
 	void *irq_ctx;
