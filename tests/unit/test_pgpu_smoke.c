@@ -88,6 +88,16 @@ static int setup_no_ack(void **state)
 	return setup_with(&c);
 }
 
+static int setup_gt3(void **state)
+{
+	struct gen9_model_config c = { .device_id = 0x1926, /* ULT GT3e */
+				       .stolen_base = 0xc0000000ull,
+				       .stolen_size = 32ull << 20 };
+
+	(void)state;
+	return setup_with(&c);
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -181,6 +191,24 @@ static void test_failures_are_reported(void **state)
 	trapped_fini(&T);
 }
 
+/* A GT3 has the second video engine: its store and reset run too. */
+static void test_gt3_second_video_engine(void **state)
+{
+	struct pgpu_smoke_result r;
+	struct pgpu p;
+
+	(void)state;
+	trapped_init(&T, &H);
+	assert_int_equal(pgpu_init(&p, &T.hw), 0);
+	assert_int_equal(pgpu_smoke_run(&p, &ENV, &r), 0);
+	assert_int_equal(count("gpu-smoke: PASS  store vcs1 "), 1);
+	assert_int_equal(count("gpu-smoke: PASS  reset vcs1 "), 1);
+	assert_true(has("8086:1926 rev 07 (stepping H0), GT3"));
+	assert_int_equal(r.pass, 22);
+	assert_true(has("gpu-smoke: 22 PASS, 0 FAIL, 0 SKIP"));
+	trapped_fini(&T);
+}
+
 static void test_stepping_names(void **state)
 {
 	(void)state;
@@ -197,6 +225,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_every_step_passes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failures_are_reported, setup_no_ack, teardown),
+		cmocka_unit_test_setup_teardown(test_gt3_second_video_engine, setup_gt3, teardown),
 		cmocka_unit_test(test_stepping_names),
 	};
 
