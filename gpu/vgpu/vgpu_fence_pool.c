@@ -103,6 +103,8 @@ uint64_t vgpu_fence_pool_map(struct vgpu *v, unsigned int i, uint64_t f)
 	if (!v->gvt->gs || !(f & I965_FENCE_REG_VALID) ||
 	    gm + size > v->gvt->aperture_size)
 		return f; /* nothing CPU-visible to detile */
+	if (v->gvt->p.gscale_no_aperture)
+		return f; /* nothing to detile with: the ladder stays */
 	if (!tile_row(f) || size % tile_row(f)) {
 		vgpu_warn(v, "fence %u over 0x%llx+%llu KiB is not whole rows "
 			  "of whole tiles (%llu bytes): fence refused", i,

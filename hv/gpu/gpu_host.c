@@ -273,6 +273,9 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 	if (!want_gpu(cfg))
 		return; /* the smoke test only: no mediator */
 	p.pgpu = &host_pgpu;
+	/* The ladder/pool choice per backend (gpu_host_aperture_target): the
+	 * plain model has no physical aperture to pool fenced pages in. */
+	p.gscale_no_aperture = model_in_use;
 	err = gvt_create(&host_hw, &hv, &p, &host_gvt);
 	if (err) {
 		kprintf("gpu: gvt_create failed (%d)\n", err);
@@ -326,8 +329,10 @@ uint64_t gpu_host_rcopy_permille(void)
  *   model-mmio  BAR2 is trapped pages: the EPT entry stays not present and
  *               the access is repeated at hpa by the hypervisor, which
  *               faults into the model (ap_redirect.h): two traps;
- *   model       no physical aperture: refused; the guest page keeps its
- *               ladder mapping to RAM, undetiled. */
+ *   model       no physical aperture: the mediator does not pool fenced
+ *               pages (gvt_params.gscale_no_aperture), the guest keeps its
+ *               ladder mapping to RAM, undetiled; a request here is
+ *               refused. */
 enum gpu_ap_target gpu_host_aperture_target(uint64_t hpa)
 {
 	const struct gpu_hw_info *i = &host_hw.info;
