@@ -147,6 +147,7 @@ struct hv_config {
 	enum hvcfg_test_exit test_exit;
 	enum hvcfg_selftest selftest;
 	enum hvcfg_gpu gpu;
+	bool gpu_smoke;				/* the GPU smoke test at boot */
 	enum hvcfg_placement placement;
 	enum hvcfg_vtd vtd;
 	enum hvcfg_vtd_selftest vtd_selftest;

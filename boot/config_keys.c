@@ -321,6 +321,29 @@ static void reset_vtd_selftest(struct hv_config *cfg)
 	cfg->vtd_selftest = HVCFG_VTD_SELFTEST_NONE;
 }
 
+static const struct keyword smoke_words[] = {
+	{ "no", 0 },
+	{ "yes", 1 },
+	{ NULL, 0 },
+};
+
+/* gpu_smoke=yes: the hardware smoke test at boot (docs/hardware.md). */
+static bool set_gpu_smoke(struct parser *p, const struct key *k,
+			  struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(smoke_words, v, &x))
+		return bad_value(p, k, v, "is not yes or no");
+	p->cfg->gpu_smoke = x != 0;
+	return true;
+}
+
+static void reset_gpu_smoke(struct hv_config *cfg)
+{
+	cfg->gpu_smoke = false;
+}
+
 const struct key cfg_global_keys[NR_GK] = {
 	[GK_DEFAULT]	= { "default", false, set_default, reset_default },
 	[GK_CONSOLE]	= { "console", false, set_console, reset_console },
@@ -342,6 +365,7 @@ const struct key cfg_global_keys[NR_GK] = {
 	[GK_VTD]	= { "vtd", false, set_vtd, reset_vtd },
 	[GK_VTD_SELFTEST] = { "vtd_selftest", false, set_vtd_selftest,
 			      reset_vtd_selftest },
+	[GK_GPU_SMOKE]	= { "gpu_smoke", false, set_gpu_smoke, reset_gpu_smoke },
 };
 
 /* -- [vm] -- */

@@ -1,12 +1,14 @@
 /* GDT, TSS and IDT of the hypervisor. The firmware's tables live in boot
  * services memory and OVMF leaves TR null, which VM entry rejects as host
- * state, so we install our own before anything else. */
+ * state, so we install our own before anything else. The IDT has all 256
+ * vectors: exceptions go to exception_handler's fatal path, vectors 32-255
+ * to host_irq_dispatch (hv/host_irq.c). */
 #include "hv/cpu.h"
 #include "mini/string.h"
 
 #define IST_STACK_BYTES 8192
 #define ISR_STUB_SIZE 16
-#define NR_EXCEPTIONS 32
+#define NR_VECTORS 256 /* exceptions 0-31, interrupts 32-255 */
 #define VEC_NMI 2
 #define VEC_DF 8
 #define VEC_MC 18
@@ -37,7 +39,7 @@ void gdt_load(const struct desc_ptr *gdtr, uint16_t cs, uint16_t ds,
 
 static uint64_t gdt[5] __attribute__((aligned(16)));
 static struct tss64 tss __attribute__((aligned(16)));
-static struct idt_gate idt[NR_EXCEPTIONS] __attribute__((aligned(16)));
+static struct idt_gate idt[NR_VECTORS] __attribute__((aligned(16)));
 /* Double fault, NMI and machine check get a known-good stack: the fault may
  * be a stack overflow. */
 static uint8_t ist_stack[IST_STACK_BYTES] __attribute__((aligned(16)));
@@ -86,7 +88,7 @@ void cpu_init(void)
 	set_tss_descriptor();
 	gdt_load(&gdtr, GDT_CODE64, GDT_DATA, GDT_TSS);
 
-	for (unsigned v = 0; v < NR_EXCEPTIONS; v++)
+	for (unsigned v = 0; v < NR_VECTORS; v++)
 		set_gate(v, (v == VEC_DF || v == VEC_NMI || v == VEC_MC) ? 1 : 0);
 	__asm__ volatile("lidt %0" : : "m"(idtr));
 }

@@ -38,14 +38,17 @@ gdt_load:
 .reloaded:
 	ret
 
-; Exception stubs: 32 of them, each exactly ISR_STUB_SIZE bytes so C can find
-; stub n at isr_stubs + n * ISR_STUB_SIZE without a relocated pointer table.
-; Vectors without a CPU-pushed error code push 0 so the frame is uniform.
+; Interrupt stubs: one per IDT vector (the 32 exceptions, then 224 external
+; interrupts: the GPU's MSI vector and anything stray), each exactly
+; ISR_STUB_SIZE bytes so C can find stub n at isr_stubs + n * ISR_STUB_SIZE
+; without a relocated pointer table. Vectors without a CPU-pushed error code
+; push 0 so the frame is uniform. All 256 exist because a VM exit sets the
+; IDTR limit to 0xffff: a vector past a shorter table would read garbage.
 ISR_STUB_SIZE equ 16
 
 %macro isr_stub 1
 	align ISR_STUB_SIZE
-%if %1 == 8 || (%1 >= 10 && %1 <= 14) || %1 == 17 || %1 == 21 || %1 == 29 || %1 == 30
+%if %1 < 32 && (%1 == 8 || (%1 >= 10 && %1 <= 14) || %1 == 17 || %1 == 21 || %1 == 29 || %1 == 30)
 	nop
 	nop
 %else
@@ -59,7 +62,7 @@ ISR_STUB_SIZE equ 16
 global isr_stubs
 isr_stubs:
 %assign v 0
-%rep 32
+%rep 256
 	isr_stub v
 %assign v v+1
 %endrep

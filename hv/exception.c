@@ -3,10 +3,12 @@
  * everything needed to find it and halts the machine. The one exception to
  * that: a page fault inside a range hv/paging_mmio.c traps on purpose goes
  * to the hook registered for it (the model-behind-MMIO device), which
- * emulates the access and resumes. */
+ * emulates the access and resumes. Vectors 32-255 are interrupts, taken
+ * only inside host_irq_window (hv/host_irq.c). */
 #include "hv/console.h"
 #include "hv/regs_dump.h"
 #include "hv/cpu.h"
+#include "hv/host_irq.h"
 #include "hv/platform.h"
 #include "hv/x86.h"
 
@@ -54,6 +56,10 @@ void exception_set_pf_hook(bool (*hook)(struct exception_frame *f))
 
 void exception_handler(struct exception_frame *f)
 {
+	if (f->vector >= 32) { /* an interrupt, not an exception */
+		(void)host_irq_dispatch((uint8_t)f->vector, false);
+		return;
+	}
 	if (f->vector == 14 && pf_hook && pf_hook(f))
 		return;
 	kprintf("\nHYPERVISOR EXCEPTION %llu (%s) at rip %016llx\n",

@@ -12,6 +12,7 @@
 #include "hv/pci.h"
 #include "hv/platform.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/gpu/gpu_smoke.h"
 #include "hv/orchestrate.h"
 #include "hv/vtd.h"
 #include "hv/vtd_selftest.h"
@@ -184,6 +185,6 @@ void hv_main(const struct boot_info *bi)
 	run_selftest(cfg->selftest);
 	kprintf("hv: boot complete\n");
 	if (cfg->test_exit == HVCFG_EXIT_BOOT)
-		platform_test_exit(0);
+		platform_test_exit(gpu_smoke_status());
 	hv_run(cfg);
 }

@@ -20,6 +20,12 @@
 #define PGPU_FORCEWAKE_TIMEOUT_US 50000
 #define PGPU_GDRST_TIMEOUT_US 2000
 #define PGPU_RESET_READY_TIMEOUT_US 700
+#define PGPU_RESET_MAX_TRIES 3 /* i915 RESET_MAX_RETRIES, whole-GT resets */
+/* The watchdog's default: an engine with work that shows no progress
+ * (ACTHD, RING_HEAD, new CSB events) for this long is hung. i915's
+ * hangcheck sampled every 1.5 s; a single command that legitimately runs
+ * longer than this (a huge blit) would be mistaken for a hang. */
+#define PGPU_HANG_NO_PROGRESS_US 1000000
 
 /* One decoded Context Status Buffer entry (gen9.md §4.5). */
 struct pgpu_csb_event {
@@ -38,6 +44,14 @@ struct pgpu_engine {
 	uint64_t pending[GEN8_EXECLIST_PORTS]; /* written, not yet active */
 	bool active; /* between IDLE_TO_ACTIVE and ACTIVE_TO_IDLE */
 	uint64_t submits, csb_events, completes, preempts, resets;
+	/* Watchdog (pgpu_engine_hung): the last progress sample and when it
+	 * last changed; armed while the engine has work. */
+	struct {
+		bool armed;
+		uint64_t acthd, csb_events, since_us;
+		uint32_t head;
+	} watch;
+	uint64_t hangs; /* no-progress verdicts */
 };
 
 struct pgpu_irq_status {
@@ -53,6 +67,8 @@ struct pgpu_stats {
 	uint64_t fence_writes;
 	uint64_t irqs, irq_spurious;
 	uint64_t engine_resets, reset_timeouts;
+	uint64_t resets_not_ready; /* full reset without READY_TO_RESET */
+	uint64_t hangs;
 };
 
 struct pgpu {
@@ -120,6 +136,13 @@ bool pgpu_engine_idle(struct pgpu *p, enum gen9_engine_id id);
 /* The engine's error identity (RING_EIR; gen9.md §10): non-zero after a
  * page-table or instruction error, until the engine is reset. */
 uint32_t pgpu_engine_error(struct pgpu *p, enum gen9_engine_id id);
+/* The watchdog, called periodically with the caller's clock: true when
+ * the engine has work (active or a pair pending) and neither its ACTHD
+ * (the address of the command being executed, 64-bit), its RING_HEAD nor
+ * its CSB has moved for limit_us. Idle engines disarm it. Progress is
+ * sampled only when this is called: call it more often than limit_us. */
+bool pgpu_engine_hung(struct pgpu *p, enum gen9_engine_id id,
+		      uint64_t now_us, uint64_t limit_us);
 
 /* ---- interrupts (gen9.md §7) ---- */
 /* Enable (IER) and unmask (IMR) the given per-engine bits, e.g.
@@ -133,10 +156,20 @@ void pgpu_irq_master_disable(struct pgpu *p);
 bool pgpu_irq_handle(struct pgpu *p, struct pgpu_irq_status *st);
 
 /* ---- reset (gen9.md §10) ---- */
-/* Per-engine reset: RING_RESET_CTL handshake, GDRST domain bit, wait for
- * the hardware to clear it (twice, as i915 does before MTL). The engine's
- * execlist state is forgotten; call pgpu_engine_init() again. */
+/* Per-engine reset as i915's gen8_reset_engines: STOP_RING, then the
+ * RING_RESET_CTL handshake (REQUEST_RESET and wait for READY_TO_RESET; a
+ * pending CAT_ERROR is cleared and waited for instead), GDRST domain bit
+ * until the hardware clears it (twice, as i915 does before MTL), request
+ * withdrawn. One attempt, as i915 makes for one engine: an engine that
+ * never gets ready is not reset (-GPU_ETIMEDOUT; escalate to the full
+ * reset). The engine's execlist state is forgotten; call
+ * pgpu_engine_init() again. */
 int pgpu_engine_reset(struct pgpu *p, enum gen9_engine_id id);
+/* The whole GT (GDRST FULL), every engine prepared first; up to
+ * PGPU_RESET_MAX_TRIES attempts, the first refusing to reset an engine
+ * that is not ready, the later ones going ahead anyway (i915's
+ * reset_non_ready: a possibly corrupted context rather than a wedged
+ * GPU; counted in resets_not_ready). */
 int pgpu_full_reset(struct pgpu *p);
 
 #endif

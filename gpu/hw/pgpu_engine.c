@@ -27,6 +27,18 @@ static void csb_reset(struct pgpu *p, struct pgpu_engine *e)
 		GEN8_CSB_ENTRIES - 1;
 }
 
+/* An engine reset clears the engine's RING_IMR: put back what
+ * pgpu_irq_setup enabled for it (nothing when interrupts are not used). */
+static void restore_irq_mask(struct pgpu *p, enum gen9_engine_id id,
+			     struct pgpu_engine *e)
+{
+	uint32_t bits = p->irq_mask[gen9_engine_irq_bank(id)] &
+			(0xffffu << gen9_engine_irq_shift(id));
+
+	if (bits)
+		gpu_hw_write32(p->hw, RING_IMR(e->base), ~bits);
+}
+
 /* enable_execlists() order (gen9.md §4.2). */
 int pgpu_engine_init(struct pgpu *p, enum gen9_engine_id id,
 		     uint32_t hwsp_ggtt, uint32_t *hwsp)
@@ -52,6 +64,8 @@ int pgpu_engine_init(struct pgpu *p, enum gen9_engine_id id,
 	memset(e->port, 0, sizeof(e->port));
 	memset(e->pending, 0, sizeof(e->pending));
 	e->active = false;
+	e->watch.armed = false;
+	restore_irq_mask(p, id, e);
 	e->enabled = true;
 	return 0;
 }
@@ -176,6 +190,45 @@ uint32_t pgpu_engine_error(struct pgpu *p, enum gen9_engine_id id)
 	return e ? gpu_hw_read32(p->hw, RING_EIR(e->base)) : 0;
 }
 
+/* ---- watchdog ----------------------------------------------------------- */
+
+static uint64_t acthd(struct pgpu *p, const struct pgpu_engine *e)
+{
+	return (uint64_t)gpu_hw_read32(p->hw, RING_ACTHD_UDW(e->base)) << 32 |
+	       gpu_hw_read32(p->hw, RING_ACTHD(e->base));
+}
+
+bool pgpu_engine_hung(struct pgpu *p, enum gen9_engine_id id,
+		      uint64_t now_us, uint64_t limit_us)
+{
+	struct pgpu_engine *e = get_engine(p, id);
+	uint64_t a;
+	uint32_t head;
+
+	if (!e || !e->enabled || (!e->active && !e->pending[0])) {
+		if (e)
+			e->watch.armed = false;
+		return false;
+	}
+	a = acthd(p, e);
+	head = gpu_hw_read32(p->hw, RING_HEAD(e->base)) & HEAD_ADDR;
+	if (!e->watch.armed || a != e->watch.acthd || head != e->watch.head ||
+	    e->csb_events != e->watch.csb_events) {
+		e->watch.armed = true;
+		e->watch.acthd = a;
+		e->watch.head = head;
+		e->watch.csb_events = e->csb_events;
+		e->watch.since_us = now_us;
+		return false;
+	}
+	if (now_us - e->watch.since_us < limit_us)
+		return false;
+	e->hangs++;
+	p->stats.hangs++;
+	e->watch.since_us = now_us; /* one verdict per limit_us */
+	return true;
+}
+
 /* ---- reset: gen9.md §10 ------------------------------------------------ */
 
 static void forget(struct pgpu_engine *e)
@@ -185,6 +238,7 @@ static void forget(struct pgpu_engine *e)
 	memset(e->port, 0, sizeof(e->port));
 	memset(e->pending, 0, sizeof(e->pending));
 	e->csb_head = GEN8_CSB_ENTRIES - 1;
+	e->watch.armed = false;
 	e->resets++;
 }
 
@@ -206,30 +260,58 @@ static int gdrst(struct pgpu *p, uint32_t mask)
 	return 0;
 }
 
+/* gen8_engine_reset_prepare: a pending catastrophic error is cleared (and
+ * its bit waited for) instead of the usual request. */
+static int reset_prepare(struct pgpu *p, struct pgpu_engine *e)
+{
+	uint32_t reg = RING_RESET_CTL(e->base), request, mask, ack;
+
+	if (gpu_hw_read32(p->hw, reg) & RESET_CTL_CAT_ERROR) {
+		request = RESET_CTL_CAT_ERROR;
+		mask = RESET_CTL_CAT_ERROR;
+		ack = 0;
+	} else {
+		request = RESET_CTL_REQUEST_RESET;
+		mask = ack = RESET_CTL_READY_TO_RESET;
+	}
+	gpu_hw_write32(p->hw, reg, _MASKED_BIT_ENABLE(request));
+	return gpu_hw_wait_for(p->hw, reg, mask, ack,
+			       PGPU_RESET_READY_TIMEOUT_US);
+}
+
+static void reset_cancel(struct pgpu *p, struct pgpu_engine *e)
+{
+	gpu_hw_write32(p->hw, RING_RESET_CTL(e->base),
+		       _MASKED_BIT_DISABLE(RESET_CTL_REQUEST_RESET));
+}
+
+/* Stop the command streamer; a hung one may never report idle, and the
+ * reset goes ahead regardless (as in i915). */
+static void stop_ring(struct pgpu *p, struct pgpu_engine *e)
+{
+	gpu_hw_write32(p->hw, RING_MI_MODE(e->base),
+		       _MASKED_BIT_ENABLE(STOP_RING));
+	(void)gpu_hw_wait_for(p->hw, RING_MI_MODE(e->base), MODE_IDLE,
+			      MODE_IDLE, 1000);
+}
+
+/* One engine: i915 tries once (retries = 1 for an engine mask that is not
+ * all engines), and an engine that never gets ready is not reset: the
+ * caller escalates (pgpu_full_reset). */
 int pgpu_engine_reset(struct pgpu *p, enum gen9_engine_id id)
 {
 	struct pgpu_engine *e = get_engine(p, id);
-	struct gpu_hw *hw = p->hw;
 	int ret;
 
 	if (!e)
 		return -GPU_EINVAL;
-	/* Stop the command streamer; a hung one may never report idle, and
-	 * the reset goes ahead regardless (as in i915). */
-	gpu_hw_write32(hw, RING_MI_MODE(e->base), _MASKED_BIT_ENABLE(STOP_RING));
-	(void)gpu_hw_wait_for(hw, RING_MI_MODE(e->base), MODE_IDLE, MODE_IDLE,
-			      1000);
-	gpu_hw_write32(hw, RING_RESET_CTL(e->base),
-		       _MASKED_BIT_ENABLE(RESET_CTL_REQUEST_RESET));
-	ret = gpu_hw_wait_for(hw, RING_RESET_CTL(e->base),
-			      RESET_CTL_READY_TO_RESET, RESET_CTL_READY_TO_RESET,
-			      PGPU_RESET_READY_TIMEOUT_US);
-	if (!ret)
-		ret = gdrst(p, gen9_engine_reset_domain(id));
-	else
+	stop_ring(p, e);
+	ret = reset_prepare(p, e);
+	if (ret)
 		p->stats.reset_timeouts++;
-	gpu_hw_write32(hw, RING_RESET_CTL(e->base),
-		       _MASKED_BIT_DISABLE(RESET_CTL_REQUEST_RESET));
+	else
+		ret = gdrst(p, gen9_engine_reset_domain(id));
+	reset_cancel(p, e);
 	if (ret)
 		return ret;
 	forget(e);
@@ -237,10 +319,42 @@ int pgpu_engine_reset(struct pgpu *p, enum gen9_engine_id id)
 	return 0;
 }
 
+/* One attempt at the whole GT: every present engine prepared (the first
+ * attempt gives up if one is not ready; later ones go ahead: i915's
+ * reset_non_ready), GDRST FULL, every request withdrawn. */
+static int full_attempt(struct pgpu *p, unsigned int attempt)
+{
+	bool skip = false;
+	int id, ret = 0;
+
+	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
+		struct pgpu_engine *e = &p->engine[id];
+
+		if (!e->present || !reset_prepare(p, e))
+			continue;
+		p->stats.reset_timeouts++;
+		if (attempt == 0)
+			skip = true;
+		else
+			p->stats.resets_not_ready++;
+	}
+	ret = skip ? -GPU_ETIMEDOUT : gdrst(p, GEN6_GRDOM_FULL);
+	for (id = 0; id < GEN9_NUM_ENGINES; id++)
+		if (p->engine[id].present)
+			reset_cancel(p, &p->engine[id]);
+	return ret;
+}
+
 int pgpu_full_reset(struct pgpu *p)
 {
-	int id, ret = gdrst(p, GEN6_GRDOM_FULL);
+	int id, ret = -GPU_ETIMEDOUT;
 
+	for (id = 0; id < GEN9_NUM_ENGINES; id++)
+		if (p->engine[id].present)
+			stop_ring(p, &p->engine[id]);
+	for (unsigned int a = 0; ret == -GPU_ETIMEDOUT &&
+				 a < PGPU_RESET_MAX_TRIES; a++)
+		ret = full_attempt(p, a);
 	if (ret)
 		return ret;
 	for (id = 0; id < GEN9_NUM_ENGINES; id++)

@@ -135,7 +135,8 @@ void model_engine_run(struct gen9_model *m, struct gen9_model_engine *e)
 	uint32_t n, epoch;
 
 	if (!e->present || !e->active || e->hung ||
-	    (mreg(m, RING_MI_MODE(e->base)) & STOP_RING))
+	    (mreg(m, RING_MI_MODE(e->base)) & STOP_RING) ||
+	    (m->cfg.stall_engines & BIT(e->id)))
 		return;
 	epoch = e->epoch;
 	e->blt_budget = GEN9_MODEL_BLT_BYTES_PER_POLL;

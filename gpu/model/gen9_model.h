@@ -48,6 +48,9 @@ struct gen9_model_config {
 	bool fw_never_ack; /* test knob: acks never come */
 	uint32_t reset_delay_polls; /* GDRST bits clear after n polls */
 	bool reset_never_done; /* test knob: GDRST bits stay set */
+	bool reset_never_ready; /* test knob: READY_TO_RESET never comes */
+	uint32_t stall_engines; /* test knob: BIT(id) engines execute nothing
+				 * (a hardware hang: no ACTHD progress) */
 	/* Called when the interrupt output changes (MSI on rising edge). */
 	void (*irq_notify)(void *ctx, bool asserted);
 	void *irq_ctx;
@@ -185,7 +188,9 @@ void gen9_model_ggtt_write(struct gen9_model *m, uint32_t index, uint64_t pte);
 /* count PTEs into [first, first + count); nothing if outside the GGTT. */
 void gen9_model_ggtt_write_range(struct gen9_model *m, uint32_t first,
 				 const uint64_t *ptes, uint32_t count);
-/* CPU access through the aperture: off is a GGTT address. */
+/* CPU access through the aperture: off is a GGTT address; a valid fence
+ * covering it detiles (X/Y, aperture.c). -GPU_EFAULT when a page is not
+ * mapped or a fenced byte falls outside its fence. */
 int gen9_model_aperture_rw(struct gen9_model *m, uint64_t off, void *buf,
 			   size_t len, bool write);
 

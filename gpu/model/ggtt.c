@@ -1,5 +1,5 @@
-/* The model's GGTT: the PTE array at BAR0 + 8 MiB and the aperture window
- * that CPU accesses go through (gen9.md §1.4, §2). */
+/* The model's GGTT: the PTE array at BAR0 + 8 MiB (gen9.md §1.4, §2); the
+ * aperture window CPU accesses go through is aperture.c. */
 #include "gpu/model/model_internal.h"
 #include "mini/string.h"
 
@@ -60,16 +60,4 @@ int model_ggtt_rw(struct gen9_model *m, uint64_t gaddr, void *buf, size_t len,
 
 	return model_dma_copy(m, gaddr, buf, len, write, ggtt_xlate, NULL, &at)
 		       ? -GPU_EFAULT : 0;
-}
-
-/* The aperture maps GGTT [0, aperture_size) linearly; fences (tiling) are
- * not applied by the model. */
-int gen9_model_aperture_rw(struct gen9_model *m, uint64_t off, void *buf,
-			   size_t len, bool write)
-{
-	uint64_t size = m->cfg.aperture_size;
-
-	if (off > size || len > size - off)
-		return -GPU_ERANGE;
-	return model_ggtt_rw(m, off, buf, len, write);
 }

@@ -87,7 +87,7 @@ void model_reset_ctl_write(struct gen9_model *m, struct gen9_model_engine *e,
 	uint32_t v = gen9_masked_update(mreg(m, RING_RESET_CTL(e->base)), val);
 
 	v &= ~RESET_CTL_READY_TO_RESET;
-	if (v & RESET_CTL_REQUEST_RESET)
+	if ((v & RESET_CTL_REQUEST_RESET) && !m->cfg.reset_never_ready)
 		v |= RESET_CTL_READY_TO_RESET;
 	mreg_set(m, RING_RESET_CTL(e->base), v);
 }

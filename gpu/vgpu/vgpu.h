@@ -99,6 +99,12 @@ struct gvt_params {
 	bool gscale_predictive; /* copy the next vGPU's entries ahead */
 	uint32_t gscale_slot_mib; /* 0: 64 */
 	uint32_t gscale_fence_pool_mib; /* 0: 32; taken from the guests' low GM */
+	/* The GPU has no physical aperture guests could be pointed at (the
+	 * plain software model): fences over low GM are not pooled, the
+	 * guest keeps its ladder mapping (undetiled). Otherwise fenced low
+	 * GM goes through the pool and the physical aperture
+	 * (vgpu_fence_pool.c; docs/hardware.md "The aperture"). */
+	bool gscale_no_aperture;
 	/* DymGPU live (vgpu_place.c): the monitor's utilization window (0:
 	 * the paper's 20 s) and the re-placement policy on or off. */
 	uint32_t place_window_ms;

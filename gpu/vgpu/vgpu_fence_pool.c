@@ -77,6 +77,22 @@ static int pool_in(struct vgpu *v, unsigned int i, uint64_t gm, uint64_t size)
 	return 0;
 }
 
+/* Bytes of one row of tiles, or 0 for a pitch that is not whole tiles
+ * (i915_tiling_ok refuses those). A fence that is not a whole number of
+ * tile rows detiles its last bytes past its own end (i915 rounds fence
+ * sizes up to it, i915_gem_fence_size), into whatever the pool holds
+ * next: refused too. */
+static uint64_t tile_row(uint64_t f)
+{
+	bool y = f & (1ull << I965_FENCE_TILING_Y_SHIFT);
+	uint64_t pitch = (((f & GEN6_FENCE_PITCH_MASK) >> GEN6_FENCE_PITCH_SHIFT) +
+			  1) * 128;
+
+	if (pitch % (y ? 128 : 512))
+		return 0;
+	return pitch * (y ? 32 : 8);
+}
+
 /* The hardware value for guest fence i (already validated against the
  * vGPU's GM): through the pool when it fences CPU-visible GM under gScale. */
 uint64_t vgpu_fence_pool_map(struct vgpu *v, unsigned int i, uint64_t f)
@@ -87,6 +103,16 @@ uint64_t vgpu_fence_pool_map(struct vgpu *v, unsigned int i, uint64_t f)
 	if (!v->gvt->gs || !(f & I965_FENCE_REG_VALID) ||
 	    gm + size > v->gvt->aperture_size)
 		return f; /* nothing CPU-visible to detile */
+	if (v->gvt->p.gscale_no_aperture)
+		return f; /* nothing to detile with: the ladder stays */
+	if (!tile_row(f) || size % tile_row(f)) {
+		vgpu_warn(v, "fence %u over 0x%llx+%llu KiB is not whole rows "
+			  "of whole tiles (%llu bytes): fence refused", i,
+			  (unsigned long long)gm,
+			  (unsigned long long)(size >> 10),
+			  (unsigned long long)tile_row(f));
+		return f & ~I965_FENCE_REG_VALID;
+	}
 	if (pool_in(v, i, gm, size)) {
 		v->stats.fence_pool_full++;
 		vgpu_warn(v, "fence %u over 0x%llx+%llu KiB: fence memory pool "

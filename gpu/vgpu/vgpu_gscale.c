@@ -127,7 +127,12 @@ void vgpu_gscale_give_back(struct gvt *gvt, struct vgpu *v)
 }
 
 /* Ladder mapping of one low-GM entry: the guest's BAR2 page for it goes to
- * the host page behind the entry, or traps when the entry is not present. */
+ * the host page behind the entry, or traps when the entry is not present.
+ * Always the RAM page, on every backend, never the physical aperture page
+ * at the same offset: vGPUs share low GM, so the physical GGTT entry there
+ * may be another vGPU's. Only the fence pool, whose entries are this
+ * vGPU's alone, points guest pages at the physical aperture (what that
+ * means per backend: hv/gpu/gpu_host.c gpu_host_aperture_target). */
 static void ladder_update(struct vgpu *v, uint32_t index, uint64_t host)
 {
 	const struct hv_if *hv = &v->gvt->hv;

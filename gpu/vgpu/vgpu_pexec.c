@@ -4,10 +4,11 @@
  * driver (gpu/hw/pgpu.h) over whichever gpu_hw backend the GPU has: the
  * real iGPU's MMIO, the software model, or a test's fake device.
  *
- * Completion is found by polling the CSB (pgpu keeps the read pointer),
- * not through the interrupt, so it works from a timer as well as from the
- * GPU interrupt handler. An engine error (EIR) or a workload past the
- * hang timeout resets that engine only (gen9 §10). */
+ * Completion is found by reading the CSB (pgpu keeps the read pointer),
+ * so it works from a timer as well as after the GPU's interrupt (the
+ * hypervisor runs gvt_poll from its MSI on the MMIO backend). An engine
+ * error (EIR), the pGPU watchdog (no progress, MMIO backend) or a
+ * workload past the hang timeout resets that engine only (gen9 §10). */
 #include "gpu/hw/pgpu.h"
 #include "gpu/vgpu/vgpu_priv.h"
 
@@ -117,6 +118,7 @@ static int csb_done(struct gvt *gvt, struct pexec_engine *pe)
 int pexec_poll(struct gvt *gvt, int engine)
 {
 	struct pexec_engine *pe = &gvt->pe[engine];
+	enum gen9_engine_id id = (enum gen9_engine_id)engine;
 
 	if (!pe->inflight)
 		return 0;
@@ -124,8 +126,16 @@ int pexec_poll(struct gvt *gvt, int engine)
 		pe->completions++;
 		return 1;
 	}
-	return pgpu_engine_error(gvt->pgpu, (enum gen9_engine_id)engine)
-		       ? -GPU_EIO : 0;
+	if (pgpu_engine_error(gvt->pgpu, id))
+		return -GPU_EIO;
+	/* On the MMIO backend (the iGPU, or the model behind it) the
+	 * driver's watchdog finds an engine stuck without progress (ACTHD,
+	 * head, CSB) well before the mediator's hang timeout. */
+	if (!gvt->hw->info.is_model &&
+	    pgpu_engine_hung(gvt->pgpu, id, gvt_now(gvt) / 1000,
+			     PGPU_HANG_NO_PROGRESS_US))
+		return -GPU_ETIMEDOUT;
+	return 0;
 }
 
 /* Reset one engine (handshake, GDRST domain, wait), then set it up again;

@@ -137,6 +137,7 @@ static void collect(struct gvt *gvt)
 			gvt_log(gvt, HV_LOG_ERR, v ? v->id : 0,
 				"%s: workload %s, engine reset",
 				gen9_engine_name((enum gen9_engine_id)id),
+				r == -GPU_ETIMEDOUT ? "hung (no progress)" :
 				r < 0 ? "faulted" : "hung");
 			reset_inflight(gvt, id, r < 0 ? r : -GPU_ETIMEDOUT);
 		}

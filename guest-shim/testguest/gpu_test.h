@@ -7,6 +7,9 @@
 /* mode=gpu: probe, blit ROUNDS patterns unique to vm, read them back
  * through the aperture; results as CHECK lines. */
 void gpu_test(uint32_t vm);
+/* After gpu_test, with the word "fence": a fenced aperture range, detiled
+ * by a physical aperture or linear without one (issue 16). */
+void gpu_fence_test(void);
 /* After gpu_test: one blit round every 100 ms, forever, sleeping in HLT
  * between; a line every 100 rounds (the `make run` demo). */
 void gpu_demo(uint32_t vm) __attribute__((noreturn));

@@ -11,7 +11,8 @@
  *                 word "gpu", then the vGPU paths: gpu_test.c)
  *   mode=idle     sleep in HLT on a 10 Hz timer, print a line every 10 s of
  *                 guest time, never exit (a VM to look at from the shell)
- *   mode=gpu      the i915-like GPU test on the vGPU at 00:02.0 (gpu_test.c);
+ *   mode=gpu      the i915-like GPU test on the vGPU at 00:02.0 (gpu_test.c;
+ *                 with the word "fence" also a fenced aperture range);
  *                 with the word "loop", then a blit every 100 ms forever;
  *                 with "vmrpc", the GPU-memory channel (vmrpc_test.c);
  *                 with "move", blit while the hypervisor re-places its
@@ -366,6 +367,8 @@ void tg_main(const struct raw64_boot_info *bi)
 		hostile_main(bi, tsc_hz);
 	if (has_word(bi->cmdline, "mode=gpu")) {
 		gpu_test(bi->vm_id);
+		if (has_word(bi->cmdline, "fence") && !tg_failed)
+			gpu_fence_test();
 		if (has_word(bi->cmdline, "vmrpc") && !tg_failed)
 			vmrpc_test();
 		if (has_word(bi->cmdline, "move") && !tg_failed)

@@ -11,14 +11,19 @@
  *
  * The mediator runs in gScale mode: vGPUs share graphics memory through
  * private shadow GGTTs, and each guest's aperture is the ladder mapping
- * (EPT straight to the pages its GGTT entries name), which is also the only
- * aperture the model can offer: it has no physical BAR2 behind it.
+ * (EPT straight to the pages its GGTT entries name); fenced ranges go
+ * through the physical aperture where there is one
+ * (gpu_host_aperture_target).
  *
  * Each VM with vgpu_* keys gets a vGPU (gpu_host_vgpu_create) visible at
  * its 00:02.0 (hv/vm/vpci.c, hv/gpu/vgpu_dev.c), and the main loop
- * (hv/orchestrate.c) runs the GPU and the mediator every round
- * (gpu_host_poll): completions are
- * polled, not taken as host interrupts, on the real GPU as on the model. */
+ * (hv/orchestrate.c) calls gpu_host_poll every round. On the MMIO backend
+ * (the iGPU, or the model behind it) the GPU's MSI is programmed to a
+ * hypervisor vector (HOST_VEC_GPU): its handler marks work pending, and
+ * the mediator's completion path (CSB, retirement, the scheduler) runs
+ * when an interrupt came, plus a 1 ms tick for what depends on time
+ * alone (slice ends, hang timeouts). The plain model has no interrupt line
+ * to the CPU: there the mediator runs every round (polling). */
 #include "boot/config.h"
 #include "gpu/hw/pgpu.h"
 #include "gpu/hw/pgpu_takeover.h"
@@ -30,8 +35,10 @@
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_trapdev.h"
 #include "hv/gpu/gpu_place.h"
+#include "hv/gpu/gpu_smoke.h"
 #include "hv/gpu/gpu_teardown.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/gpu/gpu_irq.h"
 #include "hv/mem.h"
 #include "hv/paging_mmio.h"
 #include "hv/pci.h"
@@ -51,7 +58,9 @@ static struct pgpu host_pgpu;
 static struct gpu_hw host_hw;
 static struct gvt *host_gvt;
 static uint64_t host_start_ns;	/* when the mediator came up */
+static const struct pci_dev *host_dev;	/* the iGPU's function, or NULL */
 static uint32_t max_faults = HVCFG_DEFAULT_VGPU_FAULTS;
+
 static uint32_t fault_window_ms = HVCFG_DEFAULT_VGPU_FAULT_WINDOW_MS;
 
 struct gvt *gpu_host_gvt(void)
@@ -181,6 +190,7 @@ static int real_up(const struct pci_dev *d)
 		for (unsigned b = 0; b < 4; b++)
 			cfg[off + b] = (uint8_t)(v >> (8 * b));
 	}
+	host_dev = d;
 	err = pgpu_decode_config(cfg, sizeof(cfg), 0, &info);
 	if (err) {
 		kprintf("gpu: %02x:%02x.%x: config space not usable (%d)\n",
@@ -216,11 +226,24 @@ static int real_up(const struct pci_dev *d)
 	return 0;
 }
 
+/* hv.cfg gpu_smoke=yes, after the takeover and before the mediator; its
+ * MSIs are not counted against the mediator's. */
+static void smoke(bool msi_ok)
+{
+	kprintf("gpu: smoke test on the %s\n", model_in_use ?
+		"software model (not the MMIO path: gpu=model-mmio or an "
+		"iGPU runs that)" : gpu_trapdev_present() ?
+		"software model behind MMIO" : "Gen9 iGPU");
+	gpu_smoke_run(&host_pgpu, msi_ok ? gpu_irq_msis : NULL);
+	gpu_irq_forget();
+}
+
 /* gpu=model-mmio: the device must exist before the PCI scan finds it. */
 void gpu_host_early(const struct hv_config *cfg, uint64_t map_top,
 		    uint64_t ram_top)
 {
-	if (want_gpu(cfg) && cfg->gpu == HVCFG_GPU_MODEL_MMIO)
+	if ((want_gpu(cfg) || cfg->gpu_smoke) &&
+	    cfg->gpu == HVCFG_GPU_MODEL_MMIO)
 		(void)gpu_trapdev_setup(map_top, ram_top);
 }
 
@@ -228,22 +251,33 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 {
 	static const struct hv_if hv = { &hv_ops_impl, NULL };
 	struct gvt_params p = { .gscale = true };
+	bool msi_ok;
 	int err;
 
-	if (!want_gpu(cfg))
+	if (!want_gpu(cfg) && !cfg->gpu_smoke)
 		return;
 	/* DymGPU's run-time re-placement with placement=dymgpu (the monitor
 	 * runs either way; only guests with the guest channel ever move). */
 	p.place_off = cfg->placement != HVCFG_PLACE_DYMGPU;
 	if (igpu && cfg->gpu == HVCFG_GPU_MODEL)
 		kprintf("gpu: gpu=model in hv.cfg: leaving the iGPU alone\n");
+	if (!tsc_hz())
+		tsc_calibrate(); /* the MMIO backend's delays need it */
 	if (igpu && cfg->gpu != HVCFG_GPU_MODEL)
 		err = real_up(igpu);
 	else
 		err = model_up();
 	if (err)
 		return;
+	msi_ok = !model_in_use && gpu_irq_msi_up(host_dev);
+	if (cfg->gpu_smoke)
+		smoke(msi_ok);
+	if (!want_gpu(cfg))
+		return; /* the smoke test only: no mediator */
 	p.pgpu = &host_pgpu;
+	/* The ladder/pool choice per backend (gpu_host_aperture_target): the
+	 * plain model has no physical aperture to pool fenced pages in. */
+	p.gscale_no_aperture = model_in_use;
 	err = gvt_create(&host_hw, &hv, &p, &host_gvt);
 	if (err) {
 		kprintf("gpu: gvt_create failed (%d)\n", err);
@@ -251,6 +285,8 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 		return;
 	}
 	host_start_ns = hv_ops_impl.now_ns(NULL);
+	if (msi_ok)
+		gpu_irq_enable(&host_pgpu);
 	if (cfg->vgpu_faults)
 		max_faults = cfg->vgpu_faults;
 	if (cfg->vgpu_fault_window_ms)
@@ -282,16 +318,31 @@ uint64_t gpu_host_rcopy_permille(void)
 	return st.copy_ns * 1000 / t;
 }
 
-/* May a guest page be EPT-mapped onto hpa as GPU memory? Only the real
- * GPU's aperture (gScale's fence pool); the model has none, and behind
- * MMIO its BAR2 is a trapped window no guest access could reach. */
-bool gpu_host_is_aperture(uint64_t hpa)
+/* Where a guest's aperture page may point, per backend. The mediator's
+ * ladder maps unfenced low GM to the RAM behind each GGTT entry on every
+ * backend (gScale's ladder mapping: the physical GGTT entries of shared
+ * low GM may be another vGPU's at any moment, so the physical aperture
+ * page at the same offset would show that vGPU's memory). Only the fence
+ * pool asks for the physical aperture: its entries are copies of this
+ * vGPU's private shadow in pool space nobody else is given, and only a
+ * CPU access through the aperture is detiled by a fence. Here the answer
+ * depends on what the aperture is:
+ *   iGPU        BAR2 is memory (WC): EPT maps the guest page straight to it;
+ *   model-mmio  BAR2 is trapped pages: the EPT entry stays not present and
+ *               the access is repeated at hpa by the hypervisor, which
+ *               faults into the model (ap_redirect.h): two traps;
+ *   model       no physical aperture: the mediator does not pool fenced
+ *               pages (gvt_params.gscale_no_aperture), the guest keeps its
+ *               ladder mapping to RAM, undetiled; a request here is
+ *               refused. */
+enum gpu_ap_target gpu_host_aperture_target(uint64_t hpa)
 {
 	const struct gpu_hw_info *i = &host_hw.info;
 
-	return host_gvt && !model_in_use && !gpu_trapdev_present() &&
-	       hpa >= i->aperture_base &&
-	       hpa - i->aperture_base < i->aperture_size;
+	if (!host_gvt || model_in_use || hpa < i->aperture_base ||
+	    hpa - i->aperture_base >= i->aperture_size)
+		return GPU_AP_NONE;
+	return gpu_trapdev_present() ? GPU_AP_TRAPPED : GPU_AP_DIRECT;
 }
 
 static enum vgpu_ppgtt_policy ppgtt_policy(enum hvcfg_ppgtt c)
@@ -490,8 +541,10 @@ bool gpu_host_report(unsigned vm_id)
 	}
 	/* gpu=model-mmio: the trapped-access counters, once, after the last
 	 * VM's lines. */
-	if (vm_id + 1 == nr_vms)
+	if (vm_id + 1 == nr_vms) {
 		gpu_trapdev_report();
+		gpu_irq_report(host_gvt, &host_pgpu, model_in_use);
+	}
 	return had;
 }
 
@@ -524,7 +577,7 @@ void gpu_host_poll(void)
 	if (model_in_use)
 		gen9_model_poll(&host_model);
 	gpu_trapdev_tick(0);
-	gvt_poll(host_gvt);
+	gpu_irq_run(host_gvt, &host_pgpu);
 	recover_vgpus();
 	gpu_teardown_stopped();
 	gpu_balloon_tick();

@@ -23,8 +23,13 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu);
 void gpu_host_place(const struct hv_config *cfg);
 /* gBalloon's R_copy since the mediator came up, in thousandths. */
 uint64_t gpu_host_rcopy_permille(void);
-/* hpa lies in the real GPU's aperture (never true on the model). */
-bool gpu_host_is_aperture(uint64_t hpa);
+/* What EPT may do with a guest aperture page the mediator points at hpa
+ * (gScale's fence pool): hpa outside the physical aperture, or no
+ * physical aperture (the plain model): NONE; the iGPU's BAR2: map it
+ * (DIRECT); gpu=model-mmio's trapped BAR2: keep the guest page trapping
+ * and repeat its accesses at hpa (TRAPPED, hv/gpu/ap_redirect.h). */
+enum gpu_ap_target { GPU_AP_NONE, GPU_AP_DIRECT, GPU_AP_TRAPPED };
+enum gpu_ap_target gpu_host_aperture_target(uint64_t hpa);
 /* The mediator, or NULL when none was created. */
 struct gvt *gpu_host_gvt(void);
 

@@ -1,12 +1,15 @@
 /* The model-behind-MMIO GPU (gpu_trapdev.h): setup, its PCI function, and
  * the #PF hook that turns the hypervisor's own faulting loads and stores
  * into model accesses (hv/gpu/trapdev_access.c). */
+#include "gpu/hw/pgpu_msi.h"
 #include "gpu/hw/pgpu_takeover.h"
 #include "gpu/model/gen9_model.h"
 #include "hv/console.h"
 #include "hv/cpu.h"
+#include "hv/gpu/ap_redirect.h"
 #include "hv/gpu/gpu_trapdev.h"
 #include "hv/gpu/trapdev_access.h"
+#include "hv/host_lapic.h"
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
 #include "hv/paging_mmio.h"
@@ -25,52 +28,44 @@
 #define TRAPDEV_STOLEN_RESERVED (1ull << 20)
 #define GIB (1ull << 30)
 
+#define REDIRECT_SLOTS 16384u /* 3/4 usable: 48 MiB of 4 KiB pages */
+
 static struct gen9_model model;
 static struct trapdev td;
-static uint8_t cfg[GEN9_PCI_CFG_SIZE];
 static bool present;
-
-static uint32_t get32(uint16_t off)
-{
-	return cfg[off] | cfg[off + 1] << 8 | cfg[off + 2] << 16 |
-	       (uint32_t)cfg[off + 3] << 24;
-}
-
-static void put32(uint16_t off, uint32_t v)
-{
-	for (unsigned b = 0; b < 4; b++)
-		cfg[off + b] = (uint8_t)(v >> (8 * b));
-}
+/* Guest aperture pages standing for trapped BAR2 pages (ap_redirect.h),
+ * and how many guest accesses went through them. */
+static struct ap_redirect redirects;
+static uint64_t ap_guest_accesses, ap_map_refused;
 
 static uint32_t cfg_read32(uint16_t off)
 {
-	return get32(off);
+	return trapdev_cfg_read(&td, off);
 }
 
-/* Writable: COMMAND's low byte and the BARs' sizing protocol (all ones
- * reads back the size mask; the place itself is fixed, as a BAR the
- * firmware assigned). Everything else reads as the hardware's reset
- * value and ignores writes. */
 static void cfg_write32(uint16_t off, uint32_t v)
 {
-	static const uint64_t bar_size[2] = { GEN9_BAR0_SIZE, TRAPDEV_APERTURE };
-	uint64_t base;
+	trapdev_cfg_write(&td, off, v);
+}
 
-	if (off == GEN9_PCI_COMMAND) {
-		cfg[off] = (uint8_t)v;
-		return;
+/* The model's interrupt output rose: the device sends its MSI, a memory
+ * write of the data to the address its capability holds. An address in
+ * the 0xFEExxxxx window reaches the LAPIC it names (SDM 3A 10.11); the
+ * hypervisor plays the chipset by sending that LAPIC the same fixed
+ * interrupt through its ICR, so the vector arrives as it would from the
+ * iGPU: pending in the IRR until the host opens its window or, while a
+ * guest runs, as an external-interrupt VM exit. */
+static void raise_msi(void *ctx, bool asserted)
+{
+	uint32_t dest;
+	uint8_t vector;
+
+	(void)ctx;
+	if (asserted && trapdev_msi(&td, &dest, &vector) &&
+	    lapic_send_fixed(dest, vector)) {
+		td.msi_sent--;
+		td.msi_bad++;
 	}
-	if (off < GEN9_PCI_BAR0 || off >= GEN9_PCI_BAR4)
-		return;
-	base = off < GEN9_PCI_BAR2 ? td.bar0 : td.bar2;
-	if (v == 0xffffffffu && !(off & 4))
-		put32(off, (uint32_t)~(bar_size[off >= GEN9_PCI_BAR2] - 1) |
-				   (get32(off) & 0xf));
-	else if (v == 0xffffffffu)
-		put32(off, 0xffffffffu);
-	else
-		put32(off, (off & 4) ? (uint32_t)(base >> 32)
-				     : (uint32_t)base | (get32(off) & 0xf));
 }
 
 static const struct pci_emulated pci_fn = { 0, 2, 0, cfg_read32, cfg_write32 };
@@ -138,6 +133,7 @@ static int model_create(void)
 	mc.aperture_size = TRAPDEV_APERTURE;
 	mc.stolen_base = TRAPDEV_STOLEN_BASE;
 	mc.stolen_size = TRAPDEV_STOLEN;
+	mc.irq_notify = raise_msi;
 	return gen9_model_init(&model, &mc, &mm, &dma);
 }
 
@@ -175,6 +171,7 @@ static int place_bars(uint64_t map_top, uint64_t ram_top)
 
 int gpu_trapdev_setup(uint64_t map_top, uint64_t ram_top)
 {
+	struct ap_redirect_slot *slots;
 	int err = place_bars(map_top, ram_top);
 
 	if (!err)
@@ -189,7 +186,11 @@ int gpu_trapdev_setup(uint64_t map_top, uint64_t ram_top)
 	}
 	td.model = &model;
 	firmware_state();
-	gen9_model_pci_config(&model, cfg);
+	trapdev_cfg_init(&td);
+	slots = page_alloc_contig(REDIRECT_SLOTS *
+				  sizeof(struct ap_redirect_slot) / PAGE_SIZE);
+	if (slots) /* without it guest pages never stand for BAR2 pages */
+		ap_redirect_init(&redirects, slots, REDIRECT_SLOTS);
 	exception_set_pf_hook(pf_hook);
 	pci_set_emulated(&pci_fn);
 	present = true;
@@ -211,15 +212,73 @@ bool gpu_trapdev_present(void)
 	return present;
 }
 
+int gpu_trapdev_ap_map(uint32_t vm, uint64_t gpa, uint64_t hpa)
+{
+	if (!redirects.slot || ap_redirect_set(&redirects, vm, gpa, hpa)) {
+		ap_map_refused++;
+		return -HV_ENOMEM;
+	}
+	return 0;
+}
+
+void gpu_trapdev_ap_unmap(uint32_t vm, uint64_t gpa)
+{
+	if (redirects.slot)
+		ap_redirect_clear(&redirects, vm, gpa);
+}
+
+/* The guest's access, repeated by us at the BAR2 address: a load or store
+ * of the same width, which faults into pf_hook like every access of ours
+ * to the trapped windows. */
+bool gpu_trapdev_ap_access(uint32_t vm, uint64_t gpa, unsigned size,
+			   bool write, uint64_t *val)
+{
+	uint64_t hpa;
+	void *p;
+
+	if (!present || !ap_redirect_find(&redirects, vm, gpa, &hpa) ||
+	    (size != 1 && size != 2 && size != 4 && size != 8))
+		return false;
+	p = hv_va(hpa);
+	ap_guest_accesses++;
+	switch (size) {
+	case 1:
+		if (write) *(volatile uint8_t *)p = (uint8_t)*val;
+		else *val = *(volatile uint8_t *)p;
+		break;
+	case 2:
+		if (write) *(volatile uint16_t *)p = (uint16_t)*val;
+		else *val = *(volatile uint16_t *)p;
+		break;
+	case 4:
+		if (write) *(volatile uint32_t *)p = (uint32_t)*val;
+		else *val = *(volatile uint32_t *)p;
+		break;
+	default:
+		if (write) *(volatile uint64_t *)p = *val;
+		else *val = *(volatile uint64_t *)p;
+		break;
+	}
+	return true;
+}
+
 void gpu_trapdev_report(void)
 {
 	if (!present)
 		return;
 	kprintf("gpu: model-mmio: trapped accesses: registers %llu reads "
 		"%llu writes, GGTT %llu reads %llu writes, aperture %llu "
-		"bytes, %llu undefined\n", (unsigned long long)td.reg_reads,
+		"bytes, %llu undefined; MSI %llu sent, %llu while disabled, "
+		"%llu undeliverable; guest accesses through the physical "
+		"aperture %llu (%u pages, %llu refused)\n",
+		(unsigned long long)td.reg_reads,
 		(unsigned long long)td.reg_writes,
 		(unsigned long long)td.pte_reads,
 		(unsigned long long)td.pte_writes,
-		(unsigned long long)td.ap_bytes, (unsigned long long)td.odd);
+		(unsigned long long)td.ap_bytes, (unsigned long long)td.odd,
+		(unsigned long long)td.msi_sent,
+		(unsigned long long)td.msi_disabled,
+		(unsigned long long)td.msi_bad,
+		(unsigned long long)ap_guest_accesses, redirects.used,
+		(unsigned long long)ap_map_refused);
 }

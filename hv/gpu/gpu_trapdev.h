@@ -21,6 +21,16 @@ void gpu_trapdev_tick(uint32_t us);
 /* Is there one? */
 bool gpu_trapdev_present(void);
 
+/* A guest aperture page gpa of VM vm stands for the trapped BAR2 page hpa
+ * (hv/gpu/ap_redirect.h): remembered, or forgotten. 0 or -HV_ENOMEM. */
+int gpu_trapdev_ap_map(uint32_t vm, uint64_t gpa, uint64_t hpa);
+void gpu_trapdev_ap_unmap(uint32_t vm, uint64_t gpa);
+/* A guest's aperture access that exited: when gpa stands for a BAR2 page,
+ * repeat it there (size 1, 2, 4 or 8; *val in for a write, out for a
+ * read) and return true; false when it does not. */
+bool gpu_trapdev_ap_access(uint32_t vm, uint64_t gpa, unsigned size,
+			   bool write, uint64_t *val);
+
 /* One line of counters: trapped accesses by kind. */
 void gpu_trapdev_report(void);
 

@@ -8,12 +8,14 @@
  * EPT mappings are checked here, not trusted to the mediator: a page may be
  * mapped only inside the VM's decoded BAR2 (vgpu_dev_may_map: never over
  * its RAM or a device), and only to a host page of that VM's own RAM or of
- * the real GPU's aperture (gScale's fence pool; the software model has no
- * aperture, so there only the VM's RAM). */
+ * the physical aperture (gScale's fence pool), as the backend allows
+ * (gpu_host_aperture_target: mapped on the iGPU, trapped and repeated
+ * under gpu=model-mmio, refused on the plain model, which has none). */
 #include "gpu/hv_ops.h"
 #include "gpu/hw/gpu_hw.h"
 #include "hv/console.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/gpu/gpu_trapdev.h"
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
 #include "hv/tsc.h"
@@ -79,14 +81,23 @@ static int op_ept_map(void *ctx, uint32_t id, uint64_t gpa, uint64_t hpa,
 	unsigned perms = ((flags & HV_MAP_READ) ? EPT_R : 0) |
 			 ((flags & HV_MAP_WRITE) ? EPT_RW : 0);
 
+	enum gpu_ap_target ap;
+
 	(void)ctx;
 	if (!vm || !perms)
 		return -GPU_EINVAL;
-	if (!vgpu_dev_may_map(vm, gpa) ||
-	    !(own_ram(vm, hpa) || gpu_host_is_aperture(hpa))) {
+	ap = own_ram(vm, hpa) ? GPU_AP_NONE : gpu_host_aperture_target(hpa);
+	if (!vgpu_dev_may_map(vm, gpa) || (!own_ram(vm, hpa) && !ap)) {
 		vm->stats.vgpu_maps_refused++;
 		return -GPU_EFAULT;
 	}
+	if (ap == GPU_AP_TRAPPED) {
+		/* Not present, so the guest's access exits and is repeated
+		 * at hpa (vgpu_dev.c -> gpu_trapdev_ap_access). */
+		(void)vm_ept_unmap(vm, gpa & PAGE_MASK, PAGE_SIZE);
+		return gpu_trapdev_ap_map(id, gpa, hpa) ? -GPU_ENOMEM : 0;
+	}
+	gpu_trapdev_ap_unmap(id, gpa);
 	return err_to_gpu(vm_ept_map(vm, gpa & PAGE_MASK, hpa & PAGE_MASK,
 				     PAGE_SIZE, perms,
 				     (flags & HV_MAP_WC) ? MEMTYPE_WC
@@ -102,6 +113,7 @@ static int op_ept_unmap(void *ctx, uint32_t id, uint64_t gpa)
 	(void)ctx;
 	if (!vm || gpa < vm->mem_bytes)
 		return -GPU_EINVAL;
+	gpu_trapdev_ap_unmap(id, gpa);
 	return err_to_gpu(vm_ept_unmap(vm, gpa & PAGE_MASK, PAGE_SIZE));
 }
 

@@ -16,6 +16,9 @@
 struct trapdev {
 	struct gen9_model *model;
 	uint64_t bar0, bar2, bar2_size;
+	/* Its PCI config space (trapdev_cfg.c), and where its MSIs went. */
+	uint8_t cfg[GEN9_PCI_CFG_SIZE];
+	uint64_t msi_sent, msi_disabled, msi_bad;
 	/* What the accesses were: the figures the boot log and tests show. */
 	uint64_t reg_reads, reg_writes, pte_reads, pte_writes, ap_bytes;
 	uint64_t odd; /* widths or places the hardware does not define:
@@ -33,5 +36,18 @@ bool trapdev_claims(const struct trapdev *td, uint64_t addr);
 int trapdev_access(struct trapdev *td, uint64_t addr, const uint8_t *code,
 		   size_t code_len, struct guest_regs *regs,
 		   uint8_t *insn_len);
+
+/* ---- the PCI function (trapdev_cfg.c) ---- */
+/* Config space from the model (gen9_model_pci_config), BARs at td's. */
+void trapdev_cfg_init(struct trapdev *td);
+uint32_t trapdev_cfg_read(const struct trapdev *td, uint16_t off);
+/* Writable as on the iGPU: COMMAND (memory, bus master, INTx disable),
+ * the MSI enable bit, address and data, the BARs' sizing protocol. */
+void trapdev_cfg_write(struct trapdev *td, uint16_t off, uint32_t v);
+/* The interrupt output rose: the MSI the device sends. true with the
+ * LAPIC id and vector its address and data name (counted in msi_sent);
+ * false when MSI or bus mastering is off (msi_disabled) or the message
+ * is not a fixed interrupt to a physical APIC id (msi_bad). */
+bool trapdev_msi(struct trapdev *td, uint32_t *dest, uint8_t *vector);
 
 #endif

@@ -2,6 +2,7 @@
 #include "gpu/vgpu/vgpu.h"
 #include "guest-shim/include/g9hv/hypercall.h"
 #include "hv/console.h"
+#include "hv/gpu/gpu_trapdev.h"
 #include "hv/gpu/vgpu_dev.h"
 #include "hv/vm/vm.h"
 
@@ -60,9 +61,15 @@ static void bar0_write(struct vm *vm, uint64_t off, unsigned size,
 }
 
 /* Only aperture pages the ladder did not map reach these: outside the
- * vGPU's low GM, or with no GGTT entry behind them. */
+ * vGPU's low GM, with no GGTT entry behind them, or (gpu=model-mmio) a
+ * fenced page standing for the trapped physical aperture, repeated there. */
 static uint64_t bar2_read(struct vm *vm, uint64_t off, unsigned size)
 {
+	uint64_t val;
+
+	if (gpu_trapdev_ap_access(vm->id, vm->vgpu_bar[BAR2].gpa + off, size,
+				  false, &val))
+		return val;
 	vm_event(vm, VM_EV_VGPU_APERTURE, "read of aperture offset %llx: no "
 		 "graphics memory of this vGPU there; reads all ones",
 		 (unsigned long long)off);
@@ -72,8 +79,9 @@ static uint64_t bar2_read(struct vm *vm, uint64_t off, unsigned size)
 static void bar2_write(struct vm *vm, uint64_t off, unsigned size,
 		       uint64_t val)
 {
-	(void)size;
-	(void)val;
+	if (gpu_trapdev_ap_access(vm->id, vm->vgpu_bar[BAR2].gpa + off, size,
+				  true, &val))
+		return;
 	vm_event(vm, VM_EV_VGPU_APERTURE, "write to aperture offset %llx: no "
 		 "graphics memory of this vGPU there; dropped",
 		 (unsigned long long)off);

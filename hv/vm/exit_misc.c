@@ -1,6 +1,7 @@
 /* Small exit handlers: HLT, timers and interrupt windows, host interrupts,
  * control registers, VMX instructions from the guest, and the fatal ones. */
 #include "hv/console.h"
+#include "hv/host_irq.h"
 #include "hv/vm/guest_state_vmcs.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vmexit.h"
@@ -9,7 +10,6 @@
 #include "hv/vmx/vmx_insn.h"
 #include "hv/x86.h"
 
-#define LAPIC_EOI_MMIO	0xfee000b0ull	/* host xAPIC EOI register */
 #define PIC1_CMD	0x20
 #define PIC2_CMD	0xa0
 #define PIC_EOI		0x20
@@ -50,9 +50,12 @@ enum exit_action handle_interrupt_window(struct vm *vm,
 	return EXIT_RESUME;
 }
 
-/* A host interrupt arrived while a guest ran. We mask every host source at
- * boot, so this is a stray one; acknowledge it where it may have come from
- * (the exit already acknowledged it to the controller) and go on. */
+/* A host interrupt arrived while a guest ran; "acknowledge interrupt on
+ * exit" handed us its vector. A registered one (the GPU's MSI) goes to its
+ * handler (hv/host_irq.c, which sends the EOI) and ends the slice, so the
+ * main loop runs the work it marked pending now rather than after the
+ * guest's slice. Anything else is a stray: every other host source is
+ * masked at boot; acknowledge it where it may have come from and go on. */
 enum exit_action handle_external_interrupt(struct vm *vm,
 					   const struct vm_exit *ex)
 {
@@ -60,7 +63,9 @@ enum exit_action handle_external_interrupt(struct vm *vm,
 	uint32_t info = (uint32_t)vmread(VMCS_EXIT_INTR_INFO);
 
 	(void)ex;
-	*(volatile uint32_t *)(uintptr_t)LAPIC_EOI_MMIO = 0;
+	if ((info & INTR_INFO_VALID) &&
+	    host_irq_dispatch((uint8_t)(info & INTR_INFO_VECTOR_MASK), true))
+		return EXIT_YIELD;
 	outb(PIC2_CMD, PIC_EOI);
 	outb(PIC1_CMD, PIC_EOI);
 	if (!told) {

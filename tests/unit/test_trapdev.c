@@ -1,9 +1,11 @@
 /* gpu=model-mmio on the host. Part 1: single instructions, as the #PF hook
  * (hv/gpu/gpu_trapdev.c) hands them to trapdev_access. Part 2: the real
  * MMIO backend (gpu/hw/mmio_backend.c) and pGPU driver over PROT_NONE
- * "BARs": every load and store the compiler emitted for them faults, a
- * SIGSEGV handler emulates it through trapdev_access exactly as the
- * hypervisor's #PF hook does, and the model sees the driver's accesses. */
+ * "BARs" (tests/harness/trapped_mmio.c): every load and store the compiler
+ * emitted for them faults, a SIGSEGV handler emulates it through
+ * trapdev_access exactly as the hypervisor's #PF hook does, and the model
+ * sees the driver's accesses. Part 3: the PCI function's config space and
+ * its MSI, programmed by the hypervisor's pgpu_msi code. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
@@ -20,6 +22,8 @@
 #include "hv/gpu/trapdev_access.h"
 #include "hv/hv_errno.h"
 #include "tests/harness/model_harness.h"
+#include "tests/harness/trapped_mmio.h"
+#include "gpu/hw/pgpu_msi.h"
 
 #define BAR0 0xffc0000000ull
 #define BAR2 0xffe0000000ull
@@ -146,77 +150,13 @@ static void test_undefined_accesses_are_counted(void **state)
 
 /* ---- part 2: the real backend over trapping pages --------------------- */
 
-static const int gregs_of[GPR_COUNT] = {
-	REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
-	REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15,
-};
-static uint64_t faults;
-
-static void on_segv(int sig, siginfo_t *si, void *uc_)
-{
-	ucontext_t *uc = uc_;
-	greg_t *g = uc->uc_mcontext.gregs;
-	struct guest_regs r;
-	uint8_t len;
-
-	(void)sig;
-	for (int i = 0; i < GPR_COUNT; i++)
-		r.gpr[i] = (uint64_t)g[gregs_of[i]];
-	if (!trapdev_claims(&TD, (uint64_t)(uintptr_t)si->si_addr) ||
-	    trapdev_access(&TD, (uint64_t)(uintptr_t)si->si_addr,
-			   (const uint8_t *)g[REG_RIP], 15, &r, &len))
-		abort();
-	for (int i = 0; i < GPR_COUNT; i++)
-		g[gregs_of[i]] = (greg_t)r.gpr[i];
-	g[REG_RIP] += len;
-	faults++;
-}
-
-static struct harness *delay_h;
-
-static void model_delay(uint32_t us)
-{
-	gen9_model_udelay(&delay_h->m, us);
-}
-
-/* gpu_hw on the MMIO backend whose BARs are PROT_NONE mappings. */
-static void trapped_hw(struct gpu_hw *hw, struct gpu_mmio_backend *be)
-{
-	void *b0 = mmap(NULL, GEN9_BAR0_SIZE, PROT_NONE,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	void *b2 = mmap(NULL, TD.bar2_size, PROT_NONE,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	struct sigaction sa = { 0 };
-	struct gpu_hw_info info;
-
-	assert_true(b0 != MAP_FAILED && b2 != MAP_FAILED);
-	TD.bar0 = (uint64_t)(uintptr_t)b0;
-	TD.bar2 = (uint64_t)(uintptr_t)b2;
-	sa.sa_sigaction = on_segv;
-	sa.sa_flags = SA_SIGINFO;
-	assert_int_equal(sigaction(SIGSEGV, &sa, NULL), 0);
-	gen9_model_info(&H.m, &info);
-	be->bar0 = b0;
-	be->aperture = b2;
-	delay_h = &H;
-	be->udelay = model_delay;
-	assert_int_equal(gpu_hw_mmio_init(hw, be, &info, &H.dma), 0);
-}
-
-static void untrap(void)
-{
-	signal(SIGSEGV, SIG_DFL);
-	munmap((void *)(uintptr_t)TD.bar0, GEN9_BAR0_SIZE);
-	munmap((void *)(uintptr_t)TD.bar2, TD.bar2_size);
-}
-
 /* pgpu_init, forcewake, a GGTT entry, the aperture, a fence, an engine
  * bring-up and one MI_STORE_DATA_IMM breadcrumb on the blitter, its CSB
  * read over MMIO: all through faulting loads and stores. */
 static void test_real_backend_drives_the_model(void **state)
 {
-	struct gpu_mmio_backend be;
-	struct gpu_hw hw;
+	struct trapped t;
+	struct gpu_hw *hw = &t.hw;
 	struct pgpu p;
 	struct h_ctx c;
 	struct pgpu_csb_event ev[6];
@@ -225,17 +165,17 @@ static void test_real_backend_drives_the_model(void **state)
 	uint64_t pte;
 
 	(void)state;
-	trapped_hw(&hw, &be);
-	assert_int_equal(pgpu_init(&p, &hw), 0);
-	assert_true(faults > 0);
+	trapped_init(&t, &H);
+	assert_int_equal(pgpu_init(&p, hw), 0);
+	assert_true(t.faults > 0);
 	assert_int_equal(pgpu_forcewake_get(&p, gen9_engine_fw_domains(GEN9_BCS0)), 0);
 	pte = H.ggtt[g >> 12];
 	assert_int_equal(pgpu_ggtt_read(&p, g >> 12), pte);
 	assert_int_equal(pgpu_ggtt_write(&p, (g >> 12) + 1, pte), 0);
 	assert_int_equal(H.ggtt[(g >> 12) + 1], pte);
-	assert_int_equal(gpu_hw_aperture_rw(&hw, g + 100, buf, 4, true), 0);
+	assert_int_equal(gpu_hw_aperture_rw(hw, g + 100, buf, 4, true), 0);
 	assert_memory_equal((uint8_t *)h_gptr(&H, g) + 100, buf, 4);
-	assert_int_equal(gpu_hw_aperture_rw(&hw, g + 4096 + 100, back, 4, false), 0);
+	assert_int_equal(gpu_hw_aperture_rw(hw, g + 4096 + 100, back, 4, false), 0);
 	assert_memory_equal(back, buf, 4); /* same page through entry +1 */
 	assert_int_equal(pgpu_fence_write(&p, 3, pgpu_fence_encode(0x100000, 0x10000, 512, false)), 0);
 	assert_int_equal(h_rd(&H, FENCE_REG_GEN6_HI(3)) != 0, 1);
@@ -252,15 +192,114 @@ static void test_real_backend_drives_the_model(void **state)
 	h_emit(&H, &c, MI_NOOP);
 	h_ctx_commit(&H, &c);
 	assert_int_equal(pgpu_execlist_submit(&p, GEN9_BCS0, h_desc(&c), 0), 0);
-	gpu_hw_udelay(&hw, 10);
+	gpu_hw_udelay(hw, 10);
 	assert_int_equal(*(uint32_t *)h_gptr(&H, seqno), 0xfeedf00d);
 	assert_int_equal(pgpu_csb_process(&p, GEN9_BCS0, ev, 6), 2);
 	assert_int_equal(ev[1].ctx_id, 0x77);
 	assert_true(pgpu_engine_idle(&p, GEN9_BCS0));
-	assert_int_equal(TD.odd, 0);
-	assert_true(TD.reg_reads > 10 && TD.reg_writes > 10);
-	assert_int_equal(TD.pte_writes, 1);
-	untrap();
+	assert_int_equal(t.td.odd, 0);
+	assert_true(t.td.reg_reads > 10 && t.td.reg_writes > 10);
+	assert_int_equal(t.td.pte_writes, 1);
+	trapped_fini(&t);
+}
+
+/* ---- part 3: config space and the MSI ------------------------------- */
+
+static uint32_t io_rd(void *ctx, uint16_t off)
+{
+	return trapdev_cfg_read(ctx, off);
+}
+
+static void io_wr(void *ctx, uint16_t off, uint32_t v)
+{
+	trapdev_cfg_write(ctx, off, v);
+}
+
+/* pgpu_msi_program finds the capability at 0xAC (gen9.md §1.2) through
+ * the list, writes address and data, turns INTx off and MSI on; the
+ * device then sends exactly that vector to that APIC id, and nothing
+ * while MSI is off. */
+static void test_msi_programmed_and_sent(void **state)
+{
+	struct pgpu_cfg_io io = { &TD, io_rd, io_wr };
+	struct pgpu_msi m, back;
+	uint32_t dest = 0;
+	uint8_t vec = 0;
+
+	(void)state;
+	trapdev_cfg_init(&TD);
+	assert_int_equal(pgpu_msi_find(&io), 0xac);
+	assert_false(pgpu_msi_read(&io, &back));
+	assert_false(trapdev_msi(&TD, &dest, &vec)); /* MSI still off */
+	assert_int_equal(TD.msi_disabled, 1);
+	assert_int_equal(pgpu_msi_program(&io, 3, 0x50, &m), 0);
+	assert_int_equal(m.cap, 0xac);
+	assert_false(m.is64);
+	assert_int_equal(m.addr, 0xfee03000u);
+	assert_int_equal(m.data, 0x4050);
+	assert_true(pgpu_msi_read(&io, &back));
+	assert_int_equal(back.addr, 0xfee03000u);
+	assert_int_equal(back.data, 0x4050);
+	assert_true(trapdev_cfg_read(&TD, GEN9_PCI_COMMAND) &
+		    PCI_COMMAND_INTX_DISABLE);
+	assert_true(trapdev_msi(&TD, &dest, &vec));
+	assert_int_equal(dest, 3);
+	assert_int_equal(vec, 0x50);
+	assert_int_equal(TD.msi_sent, 1);
+	/* What an MSI cannot say without interrupt remapping, refused. */
+	assert_int_equal(pgpu_msi_program(&io, 256, 0x50, NULL), -2);
+	assert_int_equal(pgpu_msi_program(&io, 0, 20, NULL), -2);
+	/* A logical-destination address is not delivered, but counted. */
+	trapdev_cfg_write(&TD, GEN9_PCI_MSI_ADDR, 0xfee00004u);
+	assert_false(trapdev_msi(&TD, &dest, &vec));
+	assert_int_equal(TD.msi_bad, 1);
+	/* Bus mastering off: the device sends nothing. */
+	trapdev_cfg_write(&TD, GEN9_PCI_COMMAND, GEN9_PCI_CMD_MEM);
+	assert_false(trapdev_msi(&TD, &dest, &vec));
+	assert_int_equal(TD.msi_disabled, 2);
+}
+
+/* A config space without a capability list, or with a loop in it. */
+static uint32_t raw_rd(void *ctx, uint16_t off)
+{
+	const uint8_t *c = ctx;
+
+	return c[off] | c[off + 1] << 8 | c[off + 2] << 16 |
+	       (uint32_t)c[off + 3] << 24;
+}
+
+static void raw_wr(void *ctx, uint16_t off, uint32_t v)
+{
+	uint8_t *c = ctx;
+
+	for (int b = 0; b < 4; b++)
+		c[off + b] = (uint8_t)(v >> (8 * b));
+}
+
+static void test_msi_capability_walk(void **state)
+{
+	uint8_t cfg[256] = { 0 };
+	struct pgpu_cfg_io io = { cfg, raw_rd, raw_wr };
+	struct pgpu_msi m;
+
+	(void)state;
+	assert_int_equal(pgpu_msi_find(&io), 0); /* no list */
+	cfg[0x06] = 0x10;
+	cfg[0x34] = 0x40;
+	cfg[0x40] = 0x09; cfg[0x41] = 0x50;
+	cfg[0x50] = 0x10; cfg[0x51] = 0x40; /* loops back to 0x40 */
+	assert_int_equal(pgpu_msi_find(&io), 0);
+	assert_int_equal(pgpu_msi_program(&io, 0, 0x50, NULL), -1);
+	/* A 64-bit capable MSI: data moves to cap + 12, upper address 0. */
+	cfg[0x51] = 0x60;
+	cfg[0x60] = 0x05; cfg[0x62] = 0x80;
+	cfg[0x68] = 0xff;
+	assert_int_equal(pgpu_msi_program(&io, 1, 0x60, &m), 0);
+	assert_true(m.is64);
+	assert_int_equal(raw_rd(cfg, 0x64), 0xfee01000u);
+	assert_int_equal(raw_rd(cfg, 0x68), 0);
+	assert_int_equal(raw_rd(cfg, 0x6c) & 0xffff, 0x4060);
+	assert_int_equal(cfg[0x62] & 1, 1);
 }
 
 int main(void)
@@ -271,6 +310,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_aperture_bytes_follow_the_ggtt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_undefined_accesses_are_counted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_backend_drives_the_model, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_msi_programmed_and_sent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_msi_capability_walk, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

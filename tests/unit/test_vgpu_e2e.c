@@ -251,6 +251,7 @@ static uint64_t fence_over(uint64_t gm, uint64_t pages)
 	return (gm & GEN6_FENCE_START_MASK) |
 	       ((gm + (pages - 1) * 4096) << 32 & GEN6_FENCE_END_MASK) |
 	       0x3f0ull /* pitch, tiling: format bits the pool must keep */ |
+	       3ull << GEN6_FENCE_PITCH_SHIFT /* 512: whole X tiles */ |
 	       I965_FENCE_REG_VALID;
 }
 

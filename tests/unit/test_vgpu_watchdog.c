@@ -1,0 +1,192 @@
+/* Hang detection by the pGPU watchdog under the real mediator (gScale
+ * mode, the model): the GPU is presented as the MMIO backend
+ * (info.is_model false, as on the iGPU and under gpu=model-mmio), so the
+ * mediator asks pgpu_engine_hung at every completion poll. An engine that
+ * stops making progress (the model's stall knob: a hardware hang, since
+ * the scanner lets no guest build one) is reset after
+ * PGPU_HANG_NO_PROGRESS_US, well before the 2 s hang timeout; the guest's
+ * workload fails, and the engine runs the next one. A workload that
+ * progresses slowly is not touched. On the plain model the watchdog is
+ * off: the same stall waits for the hang timeout. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu/hw/gen9_cmds.h"
+#include "gpu/vgpu/vgpu_priv.h"
+#include "tests/harness/guest_i915.h"
+#include "tests/world/model_world.h"
+
+#define MiB (1ull << 20)
+#define MS 1000000ull
+#define BATCH_VA 0x7e0000000000ull
+#define SLOW_VA 0x7d0000000000ull
+#define SLOW_PAGES 8
+#define CMD_BUDGET 32 /* commands per engine per poll: ~1.3 s for 8 Ki */
+
+static struct model_world W;
+static struct vgpu *V;
+static struct guest_i915 G;
+static int CTX;
+static uint32_t SEQ_GM, SEQ;
+static uint64_t SEQ_GPA, BATCH_GPA;
+
+static void world_up(bool mmio_backend)
+{
+	static struct gvt_params p = { .gscale = true };
+	struct mw_config c = { .pool_mib = 64, .ram_mib = 16, .params = &p };
+
+	memset(&W, 0, sizeof(W));
+	assert_int_equal(mw_init(&W, &c), 0);
+	assert_int_equal(mw_add_vgpu(&W, &vgpu_type_v5_8, 1, 8 * MiB, &V), 0);
+	W.hw.info.is_model = !mmio_backend;
+	assert_int_equal(gi_probe(&G, &W.hv, V, 1, W.gvt), 0);
+	G.poll = mw_poll;
+	G.poll_arg = &W;
+	assert_int_equal(gi_ppgtt_create(&G), 0);
+	assert_int_equal(gi_engine_init(&G, GEN9_RCS0), 0);
+	CTX = gi_ctx_create(&G, GEN9_RCS0);
+	assert_true(CTX >= 0);
+	SEQ_GPA = gi_alloc_pages(&G, 1);
+	SEQ_GM = gi_gm_alloc(&G, 4096, true);
+	gi_ggtt_bind(&G, SEQ_GM, SEQ_GPA, 1);
+	BATCH_GPA = gi_alloc_pages(&G, 1);
+	gi_ppgtt_map(&G, BATCH_VA, BATCH_GPA, 1);
+	SEQ = 0;
+}
+
+static void world_down(void)
+{
+	mw_stop(&W);
+	mw_fini(&W);
+}
+
+static void submit_at(uint64_t va)
+{
+	SEQ++;
+	gi_emit_bb_start(&G, CTX, va, true);
+	gi_emit_breadcrumb(&G, CTX, SEQ_GM, SEQ);
+	gi_submit(&G, CTX, -1);
+}
+
+static void short_submit(void)
+{
+	uint32_t bb[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
+
+	fake_hv_guest_write(&W.hv, 1, BATCH_GPA, bb, sizeof(bb));
+	submit_at(BATCH_VA);
+}
+
+static bool landed(void)
+{
+	return gi_read32(&G, SEQ_GPA) == SEQ;
+}
+
+/* Main-loop rounds, 10 ms of hypervisor time each, until the seqno
+ * lands, the workload fails, or limit_ms passes. The time it took. */
+static uint64_t run_until_done(uint64_t limit_ms)
+{
+	uint64_t t0 = W.hv.now;
+	uint64_t failed0 = vgpu_get_stats(V)->workloads_failed;
+
+	while (W.hv.now - t0 < limit_ms * MS) {
+		W.hv.now += 10 * MS;
+		mw_poll(&W);
+		gvt_poll(W.gvt);
+		gi_service(&G);
+		if (landed() ||
+		    vgpu_get_stats(V)->workloads_failed != failed0)
+			break;
+	}
+	return (W.hv.now - t0) / MS;
+}
+
+static void test_stuck_engine_reset_by_the_watchdog(void **state)
+{
+	uint64_t ms, resets0;
+
+	(void)state;
+	world_up(true);
+	short_submit();
+	run_until_done(100);
+	assert_true(landed()); /* the engine works */
+	resets0 = W.gvt->pe[GEN9_RCS0].resets;
+	W.m.cfg.stall_engines = BIT(GEN9_RCS0);
+	short_submit();
+	ms = run_until_done(5000);
+	assert_false(landed());
+	assert_int_equal(vgpu_get_stats(V)->workloads_failed, 1);
+	/* Found by the watchdog: after its limit, before the hang timeout. */
+	assert_true(ms >= PGPU_HANG_NO_PROGRESS_US / 1000);
+	assert_true(ms < W.gvt->p.hang_timeout_ns / MS);
+	assert_int_equal(W.gvt->pgpu->stats.hangs, 1);
+	assert_int_equal(W.gvt->pe[GEN9_RCS0].resets, resets0 + 1);
+	assert_true(W.hv.logs[0] >= 1); /* "...: workload hung (no progress)" */
+	/* The hang cleared, the guest goes on: its next workload runs. */
+	W.m.cfg.stall_engines = 0;
+	gvt_recover(W.gvt, 3, 10000 * MS);
+	gi_service(&G);
+	short_submit();
+	run_until_done(100);
+	assert_true(landed());
+	world_down();
+}
+
+/* A long batch that keeps executing (one command per poll): ACTHD moves,
+ * the watchdog stays quiet however long it takes. */
+static void test_slow_progress_is_not_a_hang(void **state)
+{
+	static uint32_t bb[SLOW_PAGES * 1024];
+	uint64_t gpa, ms;
+
+
+	(void)state;
+	world_up(true);
+	gpa = gi_alloc_pages(&G, SLOW_PAGES);
+	memset(bb, 0, sizeof(bb)); /* MI_NOOP */
+	bb[SLOW_PAGES * 1024 - 2] = MI_BATCH_BUFFER_END;
+	fake_hv_guest_write(&W.hv, 1, gpa, bb, sizeof(bb));
+	gi_ppgtt_map(&G, SLOW_VA, gpa, SLOW_PAGES);
+	W.m.cfg.cmd_budget = CMD_BUDGET;
+	submit_at(SLOW_VA);
+	/* Longer than the watchdog's limit, shorter than the hang timeout. */
+	ms = run_until_done(1900);
+	printf("slow batch: done after %llu ms of hypervisor time\n",
+	       (unsigned long long)ms);
+	assert_true(ms > PGPU_HANG_NO_PROGRESS_US / 1000);
+	assert_true(landed());
+	assert_int_equal(W.gvt->pgpu->stats.hangs, 0);
+	assert_int_equal(vgpu_get_stats(V)->workloads_failed, 0);
+	world_down();
+}
+
+/* The plain model: no watchdog; a stall lasts until the hang timeout. */
+static void test_plain_model_waits_for_the_hang_timeout(void **state)
+{
+	uint64_t ms;
+
+	(void)state;
+	world_up(false);
+	W.m.cfg.stall_engines = BIT(GEN9_RCS0);
+	short_submit();
+	ms = run_until_done(5000);
+	assert_int_equal(vgpu_get_stats(V)->workloads_failed, 1);
+	assert_true(ms >= W.gvt->p.hang_timeout_ns / MS);
+	assert_int_equal(W.gvt->pgpu->stats.hangs, 0);
+	world_down();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stuck_engine_reset_by_the_watchdog),
+		cmocka_unit_test(test_slow_progress_is_not_a_hang),
+		cmocka_unit_test(test_plain_model_waits_for_the_hang_timeout),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
