@@ -5,6 +5,7 @@
 #include "hv/host_irq.h"
 #include "hv/mem.h"
 #include "hv/tsc.h"
+#include "hv/vtd.h"
 #include "hv/x86.h"
 
 /* GGTT entries the test borrows: 8 MiB into the aperture, inside what
@@ -20,14 +21,19 @@ static void *env_alloc(void *ctx, unsigned int n, uint64_t *hpa)
 	void *p = page_alloc_contig(n);
 
 	(void)ctx;
-	if (p)
+	if (p) {
 		*hpa = hv_pa(p);
+		/* The test's batches and targets are read and written by the
+		 * GPU: with VT-d on, they must be in its domain. */
+		vtd_gpu_pages(*hpa, n, true);
+	}
 	return p;
 }
 
 static void env_free(void *ctx, void *va, unsigned int n)
 {
 	(void)ctx;
+	vtd_gpu_pages(hv_pa(va), n, false);	/* before reuse */
 	page_free_contig(va, n);
 }
 
