@@ -60,8 +60,20 @@ $(FBCHECK): tools/fbcheck.c hv/fbcon_font.c hv/fbcon_font.h
 	@echo "  HOSTCC  $@"
 	$(Q)gcc -O2 -Wall -Wextra -Werror -I. -o $@ tools/fbcheck.c hv/fbcon_font.c
 
-emu: $(EFI_APP) $(TESTGUEST_BIN) $(LINUX_GUEST_FILES) $(FBCHECK)
-	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/cases/*/
+# Every case is its own target, so `make -j2 emu` runs two at once (each
+# emulator is one busy thread; the cases share nothing but the EFI binary
+# and guest images they read). The Linux cases take minutes each: they are
+# listed first so the lanes end together instead of one Linux boot running
+# alone at the end.
+EMU_CASES := $(notdir $(patsubst %/,%,$(wildcard tests/emu/cases/*/)))
+EMU_SLOW := $(filter linux-%,$(EMU_CASES))
+EMU_ORDER := $(EMU_SLOW) $(filter-out $(EMU_SLOW),$(EMU_CASES))
+EMU_INPUTS := $(EFI_APP) $(TESTGUEST_BIN) $(LINUX_GUEST_FILES) $(FBCHECK)
+
+emu: $(addprefix emu-case-,$(EMU_ORDER))
+
+emu-case-%: $(EMU_INPUTS)
+	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/cases/$*/
 
 # Tests of the tools themselves (shell scripts under tests/tools/), recorded
 # with the unit tests.
@@ -69,14 +81,24 @@ TOOL_TESTS := $(wildcard tests/tools/test_*.sh)
 tool-tests:
 	@tools/run-tests unit $(TOOL_TESTS)
 
+# The host's tests as one lane of `make test`: one after another, while the
+# emulator cases fill the other core.
+host-tests:
+	@$(MAKE) --no-print-directory -k unit tool-tests fuzz
+
+# Two lanes: the machine CI gives us has two cores.
+TEST_JOBS ?= 2
+
 test: deps
 	@rm -f $(BUILD)/test-results
 	@$(MAKE) --no-print-directory efi guest unit-build fuzz-build
-	@$(MAKE) --no-print-directory -k unit tool-tests fuzz emu FUZZ_SECONDS=$(TEST_FUZZ_SECONDS); \
+	@$(MAKE) --no-print-directory $(EMU_INPUTS)
+	@$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target \
+		host-tests emu FUZZ_SECONDS=$(TEST_FUZZ_SECONDS); \
 	tools/run-tests summary $(BUILD)/test-results
 
 # Exit-path baseline: the test guest times CPUID, I/O, MSR, MMIO and
 # hypercall round trips in Bochs; the table lands in build/bench/exits.md.
-.PHONY: bench run-usb qemu-usb tool-tests
+.PHONY: bench run-usb qemu-usb tool-tests host-tests
 bench: $(EFI_APP) $(TESTGUEST_BIN)
 	@tools/bench-exits $(EFI_APP) $(TESTGUEST_BIN) $(BUILD)/bench
