@@ -62,12 +62,12 @@ $(FBCHECK): tools/fbcheck.c hv/fbcon_font.c hv/fbcon_font.h
 
 # Every case is its own target, so `make -j2 emu` runs two at once (each
 # emulator is one busy thread; the cases share nothing but the EFI binary
-# and guest images they read). The Linux cases take minutes each: they are
-# listed first so the lanes end together instead of one Linux boot running
-# alone at the end.
-EMU_CASES := $(notdir $(patsubst %/,%,$(wildcard tests/emu/cases/*/)))
-EMU_SLOW := $(filter linux-%,$(EMU_CASES))
-EMU_ORDER := $(EMU_SLOW) $(filter-out $(EMU_SLOW),$(EMU_CASES))
+# and guest images they read). Cases start longest first, by the timeout
+# each case allows (the Linux boots take minutes), so the lanes end
+# together instead of one Linux boot running alone at the end.
+EMU_ORDER := $(shell for d in tests/emu/cases/*/; do \
+	echo "$$(cat $${d}timeout 2>/dev/null || echo 0) $$(basename $$d)"; \
+	done | sort -k1,1nr -k2,2 | cut -d' ' -f2)
 EMU_INPUTS := $(EFI_APP) $(TESTGUEST_BIN) $(LINUX_GUEST_FILES) $(FBCHECK)
 
 emu: $(addprefix emu-case-,$(EMU_ORDER))
