@@ -1,5 +1,8 @@
 /* DymGPU's live re-placement with hysteresis; see dymgpu_live.h. */
+#include <stddef.h>
+
 #include "gpu/policy/dymgpu_live.h"
+#include "gpu/policy/monitor.h"
 #include "gpu/policy/params.h"
 #include "gpu/hw/gpu_hw.h"
 #include "mini/string.h"
@@ -11,9 +14,11 @@ int dyml_init(struct dyml *d, const struct dyml_params *p, uint32_t m)
 		d->p = *p;
 	d->p.busy_on = (uint32_t)or_default(d->p.busy_on, DYML_BUSY_ON);
 	d->p.busy_off = (uint32_t)or_default(d->p.busy_off, DYML_BUSY_OFF);
+	d->p.active_min = (uint32_t)or_default(d->p.active_min, DYML_ACTIVE_MIN);
 	d->p.dwell = (uint32_t)or_default(d->p.dwell, DYML_DWELL);
 	d->p.max_moves = (uint32_t)or_default(d->p.max_moves, DYML_MAX_MOVES);
-	if (!m || m > DYML_MAX_SLOTS || d->p.busy_off > d->p.busy_on)
+	if (!m || m > DYML_MAX_SLOTS || d->p.busy_off > d->p.busy_on ||
+	    d->p.active_min > 1000)
 		return -GPU_EINVAL;
 	d->m = m;
 	d->period = 1;
@@ -71,6 +76,13 @@ void dyml_set(struct dyml *d, uint32_t id, uint32_t util, uint64_t entries,
 	v->util = util;
 	v->entries = entries;
 	v->movable = movable;
+}
+
+void dyml_feed(struct dyml *d, const struct mon *m, uint32_t id,
+	       uint64_t now, uint64_t entries, bool movable)
+{
+	dyml_set(d, id, mon_share(m, id, now, d->p.active_min), entries,
+		 movable);
 }
 
 void dyml_sync(struct dyml *d, uint32_t id, uint32_t slot, uint32_t n)
@@ -135,13 +147,16 @@ static bool overlaps(const struct dyml_vgpu *a, const struct dyml_vgpu *b)
 	return false;
 }
 
-/* Busy users of each slot, not counting `skip` (an id, or DYML_MAX_VGPUS),
- * and all users. */
-static void count(const struct dyml *d, uint32_t skip, uint16_t *busy,
-		  uint16_t *users)
+/* Per slot: busy users, all users and the sum of their utilizations
+ * (load), not counting `skip` (an id, or DYML_MAX_VGPUS). */
+struct tally {
+	uint16_t busy[DYML_MAX_SLOTS], users[DYML_MAX_SLOTS];
+	uint32_t load[DYML_MAX_SLOTS];
+};
+
+static void count(const struct dyml *d, uint32_t skip, struct tally *t)
 {
-	memset(busy, 0, d->m * sizeof(busy[0]));
-	memset(users, 0, d->m * sizeof(users[0]));
+	memset(t, 0, sizeof(*t));
 	for (uint32_t id = 0; id < DYML_MAX_VGPUS; id++) {
 		const struct dyml_vgpu *v = &d->v[id];
 
@@ -149,70 +164,121 @@ static void count(const struct dyml *d, uint32_t skip, uint16_t *busy,
 			continue;
 		for (uint32_t s = 0; s < d->m; s++)
 			if (has(v, s)) {
-				users[s]++;
-				busy[s] += v->busy;
+				t->users[s]++;
+				t->busy[s] += v->busy;
+				t->load[s] += v->util;
 			}
 	}
 }
 
 uint32_t dyml_collisions(const struct dyml *d)
 {
-	uint16_t busy[DYML_MAX_SLOTS], users[DYML_MAX_SLOTS];
+	struct tally t;
 	uint32_t c = 0;
 
-	count(d, DYML_MAX_VGPUS, busy, users);
+	count(d, DYML_MAX_VGPUS, &t);
 	for (uint32_t s = 0; s < d->m; s++)
-		c += busy[s] > 1;
+		c += t.busy[s] > 1;
 	return c;
 }
 
-/* The hysteresis band on utilization. */
+/* The hysteresis band on the share-relative utilization (dyml_feed): per
+ * state, the threshold (a dyml_params field) and the side of it that
+ * flips the state. */
+static const struct band {
+	size_t threshold;	/* offsetof(struct dyml_params, ...) */
+	bool flip_at_or_above;
+} bands[2] = {
+	[false] = { offsetof(struct dyml_params, busy_on), true },
+	[true] = { offsetof(struct dyml_params, busy_off), false },
+};
+
+static uint32_t param(const struct dyml *d, size_t off)
+{
+	return *(const uint32_t *)((const char *)&d->p + off);
+}
+
 static void classify(struct dyml *d)
 {
+	uint32_t busy = 0;
+
 	for (uint32_t id = 0; id < DYML_MAX_VGPUS; id++) {
 		struct dyml_vgpu *v = &d->v[id];
+		const struct band *b = &bands[v->busy];
 
 		if (!v->present)
 			continue;
-		if (!v->busy && v->util >= d->p.busy_on)
-			v->busy = true;
-		else if (v->busy && v->util < d->p.busy_off)
-			v->busy = false;
+		if ((v->util >= param(d, b->threshold)) == b->flip_at_or_above)
+			v->busy = !v->busy;
+		busy += v->busy;
 	}
+	d->st.busy = busy;
 }
 
-/* The run of v->n slots with no busy user but v and the fewest users;
- * ties leftmost. False when every run has another busy user. */
+/* Where id goes: the run of v->n slots with no busy user but id, the
+ * least load from the others (the sum of their utilizations: users that
+ * are not busy now but use the GPU now and then are the next collisions),
+ * then the fewest users, then leftmost. Only a run with less load than
+ * id's slots have now is worth the move. False when there is none. */
 static bool target(const struct dyml *d, uint32_t id, uint32_t *to)
 {
-	uint16_t busy[DYML_MAX_SLOTS], users[DYML_MAX_SLOTS];
+	struct tally t;		/* 2 KiB of the hypervisor's 64 KiB stack */
 	const struct dyml_vgpu *v = &d->v[id];
-	uint32_t best = UINT32_MAX;
+	uint64_t best = UINT64_MAX, here = 0;
 
-	count(d, id, busy, users);
+	count(d, id, &t);
+	for (uint32_t s = 0; s < d->m; s++)
+		here += has(v, s) ? t.load[s] : 0;
 	for (uint32_t s = 0; s + v->n <= d->m; s++) {
-		uint32_t u = 0;
+		uint64_t load = 0, users = 0;
 		bool free = true;
 
 		for (uint32_t i = s; i < s + v->n && free; i++) {
-			free = !busy[i];
-			u += users[i];
+			free = !t.busy[i];
+			load += t.load[i];
+			users += t.users[i];
 		}
-		if (free && u < best) {
-			best = u;
+		/* (load, users) in one key: users < 2^16 per slot. */
+		if (free && load < here && (load << 24 | users) < best) {
+			best = load << 24 | users;
 			*to = s;
 		}
 	}
-	return best != UINT32_MAX;
+	return best != UINT64_MAX;
 }
 
 /* Which of two colliding busy vGPUs moves: a movable one out of its dwell;
- * of two such, the lighter, then fewer entries, then the higher id. */
+ * of two such, by the keys below in order (the first that differs). */
 static bool can_move(const struct dyml *d, const struct dyml_vgpu *v)
 {
 	return v->movable &&
 	       (!v->moved_at || d->period - v->moved_at >= d->p.dwell);
 }
+
+/* A key: the vGPU's value; the smaller moves. The lighter moves (the
+ * heavier keeps running where its entries are), then the one with fewer
+ * entries to carry, then the higher id (created later). */
+static uint64_t key_util(const struct dyml_vgpu *v, uint32_t id)
+{
+	(void)id;
+	return v->util;
+}
+
+static uint64_t key_entries(const struct dyml_vgpu *v, uint32_t id)
+{
+	(void)id;
+	return v->entries;
+}
+
+static uint64_t key_lower_id(const struct dyml_vgpu *v, uint32_t id)
+{
+	(void)v;
+	return DYML_MAX_VGPUS - id;
+}
+
+static uint64_t (*const mover_keys[])(const struct dyml_vgpu *, uint32_t) = {
+	key_util, key_entries, key_lower_id,
+};
 
 static uint32_t pick_mover(struct dyml *d, uint32_t a, uint32_t b)
 {
@@ -228,11 +294,13 @@ static uint32_t pick_mover(struct dyml *d, uint32_t a, uint32_t b)
 	}
 	if (ma != mb)
 		return ma ? a : b;
-	if (va->util != vb->util)
-		return va->util < vb->util ? a : b;
-	if (va->entries != vb->entries)
-		return va->entries < vb->entries ? a : b;
-	return a > b ? a : b;
+	for (size_t k = 0; k < sizeof(mover_keys) / sizeof(mover_keys[0]); k++) {
+		uint64_t ka = mover_keys[k](va, a), kb = mover_keys[k](vb, b);
+
+		if (ka != kb)
+			return ka < kb ? a : b;
+	}
+	return a;	/* a == b: not reached */
 }
 
 /* The first busy pair sharing a slot, after `after` (an id). */

@@ -9,12 +9,22 @@
  * busy users", and every move has to remove such a collision.
  *
  * Each period (the caller's, 1 s in the hypervisor):
- *  1. busy, with a hysteresis band: a vGPU becomes busy when its GPU
- *     utilization over the monitor's window (monitor.h, DymGPU's 20 s)
- *     reaches busy_on, and stops being busy only below busy_off. A busy
- *     set that rotates faster than the window averages out below busy_on
- *     and moves nothing; one that rotates slower pays for each move over
- *     many rounds of collisions avoided.
+ *  1. busy, relative to the fair share, with a hysteresis band: the input
+ *     is the monitor's share-relative utilization (mon_share, fed by
+ *     dyml_feed): in each second of the window (DymGPU's 20 s) the N vGPUs
+ *     that used the GPU (at least active_min of that second) would each
+ *     get 1/N of it; how much of its share a vGPU used there, averaged
+ *     over the window, 1000 = its whole share every second. A vGPU becomes
+ *     busy at busy_on and stops being busy only below busy_off. Why
+ *     relative: an absolute band (30% of the GPU on, as this module had)
+ *     calls nothing busy once four or more vGPUs share the GPU, which is
+ *     exactly when slots are shared and separating busy ones pays. Why
+ *     per second and not 1/N of the whole window: a busy set that rotates
+ *     faster than the window gives every vGPU that took part about the
+ *     same average as a set busy all the time, but each competes only in
+ *     the seconds it is busy, so it reads low here and moves nothing; one
+ *     that rotates slower pays for each move over many rounds of
+ *     collisions avoided.
  *  2. a busy vGPU that shares a slot with another busy one is a collision;
  *     of the two the lighter (then the one with fewer entries to carry,
  *     then the higher id) moves, to the run of slots with no other busy
@@ -35,13 +45,17 @@
 
 #define DYML_MAX_VGPUS 128
 #define DYML_MAX_SLOTS 256
-#define DYML_BUSY_ON 300	/* permille of the window */
-#define DYML_BUSY_OFF 100
+#define DYML_BUSY_ON 800	/* permille of the fair share (mon_share) */
+#define DYML_BUSY_OFF 400
+#define DYML_ACTIVE_MIN 10	/* permille of a second: counts in N */
 #define DYML_DWELL 10		/* periods */
 #define DYML_MAX_MOVES 2	/* per period */
 
 struct dyml_params {
-	uint32_t busy_on, busy_off;	/* 0: the defaults above */
+	/* 0: the defaults above. busy_on/off: permille of the fair share
+	 * (1000 = its whole 1/N every second); active_min: permille of a
+	 * second a vGPU must use the GPU to count as one of the N. */
+	uint32_t busy_on, busy_off, active_min;
 	uint32_t dwell, max_moves;
 };
 
@@ -61,7 +75,7 @@ struct dyml_vgpu {
 	uint64_t set[DYML_SET_WORDS];
 	uint64_t prev[DYML_SET_WORDS];	/* before this period's move */
 	uint32_t prev_slot;
-	uint32_t util;		/* permille, last dyml_set */
+	uint32_t util;		/* permille of its fair share, last dyml_set */
 	uint64_t entries;	/* bound entries a move carries */
 	uint64_t moved_at;	/* period of its last move; 0 = never */
 	uint64_t moves;
@@ -80,6 +94,7 @@ struct dyml_stats {
 	uint64_t held_dwell;	/* a mover waited for its dwell */
 	uint64_t held_pinned;	/* both busy users pinned */
 	uint64_t no_room;	/* no run of slots free of busy users */
+	uint32_t busy;		/* busy vGPUs, last period */
 };
 
 struct dyml {
@@ -96,9 +111,17 @@ int dyml_init(struct dyml *d, const struct dyml_params *p, uint32_t m);
 int dyml_add(struct dyml *d, uint32_t id, uint32_t slot, uint32_t n,
 	     bool movable);
 void dyml_remove(struct dyml *d, uint32_t id);
-/* Inputs before a period: utilization (permille), entries, movability. */
+/* Inputs before a period: utilization (permille of the fair share, as
+ * mon_share gives it), entries, movability. */
 void dyml_set(struct dyml *d, uint32_t id, uint32_t util, uint64_t entries,
 	      bool movable);
+struct mon;
+/* dyml_set with the monitor's share-relative utilization of id at now
+ * (mon_share with this policy's active_min): what the hypervisor
+ * (vgpu_place.c) and the evaluation (tools/eval/gscale/robust.c) both
+ * call, so they run the same rule with the same parameters. */
+void dyml_feed(struct dyml *d, const struct mon *m, uint32_t id,
+	       uint64_t now, uint64_t entries, bool movable);
 /* id's run changed by someone else (a balloon): no dwell, no move. */
 void dyml_sync(struct dyml *d, uint32_t id, uint32_t slot, uint32_t n);
 /* The same for a vGPU of several ranges: set = its slots (bit s of word

@@ -159,6 +159,59 @@ uint32_t mon_util(const struct mon *m, uint32_t id, uint64_t now)
 	return (uint32_t)(u > 1000 ? 1000 : u);
 }
 
+/* Busy time of v in bucket b, 0 when the ring holds none for it. */
+static uint64_t busy_in(const struct mon *m, const struct mon_vgpu *v,
+			uint64_t b)
+{
+	uint32_t i = (uint32_t)(b % (m->nr_buckets + 1));
+
+	return v->present && v->tag[i] == b ? v->busy[i] : 0;
+}
+
+/* vGPUs that used at least `min` ns of bucket b. */
+static uint32_t competing(const struct mon *m, uint64_t b, uint64_t min)
+{
+	uint32_t n = 0;
+
+	for (uint32_t id = 0; id < MON_MAX_VGPUS; id++) {
+		uint64_t t = busy_in(m, &m->v[id], b);
+
+		n += t && t >= min;
+	}
+	return n;
+}
+
+uint32_t mon_share(const struct mon *m, uint32_t id, uint64_t now,
+		   uint32_t active_min)
+{
+	const struct mon_vgpu *v =
+		id < MON_MAX_VGPUS && m->v[id].present ? &m->v[id] : NULL;
+	uint64_t bn = m->p.bucket_ns, cur = now / bn, count, sum = 0;
+	uint64_t min = bn * active_min / 1000;
+
+	if (!v || cur <= v->first_bucket)
+		return 0;
+	count = cur - v->first_bucket;
+	if (count > m->nr_buckets)
+		count = m->nr_buckets;
+	for (uint64_t b = cur - count; b < cur; b++) {
+		uint64_t mine = busy_in(m, v, b), n, s;
+
+		if (!mine)
+			continue;
+		n = competing(m, b, min);
+		/* Its share is bn / n; under active_min it is not one of
+		 * the n, and counts as one more. */
+		n += mine < min;
+		s = mine * n * 1000 / bn;
+		sum += s > 1000 ? 1000 : s;
+	}
+	/* Over the whole window even while it is younger (mon_util is
+	 * not): seconds before it existed count as idle, so a policy never
+	 * acts on a second or two of history. */
+	return (uint32_t)(sum / m->nr_buckets);
+}
+
 bool mon_is_idle(const struct mon *m, uint32_t id, uint64_t now)
 {
 	const struct mon_vgpu *v =

@@ -106,6 +106,19 @@ void mon_steal(struct mon *m, uint64_t steal_ns, uint64_t other_ns);
 /* Average GPU utilization of id over the window (the last complete
  * buckets; fewer while it is younger than the window), permille. */
 uint32_t mon_util(const struct mon *m, uint32_t id, uint64_t now);
+/* Utilization relative to the fair share, permille of it, averaged over
+ * the whole window (unlike mon_util, a vGPU younger than the window is
+ * idle before it existed: no decision rests on a second of history): in
+ * each bucket, the N vGPUs that used at
+ * least active_min permille of it would each get 1/N of the GPU if they
+ * all competed; id's busy time there is compared with that share, at most
+ * 1000 (its whole share) per bucket. 1000: it used its fair share of the
+ * GPU in every second of the window; a busy set that rotates faster than
+ * the window reads low here, because it competes only in the seconds it
+ * is busy, which a plain average (mon_util) cannot tell apart from
+ * competing all the time at a lower rate. O(vGPUs x buckets). */
+uint32_t mon_share(const struct mon *m, uint32_t id, uint64_t now,
+		   uint32_t active_min);
 /* Idle: no submission for idle_ns. */
 bool mon_is_idle(const struct mon *m, uint32_t id, uint64_t now);
 /* Re-classifies every vGPU; writes the transitions since the last poll

@@ -309,6 +309,7 @@ int vgpu_place_runs(struct vgpu *v, const struct vgpu_slot_run *runs,
 struct vgpu_place_info {
 	bool tracked, movable, busy, idle;
 	uint32_t util_permille;	/* GPU utilization over the monitor window */
+	uint32_t share_permille; /* ... of its fair share (the busy rule's) */
 	uint64_t idle_ms;	/* since the last submission */
 	uint64_t gm_used, gm_size; /* present GGTT entries, entries */
 	uint64_t copied;	/* entries copied in at its switches */

@@ -8,7 +8,7 @@
  * entries in the vGPU's private shadow, kept on the GGTT write path.
  *
  * Once a second gvt_place_tick runs the policy (gpu/policy/dymgpu_live.h:
- * busy vGPUs apart, hysteresis, dwell) and applies its moves here. A move
+ * busy relative to the fair share, busy vGPUs apart, hysteresis, dwell) and applies its moves here. A move
  * keeps the high GM's size and carries every entry to the same offset of
  * the new range, so GM address A becomes A - old_base + new_base for the
  * guest: only a guest that is told and re-reads its range may be moved
@@ -309,9 +309,12 @@ static void feed(struct gvt_place *pl, struct gvt *gvt, uint64_t now)
 		mon_gm(&pl->mon, (uint32_t)id, vgpu_gm_entries(v),
 		       v->gm_present, vgpu_gm_entries(v));
 		sync_layout(pl, v);
-		dyml_set(&pl->dyml, (uint32_t)id,
-			 v->failed ? 0 : mon_util(&pl->mon, (uint32_t)id, now),
-			 v->gm_present, v->movable);
+		if (v->failed)
+			dyml_set(&pl->dyml, (uint32_t)id, 0, v->gm_present,
+				 v->movable);
+		else
+			dyml_feed(&pl->dyml, &pl->mon, (uint32_t)id, now,
+				  v->gm_present, v->movable);
 	}
 }
 
@@ -368,6 +371,7 @@ int vgpu_place_info(const struct vgpu *v, struct vgpu_place_info *out)
 	out->busy = d->busy;
 	out->idle = mon_is_idle(&pl->mon, (uint32_t)v->id, now);
 	out->util_permille = mon_util(&pl->mon, (uint32_t)v->id, now);
+	out->share_permille = d->util;
 	out->idle_ms = now > m->last_active_ns
 			       ? (now - m->last_active_ns) / 1000000 : 0;
 	out->gm_used = v->gm_present;

@@ -165,13 +165,13 @@ bool gpu_place_report(unsigned vm_id)
 		kprintf(" (one range)");
 	else
 		kprintf(" (%u ranges)", n);
-	kprintf(", %s, %s; util %u.%u%%, "
+	kprintf(", %s, %s; util %u.%u%% (%u.%u%% of its fair share), "
 		"%s for %llu ms; GM %llu of %llu entries bound; %llu copied "
 		"in; moved %llu times, %llu entries carried\n",
 		pi.movable ? "movable (guest channel)" :
 		"pinned (never negotiated)", pi.busy ? "busy" : "not busy",
 		pi.util_permille / 10, pi.util_permille % 10,
-		pi.idle ? "idle" : "last submission", (unsigned long long)pi.idle_ms,
+		pi.share_permille / 10, pi.share_permille % 10, pi.idle ? "idle" : "last submission", (unsigned long long)pi.idle_ms,
 		(unsigned long long)pi.gm_used, (unsigned long long)pi.gm_size,
 		(unsigned long long)pi.copied, (unsigned long long)pi.moves,
 		(unsigned long long)pi.carried);

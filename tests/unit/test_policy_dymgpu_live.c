@@ -1,7 +1,8 @@
 /* DymGPU live (gpu/policy/dymgpu_live.c) on traces, with the real monitor
  * (gpu/policy/monitor.c) computing utilization from busy time:
  *  - a busy set in any creation order ends with no two busy vGPUs on one
- *    slot, in at most B - 1 moves;
+ *    slot, in at most B - 1 moves, also with 4-8 busy vGPUs each far below
+ *    30% of the GPU (busy is relative to the fair share);
  *  - a busy set that an adversary rotates onto colliding pairs every 2 s
  *    moves at most K = 8 times however long it runs (the same trace
  *    with the hysteresis off moves at every change);
@@ -59,19 +60,25 @@ static struct sim *sim_new(uint32_t m, uint32_t n, const uint32_t *order,
 	return s;
 }
 
-/* One second: the busy vGPUs ran the whole second; then a policy period,
- * every decision applied. */
+/* One second: the busy vGPUs shared the GPU, each its turn of 1/B of
+ * the second (as the scheduler runs them); then a policy period, every
+ * decision applied. */
 static uint32_t sim_second(struct sim *s, const bool *busy)
 {
 	struct dyml_decision dec[8];
-	uint32_t k;
+	uint32_t k, b = 0, turn = 0;
 
 	for (uint32_t id = 0; id < s->n; id++)
-		if (busy[id])
-			mon_gpu_busy(&s->m, id, s->now, s->now + S);
+		b += busy[id];
+	for (uint32_t id = 0; id < s->n; id++)
+		if (busy[id]) {
+			mon_gpu_busy(&s->m, id, s->now + turn * (S / b),
+				     s->now + (turn + 1) * (S / b));
+			turn++;
+		}
 	s->now += S;
 	for (uint32_t id = 0; id < s->n; id++)
-		dyml_set(&s->d, id, mon_util(&s->m, id, s->now), 100, true);
+		dyml_feed(&s->d, &s->m, id, s->now, 100, true);
 	k = dyml_step(&s->d, dec, 8);
 	for (uint32_t i = 0; i < k; i++) {
 		assert_int_equal(dyml_moved(&s->d, dec[i].vgpu, dec[i].to,
@@ -134,6 +141,65 @@ static void test_busy_apart_any_order(void **state)
 	assert_true(colliding > 0); /* the draws did produce collisions */
 	printf("busy apart: 500 draws, %u needed moves, %u moves in all, at "
 	       "most %u per draw\n", colliding, total, worst);
+}
+
+/* Issue 18's failing case: four or more busy vGPUs, each below 30% of the
+ * GPU (the absolute band this module had saw none of them as busy). 24
+ * vGPUs on 8 slots, B = 4..8 busy, random creation order and busy set (100
+ * draws per B): after 30 s the busy ones are apart, in at most B - 1
+ * moves, and then nothing moves. With B = 9 busy on 8 slots there is no
+ * room: the policy counts it, moves at most B - 1 times, and settles. */
+static void many_busy(uint32_t b_busy, uint32_t *total, uint32_t *needed)
+{
+	uint32_t order[24];
+
+	for (int draw = 0; draw < 100; draw++) {
+		bool busy[24] = { 0 };
+		struct sim *s;
+		uint64_t before;
+
+		shuffle(order, 24);
+		s = sim_new(8, 24, order, NULL, 0);
+		for (uint32_t b = 0; b < b_busy;) {
+			uint32_t id = rnd(24);
+
+			if (!busy[id]) {
+				busy[id] = true;
+				b++;
+			}
+		}
+		for (int t = 0; t < 30; t++)
+			sim_second(s, busy);
+		for (uint32_t id = 0; id < 24; id++)
+			if (busy[id]) /* each under the old 30% */
+				assert_true(mon_util(&s->m, id, s->now) < 300);
+		if (b_busy <= 8)
+			assert_int_equal(dyml_collisions(&s->d), 0);
+		else
+			assert_true(s->d.st.no_room > 0);
+		assert_true(s->moves <= b_busy - 1);
+		*needed += s->moves > 0;
+		before = s->moves;
+		for (int t = 0; t < 60; t++)
+			sim_second(s, busy);
+		assert_int_equal(s->moves, before);
+		*total += (uint32_t)s->moves;
+		free(s);
+	}
+}
+
+static void test_many_busy_apart(void **state)
+{
+	(void)state;
+	rng_state = 17;
+	for (uint32_t b = 4; b <= 9; b++) {
+		uint32_t total = 0, needed = 0;
+
+		many_busy(b, &total, &needed);
+		assert_true(needed > 0);
+		printf("%u busy of 24 on 8 slots: 100 draws, %u needed moves, "
+		       "%u moves in all\n", b, needed, total);
+	}
 }
 
 /* 8 vGPUs on 4 slots (pairs 0/4, 1/5, 2/6, 3/7 share at first). Every
@@ -258,14 +324,14 @@ static void test_mover_and_dwell(void **state)
 	assert_int_equal(dyml_add(d, 0, 0, 1, true), 0);
 	assert_int_equal(dyml_add(d, 1, 0, 1, true), 0);
 	assert_int_equal(dyml_add(d, 2, 1, 1, true), 0); /* idle on slot 1 */
-	dyml_set(d, 0, 900, 10, true);
-	dyml_set(d, 1, 600, 10, true);
+	dyml_set(d, 0, 1000, 10, true);
+	dyml_set(d, 1, 900, 10, true);
 	assert_int_equal(dyml_step(d, dec, 4), 1);
 	assert_int_equal(dec[0].vgpu, 1);
 	assert_int_equal(dec[0].to, 2); /* slot 2 has no users at all */
 	dyml_undo(d, &dec[0]);		/* the mechanism said busy */
 	assert_int_equal(d->v[1].slot, 0);
-	dyml_set(d, 0, 900, 10, false);
+	dyml_set(d, 0, 1000, 10, false);
 	/* The operator places 1 (on slot 0 again): the dwell holds the
 	 * policy for 3 periods. */
 	assert_int_equal(dyml_moved(d, 1, 0, 1, DYML_OPERATOR), 0);
@@ -310,8 +376,8 @@ static void test_several_ranges(void **state)
 	dyml_sync_set(d, 1, set);
 	assert_int_equal(d->v[1].n, 2);
 	assert_int_equal(d->v[1].slot, 0);
-	dyml_set(d, 0, 900, 10, false);
-	dyml_set(d, 1, 600, 10, true);
+	dyml_set(d, 0, 1000, 10, false);
+	dyml_set(d, 1, 900, 10, true);
 	assert_int_equal(dyml_collisions(d), 0);	/* busy flags not yet */
 	assert_int_equal(dyml_step(d, dec, 4), 1);
 	assert_int_equal(dec[0].vgpu, 1);
@@ -358,6 +424,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_busy_apart_any_order),
+		cmocka_unit_test(test_many_busy_apart),
 		cmocka_unit_test(test_fast_rotation_bounded),
 		cmocka_unit_test(test_slow_rotation_follows),
 		cmocka_unit_test(test_pinned_never_move),

@@ -1,5 +1,5 @@
 /* The policy monitor (gpu/policy/monitor.c): idle detection, utilization
- * windows, R_copy (gBalloon equation 1) and W (equation 2). */
+ * windows, utilization relative to the fair share, R_copy (gBalloon equation 1) and W (equation 2). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -126,6 +126,46 @@ static void test_utilization_window(void **state)
 	free(m);
 }
 
+/* Utilization relative to the fair share (mon_share, DymGPU live's busy
+ * rule): per second, 1/N of the GPU for the N vGPUs that used it. */
+static void test_share_of_gpu(void **state)
+{
+	struct mon *m = new_mon(NULL, 0);
+
+	(void)state;
+	for (uint32_t id = 0; id < 6; id++)
+		assert_int_equal(mon_add(m, id, 0), 0);
+	/* 0-3 share every second equally (250 ms each): each has its whole
+	 * share, though 25% of the GPU. */
+	for (uint64_t s = 0; s < 20; s++)
+		for (uint32_t id = 0; id < 4; id++)
+			mon_gpu_busy(m, id, s * S + id * 250 * MS,
+				     s * S + (id + 1) * 250 * MS);
+	assert_int_equal(mon_util(m, 0, 20 * S), 250);
+	assert_int_equal(mon_share(m, 0, 20 * S, 10), 1000);
+	assert_int_equal(mon_share(m, 4, 20 * S, 10), 0);
+	/* 4 and 5 take turns, 5 s each, alone on the GPU in seconds 20-39
+	 * (0-3 stop): the same average utilization as a pair sharing every
+	 * second (500), but each competes only half the time. */
+	for (uint64_t s = 20; s < 40; s++)
+		mon_gpu_busy(m, (s - 20) / 5 % 2 ? 5 : 4, s * S, (s + 1) * S);
+	assert_int_equal(mon_util(m, 4, 40 * S), 500);
+	assert_int_equal(mon_share(m, 4, 40 * S, 10), 500);
+	assert_int_equal(mon_share(m, 0, 40 * S, 10), 0);
+	/* Using less than its share counts in proportion; more is capped at
+	 * its whole share; one under active_min does not count in N. */
+	for (uint64_t s = 40; s < 60; s++) {
+		mon_gpu_busy(m, 0, s * S, s * S + 800 * MS);
+		mon_gpu_busy(m, 1, s * S + 800 * MS, s * S + 995 * MS);
+		mon_gpu_busy(m, 2, s * S + 995 * MS, s * S + S);
+	}
+	assert_int_equal(mon_share(m, 0, 60 * S, 10), 1000);
+	assert_int_equal(mon_share(m, 1, 60 * S, 10), 390); /* 195 x 2 */
+	assert_int_equal(mon_share(m, 2, 60 * S, 10), 15);  /* 5 x 3 */
+	assert_int_equal(mon_share(m, 1, 60 * S, 0), 585);  /* 195 x 3 */
+	free(m);
+}
+
 static void test_window_is_a_parameter(void **state)
 {
 	struct mon_params p = { .window_ns = 4 * S, .bucket_ns = S };
@@ -219,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_init_checks_window),
 		cmocka_unit_test(test_idle_threshold_and_transitions),
 		cmocka_unit_test(test_utilization_window),
+		cmocka_unit_test(test_share_of_gpu),
 		cmocka_unit_test(test_window_is_a_parameter),
 		cmocka_unit_test(test_rcopy_and_w),
 		cmocka_unit_test(test_rcopy_in_ns),
