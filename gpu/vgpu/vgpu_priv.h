@@ -643,6 +643,8 @@ int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
 #define CMD_REG_R 0x1u /* may be read (SRM, LRR source) */
 #define CMD_REG_W 0x2u /* may be written (LRI, LRM, LRR destination) */
 uint32_t cmd_reg_access(int engine, uint32_t reg);
+/* Whether a FORCE_TO_NONPRIV slot of engine may hold val (GVT's list). */
+bool nonpriv_slot_allowed(int engine, uint32_t val);
 #define SCAN_MAX_CMDS 65536u
 #define SCAN_MAX_BATCHES 256u
 #define SCAN_MAX_BATCH_BYTES (1u << 20)

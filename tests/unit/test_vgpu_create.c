@@ -364,11 +364,48 @@ static void test_mmio_fixed_behaviours(void **state)
 	/* Masked engine register. */
 	vgpu_mmio_write(v, RING_MI_MODE(0x2000), _MASKED_BIT_ENABLE(STOP_RING), 4);
 	assert_int_equal(rd(v, RING_MI_MODE(0x2000), 4), STOP_RING | MODE_IDLE);
-	/* FORCE_TO_NONPRIV may not whitelist ELSP. */
-	vgpu_mmio_write(v, RING_FORCE_TO_NONPRIV(0x2000, 0), RING_ELSP(0x2000), 4);
-	assert_int_equal(rd(v, RING_FORCE_TO_NONPRIV(0x2000, 0), 4), 0);
-	vgpu_mmio_write(v, RING_FORCE_TO_NONPRIV(0x2000, 0), 0x2600, 4);
-	assert_int_equal(rd(v, RING_FORCE_TO_NONPRIV(0x2000, 0), 4), 0x2600);
+	env_free(e);
+}
+
+/* FORCE_TO_NONPRIV takes exactly GVT's list and the engine's own
+ * RING_NOPID; anything else leaves the slot as it was, logged once. */
+static void test_force_to_nonpriv_gvt_list(void **state)
+{
+	struct env *e = env_new(256);
+	struct vgpu *v;
+	uint32_t slot0 = RING_FORCE_TO_NONPRIV(0x2000, 0);
+	uint32_t slot1 = RING_FORCE_TO_NONPRIV(0x2000, 1);
+	uint32_t bslot = RING_FORCE_TO_NONPRIV(0x22000, 0);
+
+	(void)state;
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &v), 0);
+	/* i915's Skylake whitelist: CTX_PREEMPT (GEN9_CTX_PREEMPT_REG), the
+	 * chickens, L3SQCREG4, PS_INVOCATION_COUNT read-only (bit 28). */
+	vgpu_mmio_write(v, slot0, 0x2248, 4);
+	assert_int_equal(rd(v, slot0, 4), 0x2248);
+	vgpu_mmio_write(v, slot1, (1u << 28) | 0x2348, 4);
+	assert_int_equal(rd(v, slot1, 4), (1u << 28) | 0x2348);
+	vgpu_mmio_write(v, slot1, 0xb118, 4);
+	assert_int_equal(rd(v, slot1, 4), 0xb118);
+	/* The filler for unused slots: the engine's own RING_NOPID only. */
+	vgpu_mmio_write(v, slot1, 0x2094, 4);
+	assert_int_equal(rd(v, slot1, 4), 0x2094);
+	vgpu_mmio_write(v, bslot, 0x22094, 4);
+	assert_int_equal(rd(v, bslot, 4), 0x22094);
+	assert_int_equal(v->stats.nonpriv_refused, 0);
+	/* Refused, slot unchanged: ELSP, RCS's NOPID on BCS, a CS GPR (not on
+	 * GVT's list: user batches reach the GPRs without a slot), the
+	 * engine's status page register. */
+	vgpu_mmio_write(v, slot0, RING_ELSP(0x2000), 4);
+	vgpu_mmio_write(v, bslot, 0x2094, 4);
+	vgpu_mmio_write(v, slot0, 0x2600, 4);
+	vgpu_mmio_write(v, slot0, 0x2080, 4); /* RING_HWS_PGA */
+	assert_int_equal(rd(v, slot0, 4), 0x2248);
+	assert_int_equal(rd(v, bslot, 4), 0x22094);
+	assert_int_equal(v->stats.nonpriv_refused, 4);
+	/* 0 clears a slot. */
+	vgpu_mmio_write(v, slot0, 0, 4);
+	assert_int_equal(rd(v, slot0, 4), 0);
 	env_free(e);
 }
 
@@ -428,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_pvinfo_as_i915_reads_it),
 		cmocka_unit_test(test_mmio_table_sorted),
 		cmocka_unit_test(test_mmio_fixed_behaviours),
+		cmocka_unit_test(test_force_to_nonpriv_gvt_list),
 		cmocka_unit_test(test_irq_semantics),
 	};
 
