@@ -4,6 +4,10 @@
  *   CONTAINED it ran, and what it aimed at outside its reach stayed
  *             untouched (the hardware's own rules applied);
  *   BREACH    it reached something it must not.
+ * The RCS privileged LRI runs alone (-m hostile-lri), last: the mediator
+ * refuses the whole workload before its first command runs, so i915 sees
+ * an engine error on a request that never started, replays it after its
+ * reset, and the third refusal fails the vGPU for good (docs/linux-i915.md).
  * Every attack runs on a fresh DRM fd (its own i915 context: a context
  * i915 bans after a reset does not hide the next attack).
  *
@@ -111,6 +115,8 @@ static void lri_priv(const char *dev, const struct target *t, const struct bar0 
 		verdict("lri-priv", t->name, "BREACH", "no buffers: attack not run");
 		goto out;
 	}
+	printf("hostile: lri-priv %s: LRI fence 0 and RING_HWS_PGA from a user batch\n",
+	       t->name);
 	p = batch.map;
 	*p++ = MI_LRI(2);
 	*p++ = FENCE0_LO;
@@ -268,7 +274,7 @@ static void read_gm(const struct bar0 *b, struct gm *g)
 	       (unsigned long long)g->high_base, (unsigned long long)g->high_size);
 }
 
-int dc_hostile(const char *dev)
+int dc_hostile(const char *dev, int lri_only)
 {
 	struct bar0 b;
 	struct gm g;
@@ -278,11 +284,14 @@ int dc_hostile(const char *dev)
 	if (r)
 		printf("hostile: cannot map %s: %s\n", BAR0_PATH, strerror(-r));
 	read_gm(&b, &g);
-	for (k = 0; k < sizeof(targets) / sizeof(targets[0]); k++)
-		lri_priv(dev, &targets[k], &b);
-	for (k = 0; k < sizeof(targets) / sizeof(targets[0]); k++)
-		ggtt_store(dev, &targets[k], &g);
-	ggtt_pte(&b, &g);
+	if (lri_only) {
+		lri_priv(dev, &targets[0], &b);
+	} else {
+		lri_priv(dev, &targets[1], &b);
+		for (k = 0; k < sizeof(targets) / sizeof(targets[0]); k++)
+			ggtt_store(dev, &targets[k], &g);
+		ggtt_pte(&b, &g);
+	}
 	bar0_unmap(&b);
 	printf("hostile: %s\n", breaches ? "BREACH" : "all refused or contained");
 	return breaches != 0;
