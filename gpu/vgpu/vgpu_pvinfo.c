@@ -63,7 +63,8 @@ static void g2v_mark(struct vgpu *v, uint32_t mark)
 	if (v->stats.g2v_marks++ >= VGPU_G2V_MARKS_LOGGED)
 		return;
 	vgpu_info(v, "counters at guest mark %u: mmio r/w %llu/%llu elsp %llu "
-		  "workloads %llu done %llu irqs %llu switches %llu ggtt copied %llu",
+		  "workloads %llu done %llu irqs %llu switches %llu ggtt copied %llu "
+		  "ggtt writes %llu pte traps %llu",
 		  mark, (unsigned long long)s->mmio_reads,
 		  (unsigned long long)s->mmio_writes,
 		  (unsigned long long)s->elsp_submits,
@@ -71,7 +72,9 @@ static void g2v_mark(struct vgpu *v, uint32_t mark)
 		  (unsigned long long)s->workloads_done,
 		  (unsigned long long)s->irqs_injected,
 		  (unsigned long long)s->vgpu_switches,
-		  (unsigned long long)s->gm_entries_copied);
+		  (unsigned long long)s->gm_entries_copied,
+		  (unsigned long long)s->ggtt_writes,
+		  (unsigned long long)s->pte_traps);
 }
 
 static void g2v_notify(struct vgpu *v, uint32_t what)

@@ -1,14 +1,20 @@
-/* The vGPU's BAR0 from Linux user space (root): sysfs resource0 mapped,
- * 32-bit register and 64-bit GGTT entry access. i915 owns the device;
- * this is what a hostile root process can do beside it. */
+/* The vGPU's BAR0 from Linux user space (root): 32-bit register and 64-bit
+ * GGTT entry access. i915 owns the device; this is what a hostile root
+ * process can do beside it. Through /dev/mem at the BAR's address (sysfs
+ * "resource"), registers and GGTT mapped apart: i915 maps the GGTT half
+ * write-combining, and a sysfs resource0 mapping (strictly uncached) of
+ * the whole BAR conflicts with that in PAT (EINVAL, "conflicting memory
+ * types"); /dev/mem takes the type already in use. Needs iomem=relaxed
+ * (strict devmem refuses a range a driver holds). */
 #ifndef GUEST_SHIM_DRM_CLIENT_BAR0_H
 #define GUEST_SHIM_DRM_CLIENT_BAR0_H
 
 #include <stdint.h>
 
-#define BAR0_PATH "/sys/bus/pci/devices/0000:00:02.0/resource0"
-#define BAR0_SIZE (16u << 20)
+#define BAR0_RESOURCE "/sys/bus/pci/devices/0000:00:02.0/resource"
+#define BAR0_REGS_SIZE (2u << 20) /* the registers i915 maps */
 #define BAR0_GGTT (8u << 20) /* Gen9: the GGTT entries at BAR0 + 8 MiB */
+#define BAR0_GGTT_SIZE (8u << 20)
 
 /* PVINFO (i915 i915_pvinfo.h, struct vgt_if at 0x78000). */
 #define PVINFO_BASE 0x78000u
@@ -22,7 +28,8 @@
 #define G2V_G9HV_MARK 0x67390000u
 
 struct bar0 {
-	volatile uint8_t *p;
+	volatile uint8_t *p;	/* registers: BAR0 + 0, NULL if unmapped */
+	volatile uint8_t *gtt;	/* GGTT entries: BAR0 + 8 MiB */
 };
 
 /* 0, or -errno (the guest kernel may refuse the mapping). */

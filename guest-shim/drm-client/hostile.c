@@ -22,7 +22,7 @@
  *    non-privileged batch: the store goes through the PPGTT, where this
  *    process has its own buffer softpinned at the same address - so
  *    CONTAINED means the values are found in its own buffer.
- * c) ggtt-pte: as root, BAR0 through sysfs resource0, one GGTT entry of
+ * c) ggtt-pte: as root, BAR0 through /dev/mem, one GGTT entry of
  *    this vGPU's own high GM pointed at a guest-physical address far
  *    outside the VM's RAM; the entry must read back unchanged (the
  *    mediator drops it and logs it) and is restored if not. */
@@ -282,7 +282,7 @@ int dc_hostile(const char *dev, int lri_only)
 	int r = bar0_map(&b);
 
 	if (r)
-		printf("hostile: cannot map %s: %s\n", BAR0_PATH, strerror(-r));
+		printf("hostile: cannot map BAR0 through /dev/mem: %s\n", strerror(-r));
 	read_gm(&b, &g);
 	if (lri_only) {
 		lri_priv(dev, &targets[0], &b);
