@@ -354,6 +354,25 @@ static void test_mmio_fixed_behaviours(void **state)
 	vgpu_mmio_write(v, 0xc5104, 0x80000000, 4);
 	assert_int_equal(rd(v, 0xc5108, 4) & 0xe00, 0);
 	assert_int_equal(v->stats.gmbus_naks, 1);
+	/* GPIO_CTL of a DDC pin (port B's, GPIOE): both lines read high
+	 * (VAL_IN, bits 4 and 12) until the driver drives one low, as
+	 * i915's set_clock/set_data do; a write without the mask bits
+	 * (i915's get_clock: "reserved" only) changes neither line. */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x1010, 0x1010);
+	vgpu_mmio_write(v, 0xc5020, 0x0007, 4); /* clock: out, low */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x1010, 0x1000);
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x0505, 0); /* masks read 0 */
+	vgpu_mmio_write(v, 0xc5020, 0x0000, 4); /* no mask: no change */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x1010, 0x1000);
+	vgpu_mmio_write(v, 0xc5020, 0x0001, 4); /* clock released: high */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x1010, 0x1010);
+	vgpu_mmio_write(v, 0xc5020, 0x0700, 4); /* data: out, low */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x1010, 0x0010);
+	vgpu_mmio_write(v, 0xc5020, 0x0c00, 4); /* data: value high, still out */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x1010, 0x1010);
+	vgpu_mmio_write(v, 0xc5020, 0x2020, 4); /* pull-up disables: stored */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x2020, 0x2020);
+	assert_int_equal(rd(v, 0xc501c, 4) & 0x1010, 0x1010); /* other pins */
 	/* Misaligned / odd sizes are refused. */
 	uint64_t x;
 	assert_int_equal(vgpu_mmio_read(v, 0x2002, &x, 4), -GPU_EINVAL);
@@ -406,6 +425,26 @@ static void test_force_to_nonpriv_gvt_list(void **state)
 	/* 0 clears a slot. */
 	vgpu_mmio_write(v, slot0, 0, 4);
 	assert_int_equal(rd(v, slot0, 4), 0);
+	env_free(e);
+}
+
+/* g9hv's counter mark through G2V_NOTIFY: counted (and logged) as a
+ * mark, not a failed PPGTT notification. */
+static void test_g2v_counter_mark(void **state)
+{
+	struct env *e = env_new(256);
+	struct vgpu *v;
+
+	(void)state;
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &v), 0);
+	vgpu_mmio_write(v, VGT_PVINFO_PAGE + PV_G2V_NOTIFY, VGT_G2V_G9HV_MARK | 7, 4);
+	vgpu_mmio_write(v, VGT_PVINFO_PAGE + PV_G2V_NOTIFY, VGT_G2V_G9HV_MARK | 8, 4);
+	assert_int_equal(v->stats.g2v_marks, 2);
+	assert_int_equal(v->stats.ppgtt_errors, 0);
+	/* An unknown code is still an error. */
+	vgpu_mmio_write(v, VGT_PVINFO_PAGE + PV_G2V_NOTIFY, 0x12340000, 4);
+	assert_int_equal(v->stats.g2v_marks, 2);
+	assert_int_equal(v->stats.ppgtt_errors, 1);
 	env_free(e);
 }
 
@@ -466,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_mmio_table_sorted),
 		cmocka_unit_test(test_mmio_fixed_behaviours),
 		cmocka_unit_test(test_force_to_nonpriv_gvt_list),
+		cmocka_unit_test(test_g2v_counter_mark),
 		cmocka_unit_test(test_irq_semantics),
 	};
 
