@@ -2,7 +2,7 @@
 # program for the Linux guest's initramfs, built with the host's gcc and
 # glibc (gcc -static), no libdrm. `make drm-client`.
 DRM_CLIENT := $(BUILD)/drm-client/g9hv-drm-client
-DRM_CLIENT_SRCS := guest-shim/drm-client/drm_client.c guest-shim/drm-client/batches.c
+DRM_CLIENT_SRCS := $(addprefix guest-shim/drm-client/,drm_client.c batches.c gem.c nop.c hostile.c bar0.c)
 DRM_CLIENT_HDRS := $(wildcard guest-shim/drm-client/*.h)
 
 .PHONY: drm-client

@@ -125,7 +125,8 @@ struct vgpu_stats {
 	uint64_t gmbus_naks; /* GMBUS cycles (no monitor: not acked) */
 	uint64_t mmio_bad_access; /* size/alignment the device rejects */
 	uint64_t mmio_ro_dropped; /* writes to read-only registers */
-	uint64_t pvinfo_reads, g2v_notifies, pvinfo_bad_writes;
+	uint64_t nonpriv_refused; /* FORCE_TO_NONPRIV values off the list */
+	uint64_t pvinfo_reads, g2v_notifies, pvinfo_bad_writes, g2v_marks;
 	uint64_t cfg_reads, cfg_writes;
 	/* GGTT */
 	uint64_t ggtt_writes; /* entries committed */

@@ -76,3 +76,41 @@ uint32_t cmd_reg_access(int engine, uint32_t reg)
 	}
 	return 0;
 }
+
+/* FORCE_TO_NONPRIV: what a guest may whitelist in an engine's slots for
+ * its non-privileged batches - exactly GVT-g's force_nonpriv_white_list
+ * (Linux 6.1 gvt/handlers.c; sorted), and the engine's own RING_NOPID,
+ * i915's filler for unused slots, which GVT accepts as well. It covers
+ * i915's Skylake whitelist (CTX_PREEMPT 0x2248, CS_CHICKEN1, HDC_CHICKEN1,
+ * L3SQCREG4, COMMON_SLICE_CHICKEN2, PS_INVOCATION_COUNT). A slot only lets
+ * the hardware run an LRI to the register from a user batch; the scanner
+ * still holds every command to reg_allow above. */
+static const uint32_t nonpriv_allow[] = {
+	0xd80,	0x20ec, 0x2248, 0x2340, 0x2348, 0x2350, 0x2580, 0x2690,
+	0x2694, 0x2698, 0x2754, 0x28a0, 0x4de0, 0x4de4, 0x4dfc, 0x7010,
+	0x7014, 0x7300, 0x7304, 0x7700, 0x7704, 0x7708, 0x770c, 0x83a8,
+	0xb110, 0xb118, 0xe100, 0xe18c, 0xe48c, 0xe5f4, 0x64844,
+};
+
+#define NONPRIV_REG_MASK 0x03fffffcu /* bits 25:2; access/range bits aside */
+#define RING_NOPID_REL 0x094
+
+bool nonpriv_slot_allowed(int engine, uint32_t val)
+{
+	uint32_t reg = val & NONPRIV_REG_MASK;
+	size_t lo = 0, hi = sizeof(nonpriv_allow) / sizeof(nonpriv_allow[0]);
+
+	if (reg == gen9_engine_mmio_base((enum gen9_engine_id)engine) + RING_NOPID_REL)
+		return true;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (nonpriv_allow[mid] == reg)
+			return true;
+		if (nonpriv_allow[mid] < reg)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}

@@ -311,10 +311,15 @@ static int ring_mode_write(struct vgpu *v, struct vgpu_engine *e, uint32_t val)
 static int nonpriv_write(struct vgpu *v, struct vgpu_engine *e, uint32_t off,
 			 uint32_t val)
 {
-	/* Whitelists a register for non-privileged batches: only ones a
-	 * command could reach anyway (GVT force_nonpriv_write). */
-	if (val && !(cmd_reg_access(e->id, val & MI_LRI_REG_MASK) & CMD_REG_W)) {
-		vgpu_warn(v, "FORCE_TO_NONPRIV 0x%x rejected", val);
+	/* Whitelists a register for non-privileged batches: GVT's list
+	 * (force_nonpriv_write). 0 clears a slot and grants nothing. A
+	 * refused value leaves the slot as it was; logged once per vGPU. */
+	if (val && !nonpriv_slot_allowed(e->id, val)) {
+		if (!v->stats.nonpriv_refused)
+			vgpu_warn(v, "%s: FORCE_TO_NONPRIV slot 0x%x: register 0x%x is "
+				  "not on the whitelist, refused",
+				  gen9_engine_name((enum gen9_engine_id)e->id), off, val);
+		v->stats.nonpriv_refused++;
 		v->stats.mmio_ro_dropped++;
 		return 0;
 	}

@@ -201,7 +201,9 @@ static int aux_ctl_write(struct vgpu *v, uint32_t off, uint32_t val)
  * nothing on the bus and as GVT for a port without a monitor. i915's
  * gmbus_xfer then gets -ENXIO ("NAK") at once; stored only, GMBUS2 never
  * became ready and i915 timed out and fell back to bit-banging the GPIO
- * pins (22 000 accesses per probe). SW_CLR_INT resets the controller. */
+ * pins (22 000 accesses per probe). i915 still retries a NAKed EDID read
+ * by bit-banging (intel_hdmi_set_edid): the GPIO lines below. SW_CLR_INT
+ * resets the controller. */
 static int gmbus1_write(struct vgpu *v, uint32_t off, uint32_t val)
 {
 	uint32_t st = vreg(v, PCH_GMBUS2);
@@ -215,6 +217,64 @@ static int gmbus1_write(struct vgpu *v, uint32_t off, uint32_t val)
 		st = (st & ~GMBUS_ACTIVE) | GMBUS_SATOER | GMBUS_HW_RDY;
 	}
 	vreg_set(v, PCH_GMBUS2, st);
+	return 0;
+}
+
+/* GPIO_CTL of the DDC pins (GPIO A-F, PCH 0xc5010 + 4n): the I2C lines
+ * i915 bit-bangs when GMBUS gives up (intel_gmbus.c get_clock/set_clock:
+ * i2c-algo-bit). Each line has a direction and an output value, written
+ * only together with their mask bit, and reads its level in VAL_IN. With
+ * nothing on a vGPU's buses a line is high (pulled up) unless the driver
+ * itself drives it low (DIR_OUT with VAL_OUT 0), so i915's bit-banged
+ * EDID read sees no ACK to its address byte and gives up at once. The
+ * pull-up disable bits are plain storage; mask bits read 0. */
+#define GPIO_CTL_FIRST 0xc5010
+#define GPIO_CTL_LAST 0xc5024
+#define GPIO_CLOCK_PULLUP_DISABLE BIT(5)
+#define GPIO_DATA_PULLUP_DISABLE BIT(13)
+
+struct gpio_line {
+	uint32_t dir_mask, dir_out, val_mask, val_out, val_in;
+};
+
+static const struct gpio_line gpio_lines[] = {
+	{ BIT(0), BIT(1), BIT(2), BIT(3), BIT(4) },	 /* clock */
+	{ BIT(8), BIT(9), BIT(10), BIT(11), BIT(12) }, /* data */
+};
+
+static int gpio_ctl_read(struct vgpu *v, uint32_t off, uint32_t *val)
+{
+	uint32_t r = vreg(v, off);
+	size_t i;
+
+	for (i = 0; i < sizeof(gpio_lines) / sizeof(gpio_lines[0]); i++) {
+		const struct gpio_line *l = &gpio_lines[i];
+
+		r &= ~l->val_in;
+		if (!(r & l->dir_out) || (r & l->val_out))
+			r |= l->val_in; /* released or driven high: high */
+	}
+	*val = r;
+	return 0;
+}
+
+static int gpio_ctl_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	uint32_t r = vreg(v, off) & ~(GPIO_CLOCK_PULLUP_DISABLE | GPIO_DATA_PULLUP_DISABLE);
+	size_t i;
+
+	r |= val & (GPIO_CLOCK_PULLUP_DISABLE | GPIO_DATA_PULLUP_DISABLE);
+	for (i = 0; i < sizeof(gpio_lines) / sizeof(gpio_lines[0]); i++) {
+		const struct gpio_line *l = &gpio_lines[i];
+
+		if (val & l->dir_mask)
+			r = (r & ~l->dir_out) | (val & l->dir_out);
+		if (val & l->val_mask)
+			r = (r & ~l->val_out) | (val & l->val_out);
+	}
+	vreg_set(v, off, r & (GPIO_CLOCK_PULLUP_DISABLE | GPIO_DATA_PULLUP_DISABLE |
+			      gpio_lines[0].dir_out | gpio_lines[0].val_out |
+			      gpio_lines[1].dir_out | gpio_lines[1].val_out));
 	return 0;
 }
 
@@ -334,7 +394,9 @@ static const struct mmio_range table[] = {
 	R(0x80000, 0x8ffff, EMU, 0, NULL, NULL, "dmc"),
 	R(0xc2000, 0xc3fff, EMU, 0, NULL, NULL, "pch display"),
 	R(SDEISR, SDEIER + 3, EMU, 0, vgpu_irq_read, vgpu_irq_write, "sde irq"),
-	R(0xc4010, PCH_GMBUS0 - 1, EMU, 0, NULL, NULL, "pch display"),
+	R(0xc4010, GPIO_CTL_FIRST - 1, EMU, 0, NULL, NULL, "pch display"),
+	R(GPIO_CTL_FIRST, GPIO_CTL_LAST + 3, EMU, 0, gpio_ctl_read, gpio_ctl_write, "gpio ctl"),
+	R(GPIO_CTL_LAST + 4, PCH_GMBUS0 - 1, EMU, 0, NULL, NULL, "pch display"),
 	R(PCH_GMBUS0, PCH_GMBUS0 + 3, EMU, 0, NULL, mmio_default_write, "gmbus0"),
 	R(PCH_GMBUS1, PCH_GMBUS1 + 3, EMU, 0, NULL, gmbus1_write, "gmbus1"),
 	R(PCH_GMBUS2, PCH_GMBUS2 + 3, EMU, 0, NULL, gmbus2_write, "gmbus2"),

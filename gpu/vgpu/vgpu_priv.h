@@ -465,6 +465,13 @@ enum vgt_g2v_type {
 	VGT_G2V_EXECLIST_CTX_CREATE = 6,
 	VGT_G2V_EXECLIST_CTX_DESTROY = 7,
 };
+/* g9hv's own G2V code, not GVT's: "log my counters now", the low 16 bits
+ * a mark of the guest's choosing (guest-shim/drm-client -m mark), so a
+ * guest program can bracket what it measures. At most VGPU_G2V_MARKS_LOGGED
+ * per vGPU are logged; the rest are only counted. */
+#define VGT_G2V_G9HV_MARK 0x67390000u
+#define VGT_G2V_G9HV_MARK_MASK 0xffff0000u
+#define VGPU_G2V_MARKS_LOGGED 64
 void vgpu_pvinfo_init(struct vgpu *v);
 void vgpu_pvinfo_update_gm(struct vgpu *v);
 int vgpu_pvinfo_read(struct vgpu *v, uint32_t off, uint32_t *val);
@@ -636,6 +643,8 @@ int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
 #define CMD_REG_R 0x1u /* may be read (SRM, LRR source) */
 #define CMD_REG_W 0x2u /* may be written (LRI, LRM, LRR destination) */
 uint32_t cmd_reg_access(int engine, uint32_t reg);
+/* Whether a FORCE_TO_NONPRIV slot of engine may hold val (GVT's list). */
+bool nonpriv_slot_allowed(int engine, uint32_t val);
 #define SCAN_MAX_CMDS 65536u
 #define SCAN_MAX_BATCHES 256u
 #define SCAN_MAX_BATCH_BYTES (1u << 20)

@@ -54,11 +54,38 @@ int vgpu_pvinfo_read(struct vgpu *v, uint32_t off, uint32_t *val)
 	return 0;
 }
 
+/* The guest asked for a snapshot of its vGPU's counters (a g9hv mark):
+ * what its measurement's deltas are taken from. */
+static void g2v_mark(struct vgpu *v, uint32_t mark)
+{
+	const struct vgpu_stats *s = &v->stats;
+
+	if (v->stats.g2v_marks++ >= VGPU_G2V_MARKS_LOGGED)
+		return;
+	vgpu_info(v, "counters at guest mark %u: mmio r/w %llu/%llu elsp %llu "
+		  "workloads %llu done %llu irqs %llu switches %llu ggtt copied %llu "
+		  "ggtt writes %llu pte traps %llu",
+		  mark, (unsigned long long)s->mmio_reads,
+		  (unsigned long long)s->mmio_writes,
+		  (unsigned long long)s->elsp_submits,
+		  (unsigned long long)s->workloads,
+		  (unsigned long long)s->workloads_done,
+		  (unsigned long long)s->irqs_injected,
+		  (unsigned long long)s->vgpu_switches,
+		  (unsigned long long)s->gm_entries_copied,
+		  (unsigned long long)s->ggtt_writes,
+		  (unsigned long long)s->pte_traps);
+}
+
 static void g2v_notify(struct vgpu *v, uint32_t what)
 {
 	int ret = 0;
 
 	v->stats.g2v_notifies++;
+	if ((what & VGT_G2V_G9HV_MARK_MASK) == VGT_G2V_G9HV_MARK) {
+		g2v_mark(v, what & ~VGT_G2V_G9HV_MARK_MASK);
+		return;
+	}
 	switch (what) {
 	case VGT_G2V_PPGTT_L4_CREATE:
 		ret = vgpu_mm_get(v, v->pv_pdp[0], true);

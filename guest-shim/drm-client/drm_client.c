@@ -9,8 +9,10 @@
  * mapping and checks every dword, N times. It prints one PASS/FAIL line
  * per engine with the submission rate and exits non-zero on any failure.
  * Buffers are softpinned at fixed PPGTT addresses (no relocations).
+ * Other modes (-m): nop timing (nop.c), attacks on the mediator
+ * (hostile.c), a counter mark for the mediator's log (bar0.c).
  *
- * Usage: g9hv-drm-client [-n loops] [-d /dev/dri/cardN] */
+ * Usage: g9hv-drm-client [-m check|nop|hostile|hostile-lri|mark] [-n N] [-d dev] */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,153 +23,9 @@
 #include <unistd.h>
 
 #include "guest-shim/drm-client/batches.h"
+#include "guest-shim/drm-client/gem.h"
+#include "guest-shim/drm-client/modes.h"
 #include "guest-shim/drm-client/i915_uapi.h"
-
-#define BO_SIZE 16384u
-#define VA_BATCH 0x100000ull
-#define VA_TARGET 0x200000ull
-#define VA_SRC 0x300000ull
-#define VA_DST 0x400000ull
-
-struct bo {
-	uint32_t handle;
-	uint64_t va;
-	uint32_t *map;
-};
-
-struct engine {
-	const char *name;
-	unsigned int exec_flag;
-	int has_param; /* getparam that says it exists; 0: always */
-	int blit;      /* also run the blit */
-};
-
-static const struct engine engines[] = {
-	{ "rcs", I915_EXEC_RENDER, 0, 0 },
-	{ "bcs", I915_EXEC_BLT, I915_PARAM_HAS_BLT, 1 },
-	{ "vcs", I915_EXEC_BSD, I915_PARAM_HAS_BSD, 0 },
-	{ "vecs", I915_EXEC_VEBOX, I915_PARAM_HAS_VEBOX, 0 },
-};
-
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int r;
-
-	do
-		r = ioctl(fd, req, arg);
-	while (r < 0 && (errno == EINTR || errno == EAGAIN));
-	return r;
-}
-
-static int getparam(int fd, int param, int *val)
-{
-	struct drm_i915_getparam gp = { .param = param, .value = val };
-
-	*val = 0;
-	return xioctl(fd, DRM_IOCTL_I915_GETPARAM, &gp);
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-/* ---- buffers ------------------------------------------------------------ */
-
-static void *map_bo(int fd, uint32_t handle)
-{
-	struct drm_i915_gem_mmap_offset mo = { .handle = handle,
-					       .flags = I915_MMAP_OFFSET_WB };
-	struct drm_i915_gem_mmap mm = { .handle = handle, .size = BO_SIZE };
-	void *p;
-
-	if (!xioctl(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo)) {
-		p = mmap(NULL, BO_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-			 (off_t)mo.offset);
-		return p == MAP_FAILED ? NULL : p;
-	}
-	/* kernels before mmap_offset: the legacy CPU mmap ioctl */
-	if (xioctl(fd, DRM_IOCTL_I915_GEM_MMAP, &mm))
-		return NULL;
-	return (void *)(uintptr_t)mm.addr_ptr;
-}
-
-static int bo_create(int fd, struct bo *b, uint64_t va)
-{
-	struct drm_i915_gem_create c = { .size = BO_SIZE };
-
-	if (xioctl(fd, DRM_IOCTL_I915_GEM_CREATE, &c)) {
-		perror("GEM_CREATE");
-		return -1;
-	}
-	b->handle = c.handle;
-	b->va = va;
-	b->map = map_bo(fd, c.handle);
-	if (!b->map) {
-		perror("GEM mmap");
-		return -1;
-	}
-	return 0;
-}
-
-static void bo_destroy(int fd, struct bo *b)
-{
-	struct drm_gem_close cl = { .handle = b->handle };
-
-	if (b->map)
-		munmap(b->map, BO_SIZE);
-	if (b->handle)
-		xioctl(fd, DRM_IOCTL_GEM_CLOSE, &cl);
-	memset(b, 0, sizeof(*b));
-}
-
-/* CPU access after the GPU wrote (and before the CPU writes). */
-static int cpu_domain(int fd, struct bo *b, int write)
-{
-	struct drm_i915_gem_set_domain sd = {
-		.handle = b->handle, .read_domains = I915_GEM_DOMAIN_CPU,
-		.write_domain = write ? I915_GEM_DOMAIN_CPU : 0,
-	};
-
-	return xioctl(fd, DRM_IOCTL_I915_GEM_SET_DOMAIN, &sd);
-}
-
-static int wait_bo(int fd, struct bo *b)
-{
-	struct drm_i915_gem_wait w = { .bo_handle = b->handle,
-				       .timeout_ns = 5000000000ll };
-
-	return xioctl(fd, DRM_IOCTL_I915_GEM_WAIT, &w);
-}
-
-/* ---- submission ------------------------------------------------------------ */
-
-/* Execute batch (last object) with the others softpinned; objs[0..n-2]
- * are written by the GPU except those listed read-only by ro. */
-static int exec(int fd, unsigned int flag, struct bo **objs, unsigned int n,
-		unsigned int ro_mask, uint32_t batch_bytes)
-{
-	struct drm_i915_gem_exec_object2 o[4];
-	struct drm_i915_gem_execbuffer2 eb;
-	unsigned int i;
-
-	memset(o, 0, sizeof(o));
-	memset(&eb, 0, sizeof(eb));
-	for (i = 0; i < n; i++) {
-		o[i].handle = objs[i]->handle;
-		o[i].offset = objs[i]->va;
-		o[i].flags = EXEC_OBJECT_PINNED |
-			     (i + 1 < n && !(ro_mask & (1u << i)) ? EXEC_OBJECT_WRITE : 0);
-	}
-	eb.buffers_ptr = (uint64_t)(uintptr_t)o;
-	eb.buffer_count = n;
-	eb.batch_len = batch_bytes;
-	eb.flags = flag | I915_EXEC_NO_RELOC;
-	return xioctl(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb);
-}
 
 struct result {
 	unsigned int ok, runs;
@@ -200,7 +58,7 @@ static int store_once(int fd, const struct engine *e, struct bo *batch,
 		return snprintf(r->why, sizeof(r->why), "set_domain: %s", strerror(errno)), -1;
 	n = dc_store_batch(batch->map, BO_SIZE / 4, target->va, seed);
 	memset(target->map, 0, 4 * DC_STORES);
-	if (exec(fd, e->exec_flag, objs, 2, 0, (uint32_t)(4 * n)))
+	if (gem_exec(fd, e->exec_flag, objs, 2, 0, (uint32_t)(4 * n), NULL))
 		return snprintf(r->why, sizeof(r->why), "execbuffer2: %s", strerror(errno)), -1;
 	if (wait_bo(fd, target) || cpu_domain(fd, target, 0))
 		return snprintf(r->why, sizeof(r->why), "gem_wait: %s", strerror(errno)), -1;
@@ -236,7 +94,7 @@ static int blit_once(int fd, struct bo *batch, struct bo *src, struct bo *dst,
 			src->map[y * DC_BLIT_W + x] = dc_pattern(x, y, seed);
 	memset(dst->map, 0, DC_BLIT_PITCH * DC_BLIT_H);
 	n = dc_blit_batch(batch->map, BO_SIZE / 4, dst->va, src->va);
-	if (exec(fd, I915_EXEC_BLT, objs, 3, 1u << 1, (uint32_t)(4 * n)))
+	if (gem_exec(fd, I915_EXEC_BLT, objs, 3, 1u << 1, (uint32_t)(4 * n), NULL))
 		return snprintf(r->why, sizeof(r->why), "execbuffer2 (blit): %s", strerror(errno)), -1;
 	if (wait_bo(fd, dst) || cpu_domain(fd, dst, 0))
 		return snprintf(r->why, sizeof(r->why), "gem_wait: %s", strerror(errno)), -1;
@@ -321,37 +179,18 @@ static int check_params(int fd)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The normal mode: every engine, loops rounds of stores (and blits on
+ * BCS), checked. 0 when all pass. */
+static int run_checks(int fd, unsigned int loops)
 {
-	const char *dev = "/dev/dri/card0";
-	unsigned int loops = 200, k;
-	int fd, opt, failed = 0;
+	unsigned int k;
+	int failed = 0;
 
-	while ((opt = getopt(argc, argv, "n:d:")) != -1) {
-		if (opt == 'n')
-			loops = (unsigned int)strtoul(optarg, NULL, 0);
-		else if (opt == 'd')
-			dev = optarg;
-		else {
-			fprintf(stderr, "usage: %s [-n loops] [-d device]\n", argv[0]);
-			return 2;
-		}
-	}
-	fd = open(dev, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		printf("FAIL: open %s: %s\n", dev, strerror(errno));
-		return 1;
-	}
-	if (check_driver(fd) || check_params(fd))
-		return 1;
-	for (k = 0; k < sizeof(engines) / sizeof(engines[0]); k++) {
-		const struct engine *e = &engines[k];
+	for (k = 0; k < sizeof(dc_engines) / sizeof(dc_engines[0]); k++) {
+		const struct engine *e = &dc_engines[k];
 		struct result r;
-		int has = 1;
 
-		if (e->has_param)
-			getparam(fd, e->has_param, &has);
-		if (!has) {
+		if (!engine_present(fd, e)) {
 			printf("engine %-4s: not present\n", e->name);
 			continue;
 		}
@@ -366,6 +205,59 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("g9hv-drm-client: %s\n", failed ? "FAIL" : "ALL PASS");
-	close(fd);
 	return failed;
+}
+
+static void usage(const char *me)
+{
+	fprintf(stderr, "usage: %s [-m check|nop|hostile|hostile-lri|mark] [-n loops] [-d device]\n"
+			"  check    stores (and a blit on BCS) on every engine, read back\n"
+			"  nop      -n empty batches per engine, timed (gem_exec_nop's view)\n"
+			"  hostile  attacks on the mediator, each REFUSED/CONTAINED or BREACH\n"
+			"  hostile-lri  the privileged LRI on RCS alone (fails the vGPU)\n"
+			"  mark     ask the mediator to log its counters for this vGPU (-n: the mark)\n",
+		me);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dev = "/dev/dri/card0", *mode = "check";
+	unsigned int loops = 200;
+	int fd, opt, ret;
+
+	/* Line by line into /init's pipe: a VM may stop mid-attack. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while ((opt = getopt(argc, argv, "n:d:m:")) != -1) {
+		if (opt == 'n')
+			loops = (unsigned int)strtoul(optarg, NULL, 0);
+		else if (opt == 'd')
+			dev = optarg;
+		else if (opt == 'm')
+			mode = optarg;
+		else {
+			usage(argv[0]);
+			return 2;
+		}
+	}
+	if (!strcmp(mode, "mark"))
+		return dc_stats_mark(loops);
+	fd = open(dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		printf("FAIL: open %s: %s\n", dev, strerror(errno));
+		return 1;
+	}
+	if (check_driver(fd) || check_params(fd))
+		return 1;
+	if (!strcmp(mode, "check"))
+		ret = run_checks(fd, loops);
+	else if (!strcmp(mode, "nop"))
+		ret = dc_nop(fd, loops);
+	else if (!strcmp(mode, "hostile") || !strcmp(mode, "hostile-lri"))
+		ret = dc_hostile(dev, !strcmp(mode, "hostile-lri"));
+	else {
+		usage(argv[0]);
+		ret = 2;
+	}
+	close(fd);
+	return ret;
 }

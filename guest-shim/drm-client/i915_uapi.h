@@ -87,6 +87,8 @@ _Static_assert(sizeof(struct drm_i915_gem_execbuffer2) == 64, "execbuffer2");
 #define DRM_IOCTL_I915_GEM_SET_DOMAIN DRM_IOW_(DRM_COMMAND_BASE + 0x1f, struct drm_i915_gem_set_domain)
 #define DRM_IOCTL_I915_GEM_MMAP_OFFSET DRM_IOWR_(DRM_COMMAND_BASE + 0x24, struct drm_i915_gem_mmap_offset)
 #define DRM_IOCTL_I915_GEM_EXECBUFFER2 DRM_IOW_(DRM_COMMAND_BASE + 0x29, struct drm_i915_gem_execbuffer2)
+/* The read-write form: i915 copies rsvd2 (the out-fence) back only here. */
+#define DRM_IOCTL_I915_GEM_EXECBUFFER2_WR DRM_IOWR_(DRM_COMMAND_BASE + 0x29, struct drm_i915_gem_execbuffer2)
 #define DRM_IOCTL_I915_GEM_WAIT DRM_IOWR_(DRM_COMMAND_BASE + 0x2c, struct drm_i915_gem_wait)
 
 /* getparam */
@@ -115,8 +117,22 @@ _Static_assert(sizeof(struct drm_i915_gem_execbuffer2) == 64, "execbuffer2");
 #define I915_EXEC_BLT 3
 #define I915_EXEC_VEBOX 4
 #define I915_EXEC_NO_RELOC (1u << 11)
+#define I915_EXEC_FENCE_OUT (1u << 17) /* sync_file fd in rsvd2 >> 32 */
 #define EXEC_OBJECT_WRITE (1u << 2)
 #define EXEC_OBJECT_SUPPORTS_48B_ADDRESS (1u << 3)
 #define EXEC_OBJECT_PINNED (1u << 4)
+
+/* linux/sync_file.h: the state of a sync_file (status 1 signalled, 0
+ * active, < 0 the error the fence was signalled with). */
+struct sync_file_info {
+	char name[32];
+	int32_t status;
+	uint32_t flags;
+	uint32_t num_fences;
+	uint32_t pad;
+	uint64_t sync_fence_info;
+};
+_Static_assert(sizeof(struct sync_file_info) == 56, "sync_file_info");
+#define SYNC_IOC_FILE_INFO _IOWR('>', 4, struct sync_file_info)
 
 #endif

@@ -173,15 +173,36 @@ static uint64_t op_now_ns(void *ctx)
 	return hz ? t / hz * 1000000000ull + t % hz * 1000000000ull / hz : 0;
 }
 
+/* The name of the VM vGPU id belongs to, NULL if none has it yet. */
+static const char *vm_name_of_vgpu(int id)
+{
+	struct gvt *gvt = gpu_host_gvt();
+	unsigned i;
+
+	for (i = 0; gvt && i < nr_vms; i++) {
+		struct vgpu *v = gvt_vgpu_by_vm(gvt, i);
+
+		if (v && vgpu_id(v) == id)
+			return vms[i].name;
+	}
+	return NULL;
+}
+
 static void op_log(void *ctx, int level, int vgpu_id, const char *msg)
 {
 	static const enum log_level map[] = { LOG_ERR, LOG_WARN, LOG_INFO,
 					      LOG_DEBUG };
 	char who[16];
+	const char *vm = vm_name_of_vgpu(vgpu_id);
 
 	(void)ctx;
 	snprintf(who, sizeof(who), "vgpu%d", vgpu_id);
-	klog(map[level < 0 ? 0 : level > 3 ? 3 : level], who, "%s", msg);
+	/* The VM's name last, so a line about bad guest input names the VM
+	 * (and patterns written against the message alone still match). */
+	if (vm)
+		klog(map[level < 0 ? 0 : level > 3 ? 3 : level], who, "%s (vm '%s')", msg, vm);
+	else
+		klog(map[level < 0 ? 0 : level > 3 ? 3 : level], who, "%s", msg);
 }
 
 static void *op_page_alloc(void *ctx, size_t npages, uint64_t *hpa)

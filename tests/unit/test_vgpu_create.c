@@ -354,6 +354,25 @@ static void test_mmio_fixed_behaviours(void **state)
 	vgpu_mmio_write(v, 0xc5104, 0x80000000, 4);
 	assert_int_equal(rd(v, 0xc5108, 4) & 0xe00, 0);
 	assert_int_equal(v->stats.gmbus_naks, 1);
+	/* GPIO_CTL of a DDC pin (port B's, GPIOE): both lines read high
+	 * (VAL_IN, bits 4 and 12) until the driver drives one low, as
+	 * i915's set_clock/set_data do; a write without the mask bits
+	 * (i915's get_clock: "reserved" only) changes neither line. */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x1010, 0x1010);
+	vgpu_mmio_write(v, 0xc5020, 0x0007, 4); /* clock: out, low */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x1010, 0x1000);
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x0505, 0); /* masks read 0 */
+	vgpu_mmio_write(v, 0xc5020, 0x0000, 4); /* no mask: no change */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x1010, 0x1000);
+	vgpu_mmio_write(v, 0xc5020, 0x0001, 4); /* clock released: high */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x1010, 0x1010);
+	vgpu_mmio_write(v, 0xc5020, 0x0700, 4); /* data: out, low */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x1010, 0x0010);
+	vgpu_mmio_write(v, 0xc5020, 0x0c00, 4); /* data: value high, still out */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x1010, 0x1010);
+	vgpu_mmio_write(v, 0xc5020, 0x2020, 4); /* pull-up disables: stored */
+	assert_int_equal(rd(v, 0xc5020, 4) & 0x2020, 0x2020);
+	assert_int_equal(rd(v, 0xc501c, 4) & 0x1010, 0x1010); /* other pins */
 	/* Misaligned / odd sizes are refused. */
 	uint64_t x;
 	assert_int_equal(vgpu_mmio_read(v, 0x2002, &x, 4), -GPU_EINVAL);
@@ -364,11 +383,68 @@ static void test_mmio_fixed_behaviours(void **state)
 	/* Masked engine register. */
 	vgpu_mmio_write(v, RING_MI_MODE(0x2000), _MASKED_BIT_ENABLE(STOP_RING), 4);
 	assert_int_equal(rd(v, RING_MI_MODE(0x2000), 4), STOP_RING | MODE_IDLE);
-	/* FORCE_TO_NONPRIV may not whitelist ELSP. */
-	vgpu_mmio_write(v, RING_FORCE_TO_NONPRIV(0x2000, 0), RING_ELSP(0x2000), 4);
-	assert_int_equal(rd(v, RING_FORCE_TO_NONPRIV(0x2000, 0), 4), 0);
-	vgpu_mmio_write(v, RING_FORCE_TO_NONPRIV(0x2000, 0), 0x2600, 4);
-	assert_int_equal(rd(v, RING_FORCE_TO_NONPRIV(0x2000, 0), 4), 0x2600);
+	env_free(e);
+}
+
+/* FORCE_TO_NONPRIV takes exactly GVT's list and the engine's own
+ * RING_NOPID; anything else leaves the slot as it was, logged once. */
+static void test_force_to_nonpriv_gvt_list(void **state)
+{
+	struct env *e = env_new(256);
+	struct vgpu *v;
+	uint32_t slot0 = RING_FORCE_TO_NONPRIV(0x2000, 0);
+	uint32_t slot1 = RING_FORCE_TO_NONPRIV(0x2000, 1);
+	uint32_t bslot = RING_FORCE_TO_NONPRIV(0x22000, 0);
+
+	(void)state;
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &v), 0);
+	/* i915's Skylake whitelist: CTX_PREEMPT (GEN9_CTX_PREEMPT_REG), the
+	 * chickens, L3SQCREG4, PS_INVOCATION_COUNT read-only (bit 28). */
+	vgpu_mmio_write(v, slot0, 0x2248, 4);
+	assert_int_equal(rd(v, slot0, 4), 0x2248);
+	vgpu_mmio_write(v, slot1, (1u << 28) | 0x2348, 4);
+	assert_int_equal(rd(v, slot1, 4), (1u << 28) | 0x2348);
+	vgpu_mmio_write(v, slot1, 0xb118, 4);
+	assert_int_equal(rd(v, slot1, 4), 0xb118);
+	/* The filler for unused slots: the engine's own RING_NOPID only. */
+	vgpu_mmio_write(v, slot1, 0x2094, 4);
+	assert_int_equal(rd(v, slot1, 4), 0x2094);
+	vgpu_mmio_write(v, bslot, 0x22094, 4);
+	assert_int_equal(rd(v, bslot, 4), 0x22094);
+	assert_int_equal(v->stats.nonpriv_refused, 0);
+	/* Refused, slot unchanged: ELSP, RCS's NOPID on BCS, a CS GPR (not on
+	 * GVT's list: user batches reach the GPRs without a slot), the
+	 * engine's status page register. */
+	vgpu_mmio_write(v, slot0, RING_ELSP(0x2000), 4);
+	vgpu_mmio_write(v, bslot, 0x2094, 4);
+	vgpu_mmio_write(v, slot0, 0x2600, 4);
+	vgpu_mmio_write(v, slot0, 0x2080, 4); /* RING_HWS_PGA */
+	assert_int_equal(rd(v, slot0, 4), 0x2248);
+	assert_int_equal(rd(v, bslot, 4), 0x22094);
+	assert_int_equal(v->stats.nonpriv_refused, 4);
+	/* 0 clears a slot. */
+	vgpu_mmio_write(v, slot0, 0, 4);
+	assert_int_equal(rd(v, slot0, 4), 0);
+	env_free(e);
+}
+
+/* g9hv's counter mark through G2V_NOTIFY: counted (and logged) as a
+ * mark, not a failed PPGTT notification. */
+static void test_g2v_counter_mark(void **state)
+{
+	struct env *e = env_new(256);
+	struct vgpu *v;
+
+	(void)state;
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &v), 0);
+	vgpu_mmio_write(v, VGT_PVINFO_PAGE + PV_G2V_NOTIFY, VGT_G2V_G9HV_MARK | 7, 4);
+	vgpu_mmio_write(v, VGT_PVINFO_PAGE + PV_G2V_NOTIFY, VGT_G2V_G9HV_MARK | 8, 4);
+	assert_int_equal(v->stats.g2v_marks, 2);
+	assert_int_equal(v->stats.ppgtt_errors, 0);
+	/* An unknown code is still an error. */
+	vgpu_mmio_write(v, VGT_PVINFO_PAGE + PV_G2V_NOTIFY, 0x12340000, 4);
+	assert_int_equal(v->stats.g2v_marks, 2);
+	assert_int_equal(v->stats.ppgtt_errors, 1);
 	env_free(e);
 }
 
@@ -428,6 +504,8 @@ int main(void)
 		cmocka_unit_test(test_pvinfo_as_i915_reads_it),
 		cmocka_unit_test(test_mmio_table_sorted),
 		cmocka_unit_test(test_mmio_fixed_behaviours),
+		cmocka_unit_test(test_force_to_nonpriv_gvt_list),
+		cmocka_unit_test(test_g2v_counter_mark),
 		cmocka_unit_test(test_irq_semantics),
 	};
 

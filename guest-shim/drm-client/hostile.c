@@ -1,0 +1,298 @@
+/* Hostile mode: what a Linux guest can try against the mediator from user
+ * space with the stock i915 (issue 15), each attack reported as
+ *   REFUSED   the request failed (or i915 refused it) and nothing landed;
+ *   CONTAINED it ran, and what it aimed at outside its reach stayed
+ *             untouched (the hardware's own rules applied);
+ *   BREACH    it reached something it must not.
+ * The RCS privileged LRI runs alone (-m hostile-lri), last: the mediator
+ * refuses the whole workload before its first command runs, so i915 sees
+ * an engine error on a request that never started, replays it after its
+ * reset, and the third refusal fails the vGPU for good (docs/linux-i915.md).
+ * Every attack runs on a fresh DRM fd (its own i915 context: a context
+ * i915 bans after a reset does not hide the next attack).
+ *
+ * a) lri-priv: a user batch loads privileged registers with
+ *    MI_LOAD_REGISTER_IMM (fence 0 and the engine's RING_HWS_PGA), then
+ *    stores a marker. i915 runs RCS user batches unparsed on Gen9, so the
+ *    mediator's scanner sees it; on BCS i915's own command parser judges
+ *    first.
+ * b) ggtt-store: a user batch stores with MI_STORE_DATA_IMM and
+ *    MI_STORE_REGISTER_MEM with the GGTT bit set, aimed at a graphics
+ *    address outside this vGPU's GM. Gen9 ignores the bit in a
+ *    non-privileged batch: the store goes through the PPGTT, where this
+ *    process has its own buffer softpinned at the same address - so
+ *    CONTAINED means the values are found in its own buffer.
+ * c) ggtt-pte: as root, BAR0 through /dev/mem, one GGTT entry of
+ *    this vGPU's own high GM pointed at a guest-physical address far
+ *    outside the VM's RAM; the entry must read back unchanged (the
+ *    mediator drops it and logs it) and is restored if not. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guest-shim/drm-client/bar0.h"
+#include "guest-shim/drm-client/gem.h"
+#include "guest-shim/drm-client/i915_uapi.h"
+#include "guest-shim/drm-client/modes.h"
+
+/* Gen9 encodings (i915 intel_gpu_commands.h facts). */
+#define MI_LRI(n) ((0x22u << 23) | (2 * (n) - 1))
+#define MI_SDI_QW ((0x20u << 23) | 2) /* MI_STORE_DWORD_IMM, 4 dwords */
+#define MI_SRM ((0x24u << 23) | 2)    /* MI_STORE_REGISTER_MEM, 4 dwords */
+#define MI_USE_GGTT (1u << 22)
+#define MI_BBE (0x0au << 23)
+#define FENCE0_LO 0x100000u /* FENCE_REG_GEN6_LO(0) */
+#define HWS_PGA 0x80u       /* RING_HWS_PGA(base) = base + 0x80 */
+#define CS_GPR0 0x600u      /* base + 0x600: a user-loadable register */
+#define MARKER 0x4d41524bu
+#define BAD_FENCE 0x0badf001u
+#define BAD_GPA 0x7f0000000ull /* 31.75 GiB: no VM here has RAM there */
+
+struct target {
+	const char *name;
+	unsigned int flag;
+	uint32_t base; /* the engine's MMIO base */
+};
+
+static const struct target targets[] = {
+	{ "rcs", I915_EXEC_RENDER, 0x2000 },
+	{ "bcs", I915_EXEC_BLT, 0x22000 },
+};
+
+struct gm {
+	int known;
+	uint64_t low_base, low_size, high_base, high_size;
+};
+
+static int breaches;
+
+static void verdict(const char *attack, const char *eng, const char *what,
+		    const char *fmt_detail)
+{
+	if (!strcmp(what, "BREACH"))
+		breaches++;
+	printf("hostile: %s%s%s: %s (%s)\n", attack, eng ? " " : "", eng ? eng : "",
+	       what, fmt_detail);
+}
+
+/* A request's outcome as i915 reports it to user space. */
+static const char *status_text(int st, char *buf, size_t n)
+{
+	if (st == 1)
+		snprintf(buf, n, "request completed");
+	else if (st == 0)
+		snprintf(buf, n, "request still busy after 5 s");
+	else
+		snprintf(buf, n, "request failed with %d (%s)", st, strerror(-st));
+	return buf;
+}
+
+static int open_dev(const char *dev)
+{
+	int fd = open(dev, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		printf("hostile: open %s: %s\n", dev, strerror(errno));
+	return fd;
+}
+
+/* ---- a) privileged registers through LRI ---------------------------------- */
+
+static void lri_priv(const char *dev, const struct target *t, const struct bar0 *b)
+{
+	struct bo batch = { 0 }, mark = { 0 };
+	struct bo *objs[2] = { &mark, &batch };
+	uint32_t fence_before = 0, fence_after = 0, *p;
+	char st_buf[80], d[240];
+	int fd = open_dev(dev), fence = -1, st;
+
+	if (fd < 0)
+		return;
+	if (bo_create(fd, &batch, VA_BATCH) || bo_create(fd, &mark, VA_TARGET) ||
+	    cpu_domain(fd, &batch, 1) || cpu_domain(fd, &mark, 1)) {
+		verdict("lri-priv", t->name, "BREACH", "no buffers: attack not run");
+		goto out;
+	}
+	printf("hostile: lri-priv %s: LRI fence 0 and RING_HWS_PGA from a user batch\n",
+	       t->name);
+	p = batch.map;
+	*p++ = MI_LRI(2);
+	*p++ = FENCE0_LO;
+	*p++ = BAD_FENCE;
+	*p++ = t->base + HWS_PGA;
+	*p++ = 0x1000;
+	*p++ = MI_SDI_QW;
+	*p++ = (uint32_t)mark.va;
+	*p++ = (uint32_t)(mark.va >> 32);
+	*p++ = MARKER;
+	*p++ = MI_BBE;
+	mark.map[0] = 0;
+	if (b->p)
+		fence_before = bar0_r32(b, FENCE0_LO);
+	if (gem_exec(fd, t->flag, objs, 2, 0, 40, &fence)) {
+		snprintf(d, sizeof(d), "i915 refused the execbuffer2: %s", strerror(errno));
+		verdict("lri-priv", t->name, "REFUSED", d);
+		goto out;
+	}
+	st = fence_status(fence);
+	close(fence);
+	wait_bo(fd, &mark);
+	cpu_domain(fd, &mark, 0);
+	if (b->p)
+		fence_after = bar0_r32(b, FENCE0_LO);
+	snprintf(d, sizeof(d), "%s, marker %s, fence 0 0x%08x -> 0x%08x",
+		 status_text(st, st_buf, sizeof(st_buf)),
+		 mark.map[0] == MARKER ? "written" : "not written", fence_before,
+		 fence_after);
+	if (b->p && fence_after == BAD_FENCE && fence_before != BAD_FENCE)
+		verdict("lri-priv", t->name, "BREACH", d);
+	else if (st < 0 && mark.map[0] != MARKER)
+		verdict("lri-priv", t->name, "REFUSED", d);
+	else if (st == 1 && mark.map[0] == MARKER)
+		verdict("lri-priv", t->name, "CONTAINED", d);
+	else
+		verdict("lri-priv", t->name, "BREACH", d);
+out:
+	bo_destroy(fd, &batch);
+	bo_destroy(fd, &mark);
+	close(fd);
+}
+
+/* ---- b) GGTT-bit stores at someone else's graphics memory ------------------ */
+
+/* A graphics address outside this vGPU's GM: just below its low GM (the
+ * host's or another vGPU's), else just above its high GM. */
+static uint64_t foreign_gm(const struct gm *g)
+{
+	if (!g->known)
+		return 0x10000;
+	if (g->low_base >= 0x10000)
+		return g->low_base - 0x10000;
+	return g->high_base + g->high_size;
+}
+
+static void ggtt_store(const char *dev, const struct target *t, const struct gm *g)
+{
+	struct bo batch = { 0 }, own = { 0 };
+	struct bo *objs[2] = { &own, &batch };
+	uint64_t addr = foreign_gm(g);
+	uint32_t *p, v1 = 0x5d1a0000u | (t->base >> 12), v2 = 0x52a00000u | (t->base >> 12);
+	char st_buf[80], d[240];
+	int fd = open_dev(dev), fence = -1, st, landed;
+
+	if (fd < 0)
+		return;
+	if (bo_create(fd, &batch, VA_BATCH) || bo_create(fd, &own, addr) ||
+	    cpu_domain(fd, &batch, 1) || cpu_domain(fd, &own, 1)) {
+		verdict("ggtt-store", t->name, "BREACH", "no buffers: attack not run");
+		goto out;
+	}
+	p = batch.map;
+	*p++ = MI_SDI_QW | MI_USE_GGTT;
+	*p++ = (uint32_t)addr;
+	*p++ = (uint32_t)(addr >> 32);
+	*p++ = v1;
+	*p++ = MI_LRI(1);
+	*p++ = t->base + CS_GPR0;
+	*p++ = v2;
+	*p++ = MI_SRM | MI_USE_GGTT;
+	*p++ = t->base + CS_GPR0;
+	*p++ = (uint32_t)(addr + 4);
+	*p++ = (uint32_t)((addr + 4) >> 32);
+	*p++ = MI_BBE;
+	own.map[0] = own.map[1] = 0;
+	if (gem_exec(fd, t->flag, objs, 2, 0, 48, &fence)) {
+		snprintf(d, sizeof(d), "GGTT 0x%llx: i915 refused the execbuffer2: %s",
+			 (unsigned long long)addr, strerror(errno));
+		verdict("ggtt-store", t->name, "REFUSED", d);
+		goto out;
+	}
+	st = fence_status(fence);
+	close(fence);
+	wait_bo(fd, &own);
+	cpu_domain(fd, &own, 0);
+	landed = (own.map[0] == v1) + (own.map[1] == v2);
+	snprintf(d, sizeof(d), "GGTT 0x%llx: %s, %d of 2 stores found in this process's "
+		 "own buffer at PPGTT 0x%llx", (unsigned long long)addr,
+		 status_text(st, st_buf, sizeof(st_buf)), landed,
+		 (unsigned long long)addr);
+	if (st == 1 && landed == 2)
+		verdict("ggtt-store", t->name, "CONTAINED", d);
+	else if (st < 0 && landed == 0)
+		verdict("ggtt-store", t->name, "REFUSED", d);
+	else
+		verdict("ggtt-store", t->name, "BREACH", d);
+out:
+	bo_destroy(fd, &batch);
+	bo_destroy(fd, &own);
+	close(fd);
+}
+
+/* ---- c) a GGTT entry naming memory outside the VM ------------------------- */
+
+static void ggtt_pte(const struct bar0 *b, const struct gm *g)
+{
+	uint32_t index;
+	uint64_t orig, bad = BAD_GPA | 1, back;
+	char d[200];
+
+	if (!b->p || !g->known) {
+		verdict("ggtt-pte", NULL, "BREACH", "BAR0 not mapped: attack not run");
+		return;
+	}
+	index = (uint32_t)((g->high_base + g->high_size) >> 12) - 1;
+	orig = bar0_pte_r(b, index);
+	bar0_pte_w(b, index, bad);
+	back = bar0_pte_r(b, index);
+	snprintf(d, sizeof(d), "entry %u: wrote 0x%llx, reads 0x%llx, was 0x%llx", index,
+		 (unsigned long long)bad, (unsigned long long)back,
+		 (unsigned long long)orig);
+	if (back == bad) {
+		bar0_pte_w(b, index, orig);
+		verdict("ggtt-pte", NULL, "BREACH", d);
+	} else if (back == orig) {
+		verdict("ggtt-pte", NULL, "REFUSED", d);
+	} else {
+		verdict("ggtt-pte", NULL, "BREACH", d);
+	}
+}
+
+static void read_gm(const struct bar0 *b, struct gm *g)
+{
+	memset(g, 0, sizeof(*g));
+	if (!b->p)
+		return;
+	g->low_base = bar0_r32(b, PV_MAPPABLE_BASE);
+	g->low_size = bar0_r32(b, PV_MAPPABLE_SIZE);
+	g->high_base = bar0_r32(b, PV_NONMAPPABLE_BASE);
+	g->high_size = bar0_r32(b, PV_NONMAPPABLE_SIZE);
+	g->known = g->high_size != 0;
+	printf("hostile: this vGPU's GM (PVINFO): low 0x%llx+0x%llx, high 0x%llx+0x%llx\n",
+	       (unsigned long long)g->low_base, (unsigned long long)g->low_size,
+	       (unsigned long long)g->high_base, (unsigned long long)g->high_size);
+}
+
+int dc_hostile(const char *dev, int lri_only)
+{
+	struct bar0 b;
+	struct gm g;
+	unsigned int k;
+	int r = bar0_map(&b);
+
+	if (r)
+		printf("hostile: cannot map BAR0 through /dev/mem: %s\n", strerror(-r));
+	read_gm(&b, &g);
+	if (lri_only) {
+		lri_priv(dev, &targets[0], &b);
+	} else {
+		lri_priv(dev, &targets[1], &b);
+		for (k = 0; k < sizeof(targets) / sizeof(targets[0]); k++)
+			ggtt_store(dev, &targets[k], &g);
+		ggtt_pte(&b, &g);
+	}
+	bar0_unmap(&b);
+	printf("hostile: %s\n", breaches ? "BREACH" : "all refused or contained");
+	return breaches != 0;
+}
