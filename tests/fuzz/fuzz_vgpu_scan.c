@@ -8,8 +8,9 @@
  *
  * Speed: the attacker, its contexts and batch pages are built once (a
  * vGPU create/destroy per input was 45% of the time); each input starts
- * from a guest reset of its engines and its used RAM restored from a
- * snapshot, as fuzz_vgpu_diff does. */
+ * from a guest reset of its engines and the pages of its RAM anyone
+ * touched (fake_hv_track_dirty) restored from a snapshot, as
+ * fuzz_vgpu_diff does. */
 #define FZ_USE_MODEL 1
 #include "tests/fuzz/fuzz_vgpu_common.c"
 
@@ -53,11 +54,8 @@ static struct {
 	int ctx[2]; /* RCS, BCS */
 	uint64_t bb, gbb;
 	uint32_t gm;
-	uint8_t *snap; /* attacker RAM [SNAP_FIRST, used) after setup */
-	uint64_t used;
+	uint8_t *snap; /* attacker RAM after setup */
 } S;
-
-#define SNAP_FIRST 0x100000ull /* guest_i915 allocates from 1 MiB up */
 
 static uint8_t *attacker_ram(struct fz_env *e)
 {
@@ -82,11 +80,11 @@ static void scan_build(struct fz_env *e)
 	for (uint32_t i = 0; i < 3 * 1024; i++)
 		gi_write32(g, i < 2048 ? S.bb + 4ull * i : S.gbb + 4ull * (i - 2048),
 			   MI_BATCH_BUFFER_END);
-	S.used = g->next_gpa;
-	S.snap = malloc(S.used - SNAP_FIRST);
+	S.snap = malloc(FZ_RAM);
 	if (!S.snap)
 		fz_die("snapshot", 0, 0);
-	memcpy(S.snap, attacker_ram(e) + SNAP_FIRST, S.used - SNAP_FIRST);
+	memcpy(S.snap, attacker_ram(e), FZ_RAM);
+	fake_hv_restore_dirty(&e->hv, 1, S.snap); /* clean from here */
 }
 
 /* Back to the state after scan_build, as far as an input moved it. */
@@ -102,7 +100,7 @@ static void scan_reset(struct fz_env *e)
 	gi_mmio_write(g, GEN6_GDRST,
 		      gen9_engine_reset_domain(GEN9_RCS0) |
 			      gen9_engine_reset_domain(GEN9_BCS0), 4);
-	memcpy(attacker_ram(e) + SNAP_FIRST, S.snap, S.used - SNAP_FIRST);
+	fake_hv_restore_dirty(&e->hv, 1, S.snap);
 	g->ctx[S.ctx[0]].tail = 0;
 	g->ctx[S.ctx[1]].tail = 0;
 }
