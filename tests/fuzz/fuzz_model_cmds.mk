@@ -2,6 +2,3 @@
 # streamer: no crash, no out-of-bounds access, bounded work per poll.
 FUZZ_TARGETS += fuzz_model_cmds
 fuzz_model_cmds_SRCS := $(wildcard gpu/model/*.c) gpu/hw/pci_ids.c
-# -O2 as the differential targets: the model's interpreter is most of an
-# input's time (issue 13: >= 16.7 k exec/s for make fuzz's 10 M).
-fuzz_model_cmds_CFLAGS := -O2

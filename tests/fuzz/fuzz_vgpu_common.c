@@ -46,15 +46,18 @@
  * access can cross is lost; only the counts of entries shrink. The
  * model-backed targets keep the sizes their inputs' addresses were
  * written for (fuzz_vgpu_diff.c). */
-#ifdef FZ_USE_MODEL
+#if defined(FZ_USE_MODEL) && !defined(FZ_SMALL_VGPU)
 static const struct vgpu_type fz_type = { "fuzz", 8 * FZ_MiB, 32 * FZ_MiB, 2, 1 };
+#else /* FZ_SMALL_VGPU: a model-backed target whose inputs name no GM sizes */
+static const struct vgpu_type fz_type = { "fuzz", 2 * FZ_MiB, 4 * FZ_MiB, 2, 1 };
+#endif
+#ifdef FZ_USE_MODEL
 #define FZ_HOST_LOW_GM (128 * FZ_MiB) /* gvt_create's default */
 static const struct gvt_params fz_params = {
 #else
 #define FZ_APERTURE_MIB 64
 #define FZ_GGTT_MIB 256
 #define FZ_HOST_LOW_GM (16 * FZ_MiB)
-static const struct vgpu_type fz_type = { "fuzz", 2 * FZ_MiB, 4 * FZ_MiB, 2, 1 };
 static const struct gvt_params fz_params = {
 	.host_low_gm = FZ_HOST_LOW_GM,
 	.host_high_gm = 72 * FZ_MiB, /* the mediator's own GM: 65 MiB */

@@ -341,6 +341,7 @@ static void bb_write(uint32_t i, uint32_t dw)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz_in in = { data, size };
+	static uint32_t bb[BB_DWORDS];
 	uint32_t ring[RING_MAX + 4], flags, nring, nbb, n, i;
 	struct guest_i915 *g;
 	int c;
@@ -354,7 +355,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nbb = (uint32_t)fz_take(&in, 2) % BB_DWORDS;
 	c = D.ctx[flags & 1];
 	for (i = 0; i < nbb && in.n >= 4; i++)
-		bb_write(i, (uint32_t)fz_take(&in, 4));
+		bb[i] = fzd_word((uint32_t)fz_take(&in, 4));
+	/* One guest write per batch, not one per dword: the same bytes. */
+	fake_hv_guest_write(&D.e->hv, 1, D.bb_gpa, bb, 4ull * (i < 2048 ? i : 2048));
+	if (i > 2048)
+		fake_hv_guest_write(&D.e->hv, 1, D.gbb_gpa, bb + 2048, 4ull * (i - 2048));
 	for (n = 0; n < nring && in.n >= 4; n++) {
 		uint32_t dw = fzd_word((uint32_t)fz_take(&in, 4));
 
