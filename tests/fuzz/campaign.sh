@@ -16,7 +16,9 @@
 # to the measured count, and "10 M?" says whether the projection (or, at
 # 600 s and more, the measured count) reaches 10 M. exec/s depends on
 # what else runs on the machine: the load average before and after is
-# printed with the table.
+# printed with the table, and "600 CPU-s" projects executions per CPU
+# second to a core of the target's own (make fuzz gives each one, when
+# nothing else runs).
 set -u
 secs=$1 jobs=$2
 shift 2
@@ -26,7 +28,7 @@ rows=$(mktemp -d /tmp/fuzz-rows.XXXXXX)
 
 run_one() {
 	local bin=$1 secs=$2 rows=$3 results=$4
-	local name work log rc execs rate cov ft corp finds proj cpurate
+	local name work log rc execs rate cov ft corp finds proj cpurate cpuproj
 	name=$(basename "$bin")
 	log=build/fuzz-$name.log
 	work=$(mktemp -d /tmp/fuzz-$name.XXXXXX)
@@ -50,8 +52,10 @@ run_one() {
 	proj=$(projection "$secs" "${execs:-0}" "${rate:-0}")
 	cpurate=$(awk -v e="${execs:-0}" -v c="${cpu:-0}" \
 		'BEGIN { if (c > 0) printf "%d", e / c; else print "?" }')
-	printf '%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$name" "${execs:-?}" "${rate:-?}" \
-		"$cpurate" "$proj" "${cov:-?}" "${ft:-?}" "$corp" "$finds" > "$rows/$name"
+	cpuproj=$([ "$cpurate" = "?" ] && echo "?" || echo $((cpurate * 600)))
+	printf '%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$name" "${execs:-?}" "${rate:-?}" \
+		"$cpurate" "$proj" "$cpuproj" "${cov:-?}" "${ft:-?}" "$corp" "$finds" \
+		> "$rows/$name"
 	if [ "$rc" -eq 0 ]; then
 		echo "PASS fuzz/$name" >> "$results"
 	else
@@ -84,16 +88,17 @@ printf '%s\n' "$@" | xargs -P "$jobs" -I{} bash -c \
 rc=$?
 
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
-head="target|executions|exec/s|exec/CPU-s|600 s|10 M?|cov|ft|corpus|findings"
+head="target|executions|exec/s|exec/CPU-s|600 s|10 M?|600 CPU-s|cov|ft|corpus|findings"
 {
 	echo "fuzz: ${secs} s per target, $jobs at a time, $(nproc) CPUs;" \
 		"load average $load0 before, $load1 after."
 	echo "executions: measured in ${secs} s; exec/CPU-s: executions per" \
 		"CPU second the target used; 600 s: measured if the run lasted" \
-		"600 s, else exec/s x 600 (projected)."
+		"600 s, else exec/s x 600 (projected); 600 CPU-s: exec/CPU-s x 600," \
+		"what a core of its own would run in 600 s (projected)."
 	echo
 	echo "| ${head//|/ | } |"
-	echo "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|"
+	echo "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|"
 	cat "$rows"/* | sort | sed 's/|/ | /g; s/^/| /; s/$/ |/'
 } > build/fuzz-table.md
 column -t -s'|' < <(echo "$head"; cat "$rows"/* | sort)
