@@ -36,16 +36,41 @@
 #endif
 #define FZ_VICTIM_PAGES 32
 
+/* The world's size. The targets on the fake GPU run it small: every
+ * vGPU create, destroy, gScale switch, slot move and check walks GGTT
+ * entries, and with GVT's sizes (4 GiB of GM, 64 MiB slots) that walk was
+ * nearly all of an input's time. The layout keeps every part GVT's has -
+ * host low GM, guests' low GM with the fence pool at its top, host high GM
+ * with the mediator's own GM, guests' high GM in slots - and the attacker
+ * still spans two slots and can balloon over more, so no boundary an
+ * access can cross is lost; only the counts of entries shrink. The
+ * model-backed targets keep the sizes their inputs' addresses were
+ * written for (fuzz_vgpu_diff.c). */
+#if defined(FZ_USE_MODEL) && !defined(FZ_SMALL_VGPU)
 static const struct vgpu_type fz_type = { "fuzz", 8 * FZ_MiB, 32 * FZ_MiB, 2, 1 };
-
+#else /* FZ_SMALL_VGPU: a model-backed target whose inputs name no GM sizes */
+static const struct vgpu_type fz_type = { "fuzz", 2 * FZ_MiB, 4 * FZ_MiB, 2, 1 };
+#endif
+#ifdef FZ_USE_MODEL
+#define FZ_HOST_LOW_GM (128 * FZ_MiB) /* gvt_create's default */
+static const struct gvt_params fz_params = {
+#else
+#define FZ_APERTURE_MIB 64
+#define FZ_GGTT_MIB 256
+#define FZ_HOST_LOW_GM (16 * FZ_MiB)
+static const struct gvt_params fz_params = {
+	.host_low_gm = FZ_HOST_LOW_GM,
+	.host_high_gm = 72 * FZ_MiB, /* the mediator's own GM: 65 MiB */
+	.gscale_slot_mib = 2,
+	.gscale_fence_pool_mib = 8,
+#endif
 /* FZ_GSCALE: the mediator in gScale mode, where attacker and victim share
  * GM and the physical GGTT holds whichever vGPU's entries are resident. */
 #ifdef FZ_GSCALE
-static const struct gvt_params fz_params = { .gscale = true };
-#define FZ_PARAMS (&fz_params)
-#else
-#define FZ_PARAMS NULL
+	.gscale = true,
 #endif
+};
+#define FZ_PARAMS (&fz_params)
 
 struct fz_env {
 	struct fake_hv hv;
@@ -139,7 +164,7 @@ static void fz_gpu(struct fz_env *e)
 	e->hw = &e->mhw;
 	e->ggtt = mem.ggtt;
 #else
-	if (fake_gpu_init(&e->gpu, 256, 4096, &e->hv.dma))
+	if (fake_gpu_init(&e->gpu, FZ_APERTURE_MIB, FZ_GGTT_MIB, &e->hv.dma))
 		fz_die("fake gpu", 0, 0);
 	e->hw = &e->gpu.hw;
 	e->ggtt = e->gpu.ggtt;
@@ -170,7 +195,8 @@ static struct fz_env *fz_env(void)
 	e->hv.trap_arg = e;
 	if (gvt_create(e->hw, &e->hv.hv, FZ_PARAMS, &e->gvt) ||
 	    fake_hv_add_vm(&e->hv, 1, FZ_RAM) || fake_hv_add_vm(&e->hv, 2, FZ_RAM) ||
-	    vgpu_create(e->gvt, &fz_type, 2, &e->b))
+	    vgpu_create(e->gvt, &fz_type, 2, &e->b) ||
+	    fake_hv_track_dirty(&e->hv, 1))
 		fz_die("env", 1, 0);
 	fz_guest(e, &e->gb, e->b, 2);
 	fz_victim(e);
@@ -184,8 +210,9 @@ static struct fz_env *fz_env(void)
 /* A fresh attacker for each input, so inputs replay the same way. */
 static void fz_attacker_begin(struct fz_env *e)
 {
-	/* Its RAM starts from zero as well. */
-	memset(e->hv.arena + e->hv.vm[1].first_page * 4096, 0, FZ_RAM);
+	/* Its RAM starts from zero as well: the pages anyone was handed a
+	 * pointer to since the last input (fake_hv_track_dirty), not all. */
+	fake_hv_zero_dirty(&e->hv, 1);
 	if (vgpu_create(e->gvt, &fz_type, 1, &e->a))
 		fz_die("attacker create", 0, 0);
 	fz_guest(e, &e->ga, e->a, 1);
@@ -199,6 +226,16 @@ static __attribute__((unused)) void fz_attacker_end(struct fz_env *e)
 		fz_die("protection left behind", fake_hv_nr_wp(&e->hv, 1), 0);
 }
 
+/* fake_hv_hpa_owner(hpa) == vm, without its walk over every VM: a VM's
+ * RAM is one run of arena pages. Called for every present entry. */
+FZ_NOCOV static bool fz_owned_by(struct fz_env *e, uint64_t hpa, uint32_t vm)
+{
+	const struct fake_vm *v = &e->hv.vm[vm];
+
+	return hpa >= FAKE_HPA_BASE &&
+	       (hpa - FAKE_HPA_BASE) / 4096 - v->first_page < v->ram_size / 4096;
+}
+
 #ifndef FZ_GSCALE /* gScale checks entries per owner instead */
 FZ_NOCOV static void check_ggtt_range(struct fz_env *e, struct vgpu *v, uint64_t base,
 			     uint64_t size)
@@ -208,8 +245,7 @@ FZ_NOCOV static void check_ggtt_range(struct fz_env *e, struct vgpu *v, uint64_t
 	for (i = base >> 12; i < (base + size) >> 12; i++) {
 		uint64_t pte = e->ggtt[i];
 
-		if ((pte & 1) &&
-		    fake_hv_hpa_owner(&e->hv, gen8_pte_addr(pte)) != (int)v->vm)
+		if ((pte & 1) && !fz_owned_by(e, gen8_pte_addr(pte), v->vm))
 			fz_die("GGTT entry maps outside its VM", i, pte);
 	}
 }
@@ -241,7 +277,7 @@ FZ_NOCOV static void check_shadow(struct fz_env *e, struct vgpu *v)
 			if (!(ent & 1))
 				continue;
 			if (s->level == SPT_PT) {
-				if (fake_hv_hpa_owner(&e->hv, hpa) != (int)v->vm)
+				if (!fz_owned_by(e, hpa, v->vm))
 					fz_die("shadow PTE maps outside its VM", hpa, ent);
 			} else if (!is_shadow_page(v, hpa)) {
 				fz_die("shadow PDE to a non-shadow page", hpa, ent);
@@ -271,8 +307,7 @@ FZ_NOCOV static void check_fence_pool(struct fz_env *e, struct vgpu *vs[2])
 					continue;
 				covered = true;
 				if ((pte & 1) &&
-				    fake_hv_hpa_owner(&e->hv, gen8_pte_addr(pte)) !=
-					    (int)vs[i]->vm)
+				    !fz_owned_by(e, gen8_pte_addr(pte), vs[i]->vm))
 					fz_die("fence pool entry maps outside its VM",
 					       gm, pte);
 			}
@@ -304,8 +339,7 @@ FZ_NOCOV static void check_gscale(struct fz_env *e, struct vgpu *vs[2])
 
 			if (!(pte & 1))
 				continue;
-			if (!o || fake_hv_hpa_owner(&e->hv, gen8_pte_addr(pte)) !=
-					  (int)o->vm)
+			if (!o || !fz_owned_by(e, gen8_pte_addr(pte), o->vm))
 				fz_die("resident entry maps outside its owner",
 				       first + k, pte);
 		}
@@ -320,8 +354,7 @@ FZ_NOCOV static void check_gscale(struct fz_env *e, struct vgpu *vs[2])
 			uint64_t pte = k < g->low.count ? g->shadow_low[k]
 						      : g->shadow_high[k - g->low.count];
 
-			if ((pte & 1) && fake_hv_hpa_owner(&e->hv, gen8_pte_addr(pte)) !=
-						 (int)vs[i]->vm)
+			if ((pte & 1) && !fz_owned_by(e, gen8_pte_addr(pte), vs[i]->vm))
 				fz_die("private shadow maps outside its VM", k, pte);
 		}
 	}
@@ -355,7 +388,7 @@ FZ_NOCOV static __attribute__((unused)) void fz_check(struct fz_env *e)
 			fz_die("victim GGTT entry changed", i,
 			       fz_victim_entry(e, (uint32_t)(gm >> 12) + i));
 	/* Host part of the GGTT: never written by a guest. */
-	for (gm = 0; gm < 128 * FZ_MiB; gm += 4096 * 61)
+	for (gm = 0; gm < FZ_HOST_LOW_GM; gm += 4096 * 61)
 		if (e->ggtt[gm >> 12])
 			fz_die("host GGTT entry written", gm, e->ggtt[gm >> 12]);
 	if (e->ggtt[e->gvt->own_gm_base >> 12] != e->own_ggtt_first)

@@ -18,7 +18,8 @@
  *
  * Speed: the world (model, mediator, victim, attacker and its contexts,
  * PPGTT and shadows) is built once; per input only what an input can
- * dirty is reset: the attacker's used RAM is restored from a snapshot, its
+ * dirty is reset: the pages of the attacker's RAM anyone was handed a
+ * pointer to (fake_hv_track_dirty) are restored from a snapshot, its
  * engines get a guest engine reset, an engine left busy is reset by the
  * hang path.
  *
@@ -44,7 +45,6 @@ static struct gpu_dma fzd_dma(struct fz_env *e);
 #define BB_DWORDS (3 * 1024)
 #define RING_MAX 200
 #define MAX_ALLOWED 4096
-#define A_FIRST 0x100000ull /* guest_i915 allocates from 1 MiB up */
 
 /* ---- the world, built once ------------------------------------------------- */
 
@@ -53,8 +53,7 @@ struct fzd {
 	int ctx[2]; /* RCS, BCS */
 	uint64_t bb_gpa, gbb_gpa, data_gpa;
 	uint32_t gbb_gm, data_gm;
-	uint8_t *a_snap; /* attacker RAM [A_FIRST, a_used) after setup */
-	uint64_t a_used;
+	uint8_t *a_snap; /* attacker RAM after setup */
 	uint32_t nsens;
 	uint32_t sens[128]; /* register offsets */
 	uint32_t sens_val[128];
@@ -259,11 +258,11 @@ static void fzd_build(void)
 	neighbour_build();
 #endif
 	D.a_hpa = FAKE_HPA_BASE + e->hv.vm[1].first_page * 4096;
-	D.a_used = g->next_gpa;
-	D.a_snap = malloc(D.a_used - A_FIRST);
+	D.a_snap = malloc(FZ_RAM);
 	if (!D.a_snap)
 		fz_die("snapshot", 0, 0);
-	memcpy(D.a_snap, a_ram() + A_FIRST, D.a_used - A_FIRST);
+	memcpy(D.a_snap, a_ram(), FZ_RAM);
+	fake_hv_restore_dirty(&e->hv, 1, D.a_snap); /* clean from here */
 	sens_init();
 	if (getenv("FZD_LAYOUT"))
 		for (unsigned int b = 0; b < 16; b++)
@@ -289,7 +288,7 @@ static void fzd_reset(void)
 		gvt_poll(e->gvt);
 	}
 	gi_mmio_write(g, GEN6_GDRST, dom, 4);
-	memcpy(a_ram() + A_FIRST, D.a_snap, D.a_used - A_FIRST);
+	fake_hv_restore_dirty(&e->hv, 1, D.a_snap); /* what anyone touched */
 	g->ctx[D.ctx[0]].tail = 0;
 	g->ctx[D.ctx[1]].tail = 0;
 }
@@ -342,6 +341,7 @@ static void bb_write(uint32_t i, uint32_t dw)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz_in in = { data, size };
+	static uint32_t bb[BB_DWORDS];
 	uint32_t ring[RING_MAX + 4], flags, nring, nbb, n, i;
 	struct guest_i915 *g;
 	int c;
@@ -355,7 +355,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nbb = (uint32_t)fz_take(&in, 2) % BB_DWORDS;
 	c = D.ctx[flags & 1];
 	for (i = 0; i < nbb && in.n >= 4; i++)
-		bb_write(i, (uint32_t)fz_take(&in, 4));
+		bb[i] = fzd_word((uint32_t)fz_take(&in, 4));
+	/* One guest write per batch, not one per dword: the same bytes. */
+	fake_hv_guest_write(&D.e->hv, 1, D.bb_gpa, bb, 4ull * (i < 2048 ? i : 2048));
+	if (i > 2048)
+		fake_hv_guest_write(&D.e->hv, 1, D.gbb_gpa, bb + 2048, 4ull * (i - 2048));
 	for (n = 0; n < nring && in.n >= 4; n++) {
 		uint32_t dw = fzd_word((uint32_t)fz_take(&in, 4));
 

@@ -59,6 +59,15 @@ uint64_t fake_hv_gpa_to_hpa(struct fake_hv *f, uint32_t vm, uint64_t gpa)
 	return FAKE_HPA_BASE + vm_page_to_arena(v, gpa / PG) * PG + (gpa & (PG - 1));
 }
 
+/* Every host pointer into the arena is made here (guest_rw, the DMA
+ * hook), so the dirty map sees every page anyone may have stored to. */
+static void mark_dirty(struct fake_hv *f, uint64_t off, size_t len)
+{
+	uint64_t first = off / PG, last = (off + (len ? len - 1 : 0)) / PG;
+
+	memset(f->dirty + first, 1, last - first + 1);
+}
+
 void *fake_hv_hpa_ptr(struct fake_hv *f, uint64_t hpa, size_t len)
 {
 	uint64_t total = f->arena_pages * PG;
@@ -66,7 +75,50 @@ void *fake_hv_hpa_ptr(struct fake_hv *f, uint64_t hpa, size_t len)
 	if (hpa < FAKE_HPA_BASE || hpa - FAKE_HPA_BASE >= total ||
 	    len > total - (hpa - FAKE_HPA_BASE))
 		return NULL;
+	if (f->dirty)
+		mark_dirty(f, hpa - FAKE_HPA_BASE, len);
 	return f->arena + (hpa - FAKE_HPA_BASE);
+}
+
+int fake_hv_track_dirty(struct fake_hv *f, uint32_t vm)
+{
+	struct fake_vm *v;
+
+	if (vm >= f->nr_vms || !f->vm[vm].used)
+		return -1;
+	if (!f->dirty)
+		f->dirty = calloc(f->arena_pages, 1);
+	if (!f->dirty)
+		return -1;
+	v = &f->vm[vm];
+	memset(f->dirty + v->first_page, 1, v->ram_size / PG); /* unknown yet */
+	return 0;
+}
+
+uint64_t fake_hv_zero_dirty(struct fake_hv *f, uint32_t vm)
+{
+	return fake_hv_restore_dirty(f, vm, NULL);
+}
+
+uint64_t fake_hv_restore_dirty(struct fake_hv *f, uint32_t vm,
+			       const uint8_t *snap)
+{
+	struct fake_vm *v = &f->vm[vm];
+	uint8_t *d = f->dirty ? f->dirty + v->first_page : NULL;
+	uint64_t p, n = 0;
+
+	for (p = 0; d && p < v->ram_size / PG; p++)
+		if (d[p]) {
+			uint8_t *at = f->arena + (v->first_page + p) * PG;
+
+			if (snap)
+				memcpy(at, snap + p * PG, PG);
+			else
+				memset(at, 0, PG);
+			d[p] = 0;
+			n++;
+		}
+	return n;
 }
 
 int fake_hv_hpa_owner(struct fake_hv *f, uint64_t hpa)
@@ -367,6 +419,7 @@ void fake_hv_fini(struct fake_hv *f)
 	free(f->vm);
 	arena_unmap(f->arena, f->arena_pages);
 	free(f->pool_used);
+	free(f->dirty);
 	memset(f, 0, sizeof(*f));
 }
 

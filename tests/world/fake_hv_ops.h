@@ -60,6 +60,7 @@ struct fake_hv {
 	uint64_t logs[4];
 	char last_log[256];
 	bool verbose;
+	uint8_t *dirty; /* fake_hv_track_dirty: a byte per arena page */
 	fake_trap_fn trap;
 	void *trap_arg;
 	struct hv_if hv;
@@ -80,6 +81,18 @@ int fake_hv_add_vm(struct fake_hv *f, uint32_t vm, uint64_t ram);
  * victim's memory changes", without comparing it after every input).
  * 0, or -1 with errno. */
 int fake_hv_protect_ram(struct fake_hv *f, uint32_t vm, bool ro);
+/* Note from now on every page of VM vm's RAM a pointer is handed out for
+ * (guest reads and writes, the GPU's DMA, reads included: the holder of
+ * a pointer may store through it), so fake_hv_zero_dirty can put the RAM
+ * back to zero at the cost of what was touched rather than its size. */
+int fake_hv_track_dirty(struct fake_hv *f, uint32_t vm);
+/* Zero VM vm's pages touched since the last call (all of its RAM on the
+ * first call after fake_hv_track_dirty); how many pages. */
+uint64_t fake_hv_zero_dirty(struct fake_hv *f, uint32_t vm);
+/* The same, copying them back from snap instead: a copy of all its RAM in
+ * the arena's order (arena + first_page * 4096, ram_size bytes). */
+uint64_t fake_hv_restore_dirty(struct fake_hv *f, uint32_t vm,
+			       const uint8_t *snap);
 /* hpa of a VM page, or 0; host pointer of an hpa, or NULL. */
 uint64_t fake_hv_gpa_to_hpa(struct fake_hv *f, uint32_t vm, uint64_t gpa);
 void *fake_hv_hpa_ptr(struct fake_hv *f, uint64_t hpa, size_t len);
