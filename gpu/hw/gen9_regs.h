@@ -238,6 +238,9 @@ enum gen9_engine_id {
 #define RING_IPEHR(base) ((base) + 0x068)
 #define RING_INSTDONE(base) ((base) + 0x06c)
 #define RING_ACTHD(base) ((base) + 0x074)
+/* MI_NOOP with bit 22 writes it; i915 fills unused FORCE_TO_NONPRIV slots
+ * with it: writing or reading it has no effect on the engine. */
+#define RING_NOPID(base) ((base) + 0x094)
 #define RING_HWS_PGA(base) ((base) + 0x080)
 #define RING_HWSTAM(base) ((base) + 0x098)
 #define RING_MI_MODE(base) ((base) + 0x09c)

@@ -167,6 +167,9 @@ struct vgpu_stats {
 	 * with them: GGTT / index selectors cleared, privileged commands
 	 * turned into MI_NOOP */
 	uint64_t scan_ggtt_cleared, scan_priv_nooped;
+	/* register operands a non-privileged batch may not use, renamed to
+	 * RING_NOPID in the copy (the hardware drops them) */
+	uint64_t scan_regs_neutralized;
 	uint64_t workloads_rejected;
 	/* cycles per phase (ns) */
 	uint64_t ns_mmio, ns_ggtt, ns_shadow, ns_scan, ns_dispatch,

@@ -194,12 +194,37 @@ static int check_gm(struct scanner *s, uint32_t hdr, uint64_t addr,
 	return reject(s, -GPU_EPERM, hdr, addr, "GGTT address outside the vGPU");
 }
 
-static int check_reg(struct scanner *s, uint32_t hdr, uint32_t reg,
-		     uint32_t need)
+/* A register operand in a non-privileged batch that the allow-list
+ * refuses: Gen9 drops such an access (a user batch's LRI to a register
+ * outside the FORCE_TO_NONPRIV whitelist does nothing) and i915 relies on
+ * it; refusing the workload instead would fail a request i915 replays
+ * (it never started) until the vGPU is failed for good - a guest user
+ * process could take its VM's GPU down. The copy names the engine's own
+ * RING_NOPID instead (harmless to write or read; i915's filler for unused
+ * whitelist slots), so neither backend acts on the original register -
+ * not even the blitter, whose hardware checks nothing (CVE-2019-0155). */
+static void neutralize_reg(struct scanner *s, uint32_t i, uint32_t reg)
+{
+	uint32_t nopid = RING_NOPID(gen9_engine_mmio_base(s->e->id));
+
+	patch(s, i, nopid);
+	if (s->v->stats.scan_regs_neutralized++ == 0)
+		vgpu_warn(s->v, "%s: register 0x%x in a non-privileged batch: "
+			  "not allowed there, dropped as Gen9 does (further "
+			  "ones counted)", gen9_engine_name(s->e->id), reg);
+}
+
+/* Register operand at dword i of the current command. */
+static int check_reg(struct scanner *s, uint32_t hdr, uint32_t i,
+		     uint32_t reg, uint32_t need)
 {
 	if ((cmd_reg_access(s->e->id, reg & MI_LRI_REG_MASK) & need) == need &&
 	    !(reg & ~MI_LRI_REG_MASK))
 		return 0;
+	if (nonpriv(s)) {
+		neutralize_reg(s, i, reg);
+		return 0;
+	}
 	return reject(s, -GPU_EPERM, hdr, reg, "register not allowed");
 }
 
@@ -270,7 +295,7 @@ static int audit_lri(struct scanner *s, uint32_t hdr, uint32_t len)
 	for (i = 1; i < len; i += 2) {
 		ret = fetch(s, i, &reg);
 		if (!ret)
-			ret = check_reg(s, hdr, reg, CMD_REG_W);
+			ret = check_reg(s, hdr, i, reg, CMD_REG_W);
 		if (ret)
 			return ret;
 	}
@@ -288,7 +313,7 @@ static int audit_reg_mem(struct scanner *s, uint32_t hdr, uint32_t len,
 		return reject(s, -GPU_EINVAL, hdr, 0, "bad SRM/LRM length");
 	ret = fetch(s, 1, &reg);
 	if (!ret)
-		ret = check_reg(s, hdr, reg, need);
+		ret = check_reg(s, hdr, 1, reg, need);
 	return ret ? ret : audit_mem(s, hdr, len);
 }
 
@@ -301,11 +326,11 @@ static int audit_lrr(struct scanner *s, uint32_t hdr, uint32_t len)
 		return reject(s, -GPU_EINVAL, hdr, 0, "bad LRR length");
 	ret = fetch(s, 1, &src);
 	if (!ret)
-		ret = check_reg(s, hdr, src, CMD_REG_R);
+		ret = check_reg(s, hdr, 1, src, CMD_REG_R);
 	if (!ret)
 		ret = fetch(s, 2, &dst);
 	if (!ret)
-		ret = check_reg(s, hdr, dst, CMD_REG_W);
+		ret = check_reg(s, hdr, 2, dst, CMD_REG_W);
 	return ret;
 }
 
@@ -360,7 +385,7 @@ static int audit_pipe_control(struct scanner *s, uint32_t hdr, uint32_t len)
 		s->res->events |= GT_RENDER_PIPECTL_NOTIFY_INTERRUPT;
 	if (flags & PIPE_CONTROL_MMIO_WRITE) {
 		ret = fetch(s, 2, &reg);
-		return ret ? ret : check_reg(s, hdr, reg, CMD_REG_W);
+		return ret ? ret : check_reg(s, hdr, 2, reg, CMD_REG_W);
 	}
 	return audit_mem(s, hdr, len);
 }

@@ -93,14 +93,13 @@ static const uint32_t nonpriv_allow[] = {
 };
 
 #define NONPRIV_REG_MASK 0x03fffffcu /* bits 25:2; access/range bits aside */
-#define RING_NOPID_REL 0x094
 
 bool nonpriv_slot_allowed(int engine, uint32_t val)
 {
 	uint32_t reg = val & NONPRIV_REG_MASK;
 	size_t lo = 0, hi = sizeof(nonpriv_allow) / sizeof(nonpriv_allow[0]);
 
-	if (reg == gen9_engine_mmio_base((enum gen9_engine_id)engine) + RING_NOPID_REL)
+	if (reg == RING_NOPID(gen9_engine_mmio_base((enum gen9_engine_id)engine)))
 		return true;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;

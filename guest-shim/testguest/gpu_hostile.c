@@ -4,9 +4,10 @@
  * ring, then checks from the inside what it can see and logs
  * "CHECK hostile-<step>: PASS|FAIL (...)". PASS means the attack was
  * contained: the GPU did what Gen9 does for a non-privileged batch, inside
- * this VM's own memory. Steps the mediator refuses get this VM stopped
- * (its vGPU fails): they are placed last, and a case gives them to
- * separate VMs with "steps=NAME,NAME".
+ * this VM's own memory. Steps the mediator refuses get this VM's vGPU
+ * reset (failed for good, and the VM stopped, when repeated): they are
+ * placed last, and a case gives them to separate VMs with
+ * "steps=NAME,NAME".
  *
  * Steps (in this order):
  *   a-ggtt    MI_STORE_DATA_IMM and MI_STORE_REGISTER_MEM with the GGTT bit
@@ -25,10 +26,13 @@
  *   b-fence   MI_LOAD_REGISTER_IMM to fence 0 from a PPGTT batch
  *   b-hws     ... to the engine's HWS_PGA
  *   b-imr     ... to GT_IMR(0)
+ *             (dropped as Gen9 drops them: the batch completes, the
+ *             register is unchanged)
+ *   b-ring    the LRI to fence 0 from the ring (privileged): refused
  *   f-loop    a batch that jumps to itself, resubmitted up to 3 times
- * For b-* and f-loop the expected outcome is that the hypervisor stops
- * this VM; if it does not, the registers (as the vGPU shows them) must be
- * unchanged and the GPU must come back. */
+ * b-ring and f-loop are refused: the vGPU is reset (z-recover checks we
+ * are told and the next batch runs) or, repeated, failed for good and
+ * this VM stopped. */
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/hw/gen9_regs.h"
 #include "guest-shim/testguest/gpu_dev.h"
@@ -308,8 +312,12 @@ static void step_edge(void)
 		 "last 8 bytes hold %08x %08x, %s", done(ok), p[1022], p[1023], regs_note());
 }
 
-/* ---- attacks the mediator refuses (this VM is stopped) ------------------ */
+/* ---- privileged registers ------------------------------------------------ */
 
+/* From a PPGTT batch: Gen9 drops an LRI to a register outside the
+ * FORCE_TO_NONPRIV whitelist, and so does the mediator's copy (on every
+ * engine, the blitter included): the batch completes, the register (as
+ * the vGPU shows it) is unchanged, nothing is reset. */
 static void step_lri(const char *step, const char *check, uint32_t reg,
 		     uint32_t val)
 {
@@ -322,13 +330,9 @@ static void step_lri(const char *step, const char *check, uint32_t reg,
 		  "batch (the vGPU shows %08x)\n", step, reg, val, was);
 	ok = run_batch(bb, 4);
 	after = gpu_dev_reg(reg);
-	/* The hypervisor resets the vGPU and lets this VM go on (unless
-	 * hv.cfg's vgpu_faults=1): the batch must not have run and the
-	 * register must not hold the value. A reset may put an engine
-	 * register back to its default (HWS_PGA): that is not the LRI. */
-	tg_check(check, !ok && after != val, "contained: %s, register %x "
-		 "%08x -> %08x (the reset's defaults, not %08x)", done(ok), reg,
-		 was, after, val);
+	tg_check(check, ok && after == was, "contained: %s, register %x "
+		 "%08x -> %08x (dropped, as Gen9 drops it)", done(ok), reg,
+		 was, after);
 }
 
 static void step_fence(void)
@@ -344,6 +348,30 @@ static void step_hws(void)
 static void step_imr(void)
 {
 	step_lri("b-imr", "hostile-b-imr", GEN8_GT_IMR(0), 0);
+}
+
+/* ---- attacks the mediator refuses (the vGPU is reset) -------------------- */
+
+/* The same LRI to fence 0 from the ring, which runs privileged: the
+ * mediator refuses the workload and resets our vGPU (z-recover follows). */
+static void step_ring_lri(void)
+{
+	uint32_t reg = FENCE_REG_GEN6_LO(0), val = 0x00100000u | 1;
+	uint32_t was = gpu_dev_reg(reg), after;
+	uint32_t cs[10] = { MI_LOAD_REGISTER_IMM(1), reg, val, MI_NOOP };
+	bool ok;
+
+	breadcrumb(cs + 4);
+	tg_printf("hostile: b-ring: MI_LOAD_REGISTER_IMM %x <- %08x from the "
+		  "ring (the vGPU shows %08x)\n", reg, val, was);
+	gpu_dev_submit(cs, 10);
+	ok = gpu_dev_wait(seqno);
+	after = gpu_dev_reg(reg);
+	/* A reset may put an engine register back to its default: not the
+	 * LRI. */
+	tg_check("hostile-b-ring", !ok && after != val, "contained: %s, "
+		 "register %x %08x -> %08x (refused, not %08x)", done(ok), reg,
+		 was, after, val);
 }
 
 static void step_loop(void)
@@ -393,6 +421,7 @@ static const struct step {
 	{ "b-fence", step_fence, false },
 	{ "b-hws", step_hws, false },
 	{ "b-imr", step_imr, false },
+	{ "b-ring", step_ring_lri, false },
 	{ "f-loop", step_loop, false },
 	{ "z-recover", step_recover, false },
 };

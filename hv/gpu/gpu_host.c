@@ -475,7 +475,9 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 		"copied %llu  ladder %llu  on-hw %llu ns\n"
 		"  ppgtt: %s, tables relaxed %llu, reconstructions %llu, "
 		"entries re-translated %llu; faults %llu, resets %llu (last: "
-		"%llu us from the fault to running again)\n",
+		"%llu us from the fault to running again)\n"
+		"  scanner: commands %llu, batches %llu, GGTT selectors cleared "
+		"%llu, privileged no-ops %llu, registers dropped %llu\n",
 		(unsigned long long)s->mmio_reads,
 		(unsigned long long)s->mmio_writes,
 		(unsigned long long)s->pvinfo_reads,
@@ -496,7 +498,12 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 		(unsigned long long)s->recon_runs,
 		(unsigned long long)s->recon_entries,
 		(unsigned long long)s->faults, (unsigned long long)s->resets,
-		(unsigned long long)(s->ns_reset_to_run / 1000));
+		(unsigned long long)(s->ns_reset_to_run / 1000),
+		(unsigned long long)s->cmds_scanned,
+		(unsigned long long)s->batches_scanned,
+		(unsigned long long)s->scan_ggtt_cleared,
+		(unsigned long long)s->scan_priv_nooped,
+		(unsigned long long)s->scan_regs_neutralized);
 	/* gHyvi's unit costs for make bench (tools/bench-exits). */
 	if (s->wp_changes || s->recon_pages)
 		kprintf("  ghyvi costs: ept %llu in %llu ns, snapshots %llu in "
