@@ -33,6 +33,7 @@ static const struct reg_allow reg_allow[] = {
 	{ 0x20e0, 0x20e4, RW, false, GEN9_RCS0 }, /* FF slice chicken */
 	{ 0x20ec, 0x20ec, RW, false, GEN9_RCS0 }, /* CS debug mode 1 */
 	{ 0x2214, 0x2214, RW, false, GEN9_RCS0 }, /* MI_PREDICATE_RESULT_2 */
+	{ 0x2248, 0x2248, RW, false, GEN9_RCS0 }, /* CTX_PREEMPT: i915 whitelists it for Mesa */
 	{ 0x2300, 0x235c, RW, false, GEN9_RCS0 }, /* pipeline statistics */
 	/* what Mesa loads from its batches (i915_cmd_parser.c
 	 * gen7_render_regs): predication, indirect draw and dispatch */

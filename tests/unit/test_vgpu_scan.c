@@ -140,6 +140,7 @@ static const struct scase cases[] = {
 	{ "lrm 3dprim vertex count", RCS, true, 4, { LRM_GGTT, 0x2434, OWN, 0 } },
 	{ "lri dispatchdim", RCS, true, 3, { MI_LOAD_REGISTER_IMM(1), 0x2508, 1 } },
 	{ "lri l3cntlreg", RCS, true, 3, { MI_LOAD_REGISTER_IMM(1), 0x7034, 0x60000121 } },
+	{ "lri ctx preempt (Mesa)", RCS, true, 3, { MI_LOAD_REGISTER_IMM(1), 0x2248, 0x20002 } },
 	{ "lrr gpr", RCS, true, 3, { MI_LOAD_REGISTER_REG, 0x2600, 0x2608 } },
 	{ "pipe control ggtt own", RCS, true, 6, { GFX_OP_PIPE_CONTROL(6), PC_QW_GGTT, OWN, 0, 1, 0 } },
 	{ "pipe control ppgtt", RCS, true, 6, { GFX_OP_PIPE_CONTROL(6), PIPE_CONTROL_QW_WRITE, 0x1000, 0, 1, 0 } },
