@@ -138,17 +138,32 @@ void mon_steal(struct mon *m, uint64_t steal_ns, uint64_t other_ns)
 	m->p_vcpus++;
 }
 
-uint32_t mon_util(const struct mon *m, uint32_t id, uint64_t now)
+/* The vGPU `id` and the buckets of its window up to `now`: the last
+ * *count full ones before *cur (no more than the ring holds, none from
+ * before it existed); NULL when it has none yet. */
+static const struct mon_vgpu *window(const struct mon *m, uint32_t id,
+				     uint64_t now, uint64_t *cur,
+				     uint64_t *count)
 {
 	const struct mon_vgpu *v =
 		id < MON_MAX_VGPUS && m->v[id].present ? &m->v[id] : NULL;
-	uint64_t cur = now / m->p.bucket_ns, count, sum = 0, u;
 
-	if (!v || cur <= v->first_bucket)
+	*cur = now / m->p.bucket_ns;
+	if (!v || *cur <= v->first_bucket)
+		return NULL;
+	*count = *cur - v->first_bucket;
+	if (*count > m->nr_buckets)
+		*count = m->nr_buckets;
+	return v;
+}
+
+uint32_t mon_util(const struct mon *m, uint32_t id, uint64_t now)
+{
+	uint64_t cur, count, sum = 0, u;
+	const struct mon_vgpu *v = window(m, id, now, &cur, &count);
+
+	if (!v)
 		return 0;
-	count = cur - v->first_bucket;
-	if (count > m->nr_buckets)
-		count = m->nr_buckets;
 	for (uint64_t b = cur - count; b < cur; b++) {
 		uint32_t i = (uint32_t)(b % (m->nr_buckets + 1));
 
@@ -184,16 +199,12 @@ static uint32_t competing(const struct mon *m, uint64_t b, uint64_t min)
 uint32_t mon_share(const struct mon *m, uint32_t id, uint64_t now,
 		   uint32_t active_min)
 {
-	const struct mon_vgpu *v =
-		id < MON_MAX_VGPUS && m->v[id].present ? &m->v[id] : NULL;
-	uint64_t bn = m->p.bucket_ns, cur = now / bn, count, sum = 0;
+	uint64_t bn = m->p.bucket_ns, cur, count, sum = 0;
 	uint64_t min = bn * active_min / 1000;
+	const struct mon_vgpu *v = window(m, id, now, &cur, &count);
 
-	if (!v || cur <= v->first_bucket)
+	if (!v)
 		return 0;
-	count = cur - v->first_bucket;
-	if (count > m->nr_buckets)
-		count = m->nr_buckets;
 	for (uint64_t b = cur - count; b < cur; b++) {
 		uint64_t mine = busy_in(m, v, b), n, s;
 
