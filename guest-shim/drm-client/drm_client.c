@@ -12,7 +12,7 @@
  * Other modes (-m): nop timing (nop.c), attacks on the mediator
  * (hostile.c), a counter mark for the mediator's log (bar0.c).
  *
- * Usage: g9hv-drm-client [-m check|nop|hostile|hostile-lri|mark] [-n N] [-d dev] */
+ * Usage: g9hv-drm-client [-m check|nop|hostile|mark] [-n N] [-d dev] */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -210,11 +210,10 @@ static int run_checks(int fd, unsigned int loops)
 
 static void usage(const char *me)
 {
-	fprintf(stderr, "usage: %s [-m check|nop|hostile|hostile-lri|mark] [-n loops] [-d device]\n"
+	fprintf(stderr, "usage: %s [-m check|nop|hostile|mark] [-n loops] [-d device]\n"
 			"  check    stores (and a blit on BCS) on every engine, read back\n"
 			"  nop      -n empty batches per engine, timed (gem_exec_nop's view)\n"
 			"  hostile  attacks on the mediator, each REFUSED/CONTAINED or BREACH\n"
-			"  hostile-lri  the privileged LRI on RCS alone (fails the vGPU)\n"
 			"  mark     ask the mediator to log its counters for this vGPU (-n: the mark)\n",
 		me);
 }
@@ -252,8 +251,8 @@ int main(int argc, char **argv)
 		ret = run_checks(fd, loops);
 	else if (!strcmp(mode, "nop"))
 		ret = dc_nop(fd, loops);
-	else if (!strcmp(mode, "hostile") || !strcmp(mode, "hostile-lri"))
-		ret = dc_hostile(dev, !strcmp(mode, "hostile-lri"));
+	else if (!strcmp(mode, "hostile"))
+		ret = dc_hostile(dev);
 	else {
 		usage(argv[0]);
 		ret = 2;

@@ -4,18 +4,15 @@
  *   CONTAINED it ran, and what it aimed at outside its reach stayed
  *             untouched (the hardware's own rules applied);
  *   BREACH    it reached something it must not.
- * The RCS privileged LRI runs alone (-m hostile-lri), last: the mediator
- * refuses the whole workload before its first command runs, so i915 sees
- * an engine error on a request that never started, replays it after its
- * reset, and the third refusal fails the vGPU for good (docs/linux-i915.md).
  * Every attack runs on a fresh DRM fd (its own i915 context: a context
  * i915 bans after a reset does not hide the next attack).
  *
  * a) lri-priv: a user batch loads privileged registers with
  *    MI_LOAD_REGISTER_IMM (fence 0 and the engine's RING_HWS_PGA), then
  *    stores a marker. i915 runs RCS user batches unparsed on Gen9, so the
- *    mediator's scanner sees it; on BCS i915's own command parser judges
- *    first.
+ *    mediator's scanner sees it and drops the loads as the hardware does
+ *    (CONTAINED: the request completes, the marker is written, fence 0 is
+ *    unchanged); on BCS i915's own command parser judges first.
  * b) ggtt-store: a user batch stores with MI_STORE_DATA_IMM and
  *    MI_STORE_REGISTER_MEM with the GGTT bit set, aimed at a graphics
  *    address outside this vGPU's GM. Gen9 ignores the bit in a
@@ -274,7 +271,7 @@ static void read_gm(const struct bar0 *b, struct gm *g)
 	       (unsigned long long)g->high_base, (unsigned long long)g->high_size);
 }
 
-int dc_hostile(const char *dev, int lri_only)
+int dc_hostile(const char *dev)
 {
 	struct bar0 b;
 	struct gm g;
@@ -284,14 +281,11 @@ int dc_hostile(const char *dev, int lri_only)
 	if (r)
 		printf("hostile: cannot map BAR0 through /dev/mem: %s\n", strerror(-r));
 	read_gm(&b, &g);
-	if (lri_only) {
-		lri_priv(dev, &targets[0], &b);
-	} else {
-		lri_priv(dev, &targets[1], &b);
-		for (k = 0; k < sizeof(targets) / sizeof(targets[0]); k++)
-			ggtt_store(dev, &targets[k], &g);
-		ggtt_pte(&b, &g);
-	}
+	for (k = 0; k < sizeof(targets) / sizeof(targets[0]); k++)
+		lri_priv(dev, &targets[k], &b);
+	for (k = 0; k < sizeof(targets) / sizeof(targets[0]); k++)
+		ggtt_store(dev, &targets[k], &g);
+	ggtt_pte(&b, &g);
 	bar0_unmap(&b);
 	printf("hostile: %s\n", breaches ? "BREACH" : "all refused or contained");
 	return breaches != 0;
