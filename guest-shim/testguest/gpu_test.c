@@ -611,9 +611,6 @@ void gpu_attack(uint64_t mem_bytes)
 {
 	uint32_t gm;
 	volatile uint32_t *ap;
-	const uint32_t lri_elsp[4] = { MI_LOAD_REGISTER_IMM(1),
-				       RING_ELSP(BLT_RING_BASE), 0,
-				       MI_BATCH_BUFFER_END };
 
 	if (!gpu_setup())
 		return;
@@ -625,11 +622,18 @@ void gpu_attack(uint64_t mem_bytes)
 	tg_check("attack-foreign-ggtt", ap[0] == 0xffffffffu &&
 		 ap[1023] == 0xffffffffu, "aperture over the foreign entry "
 		 "reads %08x", ap[0]);
-	/* A privileged register write from a batch: refused; the hypervisor
-	 * stops this VM, so the check below only runs if it did not. */
-	write_batch(lri_elsp, 4);
-	tg_printf("submitting a batch that writes ELSP\n");
-	submit(1);
+	/* A privileged register write from the ring (which runs privileged;
+	 * from a PPGTT batch it would be dropped, as Gen9 drops it): refused;
+	 * the hypervisor stops this VM (vgpu_faults=1), so the check below
+	 * only runs if it did not. */
+	const uint32_t lri_elsp[10] = {
+		MI_LOAD_REGISTER_IMM(1), RING_ELSP(BLT_RING_BASE), 0, MI_NOOP,
+		(MI_FLUSH_DW + 1) | MI_FLUSH_DW_OP_STOREDW,
+		g.seq_gm | MI_FLUSH_DW_USE_GTT, 0, 1, MI_USER_INTERRUPT, MI_NOOP,
+	};
+
+	tg_printf("submitting a ring segment that writes ELSP\n");
+	gpu_dev_submit(lri_elsp, 10);
 	wait_seqno(1);
 	tg_check("attack-privileged", false, "still running: seqno %u",
 		 ram32(g.seq)[0]);
