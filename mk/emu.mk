@@ -81,8 +81,9 @@ TOOL_TESTS := $(wildcard tests/tools/test_*.sh)
 tool-tests:
 	@tools/run-tests unit $(TOOL_TESTS)
 
-# The host's tests as one lane of `make test`: one after another, while the
-# emulator cases fill the other core.
+# The host's tests as one lane of `make test`: one after another (one fuzz
+# target at a time: FUZZ_JOBS=1), while the emulator cases fill the other
+# core.
 host-tests:
 	@$(MAKE) --no-print-directory -k unit tool-tests fuzz
 
@@ -94,7 +95,7 @@ test: deps
 	@$(MAKE) --no-print-directory efi guest unit-build fuzz-build
 	@$(MAKE) --no-print-directory $(EMU_INPUTS)
 	@$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target \
-		host-tests emu FUZZ_SECONDS=$(TEST_FUZZ_SECONDS); \
+		host-tests emu FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) FUZZ_JOBS=1; \
 	tools/run-tests summary $(BUILD)/test-results
 
 # Exit-path baseline: the test guest times CPUID, I/O, MSR, MMIO and
