@@ -7,7 +7,13 @@
  * PGPU_HANG_NO_PROGRESS_US, well before the 2 s hang timeout; the guest's
  * workload fails, and the engine runs the next one. A workload that
  * progresses slowly is not touched. On the plain model the watchdog is
- * off: the same stall waits for the hang timeout. */
+ * off: the same stall waits for the hang timeout.
+ *
+ * An engine that also refuses its reset (the model's reset_never_ready)
+ * takes the whole GPU with it (vgpu_pexec_full.c): every engine comes up
+ * again, the guilty guest is told and runs again, another guest's work
+ * runs; a full reset that fails too (reset_never_done) wedges the GPU in
+ * a defined way. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +32,7 @@
 #define BATCH_VA 0x7e0000000000ull
 #define SLOW_VA 0x7d0000000000ull
 #define SLOW_PAGES 8
+#define LONG_BUDGET 8 /* the slow batch then outlasts the watchdog */
 #define CMD_BUDGET 32 /* commands per engine per poll: ~1.3 s for 8 Ki */
 
 static struct model_world W;
@@ -294,6 +301,73 @@ static void test_refused_engine_reset_escalates_to_full(void **state)
 	world_down();
 }
 
+/* The guilty vGPU's own work on another engine (gang scheduling: all
+ * that is in flight is the owner's) is lost with the full reset: dropped
+ * without a second fault (the render hang stays the reason), and the
+ * vGPU's reset is a full one, so the guest hears of the blitter too. */
+static void test_full_reset_drops_the_guilty_vgpus_other_engine(void **state)
+{
+	static uint32_t bb[SLOW_PAGES * 1024];
+	uint64_t gpa, seqb_gpa;
+	uint32_t seqb_gm, budget;
+	int ctxb;
+
+	(void)state;
+	world_up(true);
+	assert_int_equal(gi_engine_init(&G, GEN9_BCS0), 0);
+	ctxb = gi_ctx_create(&G, GEN9_BCS0);
+	assert_true(ctxb >= 0);
+	seqb_gpa = gi_alloc_pages(&G, 1);
+	seqb_gm = gi_gm_alloc(&G, 4096, true);
+	gi_ggtt_bind(&G, seqb_gm, seqb_gpa, 1);
+	gpa = gi_alloc_pages(&G, SLOW_PAGES);
+	memset(bb, 0, sizeof(bb)); /* MI_NOOP: ~5 s at LONG_BUDGET */
+	bb[SLOW_PAGES * 1024 - 2] = MI_BATCH_BUFFER_END;
+	fake_hv_guest_write(&W.hv, 1, gpa, bb, sizeof(bb));
+	gi_ppgtt_map(&G, SLOW_VA, gpa, SLOW_PAGES);
+	budget = W.m.cfg.cmd_budget;
+	W.m.cfg.cmd_budget = LONG_BUDGET;
+	W.m.cfg.stall_engines = BIT(GEN9_RCS0);
+	W.m.cfg.reset_never_ready = true;
+	gi_emit_bb_start(&G, ctxb, SLOW_VA, true);
+	gi_emit_breadcrumb(&G, ctxb, seqb_gm, 7);
+	gi_submit(&G, ctxb, -1);
+	short_submit();
+	W.hv.now += 10 * MS;
+	gvt_poll(W.gvt);
+	assert_non_null(W.gvt->pe[GEN9_BCS0].inflight);
+	assert_non_null(W.gvt->pe[GEN9_RCS0].inflight);
+	run_until_done(5000);
+	assert_int_equal(W.gvt->full_resets, 1);
+	assert_null(W.gvt->pe[GEN9_BCS0].inflight);
+	assert_int_not_equal(gi_read32(&G, seqb_gpa), 7);
+	assert_int_equal(vgpu_get_stats(V)->workloads_failed, 1);
+	assert_int_equal(V->fault_engine, GEN9_RCS0);
+	assert_true(V->full_reset_due);
+	assert_int_equal(gvt_recover(W.gvt, 3, 10000 * MS), 1);
+	assert_int_equal(vreg(V, RING_EIR(BLT_RING_BASE)) &
+				 I915_ERROR_INSTRUCTION,
+			 I915_ERROR_INSTRUCTION);
+	/* Both engines run its work again. */
+	W.m.cfg.stall_engines = 0;
+	W.m.cfg.reset_never_ready = false;
+	W.m.cfg.cmd_budget = budget;
+	gi_service(&G);
+	short_submit();
+	run_until_done(100);
+	assert_true(landed());
+	gi_emit_breadcrumb(&G, ctxb, seqb_gm, 8);
+	gi_submit(&G, ctxb, -1);
+	for (int i = 0; i < 10 && gi_read32(&G, seqb_gpa) != 8; i++) {
+		W.hv.now += 10 * MS;
+		mw_poll(&W);
+		gvt_poll(W.gvt);
+		gi_service(&G);
+	}
+	assert_int_equal(gi_read32(&G, seqb_gpa), 8);
+	world_down();
+}
+
 /* The full reset fails too (GDRST never clears): the GPU is wedged, in a
  * defined way: counted, nothing submitted again, every later workload
  * fails at once (the guest told as for any failed workload), the main
@@ -342,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_slow_progress_is_not_a_hang),
 		cmocka_unit_test(test_plain_model_waits_for_the_hang_timeout),
 		cmocka_unit_test(test_refused_engine_reset_escalates_to_full),
+		cmocka_unit_test(test_full_reset_drops_the_guilty_vgpus_other_engine),
 		cmocka_unit_test(test_failed_full_reset_wedges_the_gpu),
 	};
 
