@@ -68,6 +68,7 @@ struct pgpu_stats {
 	uint64_t irqs, irq_spurious;
 	uint64_t engine_resets, reset_timeouts;
 	uint64_t resets_not_ready; /* full reset without READY_TO_RESET */
+	uint64_t full_resets, full_reset_failures; /* GDRST FULL, done/not */
 	uint64_t hangs;
 };
 
@@ -169,7 +170,8 @@ int pgpu_engine_reset(struct pgpu *p, enum gen9_engine_id id);
  * PGPU_RESET_MAX_TRIES attempts, the first refusing to reset an engine
  * that is not ready, the later ones going ahead anyway (i915's
  * reset_non_ready: a possibly corrupted context rather than a wedged
- * GPU; counted in resets_not_ready). */
+ * GPU; counted in resets_not_ready). Counted in full_resets, or in
+ * full_reset_failures when no attempt completed. */
 int pgpu_full_reset(struct pgpu *p);
 
 #endif

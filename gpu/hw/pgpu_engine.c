@@ -355,11 +355,14 @@ int pgpu_full_reset(struct pgpu *p)
 	for (unsigned int a = 0; ret == -GPU_ETIMEDOUT &&
 				 a < PGPU_RESET_MAX_TRIES; a++)
 		ret = full_attempt(p, a);
-	if (ret)
+	if (ret) {
+		p->stats.full_reset_failures++;
 		return ret;
+	}
 	for (id = 0; id < GEN9_NUM_ENGINES; id++)
 		if (p->engine[id].present)
 			forget(&p->engine[id]);
 	p->stats.engine_resets++;
+	p->stats.full_resets++;
 	return 0;
 }

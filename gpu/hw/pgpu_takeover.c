@@ -227,6 +227,16 @@ const char *const pgpu_takeover_step_names[] = {
 
 const unsigned pgpu_takeover_nr_steps = sizeof(steps) / sizeof(steps[0]);
 
+void pgpu_gt_init_hw(struct pgpu *p)
+{
+	struct pgpu_takeover_report r;
+
+	memset(&r, 0, sizeof(r));
+	(void)step_workarounds(p, &r);
+	(void)step_ppat(p, &r);
+	(void)step_mocs(p, &r);
+}
+
 int pgpu_takeover(struct pgpu *p, struct pgpu_takeover_report *r)
 {
 	int err = 0;

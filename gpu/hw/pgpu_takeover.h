@@ -95,6 +95,11 @@ uint16_t pgpu_skl_mocs_l3(unsigned i);
  * or reset that never completed). The report says what was found. */
 int pgpu_takeover(struct pgpu *p, struct pgpu_takeover_report *r);
 
+/* The host-owned GT state a full reset (GDRST FULL) loses, put back as
+ * after the takeover's reset: GT workarounds, PPAT, MOCS (i915's
+ * intel_gt_init_hw after intel_gt_reset). Caller holds forcewake. */
+void pgpu_gt_init_hw(struct pgpu *p);
+
 /* Names of the steps, in order (for logs and the order test). */
 extern const char *const pgpu_takeover_step_names[];
 extern const unsigned pgpu_takeover_nr_steps;

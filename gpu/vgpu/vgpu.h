@@ -241,6 +241,13 @@ struct gvt_status {
 	uint64_t slot_bytes, high_base;
 	uint64_t switches, entries_copied, entries_prefetched;
 	uint64_t copy_ns;      /* time spent copying at switches (hv_ops now_ns) */
+	/* Physical resets (gen9.md §10): the pGPU driver's counts (engine
+	 * resets include each full one; takeover's reset counted too), the
+	 * full resets the mediator escalated to, and the wedged state. */
+	uint64_t hangs, engine_resets, full_resets, full_reset_failures;
+	uint64_t resets_not_ready;
+	uint64_t escalations, escalations_failed, wedged_fails;
+	bool wedged;
 };
 void gvt_get_status(const struct gvt *gvt, struct gvt_status *st);
 /* How many vGPUs are placed on slot (gScale only; -GPU_EINVAL otherwise). */

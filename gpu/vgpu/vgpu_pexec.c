@@ -14,7 +14,7 @@
 
 #define FW_ALL (GEN9_FW_RENDER_BIT | GEN9_FW_GT_BIT | GEN9_FW_MEDIA_BIT)
 
-static int engine_setup(struct gvt *gvt, struct pexec_engine *pe)
+int pexec_engine_setup(struct gvt *gvt, struct pexec_engine *pe)
 {
 	return pgpu_engine_init(gvt->pgpu, (enum gen9_engine_id)pe->id,
 				pe->hwsp.gm, (uint32_t *)pe->hwsp.va);
@@ -60,7 +60,7 @@ int pexec_init(struct gvt *gvt)
 		ret = gvt_own_obj_alloc(gvt, 0, &cursor, 1, &pe->hwsp);
 		if (ret)
 			return ret;
-		ret = engine_setup(gvt, pe);
+		ret = pexec_engine_setup(gvt, pe);
 		if (ret)
 			return ret;
 	}
@@ -87,6 +87,8 @@ int pexec_submit(struct gvt *gvt, int engine, struct vgpu *v,
 
 	if (pe->inflight)
 		return -GPU_EBUSY;
+	if (gvt->wedged)
+		return -GPU_EIO;
 	w->hw_ctx_id = ++gvt->hw_ctx_seq ? gvt->hw_ctx_seq : ++gvt->hw_ctx_seq;
 	desc = pgpu_lrc_descriptor(lrca, w->hw_ctx_id, INTEL_LEGACY_64B_CONTEXT);
 	ret = pgpu_execlist_submit(gvt->pgpu, (enum gen9_engine_id)engine,
@@ -101,7 +103,7 @@ int pexec_submit(struct gvt *gvt, int engine, struct vgpu *v,
 }
 
 /* Did the CSB report the in-flight context complete? */
-static int csb_done(struct gvt *gvt, struct pexec_engine *pe)
+bool pexec_csb_done(struct gvt *gvt, struct pexec_engine *pe)
 {
 	struct pgpu_csb_event ev[GEN8_CSB_ENTRIES];
 	int n, i, done = 0;
@@ -122,7 +124,8 @@ int pexec_poll(struct gvt *gvt, int engine)
 
 	if (!pe->inflight)
 		return 0;
-	if (csb_done(gvt, pe)) {
+	if (pe->done_before_reset || pexec_csb_done(gvt, pe)) {
+		pe->done_before_reset = false;
 		pe->completions++;
 		return 1;
 	}
@@ -139,18 +142,31 @@ int pexec_poll(struct gvt *gvt, int engine)
 }
 
 /* Reset one engine (handshake, GDRST domain, wait), then set it up again;
- * what ran on it is lost. */
+ * what ran on it is lost. An engine that cannot be reset takes the whole
+ * GPU with it, as in i915 (intel_gt_reset after a failed engine reset);
+ * the caller still owns the workload that was on this engine. A wedged
+ * GPU is not touched again. */
 void pexec_reset_engine(struct gvt *gvt, int engine)
 {
 	struct pexec_engine *pe = &gvt->pe[engine];
+	int ret = 0;
 
-	if (pgpu_engine_reset(gvt->pgpu, (enum gen9_engine_id)engine))
-		gvt_log(gvt, HV_LOG_ERR, 0, "%s: reset did not complete",
-			gen9_engine_name((enum gen9_engine_id)engine));
+	if (!gvt->wedged)
+		ret = pgpu_engine_reset(gvt->pgpu, (enum gen9_engine_id)engine);
+	if (ret) {
+		gvt_log(gvt, HV_LOG_ERR, pe->owner_vgpu ? pe->owner_vgpu->id : 0,
+			"%s: engine reset refused (%d): full GPU reset",
+			gen9_engine_name((enum gen9_engine_id)engine), ret);
+		pexec_full_reset(gvt, engine);
+		return;
+	}
 	pe->inflight = NULL;
 	pe->owner_vgpu = NULL;
+	pe->done_before_reset = false;
+	if (gvt->wedged)
+		return;
 	pe->resets++;
-	engine_setup(gvt, pe);
+	pexec_engine_setup(gvt, pe);
 }
 
 bool pexec_busy(const struct gvt *gvt)

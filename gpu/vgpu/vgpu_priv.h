@@ -227,6 +227,9 @@ struct vgpu {
 	 * fault that failed it, the hypervisor's fault window, and when the
 	 * last reset began (cleared when its work reaches the GPU again). */
 	int fault_engine;
+	/* Its state on the GPU was lost to a full GPU reset: the next vGPU
+	 * reset is a full one, whatever engine faulted (vgpu_reset). */
+	bool full_reset_due;
 	uint64_t t_fault, fault_window_start, t_reset;
 	uint32_t window_faults;
 	char fault_why[64];
@@ -279,6 +282,9 @@ struct pexec_engine {
 	struct workload *inflight;
 	uint64_t t_submit;
 	uint32_t submits, completions, resets;
+	/* The CSB reported the in-flight workload complete just before a
+	 * full reset: the next poll reports it done. */
+	bool done_before_reset;
 };
 
 #define GVT_OWN_SLOT_PAGES 256u /* 1 MiB of mediator GM per vGPU */
@@ -307,6 +313,11 @@ struct gvt {
 	struct pgpu *pgpu;
 	struct pgpu own_pgpu;
 	struct pexec_engine pe[GEN9_NUM_ENGINES];
+	/* A failed engine reset escalated to the whole GPU
+	 * (vgpu_pexec_full.c); wedged: that failed too, nothing is
+	 * submitted again and every workload fails (-GPU_EIO). */
+	uint64_t full_resets, full_reset_failures, wedged_fails;
+	bool wedged;
 	/* scheduler */
 	struct vgpu *owner; /* vGPU whose MMIO state is on the hardware */
 	struct vgpu *next_owner; /* switch pending until engines idle */
@@ -658,6 +669,10 @@ int pexec_submit(struct gvt *gvt, int engine, struct vgpu *v,
 /* 1 when the in-flight workload finished, 0 if still running. */
 int pexec_poll(struct gvt *gvt, int engine);
 void pexec_reset_engine(struct gvt *gvt, int engine);
+bool pexec_csb_done(struct gvt *gvt, struct pexec_engine *pe);
+int pexec_engine_setup(struct gvt *gvt, struct pexec_engine *pe);
+/* The engine reset of guilty failed: the whole GPU (vgpu_pexec_full.c). */
+void pexec_full_reset(struct gvt *gvt, int guilty);
 bool pexec_busy(const struct gvt *gvt);
 
 /* Scheduler (vgpu_sched.c). */

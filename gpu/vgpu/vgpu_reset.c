@@ -66,6 +66,10 @@ int vgpu_reset(struct vgpu *v, uint32_t engine_mask, const char *why)
 		return -GPU_EINVAL; /* failed for good: only destroy */
 	v->t_reset = gvt_now(gvt);
 	hw = reset_physical(gvt, v);
+	/* A full GPU reset took all of its engines' state: reset it all. */
+	if (v->full_reset_due)
+		mask = ~0u;
+	v->full_reset_due = false;
 	/* Not the owner any more: its registers are the vreg copy again,
 	 * and the scheduler switches it in afresh when it has work. */
 	gvt_sched_remove(gvt, v);

@@ -262,7 +262,15 @@ static void dispatch(struct gvt *gvt)
 		}
 		if (w->schedule_in)
 			vgpu_emulate_schedule_in(v, e, w);
-		pexec_submit(gvt, id, v, w, e->sctx.gm);
+		ret = pexec_submit(gvt, id, v, w, e->sctx.gm);
+		if (ret) {
+			/* A wedged GPU (vgpu_pexec_full.c): fails as i915
+			 * fails requests on a wedged GT. */
+			if (gvt->wedged)
+				gvt->wedged_fails++;
+			vgpu_workload_complete(v, e, w, ret);
+			return;
+		}
 		gvt_mon_dispatch(gvt, v, gvt->pe[id].t_submit);
 		vgpu_reset_back_on_gpu(v);
 		vgpu_time_add(v, &v->stats.ns_dispatch, t0);

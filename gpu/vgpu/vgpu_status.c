@@ -18,6 +18,19 @@ void gvt_get_status(const struct gvt *gvt, struct gvt_status *st)
 	st->entries_copied = gs ? gs->stats.entries_copied : 0;
 	st->entries_prefetched = gs ? gs->stats.entries_prefetched : 0;
 	st->copy_ns = gs ? gs->stats.copy_clock : 0;
+	if (gvt->pgpu) {
+		const struct pgpu_stats *ps = &gvt->pgpu->stats;
+
+		st->hangs = ps->hangs;
+		st->engine_resets = ps->engine_resets;
+		st->full_resets = ps->full_resets;
+		st->full_reset_failures = ps->full_reset_failures;
+		st->resets_not_ready = ps->resets_not_ready;
+	}
+	st->escalations = gvt->full_resets;
+	st->escalations_failed = gvt->full_reset_failures;
+	st->wedged_fails = gvt->wedged_fails;
+	st->wedged = gvt->wedged;
 }
 
 int gvt_slot_users(const struct gvt *gvt, uint32_t slot, uint32_t *users)

@@ -532,6 +532,37 @@ void gpu_host_vgpu_lines(struct vgpu *v, unsigned vm_id,
 	l->nr_high = vgpu_high_ranges(v, l->hr, VGPU_MAX_RANGES);
 }
 
+/* The physical GPU's hangs and resets (gen9.md §10): what the pGPU driver
+ * did (its full resets include the takeover's), the failed engine resets
+ * the mediator escalated to a full reset, and whether the GPU is wedged.
+ * At the end of a run only when something was reset. */
+void gpu_host_print_resets(bool always)
+{
+	struct gvt_status st;
+
+	if (!host_gvt)
+		return;
+	gvt_get_status(host_gvt, &st);
+	if (!always && !st.hangs && !st.engine_resets && !st.full_resets &&
+	    !st.full_reset_failures && !st.wedged)
+		return;
+	kprintf("gpu: resets: hangs %llu, engine resets %llu, full resets "
+		"%llu (failed %llu, attempts without READY_TO_RESET %llu); "
+		"escalated by the mediator %llu (failed %llu)%s",
+		(unsigned long long)st.hangs,
+		(unsigned long long)st.engine_resets,
+		(unsigned long long)st.full_resets,
+		(unsigned long long)st.full_reset_failures,
+		(unsigned long long)st.resets_not_ready,
+		(unsigned long long)st.escalations,
+		(unsigned long long)st.escalations_failed,
+		st.wedged ? "; GPU WEDGED" : "");
+	if (st.wedged)
+		kprintf(", %llu workloads failed since",
+			(unsigned long long)st.wedged_fails);
+	kprintf("\n");
+}
+
 bool gpu_host_report(unsigned vm_id)
 {
 	struct gvt *gvt = gpu_host_gvt();
@@ -551,6 +582,7 @@ bool gpu_host_report(unsigned vm_id)
 	if (vm_id + 1 == nr_vms) {
 		gpu_trapdev_report();
 		gpu_irq_report(host_gvt, &host_pgpu, model_in_use);
+		gpu_host_print_resets(false);
 	}
 	return had;
 }

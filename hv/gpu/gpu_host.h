@@ -23,6 +23,9 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu);
 void gpu_host_place(const struct hv_config *cfg);
 /* gBalloon's R_copy since the mediator came up, in thousandths. */
 uint64_t gpu_host_rcopy_permille(void);
+/* One line of the physical GPU's hang and reset counters (always, or only
+ * when something was reset). */
+void gpu_host_print_resets(bool always);
 /* What EPT may do with a guest aperture page the mediator points at hpa
  * (gScale's fence pool): hpa outside the physical aperture, or no
  * physical aperture (the plain model): NONE; the iGPU's BAR2: map it

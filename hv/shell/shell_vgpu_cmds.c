@@ -180,6 +180,7 @@ static int cmd_sched(int argc, char **argv)
 		"R_copy, since the mediator started)\n",
 		(unsigned long long)(gpu_host_rcopy_permille() / 10),
 		(unsigned long long)(gpu_host_rcopy_permille() % 10));
+	gpu_host_print_resets(true);
 	gpu_balloon_print();
 	for (unsigned i = 0; i < nr_vms; i++) {
 		struct vgpu *v = gvt_vgpu_by_vm(gvt, i);

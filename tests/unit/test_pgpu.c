@@ -482,6 +482,8 @@ static void test_reset_timeout(void **state)
 	assert_int_equal(pgpu_engine_reset(&P, GEN9_BCS0), -GPU_ETIMEDOUT);
 	assert_int_equal(P.stats.reset_timeouts, 1);
 	assert_int_equal(pgpu_full_reset(&P), -GPU_ETIMEDOUT);
+	assert_int_equal(P.stats.full_reset_failures, 1); /* 3 tries, 1 call */
+	assert_int_equal(P.stats.full_resets, 0);
 	/* The handshake was withdrawn even on failure. */
 	assert_int_equal(h_rd(&H, RING_RESET_CTL(BLT_RING_BASE)) &
 				 RESET_CTL_REQUEST_RESET,
@@ -497,6 +499,7 @@ static void test_full_reset(void **state)
 	assert_true(h_rd(&H, RING_MODE_GEN7(GEN6_BSD_RING_BASE)) &
 		    GFX_RUN_LIST_ENABLE);
 	assert_int_equal(pgpu_full_reset(&P), 0);
+	assert_int_equal(P.stats.full_resets, 1);
 	assert_false(h_rd(&H, RING_MODE_GEN7(GEN6_BSD_RING_BASE)) &
 		     GFX_RUN_LIST_ENABLE);
 	assert_false(P.engine[GEN9_VCS0].enabled);

@@ -191,6 +191,8 @@ static void test_reset_without_ready(void **state)
 	assert_int_equal(h_rd(&H, GEN6_GDRST), 0);
 	assert_int_equal(P.stats.resets_not_ready, 4); /* every engine, try 2 */
 	assert_int_equal(P.stats.engine_resets, 1);
+	assert_int_equal(P.stats.full_resets, 1);
+	assert_int_equal(P.stats.full_reset_failures, 0);
 	assert_true(pgpu_engine_idle(&P, GEN9_BCS0));
 	trapped_fini(&T);
 }
