@@ -171,6 +171,7 @@ struct vgpu_stats {
 	 * RING_NOPID in the copy (the hardware drops them) */
 	uint64_t scan_regs_neutralized;
 	uint64_t workloads_rejected;
+	uint64_t user_faults; /* user batches refused: their request failed */
 	/* cycles per phase (ns) */
 	uint64_t ns_mmio, ns_ggtt, ns_shadow, ns_scan, ns_dispatch,
 		ns_complete, ns_switch, ns_on_hw;

@@ -54,7 +54,27 @@ struct scanner {
 	int depth;
 	uint64_t cache_page, cache_gpa; /* last PPGTT page translated */
 	bool cache_valid;
+	/* The ring's last MI_BATCH_BUFFER_START: ring bytes before it, the
+	 * events raised by then, and whether its batch is a user one. */
+	uint32_t top_cut, top_events;
+	bool top_ppgtt;
 };
+
+/* A refusal inside a user batch is that batch's fault, as a hang or a
+ * page fault of it would be on the hardware: the ring up to its batch
+ * start may run (the request's init breadcrumb marks it started), and
+ * i915 then fails just that request. Out of shadow space is ours, not
+ * the batch's: it keeps the workload waiting instead. */
+static void note_user_fault(struct scanner *s, int err)
+{
+	struct scan_result *r = s->res;
+
+	if (s->depth == 0 || !s->top_ppgtt || !s->top_cut || err == -GPU_ENOSPC)
+		return;
+	r->user_fault = true;
+	r->cut_len = s->top_cut;
+	r->cut_events = s->top_events;
+}
 
 static int reject(struct scanner *s, int err, uint32_t hdr, uint64_t addr,
 		  const char *why)
@@ -63,6 +83,7 @@ static int reject(struct scanner *s, int err, uint32_t hdr, uint64_t addr,
 	s->res->bad_header = hdr;
 	s->res->bad_addr = addr;
 	s->res->why = why;
+	note_user_fault(s, err);
 	return err;
 }
 
@@ -461,6 +482,11 @@ static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)
 	copy_off = area_base(level) + ((s->e->sbb_used[level - 1] + 63) & ~63u);
 	if (copy_off >= area_end(s->e, level))
 		return reject(s, -GPU_ENOSPC, hdr, target, "shadow batch area full");
+	if (cur->kind == SRC_RING) {
+		s->top_cut = s->w->s_len - cur->left;
+		s->top_events = s->res->events;
+		s->top_ppgtt = ppgtt;
+	}
 	/* Run the copy: GGTT address space, its address in the shadow area. */
 	patch(s, 0, hdr & ~MI_BATCH_PPGTT);
 	patch(s, 1, s->e->sbb.gm + copy_off);

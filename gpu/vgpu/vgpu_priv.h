@@ -138,6 +138,9 @@ struct workload {
 	uint32_t events; /* per-engine IIR bits to raise on completion */
 	uint32_t hw_ctx_id; /* tag on the physical descriptor */
 	uint64_t t_queued, t_dispatched;
+	/* Runs only up to a user batch the scanner refused; on completion
+	 * its request fails as after a hang (vgpu_user_fault.c). */
+	const char *user_fault;
 };
 
 /* Virtual execlist: two slots, each an ELSP pair (gvt features §8). */
@@ -619,6 +622,7 @@ int vgpu_ppgtt_gva_to_gpa(struct vgpu *v, uint64_t root_gpa, uint64_t gva,
 int vgpu_engines_init(struct vgpu *v);
 void vgpu_engines_fini(struct vgpu *v);
 void vgpu_execlist_reset(struct vgpu *v, uint32_t engine_mask);
+void vgpu_execlist_stop(struct vgpu *v, uint32_t engine_mask);
 int vgpu_elsp_write(struct vgpu *v, struct vgpu_engine *e, uint32_t val);
 void vgpu_emulate_schedule_in(struct vgpu *v, struct vgpu_engine *e,
 			      const struct workload *w);
@@ -647,9 +651,21 @@ struct scan_result {
 	uint32_t bad_header;
 	uint64_t bad_addr;
 	const char *why;
+	/* The refusal is inside a user (PPGTT) batch the ring started: the
+	 * ring's bytes before that MI_BATCH_BUFFER_START (cut_len, > 0) can
+	 * run, and the events its commands raise (cut_events). See
+	 * vgpu_user_fault.c. */
+	bool user_fault;
+	uint32_t cut_len, cut_events;
 };
 int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
 		       struct workload *w, struct scan_result *res);
+/* A refused user batch: run the ring up to it, then fail its request as
+ * after a hang (vgpu_user_fault.c). */
+void vgpu_user_fault_cut(struct vgpu *v, struct vgpu_engine *e,
+			 struct workload *w, struct scan_result *r);
+void vgpu_user_fault_raise(struct vgpu *v, struct vgpu_engine *e,
+			   uint32_t events);
 /* Register allow-lists for commands (vgpu_cmd_tables.c). */
 #define CMD_REG_R 0x1u /* may be read (SRM, LRR source) */
 #define CMD_REG_W 0x2u /* may be written (LRI, LRM, LRR destination) */

@@ -209,6 +209,10 @@ int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,
 		vgpu_time_add(v, &v->stats.ns_scan, t0);
 		scanned = true;
 	}
+	if (ret && scanned && res.user_fault) {
+		vgpu_user_fault_cut(v, e, w, &res);
+		ret = 0;
+	}
 	if (ret) {
 		/* A refused scan's copies are garbage: give their space back. */
 		e->sbb_used[0] = sbb_before[0];
@@ -328,6 +332,13 @@ void vgpu_workload_complete(struct vgpu *v, struct vgpu_engine *e,
 	if (w->abandoned) {
 		wl_pop(v, e, w);
 		vgpu_execlist_retry_deferred(v, e);
+		return;
+	}
+	if (w->user_fault && !status) {
+		uint32_t events = w->events;
+
+		wl_pop(v, e, w);
+		vgpu_user_fault_raise(v, e, events);
 		return;
 	}
 	if (status) {

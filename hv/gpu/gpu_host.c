@@ -477,7 +477,8 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 		"entries re-translated %llu; faults %llu, resets %llu (last: "
 		"%llu us from the fault to running again)\n"
 		"  scanner: commands %llu, batches %llu, GGTT selectors cleared "
-		"%llu, privileged no-ops %llu, registers dropped %llu\n",
+		"%llu, privileged no-ops %llu, registers dropped %llu, user "
+		"batches refused %llu\n",
 		(unsigned long long)s->mmio_reads,
 		(unsigned long long)s->mmio_writes,
 		(unsigned long long)s->pvinfo_reads,
@@ -503,7 +504,8 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 		(unsigned long long)s->batches_scanned,
 		(unsigned long long)s->scan_ggtt_cleared,
 		(unsigned long long)s->scan_priv_nooped,
-		(unsigned long long)s->scan_regs_neutralized);
+		(unsigned long long)s->scan_regs_neutralized,
+		(unsigned long long)s->user_faults);
 	/* gHyvi's unit costs for make bench (tools/bench-exits). */
 	if (s->wp_changes || s->recon_pages)
 		kprintf("  ghyvi costs: ept %llu in %llu ns, snapshots %llu in "

@@ -331,6 +331,147 @@ static void test_store_data_index_refused_as_gvt(void **state)
 	assert_true(vgpu_failed(e->v));
 }
 
+/* ---- a user batch the scanner refuses (issue 15 item 4) ----------------- */
+
+/* Submit a user request whose batch is bb (written at BATCH_VA + off) and
+ * let the GPU run until the engine reports an error or n rounds pass. */
+static void submit_user(struct env *e, int eng, const uint32_t *bb, size_t n,
+			uint64_t off, struct i915_cs *cs)
+{
+	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + off, bb, n * 4);
+	flush(cs, eng, I915_EMIT_INVALIDATE);
+	i915_gen8_emit_init_breadcrumb(cs, e->tl_gm + slot(eng), e->seqno[eng]);
+	i915_gen8_emit_bb_start_noarb(cs, BATCH_VA + off, 0);
+	fini(e, cs, eng);
+}
+
+static uint32_t eir(struct env *e, int eng)
+{
+	return (uint32_t)gi_mmio_read(&e->g, RING_EIR(e->v->eng[eng].base), 4);
+}
+
+static void run_until_error(struct env *e, int eng)
+{
+	for (int k = 0; k < 200 && !(eir(e, eng) & I915_ERROR_INSTRUCTION); k++)
+		gi_service(&e->g);
+	assert_true(eir(e, eng) & I915_ERROR_INSTRUCTION);
+}
+
+/* What i915 does on the CS error (execlists_reset): reads the context
+ * the engine reports running, resets the engine through GDRST, acks
+ * RING_EIR, and resumes the context after the guilty request (its
+ * payload skipped). Returns the context ID read before the reset. */
+static uint32_t i915_engine_reset(struct env *e, int eng)
+{
+	const struct gi_ctx *c = &e->g.ctx[e->ctx[eng]];
+	uint32_t base = e->v->eng[eng].base;
+	uint32_t ccid = (uint32_t)gi_mmio_read(&e->g, RING_EXECLIST_STATUS_HI(base), 4);
+
+	gi_mmio_write(&e->g, GEN6_GDRST,
+		      gen9_engine_reset_domain((enum gen9_engine_id)eng), 4);
+	gi_mmio_write(&e->g, RING_EIR(base), I915_ERROR_INSTRUCTION, 4);
+	assert_int_equal(gi_engine_init(&e->g, eng), 0);
+	gi_write32(&e->g, c->lrca_gpa + LRC_STATE_OFFSET + CTX_RING_HEAD * 4,
+		   c->tail);
+	return ccid;
+}
+
+/* A batch that starts itself (the scanner stops following it: "too many
+ * batch starts") fails just its request, as a hang would: the ring runs up
+ * to the batch start, so the request has started (its init breadcrumb
+ * wrote seqno - 1: i915 blames only started requests), the engine reports
+ * the error with the context still running (i915 finds the request by
+ * it), no completion event; the vGPU is not failed, no fault is counted
+ * toward failing it for good, and after i915's engine reset the same
+ * context runs its next request. */
+static void test_user_batch_loop_fails_only_its_request(void **state)
+{
+	struct env *e = *state;
+	size_t k;
+
+	for (k = 0; k < NR_ENG; k++) {
+		int eng = engines[k];
+		uint64_t off = 256ull * (uint64_t)eng, va = BATCH_VA + off;
+		uint32_t loop[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
+				    (uint32_t)va, (uint32_t)(va >> 32), MI_NOOP };
+		uint32_t done = e->g.eng[eng].completes;
+		struct i915_cs cs;
+
+		e->seqno[eng] = 20;
+		gi_write32(&e->g, e->tl_gpa + slot(eng), 0);
+		i915_cs_reset(&cs);
+		submit_user(e, eng, loop, 4, off, &cs);
+		gi_ring_emit(&e->g, e->ctx[eng], cs.dw, cs.n);
+		gi_submit(&e->g, e->ctx[eng], -1);
+		run_until_error(e, eng);
+		assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(eng)), 19);
+		assert_int_equal(e->g.eng[eng].completes, done);
+		assert_int_equal(e->v->stats.user_faults, k + 1);
+		assert_int_equal(e->v->stats.workloads_rejected, 0);
+		assert_false(vgpu_failed(e->v));
+		assert_int_equal(i915_engine_reset(e, eng),
+				 e->g.ctx[e->ctx[eng]].hw_id);
+		assert_int_equal(gi_mmio_read(&e->g, RING_EXECLIST_STATUS_HI(
+							     e->v->eng[eng].base), 4), 0);
+		/* the next request of the same context runs */
+		e->seqno[eng] = 21;
+		i915_cs_reset(&cs);
+		submit_user(e, eng, (const uint32_t[]){ MI_BATCH_BUFFER_END, MI_NOOP },
+			    2, off + 128, &cs);
+		run(e, eng, &cs);
+		assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(eng)), 21);
+	}
+	assert_int_equal(e->v->stats.faults, 0);
+	assert_int_equal(e->v->stats.resets, 0);
+	assert_false(vgpu_dead(e->v));
+}
+
+/* Two requests in one submission, the second's batch starting a batch
+ * that starts a third level (deeper than Gen9 nests: refused). The first
+ * request completes (its store lands, its completion interrupt is
+ * raised), the second stops at its batch start; another engine of the
+ * same vGPU keeps running meanwhile. */
+static void test_refused_second_request_keeps_the_first(void **state)
+{
+	struct env *e = *state;
+	uint64_t va2 = BATCH_VA + 0x200, va3 = BATCH_VA + 0x300;
+	uint32_t good[] = { MI_STORE_DWORD_IMM_GEN4, (uint32_t)DATA_VA,
+			    (uint32_t)(DATA_VA >> 32), 0x600d, MI_BATCH_BUFFER_END };
+	uint32_t l1[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT | MI_BATCH_SECOND_LEVEL,
+			  (uint32_t)va2, (uint32_t)(va2 >> 32), MI_BATCH_BUFFER_END };
+	uint32_t l2[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT | MI_BATCH_SECOND_LEVEL,
+			  (uint32_t)va3, (uint32_t)(va3 >> 32), MI_BATCH_BUFFER_END };
+	uint32_t l3[] = { MI_STORE_DWORD_IMM_GEN4, (uint32_t)DATA_VA + 4,
+			  (uint32_t)(DATA_VA >> 32), 0xbad, MI_BATCH_BUFFER_END };
+	struct i915_cs cs;
+
+	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + 0x200, l2, sizeof(l2));
+	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + 0x300, l3, sizeof(l3));
+	e->seqno[GEN9_RCS0] = 30;
+	i915_cs_reset(&cs);
+	submit_user(e, GEN9_RCS0, good, 5, 0, &cs);
+	e->seqno[GEN9_RCS0] = 31;
+	submit_user(e, GEN9_RCS0, l1, 4, 0x100, &cs);
+	gi_ring_emit(&e->g, e->ctx[GEN9_RCS0], cs.dw, cs.n);
+	gi_submit(&e->g, e->ctx[GEN9_RCS0], -1);
+	run_until_error(e, GEN9_RCS0);
+	assert_int_equal(gi_read32(&e->g, e->data_gpa), 0x600d);
+	assert_int_equal(gi_read32(&e->g, e->data_gpa + 4), 0);
+	assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(GEN9_RCS0)), 30);
+	assert_true(e->v->stats.irqs_injected > 0);
+	assert_int_equal(e->v->stats.user_faults, 1);
+	/* the blitter of the same vGPU is not held up by the render fault */
+	e->seqno[GEN9_BCS0] = 5;
+	i915_cs_reset(&cs);
+	submit_user(e, GEN9_BCS0, (const uint32_t[]){ MI_BATCH_BUFFER_END, MI_NOOP },
+		    2, 0x400, &cs);
+	run(e, GEN9_BCS0, &cs);
+	assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(GEN9_BCS0)), 5);
+	assert_int_equal(i915_engine_reset(e, GEN9_RCS0),
+			 e->g.ctx[e->ctx[GEN9_RCS0]].hw_id);
+	assert_false(vgpu_failed(e->v));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +480,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_two_requests_seqno_advances, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_record_defaults_rcs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_data_index_refused_as_gvt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_user_batch_loop_fails_only_its_request, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_second_request_keeps_the_first, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
