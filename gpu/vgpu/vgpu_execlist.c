@@ -377,17 +377,43 @@ int vgpu_engine_reg_write(struct vgpu *v, uint32_t off, uint32_t val)
 
 /* ---- life cycle -------------------------------------------------------------------- */
 
-static void engine_virtual_reset(struct vgpu *v, struct vgpu_engine *e)
+/* The CSB and ELSP side of an engine reset; what runs is kept. */
+static void engine_csb_reset(struct vgpu *v, struct vgpu_engine *e)
 {
 	e->elsp_n = 0;
-	e->running = -1;
-	memset(e->slot, 0, sizeof(e->slot));
 	e->csb_wptr = GEN8_CSB_PTR_NONE;
 	vreg_set(v, RING_CONTEXT_STATUS_PTR(e->base),
 		 GEN8_CSB_PTR_NONE << GEN8_CSB_READ_PTR_SHIFT | GEN8_CSB_PTR_NONE);
 	vreg_set(v, RING_EXECLIST_STATUS_LO(e->base), 0);
 	vreg_set(v, RING_RESET_CTL(e->base), 0);
 	e->last_lrca = 0;
+}
+
+static void engine_virtual_reset(struct vgpu *v, struct vgpu_engine *e)
+{
+	engine_csb_reset(v, e);
+	e->running = -1;
+	memset(e->slot, 0, sizeof(e->slot));
+}
+
+/* The mediator reset engines in mask after a fault: their queued work is
+ * gone, but what the guest sees of the execlist stays as a hung engine
+ * shows it until the guest resets the engine itself (GDRST): the context
+ * reported running (RING_EXECLIST_STATUS_HI) is how i915 finds the
+ * request to blame (execlists_reset_prepare -> active_context). */
+void vgpu_execlist_stop(struct vgpu *v, uint32_t mask)
+{
+	int id;
+
+	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
+		struct vgpu_engine *e = &v->eng[id];
+
+		if (!e->present || !(mask & BIT(id)))
+			continue;
+		vgpu_workload_drop_all(v, e);
+		engine_csb_reset(v, e);
+	}
+	v->failed = false;
 }
 
 /* GDRST: forget queued work and the virtual execlist state of the

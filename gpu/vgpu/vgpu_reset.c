@@ -6,8 +6,10 @@
  * puts it back to what the hardware shows after a reset:
  *  - the physical engine is reset (pgpu engine reset through pexec) if the
  *    vGPU's work is on it, and that workload is dropped unfinished;
- *  - everything it queued is dropped, its execlist state is idle (ELSP
- *    empty, CSB pointers at their reset value), its shadow PPGTTs are
+ *  - everything it queued is dropped; for an engine reset the context
+ *    it was running is still shown running (RING_EXECLIST_STATUS) until
+ *    the guest's own GDRST, which is how i915 finds the request to blame;
+ *    a full reset leaves the execlists idle. Its shadow PPGTTs are
  *    dropped (rebuilt from the guest's tables at the next submission) and
  *    its registers are the snapshot's: the engine's register block for an
  *    engine reset, everything below the interrupt block for a full one;
@@ -17,8 +19,8 @@
  * and the engine raises GT_CS_MASTER_ERROR_INTERRUPT. i915 (gen8_cs_irq_
  * handler -> execlists "CS error") then resets that engine itself through
  * GDRST, marks the request that was running with a fence error (-EIO) and
- * resubmits what was queued behind it; our GDRST handler makes that reset
- * a no-op on an already reset vGPU. */
+ * resubmits what was queued behind it; our GDRST handler then clears the
+ * engine's virtual execlist. */
 #include "gpu/vgpu/vgpu_priv.h"
 
 /* v's work on the physical engines: reset each such engine and drop the
@@ -82,9 +84,12 @@ int vgpu_reset(struct vgpu *v, uint32_t engine_mask, const char *why)
 		if (mask != ~0u && (mask & BIT(id)))
 			vgpu_vreg_reset_range(v, e->base, e->base + 0x800);
 	}
-	vgpu_execlist_reset(v, mask); /* full: registers, PPGTTs, PVINFO */
-	if (mask != ~0u)
+	if (mask == ~0u) {
+		vgpu_execlist_reset(v, mask); /* registers, PPGTTs, PVINFO */
+	} else {
+		vgpu_execlist_stop(v, mask);
 		vgpu_ppgtt_reset(v);
+	}
 	v->failed = false;
 	v->overruns = 0; /* the fault window counts from here */
 	v->stats.resets++;

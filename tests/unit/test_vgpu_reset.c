@@ -304,6 +304,14 @@ static void regs_equal(struct vgpu *a, struct vgpu *b, uint32_t start,
 	}
 }
 
+static uint32_t vreg_read_for_test(struct vgpu *v, uint32_t off)
+{
+	uint64_t val = 0;
+
+	assert_int_equal(vgpu_mmio_read(v, off, &val, 4), 0);
+	return (uint32_t)val;
+}
+
 static void execlists_idle(struct vgpu *v)
 {
 	for (int id = 0; id < GEN9_NUM_ENGINES; id++) {
@@ -342,11 +350,23 @@ static void test_reset_state_equals_fresh(void **state)
 	assert_int_equal(mw_add_vgpu(&w.mw, &vgpu_type_v5_8, NV + 1, VM_RAM,
 				     &fresh), 0);
 
-	/* Engine reset: its register block back to the fresh values. */
-	assert_int_equal(vgpu_reset(w.v[1], BIT(GEN9_RCS0), "test"), 0);
-	regs_equal(w.v[1], fresh, base, base + 0x800);
-	execlists_idle(w.v[1]);
-	assert_true(vreg(w.v[1], RING_EIR(base)) & I915_ERROR_INSTRUCTION);
+	/* Engine reset: its register block back to the fresh values; the
+	 * context shown running stays until the guest's own GDRST (i915
+	 * reads it to find the request to blame). */
+	{
+		struct vgpu_engine *e = &w.v[1]->eng[GEN9_RCS0];
+		int running = e->running;
+		uint32_t hi = vreg_read_for_test(w.v[1], RING_EXECLIST_STATUS_HI(base));
+
+		assert_int_equal(vgpu_reset(w.v[1], BIT(GEN9_RCS0), "test"), 0);
+		regs_equal(w.v[1], fresh, base, base + 0x800);
+		assert_int_equal(e->running, running);
+		assert_int_equal(vreg_read_for_test(w.v[1], RING_EXECLIST_STATUS_HI(base)), hi);
+		assert_true(vreg(w.v[1], RING_EIR(base)) & I915_ERROR_INSTRUCTION);
+		gi_mmio_write(&w.g[1], GEN6_GDRST, gen9_engine_reset_domain(GEN9_RCS0), 4);
+		execlists_idle(w.v[1]);
+		assert_int_equal(vreg_read_for_test(w.v[1], RING_EXECLIST_STATUS_HI(base)), 0);
+	}
 
 	/* Full reset: every register below the interrupt block. */
 	short_submit(&w, 1);

@@ -114,6 +114,7 @@ static uint64_t run_until_done(uint64_t limit_ms)
 
 static void test_stuck_engine_reset_by_the_watchdog(void **state)
 {
+	uint32_t base = gen9_engine_mmio_base(GEN9_RCS0);
 	uint64_t ms, resets0;
 
 	(void)state;
@@ -136,6 +137,13 @@ static void test_stuck_engine_reset_by_the_watchdog(void **state)
 	/* The hang cleared, the guest goes on: its next workload runs. */
 	W.m.cfg.stall_engines = 0;
 	gvt_recover(W.gvt, 3, 10000 * MS);
+	/* i915 blames the request of the context the engine reports running
+	 * (RING_EXECLIST_STATUS_HI): the hung one's ID, until its own reset. */
+	assert_int_equal(gi_mmio_read(&G, RING_EXECLIST_STATUS_HI(base), 4),
+			 G.ctx[CTX].hw_id);
+	gi_mmio_write(&G, GEN6_GDRST, gen9_engine_reset_domain(GEN9_RCS0), 4);
+	assert_int_equal(gi_mmio_read(&G, RING_EXECLIST_STATUS_HI(base), 4), 0);
+	assert_int_equal(gi_engine_init(&G, GEN9_RCS0), 0);
 	gi_service(&G);
 	short_submit();
 	run_until_done(100);
