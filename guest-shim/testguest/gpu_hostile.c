@@ -29,10 +29,14 @@
  *             (dropped as Gen9 drops them: the batch completes, the
  *             register is unchanged)
  *   b-ring    the LRI to fence 0 from the ring (privileged): refused
- *   f-loop    a batch that jumps to itself, resubmitted up to 3 times
- * b-ring and f-loop are refused: the vGPU is reset (z-recover checks we
- * are told and the next batch runs) or, repeated, failed for good and
- * this VM stopped. */
+ *   f-loop    a batch that jumps to itself, three times: each fails just
+ *             its own request (the engine reports an error, we recover as
+ *             i915 does), no fault counts against the vGPU, and the next
+ *             batch runs
+ *   g-ring3   b-ring three times without recovering
+ * b-ring is refused: the vGPU is reset (z-recover checks we are told and
+ * the next batch runs) or, repeated (g-ring3), failed for good and this
+ * VM stopped. */
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/hw/gen9_regs.h"
 #include "guest-shim/testguest/gpu_dev.h"
@@ -374,21 +378,53 @@ static void step_ring_lri(void)
 		 was, after, val);
 }
 
+/* A user batch that jumps to itself: the mediator stops following it and
+ * fails just that request, as a hang of it would on the hardware (the
+ * ring ran up to the batch start, then the engine reports an error); no
+ * fault counts against the vGPU. Three times, recovering as i915 does
+ * after each, then a batch runs. */
 static void step_loop(void)
 {
 	const uint32_t bb[] = {
 		MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
 		(uint32_t)r.batch_va, (uint32_t)(r.batch_va >> 32),
 	};
-	unsigned back = 0;
+	const uint32_t ok_bb[] = { MI_NOOP, MI_BATCH_BUFFER_END };
+	unsigned back = 0, told = 0;
+	bool ran;
 
 	for (int i = 0; i < 3; i++) {
 		tg_printf("hostile: f-loop: a batch that jumps to itself, try "
 			  "%d\n", i + 1);
 		back += run_batch(bb, 3);
+		told += gpu_dev_recover();
 	}
-	tg_check("hostile-f-loop", back == 0, "not stopped: the endless "
-		 "batch finished %u of 3 times", back);
+	ran = run_batch(ok_bb, 2);
+	tg_check("hostile-f-loop", back == 0 && told == 3 && ran, "contained: "
+		 "the endless batch finished %u of 3 times, engine error "
+		 "reported %u of 3 times, next batch: %s", back, told, done(ran));
+}
+
+/* The refused ring LRI three times without recovering: the third fault
+ * in the window fails the vGPU for good and the hypervisor stops this
+ * VM, so nothing after the first try prints. */
+static void step_ring_thrice(void)
+{
+	for (int i = 0; i < 3; i++) {
+		uint32_t cs[10] = { MI_LOAD_REGISTER_IMM(1), FENCE_REG_GEN6_LO(0),
+				    1, MI_NOOP };
+
+		tg_printf("hostile: g-ring3: refused ring LRI, try %d\n", i + 1);
+		breadcrumb(cs + 4);
+		gpu_dev_submit(cs, 10);
+		gpu_dev_wait(seqno);
+		/* Not recovered: the refusals after the first find the vGPU
+		 * failed, until the policy resets it. */
+		for (int k = 0; k < 64; k++)
+			hypercall(G9HV_HC_YIELD, 0, 0, 0);
+	}
+	tg_check("hostile-g-ring3", false, "still running after three refused "
+		 "workloads");
 }
 
 /* After a refused step: the hypervisor reset our vGPU and told us (RING_EIR,
@@ -424,6 +460,7 @@ static const struct step {
 	{ "b-ring", step_ring_lri, false },
 	{ "f-loop", step_loop, false },
 	{ "z-recover", step_recover, false },
+	{ "g-ring3", step_ring_thrice, false },
 };
 
 /* The value of "key=" in the command line, or NULL. */
