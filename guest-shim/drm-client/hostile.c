@@ -22,7 +22,14 @@
  * c) ggtt-pte: as root, BAR0 through /dev/mem, one GGTT entry of
  *    this vGPU's own high GM pointed at a guest-physical address far
  *    outside the VM's RAM; the entry must read back unchanged (the
- *    mediator drops it and logs it) and is restored if not. */
+ *    mediator drops it and logs it) and is restored if not.
+ * d) endless / nest3 (RCS): a user batch that jumps to itself forever,
+ *    and one that starts a third batch level (Gen9 nests two). The
+ *    mediator will not run either; it must fail just that request as a
+ *    hang of it would (REFUSED: the fence reports -EIO after i915's
+ *    engine reset) - a request still busy after 5 s, or one that
+ *    completes, is a BREACH. The vGPU must not be reset for it (the
+ *    case's expect checks the mediator's counters). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -227,6 +234,66 @@ out:
 	close(fd);
 }
 
+/* ---- d) batches the mediator will not run --------------------------------- */
+
+#define MI_BBS ((0x31u << 23) | 1 | (1u << 8)) /* MI_BATCH_BUFFER_START, PPGTT */
+#define MI_BBS_2ND (1u << 22)                   /* second-level batch */
+
+/* The batch buffer holds three batches 0x1000 apart: A at the start. */
+static void fill_bad_batch(const char *what, struct bo *batch)
+{
+	uint32_t *p = batch->map;
+	uint64_t b2 = batch->va + 0x1000, b3 = batch->va + 0x2000;
+
+	if (!strcmp(what, "endless")) {
+		p[0] = MI_BBS;
+		p[1] = (uint32_t)batch->va;
+		p[2] = (uint32_t)(batch->va >> 32);
+		return;
+	}
+	p[0] = MI_BBS | MI_BBS_2ND;
+	p[1] = (uint32_t)b2;
+	p[2] = (uint32_t)(b2 >> 32);
+	p[3] = MI_BBE;
+	p = batch->map + 0x1000 / 4;
+	p[0] = MI_BBS | MI_BBS_2ND;
+	p[1] = (uint32_t)b3;
+	p[2] = (uint32_t)(b3 >> 32);
+	p[3] = MI_BBE;
+	p = batch->map + 0x2000 / 4;
+	p[0] = MI_BBE;
+}
+
+static void bad_batch(const char *dev, const char *what)
+{
+	struct bo batch = { 0 };
+	struct bo *objs[1] = { &batch };
+	char st_buf[80], d[200];
+	int fd = open_dev(dev), fence = -1, st;
+
+	if (fd < 0)
+		return;
+	if (bo_create(fd, &batch, VA_BATCH) || cpu_domain(fd, &batch, 1)) {
+		verdict(what, "rcs", "BREACH", "no buffers: attack not run");
+		goto out;
+	}
+	printf("hostile: %s rcs: %s\n", what, !strcmp(what, "endless") ?
+	       "a user batch that jumps to itself" : "a user batch three levels deep");
+	fill_bad_batch(what, &batch);
+	if (gem_exec(fd, I915_EXEC_RENDER, objs, 1, 0, BO_SIZE, &fence)) {
+		snprintf(d, sizeof(d), "i915 refused the execbuffer2: %s", strerror(errno));
+		verdict(what, "rcs", "REFUSED", d);
+		goto out;
+	}
+	st = fence_status(fence);
+	close(fence);
+	status_text(st, st_buf, sizeof(st_buf));
+	verdict(what, "rcs", st < 0 ? "REFUSED" : "BREACH", st_buf);
+out:
+	bo_destroy(fd, &batch);
+	close(fd);
+}
+
 /* ---- c) a GGTT entry naming memory outside the VM ------------------------- */
 
 static void ggtt_pte(const struct bar0 *b, const struct gm *g)
@@ -286,6 +353,8 @@ int dc_hostile(const char *dev)
 	for (k = 0; k < sizeof(targets) / sizeof(targets[0]); k++)
 		ggtt_store(dev, &targets[k], &g);
 	ggtt_pte(&b, &g);
+	bad_batch(dev, "endless");
+	bad_batch(dev, "nest3");
 	bar0_unmap(&b);
 	printf("hostile: %s\n", breaches ? "BREACH" : "all refused or contained");
 	return breaches != 0;
