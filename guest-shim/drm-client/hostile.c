@@ -29,7 +29,11 @@
  *    hang of it would (REFUSED: the fence reports -EIO after i915's
  *    engine reset) - a request still busy after 5 s, or one that
  *    completes, is a BREACH. The vGPU must not be reset for it (the
- *    case's expect checks the mediator's counters). */
+ *    case's expect checks the mediator's counters).
+ * e) hang (RCS): a user batch that really hangs the engine, waiting on a
+ *    semaphore in its own buffer that nobody signals. The mediator's hang
+ *    timeout resets the engine and the vGPU (one fault), i915 resets its
+ *    engine and fails just that request: REFUSED with -EIO, as in d). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -238,6 +242,8 @@ out:
 
 #define MI_BBS ((0x31u << 23) | 1 | (1u << 8)) /* MI_BATCH_BUFFER_START, PPGTT */
 #define MI_BBS_2ND (1u << 22)                   /* second-level batch */
+/* MI_SEMAPHORE_WAIT, poll mode, "memory == data": 4 dwords */
+#define MI_SEM_WAIT_EQ ((0x1cu << 23) | 2 | (1u << 15) | (4u << 12))
 
 /* The batch buffer holds three batches 0x1000 apart: A at the start. */
 static void fill_bad_batch(const char *what, struct bo *batch)
@@ -245,6 +251,15 @@ static void fill_bad_batch(const char *what, struct bo *batch)
 	uint32_t *p = batch->map;
 	uint64_t b2 = batch->va + 0x1000, b3 = batch->va + 0x2000;
 
+	if (!strcmp(what, "hang")) { /* the dword at b3 stays 0 */
+		p[0] = MI_SEM_WAIT_EQ;
+		p[1] = 1;
+		p[2] = (uint32_t)b3;
+		p[3] = (uint32_t)(b3 >> 32);
+		p[4] = MI_BBE;
+		batch->map[0x2000 / 4] = 0;
+		return;
+	}
 	if (!strcmp(what, "endless")) {
 		p[0] = MI_BBS;
 		p[1] = (uint32_t)batch->va;
@@ -277,8 +292,10 @@ static void bad_batch(const char *dev, const char *what)
 		verdict(what, "rcs", "BREACH", "no buffers: attack not run");
 		goto out;
 	}
-	printf("hostile: %s rcs: %s\n", what, !strcmp(what, "endless") ?
-	       "a user batch that jumps to itself" : "a user batch three levels deep");
+	printf("hostile: %s rcs: %s\n", what,
+	       !strcmp(what, "endless") ? "a user batch that jumps to itself" :
+	       !strcmp(what, "hang") ? "a user batch waiting on a semaphore nobody signals" :
+				       "a user batch three levels deep");
 	fill_bad_batch(what, &batch);
 	if (gem_exec(fd, I915_EXEC_RENDER, objs, 1, 0, BO_SIZE, &fence)) {
 		snprintf(d, sizeof(d), "i915 refused the execbuffer2: %s", strerror(errno));
@@ -355,6 +372,7 @@ int dc_hostile(const char *dev)
 	ggtt_pte(&b, &g);
 	bad_batch(dev, "endless");
 	bad_batch(dev, "nest3");
+	bad_batch(dev, "hang");
 	bar0_unmap(&b);
 	printf("hostile: %s\n", breaches ? "BREACH" : "all refused or contained");
 	return breaches != 0;
