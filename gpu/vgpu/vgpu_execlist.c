@@ -423,14 +423,10 @@ void vgpu_execlist_reset(struct vgpu *v, uint32_t mask)
 {
 	int id;
 
-	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
-		struct vgpu_engine *e = &v->eng[id];
-
-		if (!e->present || !(mask & BIT(id)))
-			continue;
-		vgpu_workload_drop_all(v, e);
-		engine_virtual_reset(v, e);
-	}
+	vgpu_execlist_stop(v, mask);
+	for (id = 0; id < GEN9_NUM_ENGINES; id++)
+		if (v->eng[id].present && (mask & BIT(id)))
+			engine_virtual_reset(v, &v->eng[id]);
 	if (mask == ~0u) {
 		vgpu_ppgtt_reset(v);
 		vgpu_vreg_reset(v, GEN8_MASTER_IRQ);
