@@ -17,6 +17,15 @@
 #define PHYS_BASE 0x100000ull
 #define PHYS_PAGES 16
 #define GGTT_ENTRIES 512
+/* The blitter's bytes per poll (1 MiB in the product). Blits reach memory
+ * through the PPGTT, which maps the 64 KiB of phys[] and nothing else, so
+ * a blit that moves more redraws the same bytes (pitch 0, overlapping
+ * rows): up to 8 MiB per input over 8 polls, most of the time of the
+ * inputs that did it, for no new address or branch. 16 KiB a poll still
+ * covers all of phys[] within one input (8 polls x 16 KiB = 128 KiB, and
+ * every poll runs at least one whole row), and cuts blits into polls
+ * (the resume path) from 16 KiB on instead of 1 MiB. */
+#define BLT_BYTES (16u << 10)
 
 static uint32_t regs[GEN9_MODEL_REGS_DWORDS];
 static uint32_t regs0[GEN9_MODEL_REGS_DWORDS]; /* after init */
@@ -104,7 +113,8 @@ static void model_fresh(const struct gen9_model_config *cfg)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct gen9_model_config cfg = { .cmd_budget = 256 };
+	struct gen9_model_config cfg = { .cmd_budget = 256,
+					  .blt_bytes_per_poll = BLT_BYTES };
 	static const uint32_t engines[] = { GEN9_RCS0, GEN9_BCS0, GEN9_VCS0,
 					    GEN9_VECS0 };
 	uint32_t engine, tail, base;
