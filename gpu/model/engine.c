@@ -139,7 +139,7 @@ void model_engine_run(struct gen9_model *m, struct gen9_model_engine *e)
 	    (m->cfg.stall_engines & BIT(e->id)))
 		return;
 	epoch = e->epoch;
-	e->blt_budget = GEN9_MODEL_BLT_BYTES_PER_POLL;
+	e->blt_budget = m->cfg.blt_bytes_per_poll;
 	for (n = 0; n < m->cfg.cmd_budget; n++) {
 		if (!e->level && (e->ctx.ring_head == e->ctx.ring_tail ||
 				  !(e->ctx.ring_ctl & RING_VALID))) {

@@ -44,6 +44,11 @@ struct gen9_model_config {
 	uint64_t stolen_base; /* 0: no stolen memory (GMS = 0) */
 	uint64_t stolen_size;
 	uint32_t cmd_budget; /* 0: GEN9_MODEL_DEFAULT_BUDGET */
+	/* Blitter bytes per engine per poll; 0: GEN9_MODEL_BLT_BYTES_PER_POLL.
+	 * Fuzz targets lower it: a fuzzer's pitch-0 blit redraws the same
+	 * bytes, and a small budget cuts it (and reaches the resume path)
+	 * sooner. It may be changed between polls. */
+	uint32_t blt_bytes_per_poll;
 	uint32_t fw_ack_delay_polls; /* forcewake ack follows after n polls */
 	bool fw_never_ack; /* test knob: acks never come */
 	uint32_t reset_delay_polls; /* GDRST bits clear after n polls */
@@ -123,7 +128,7 @@ struct gen9_model_engine {
 	bool hung;
 	struct gen9_model_fault fault;
 	uint32_t epoch; /* bumped by reset / context switch */
-	/* A blit moves at most GEN9_MODEL_BLT_BYTES_PER_POLL per poll; one cut
+	/* A blit moves at most cfg.blt_bytes_per_poll per poll; one cut
 	 * short resumes at `row` when the same command (epoch and address)
 	 * runs again, so a huge rectangle cannot stall the host (blit.c). */
 	uint64_t blt_budget;

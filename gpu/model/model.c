@@ -50,6 +50,8 @@ static int apply_defaults(struct gen9_model *m)
 		c->gmadr = MODEL_DEFAULT_GMADR;
 	if (!c->cmd_budget)
 		c->cmd_budget = GEN9_MODEL_DEFAULT_BUDGET;
+	if (!c->blt_bytes_per_poll)
+		c->blt_bytes_per_poll = GEN9_MODEL_BLT_BYTES_PER_POLL;
 	if (!c->aperture_size)
 		c->aperture_size = ggtt_bytes(m) < (256ull << 20) ? ggtt_bytes(m)
 								  : 256ull << 20;

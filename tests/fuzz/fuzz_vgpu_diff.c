@@ -26,7 +26,8 @@
  * Input: flags (bit 0: blitter), ring dwords (<= 200), batch dwords (u16,
  * <= 3072: two PPGTT pages at BB_VA, one GGTT page), the batch, the ring,
  * then patches of 6 bytes (u16 batch dword index, u32 value) applied after
- * the submission. Dwords 0xFAbxxxxx stand for an address (base b of
+ * the submission; the rest of the batch pages holds MI_BATCH_BUFFER_END
+ * (bb_fill). Dwords 0xFAbxxxxx stand for an address (base b of
  * fzd_base(), offset xxxxx - 0x80000), 0xFB0000nn for sensitive register
  * nn, so the fuzzer reaches the interesting places; other dwords are
  * taken as they are. */
@@ -45,6 +46,17 @@ static struct gpu_dma fzd_dma(struct fz_env *e);
 #define BB_DWORDS (3 * 1024)
 #define RING_MAX 200
 #define MAX_ALLOWED 4096
+/* The blitter's bytes per poll (1 MiB in the product): blits address
+ * memory only through the attacker's PPGTT, which maps two runs of two
+ * pages (BB_VA, DATA_VA) and nothing around them, so any blit that does
+ * not fault stays inside 8 KiB and one that moves more redraws the same
+ * bytes (pitch 0, overlapping rows) - up to 4 MiB per input, most of a
+ * slow input's time, checked against the same few pages. 16 KiB a poll
+ * still lets a blit cover a whole run in one poll, and over the 4 polls
+ * the 64 KiB of a big one, so every byte and page a blit can reach is
+ * still reached; only the repetition goes (and the cut-and-resume path
+ * is reached by smaller blits). */
+#define FZD_BLT_BYTES (16u << 10)
 
 /* ---- the world, built once ------------------------------------------------- */
 
@@ -224,6 +236,33 @@ static void neighbour_build(void)
 }
 #endif
 
+/* What the batch pages hold where an input writes nothing:
+ * MI_BATCH_BUFFER_END, so a batch ends where its input does and what the
+ * scanner accepts runs on the model. Zeroes (MI_NOOP) there made every
+ * batch without its own end a walk of up to 2048 no-ops into the
+ * unmapped page after BB_VA's two, refused there: most of the time of
+ * the 15% of inputs that did it (390 us each, against 45 us for the
+ * rest), for one rejection path, and none of those batches ever ran.
+ * The last BB_RUNWAY dwords of each page stay MI_NOOP, so a batch started
+ * there still runs across the page end (the copy's page step) - into
+ * BB_VA's second page, or into the unmapped page after it or the GM page
+ * after the GGTT batch, which the scanner must refuse: every boundary the
+ * no-op walk reached is still reached, by a batch start 32 bytes before
+ * it rather than by the input's length. */
+#define BB_RUNWAY 8
+
+static void bb_fill(void)
+{
+	static uint32_t fill[1024];
+	uint32_t i;
+
+	for (i = 0; i < 1024; i++)
+		fill[i] = i < 1024 - BB_RUNWAY ? MI_BATCH_BUFFER_END : MI_NOOP;
+	fake_hv_guest_write(&D.e->hv, 1, D.bb_gpa, fill, 4096);
+	fake_hv_guest_write(&D.e->hv, 1, D.bb_gpa + 4096, fill, 4096);
+	fake_hv_guest_write(&D.e->hv, 1, D.gbb_gpa, fill, 4096);
+}
+
 static uint8_t *a_ram(void)
 {
 	return D.e->hv.arena + D.e->hv.vm[1].first_page * 4096;
@@ -257,6 +296,7 @@ static void fzd_build(void)
 #ifdef FZD_GVIRT
 	neighbour_build();
 #endif
+	bb_fill();
 	D.a_hpa = FAKE_HPA_BASE + e->hv.vm[1].first_page * 4096;
 	D.a_snap = malloc(FZ_RAM);
 	if (!D.a_snap)
@@ -264,6 +304,7 @@ static void fzd_build(void)
 	memcpy(D.a_snap, a_ram(), FZ_RAM);
 	fake_hv_restore_dirty(&e->hv, 1, D.a_snap); /* clean from here */
 	sens_init();
+	D.e->m.cfg.blt_bytes_per_poll = FZD_BLT_BYTES;
 	if (getenv("FZD_LAYOUT"))
 		for (unsigned int b = 0; b < 16; b++)
 			fprintf(stderr, "base %u: 0x%llx ggtt 0x%llx\n", b,
@@ -275,12 +316,13 @@ static void fzd_build(void)
 /* ---- per input --------------------------------------------------------------- */
 
 /* Back to the state after fzd_build, as far as an input can have moved it. */
-static void fzd_reset(void)
+static uint64_t fzd_reset(void)
 {
 	struct fz_env *e = D.e;
 	struct guest_i915 *g = &e->ga;
 	uint32_t dom = gen9_engine_reset_domain(GEN9_RCS0) |
 		       gen9_engine_reset_domain(GEN9_BCS0);
+	uint64_t n;
 
 	if (pexec_busy(e->gvt)) {
 		/* Still running: the hang path resets it. */
@@ -288,9 +330,10 @@ static void fzd_reset(void)
 		gvt_poll(e->gvt);
 	}
 	gi_mmio_write(g, GEN6_GDRST, dom, 4);
-	fake_hv_restore_dirty(&e->hv, 1, D.a_snap); /* what anyone touched */
+	n = fake_hv_restore_dirty(&e->hv, 1, D.a_snap); /* what anyone touched */
 	g->ctx[D.ctx[0]].tail = 0;
 	g->ctx[D.ctx[1]].tail = 0;
+	return n;
 }
 
 static uint64_t own_slot_gm(uint32_t slot)
@@ -338,8 +381,56 @@ static void bb_write(uint32_t i, uint32_t dw)
 	gi_write32(&D.e->ga, at, fzd_word(dw));
 }
 
+/* FZD_PROFILE=1: one line per input on stderr - ns, commands the
+ * scanner audited, batch bytes it copied, commands the model ran, blit
+ * pixels, attacker pages restored - to find what a slow input spends
+ * its time on (tools: sort -k2 -n). */
+#include <time.h>
+struct fzd_prof {
+	uint64_t t0, scanned, copied, cmds, pixels, restored;
+};
+
+FZ_NOCOV static uint64_t fzd_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+FZ_NOCOV static void fzd_prof_sample(struct fzd_prof *p)
+{
+	const struct gen9_model *m = &D.e->m;
+	int id;
+
+	p->t0 = fzd_ns();
+	p->scanned = D.e->a->stats.cmds_scanned;
+	p->copied = D.e->a->stats.bb_bytes_copied;
+	p->cmds = p->pixels = 0;
+	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
+		p->cmds += m->engine[id].stats.cmds;
+		p->pixels += m->engine[id].stats.blit_pixels;
+	}
+}
+
+FZ_NOCOV static void fzd_prof_print(const struct fzd_prof *a, size_t size)
+{
+	struct fzd_prof b;
+
+	fzd_prof_sample(&b);
+	fprintf(stderr, "FZD %zu %llu %llu %llu %llu %llu %llu\n", size,
+		(unsigned long long)(b.t0 - a->t0),
+		(unsigned long long)(b.scanned - a->scanned),
+		(unsigned long long)(b.copied - a->copied),
+		(unsigned long long)(b.cmds - a->cmds),
+		(unsigned long long)(b.pixels - a->pixels),
+		(unsigned long long)a->restored);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static int prof = -1;
+	struct fzd_prof pr;
 	struct fz_in in = { data, size };
 	static uint32_t bb[BB_DWORDS];
 	uint32_t ring[RING_MAX + 4], flags, nring, nbb, n, i;
@@ -349,7 +440,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!D.e)
 		fzd_build();
 	g = &D.e->ga;
-	fzd_reset();
+	if (prof < 0)
+		prof = getenv("FZD_PROFILE") != NULL;
+	if (prof)
+		fzd_prof_sample(&pr);
+	pr.restored = fzd_reset();
 	flags = (uint32_t)fz_take(&in, 1);
 	nring = (uint32_t)fz_take(&in, 1) % RING_MAX;
 	nbb = (uint32_t)fz_take(&in, 2) % BB_DWORDS;
@@ -394,5 +489,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sens_check();
 	if (D.e->b->failed)
 		fz_die("victim vGPU failed", 0, 0);
+	if (prof)
+		fzd_prof_print(&pr, size);
 	return 0;
 }

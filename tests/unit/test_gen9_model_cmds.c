@@ -790,6 +790,33 @@ static void test_huge_blit_spans_polls(void **state)
 	assert_int_equal(s[1024], 0); /* the next row was never touched */
 }
 
+/* The same blit under a smaller budget (cfg.blt_bytes_per_poll, what the
+ * fuzz targets set): 16 rows per poll instead of 256, so it is cut 63
+ * times, and still draws exactly the rectangle. */
+static void test_blit_budget_is_configurable(void **state)
+{
+	uint32_t *s;
+	uint32_t cmd[] = { XY_COLOR_BLT_CMD | BLT_WRITE_RGBA,
+			   BR13_32BPP | (ROP_PATCOPY << 16) | 0,
+			   0, (1024 << 16) | 1024, (uint32_t)SURF, 0,
+			   0x12345678 };
+
+	(void)state;
+	start(GEN9_BCS0);
+	H.m.cfg.blt_bytes_per_poll = 16 * 4096;
+	s = surface(SURF);
+	emit(cmd, ARRAY_SIZE(cmd));
+	submit_run(1);
+	assert_int_equal(eng(GEN9_BCS0)->stats.blit_yields, 1);
+	h_run(&H, 1024 / 16 + 2);
+	assert_int_equal(eng(GEN9_BCS0)->stats.blit_yields, 1024 / 16 - 1);
+	assert_int_equal(eng(GEN9_BCS0)->stats.blit_pixels, 1024 * 1024);
+	assert_false(eng(GEN9_BCS0)->blt_resume.valid);
+	assert_idle_ok(GEN9_BCS0);
+	assert_int_equal(s[1023], 0x12345678);
+	assert_int_equal(s[1024], 0);
+}
+
 static void test_xy_color_blt_16bpp_and_write_mask(void **state)
 {
 	uint16_t *s16;
@@ -939,6 +966,7 @@ int main(void)
 		T(test_huge_and_64k_pages),
 		T(test_xy_color_blt_32bpp),
 		T(test_huge_blit_spans_polls),
+		T(test_blit_budget_is_configurable),
 		T(test_xy_color_blt_16bpp_and_write_mask),
 		T(test_xy_src_copy_blt),
 		T(test_xy_src_copy_overlapping_scroll),
