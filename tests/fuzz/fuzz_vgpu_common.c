@@ -291,31 +291,42 @@ FZ_NOCOV static void check_shadow(struct fz_env *e, struct vgpu *v)
 
 #ifdef FZ_GSCALE
 /* The fence pool holds, for each pooled fence, exactly the entries of the
- * fenced range (which map the fencing vGPU's VM) and zeros elsewhere. */
+ * fenced range (which map the fencing vGPU's VM) and zeros elsewhere. A
+ * page two fences cover is checked against the first (vGPU order, then
+ * fence order). One pass over the fences, one over the pool: checking
+ * every page against every fence was most of a gScale input's checks. */
+#define FZ_POOL_PAGES_MAX 8192
 FZ_NOCOV static void check_fence_pool(struct fz_env *e, struct vgpu *vs[2])
 {
+	static int32_t owner[FZ_POOL_PAGES_MAX]; /* VM + 1, 0: none */
 	const struct gm_region *pool = &e->gvt->fence_pool;
+	uint64_t pages = pool->size >> 12;
 
-	for (uint64_t gm = pool->base; gm < pool->base + pool->size;
-	     gm += 4096) {
-		uint64_t pte = e->ggtt[gm >> 12];
-		bool covered = false;
+	if (pages > FZ_POOL_PAGES_MAX)
+		fz_die("fence pool larger than the check", pages, 0);
+	memset(owner, 0, pages * sizeof(owner[0]));
+	for (int i = 0; i < 2; i++)
+		for (unsigned f = 0; vs[i] && f < vs[i]->fence_num; f++) {
+			uint64_t at = vs[i]->pooled[f].pool_gm;
+			uint64_t size = vs[i]->pooled[f].size;
 
-		for (int i = 0; i < 2 && !covered; i++)
-			for (unsigned f = 0; vs[i] && f < vs[i]->fence_num; f++) {
-				uint64_t off = gm - vs[i]->pooled[f].pool_gm;
+			/* the pool's pages gm with gm - at < size */
+			for (uint64_t gm = (at + 4095) & ~4095ull; gm - at < size;
+			     gm += 4096) {
+				uint64_t p = (gm - pool->base) >> 12;
 
-				if (!vs[i]->pooled[f].size ||
-				    off >= vs[i]->pooled[f].size)
-					continue;
-				covered = true;
-				if ((pte & 1) &&
-				    !fz_owned_by(e, gen8_pte_addr(pte), vs[i]->vm))
-					fz_die("fence pool entry maps outside its VM",
-					       gm, pte);
+				if (gm - pool->base < pool->size && !owner[p])
+					owner[p] = (int32_t)vs[i]->vm + 1;
 			}
-		if (!covered && pte)
+		}
+	for (uint64_t p = 0; p < pages; p++) {
+		uint64_t gm = pool->base + p * 4096, pte = e->ggtt[gm >> 12];
+
+		if (!owner[p] && pte)
 			fz_die("stale fence pool entry", gm, pte);
+		if (owner[p] && (pte & 1) &&
+		    !fz_owned_by(e, gen8_pte_addr(pte), (uint32_t)owner[p] - 1))
+			fz_die("fence pool entry maps outside its VM", gm, pte);
 	}
 }
 
