@@ -438,8 +438,8 @@ static uint64_t fz_take(struct fz_in *in, unsigned int bytes)
  * both guests (copied whole: a few KiB). Creating and destroying a vGPU
  * per input was nearly all of an input's time.
  *
- * test_fuzz_restore_fake checks that the restored world is byte for byte
- * the freshly created one. Destruction is still exercised: an input whose
+ * test_fuzz_restore_{mmio,ggtt,gscale,ghyvi} (tests/unit/fuzz_restore_fake.h)
+ * check that the restored world is byte for byte the freshly created one. Destruction is still exercised: an input whose
  * hash is 0 mod FZ_DESTROY_EVERY destroys the attacker (and checks that
  * nothing is left behind) before the restore brings it back. */
 #define FZ_DESTROY_EVERY 1024u

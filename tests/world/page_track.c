@@ -18,7 +18,6 @@
 
 static struct page_track *tracks[PT_MAX_TRACKS];
 static struct sigaction old_segv;
-static bool installed;
 
 /* The tracked page holding addr: its region, *page its index. */
 static struct page_track *owner(uintptr_t addr, uint64_t *page)
@@ -76,20 +75,21 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 	t->faults++;
 }
 
+/* In front of whatever handles SIGSEGV now (again, if someone replaced
+ * ours since: cmocka does for each test). */
 static int install(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, cur;
 
-	if (installed)
+	if (sigaction(SIGSEGV, NULL, &cur))
+		return -1;
+	if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_segv)
 		return 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_segv;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGSEGV, &sa, &old_segv))
-		return -1;
-	installed = true;
-	return 0;
+	return sigaction(SIGSEGV, &sa, &old_segv);
 }
 
 int page_track_start(struct page_track *t, void *base, uint64_t pages)
