@@ -296,7 +296,12 @@ int spt_fill(struct vgpu *v, int32_t idx)
 	return 0;
 }
 
-/* Re-read entry i from the guest and shadow it again. */
+/* Re-read entry i from the guest and shadow it again. The snapshot, if
+ * the table has one, takes the value too: it must hold what the shadow
+ * was built from. A repair reaching a relaxed table re-shadows an entry
+ * from the guest's current value; left with the old one, a guest that
+ * then writes the old value back is not seen by the diff, and the shadow
+ * keeps the repaired entry (fuzz_ghyvi, corpus regress-repair-snap). */
 int spt_update_entry(struct vgpu *v, int32_t idx, unsigned int i)
 {
 	uint64_t g;
@@ -304,6 +309,8 @@ int spt_update_entry(struct vgpu *v, int32_t idx, unsigned int i)
 	v->spt[idx].post[i / 64] &= ~(1ull << (i % 64));
 	if (vgpu_read_gpa(v, (v->spt[idx].gfn << 12) + 8ull * i, &g, 8))
 		return -GPU_EFAULT;
+	if (v->spt[idx].snap)
+		v->spt[idx].snap[i] = g;
 	return spt_set(v, idx, i, g);
 }
 

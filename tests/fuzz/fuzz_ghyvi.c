@@ -46,6 +46,7 @@
  * led to the untracked one) and ghyvi_relax.c (a table born relaxed on a
  * frame being made strict). FZ_GHYVI_STATS=1 build/host/fuzz/fuzz_ghyvi
  * FILE prints what an input reached (traps, relaxes, reconstructions). */
+#define FZ_RESTORE 1 /* the world built once, put back after each input */
 #include "tests/fuzz/fuzz_vgpu_common.c"
 #include "gpu/hw/gen9_cmds.h"
 
@@ -368,15 +369,12 @@ static void fz_setup(struct fz_env *e, struct fz_ghyvi *s, struct fz_in *in)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fz_ghyvi s;
-	static uint64_t pages0;
 	struct fz_env *e = fz_env();
 	struct fz_in in = { data, size };
 	uint32_t ops = 0, verified = 0, last = 1;
 
-	if (!pages0)
-		pages0 = e->hv.pages_in_use;
 	memset(&s, 0, sizeof(s));
-	fz_attacker_begin(e);
+	fz_input_begin(e);
 	fz_setup(e, &s, &in);
 	fz_check_ghyvi(e);
 	while (in.n && ops++ < FZ_OPS) {
@@ -437,9 +435,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fprintf(stderr, "last log: %s\n", e->hv.last_log);
 	}
 	fz_check(e);
-	fz_attacker_end(e);
-	fz_check(e);
-	if (e->hv.pages_in_use != pages0)
-		fz_die("mediator pages leaked", e->hv.pages_in_use, pages0);
+	fz_input_end(e, data, size); /* destroying it leaks nothing (now and then) */
 	return 0;
 }

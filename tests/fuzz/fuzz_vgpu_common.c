@@ -25,6 +25,9 @@
 #include "tests/world/fake_gpu_hw.h"
 #include "tests/world/fake_hv_ops.h"
 #include "tests/harness/guest_i915.h"
+#ifdef FZ_RESTORE
+#include "tests/world/page_track.h"
+#endif
 #ifdef FZ_USE_MODEL
 #include "gpu/model/gen9_model.h"
 #endif
@@ -208,7 +211,7 @@ static struct fz_env *fz_env(void)
 }
 
 /* A fresh attacker for each input, so inputs replay the same way. */
-static void fz_attacker_begin(struct fz_env *e)
+static __attribute__((unused)) void fz_attacker_begin(struct fz_env *e)
 {
 	/* Its RAM starts from zero as well: the pages anyone was handed a
 	 * pointer to since the last input (fake_hv_track_dirty), not all. */
@@ -288,31 +291,42 @@ FZ_NOCOV static void check_shadow(struct fz_env *e, struct vgpu *v)
 
 #ifdef FZ_GSCALE
 /* The fence pool holds, for each pooled fence, exactly the entries of the
- * fenced range (which map the fencing vGPU's VM) and zeros elsewhere. */
+ * fenced range (which map the fencing vGPU's VM) and zeros elsewhere. A
+ * page two fences cover is checked against the first (vGPU order, then
+ * fence order). One pass over the fences, one over the pool: checking
+ * every page against every fence was most of a gScale input's checks. */
+#define FZ_POOL_PAGES_MAX 8192
 FZ_NOCOV static void check_fence_pool(struct fz_env *e, struct vgpu *vs[2])
 {
+	static int32_t owner[FZ_POOL_PAGES_MAX]; /* VM + 1, 0: none */
 	const struct gm_region *pool = &e->gvt->fence_pool;
+	uint64_t pages = pool->size >> 12;
 
-	for (uint64_t gm = pool->base; gm < pool->base + pool->size;
-	     gm += 4096) {
-		uint64_t pte = e->ggtt[gm >> 12];
-		bool covered = false;
+	if (pages > FZ_POOL_PAGES_MAX)
+		fz_die("fence pool larger than the check", pages, 0);
+	memset(owner, 0, pages * sizeof(owner[0]));
+	for (int i = 0; i < 2; i++)
+		for (unsigned f = 0; vs[i] && f < vs[i]->fence_num; f++) {
+			uint64_t at = vs[i]->pooled[f].pool_gm;
+			uint64_t size = vs[i]->pooled[f].size;
 
-		for (int i = 0; i < 2 && !covered; i++)
-			for (unsigned f = 0; vs[i] && f < vs[i]->fence_num; f++) {
-				uint64_t off = gm - vs[i]->pooled[f].pool_gm;
+			/* the pool's pages gm with gm - at < size */
+			for (uint64_t gm = (at + 4095) & ~4095ull; gm - at < size;
+			     gm += 4096) {
+				uint64_t p = (gm - pool->base) >> 12;
 
-				if (!vs[i]->pooled[f].size ||
-				    off >= vs[i]->pooled[f].size)
-					continue;
-				covered = true;
-				if ((pte & 1) &&
-				    !fz_owned_by(e, gen8_pte_addr(pte), vs[i]->vm))
-					fz_die("fence pool entry maps outside its VM",
-					       gm, pte);
+				if (gm - pool->base < pool->size && !owner[p])
+					owner[p] = (int32_t)vs[i]->vm + 1;
 			}
-		if (!covered && pte)
+		}
+	for (uint64_t p = 0; p < pages; p++) {
+		uint64_t gm = pool->base + p * 4096, pte = e->ggtt[gm >> 12];
+
+		if (!owner[p] && pte)
 			fz_die("stale fence pool entry", gm, pte);
+		if (owner[p] && (pte & 1) &&
+		    !fz_owned_by(e, gen8_pte_addr(pte), (uint32_t)owner[p] - 1))
+			fz_die("fence pool entry maps outside its VM", gm, pte);
 	}
 }
 
@@ -412,3 +426,122 @@ static uint64_t fz_take(struct fz_in *in, unsigned int bytes)
 		v |= (uint64_t)*in->p++ << (8 * i);
 	return v;
 }
+
+#ifdef FZ_RESTORE
+/* FZ_RESTORE (the targets on the fake GPU): the attacker is created once,
+ * with the world, and after each input everything the input could have
+ * changed is put back as it was right after creation - the mediator's
+ * pages (vGPU structs, vregs, shadow GGTT and page tables, gScale's
+ * tables, gHyvi's state: all from the fake's pool), the attacker's RAM,
+ * the fake GPU's registers and GGTT (stores tracked by page, page_track.h),
+ * and the plain structs and tables of the fake hypervisor, the GPU and
+ * both guests (copied whole: a few KiB). Creating and destroying a vGPU
+ * per input was nearly all of an input's time.
+ *
+ * test_fuzz_restore_{mmio,ggtt,gscale,ghyvi} (tests/unit/fuzz_restore_fake.h)
+ * check that the restored world is byte for byte the freshly created one. Destruction is still exercised: an input whose
+ * hash is 0 mod FZ_DESTROY_EVERY destroys the attacker (and checks that
+ * nothing is left behind) before the restore brings it back. */
+#define FZ_DESTROY_EVERY 1024u
+
+struct fz_snap {
+	struct fz_env env;
+	struct fake_hv_tables tables;
+	/* the pool and the attacker's RAM (arena pages 0 .. end of VM 1: the
+	 * victim's RAM follows, read-only), registers, GGTT */
+	struct page_track arena, regs, ggtt;
+	uint64_t pages0; /* mediator pages in use before the attacker */
+	uint64_t restores, pages_restored;
+};
+
+static struct fz_snap *fz_snap;
+
+/* FZ_RESTORE_STATS=1: what the restores cost, at exit. */
+static void fz_restore_stats(void)
+{
+	const struct fz_snap *s = fz_snap;
+
+	if (!s || !s->restores)
+		return;
+	fprintf(stderr, "restore: %llu inputs, %.1f pages copied back and %.2f "
+		"faults per input (arena %llu, regs %llu, ggtt %llu faults)\n",
+		(unsigned long long)s->restores,
+		(double)s->pages_restored / (double)s->restores,
+		(double)(s->arena.faults + s->regs.faults + s->ggtt.faults) /
+			(double)s->restores,
+		(unsigned long long)s->arena.faults,
+		(unsigned long long)s->regs.faults,
+		(unsigned long long)s->ggtt.faults);
+}
+
+static void fz_snapshot(struct fz_env *e, uint64_t pages0)
+{
+	struct fz_snap *s = calloc(1, sizeof(*s));
+	const struct fake_vm *a = &e->hv.vm[1];
+
+	if (!s || a->first_page + a->ram_size / 4096 > e->hv.vm[2].first_page ||
+	    fake_hv_save_tables(&e->hv, &s->tables) ||
+	    page_track_start(&s->arena, e->hv.arena,
+			     a->first_page + a->ram_size / 4096) ||
+	    page_track_start(&s->regs, e->gpu.regs, GEN9_MMIO_SIZE / 4096) ||
+	    page_track_start(&s->ggtt, e->gpu.ggtt,
+			     e->gpu.ggtt_entries * 8ull / 4096))
+		fz_die("snapshot", 0, 0);
+	s->env = *e;
+	s->pages0 = pages0;
+	fz_snap = s;
+	if (getenv("FZ_RESTORE_STATS"))
+		atexit(fz_restore_stats);
+}
+
+/* The world as it was at fz_snapshot. */
+static void fz_restore(struct fz_env *e)
+{
+	struct fz_snap *s = fz_snap;
+
+	s->pages_restored += page_track_restore(&s->arena) +
+			     page_track_restore(&s->regs) +
+			     page_track_restore(&s->ggtt);
+	*e = s->env;
+	fake_hv_load_tables(&e->hv, &s->tables);
+	s->restores++;
+}
+
+/* The attacker, created once; the world snapshot taken with it. */
+static void fz_input_begin(struct fz_env *e)
+{
+	uint64_t pages0 = e->hv.pages_in_use;
+
+	if (fz_snap)
+		return;
+	fake_hv_zero_dirty(&e->hv, 1);
+	if (vgpu_create(e->gvt, &fz_type, 1, &e->a))
+		fz_die("attacker create", 0, 0);
+	fz_guest(e, &e->ga, e->a, 1);
+	fz_snapshot(e, pages0);
+}
+
+static uint32_t fz_hash(const uint8_t *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n--)
+		h = (h ^ *p++) * 16777619u;
+	return h;
+}
+
+/* After the input's checks: now and then destroy the attacker as the old
+ * per-input teardown did (nothing may be left behind: fz_check runs on
+ * the victim alone then), and put the world back. */
+static void fz_input_end(struct fz_env *e, const uint8_t *data, size_t size)
+{
+	if (fz_hash(data, size) % FZ_DESTROY_EVERY == 0) {
+		fz_attacker_end(e);
+		fz_check(e);
+		if (e->hv.pages_in_use != fz_snap->pages0)
+			fz_die("mediator pages leaked", e->hv.pages_in_use,
+			       fz_snap->pages0);
+	}
+	fz_restore(e);
+}
+#endif

@@ -3,6 +3,7 @@
  * guest RAM, other VMs' RAM, MMIO holes and garbage. Invariant:
  * fuzz_vgpu_common.c, plus the guest reads back exactly what it wrote for
  * committed entries in its slices. */
+#define FZ_RESTORE 1 /* the world built once, put back after each input */
 #include "tests/fuzz/fuzz_vgpu_common.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -11,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fz_in in = { data, size };
 	int ops = 0;
 
-	fz_attacker_begin(e);
+	fz_input_begin(e);
 	while (in.n && ops++ < 512) {
 		uint8_t ctl = (uint8_t)fz_take(&in, 1);
 		uint32_t idx = (uint32_t)fz_take(&in, 3);
@@ -43,7 +44,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			vgpu_mmio_write(e->a, GFX_FLSH_CNTL_GEN6, 1, 4);
 	}
 	fz_check(e);
-	fz_attacker_end(e);
-	fz_check(e);
+	fz_input_end(e, data, size);
 	return 0;
 }

@@ -11,6 +11,7 @@
  * split over up to four runs, merged, moved again - its high GM then
  * several ranges, every one of them checked like the first. */
 #define FZ_GSCALE 1
+#define FZ_RESTORE 1 /* the world built once, put back after each input */
 #include "tests/fuzz/fuzz_vgpu_common.c"
 
 /* The mediator's ranges of the attacker are gScale's, at most 8. */
@@ -92,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ops = 0;
 	uint32_t slot0, n0, l, r;
 
-	fz_attacker_begin(e);
+	fz_input_begin(e);
 	if (vgpu_slots(e->a, &slot0, &n0))
 		abort();
 	while (in.n && ops++ < 256) {
@@ -168,7 +169,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (vgpu_set_high_slots(e->a, slot0, n0))
 		abort();	/* the next input starts from the same layout */
 	fz_check(e);
-	fz_attacker_end(e);
-	fz_check(e);
+	fz_input_end(e, data, size);
 	return 0;
 }

@@ -2,6 +2,7 @@
  * ELSP, interrupts, fences, GGTT window, config space) interleaved with
  * guest CPU stores into its RAM (which trap on shadowed page tables) and
  * scheduler polls. Invariant: fuzz_vgpu_common.c. */
+#define FZ_RESTORE 1 /* the world built once, put back after each input */
 #include "tests/fuzz/fuzz_vgpu_common.c"
 
 /* Offsets worth hitting more often than a uniform 16 MiB would. */
@@ -63,12 +64,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fz_in in = { data, size };
 	int ops = 0;
 
-	fz_attacker_begin(e);
+	fz_input_begin(e);
 	while (in.n && ops++ < 256)
 		one_op(e, &in);
 	gvt_poll(e->gvt);
 	fz_check(e);
-	fz_attacker_end(e);
-	fz_check(e);
+	fz_input_end(e, data, size);
 	return 0;
 }

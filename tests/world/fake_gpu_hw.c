@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static struct fake_gpu *G(void *ctx)
 {
@@ -148,15 +149,25 @@ static const struct gpu_hw_ops fake_ops = {
 	.ggtt_write = ggtt_wr,
 };
 
+/* Registers and GGTT are mapped, not malloc'ed: page-aligned and whole
+ * pages, so a fuzz target can track stores into them (page_track.h). */
+static void *map_zero(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
 int fake_gpu_init(struct fake_gpu *g, uint32_t aperture_mib, uint32_t ggtt_mib,
 		  const struct gpu_dma *dma)
 {
 	struct gpu_hw_info *info = &g->hw.info;
 
 	memset(g, 0, sizeof(*g));
-	g->regs = calloc(GEN9_MMIO_SIZE / 4, 4);
+	g->regs = map_zero(GEN9_MMIO_SIZE);
 	g->ggtt_entries = ggtt_mib * 256;
-	g->ggtt = calloc(g->ggtt_entries, 8);
+	g->ggtt = map_zero(g->ggtt_entries * 8ull);
 	if (!g->regs || !g->ggtt)
 		return -1;
 	g->auto_complete = true;
@@ -186,6 +197,8 @@ int fake_gpu_init(struct fake_gpu *g, uint32_t aperture_mib, uint32_t ggtt_mib,
 
 void fake_gpu_fini(struct fake_gpu *g)
 {
-	free(g->regs);
-	free(g->ggtt);
+	if (g->regs)
+		munmap(g->regs, GEN9_MMIO_SIZE);
+	if (g->ggtt)
+		munmap(g->ggtt, g->ggtt_entries * 8ull);
 }

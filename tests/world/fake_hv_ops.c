@@ -489,3 +489,62 @@ void fake_hv_guest_store(struct fake_hv *f, uint32_t vm, uint64_t gpa,
 	if (f->trap && fake_hv_is_wp(f, vm, gpa))
 		f->trap(f->trap_arg, vm, gpa, data, len);
 }
+
+/* Each used VM's wp bytes, one after another: total. */
+static uint64_t wp_bytes(const struct fake_hv *f)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < f->nr_vms; i++)
+		if (f->vm[i].used)
+			n += f->vm[i].ram_size / PG;
+	return n;
+}
+
+int fake_hv_save_tables(const struct fake_hv *f, struct fake_hv_tables *t)
+{
+	uint8_t *w;
+
+	memset(t, 0, sizeof(*t));
+	if (f->ept_pages)
+		return -1;
+	t->pool_used = malloc(f->pool_pages);
+	t->vm = malloc(f->nr_vms * sizeof(*f->vm));
+	t->wp = malloc(wp_bytes(f) + 1);
+	if (!t->pool_used || !t->vm || !t->wp) {
+		fake_hv_free_tables(t);
+		return -1;
+	}
+	memcpy(t->pool_used, f->pool_used, f->pool_pages);
+	memcpy(t->vm, f->vm, f->nr_vms * sizeof(*f->vm));
+	w = t->wp;
+	for (uint32_t i = 0; i < f->nr_vms; i++)
+		if (f->vm[i].used) {
+			memcpy(w, f->vm[i].wp, f->vm[i].ram_size / PG);
+			w += f->vm[i].ram_size / PG;
+		}
+	return 0;
+}
+
+/* Only into the fake they were saved from (its VMs' wp arrays are the
+ * same allocations; no VM may have been added since). */
+void fake_hv_load_tables(struct fake_hv *f, const struct fake_hv_tables *t)
+{
+	const uint8_t *w = t->wp;
+
+	memcpy(f->pool_used, t->pool_used, f->pool_pages);
+	memcpy(f->vm, t->vm, f->nr_vms * sizeof(*f->vm));
+	for (uint32_t i = 0; i < f->nr_vms; i++)
+		if (f->vm[i].used) {
+			memcpy(f->vm[i].wp, w, f->vm[i].ram_size / PG);
+			w += f->vm[i].ram_size / PG;
+		}
+}
+
+void fake_hv_free_tables(struct fake_hv_tables *t)
+{
+	free(t->pool_used);
+	free(t->vm);
+	free(t->wp);
+	memset(t, 0, sizeof(*t));
+}

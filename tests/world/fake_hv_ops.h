@@ -93,6 +93,18 @@ uint64_t fake_hv_zero_dirty(struct fake_hv *f, uint32_t vm);
  * the arena's order (arena + first_page * 4096, ram_size bytes). */
 uint64_t fake_hv_restore_dirty(struct fake_hv *f, uint32_t vm,
 			       const uint8_t *snap);
+/* The fake's tables outside struct fake_hv (mediator pages in use, VMs,
+ * their write protection), saved and put back around a fuzz input;
+ * together with a copy of the struct and the arena's pages, a fake as it
+ * was. Not with a recorded EPT window (fake_hv_record_ept): -1. */
+struct fake_hv_tables {
+	uint8_t *pool_used;
+	struct fake_vm *vm;
+	uint8_t *wp; /* every used VM's, in VM order */
+};
+int fake_hv_save_tables(const struct fake_hv *f, struct fake_hv_tables *t);
+void fake_hv_load_tables(struct fake_hv *f, const struct fake_hv_tables *t);
+void fake_hv_free_tables(struct fake_hv_tables *t);
 /* hpa of a VM page, or 0; host pointer of an hpa, or NULL. */
 uint64_t fake_hv_gpa_to_hpa(struct fake_hv *f, uint32_t vm, uint64_t gpa);
 void *fake_hv_hpa_ptr(struct fake_hv *f, uint64_t hpa, size_t len);

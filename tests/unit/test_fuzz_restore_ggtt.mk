@@ -1,0 +1,7 @@
+# The fuzz_vgpu_ggtt fuzz target's world is back to its freshly built state after
+# every input (issue 13); the target's sources, hence = (tests/fuzz/ is
+# included later).
+UNIT_TESTS += test_fuzz_restore_ggtt
+test_fuzz_restore_ggtt_SRCS = $(fuzz_vgpu_ggtt_SRCS)
+test_fuzz_restore_ggtt_CFLAGS := -Wno-attributes
+$(BUILD)/host/unit/test_fuzz_restore_ggtt: tests/fuzz/fuzz_vgpu_ggtt.c tests/fuzz/fuzz_vgpu_common.c tests/unit/fuzz_restore_fake.h
