@@ -30,7 +30,18 @@ void vgpu_user_fault_cut(struct vgpu *v, struct vgpu_engine *e,
 			 struct workload *w, struct scan_result *r)
 {
 	uint32_t ssize = e->sring.pages * VGPU_PAGE;
+	uint32_t at = (w->s_head + r->cut_len) % ssize;
 
+	/* RING_TAIL holds a qword offset (TAIL_ADDR): a tail one dword into
+	 * a qword would be read 4 bytes short, and the next workload's head
+	 * past it would run the engine round the whole ring. A cut at an odd
+	 * dword ends one dword later, over the batch start's header, which
+	 * becomes a MI_NOOP in our copy; its address dwords lie past the
+	 * tail. */
+	if (at % 8) {
+		*(uint32_t *)(e->sring.va + at) = MI_NOOP;
+		r->cut_len += 4;
+	}
 	w->s_len = r->cut_len;
 	w->s_tail = (w->s_head + w->s_len) % ssize;
 	w->user_fault = r->why ? r->why : "refused";
