@@ -105,16 +105,17 @@ static const struct workload *last_of_ctx(struct vgpu_engine *e, uint32_t lrca)
 	return NULL;
 }
 
-/* Guest ring bytes [head, head + len) (wrapping at its size) to the shadow
- * ring at s_head (wrapping at ours). */
-static int copy_ring(struct vgpu *v, struct vgpu_engine *e, struct workload *w)
+/* Guest ring bytes [head, tail) (wrapping at its size) to the shadow ring
+ * at s_head + pad (wrapping at ours). */
+static int copy_ring(struct vgpu *v, struct vgpu_engine *e, struct workload *w,
+		     uint32_t pad)
 {
-	uint32_t done = 0, ssize = SRING_SIZE(e);
+	uint32_t done = 0, ssize = SRING_SIZE(e), len = w->s_len - pad;
 
-	while (done < w->s_len) {
+	while (done < len) {
 		uint32_t gpos = (w->head + done) % w->ring_size;
-		uint32_t spos = (w->s_head + done) % ssize;
-		uint32_t n = w->s_len - done;
+		uint32_t spos = (w->s_head + pad + done) % ssize;
+		uint32_t n = len - done;
 		int ret;
 
 		if (n > w->ring_size - gpos)
@@ -157,14 +158,24 @@ static int read_context(struct vgpu *v, struct vgpu_engine *e,
 	return 0;
 }
 
+/* The shadow ring is kept in qwords: RING_TAIL holds a qword offset
+ * (TAIL_ADDR), so a segment ending one dword into a qword would be read
+ * 4 bytes short, and the next one's head, past that tail, would run the
+ * engine round the whole ring over bytes nobody scanned. The guest's tail
+ * is a qword offset; its head need not be (the context image says), so a
+ * head at an odd dword gets a MI_NOOP in front. */
 static int queue_ring(struct vgpu *v, struct vgpu_engine *e, struct workload *w)
 {
-	w->s_len = (w->tail - w->head + w->ring_size) % w->ring_size;
+	uint32_t pad = w->head % 8 ? 4 : 0;
+
+	w->s_len = (w->tail - w->head + w->ring_size) % w->ring_size + pad;
 	if (w->s_len + e->sring_used + 8 > SRING_SIZE(e))
 		return -GPU_ENOSPC;
 	w->s_head = e->sring_tail;
 	w->s_tail = (e->sring_tail + w->s_len) % SRING_SIZE(e);
-	return copy_ring(v, e, w);
+	if (pad)
+		*(uint32_t *)(e->sring.va + w->s_head) = MI_NOOP;
+	return copy_ring(v, e, w, pad);
 }
 
 static void reject_log(struct vgpu *v, struct vgpu_engine *e,

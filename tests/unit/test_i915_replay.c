@@ -472,6 +472,70 @@ static void test_refused_second_request_keeps_the_first(void **state)
 	assert_false(vgpu_failed(e->v));
 }
 
+/* A refused batch start at an odd dword of the ring: the run must still
+ * end at a qword (RING_TAIL's unit), or the next submission's head lies
+ * past the tail the engine reads and it runs round the whole ring over
+ * bytes nobody scanned (found by fuzz_vgpu_diff). The context's next
+ * submissions - an empty one, then a request - run as they should. */
+static void test_cut_at_odd_dword_ends_on_a_qword(void **state)
+{
+	struct env *e = *state;
+	struct vgpu_engine *ve = &e->v->eng[GEN9_RCS0];
+	uint64_t va = BATCH_VA;
+	uint32_t loop[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
+			    (uint32_t)va, (uint32_t)(va >> 32), MI_NOOP };
+	uint32_t ring[] = { MI_NOOP, MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
+			    (uint32_t)va, (uint32_t)(va >> 32), MI_NOOP, MI_NOOP };
+	uint64_t cmds_before;
+	struct i915_cs cs;
+
+	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa, loop, sizeof(loop));
+	gi_ring_emit(&e->g, e->ctx[GEN9_RCS0], ring, 6);
+	gi_submit(&e->g, e->ctx[GEN9_RCS0], -1);
+	run_until_error(e, GEN9_RCS0);
+	assert_int_equal(e->v->stats.user_faults, 1);
+	assert_int_equal(ve->sring_tail % 8, 0);
+	i915_engine_reset(e, GEN9_RCS0);
+	/* an empty submission: nothing may run */
+	cmds_before = e->mw.m.engine[GEN9_RCS0].stats.cmds;
+	gi_submit(&e->g, e->ctx[GEN9_RCS0], -1);
+	for (int k = 0; k < 20; k++)
+		gi_service(&e->g);
+	assert_int_equal(e->mw.m.engine[GEN9_RCS0].stats.cmds, cmds_before);
+	assert_false(vgpu_failed(e->v));
+	e->seqno[GEN9_RCS0] = 40;
+	i915_cs_reset(&cs);
+	submit_user(e, GEN9_RCS0, (const uint32_t[]){ MI_BATCH_BUFFER_END, MI_NOOP },
+		    2, 0x800, &cs);
+	run(e, GEN9_RCS0, &cs);
+	assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(GEN9_RCS0)), 40);
+}
+
+/* The same for a guest whose context image puts RING_HEAD at an odd
+ * dword (a hostile guest can): the shadow ring stays in qwords, so the
+ * next submission runs nothing it did not submit. */
+static void test_odd_guest_head_keeps_the_shadow_ring_in_qwords(void **state)
+{
+	struct env *e = *state;
+	int ctx = e->ctx[GEN9_RCS0];
+	const struct gi_ctx *c = &e->g.ctx[ctx];
+	uint32_t nops[] = { MI_NOOP, MI_NOOP, MI_NOOP, MI_NOOP };
+	uint64_t cmds_before;
+	uint32_t head = c->tail + 4;
+
+	gi_ring_emit(&e->g, ctx, nops, 4);
+	gi_write32(&e->g, c->lrca_gpa + LRC_STATE_OFFSET + CTX_RING_HEAD * 4, head);
+	gi_submit(&e->g, ctx, -1);
+	assert_int_equal(gi_wait_idle(&e->g, GEN9_RCS0, 50), 0);
+	assert_int_equal(e->v->eng[GEN9_RCS0].sring_tail % 8, 0);
+	cmds_before = e->mw.m.engine[GEN9_RCS0].stats.cmds;
+	gi_submit(&e->g, ctx, -1);
+	for (int k = 0; k < 20; k++)
+		gi_service(&e->g);
+	assert_int_equal(e->mw.m.engine[GEN9_RCS0].stats.cmds, cmds_before);
+	assert_false(vgpu_failed(e->v));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +546,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_store_data_index_refused_as_gvt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_user_batch_loop_fails_only_its_request, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_second_request_keeps_the_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cut_at_odd_dword_ends_on_a_qword, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_odd_guest_head_keeps_the_shadow_ring_in_qwords, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
