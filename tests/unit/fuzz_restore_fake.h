@@ -16,8 +16,9 @@
  * freshly built one. And stores made behind every API's back (straight
  * into the vGPU struct, a register, a GGTT entry, guest RAM) must show in
  * the comparison and be undone by the restore. */
-#include <dirent.h>
 #include <stdio.h>
+
+#include "tests/harness/seed_dir.h"
 
 #define FZR_MAX_SEEDS 128
 #define FZR_MAX_LEN 8192
@@ -34,10 +35,7 @@ struct fzr_ref {
 };
 
 static struct fzr_ref ref;
-static struct {
-	uint8_t *b;
-	size_t n;
-} seeds[FZR_MAX_SEEDS];
+static struct seed seeds[FZR_MAX_SEEDS];
 static size_t nseeds;
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 
@@ -124,26 +122,7 @@ static void ref_free(void)
 
 static void load_seeds(void)
 {
-	DIR *d = opendir(FZR_CORPUS);
-	struct dirent *de;
-
-	assert_non_null(d);
-	while ((de = readdir(d)) && nseeds < FZR_MAX_SEEDS) {
-		char path[512];
-		FILE *f;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), FZR_CORPUS "/%s", de->d_name);
-		f = fopen(path, "rb");
-		assert_non_null(f);
-		seeds[nseeds].b = malloc(FZR_MAX_LEN);
-		assert_non_null(seeds[nseeds].b);
-		seeds[nseeds].n = fread(seeds[nseeds].b, 1, FZR_MAX_LEN, f);
-		fclose(f);
-		nseeds++;
-	}
-	closedir(d);
+	nseeds = seed_dir_load(FZR_CORPUS, seeds, FZR_MAX_SEEDS, FZR_MAX_LEN);
 	assert_true(nseeds >= 1);
 }
 

@@ -15,7 +15,6 @@
  *
  * The target's own source is included, so this is its real world and its
  * real reset. */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +25,7 @@
 #include <cmocka.h>
 
 #include "tests/fuzz/fuzz_vgpu_diff.c"
+#include "tests/harness/seed_dir.h"
 
 #define CORPUS "tests/fuzz/corpus/fuzz_vgpu_diff"
 #define MAX_SEEDS 64
@@ -95,36 +95,12 @@ static uint64_t next(void)
 	return rng;
 }
 
-struct seed {
-	uint8_t *b;
-	size_t n;
-};
-
 static struct seed seeds[MAX_SEEDS];
 static size_t nseeds;
 
 static void load_seeds(void)
 {
-	DIR *d = opendir(CORPUS);
-	struct dirent *de;
-
-	assert_non_null(d);
-	while ((de = readdir(d)) && nseeds < MAX_SEEDS) {
-		char path[512];
-		FILE *f;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), CORPUS "/%s", de->d_name);
-		f = fopen(path, "rb");
-		assert_non_null(f);
-		seeds[nseeds].b = malloc(MAX_LEN);
-		assert_non_null(seeds[nseeds].b);
-		seeds[nseeds].n = fread(seeds[nseeds].b, 1, MAX_LEN, f);
-		fclose(f);
-		nseeds++;
-	}
-	closedir(d);
+	nseeds = seed_dir_load(CORPUS, seeds, MAX_SEEDS, MAX_LEN);
 	assert_true(nseeds >= 4);
 }
 

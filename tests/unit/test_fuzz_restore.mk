@@ -6,4 +6,4 @@
 UNIT_TESTS += test_fuzz_restore
 test_fuzz_restore_SRCS = $(fuzz_vgpu_diff_SRCS)
 test_fuzz_restore_CFLAGS := -Wno-attributes
-$(BUILD)/host/unit/test_fuzz_restore: tests/fuzz/fuzz_vgpu_diff.c tests/fuzz/fuzz_vgpu_common.c
+$(BUILD)/host/unit/test_fuzz_restore: tests/fuzz/fuzz_vgpu_diff.c tests/fuzz/fuzz_vgpu_common.c tests/harness/seed_dir.h

@@ -4,4 +4,4 @@
 UNIT_TESTS += test_fuzz_restore_ggtt
 test_fuzz_restore_ggtt_SRCS = $(fuzz_vgpu_ggtt_SRCS)
 test_fuzz_restore_ggtt_CFLAGS := -Wno-attributes
-$(BUILD)/host/unit/test_fuzz_restore_ggtt: tests/fuzz/fuzz_vgpu_ggtt.c tests/fuzz/fuzz_vgpu_common.c tests/unit/fuzz_restore_fake.h
+$(BUILD)/host/unit/test_fuzz_restore_ggtt: tests/fuzz/fuzz_vgpu_ggtt.c tests/fuzz/fuzz_vgpu_common.c tests/unit/fuzz_restore_fake.h tests/harness/seed_dir.h

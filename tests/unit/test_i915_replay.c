@@ -472,6 +472,19 @@ static void test_refused_second_request_keeps_the_first(void **state)
 	assert_false(vgpu_failed(e->v));
 }
 
+/* The context submitted again with nothing new in its ring: the render
+ * engine runs no command, and the vGPU stays healthy. */
+static void empty_submission_runs_nothing(struct env *e, int ctx)
+{
+	uint64_t cmds_before = e->mw.m.engine[GEN9_RCS0].stats.cmds;
+
+	gi_submit(&e->g, ctx, -1);
+	for (int k = 0; k < 20; k++)
+		gi_service(&e->g);
+	assert_int_equal(e->mw.m.engine[GEN9_RCS0].stats.cmds, cmds_before);
+	assert_false(vgpu_failed(e->v));
+}
+
 /* A refused batch start at an odd dword of the ring: the run must still
  * end at a qword (RING_TAIL's unit), or the next submission's head lies
  * past the tail the engine reads and it runs round the whole ring over
@@ -486,7 +499,6 @@ static void test_cut_at_odd_dword_ends_on_a_qword(void **state)
 			    (uint32_t)va, (uint32_t)(va >> 32), MI_NOOP };
 	uint32_t ring[] = { MI_NOOP, MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
 			    (uint32_t)va, (uint32_t)(va >> 32), MI_NOOP, MI_NOOP };
-	uint64_t cmds_before;
 	struct i915_cs cs;
 
 	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa, loop, sizeof(loop));
@@ -496,13 +508,7 @@ static void test_cut_at_odd_dword_ends_on_a_qword(void **state)
 	assert_int_equal(e->v->stats.user_faults, 1);
 	assert_int_equal(ve->sring_tail % 8, 0);
 	i915_engine_reset(e, GEN9_RCS0);
-	/* an empty submission: nothing may run */
-	cmds_before = e->mw.m.engine[GEN9_RCS0].stats.cmds;
-	gi_submit(&e->g, e->ctx[GEN9_RCS0], -1);
-	for (int k = 0; k < 20; k++)
-		gi_service(&e->g);
-	assert_int_equal(e->mw.m.engine[GEN9_RCS0].stats.cmds, cmds_before);
-	assert_false(vgpu_failed(e->v));
+	empty_submission_runs_nothing(e, e->ctx[GEN9_RCS0]);
 	e->seqno[GEN9_RCS0] = 40;
 	i915_cs_reset(&cs);
 	submit_user(e, GEN9_RCS0, (const uint32_t[]){ MI_BATCH_BUFFER_END, MI_NOOP },
@@ -520,7 +526,6 @@ static void test_odd_guest_head_keeps_the_shadow_ring_in_qwords(void **state)
 	int ctx = e->ctx[GEN9_RCS0];
 	const struct gi_ctx *c = &e->g.ctx[ctx];
 	uint32_t nops[] = { MI_NOOP, MI_NOOP, MI_NOOP, MI_NOOP };
-	uint64_t cmds_before;
 	uint32_t head = c->tail + 4;
 
 	gi_ring_emit(&e->g, ctx, nops, 4);
@@ -528,12 +533,7 @@ static void test_odd_guest_head_keeps_the_shadow_ring_in_qwords(void **state)
 	gi_submit(&e->g, ctx, -1);
 	assert_int_equal(gi_wait_idle(&e->g, GEN9_RCS0, 50), 0);
 	assert_int_equal(e->v->eng[GEN9_RCS0].sring_tail % 8, 0);
-	cmds_before = e->mw.m.engine[GEN9_RCS0].stats.cmds;
-	gi_submit(&e->g, ctx, -1);
-	for (int k = 0; k < 20; k++)
-		gi_service(&e->g);
-	assert_int_equal(e->mw.m.engine[GEN9_RCS0].stats.cmds, cmds_before);
-	assert_false(vgpu_failed(e->v));
+	empty_submission_runs_nothing(e, ctx);
 }
 
 int main(void)
