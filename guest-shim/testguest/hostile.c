@@ -8,8 +8,8 @@
  *               another VM ran); check it is at least minshare=N per mille
  *               (with "timer": a 1 kHz periodic timer runs meanwhile)
  *   leak        write markers into CR2, DR0-DR3, DR6, DR7, DEBUGCTL, the
- *               SYSCALL/SYSENTER MSRs, PAT, KERNEL_GS_BASE and XMM5, yield
- *               to the other VMs many times and check every value is still
+ *               SYSCALL/SYSENTER MSRs, PAT, KERNEL_GS_BASE, TSC_AUX and XMM5,
+ *               yield to the other VMs many times and check every value is still
  *               ours (and that what we found at start was reset state)
  *   gp          illegal MSR/CR values: each must raise #GP, like hardware,
  *               and the VM must go on (no failed VM entry)
@@ -35,6 +35,7 @@
 #define MSR_CSTAR		0xc0000083u
 #define MSR_FMASK		0xc0000084u
 #define MSR_KGS_BASE		0xc0000102u
+#define MSR_TSC_AUX		0xc0000103u
 #define MSR_SYSENTER_CS		0x174u
 #define MSR_SYSENTER_ESP	0x175u
 #define MSR_SYSENTER_EIP	0x176u
@@ -169,6 +170,7 @@ static struct probe probes[] = {
 	{ "CSTAR", NULL, NULL, MSR_CSTAR, 0, 0 },
 	{ "FMASK", NULL, NULL, MSR_FMASK, 0, 0 },
 	{ "KERNEL_GS_BASE", NULL, NULL, MSR_KGS_BASE, 0, 0 },
+	{ "TSC_AUX", NULL, NULL, MSR_TSC_AUX, 0, 0 },
 };
 #define NR_PROBES (sizeof(probes) / sizeof(probes[0]))
 
@@ -202,6 +204,8 @@ static uint64_t marker(const struct probe *p, unsigned id)
 		return 0x10 * k;
 	if (!strcmp(p->name, "FMASK"))
 		return 0x100 * k;
+	if (!strcmp(p->name, "TSC_AUX"))
+		return 0x10101 * k;		/* bits 63:32 are reserved */
 	/* Canonical addresses: 0x00007e5a_kk00_0000 + position. */
 	return 0x00007e5a00000000ull | (k << 24) |
 	       (uint64_t)(p - probes) << 12;

@@ -60,6 +60,9 @@ static bool has_word(const char *cmdline, const char *word)
 	return false;
 }
 
+#define CPUID_1_EDX_ACPI_TM	((1u << 22) | (1u << 29))
+#define CPUID_6_EAX_ARAT	(1u << 2)
+
 static void check_cpuid(void)
 {
 	struct cpuid_regs r = cpuid(G9HV_CPUID_LEAF, 0);
@@ -75,6 +78,12 @@ static void check_cpuid(void)
 	r = cpuid(1, 0);
 	tg_check("cpuid-no-vmx", !(r.ecx & CPUID_1_ECX_VMX) &&
 		 (r.ecx & CPUID_1_ECX_HYPERVISOR), "leaf 1 ecx %08x", r.ecx);
+	/* Thermal and power management are not virtualised: CPUID must not
+	 * send a guest to their MSRs (leaf 1 ACPI/TM, leaf 6 beyond ARAT). */
+	tg_check("cpuid-no-power-msrs", !(r.edx & CPUID_1_EDX_ACPI_TM) &&
+		 cpuid(6, 0).eax == CPUID_6_EAX_ARAT && cpuid(6, 0).ecx == 0,
+		 "leaf 1 edx %08x, leaf 6 eax %08x ecx %08x", r.edx,
+		 cpuid(6, 0).eax, cpuid(6, 0).ecx);
 }
 
 static void check_serial(void)

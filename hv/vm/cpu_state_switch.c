@@ -37,6 +37,29 @@ static void set_cr2(uint64_t v)
 	__asm__ volatile("mov %0, %%cr2" : : "r"(v));
 }
 
+/* TSC_AUX (what RDTSCP and RDPID return; Linux keeps its CPU number
+ * there) exists only on CPUs with RDTSCP; without it there is nothing to
+ * switch, and the guest's WRMSR faults as the CPU's own would. */
+static bool host_has_rdtscp(void)
+{
+	static int known = -1;
+
+	if (known < 0)
+		known = (int)(cpuid(0x80000001u, 0).edx >> 27 & 1);
+	return known;
+}
+
+static uint64_t get_tsc_aux(void)
+{
+	return host_has_rdtscp() ? rdmsr(MSR_IA32_TSC_AUX) : 0;
+}
+
+static void set_tsc_aux(uint64_t v)
+{
+	if (host_has_rdtscp())
+		wrmsr(MSR_IA32_TSC_AUX, v);
+}
+
 /* One 64-bit register: where it lives in struct vcpu and how to move it. */
 struct reg_item {
 	const char *name;
@@ -61,6 +84,7 @@ static const struct reg_item regs[] = {
 	MSR("IA32_CSTAR", msr_cstar, MSR_IA32_CSTAR),
 	MSR("IA32_FMASK", msr_fmask, MSR_IA32_FMASK),
 	MSR("IA32_KERNEL_GS_BASE", msr_kgs_base, MSR_IA32_KERNEL_GS_BASE),
+	REG("IA32_TSC_AUX", msr_tsc_aux, get_tsc_aux, set_tsc_aux),
 };
 #define NR_REGS (sizeof(regs) / sizeof(regs[0]))
 

@@ -11,7 +11,8 @@
  *                            VM-exit "save debug controls": required
  *                            controls, hv/vmx/vmx.c), interruptibility
  *   here (cpu_state_items):  CR2, DR0-DR3, DR6, STAR, LSTAR, CSTAR, FMASK,
- *                            KERNEL_GS_BASE, the x87/SSE state (FXSAVE)
+ *                            KERNEL_GS_BASE, TSC_AUX (where the CPU has
+ *                            RDTSCP), the x87/SSE state (FXSAVE)
  *   not guest-visible:       XCR0 and every XSAVE component beyond x87/SSE
  *                            (CPUID hides XSAVE, CR4.OSXSAVE and XSETBV
  *                            give #GP), PKRU (CR4.PKE gives #GP), LBR and

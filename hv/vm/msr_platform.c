@@ -38,7 +38,6 @@ static const struct platform_msr table[] = {
 	{ 0x38f, "IA32_PERF_GLOBAL_CTRL", false, 0, WR_REFUSE },
 	{ 0x606, "MSR_RAPL_POWER_UNIT", false, 0, WR_REFUSE },
 	{ 0x6e0, "IA32_TSC_DEADLINE", false, 0, WR_REFUSE },	/* hidden */
-	{ 0xc0000103, "IA32_TSC_AUX", false, 0, WR_REFUSE },
 };
 
 static const struct platform_msr *find(uint32_t msr)

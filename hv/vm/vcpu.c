@@ -31,11 +31,12 @@ static uint8_t *io_bitmaps;	/* two pages: ports 0-7FFF, 8000-FFFF */
 static uint8_t *msr_bitmap;	/* one page, SDM 25.6.9 */
 
 /* MSRs the guest reads and writes directly. FS/GS base are guest state
- * the CPU switches; the SYSCALL MSRs and KERNEL_GS_BASE are switched by
- * vcpu_switch_in/out (the hypervisor itself never uses them). */
+ * the CPU switches; the SYSCALL MSRs, KERNEL_GS_BASE and TSC_AUX are
+ * switched by cpu_state_switch.c (the hypervisor itself never uses them). */
 static const uint32_t passthrough_msrs[] = {
 	MSR_IA32_FS_BASE, MSR_IA32_GS_BASE, MSR_IA32_KERNEL_GS_BASE,
 	MSR_IA32_STAR, MSR_IA32_LSTAR, MSR_IA32_CSTAR, MSR_IA32_FMASK,
+	MSR_IA32_TSC_AUX,
 };
 
 static void msr_bitmap_open(uint32_t msr)

@@ -56,6 +56,7 @@ struct vcpu {
 	/* State VMX does not switch that the guest may use directly; swapped
 	 * by hand when the CPU changes VM (cpu_state_switch.h has the list). */
 	uint64_t msr_star, msr_lstar, msr_cstar, msr_fmask, msr_kgs_base;
+	uint64_t msr_tsc_aux;
 	uint64_t cr2, dr[4], dr6;
 	/* x87/SSE state: FXSAVE area, swapped likewise. */
 	uint8_t fxsave[512] __attribute__((aligned(16)));
