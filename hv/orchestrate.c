@@ -158,6 +158,8 @@ static int summarize(void)
 		bad += vm->stats.tests_failed || vm->exit_status;
 	}
 	for (unsigned i = 0; i < nr_vms; i++)
+		vm_report_exit_max(&vms[i]);
+	for (unsigned i = 0; i < nr_vms; i++)
 		gpu_host_report(i);
 	return bad;
 }

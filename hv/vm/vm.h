@@ -73,6 +73,10 @@ struct vm_stats {
 	uint64_t tests_passed, tests_failed;
 	uint64_t irqs_injected;
 	uint64_t vgpu_maps_refused;	/* mediator EPT maps hv_ops refused */
+	/* The longest single exit: TSC ticks from VM exit to the end of its
+	 * handling (hv/vm/sched.c), and its basic exit reason. */
+	uint64_t exit_max_tsc;
+	uint32_t exit_max_reason;
 };
 
 struct vm {
@@ -174,6 +178,8 @@ void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)
 
 /* A Linux VM's exits by reason and interrupt counts (hv/vm/vm_report.c). */
 void vm_report(const struct vm *vm);
+/* One line: the VM's longest single exit, in microseconds and TSC ticks. */
+void vm_report_exit_max(const struct vm *vm);
 
 const char *vm_state_name(enum vm_state s);
 const char *vm_event_name(enum vm_event ev);

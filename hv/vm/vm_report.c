@@ -42,3 +42,13 @@ void vm_report(const struct vm *vm)
 		(unsigned long long)vm->uart.irqs,
 		(unsigned long long)vm->uart.tx_bytes);
 }
+
+void vm_report_exit_max(const struct vm *vm)
+{
+	uint64_t hz = tsc_hz(), t = vm->stats.exit_max_tsc;
+
+	kprintf("vm '%s': longest exit %llu us (%llu TSC ticks, %s)\n",
+		vm->name, (unsigned long long)(hz ? t * 1000000 / hz : 0),
+		(unsigned long long)t,
+		vmx_exit_reason_name(vm->stats.exit_max_reason));
+}
