@@ -147,6 +147,7 @@ static int summarize(void)
 {
 	int bad = 0;
 
+	sched_flush_output();
 	kprintf("hv: all %u VMs have stopped\n", nr_vms);
 	for (unsigned i = 0; i < nr_vms; i++) {
 		const struct vm *vm = &vms[i];
