@@ -10,7 +10,7 @@
  *           aperture BAR (dword 0x18) between two places each time
  *   2 rpc   guest-channel flood: 128 EXPAND records per kick, kick after
  *           kick (needs the vGPU too)
- * The victim spins with a 1 kHz timer, and per window prints and checks
+ * The victim spins with a 100 Hz timer, and per window prints and checks
  * the share of the CPU it got (TSC gaps longer than GAP_US are another
  * VM's time) against minshare=N per mille, and its timer rate: at least
  * half of the ticks due. */
@@ -36,6 +36,7 @@
 #define BAR_PREFETCH	0x8u
 #define CMD_MEM_MASTER	0x0006u
 #define MSR_X2APIC_INIT_COUNT	0x838u
+#define VICTIM_HZ	100	/* its timer: often enough to see starvation */
 
 static const char *const phase_name[PHASES] = { "uart", "bar", "rpc" };
 static uint8_t flood[FLOOD_BYTES];
@@ -142,7 +143,7 @@ static void victim_window(unsigned k, uint64_t start, uint64_t end,
 			  uint64_t hz, uint64_t min)
 {
 	uint64_t gap = hz / 1000000 * GAP_US, last = start, now, ran = 0;
-	uint64_t n0 = tg_ticks, n, want = PHASE_MS, permille;
+	uint64_t n0 = tg_ticks, n, want = PHASE_MS * VICTIM_HZ / 1000, permille;
 
 	wait_until(start);
 	last = rdtsc();
@@ -170,7 +171,7 @@ void exitvictim_run(uint64_t hz, uint64_t minshare)
 {
 	uint64_t base = phase_base(hz), len = hz / 1000 * PHASE_MS;
 
-	tg_timer_start(1000);
+	tg_timer_start(VICTIM_HZ);
 	__asm__ volatile("sti");
 	for (unsigned k = 0; k < PHASES; k++)
 		victim_window(k, base + k * len, base + (k + 1) * len, hz,

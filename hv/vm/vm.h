@@ -131,6 +131,7 @@ struct vm {
 					 * guest's copy) */
 		uint32_t rsp_head;	/* replies written */
 		uint64_t kicks, records, bad, lost;
+		uint32_t kick_taken;	/* a kick done in chunks: so far */
 		uint64_t evictions, gm_used;	/* from VMRPC_STATS */
 	} vmrpc;
 
