@@ -143,9 +143,10 @@ static void victim_window(unsigned k, uint64_t start, uint64_t end,
 			  uint64_t hz, uint64_t min)
 {
 	uint64_t gap = hz / 1000000 * GAP_US, last = start, now, ran = 0;
-	uint64_t n0 = tg_ticks, n, want = PHASE_MS * VICTIM_HZ / 1000, permille;
+	uint64_t n0, n, want = PHASE_MS * VICTIM_HZ / 1000, permille;
 
 	wait_until(start);
+	n0 = tg_ticks;
 	last = rdtsc();
 	while ((now = rdtsc()) < end) {
 		if (now - last < gap)

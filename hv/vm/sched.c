@@ -73,6 +73,11 @@ static uint64_t output_event(uint64_t now)
 	return console_backlog() ? now + com1_fifo_tsc : UINT64_MAX;
 }
 
+void sched_charge_work(const struct vm *vm, uint64_t ticks)
+{
+	budget[vm->id] = sched_charge(budget[vm->id], ticks);
+}
+
 void sched_flush_output(void)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
