@@ -149,9 +149,9 @@ static void run_slice(struct vm *vm)
 		vm->stats.entries++;
 		reason = (uint32_t)vmread(VMCS_EXIT_REASON);
 		act = vmexit_dispatch(vm);
+		output_poll();
 		now = rdtsc();
 		note_exit(vm, reason, now - t1);
-		output_poll();
 		if (act != EXIT_RESUME || vm->state != VM_RUNNABLE ||
 		    vm->reset_pending)
 			return;
