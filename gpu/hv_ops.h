@@ -92,6 +92,14 @@ struct hv_ops {
 	 * hypervisor moves its BAR0 trap accordingly. */
 	void (*bar_moved)(void *ctx, uint32_t vm, int bar, uint64_t base,
 			  uint64_t size, bool enabled);
+
+	/* Optional (may be NULL): ept_unmap for every page of [gpa, gpa +
+	 * size) in one go, one TLB flush for all. A hypervisor that has it
+	 * also calls vgpu_aperture_fault() when the guest touches an aperture
+	 * page that is not mapped, so the mediator maps the aperture on
+	 * demand: a BAR move costs one call, not one per page. */
+	int (*ept_unmap_range)(void *ctx, uint32_t vm, uint64_t gpa,
+			       uint64_t size);
 };
 
 /* What the mediator holds: the table and the hypervisor's context. */

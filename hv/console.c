@@ -14,6 +14,20 @@ static struct log_ring ring;
 static unsigned sinks = CONSOLE_COM1;
 static bool com1_present;
 
+/* COM1 is slow (115200 baud: 87 us a byte) and must never be waited for
+ * in a VM exit. Once the scheduler runs (console_set_async), console_write
+ * only appends to the ring; COM1 is fed from it, as much as its transmit
+ * FIFO takes without waiting, whenever the hypervisor passes by
+ * (console_poll: between slices, on guest UART accesses, on a preemption
+ * timer while bytes wait). com1_at is the ring position (bytes ever
+ * written) COM1 has been given; bytes overwritten before COM1 got them
+ * are counted in com1_lost and said once COM1 catches up. Guest output
+ * only enters the ring while the backlog is small (hv/vm/vuart.c), so
+ * what can be lost is the hypervisor's own flood. */
+static uint64_t com1_at, com1_lost, com1_lost_said;
+static bool com1_cr_sent;	/* the '\r' before the '\n' at com1_at */
+static bool com1_async;
+
 /* Bytes typed on COM1, moved out of the UART's 16-byte FIFO whenever the
  * console is busy printing (guest output can be long) so none are lost. */
 #define RX_RING_SIZE 256
@@ -30,18 +44,63 @@ void console_init(void)
 		sinks = 0;	/* the ring keeps it for the sinks hv.cfg names */
 }
 
+static bool com1_on(void)
+{
+	return com1_present && (sinks & CONSOLE_COM1);
+}
+
+/* The byte at ring position `at` (held: at >= the oldest). */
+static char ring_byte(uint64_t at)
+{
+	char c = 0;
+
+	log_ring_read(&ring, (size_t)(at - (ring.head - log_ring_used(&ring))),
+		      &c, 1);
+	return c;
+}
+
+/* Terminals want CR LF; the ring and 0xE9 keep LF. */
+static void com1_send_next(bool wait)
+{
+	char c = ring_byte(com1_at);
+
+	if (c == '\n' && !com1_cr_sent) {
+		wait ? uart_putc(COM1_BASE, '\r') : uart_tx_byte(COM1_BASE, '\r');
+		com1_cr_sent = true;
+		return;
+	}
+	wait ? uart_putc(COM1_BASE, c) : uart_tx_byte(COM1_BASE, c);
+	com1_cr_sent = false;
+	com1_at++;
+}
+
+/* Feeds COM1 from the ring: with `wait`, everything (polling the UART);
+ * without, one FIFO's worth if the FIFO is empty, else nothing. */
+static void com1_pump(bool wait)
+{
+	uint64_t oldest = ring.head - log_ring_used(&ring);
+
+	if (!com1_on()) {
+		com1_at = ring.head;
+		return;
+	}
+	if (com1_at < oldest) {
+		com1_lost += oldest - com1_at;
+		com1_at = oldest;
+		com1_cr_sent = false;
+	}
+	if (!wait && (com1_at == ring.head || !uart_tx_empty(COM1_BASE)))
+		return;
+	for (unsigned k = 0; com1_at < ring.head && (wait || k < UART_TX_FIFO);
+	     k++)
+		com1_send_next(wait);
+}
+
 static void sink_write(unsigned mask, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (mask & CONSOLE_COM1) {
-			/* Terminals want CR LF; the ring and 0xE9 keep LF. */
-			if (s[i] == '\n')
-				uart_putc(COM1_BASE, '\r');
-			uart_putc(COM1_BASE, s[i]);
-		}
-		if (mask & CONSOLE_E9)
+	if (mask & CONSOLE_E9)
+		for (size_t i = 0; i < n; i++)
 			outb(DEBUG_PORT_E9, (uint8_t)s[i]);
-	}
 	if (mask & CONSOLE_FB)
 		console_fb_write(s, n);
 }
@@ -65,9 +124,12 @@ void console_set_sinks(unsigned mask)
 	if (no_com1)
 		mask = (mask & ~CONSOLE_COM1) | CONSOLE_FB;
 	added = mask & ~sinks & ~CONSOLE_FB;
-	if (added)
-		replay_ring(added);
+	if (added & ~CONSOLE_COM1)
+		replay_ring(added & ~CONSOLE_COM1);
+	if (added & CONSOLE_COM1)	/* COM1 replays from the oldest byte */
+		com1_at = ring.head - log_ring_used(&ring);
 	sinks = mask;
+	com1_pump(!com1_async);
 	if (no_com1)
 		kprintf("console: no serial port answers at 0x3F8 (scratch "
 			"register test): the console goes to the screen\n");
@@ -82,7 +144,35 @@ void console_write(const char *s, size_t n)
 {
 	log_ring_write(&ring, s, n);
 	sink_write(sinks, s, n);
+	com1_pump(!com1_async);
 	console_rx_poll();
+}
+
+void console_set_async(bool async)
+{
+	com1_async = async;
+	com1_pump(!async);
+}
+
+void console_poll(void)
+{
+	com1_pump(false);
+	if (com1_lost != com1_lost_said && com1_at == ring.head) {
+		com1_lost_said = com1_lost;
+		kprintf("console: %llu bytes of output were lost before COM1 "
+			"could send them (the log ring holds %u)\n",
+			(unsigned long long)com1_lost, LOG_RING_SIZE);
+	}
+}
+
+void console_flush(void)
+{
+	com1_pump(true);
+}
+
+size_t console_backlog(void)
+{
+	return com1_on() ? (size_t)(ring.head - com1_at) : 0;
 }
 
 void kvprintf(const char *fmt, va_list ap)

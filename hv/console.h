@@ -25,6 +25,14 @@ void console_init(void);
 void console_set_sinks(unsigned mask);
 unsigned console_sinks(void);
 void console_write(const char *s, size_t n);
+/* Asynchronous COM1 (from the scheduler's start): console_write no longer
+ * waits for COM1; console_poll feeds it what its FIFO takes right now,
+ * console_flush waits until it has everything (before the machine stops),
+ * console_backlog is how many bytes COM1 still has to send. */
+void console_set_async(bool async);
+void console_poll(void);
+void console_flush(void);
+size_t console_backlog(void);
 void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kvprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* One log line: "<who>: <message>\n", with an "error"/"warning" tag. */

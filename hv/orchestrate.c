@@ -147,6 +147,7 @@ static int summarize(void)
 {
 	int bad = 0;
 
+	sched_flush_output();
 	kprintf("hv: all %u VMs have stopped\n", nr_vms);
 	for (unsigned i = 0; i < nr_vms; i++) {
 		const struct vm *vm = &vms[i];
@@ -157,6 +158,8 @@ static int summarize(void)
 			vm->stop_reason);
 		bad += vm->stats.tests_failed || vm->exit_status;
 	}
+	for (unsigned i = 0; i < nr_vms; i++)
+		vm_report_exit_max(&vms[i]);
 	for (unsigned i = 0; i < nr_vms; i++)
 		gpu_host_report(i);
 	return bad;

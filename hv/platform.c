@@ -21,6 +21,7 @@ void platform_test_exit(int status)
 	static const char shutdown[] = "Shutdown";
 
 	kprintf("HV-EXIT: status=%d\n", status);
+	console_flush();	/* COM1 gets everything before we go */
 	if (!test_exit_enabled)
 		return;
 	/* QEMU exits with (status << 1) | 1. */
@@ -33,6 +34,7 @@ void platform_test_exit(int status)
 void platform_halt(const char *why)
 {
 	kprintf("HALTED: %s\n", why);
+	console_flush();
 	for (;;) {
 		cli();
 		hlt();
@@ -42,6 +44,7 @@ void platform_halt(const char *why)
 void platform_reboot(void)
 {
 	kprintf("rebooting\n");
+	console_flush();
 	outb(PCI_RESET_PORT, CF9_FULL_RESET);
 	outb(KBC_CMD_PORT, KBC_PULSE_RESET);
 	/* Last resort: a triple fault through an empty IDT. */

@@ -59,6 +59,16 @@ void uart_putc(uint16_t base, char c)
 	outb(base + UART_THR, (uint8_t)c);
 }
 
+bool uart_tx_empty(uint16_t base)
+{
+	return inb(base + UART_LSR) & LSR_THR_EMPTY;
+}
+
+void uart_tx_byte(uint16_t base, char c)
+{
+	outb(base + UART_THR, (uint8_t)c);
+}
+
 bool uart_getc(uint16_t base, uint8_t *out)
 {
 	if (!(inb(base + UART_LSR) & LSR_DATA_READY))

@@ -12,6 +12,11 @@
 bool uart_present(uint16_t base);
 void uart_init(uint16_t base, uint32_t baud);
 void uart_putc(uint16_t base, char c);
+/* Without waiting: may the transmit FIFO take UART_TX_FIFO bytes now (LSR
+ * THRE: the FIFO is empty)? Then uart_tx_byte puts one in. */
+#define UART_TX_FIFO 16
+bool uart_tx_empty(uint16_t base);
+void uart_tx_byte(uint16_t base, char c);
 /* Returns true and stores a byte when one is waiting; never blocks. */
 bool uart_getc(uint16_t base, uint8_t *out);
 

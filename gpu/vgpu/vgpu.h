@@ -128,6 +128,7 @@ struct vgpu_stats {
 	uint64_t nonpriv_refused; /* FORCE_TO_NONPRIV values off the list */
 	uint64_t pvinfo_reads, g2v_notifies, pvinfo_bad_writes, g2v_marks;
 	uint64_t cfg_reads, cfg_writes;
+	uint64_t ap_faults; /* aperture pages mapped on first touch */
 	/* GGTT */
 	uint64_t ggtt_writes; /* entries committed */
 	uint64_t ggtt_half_writes; /* 4-byte halves buffered */
@@ -341,6 +342,8 @@ int gvt_place_stats(const struct gvt *gvt, struct gvt_place_stats *out);
 /* v's high-GM GGTT entries the guest made present; as a share of its
  * high GM, permille. */
 uint64_t vgpu_high_used(const struct vgpu *v);
+/* The same count by walking every high entry (for tests). */
+uint64_t vgpu_high_used_walk(const struct vgpu *v);
 uint32_t vgpu_high_used_permille(const struct vgpu *v);
 /* v has work gScale's scheduler may pick (gScale only; false otherwise). */
 bool vgpu_busy(const struct vgpu *v);
@@ -406,6 +409,11 @@ bool vgpu_dead(const struct vgpu *v);
  * aligned, off < 256. Reads of bad accesses give all ones. */
 int vgpu_cfg_read(struct vgpu *v, uint32_t off, uint32_t *val,
 		  unsigned int size);
+/* The guest touched BAR2 offset `off`, a page the hypervisor has not
+ * mapped (hv_ops ept_unmap_range: the aperture is mapped on demand): map
+ * it if the vGPU's low GM has a page there. -GPU_EINVAL outside its low
+ * GM or with BAR2 not decoded; then the access is emulated as before. */
+int vgpu_aperture_fault(struct vgpu *v, uint64_t off);
 int vgpu_cfg_write(struct vgpu *v, uint32_t off, uint32_t val,
 		   unsigned int size);
 

@@ -129,7 +129,18 @@ static uint64_t bar_base(const struct vgpu *v, unsigned int bar)
 
 /* The aperture: guest BAR2 offset X is host aperture offset X, for X in
  * the vGPU's low slice only (guest §3, "Aperture access path"); the rest
- * of the guest's BAR2 stays unmapped and traps. */
+ * of the guest's BAR2 stays unmapped and traps.
+ *
+ * A guest may move BAR2 as often as it likes (a REP OUTSD of 256 BAR
+ * writes is one instruction): with a hypervisor that maps on demand
+ * (hv_ops ept_unmap_range), a move is one range unmap and nothing else,
+ * and each page is mapped when the guest first touches it
+ * (vgpu_aperture_fault). Without it, every page at every move. */
+static bool on_demand(const struct vgpu *v)
+{
+	return v->gvt->hv.ops->ept_unmap_range != NULL;
+}
+
 static void aperture_unmap(struct vgpu *v)
 {
 	const struct hv_if *hv = &v->gvt->hv;
@@ -137,26 +148,54 @@ static void aperture_unmap(struct vgpu *v)
 
 	if (!v->ap_mapped)
 		return;
+	v->ap_mapped = false;
+	if (on_demand(v)) {
+		hv->ops->ept_unmap_range(hv->ctx, v->vm,
+					 v->ap_base + v->low_base, v->low_size);
+		return;
+	}
 	for (x = 0; x < v->low_size; x += VGPU_PAGE)
 		hv->ops->ept_unmap(hv->ctx, v->vm, v->ap_base + v->low_base + x);
-	v->ap_mapped = false;
+}
+
+static void map_one(struct vgpu *v, uint64_t x)
+{
+	const struct hv_if *hv = &v->gvt->hv;
+	uint64_t host = v->gvt->hw->info.aperture_base;
+
+	hv->ops->ept_map(hv->ctx, v->vm, v->ap_base + v->low_base + x,
+			 host + v->low_base + x,
+			 HV_MAP_READ | HV_MAP_WRITE | HV_MAP_WC);
 }
 
 static void aperture_map(struct vgpu *v, uint64_t base)
 {
-	const struct hv_if *hv = &v->gvt->hv;
-	uint64_t host = v->gvt->hw->info.aperture_base, x;
+	uint64_t x;
 
 	v->ap_base = base;
 	v->ap_mapped = true;
+	if (on_demand(v))
+		return;
 	if (v->gvt->gs) {
 		vgpu_ladder_map_all(v);
 		return;
 	}
 	for (x = 0; x < v->low_size; x += VGPU_PAGE)
-		hv->ops->ept_map(hv->ctx, v->vm, base + v->low_base + x,
-				 host + v->low_base + x,
-				 HV_MAP_READ | HV_MAP_WRITE | HV_MAP_WC);
+		map_one(v, x);
+}
+
+int vgpu_aperture_fault(struct vgpu *v, uint64_t off)
+{
+	uint64_t x = (off & ~(uint64_t)(VGPU_PAGE - 1)) - v->low_base;
+
+	if (!v->ap_mapped || off < v->low_base || x >= v->low_size)
+		return -GPU_EINVAL;
+	v->stats.ap_faults++;
+	if (v->gvt->gs)
+		vgpu_ladder_map_one(v, (uint32_t)((v->low_base + x) >> 12));
+	else
+		map_one(v, x);
+	return 0;
 }
 
 void vgpu_aperture_unmap(struct vgpu *v)

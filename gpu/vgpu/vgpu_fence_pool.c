@@ -41,7 +41,7 @@ static void ept_map_page(struct vgpu *v, uint64_t gm, uint64_t hpa)
 void vgpu_fence_pool_unmap(struct vgpu *v, unsigned int i)
 {
 	struct gvt *gvt = v->gvt;
-	uint64_t x;
+	uint64_t x, size;
 
 	if (!v->pooled[i].size)
 		return;
@@ -50,8 +50,18 @@ void vgpu_fence_pool_unmap(struct vgpu *v, unsigned int i)
 				  (uint32_t)((v->pooled[i].pool_gm + x) >> 12), 0);
 	gpu_hw_ggtt_flush(gvt->hw);
 	gm_region_free(&gvt->fence_pool, v->pooled[i].pool_gm);
+	size = v->pooled[i].size;
 	v->pooled[i].size = 0;
-	vgpu_ladder_map_all(v); /* the suspended pages come back */
+	/* The suspended pages come back: on demand (hv_ops ept_unmap_range)
+	 * by dropping the pool's mappings, so each page faults into the
+	 * ladder when touched (one range, whatever the low GM's size);
+	 * otherwise every present page now. */
+	if (v->ap_mapped && gvt->hv.ops->ept_unmap_range) {
+		gvt->hv.ops->ept_unmap_range(gvt->hv.ctx, v->vm,
+					     v->ap_base + v->pooled[i].gm, size);
+		return;
+	}
+	vgpu_ladder_map_all(v);
 }
 
 /* Steps 2-5 for fence i over [gm, gm + size) of this vGPU's low GM. */

@@ -68,6 +68,7 @@ void vgpu_ggtt_reset(struct vgpu *v)
 		*guest_pte(v, local) = 0;
 	}
 	memset(v->partial, 0, sizeof(v->partial));
+	v->high_present = 0;
 	if (any)
 		gpu_hw_ggtt_flush(hw);
 }
@@ -78,6 +79,20 @@ void vgpu_ggtt_fini(struct vgpu *v)
 		vgpu_ggtt_reset(v);
 	parray_fini(v->gvt, &v->ggtt_guest);
 	parray_fini(v->gvt, &v->ggtt_host);
+}
+
+/* high_present follows the guest's entry at `local` becoming `pte`. */
+static void count_high(struct vgpu *v, uint32_t local, uint64_t pte)
+{
+	bool was = *guest_pte(v, local) & GEN8_PAGE_PRESENT;
+	bool is = pte & GEN8_PAGE_PRESENT;
+
+	if (local < (uint32_t)(v->low_size >> 12) || was == is)
+		return;
+	if (is)
+		v->high_present++;
+	else
+		v->high_present--;
 }
 
 /* Validate, translate, commit one whole entry. */
@@ -103,6 +118,7 @@ static void ggtt_commit(struct vgpu *v, uint32_t index, uint64_t pte)
 	} else {
 		host = 0;
 	}
+	count_high(v, (uint32_t)local, pte);
 	*guest_pte(v, (uint32_t)local) = pte;
 	*host_pte(v, (uint32_t)local) = host;
 	vgpu_ggtt_hw_write(v, index, host);
@@ -242,6 +258,7 @@ int vgpu_ggtt_prepare_high(struct vgpu *v, const struct vgpu_gm_range *r,
 		return -GPU_ENOMEM;
 	}
 	out->present = 0;
+	out->high_present = 0;
 	for (uint32_t l = 0; l < low; l++) {
 		*(uint64_t *)parray_at(g, l * 8ull) = *guest_pte(v, l);
 		*(uint64_t *)parray_at(h, l * 8ull) = *host_pte(v, l);
@@ -258,6 +275,8 @@ int vgpu_ggtt_prepare_high(struct vgpu *v, const struct vgpu_gm_range *r,
 			*(uint64_t *)parray_at(g, at) = *guest_pte(v, (uint32_t)old);
 			*(uint64_t *)parray_at(h, at) = *host_pte(v, (uint32_t)old);
 			out->present += *host_pte(v, (uint32_t)old) != 0;
+			out->high_present += !!(*guest_pte(v, (uint32_t)old) &
+						GEN8_PAGE_PRESENT);
 		}
 	memcpy(out->hr, r, nr * sizeof(r[0]));
 	out->nr_high = nr;
@@ -278,6 +297,7 @@ void vgpu_ggtt_commit_high(struct vgpu *v, struct ggtt_arrays *a)
 	v->ggtt_host = a->host;
 	vgpu_gm_set_high(v, a->hr, a->nr_high);
 	v->gm_present = a->present; /* what the monitor reports as GM used */
+	v->high_present = a->high_present;
 	for (int i = 0; i < VGPU_PARTIAL_PTES; i++)
 		if (v->partial[i].used && local_of(v, v->partial[i].index) < 0)
 			v->partial[i].used = false;

@@ -175,6 +175,24 @@ void vgpu_ggtt_hw_write(struct vgpu *v, uint32_t index, uint64_t host)
 		ladder_update(v, index, host);
 }
 
+void vgpu_ladder_map_one(struct vgpu *v, uint32_t index)
+{
+	const struct hv_if *hv = &v->gvt->hv;
+	uint64_t host = gscale_shadow_read(v->gvt->gs, v->gs_id, index);
+	uint32_t pool_index;
+
+	if (vgpu_fence_pooled(v, index, &pool_index)) {
+		hv->ops->ept_map(hv->ctx, v->vm,
+				 v->ap_base + ((uint64_t)index << 12),
+				 v->gvt->hw->info.aperture_base +
+				 ((uint64_t)pool_index << 12),
+				 HV_MAP_READ | HV_MAP_WRITE | HV_MAP_WC);
+		return;
+	}
+	if (host & GEN8_PAGE_PRESENT)
+		ladder_update(v, index, host);
+}
+
 void vgpu_ladder_map_all(struct vgpu *v)
 {
 	for (uint64_t gm = 0; gm < v->low_size; gm += VGPU_PAGE) {

@@ -204,6 +204,10 @@ struct vgpu {
 	bool movable; /* its guest is told of moves (else pinned) */
 	bool gm_in_use; /* its guest has GM addresses in flight: no move now */
 	uint64_t gm_present; /* present entries in its private shadow */
+	/* Guest GGTT entries with the present bit in its high GM, kept on
+	 * every entry write (vgpu_ggtt.c): gBalloon's utilization without a
+	 * walk over the whole high GM per request (vgpu_high_used). */
+	uint64_t high_present;
 	/* Fences remapped into the fence memory space pool (gScale): the
 	 * guest's range [gm, gm + size) lives at pool_gm while fenced. */
 	struct {
@@ -346,6 +350,8 @@ int vgpu_gscale_take(struct gvt *gvt, struct vgpu *v,
 void vgpu_gscale_give_back(struct gvt *gvt, struct vgpu *v);
 void vgpu_ggtt_hw_write(struct vgpu *v, uint32_t index, uint64_t host);
 void vgpu_ladder_map_all(struct vgpu *v);
+/* The ladder for the one aperture page of GM index `index`, on demand. */
+void vgpu_ladder_map_one(struct vgpu *v, uint32_t index);
 void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next, struct vgpu *after);
 
 /* ---- monitor and DymGPU live (vgpu_place.c) ------------------------------------------------ */
@@ -536,6 +542,7 @@ struct ggtt_arrays {
 	struct vgpu_gm_range hr[VGPU_MAX_RANGES];
 	uint32_t nr_high;
 	uint64_t present; /* entries with a host page, low and kept high */
+	uint64_t high_present;	/* guest entries present in the new high GM */
 };
 /* The arrays for high GM made of ranges r[0..n) (ballooning): entries at
  * GM addresses old and new layout share keep their values. */

@@ -20,6 +20,9 @@
  *               page (through 4-KiB mappings of our own): likewise
  *   stopsync    1 kHz timer, HLT until a 4-second TSC boundary shared with
  *               the other stopsync VMs, then exit: many VMs stop at once
+ *   exithog     exits whose work the guest's count chooses (exithog.c)
+ *   exitvictim  their victim: CPU share and timer rate per attack; with
+ *               minshare=N
  * Words combine (leak gp); the VM exits with its checks' verdict. */
 #include "guest-shim/testguest/tg.h"
 #include "mini/string.h"
@@ -515,6 +518,10 @@ void hostile_main(const struct raw64_boot_info *bi, uint64_t hz)
 		run_gp();
 	if (word("stopsync"))
 		run_stopsync();
+	if (word("exithog"))
+		exithog_run(tsc_hz);
+	if (word("exitvictim"))
+		exitvictim_run(tsc_hz, number("minshare=", 0));
 	tg_printf("hostile done: %u failed\n", tg_failed);
 	tg_exit(tg_failed ? 1 : 0);
 }

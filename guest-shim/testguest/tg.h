@@ -54,4 +54,8 @@ void tg_exit(int status) __attribute__((noreturn));
 void hostile_main(const struct raw64_boot_info *bi, uint64_t tsc_hz)
 	__attribute__((noreturn));
 
+/* mode=hostile exithog / exitvictim (exithog.c). */
+void exithog_run(uint64_t tsc_hz);
+void exitvictim_run(uint64_t tsc_hz, uint64_t minshare);
+
 #endif

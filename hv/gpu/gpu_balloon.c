@@ -34,6 +34,8 @@
 #include "hv/gpu/gpu_host.h"
 #include "hv/hv_errno.h"
 #include "hv/gpu/hv_ops_impl.h"
+#include "hv/tsc.h"
+#include "hv/vm/sched.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vmrpc.h"
 #include "guest-shim/include/g9hv/vmrpc.h"
@@ -220,6 +222,7 @@ static void apply_action(struct bpol_action *a, uint64_t now)
 	struct gpu_balloon_done done = { 0 };
 	int32_t delta = a->kind == BPOL_SHRINK ? -(int32_t)a->slots
 					       : (int32_t)a->slots;
+	uint64_t t0 = rdtsc(), us;
 
 	if (k >= nr_vms || !vgpu_of(k))
 		return;
@@ -228,6 +231,9 @@ static void apply_action(struct bpol_action *a, uint64_t now)
 		a->l = done.l;
 		a->r = done.r;
 	}
+	/* The resize is work for VM k: it pays for it (hv/vm/sched.h). */
+	sched_charge_work(&vms[k], rdtsc() - t0);
+	us = (rdtsc() - t0) * 1000000 / (tsc_hz() ? tsc_hz() : 1);
 	if (a->kind == BPOL_APPROVE && a->err == -GPU_EBUSY) {
 		struct bpol_view view;
 
@@ -243,10 +249,12 @@ static void apply_action(struct bpol_action *a, uint64_t now)
 	}
 	if (a->kind == BPOL_APPROVE && !a->err && done.as_set)
 		kprintf("gballoon: vm '%s': +%u slot(s) approved (as a set: "
-			"%u range(s) now)\n", vms[k].name, a->slots, done.runs);
+			"%u range(s) now) in %llu us\n", vms[k].name, a->slots,
+			done.runs, (unsigned long long)us);
 	else if (a->kind == BPOL_APPROVE && !a->err)
 		kprintf("gballoon: vm '%s': +%u slot(s) approved (%u left, %u "
-			"right)\n", vms[k].name, a->slots, done.l, done.r);
+			"right) in %llu us\n", vms[k].name, a->slots, done.l,
+			done.r, (unsigned long long)us);
 	else if (a->kind == BPOL_SHRINK && !a->err && done.as_set)
 		kprintf("gballoon: vm '%s': %u granted slot(s) taken back (as "
 			"a set: %u range(s) now)\n", vms[k].name, a->slots,

@@ -227,6 +227,13 @@ void gpu_trapdev_ap_unmap(uint32_t vm, uint64_t gpa)
 		ap_redirect_clear(&redirects, vm, gpa);
 }
 
+void gpu_trapdev_ap_unmap_range(uint32_t vm, uint64_t gpa, uint64_t size)
+{
+	for (uint64_t x = 0; redirects.slot && redirects.used && x < size;
+	     x += 4096)
+		ap_redirect_clear(&redirects, vm, gpa + x);
+}
+
 /* The guest's access, repeated by us at the BAR2 address: a load or store
  * of the same width, which faults into pf_hook like every access of ours
  * to the trapped windows. */

@@ -25,6 +25,9 @@ bool gpu_trapdev_present(void);
  * (hv/gpu/ap_redirect.h): remembered, or forgotten. 0 or -HV_ENOMEM. */
 int gpu_trapdev_ap_map(uint32_t vm, uint64_t gpa, uint64_t hpa);
 void gpu_trapdev_ap_unmap(uint32_t vm, uint64_t gpa);
+/* The same for every page of [gpa, gpa + size); nothing to do (O(1))
+ * while no page of any VM stands for a trapped BAR2 page. */
+void gpu_trapdev_ap_unmap_range(uint32_t vm, uint64_t gpa, uint64_t size);
 /* A guest's aperture access that exited: when gpa stands for a BAR2 page,
  * repeat it there (size 1, 2, 4 or 8; *val in for a write, out for a
  * read) and return true; false when it does not. */

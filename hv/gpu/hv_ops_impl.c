@@ -117,6 +117,19 @@ static int op_ept_unmap(void *ctx, uint32_t id, uint64_t gpa)
 	return err_to_gpu(vm_ept_unmap(vm, gpa & PAGE_MASK, PAGE_SIZE));
 }
 
+/* The whole old aperture window of a BAR move: one EPT walk, one flush. */
+static int op_ept_unmap_range(void *ctx, uint32_t id, uint64_t gpa,
+			      uint64_t size)
+{
+	struct vm *vm = vm_by_id(id);
+
+	(void)ctx;
+	if (!vm || gpa < vm->mem_bytes || (gpa | size) & ~PAGE_MASK)
+		return -GPU_EINVAL;
+	gpu_trapdev_ap_unmap_range(id, gpa, size);
+	return err_to_gpu(vm_ept_unmap(vm, gpa, size));
+}
+
 static int op_wp_page(void *ctx, uint32_t id, uint64_t gpa)
 {
 	struct vm *vm = vm_by_id(id);
@@ -238,4 +251,5 @@ const struct hv_ops hv_ops_impl = {
 	.page_alloc = op_page_alloc,
 	.page_free = op_page_free,
 	.bar_moved = op_bar_moved,
+	.ept_unmap_range = op_ept_unmap_range,
 };

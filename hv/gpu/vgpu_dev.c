@@ -87,13 +87,22 @@ static void bar2_write(struct vm *vm, uint64_t off, unsigned size,
 		 (unsigned long long)off);
 }
 
+/* The mediator maps aperture pages on demand (hv_ops ept_unmap_range):
+ * a BAR2 move costs one range unmap, and the first touch of each page
+ * maps it here. */
+static void bar2_fault(struct vm *vm, uint64_t off)
+{
+	(void)vgpu_aperture_fault(vm->vgpu, off);
+}
+
 void vgpu_dev_attach(struct vm *vm, struct vgpu *v)
 {
 	vm->vgpu = v;
 	vm->vgpu_bar[BAR0] = (struct mmio_region){ "vGPU BAR0", 0, 0,
-						   bar0_read, bar0_write };
+						   bar0_read, bar0_write, NULL };
 	vm->vgpu_bar[BAR2] = (struct mmio_region){ "vGPU aperture", 0, 0,
-						   bar2_read, bar2_write };
+						   bar2_read, bar2_write,
+						   bar2_fault };
 	/* Registered undecoded (size 0); bar_moved places them. Two free
 	 * slots are part of the registry's sizing: cannot fail. */
 	vm_register_mmio(vm, &vm->vgpu_bar[BAR0]);

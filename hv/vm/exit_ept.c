@@ -82,6 +82,7 @@ static void wp_write(struct vm *vm, uint64_t off, unsigned size, uint64_t val)
 
 static const struct mmio_region wp_ram = {
 	"write-protected RAM", 0, 0, wp_read, wp_write,
+	NULL,
 };
 
 /* The linear address the instruction accesses, in 64-bit mode (where only
@@ -179,6 +180,11 @@ enum exit_action handle_ept_violation(struct vm *vm, const struct vm_exit *ex)
 		return EXIT_RESUME;	/* stale translation, flushed */
 	reg = mmio_find(vm, gpa);
 	walk = mmio_walk_problem(ex->qual);
+	if (reg && reg->fault && !mapped && !walk) {
+		reg->fault(vm, gpa - reg->gpa);
+		if (!vm_ept_translate(vm, gpa, &x) && (x.perms & need) == need)
+			return EXIT_RESUME;	/* mapped on demand */
+	}
 	if (walk && (mapped || reg))
 		return refuse(vm, walk, reg ? reg : &wp_ram, gpa, ex->qual);
 	if (reg)

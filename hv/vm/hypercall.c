@@ -2,8 +2,10 @@
  *
  * Decode, then act (seL4's split): each entry of the table names the
  * handler; a handler checks its arguments and either fails with a negated
- * G9HV_E* code in RAX or does the work. RIP always advances: a bad
- * hypercall is an error value, not a fault. */
+ * G9HV_E* code in RAX or does the work. RIP advances (a bad hypercall is
+ * an error value, not a fault) unless the call has more work than one exit
+ * may do: then it stays and the guest repeats the call (the guest channel's
+ * kick). */
 #include "guest-shim/include/g9hv/hypercall.h"
 #include "hv/console.h"
 #include "hv/tsc.h"
@@ -18,6 +20,7 @@ struct hc_ctx {
 	struct vm *vm;
 	uint64_t a1, a2, a3;
 	enum exit_action action;	/* EXIT_RESUME unless the call says */
+	bool again;	/* not done: the guest repeats the VMCALL (RIP, RAX stay) */
 };
 
 typedef int64_t (*hc_fn)(struct hc_ctx *c);
@@ -119,7 +122,7 @@ static int64_t hc_vmrpc_setup(struct hc_ctx *c)
 
 static int64_t hc_vmrpc_kick(struct hc_ctx *c)
 {
-	return vmrpc_kick(c->vm);
+	return vmrpc_kick(c->vm, &c->again);
 }
 
 static const hc_fn hypercalls[G9HV_HC_COUNT] = {
@@ -138,8 +141,8 @@ static const hc_fn hypercalls[G9HV_HC_COUNT] = {
 enum exit_action handle_vmcall(struct vm *vm, const struct vm_exit *ex)
 {
 	struct guest_regs *r = &vm->vcpu.regs;
-	struct hc_ctx c = { vm, r->rdi, r->rsi, r->rdx, EXIT_RESUME };
-	uint64_t nr = r->rax;
+	struct hc_ctx c = { vm, r->rdi, r->rsi, r->rdx, EXIT_RESUME, false };
+	uint64_t nr = r->rax, rip = vmread(VMCS_GUEST_RIP);
 	int64_t ret;
 
 	(void)ex;
@@ -158,6 +161,12 @@ enum exit_action handle_vmcall(struct vm *vm, const struct vm_exit *ex)
 			vm_event(vm, VM_EV_BAD_HYPERCALL, "hypercall %llu "
 				 "failed: %lld", (unsigned long long)nr,
 				 (long long)ret);
+	}
+	if (c.again && ret >= 0) {
+		/* Work left (bounded per exit): the guest re-enters at the
+		 * VMCALL with its arguments, as after an interrupted REP. */
+		vmwrite(VMCS_GUEST_RIP, rip);
+		return c.action;
 	}
 	r->rax = (uint64_t)ret;
 	return c.action;

@@ -84,4 +84,5 @@ static void unclaimed_write(struct vm *vm, uint64_t gpa, unsigned size,
 
 const struct mmio_region mmio_unclaimed = {
 	"unclaimed MMIO", 0, 0, unclaimed_read, unclaimed_write,
+	NULL,
 };

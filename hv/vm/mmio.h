@@ -28,6 +28,11 @@ struct mmio_region {
 	uint64_t gpa, size;
 	uint64_t (*read)(struct vm *vm, uint64_t off, unsigned size);
 	void (*write)(struct vm *vm, uint64_t off, unsigned size, uint64_t val);
+	/* Optional: the device maps pages of the region on demand. Called
+	 * first on an access to an unmapped page; if the page is mapped
+	 * afterwards the guest repeats the access itself, else it is
+	 * emulated through read/write. */
+	void (*fault)(struct vm *vm, uint64_t off);
 };
 
 /* One IN/OUT of `size` bytes (1, 2, 4) to `port`; an IN stores into *val

@@ -1,5 +1,6 @@
 /* The round-robin scheduler of VMs on one CPU; see sched.h. */
 #include "hv/vm/sched.h"
+#include "hv/console.h"
 #include "hv/vm/sched_slice.h"
 #include "hv/tsc.h"
 #include "hv/vm/vcpu.h"
@@ -11,7 +12,12 @@
 
 #define PREEMPT_MAX		0xffffffffull	/* the field is 32 bits */
 
-static uint64_t slice_tsc, floor_tsc;
+/* COM1 at 115200 baud sends its 16-byte FIFO in 16 x 10 bits / 115200 s
+ * (1.39 ms): while output waits, the running VM is interrupted that often
+ * so COM1 is fed without anyone waiting for it (console.c). */
+#define COM1_FIFO_US		1389u
+
+static uint64_t slice_tsc, floor_tsc, com1_fifo_tsc;
 static int64_t budget[VM_MAX];	/* TSC ticks left this round (sched_slice.h) */
 static struct vm *cpu_owner;	/* whose MSRs and FPU state the CPU holds */
 
@@ -51,6 +57,34 @@ static uint64_t others_next_event(const struct vm *self)
 	return t;
 }
 
+/* Output moves on: COM1 gets what its FIFO takes, each VM's UART buffer
+ * what COM1's backlog allows. Cheap when nothing waits. */
+static void output_poll(void)
+{
+	console_poll();
+	for (unsigned i = 0; i < nr_vms; i++)
+		if (vms[i].uart.tx_count)
+			vuart_tx_drain(&vms[i], false);
+}
+
+/* When output must next be moved on, or never. */
+static uint64_t output_event(uint64_t now)
+{
+	return console_backlog() ? now + com1_fifo_tsc : UINT64_MAX;
+}
+
+void sched_charge_work(const struct vm *vm, uint64_t ticks)
+{
+	budget[vm->id] = sched_charge(budget[vm->id], ticks);
+}
+
+void sched_flush_output(void)
+{
+	for (unsigned i = 0; i < nr_vms; i++)
+		vuart_tx_drain(&vms[i], true);
+	console_flush();
+}
+
 static void set_preemption_timer(uint64_t now, uint64_t deadline)
 {
 	uint64_t ticks = deadline > now
@@ -70,6 +104,16 @@ static void switch_to(struct vm *vm)
 	cpu_owner = vm;
 }
 
+/* Every exit is bounded (docs/isolation.md, "Exits"): the longest one of
+ * each VM is kept so the summary can show the bound holds. */
+static void note_exit(struct vm *vm, uint32_t reason, uint64_t ticks)
+{
+	if (ticks > vm->stats.exit_max_tsc) {
+		vm->stats.exit_max_tsc = ticks;
+		vm->stats.exit_max_reason = reason & 0xffff;
+	}
+}
+
 /* One slice of one VM: enter, handle the exit, repeat until the slice is
  * over or the VM halts, yields or stops. The slice is what is left of the
  * VM's budget; another VM's timer may end it, never before the floor. */
@@ -84,14 +128,18 @@ static void run_slice(struct vm *vm)
 	}
 	switch_to(vm);
 	for (;;) {
-		uint64_t t0, t1, other;
+		uint64_t t0, t1, other, own;
 		enum exit_action act;
+		uint32_t reason;
 
 		vlapic_advance(&vm->lapic, now);
 		vcpu_prepare_events(vm);
 		other = others_next_event(vm);
+		own = vlapic_next_event(&vm->lapic);
+		if (output_event(now) < own)
+			own = output_event(now);
 		set_preemption_timer(now, sched_deadline(start, slice_end,
-			vlapic_next_event(&vm->lapic), other, floor_tsc));
+			own, other, floor_tsc));
 
 		t0 = rdtsc();
 		if (vcpu_enter(vm))
@@ -99,11 +147,14 @@ static void run_slice(struct vm *vm)
 		t1 = rdtsc();
 		vm->stats.run_tsc += t1 - t0;
 		vm->stats.entries++;
+		reason = (uint32_t)vmread(VMCS_EXIT_REASON);
 		act = vmexit_dispatch(vm);
+		output_poll();
+		now = rdtsc();
+		note_exit(vm, reason, now - t1);
 		if (act != EXIT_RESUME || vm->state != VM_RUNNABLE ||
 		    vm->reset_pending)
 			return;
-		now = rdtsc();
 		if (sched_slice_over(now, start, slice_end, other, floor_tsc))
 			return;
 	}
@@ -159,6 +210,8 @@ void sched_init(unsigned slice_ms)
 	if (floor_tsc > slice_tsc)
 		floor_tsc = slice_tsc;
 	vlapic_set_min_period(tsc_hz() / 1000000 * VLAPIC_MIN_PERIOD_US);
+	com1_fifo_tsc = tsc_hz() / 1000000 * COM1_FIFO_US;
+	console_set_async(true);
 }
 
 bool sched_run_next(void)
@@ -167,6 +220,7 @@ bool sched_run_next(void)
 	struct vm *vm;
 	uint64_t t0, t1;
 
+	output_poll();
 	advance_timers(rdtsc());
 	vm = pick_next(&cursor);
 	if (!vm)
@@ -175,7 +229,7 @@ bool sched_run_next(void)
 	run_slice(vm);
 	vm_reset_if_pending(vm);	/* its exit is over: safe to reload */
 	t1 = rdtsc();
-	budget[vm->id] = sched_charge(budget[vm->id], t1 - t0, (int64_t)slice_tsc);
+	budget[vm->id] = sched_charge(budget[vm->id], t1 - t0);
 	account_steal(vm, t0, t1);
 	return true;
 }

@@ -20,6 +20,16 @@ void sched_init(unsigned slice_ms);
  * is charged to the others as steal time). False when no VM could run. */
 bool sched_run_next(void);
 
+/* Work the hypervisor did for vm outside its slice (a gBalloon resize of
+ * its vGPU in the main loop): charged to its budget like exit handling. */
+struct vm;
+void sched_charge_work(const struct vm *vm, uint64_t ticks);
+
+/* Everything the VMs wrote to their UARTs goes to the console, and COM1
+ * is waited for until it has sent it all (the machine is about to report
+ * and stop: no VM runs any more). */
+void sched_flush_output(void);
+
 /* Every VM has stopped (also true without VMs). */
 bool sched_all_stopped(void);
 /* vm's saved CPU state was reset (a restart): the CPU no longer holds

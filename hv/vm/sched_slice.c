@@ -34,18 +34,20 @@ int sched_pick(struct sched_cand *c, unsigned n, unsigned cursor,
 			return -1;
 	/* Everyone runnable has used its slice: a new round. A VM that
 	 * overran (exit handling is charged to it too) starts the round in
-	 * debt; sched_charge keeps the debt under one slice. */
+	 * debt and pays one slice of it per round (sched_charge). */
 	for (unsigned k = 0; k < n; k++)
 		c[k].budget = c[k].budget > 0 ? slice : c[k].budget + slice;
 	i = first(c, n, cursor, true);
 	return i >= 0 ? i : first(c, n, cursor, false);
 }
 
-int64_t sched_charge(int64_t budget, uint64_t ran, int64_t slice)
+int64_t sched_charge(int64_t budget, uint64_t ran)
 {
-	int64_t left = budget - (int64_t)ran;
-
-	return left > -slice ? left : -slice + 1;
+	if (ran > (uint64_t)SCHED_DEBT_MAX)
+		ran = (uint64_t)SCHED_DEBT_MAX;
+	if (budget < -SCHED_DEBT_MAX + (int64_t)ran)
+		return -SCHED_DEBT_MAX;
+	return budget - (int64_t)ran;
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b)

@@ -30,9 +30,13 @@ struct sched_cand {
 int sched_pick(struct sched_cand *c, unsigned n, unsigned cursor,
 	       int64_t slice);
 
-/* The budget left after running `ran` TSC ticks (debt kept under one
- * slice, so one refill always makes a VM runnable again). */
-int64_t sched_charge(int64_t budget, uint64_t ran, int64_t slice);
+/* The budget left after running `ran` TSC ticks: guest time and exit
+ * handling alike. The debt is carried, never forgiven: a VM that held the
+ * CPU for k slices in one go sits out about k rounds while others want
+ * the CPU (each refill pays one slice). Saturates at -SCHED_DEBT_MAX so
+ * the arithmetic cannot wrap. */
+#define SCHED_DEBT_MAX	(INT64_MAX / 4)
+int64_t sched_charge(int64_t budget, uint64_t ran);
 
 /* When the preemption timer must fire for a slice that began at `start`
  * and may last until `end`: the VM's own timer event, another VM's event

@@ -97,4 +97,5 @@ void vioapic_assert(struct vm *vm, unsigned pin)
 
 const struct mmio_region vioapic_mmio = {
 	"IOAPIC", 0xfec00000ull, 0x1000, ioapic_read, ioapic_write,
+	NULL,
 };

@@ -80,4 +80,5 @@ static void xapic_write(struct vm *vm, uint64_t off, unsigned size,
 
 const struct mmio_region vlapic_xapic_mmio = {
 	"xAPIC", APIC_BASE_ADDR, 0x1000, xapic_read, xapic_write,
+	NULL,
 };

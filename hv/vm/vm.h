@@ -74,6 +74,10 @@ struct vm_stats {
 	uint64_t tests_passed, tests_failed;
 	uint64_t irqs_injected;
 	uint64_t vgpu_maps_refused;	/* mediator EPT maps hv_ops refused */
+	/* The longest single exit: TSC ticks from VM exit to the end of its
+	 * handling (hv/vm/sched.c), and its basic exit reason. */
+	uint64_t exit_max_tsc;
+	uint32_t exit_max_reason;
 };
 
 struct vm {
@@ -128,6 +132,7 @@ struct vm {
 					 * guest's copy) */
 		uint32_t rsp_head;	/* replies written */
 		uint64_t kicks, records, bad, lost;
+		uint32_t kick_taken;	/* a kick done in chunks: so far */
 		uint64_t evictions, gm_used;	/* from VMRPC_STATS */
 	} vmrpc;
 
@@ -175,6 +180,8 @@ void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)
 
 /* A Linux VM's exits by reason and interrupt counts (hv/vm/vm_report.c). */
 void vm_report(const struct vm *vm);
+/* One line: the VM's longest single exit, in microseconds and TSC ticks. */
+void vm_report_exit_max(const struct vm *vm);
 
 const char *vm_state_name(enum vm_state s);
 const char *vm_event_name(enum vm_event ev);

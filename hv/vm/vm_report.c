@@ -34,11 +34,24 @@ void vm_report(const struct vm *vm)
 				(unsigned long long)s->exits[r]);
 	kprintf("vm '%s': %llu interrupts injected, %llu timer expiries; "
 		"IOAPIC %llu delivered, %llu masked; UART %llu IRQs, %llu "
-		"bytes out\n", vm->name,
+		"bytes out, %llu dropped (buffer full)\n", vm->name,
 		(unsigned long long)s->irqs_injected,
 		(unsigned long long)vm->lapic.timer_fires,
 		(unsigned long long)vm->ioapic.delivered,
 		(unsigned long long)vm->ioapic.masked_drops,
 		(unsigned long long)vm->uart.irqs,
-		(unsigned long long)vm->uart.tx_bytes);
+		(unsigned long long)vm->uart.tx_bytes,
+		(unsigned long long)vm->uart.tx_dropped);
+}
+
+void vm_report_exit_max(const struct vm *vm)
+{
+	uint64_t hz = tsc_hz(), t = vm->stats.exit_max_tsc;
+
+	kprintf("vm '%s': longest exit %llu us (%llu TSC ticks, %s); UART "
+		"bytes dropped (buffer full) %llu\n",
+		vm->name, (unsigned long long)(hz ? t * 1000000 / hz : 0),
+		(unsigned long long)t,
+		vmx_exit_reason_name(vm->stats.exit_max_reason),
+		(unsigned long long)vm->uart.tx_dropped);
 }

@@ -12,6 +12,10 @@
 #include "hv/vm/vmrpc_ring.h"
 
 #define CTL_HEAD_OFF 8	/* offsetof(struct vmrpc_ctl, req_head) */
+/* Records one exit acts on: each may ask gBalloon for a decision and
+ * writes a reply, so a kick of a full ring is done in chunks (the VMCALL
+ * is repeated, like an interrupted REP: hv/vm/hypercall.c). */
+#define VMRPC_CHUNK 16
 #define NO_GM_OPS (-1)
 
 static const struct vmrpc_gm_ops *gm_ops;
@@ -164,19 +168,22 @@ static void act(struct vm *vm, const struct vmrpc_msg *m)
 }
 
 /* One kick: every record written since the last one, at most a ring's
- * worth; statistics first in ring order, as the guest batched them. */
-int64_t vmrpc_kick(struct vm *vm)
+ * worth, in ring order as the guest batched them; VMRPC_CHUNK per call,
+ * *more while records are left (the caller repeats the call). */
+int64_t vmrpc_kick(struct vm *vm, bool *more)
 {
-	static struct vmrpc_msg msgs[VMRPC_SLOTS];	/* one CPU: one kick at a time */
+	struct vmrpc_msg msgs[VMRPC_CHUNK];
 	struct vmrpc_take t;
 	uint32_t head;
+	int64_t taken;
 
+	*more = false;
 	if (!vm->vmrpc.gpa)
 		return -22;
 	if (vm_read_gpa(vm, vm->vmrpc.gpa + CTL_HEAD_OFF, &head, 4))
 		return -14;
-	vmrpc_take(head, vm->vmrpc.tail, read_slot, vm, msgs, &t);
-	vm->vmrpc.kicks++;
+	vmrpc_take(head, vm->vmrpc.tail, read_slot, vm, msgs, VMRPC_CHUNK, &t);
+	vm->vmrpc.kicks += !vm->vmrpc.kick_taken;
 	vm->vmrpc.records += t.taken;
 	vm->vmrpc.bad += t.bad;
 	vm->vmrpc.lost += t.lost;
@@ -187,5 +194,8 @@ int64_t vmrpc_kick(struct vm *vm)
 	publish_tail(vm, t.tail);
 	for (uint32_t i = 0; i < t.taken; i++)
 		act(vm, &msgs[i]);
-	return t.taken;
+	taken = vm->vmrpc.kick_taken + t.taken;
+	*more = t.left > 0;
+	vm->vmrpc.kick_taken = *more ? taken : 0;
+	return taken;
 }

@@ -10,8 +10,11 @@ struct vm;
 /* G9HV_HC_VMRPC_SETUP: the channel's pages at gpa. 0 or a negated
  * G9HV_E* code (no vGPU, not two pages of RAM, bad magic/version). */
 int64_t vmrpc_setup(struct vm *vm, uint64_t gpa, uint64_t pages);
-/* G9HV_HC_VMRPC_KICK: consume the requests; the number taken. */
-int64_t vmrpc_kick(struct vm *vm);
+/* G9HV_HC_VMRPC_KICK: consume the requests, at most a bounded chunk per
+ * call; *more: records are left and the caller must repeat the call (the
+ * guest's VMCALL, as an interrupted REP). The number taken by the whole
+ * kick so far. */
+int64_t vmrpc_kick(struct vm *vm, bool *more);
 /* The VM's GM ranges changed (or a request was decided): post an
  * VMRPC_R_RANGES reply with status if it has a channel. */
 void vmrpc_notify(struct vm *vm, uint32_t status);

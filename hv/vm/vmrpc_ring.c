@@ -24,7 +24,7 @@ uint32_t vmrpc_check(const struct vmrpc_msg *m)
 }
 
 void vmrpc_take(uint32_t head, uint32_t tail, vmrpc_read_fn read, void *ctx,
-		struct vmrpc_msg *out, struct vmrpc_take *res)
+		struct vmrpc_msg *out, uint32_t max, struct vmrpc_take *res)
 {
 	uint32_t n = head - tail;	/* unsigned: wraps like the indices */
 
@@ -35,6 +35,10 @@ void vmrpc_take(uint32_t head, uint32_t tail, vmrpc_read_fn read, void *ctx,
 		res->lost = n - VMRPC_SLOTS;
 		tail = head - VMRPC_SLOTS;
 		n = VMRPC_SLOTS;
+	}
+	if (n > max) {
+		res->left = n - max;
+		n = max;
 	}
 	for (uint32_t i = 0; i < n; i++, tail++) {
 		struct vmrpc_msg m;

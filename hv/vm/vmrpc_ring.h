@@ -19,14 +19,16 @@ struct vmrpc_take {
 	uint32_t bad;		/* malformed records skipped */
 	uint32_t lost;		/* records the guest overwrote unread */
 	uint32_t tail;		/* the new consumer position */
+	uint32_t left;		/* records after tail not taken yet (max) */
 };
 
 /* Takes the records from *tail up to the guest's head (at most
  * VMRPC_SLOTS: older ones the guest has overwritten are counted as lost),
- * each copied once through read() and then checked, valid ones into out[]
- * (room for VMRPC_SLOTS). */
+ * but no more than `max` of them (one exit's bounded share: the rest is
+ * `left` for the next), each copied once through read() and then checked,
+ * valid ones into out[] (room for max). */
 void vmrpc_take(uint32_t head, uint32_t tail, vmrpc_read_fn read, void *ctx,
-		struct vmrpc_msg *out, struct vmrpc_take *res);
+		struct vmrpc_msg *out, uint32_t max, struct vmrpc_take *res);
 
 /* VMRPC_OK, or why the record is refused. */
 uint32_t vmrpc_check(const struct vmrpc_msg *m);

@@ -34,4 +34,5 @@ static void testdev_write(struct vm *vm, uint64_t off, unsigned size,
 
 const struct mmio_region vtestdev_mmio = {
 	"testdev", G9HV_TESTDEV_GPA, 0x1000, testdev_read, testdev_write,
+	NULL,
 };

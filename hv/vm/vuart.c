@@ -28,7 +28,7 @@
 #define MCR_OUT2	0x08	/* gates the IRQ line on a PC */
 #define MSR_DCD_DSR_CTS	0xb0
 
-void vuart_flush(struct vm *vm)
+static void line_flush(struct vm *vm)
 {
 	struct vuart *u = &vm->uart;
 
@@ -56,7 +56,7 @@ void vuart_putc(struct vm *vm, char c)
 	if (c == '\n') {
 		if (!u->len)
 			kprintf("[%s]\n", vm->name);
-		vuart_flush(vm);
+		line_flush(vm);
 		return;
 	}
 	/* Control bytes would drive the operator's terminal: show them. */
@@ -64,7 +64,13 @@ void vuart_putc(struct vm *vm, char c)
 		c = '?';
 	u->line[u->len++] = c;
 	if (u->len == VUART_LINE_MAX)
-		vuart_flush(vm);
+		line_flush(vm);
+}
+
+void vuart_flush(struct vm *vm)
+{
+	vuart_tx_drain(vm, true);
+	line_flush(vm);
 }
 
 /* The source IIR reports: received data first, then THR empty. */
@@ -121,6 +127,45 @@ static uint8_t rx_pop(struct vuart *u)
 	return b;
 }
 
+static unsigned tx_room(const struct vuart *u)
+{
+	return VUART_TX_BUF - u->tx_count;
+}
+
+/* THR "empty": a FIFO's worth fits (Linux's 8250 driver writes up to 16
+ * bytes per THRE without looking at LSR again). */
+static bool tx_ready(const struct vuart *u)
+{
+	return tx_room(u) >= VUART_FIFO;
+}
+
+static void tx_push(struct vuart *u, uint8_t b)
+{
+	if (!tx_room(u)) {
+		u->tx_dropped++;
+		return;
+	}
+	u->tx[(u->tx_head + u->tx_count++) % VUART_TX_BUF] = b;
+}
+
+void vuart_tx_drain(struct vm *vm, bool all)
+{
+	struct vuart *u = &vm->uart;
+	bool was_ready = tx_ready(u);
+
+	while (u->tx_count && (all || console_backlog() < VUART_DRAIN_BELOW)) {
+		char c = (char)u->tx[u->tx_head];
+
+		u->tx_head = (u->tx_head + 1) % VUART_TX_BUF;
+		u->tx_count--;
+		vuart_putc(vm, c);
+	}
+	if (!was_ready && tx_ready(u)) {
+		u->thre_pending = true;	/* room again */
+		raise_if_pending(vm);
+	}
+}
+
 static uint32_t read_iir(struct vuart *u)
 {
 	uint8_t src = iir_source(u);
@@ -140,7 +185,9 @@ static uint32_t vuart_read(struct vuart *u, unsigned off)
 	case UART_IIR_FCR: return read_iir(u);
 	case UART_LCR: return u->lcr;
 	case UART_MCR: return u->mcr;
-	case UART_LSR: return LSR_THRE | LSR_TEMT | (u->rx_count ? LSR_DR : 0);
+	case UART_LSR:
+		return (tx_ready(u) ? LSR_THRE : 0) | (u->tx_count ? 0 : LSR_TEMT) |
+		       (u->rx_count ? LSR_DR : 0);
 	case UART_MSR: return MSR_DCD_DSR_CTS;
 	default: return u->scr;
 	}
@@ -157,8 +204,8 @@ static void vuart_write(struct vm *vm, unsigned off, uint8_t v)
 			u->dll = v;
 			break;
 		}
-		vuart_putc(vm, (char)v);
-		u->thre_pending = true;	/* sent at once: empty again */
+		tx_push(u, v);
+		u->thre_pending = tx_ready(u);	/* room for more */
 		raise_if_pending(vm);
 		break;
 	case UART_IER:
@@ -168,7 +215,7 @@ static void vuart_write(struct vm *vm, unsigned off, uint8_t v)
 		}
 		/* Enabling ETBEI with THR empty raises THRE (16550 data sheet:
 		 * the interrupt is set whenever THR is empty and enabled). */
-		if ((v & IER_ETBEI) && !(u->ier & IER_ETBEI))
+		if ((v & IER_ETBEI) && !(u->ier & IER_ETBEI) && tx_ready(u))
 			u->thre_pending = true;
 		u->ier = v & 0x0f;
 		raise_if_pending(vm);
@@ -188,12 +235,18 @@ static void vuart_write(struct vm *vm, unsigned off, uint8_t v)
 	}
 }
 
+/* Each access also moves output on (COM1's FIFO, then this VM's buffer):
+ * a guest polling LSR sees room appear at COM1's pace. */
 void vuart_io(struct vm *vm, unsigned off, bool in, uint32_t *val)
 {
-	if (in)
+	console_poll();
+	vuart_tx_drain(vm, false);
+	if (in) {
 		*val = vuart_read(&vm->uart, off & 7);
-	else
-		vuart_write(vm, off & 7, (uint8_t)*val);
+		return;
+	}
+	vuart_write(vm, off & 7, (uint8_t)*val);
+	vuart_tx_drain(vm, false);
 }
 
 static void vuart_pio_io(struct vm *vm, uint16_t port, unsigned size, bool in,

@@ -1,11 +1,18 @@
 /* A 16550A UART for one VM, at the guest's COM1 (0x3F8..0x3FF), on ISA
  * IRQ 4 (the VM's IOAPIC pin 4).
  *
- * Transmit: bytes written to THR are collected per line and printed on
- * the hypervisor console as "[vmname] line" (raw, byte by byte, while the
- * console is attached to this VM: `console <vm>`); the transmitter empties at
- * once, so THR is always empty and, with IER.ETBEI, every write raises a
- * new THRE interrupt (what Linux's 8250 driver waits for to send more).
+ * Transmit: bytes written to THR go into a VUART_TX_BUF-byte transmit
+ * buffer, never to the console inside the exit. vuart_tx_drain moves them
+ * on (collected per line and printed on the hypervisor console as
+ * "[vmname] line", or raw while the console is attached to this VM:
+ * `console <vm>`) only while COM1's backlog is under VUART_DRAIN_BELOW, so
+ * the guest's output goes at COM1's pace without anyone waiting for COM1.
+ * LSR.THRE says a FIFO's worth (16 bytes) fits, LSR.TEMT that the buffer
+ * is empty: a driver that polls LSR waits, as on a slow real 16550; with
+ * IER.ETBEI a THRE interrupt is raised whenever a write or a drain leaves
+ * room (what Linux's 8250 driver waits for to send more). A byte written
+ * into a full buffer is dropped and counted (tx_dropped), as a real FIFO
+ * loses it: only a guest that ignores LSR (REP OUTSB) gets there.
  * Receive: a 16-byte FIFO filled by vuart_rx (the console, when attached
  * to this VM); LSR.DR while it holds data, the "received data available"
  * interrupt with IER.ERBFI, overrun counted when it is full. Interrupts
@@ -25,6 +32,8 @@
 #define VUART_LINE_MAX 160
 
 #define VUART_FIFO 16
+#define VUART_TX_BUF 4096	/* a few lines of Linux's boot log */
+#define VUART_DRAIN_BELOW 256	/* COM1 backlog under which guests' bytes move */
 #define VUART_IRQ 4
 
 struct vuart {
@@ -35,7 +44,9 @@ struct vuart {
 	uint64_t rx_bytes, rx_overruns, irqs;
 	unsigned len;
 	char line[VUART_LINE_MAX];
-	uint64_t tx_bytes;
+	uint8_t tx[VUART_TX_BUF];
+	unsigned tx_head, tx_count;
+	uint64_t tx_bytes, tx_dropped;
 	bool attached;	/* the console shows this VM's output raw */
 };
 
@@ -45,6 +56,11 @@ struct vm;
 void vuart_io(struct vm *vm, unsigned off, bool in, uint32_t *val);
 /* Prints a partial line (when the VM stops, so nothing is lost). */
 void vuart_flush(struct vm *vm);
+/* Moves the transmit buffer on to the console while COM1's backlog is
+ * under VUART_DRAIN_BELOW (or all of it: `all`, when the VM stops or the
+ * machine reports); raises THRE when room appears. Bounded by the
+ * buffer. */
+void vuart_tx_drain(struct vm *vm, bool all);
 /* One byte of input, as if it arrived on the wire. False when the FIFO
  * is full (the byte is lost and counted as an overrun). */
 bool vuart_rx(struct vm *vm, uint8_t byte);

@@ -42,12 +42,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(ring, 0, sizeof(ring));
 	memcpy(ring, data + 8, size - 8 < sizeof(ring) ? size - 8 : sizeof(ring));
 	reads = 0;
-	vmrpc_take(head, tail, read_ring, NULL, out, &t);
+	vmrpc_take(head, tail, read_ring, NULL, out, VMRPC_SLOTS, &t);
 	n = head - tail;
 	CHECK(reads == (n > VMRPC_SLOTS ? VMRPC_SLOTS : n));
 	CHECK(t.taken + t.bad == reads);
 	CHECK(t.lost == (n > VMRPC_SLOTS ? n - VMRPC_SLOTS : 0));
 	CHECK(t.tail == head);
+	CHECK(t.left == 0);
 	for (uint32_t i = 0; i < t.taken; i++)
 		CHECK(vmrpc_check(&out[i]) != VMRPC_EINVAL);
 	return 0;

@@ -76,11 +76,49 @@ static void test_pick_none(void **state)
 	assert_int_equal(sched_pick(c, 0, 0, SLICE), -1);
 }
 
-static void test_charge_caps_debt(void **state)
+static void test_charge_keeps_debt(void **state)
 {
 	(void)state;
-	assert_int_equal(sched_charge(SLICE, 400, SLICE), SLICE - 400);
-	assert_int_equal(sched_charge(100, 50 * SLICE, SLICE), -SLICE + 1);
+	assert_int_equal(sched_charge(SLICE, 400), SLICE - 400);
+	assert_int_equal(sched_charge(100, 50 * SLICE), 100 - 50 * SLICE);
+	/* saturates instead of wrapping */
+	assert_int_equal(sched_charge(-SCHED_DEBT_MAX + 5, 10),
+			 -SCHED_DEBT_MAX);
+	assert_int_equal(sched_charge(0, UINT64_MAX), -SCHED_DEBT_MAX);
+}
+
+/* VM 0 holds the CPU for 50 slices in one exit; VM 1 is runnable all the
+ * time. The debt is paid: VM 1 then runs 49 or 50 slices before VM 0 is
+ * picked again, and over the whole run each got half the CPU. */
+static void test_debt_paid_in_later_rounds(void **state)
+{
+	struct sched_cand c[2] = { { true, false, 0 }, { true, false, 0 } };
+	uint64_t ran[2] = { 0, 0 };
+	unsigned cursor = 0, vm1_runs = 0;
+	bool hogged = false;
+
+	(void)state;
+	for (int picks = 0; picks < 400; picks++) {
+		int i = sched_pick(c, 2, cursor, SLICE);
+		uint64_t t = (uint64_t)c[i].budget;
+
+		assert_true(i >= 0);
+		if (i == 0 && !hogged) {
+			t = 50 * SLICE;		/* the long exit */
+			hogged = true;
+		} else if (i == 0 && hogged && vm1_runs < 1000) {
+			assert_true(vm1_runs >= 49 && vm1_runs <= 51);
+			vm1_runs = 1000;	/* checked once */
+		} else if (i == 1 && vm1_runs < 1000) {
+			vm1_runs++;
+		}
+		ran[i] += t;
+		c[i].budget = sched_charge(c[i].budget, t);
+		cursor = (unsigned)i + 1;
+	}
+	assert_int_equal(vm1_runs, 1000);
+	assert_true(ran[0] * 100 / (ran[0] + ran[1]) >= 45);
+	assert_true(ran[1] * 100 / (ran[0] + ran[1]) >= 45);
 }
 
 /* VM 0 has a timer due every 10 ticks forever; VM 1 just computes. With
@@ -106,7 +144,7 @@ static void test_storm_victim_share(void **state)
 		assert_true(sched_slice_over(stop, start, end, other, FLOOR));
 		now = stop;
 		ran[i] += stop - start;
-		c[i].budget = sched_charge(c[i].budget, stop - start, SLICE);
+		c[i].budget = sched_charge(c[i].budget, stop - start);
 		cursor = (unsigned)i + 1;
 	}
 	assert_true(ran[1] * 100 / now >= 45);
@@ -121,7 +159,8 @@ int main(void)
 		cmocka_unit_test(test_pick_prefers_irq_with_budget),
 		cmocka_unit_test(test_pick_refills),
 		cmocka_unit_test(test_pick_none),
-		cmocka_unit_test(test_charge_caps_debt),
+		cmocka_unit_test(test_charge_keeps_debt),
+		cmocka_unit_test(test_debt_paid_in_later_rounds),
 		cmocka_unit_test(test_storm_victim_share),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

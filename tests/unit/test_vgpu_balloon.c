@@ -110,7 +110,11 @@ static void test_expand_keeps_entries(void **state)
 	idx = (uint32_t)(hb0 >> 12) + 3;
 	gi_ggtt_bind(&w->g[0], (uint32_t)(idx << 12), 0x300000, 1);
 	before = guest_entry(w, 0, idx);
+	assert_true(vgpu_high_used(w->v[0]) > 0);
+	assert_int_equal(vgpu_high_used(w->v[0]), vgpu_high_used_walk(w->v[0]));
 	assert_int_equal(vgpu_balloon(w->v[0], 2, &l, &r), 0);
+	/* gBalloon's kept count moved with the entries. */
+	assert_int_equal(vgpu_high_used(w->v[0]), vgpu_high_used_walk(w->v[0]));
 	assert_int_equal(l + r, 2);
 	vgpu_gm_ranges(w->v[0], &lb, &ls, &hb, &hs);
 	assert_int_equal(hs, hs0 + 2 * 64 * MiB);

@@ -196,6 +196,46 @@ static void test_destroy_clears_physical(void **state)
 		assert_true(e->mw.gpu.ggtt[(gm >> 12) + i] == 0);
 }
 
+/* gBalloon's utilization count, kept on every write, equals a walk over
+ * the whole high GM after random writes: 8-byte and 4-byte halves,
+ * present and not, valid and invalid addresses, low and high GM, and
+ * writes outside the vGPU's slices. */
+static void test_high_used_incremental(void **state)
+{
+	struct env *e = *state;
+	struct vgpu *v = e->v[0];
+	uint64_t span = v->low_size + v->high_total;
+	unsigned seed = 26;
+
+	for (unsigned i = 0; i < 20000; i++) {
+		uint64_t gm, gpa, pte;
+		unsigned r;
+
+		seed = seed * 1103515245u + 12345u;
+		r = seed >> 8;
+		gm = vgpu_gm_of_local(v, (uint32_t)(r % (span >> 12) % 64 +
+			(r & 1 ? (v->low_size >> 12) : 0)));
+		if (r % 17 == 0)	/* someone else's slice */
+			gm = e->v[1]->high_base;
+		gpa = (uint64_t)(r % (r % 5 == 0 ? 4096 : 2048)) << 12;
+		pte = gpa | ((r >> 3) & 1);	/* present or not */
+		if (r % 7 == 0) {
+			vgpu_mmio_write(v, pte_off(gm) + 4 * ((r >> 4) & 1),
+					(uint32_t)(pte >> (32 * ((r >> 4) & 1))), 4);
+		} else {
+			vgpu_mmio_write(v, pte_off(gm), pte, 8);
+		}
+		if (i % 97 == 0)
+			assert_int_equal(vgpu_high_used(v),
+					 vgpu_high_used_walk(v));
+	}
+	assert_int_equal(vgpu_high_used(v), vgpu_high_used_walk(v));
+	assert_true(vgpu_high_used(v) > 0);
+	vgpu_ggtt_reset(v);
+	assert_int_equal(vgpu_high_used(v), 0);
+	assert_int_equal(vgpu_high_used_walk(v), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +244,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_invalid_and_out_of_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fences, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_clears_physical, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_high_used_incremental, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

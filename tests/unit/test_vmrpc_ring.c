@@ -74,7 +74,7 @@ static void test_takes_between_tail_and_head(void **state)
 	put(12, VMRPC_EXPAND, 2, 0);
 	put(13, 99, 0, 0);
 	put(14, VMRPC_EXPAND, 50, 0);	/* answered ENOSPC, so taken */
-	vmrpc_take(15, 10, read_ring, NULL, out, &t);
+	vmrpc_take(15, 10, read_ring, NULL, out, VMRPC_SLOTS, &t);
 	assert_int_equal(t.taken, 4);
 	assert_int_equal(t.bad, 1);
 	assert_int_equal(t.lost, 0);
@@ -83,9 +83,39 @@ static void test_takes_between_tail_and_head(void **state)
 	assert_int_equal(out[3].a, 50);
 	/* Nothing new: nothing read. */
 	reads = 0;
-	vmrpc_take(15, 15, read_ring, NULL, out, &t);
+	vmrpc_take(15, 15, read_ring, NULL, out, VMRPC_SLOTS, &t);
 	assert_int_equal(t.taken + t.bad + reads, 0);
 	assert_int_equal(t.tail, 15);
+}
+
+/* A full ring taken in bounded chunks: 16, 16, ... each chunk's records
+ * in order, `left` counting down, the lost count only in the first. */
+static void test_chunks(void **state)
+{
+	struct vmrpc_msg out[16];
+	struct vmrpc_take t;
+	uint32_t tail = 200, chunks = 0, seen = 0;
+
+	(void)state;
+	memset(ring, 0, sizeof(ring));
+	for (uint32_t i = 0; i < VMRPC_SLOTS + 40; i++)	/* 40 overwritten */
+		put(200 + i, VMRPC_EXPAND, 1, 0);
+	do {
+		reads = 0;
+		vmrpc_take(200 + VMRPC_SLOTS + 40, tail, read_ring, NULL, out,
+			   16, &t);
+		assert_true(reads <= 16);
+		assert_int_equal(t.lost, chunks ? 0 : 40);
+		for (uint32_t i = 0; i < t.taken; i++)
+			assert_int_equal(out[i].seq, 240 + seen + i);
+		seen += t.taken;
+		tail = t.tail;
+		chunks++;
+		assert_int_equal(t.left, VMRPC_SLOTS - seen);
+	} while (t.left);
+	assert_int_equal(chunks, VMRPC_SLOTS / 16);
+	assert_int_equal(seen, VMRPC_SLOTS);
+	assert_int_equal(tail, 200 + VMRPC_SLOTS + 40);
 }
 
 static void test_indices_wrap(void **state)
@@ -97,7 +127,7 @@ static void test_indices_wrap(void **state)
 	put(0xfffffffeu, VMRPC_STATS, 1, 1);
 	put(0xffffffffu, VMRPC_STATS, 1, 1);
 	put(0, VMRPC_STATS, 1, 1);
-	vmrpc_take(1, 0xfffffffeu, read_ring, NULL, out, &t);
+	vmrpc_take(1, 0xfffffffeu, read_ring, NULL, out, VMRPC_SLOTS, &t);
 	assert_int_equal(t.taken, 3);
 	assert_int_equal(t.tail, 1);
 }
@@ -112,7 +142,7 @@ static void test_overrun_is_bounded(void **state)
 	(void)state;
 	memset(ring, 0, sizeof(ring));	/* type 0: all malformed */
 	reads = bad_slot = 0;
-	vmrpc_take(1000000000u, 0, read_ring, NULL, out, &t);
+	vmrpc_take(1000000000u, 0, read_ring, NULL, out, VMRPC_SLOTS, &t);
 	assert_int_equal(reads, VMRPC_SLOTS);
 	assert_int_equal(bad_slot, 0);
 	assert_int_equal(t.bad, VMRPC_SLOTS);
@@ -120,7 +150,7 @@ static void test_overrun_is_bounded(void **state)
 	assert_int_equal(t.tail, 1000000000u);
 	/* A head behind the tail is the same thing (indices are unsigned). */
 	reads = 0;
-	vmrpc_take(5, 6, read_ring, NULL, out, &t);
+	vmrpc_take(5, 6, read_ring, NULL, out, VMRPC_SLOTS, &t);
 	assert_int_equal(reads, VMRPC_SLOTS);
 	assert_int_equal(t.tail, 5);
 }
@@ -131,7 +161,7 @@ static void test_unreadable_ring(void **state)
 	struct vmrpc_take t;
 
 	(void)state;
-	vmrpc_take(3, 0, read_fails, NULL, out, &t);
+	vmrpc_take(3, 0, read_fails, NULL, out, VMRPC_SLOTS, &t);
 	assert_int_equal(t.taken, 0);
 	assert_int_equal(t.bad, 3);
 	assert_int_equal(t.tail, 3);
@@ -143,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_check_rules),
 		cmocka_unit_test(test_takes_between_tail_and_head),
 		cmocka_unit_test(test_indices_wrap),
+		cmocka_unit_test(test_chunks),
 		cmocka_unit_test(test_overrun_is_bounded),
 		cmocka_unit_test(test_unreadable_ring),
 	};

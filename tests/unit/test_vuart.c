@@ -15,7 +15,11 @@
 #include "hv/vm/vuart.h"
 
 static unsigned irq4_edges;
-static char printed[512];
+static char printed[16384];
+/* COM1's backlog as console_backlog reports it: a fixed value, or (when
+ * backlog_grows) everything printed so far, as if COM1 sent nothing. */
+static size_t backlog;
+static bool backlog_grows;
 
 void vioapic_assert(struct vm *vm, unsigned pin)
 {
@@ -35,6 +39,12 @@ void kprintf(const char *fmt, ...)
 }
 
 void console_rx_poll(void) { }
+void console_poll(void) { }
+
+size_t console_backlog(void)
+{
+	return backlog_grows ? strlen(printed) : backlog;
+}
 
 void console_write(const char *s, size_t n)
 {
@@ -70,6 +80,8 @@ static int setup(void **state)
 	strcpy(vm.name, "lx");
 	irq4_edges = 0;
 	printed[0] = 0;
+	backlog = 0;
+	backlog_grows = false;
 	return 0;
 }
 
@@ -164,10 +176,68 @@ static void test_divisor_latch(void **state)
 	assert_int_equal(in(1), 0);
 }
 
+/* COM1 busy: the guest's bytes wait in the transmit buffer, none is
+ * printed in the exit; LSR says not ready once less than a FIFO's worth
+ * fits (THRE) and not empty (TEMT); a byte written anyway into the full
+ * buffer is dropped and counted. Drained, everything comes out in order,
+ * LSR is ready again and THRE interrupts the guest. */
+static void test_tx_full_not_ready_then_drained(void **state)
+{
+	unsigned i;
+
+	(void)state;
+	backlog = 100000;
+	out(4, 0x08);			/* OUT2 */
+	for (i = 0; i < VUART_TX_BUF - VUART_FIFO; i++)
+		out(0, (uint8_t)(i % 79 == 78 ? '\n' : 'a' + i % 26));
+	assert_string_equal(printed, "");
+	assert_int_equal(in(5) & 0x60, 0x20);	/* room for 16: THRE only */
+	out(0, 'x');
+	assert_int_equal(in(5) & 0x60, 0);	/* neither THRE nor TEMT */
+	out(1, 0x02);			/* ETBEI: no THRE while full */
+	irq4_edges = 0;
+	assert_int_equal(in(2) & 0x0f, 0x01);
+	while (vm.uart.tx_count < VUART_TX_BUF)
+		out(0, 'y');
+	assert_int_equal(vm.uart.tx_dropped, 0);
+	out(0, '#');
+	assert_int_equal(vm.uart.tx_dropped, 1);
+	assert_string_equal(printed, "");
+
+	backlog = 0;
+	vuart_tx_drain(&vm, false);
+	assert_int_equal(vm.uart.tx_count, 0);
+	assert_int_equal(in(5) & 0x60, 0x60);
+	assert_int_equal(irq4_edges, 1);	/* room again */
+	assert_int_equal(in(2) & 0x0f, 0x02);
+	assert_true(!strncmp(printed, "[lx] abcdefghijklmnopqrstuvwxyzabc", 34));
+	assert_null(strchr(printed, '#'));
+}
+
+/* The drain stops while COM1's backlog is VUART_DRAIN_BELOW or more, so
+ * a guest's flood never piles up in the console's ring. */
+static void test_drain_waits_for_com1(void **state)
+{
+	(void)state;
+	backlog = 100000;
+	for (unsigned i = 0; i < 2000; i++)
+		out(0, (uint8_t)(i % 50 == 49 ? '\n' : 'q'));
+	backlog_grows = true;
+	vuart_tx_drain(&vm, false);
+	assert_true(strlen(printed) >= VUART_DRAIN_BELOW);
+	assert_true(strlen(printed) < VUART_DRAIN_BELOW + 60);
+	assert_true(vm.uart.tx_count > 0);
+	vuart_tx_drain(&vm, true);	/* the VM stops: everything */
+	assert_int_equal(vm.uart.tx_count, 0);
+	assert_int_equal(strlen(printed), 40 * (5 + 49 + 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_identifies_as_16550a, setup),
+		cmocka_unit_test_setup(test_tx_full_not_ready_then_drained, setup),
+		cmocka_unit_test_setup(test_drain_waits_for_com1, setup),
 		cmocka_unit_test_setup(test_thre_interrupts, setup),
 		cmocka_unit_test_setup(test_receive_fifo, setup),
 		cmocka_unit_test_setup(test_divisor_latch, setup),
