@@ -241,12 +241,16 @@ static void preempted(struct gvt *gvt, int id)
 {
 	struct pexec_engine *pe = &gvt->pe[id];
 	struct vgpu *v = pe->owner_vgpu;
+	struct workload *w = pe->inflight;
 
-	pe->inflight->preempted = true;
 	pe->inflight = NULL;
 	pe->owner_vgpu = NULL;
 	gvt_mon_ran(gvt, v, pe->t_submit, gvt_now(gvt));
 	v->stats.preemptions++;
+	if (w->abandoned) /* its guest reset the engine meanwhile */
+		vgpu_workload_complete(v, &v->eng[id], w, 0);
+	else
+		w->preempted = true;
 }
 
 /* Alone on the GPU for half the hang timeout: asked to yield, it proves
