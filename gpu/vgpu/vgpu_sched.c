@@ -274,8 +274,13 @@ static void collect(struct gvt *gvt)
 		if (!pe->inflight && !pe->preempting)
 			continue;
 		r = pexec_poll(gvt, id);
-		if (!pe->inflight)
-			continue; /* only the empty context was still on */
+		if (!pe->inflight) {
+			/* Only our empty context was still on; it ends at
+			 * once, or the engine is not sane: reset it. */
+			if (pe->preempting && now - pe->t_preempt > limit)
+				pexec_reset_engine(gvt, id);
+			continue;
+		}
 		if (r == 1)
 			finish(gvt, id, 0);
 		else if (r == PEXEC_PREEMPTED)
