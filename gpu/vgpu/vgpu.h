@@ -87,9 +87,11 @@ struct gvt_params {
 	 * (0: GVT_MAX_OVERRUNS). */
 	uint64_t overrun_ns;
 	uint32_t max_overruns;
-	/* Never preempt: a vGPU's work drains or overruns, as before
-	 * preemption (the baseline the tests compare against). */
-	bool no_preempt;
+	/* Take the GPU back by preemption at the slice's end (and probe a
+	 * long workload alone at half the hang timeout). Off (the default
+	 * for now, docs/vgpu-reset.md "Preemption"): a vGPU's work drains
+	 * or overruns as before. */
+	bool preempt;
 	uint32_t engine_mask; /* 0: hw->info.engine_mask */
 	/* Optional: the pGPU driver (gpu/hw/pgpu.h) already set up on the
 	 * same gpu_hw, when the caller shares it (forcewake counts, IRQs).

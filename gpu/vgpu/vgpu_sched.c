@@ -4,7 +4,9 @@
  * at a time, so a switch waits until every engine has left the current
  * owner's work, then swaps the switched registers (vgpu_mmio_switch.c).
  *
- * The GPU is taken back by preemption: when the owner's slice is over and
+ * With gvt_params.preempt (off by default for now: docs/vgpu-reset.md
+ * "Preemption") the GPU is taken back by preemption: when the owner's
+ * slice is over and
  * another vGPU waits, each engine still running the owner's work is asked
  * to give it up at its next arbitration point (pexec_preempt: MI_ARB_CHECK
  * with arbitration on, the return from a batch to the ring - i915 puts one
@@ -222,7 +224,7 @@ static void hang(struct gvt *gvt, int id, int r)
 /* A context that asked not to be saved cannot be continued. */
 static bool preemptible(struct gvt *gvt, const struct workload *w)
 {
-	return !gvt->p.no_preempt &&
+	return gvt->p.preempt &&
 	       !(w->ctx_ctrl & CTX_CTRL_ENGINE_CTX_SAVE_INHIBIT);
 }
 

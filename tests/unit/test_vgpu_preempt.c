@@ -6,7 +6,7 @@
  *  - two vGPUs each streaming many short requests (one ELSP write of
  *    REQS requests, then the next when the last seqno lands): with
  *    preemption no overrun, no reset, both make progress and the GPU is
- *    shared (preemptions and switches counted); without (no_preempt, the
+ *    shared (preemptions and switches counted); without (preempt off, the
  *    old scheduler) the same stream is cut as overruns - the numbers
  *    before and after;
  *  - a long batch with MI_ARB_CHECKs beside a neighbour's seqno stream is
@@ -83,7 +83,7 @@ static void world_init(struct world *w, bool no_preempt, uint64_t pass_ns)
 
 	memset(&p, 0, sizeof(p));
 	p.gscale = true;
-	p.no_preempt = no_preempt;
+	p.preempt = !no_preempt;
 	memset(w, 0, sizeof(*w));
 	assert_int_equal(mw_init(&w->mw, &c), 0);
 	for (i = 0; i < NV; i++) {
