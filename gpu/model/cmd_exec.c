@@ -372,9 +372,12 @@ static enum cs_result mi_copy_mem_mem(struct cs_cmd *c)
 static enum cs_result mi_execute(struct cs_cmd *c)
 {
 	switch (MI_OPCODE(c->dw0)) {
-	case MI_OP_NOOP:
 	case MI_OP_ARB_CHECK:
+		return CS_ARB;
 	case MI_OP_ARB_ON_OFF:
+		c->e->arb_off = !(c->dw0 & MI_ARB_ENABLE);
+		return CS_NEXT;
+	case MI_OP_NOOP:
 	case MI_OP_WAIT_FOR_EVENT: /* no display events: nothing to wait on */
 		return CS_NEXT;
 	case MI_OP_USER_INTERRUPT:

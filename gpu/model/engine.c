@@ -84,6 +84,7 @@ static bool step(struct gen9_model *m, struct gen9_model_engine *e)
 {
 	struct cs_cmd c = { .m = m, .e = e };
 	uint32_t epoch = e->epoch;
+	unsigned int level = e->level;
 	enum cs_result res;
 
 	if (cs_fetch(&c, 0, &c.dw0)) {
@@ -112,7 +113,14 @@ static bool step(struct gen9_model *m, struct gen9_model_engine *e)
 	case CS_NEXT:
 		advance(m, e, c.len);
 		return true;
+	case CS_ARB:
+		advance(m, e, c.len);
+		return !model_arbitrate(m, e);
 	case CS_JUMPED:
+		/* Back from a batch to the ring: between batch buffers,
+		 * an arbitration point as well. */
+		if (level && !e->level)
+			return !model_arbitrate(m, e);
 		return true;
 	case CS_STALL:
 		return false;

@@ -5,6 +5,8 @@
  *   idle + ELSP                     -> IDLE_TO_ACTIVE (ctx id 0)
  *   running + ELSP, same element 0  -> PREEMPTED | LITE_RESTORE
  *   running + ELSP, other context   -> kept pending, no entry yet
+ *     ... at an arbitration point   -> PREEMPTED (the running ctx id),
+ *                                      then the pending pair runs
  *   element 0 done, element 1 valid -> COMPLETE | ELEMENT_SWITCH
  *   last element done               -> COMPLETE | ACTIVE_TO_IDLE
  *     ... and a pending pair        -> then IDLE_TO_ACTIVE
@@ -151,6 +153,80 @@ static void ctx_switch_irq(struct gen9_model *m, struct gen9_model_engine *e)
 	model_irq_engine(m, e, GT_CONTEXT_SWITCH_INTERRUPT);
 }
 
+/* ---- where the command streamer stopped ------------------------------------
+ * A context switched out at an arbitration point inside a batch resumes
+ * there: the batch positions go to the image's BB_ADDR / BB_STATE (first
+ * level) and SBB_ADDR / SBB_STATE (second level) slots. The model marks
+ * a level that was running with BB_RESUME in its state dword (the
+ * model's own convention; RING_BB_PPGTT keeps its register meaning). A
+ * context that completed saves no level, so a stale position is never
+ * resumed; a mediator that builds images from guest data clears these
+ * dwords itself (gpu/vgpu/vgpu_workload.c). */
+#define BB_RESUME BIT(0)
+
+static void bb_save(struct gen9_model *m, struct gen9_model_engine *e)
+{
+	static const uint8_t at[2][3] = {
+		{ CTX_BB_ADDR, CTX_BB_ADDR_UDW, CTX_BB_STATE },
+		{ CTX_SBB_ADDR, CTX_SBB_ADDR_UDW, CTX_SBB_STATE },
+	};
+	uint64_t st = (uint64_t)e->ctx.lrca + LRC_STATE_OFFSET;
+	unsigned int l;
+
+	if (e->ctx.ctx_ctrl & CTX_CTRL_ENGINE_CTX_SAVE_INHIBIT)
+		return;
+	for (l = 1; l <= GEN9_MODEL_BB_LEVELS; l++) {
+		bool run = e->level >= l;
+		uint32_t state = (run ? BB_RESUME : 0) |
+				 (run && e->bb_ppgtt[l] ? RING_BB_PPGTT : 0);
+		uint64_t a = run ? e->bb_addr[l] : 0;
+
+		if (model_ggtt_write32(m, st + at[l - 1][0] * 4, (uint32_t)a) ||
+		    model_ggtt_write32(m, st + at[l - 1][1] * 4,
+				       (uint32_t)(a >> 32)) ||
+		    model_ggtt_write32(m, st + at[l - 1][2] * 4, state))
+			m->stats.dma_errors++;
+	}
+}
+
+/* After a context load: back into the batches it was preempted in (none
+ * when its image was not to be restored), arbitration on. */
+static void bb_restore(struct gen9_model *m, struct gen9_model_engine *e)
+{
+	uint32_t st[CTX_SBB_STATE + 1];
+	uint64_t img = (uint64_t)e->ctx.lrca + LRC_STATE_OFFSET;
+	unsigned int l;
+
+	e->arb_off = false;
+	if ((e->ctx.ctx_ctrl & CTX_CTRL_ENGINE_CTX_RESTORE_INHIBIT) ||
+	    model_ggtt_rw(m, img, st, sizeof(st), false))
+		return;
+	for (l = 1; l <= GEN9_MODEL_BB_LEVELS; l++) {
+		uint32_t state = st[l == 1 ? CTX_BB_STATE : CTX_SBB_STATE];
+		uint32_t lo = st[l == 1 ? CTX_BB_ADDR : CTX_SBB_ADDR];
+		uint32_t hi = st[l == 1 ? CTX_BB_ADDR_UDW : CTX_SBB_ADDR_UDW];
+
+		if (!(state & BB_RESUME))
+			break;
+		e->level = l;
+		e->bb_addr[l] = ((uint64_t)hi << 32 | lo) &
+				GEN9_GENMASK_ULL(47, 0);
+		/* Never more privilege than the level that started it. */
+		e->bb_ppgtt[l] = (state & RING_BB_PPGTT) ||
+				 (l > 1 && e->bb_ppgtt[l - 1]);
+	}
+}
+
+static int ctx_enter(struct gen9_model *m, struct gen9_model_engine *e,
+		     uint64_t desc)
+{
+	int ret = ctx_load(m, e, desc);
+
+	if (!ret)
+		bb_restore(m, e);
+	return ret;
+}
+
 static void start_pair(struct gen9_model *m, struct gen9_model_engine *e,
 		       uint64_t desc0, uint64_t desc1)
 {
@@ -160,7 +236,7 @@ static void start_pair(struct gen9_model *m, struct gen9_model_engine *e,
 	e->active = true;
 	e->epoch++;
 	csb_write(m, e, GEN8_CTX_STATUS_IDLE_ACTIVE, 0);
-	ctx_load(m, e, desc0); /* a failure hangs the engine */
+	ctx_enter(m, e, desc0); /* a failure hangs the engine */
 }
 
 static void submit(struct gen9_model *m, struct gen9_model_engine *e,
@@ -221,6 +297,7 @@ void model_ctx_complete(struct gen9_model *m, struct gen9_model_engine *e)
 	uint32_t done = desc_ctx_id(e->port[e->cur]);
 
 	ctx_save(m, e);
+	bb_save(m, e); /* at the ring's tail: no batch to resume */
 	e->stats.ctx_switches++;
 	e->epoch++;
 	if (e->cur == 0 && (e->port[1] & GEN8_CTX_VALID)) {
@@ -228,7 +305,7 @@ void model_ctx_complete(struct gen9_model *m, struct gen9_model_engine *e)
 			  GEN8_CTX_STATUS_COMPLETE | GEN8_CTX_STATUS_ELEMENT_SWITCH,
 			  done);
 		e->cur = 1;
-		ctx_load(m, e, e->port[1]);
+		ctx_enter(m, e, e->port[1]);
 	} else {
 		csb_write(m, e,
 			  GEN8_CTX_STATUS_COMPLETE | GEN8_CTX_STATUS_ACTIVE_IDLE,
@@ -241,6 +318,36 @@ void model_ctx_complete(struct gen9_model *m, struct gen9_model_engine *e)
 		}
 	}
 	ctx_switch_irq(m, e);
+}
+
+/* Preemption (Gen9 execlists): an ELSP pair naming another context while
+ * one runs waits (submit) until the running context reaches an
+ * arbitration point - MI_ARB_CHECK, or the return from a batch to the
+ * ring - with arbitration on (MI_ARB_ON_OFF). There it is saved where it
+ * stopped (ctx_save: ring head; bb_save: the batch positions), the CSB
+ * reports it PREEMPTED (which promotes the pending pair, as i915's and
+ * pgpu's CSB readers take it) and the pending pair runs. Resubmitting the
+ * preempted context continues it exactly there. A context that reaches
+ * none runs on, and only a reset takes it off. */
+bool model_arbitrate(struct gen9_model *m, struct gen9_model_engine *e)
+{
+	uint32_t out = desc_ctx_id(e->port[e->cur]);
+
+	if (e->arb_off || !e->has_pending || !e->active || e->hung)
+		return false;
+	ctx_save(m, e);
+	bb_save(m, e);
+	e->stats.preemptions++;
+	e->stats.ctx_switches++;
+	csb_write(m, e, GEN8_CTX_STATUS_PREEMPTED, out);
+	e->has_pending = false;
+	e->port[0] = e->pending[0];
+	e->port[1] = e->pending[1];
+	e->cur = 0;
+	e->epoch++;
+	ctx_enter(m, e, e->port[0]); /* a failure hangs the engine */
+	ctx_switch_irq(m, e);
+	return true;
 }
 
 uint32_t model_execlist_status_lo(const struct gen9_model_engine *e)

@@ -101,6 +101,9 @@ struct gen9_model_engine_stats {
 	uint64_t csb_entries, faults, budget_exhausted, resets;
 	uint64_t blit_pixels;
 	uint64_t blit_yields; /* blits cut at a poll's byte budget */
+	/* contexts switched out at an arbitration point for a pending pair
+	 * (execlist.c: model_arbitrate) */
+	uint64_t preemptions;
 	/* non-privileged batches: privileged commands and register writes
 	 * outside the whitelist dropped, GGTT selectors ignored */
 	uint64_t priv_dropped, ggtt_ignored;
@@ -125,6 +128,10 @@ struct gen9_model_engine {
 	uint64_t bb_addr[GEN9_MODEL_BB_LEVELS + 1];
 	bool bb_ppgtt[GEN9_MODEL_BB_LEVELS + 1];
 	bool waiting; /* semaphore wait not yet satisfied */
+	/* MI_ARB_ON_OFF turned arbitration off: no preemption at
+	 * MI_ARB_CHECK or batch ends until it is on again (on at every
+	 * context load) */
+	bool arb_off;
 	bool hung;
 	struct gen9_model_fault fault;
 	uint32_t epoch; /* bumped by reset / context switch */

@@ -88,6 +88,9 @@ void model_ctx_complete(struct gen9_model *m, struct gen9_model_engine *e);
 uint32_t model_execlist_status_lo(const struct gen9_model_engine *e);
 uint32_t model_execlist_status_hi(const struct gen9_model_engine *e);
 void model_csb_reset(struct gen9_model *m, struct gen9_model_engine *e);
+/* An arbitration point was reached: true when a pending pair preempted
+ * the running context (the engine now runs the pending pair). */
+bool model_arbitrate(struct gen9_model *m, struct gen9_model_engine *e);
 
 /* engine.c */
 void model_engine_run(struct gen9_model *m, struct gen9_model_engine *e);
@@ -102,6 +105,7 @@ enum cs_result {
 	CS_JUMPED, /* position already changed (batch start/end) */
 	CS_STALL, /* retry later (semaphore, incomplete command) */
 	CS_FAULT, /* engine hung */
+	CS_ARB, /* advance, then an arbitration point (MI_ARB_CHECK) */
 };
 
 struct cs_cmd {

@@ -79,11 +79,19 @@ struct gvt_params {
 	uint64_t hang_timeout_ns; /* 0: 2 s; a workload running longer is
 				   * reset and its vGPU marked failed */
 	/* Bounded GPU time (vgpu_sched.c): once the owner's slice is over
-	 * and another vGPU waits, its work still on the GPU after
-	 * overrun_ns more is reset (0: GVT_OVERRUN_NS); the max_overruns-th
-	 * such reset fails the vGPU for good (0: GVT_MAX_OVERRUNS). */
+	 * and another vGPU waits, its work is preempted at its next
+	 * arbitration point; work that reaches none within overrun_ns more
+	 * is reset (0: GVT_OVERRUN_NS). Inside a user batch that fails the
+	 * request only; in the guest kernel's ring or privileged batches it
+	 * is an overrun, and the max_overruns-th fails the vGPU for good
+	 * (0: GVT_MAX_OVERRUNS). */
 	uint64_t overrun_ns;
 	uint32_t max_overruns;
+	/* Take the GPU back by preemption at the slice's end (and probe a
+	 * long workload alone at half the hang timeout). Off (the default
+	 * for now, docs/vgpu-reset.md "Preemption"): a vGPU's work drains
+	 * or overruns as before. */
+	bool preempt;
 	uint32_t engine_mask; /* 0: hw->info.engine_mask */
 	/* Optional: the pGPU driver (gpu/hw/pgpu.h) already set up on the
 	 * same gpu_hw, when the caller shares it (forcewake counts, IRQs).
@@ -157,6 +165,13 @@ struct vgpu_stats {
 	uint64_t elsp_deferred; /* pairs that waited for shadow space */
 	uint64_t workloads, workloads_done, workloads_failed;
 	uint64_t overruns; /* workloads reset for running past the slice */
+	/* preemption (vgpu_sched.c): workloads asked to leave the GPU for a
+	 * waiting vGPU (or to prove progress), those that left at an
+	 * arbitration point and went back on later */
+	uint64_t preempt_requests, preemptions;
+	/* hangs and overruns inside user batches: the engine reset, the
+	 * request failed, not counted as faults; time held off the GPU */
+	uint64_t user_hangs, ns_held;
 	uint64_t csb_events, ctx_switches, vgpu_switches;
 	uint64_t irqs_raised, irqs_injected;
 	/* command scanner */

@@ -442,7 +442,17 @@ static uint32_t area_end(const struct vgpu_engine *e, int level)
  * the engine's queue drains. */
 static void copy_done(struct scanner *s, const struct scan_src *src, int level)
 {
+	uint32_t lo = s->e->sbb.gm + src->copy_off, hi = lo + src->copied;
+	uint32_t *span_lo = src->ppgtt ? &s->w->user_lo : &s->w->priv_lo;
+	uint32_t *span_hi = src->ppgtt ? &s->w->user_hi : &s->w->priv_hi;
+
 	s->e->sbb_used[level - 1] = src->copy_off + src->copied - area_base(level);
+	/* Where user and privileged copies lie: a hang is charged by the
+	 * address the engine stopped at (vgpu_sched.c). */
+	if (*span_hi == *span_lo || lo < *span_lo)
+		*span_lo = lo;
+	if (hi > *span_hi)
+		*span_hi = hi;
 }
 
 static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)

@@ -414,6 +414,7 @@ void vgpu_execlist_stop(struct vgpu *v, uint32_t mask)
 		engine_csb_reset(v, e);
 	}
 	v->failed = false;
+	v->fault_user = false;
 }
 
 /* GDRST: forget queued work and the virtual execlist state of the
@@ -436,6 +437,7 @@ void vgpu_execlist_reset(struct vgpu *v, uint32_t mask)
 				engine_virtual_reset(v, &v->eng[id]);
 	}
 	v->failed = false;
+	v->fault_user = false;
 }
 
 int vgpu_engines_init(struct vgpu *v)

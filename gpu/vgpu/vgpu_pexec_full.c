@@ -93,6 +93,8 @@ void pexec_full_reset(struct gvt *gvt, int guilty)
 	if (gv)
 		gv->full_reset_due = true;
 	settle_others(gvt, guilty, gv);
+	for (int id = 0; id < GEN9_NUM_ENGINES; id++)
+		gvt->pe[id].preempting = false; /* empty contexts go too */
 	pe->inflight = NULL; /* the caller completes it */
 	pe->owner_vgpu = NULL;
 	pe->done_before_reset = false;

@@ -141,6 +141,14 @@ struct workload {
 	/* Runs only up to a user batch the scanner refused; on completion
 	 * its request fails as after a hang (vgpu_user_fault.c). */
 	const char *user_fault;
+	/* Taken off the GPU at an arbitration point for another vGPU: its
+	 * shadow context holds where it stopped, and it goes back on as it
+	 * is, unseen by the guest (vgpu_sched.c). */
+	bool preempted;
+	/* GGTT spans [lo, hi) of the shadow copies of its user (PPGTT)
+	 * batches and of its privileged ones, from the scanner: where the
+	 * engine stopped tells whose a hang is (vgpu_sched.c). */
+	uint32_t user_lo, user_hi, priv_lo, priv_hi;
 };
 
 /* Virtual execlist: two slots, each an ELSP pair (gvt features §8). */
@@ -239,6 +247,12 @@ struct vgpu {
 	bool full_reset_due;
 	uint64_t t_fault, fault_window_start, t_reset;
 	uint32_t window_faults;
+	/* The fault was a hang inside a user batch: the engine was reset and
+	 * its request fails, but it is not counted in the fault window; the
+	 * vGPU gets no GPU before hold_until, paying for the engine time the
+	 * hang took (vgpu_sched.c). */
+	bool fault_user;
+	uint64_t hold_until;
 	char fault_why[64];
 	uint32_t pcode_mem_latency_calls;
 
@@ -292,6 +306,14 @@ struct pexec_engine {
 	/* The CSB reported the in-flight workload complete just before a
 	 * full reset: the next poll reports it done. */
 	bool done_before_reset;
+	/* Preemption (vgpu_pexec.c): an empty context of ours, submitted
+	 * over the in-flight workload to take the engine from it at its
+	 * next arbitration point; busy until that context completes. */
+	struct own_obj null_ctx, null_ring;
+	bool preempting;
+	uint32_t null_id; /* its tag on the descriptor */
+	uint64_t t_preempt;
+	uint32_t preempt_requests, preemptions;
 };
 
 #define GVT_OWN_SLOT_PAGES 256u /* 1 MiB of mediator GM per vGPU */
@@ -689,14 +711,24 @@ int pexec_init(struct gvt *gvt);
 void pexec_fini(struct gvt *gvt);
 int pexec_submit(struct gvt *gvt, int engine, struct vgpu *v,
 		 struct workload *w, uint32_t lrca);
-/* 1 when the in-flight workload finished, 0 if still running. */
+/* 1 when the in-flight workload finished, 0 if still running,
+ * PEXEC_PREEMPTED when it left the GPU at an arbitration point (it goes
+ * back on with pexec_submit of the same context), < 0 on an error. */
+#define PEXEC_PREEMPTED 2
 int pexec_poll(struct gvt *gvt, int engine);
+/* Ask the engine to give up the in-flight workload at its next
+ * arbitration point. 0, or -GPU_EBUSY to try again at a later poll. */
+int pexec_preempt(struct gvt *gvt, int engine);
 void pexec_reset_engine(struct gvt *gvt, int engine);
 bool pexec_csb_done(struct gvt *gvt, struct pexec_engine *pe);
 int pexec_engine_setup(struct gvt *gvt, struct pexec_engine *pe);
 /* The engine reset of guilty failed: the whole GPU (vgpu_pexec_full.c). */
 void pexec_full_reset(struct gvt *gvt, int guilty);
 bool pexec_busy(const struct gvt *gvt);
+
+/* An empty register-state page of the shadow context template: LRI
+ * headers, register offsets, zero values (vgpu_workload.c). */
+void vgpu_ctx_state_template(uint32_t *st, int engine, uint32_t base);
 
 /* Scheduler (vgpu_sched.c). */
 void gvt_sched_remove(struct gvt *gvt, struct vgpu *v);

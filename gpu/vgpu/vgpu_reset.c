@@ -91,6 +91,7 @@ int vgpu_reset(struct vgpu *v, uint32_t engine_mask, const char *why)
 		vgpu_ppgtt_reset(v);
 	}
 	v->failed = false;
+	v->fault_user = false;
 	v->overruns = 0; /* the fault window counts from here */
 	v->stats.resets++;
 	v->stats.ns_reset += gvt_now(gvt) - v->t_reset;
@@ -150,6 +151,13 @@ static bool count_fault(struct vgpu *v, uint32_t max_faults,
 	return v->window_faults >= max_faults;
 }
 
+/* A vGPU failed by a hang or overrun inside a user (non-privileged)
+ * batch (fault_user, vgpu_sched.c) is reset like any other, the guest told
+ * the same way, but the fault is not counted in the window that fails it
+ * for good: i915 blames that request and bans a context that hangs
+ * repeatedly, and the process's VM goes on - three, or thirty, hangs of
+ * one process do not stop it. The scheduler bounds it instead: each such
+ * reset holds the vGPU off the GPU as long as the hang held the engine. */
 uint32_t gvt_recover(struct gvt *gvt, uint32_t max_faults, uint64_t window_ns)
 {
 	uint32_t n = 0;
@@ -161,7 +169,8 @@ uint32_t gvt_recover(struct gvt *gvt, uint32_t max_faults, uint64_t window_ns)
 
 		if (!v || !v->failed || v->banned)
 			continue;
-		if (count_fault(v, max_faults ? max_faults : 1, window_ns)) {
+		if (!v->fault_user &&
+		    count_fault(v, max_faults ? max_faults : 1, window_ns)) {
 			ban(v);
 			continue;
 		}
@@ -204,6 +213,8 @@ int vgpu_reset_device(struct vgpu *v)
 	vgpu_pvinfo_init(v);
 	vgpu_irq_init(v);
 	v->failed = false;
+	v->fault_user = false;
+	v->hold_until = 0;
 	v->overruns = 0;
 	v->t_reset = v->t_fault = 0;
 	v->stats.resets++;

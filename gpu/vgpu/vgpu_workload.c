@@ -93,6 +93,12 @@ static void sanitize_state(uint32_t *st, int engine, uint32_t base)
 	st[GEN9_CTX_REG_STATE_DWORDS] = MI_BATCH_BUFFER_END;
 }
 
+void vgpu_ctx_state_template(uint32_t *st, int engine, uint32_t base)
+{
+	memset(st, 0, STATE_DWORDS * 4);
+	sanitize_state(st, engine, base);
+}
+
 /* ---- submission ------------------------------------------------------------ */
 
 static const struct workload *last_of_ctx(struct vgpu_engine *e, uint32_t lrca)
@@ -292,6 +298,11 @@ int vgpu_workload_prepare(struct vgpu *v, struct vgpu_engine *e,
 	st[CTX_RING_TAIL] = w->s_tail;
 	st[CTX_RING_START] = e->sring.gm;
 	st[CTX_RING_CTL] = RING_CTL_SIZE(SRING_SIZE(e)) | RING_VALID;
+	/* A new workload starts in the ring: where a preempted one stood
+	 * in its batches is the engine's to save and restore (vgpu_sched.c
+	 * resumes those without coming here), never the guest's to say. */
+	st[CTX_BB_ADDR] = st[CTX_BB_ADDR_UDW] = st[CTX_BB_STATE] = 0;
+	st[CTX_SBB_ADDR] = st[CTX_SBB_ADDR_UDW] = st[CTX_SBB_STATE] = 0;
 	st[CTX_BB_PER_CTX_PTR] = 0;
 	st[CTX_RCS_INDIRECT_CTX] = 0;
 	st[CTX_RCS_INDIRECT_CTX_OFFSET] = 0;
@@ -393,7 +404,7 @@ void vgpu_workload_drop_all(struct vgpu *v, struct vgpu_engine *e)
 	while (e->wl_count) {
 		struct workload *w = wl_at(e, e->wl_count - 1);
 
-		if (w->dispatched) {
+		if (w->dispatched && !w->preempted) { /* on the GPU */
 			w->abandoned = true;
 			/* Everything queued behind it is gone. */
 			break;

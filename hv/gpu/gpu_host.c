@@ -506,6 +506,15 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 		(unsigned long long)s->scan_priv_nooped,
 		(unsigned long long)s->scan_regs_neutralized,
 		(unsigned long long)s->user_faults);
+	/* GPU time (gpu/vgpu/vgpu_sched.c): how its work left the GPU. */
+	if (s->preempt_requests || s->overruns || s->user_hangs)
+		kprintf("  gpu time: preemptions %llu of %llu asked, overruns "
+			"%llu, user hangs %llu (held off %llu us)\n",
+			(unsigned long long)s->preemptions,
+			(unsigned long long)s->preempt_requests,
+			(unsigned long long)s->overruns,
+			(unsigned long long)s->user_hangs,
+			(unsigned long long)(s->ns_held / 1000));
 	/* gHyvi's unit costs for make bench (tools/bench-exits). */
 	if (s->wp_changes || s->recon_pages)
 		kprintf("  ghyvi costs: ept %llu in %llu ns, snapshots %llu in "

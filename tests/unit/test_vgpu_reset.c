@@ -2,11 +2,15 @@
  * under the real mediator in gScale mode, with the hypervisor's fault
  * policy (gvt_recover, called after each gvt_poll as hv/gpu/gpu_host.c
  * does):
- *  - a hog's batch overruns its slice while others wait: the engine is
- *    reset, the vGPU reset, the guest sees RING_EIR and resets the engine
- *    as i915 does, and its next (short) batch completes; the victims
- *    never fail;
- *  - the vgpu_faults-th fault within the window fails it for good;
+ *  - a hog's privileged (guest kernel) batch overruns its slice while
+ *    others wait: the engine is reset, the vGPU reset, the guest sees
+ *    RING_EIR and resets the engine as i915 does, and its next (short)
+ *    batch completes; the victims never fail;
+ *  - the vgpu_faults-th such fault within the window fails it for good,
+ *    and so does a wait that never ends in the guest kernel's ring;
+ *  - the same hang in a user (PPGTT) batch, thirty times within the
+ *    window: thirty engine resets, none counted as a fault, the VM never
+ *    stopped, the victims unaffected (issue 26);
  *  - after a reset the guest-visible state equals a fresh vGPU's (the
  *    registers, the execlist state; no shadow PPGTT left) and its GGTT
  *    is as the guest wrote it;
@@ -42,6 +46,8 @@ struct world {
 	uint32_t seq_gm[NV + 1], seq[NV + 1];
 	uint64_t seq_gpa[NV + 1], batch_gpa[NV + 1];
 	bool feed; /* victims 1 .. NV-1 resubmit as soon as their seqno lands */
+	bool hog_user; /* the hog's batch a user (PPGTT) one, not privileged */
+	uint32_t hog_gm, sem_gm;
 };
 
 static void guest_setup(struct world *w, int i)
@@ -72,6 +78,10 @@ static void hog_setup(struct world *w)
 	bb[HOG_PAGES * 1024 - 2] = MI_BATCH_BUFFER_END;
 	fake_hv_guest_write(&w->mw.hv, 1, gpa, bb, sizeof(bb));
 	gi_ppgtt_map(g, HOG_VA, gpa, HOG_PAGES);
+	w->hog_gm = gi_gm_alloc(g, HOG_PAGES * 4096, false);
+	gi_ggtt_bind(g, w->hog_gm, gpa, HOG_PAGES);
+	w->sem_gm = gi_gm_alloc(g, 4096, false); /* never written: 0 */
+	gi_ggtt_bind(g, w->sem_gm, gi_alloc_pages(g, 1), 1);
 }
 
 static void world_init(struct world *w)
@@ -103,7 +113,21 @@ static void hog_submit(struct world *w)
 {
 	struct guest_i915 *g = &w->g[0];
 
-	gi_emit_bb_start(g, w->ctx[0], HOG_VA, true);
+	gi_emit_bb_start(g, w->ctx[0], w->hog_user ? HOG_VA : w->hog_gm,
+			 w->hog_user);
+	gi_emit_breadcrumb(g, w->ctx[0], w->seq_gm[0], 0xdead);
+	gi_submit(g, w->ctx[0], -1);
+}
+
+/* The guest kernel's own ring waits for a semaphore nobody signals. */
+static void ring_hang_submit(struct world *w)
+{
+	struct guest_i915 *g = &w->g[0];
+	uint32_t cs[4] = { MI_SEMAPHORE_WAIT | MI_SEMAPHORE_GLOBAL_GTT |
+				   MI_SEMAPHORE_POLL | 4u << 12, /* == 1 */
+			   1, w->sem_gm, 0 };
+
+	gi_ring_emit(g, w->ctx[0], cs, 4);
 	gi_emit_breadcrumb(g, w->ctx[0], w->seq_gm[0], 0xdead);
 	gi_submit(g, w->ctx[0], -1);
 }
@@ -175,7 +199,8 @@ static void victims_healthy(struct world *w)
 	}
 }
 
-/* The hog overruns once: reset, told, resets its engine, runs again. */
+/* The hog's privileged batch overruns once: reset, told, resets its
+ * engine, runs again. */
 static void test_hang_reset_then_next_round_passes(void **state)
 {
 	static struct world w;
@@ -225,8 +250,8 @@ static void test_hang_reset_then_next_round_passes(void **state)
 	world_fini(&w);
 }
 
-/* A hog that keeps hanging: reset, reset, then failed for good at the
- * third fault within the window. */
+/* A hog whose privileged batch keeps hanging: reset, reset, then failed
+ * for good at the third fault within the window. */
 static void test_faults_in_window_fail_for_good(void **state)
 {
 	static struct world w;
@@ -282,6 +307,90 @@ static void test_faults_outside_window_do_not_add_up(void **state)
 	}
 	assert_int_equal(resets, 4);
 	assert_false(vgpu_dead(w.v[0]));
+	world_fini(&w);
+}
+
+/* One user process hanging its batch again and again (the hostile
+ * f-loop, or an honest bug): each hang resets the engine and fails that
+ * request, the guest recovers as i915 does, and its vGPU and VM go on -
+ * thirty times within one window. Each reset holds it off the GPU as
+ * long as its hang held the engine; the victims never notice more than a
+ * bounded wait. */
+static void test_user_hangs_do_not_stop_the_vm(void **state)
+{
+	static struct world w;
+	const struct vgpu_stats *hs;
+	uint32_t resets = 0, k, engine_resets;
+	uint64_t t0;
+
+	(void)state;
+	world_init(&w);
+	w.hog_user = true;
+	hog_submit(&w);
+	w.feed = true;
+	for (int i = 1; i < NV; i++)
+		short_submit(&w, i);
+	hs = vgpu_get_stats(w.v[0]);
+	t0 = w.mw.hv.now;
+	for (k = 0; k < 40000 && hs->user_hangs < 30; k++) {
+		resets += pass(&w, 3);
+		if (guest_sees_error_and_resets(&w, 0) && hs->user_hangs < 30)
+			hog_submit(&w); /* and hangs again */
+	}
+	engine_resets = w.mw.gvt->pe[GEN9_RCS0].resets;
+	print_message("user hangs: %llu in %.0f ms (window %llu ms): %u engine "
+		      "resets, %u vGPU resets, %llu faults, held %.0f ms\n",
+		      (unsigned long long)hs->user_hangs,
+		      (double)(w.mw.hv.now - t0) / MS,
+		      (unsigned long long)(WINDOW / MS), engine_resets, resets,
+		      (unsigned long long)hs->faults, (double)hs->ns_held / MS);
+	assert_int_equal(hs->user_hangs, 30);
+	assert_true(w.mw.hv.now - t0 < WINDOW);
+	assert_int_equal(engine_resets, 30);
+	assert_int_equal(resets, 30);
+	assert_int_equal(hs->faults, 0);
+	assert_int_equal(hs->overruns, 0);
+	assert_false(vgpu_dead(w.v[0]));
+	/* The rate bound: each spell on the engine is paid for off it. */
+	assert_true(hs->ns_held * 2 <= w.mw.hv.now - t0 + 40 * MS);
+	/* After its guest's reset, its next ordinary request runs. */
+	w.seq[0] = 0x100;
+	short_submit(&w, 0);
+	for (k = 0; k < 4000 && !seq_landed(&w, 0); k++)
+		pass(&w, 3);
+	assert_true(seq_landed(&w, 0));
+	assert_int_equal(hs->user_hangs, 30);
+	for (k = 0; k < 200; k++)
+		pass(&w, 3);
+	victims_healthy(&w);
+	world_fini(&w);
+}
+
+/* A wait that never ends in the guest kernel's own ring is the kernel's
+ * fault: it counts, and the third within the window fails the vGPU. */
+static void test_kernel_ring_hang_counts(void **state)
+{
+	static struct world w;
+	uint32_t resets = 0, k;
+
+	(void)state;
+	world_init(&w);
+	ring_hang_submit(&w);
+	w.feed = true;
+	for (int i = 1; i < NV; i++)
+		short_submit(&w, i);
+	for (k = 0; k < 20000 && !vgpu_dead(w.v[0]); k++) {
+		resets += pass(&w, 3);
+		if (guest_sees_error_and_resets(&w, 0))
+			ring_hang_submit(&w);
+	}
+	assert_true(vgpu_dead(w.v[0]));
+	assert_int_equal(resets, 2);
+	assert_int_equal(vgpu_get_stats(w.v[0])->faults, 3);
+	assert_int_equal(vgpu_get_stats(w.v[0])->user_hangs, 0);
+	for (k = 0; k < 200; k++)
+		pass(&w, 3);
+	victims_healthy(&w);
 	world_fini(&w);
 }
 
@@ -452,6 +561,8 @@ int main(void)
 		cmocka_unit_test(test_hang_reset_then_next_round_passes),
 		cmocka_unit_test(test_faults_in_window_fail_for_good),
 		cmocka_unit_test(test_faults_outside_window_do_not_add_up),
+		cmocka_unit_test(test_user_hangs_do_not_stop_the_vm),
+		cmocka_unit_test(test_kernel_ring_hang_counts),
 		cmocka_unit_test(test_reset_state_equals_fresh),
 		cmocka_unit_test(test_teardown_scrubs_and_slots_reused),
 	};

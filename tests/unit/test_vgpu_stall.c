@@ -1,6 +1,7 @@
 /* Bounded GPU time per vGPU (issue 13 item 4), measured on the software
  * Gen9 model under the real mediator in gScale mode: vGPU 1 (the hog)
- * runs a long PPGTT batch the scanner approves (8 pages of MI_NOOP; the
+ * runs a long batch the scanner approves (8 pages of MI_NOOP, no
+ * arbitration point, so preemption cannot take the engine from it; the
  * model is slowed to one command per engine per poll, so it runs for
  * hundreds of ms of hypervisor time, as a long draw would on real
  * hardware); vGPUs 2 and 3 (the victims) keep submitting seqno batches.
@@ -8,8 +9,11 @@
  * memory, is measured in
  * hypervisor time (hv_ops now_ns, the scheduler's clock), in gvt_poll
  * calls and in vGPU switches (scheduler rounds). The hog is reset at
- * every overrun, its guest resets the engine and resubmits the batch, and
- * the third overrun fails it for good; the victims never fail.
+ * every overrun, its guest resets the engine and resubmits the batch.
+ * As a privileged batch of the guest kernel the third overrun fails it
+ * for good; as a user (PPGTT) batch it is the request's fault (issue 26):
+ * never banned, but held off the GPU as long as each hang took, so its
+ * engine resets are rate-bound. The victims never fail either way.
  *
  * The same scenario with the bound turned off (overrun_ns of 100 s)
  * shows what it replaces: the victims wait for the 2 s hang timeout.
@@ -53,6 +57,8 @@ struct world {
 	struct victim_stat vs[NV];
 	uint32_t hog_resubmits;
 	uint64_t pass_ns; /* hypervisor time per pass */
+	bool hog_priv; /* the hog's batch privileged (GGTT), not a user one */
+	uint32_t hog_gm;
 };
 
 static uint64_t switches(struct world *w)
@@ -94,10 +100,12 @@ static void hog_setup(struct world *w)
 	bb[HOG_PAGES * 1024 - 2] = MI_BATCH_BUFFER_END;
 	fake_hv_guest_write(&w->mw.hv, 1, gpa, bb, sizeof(bb));
 	gi_ppgtt_map(g, HOG_VA, gpa, HOG_PAGES);
+	w->hog_gm = gi_gm_alloc(g, HOG_PAGES * 4096, false);
+	gi_ggtt_bind(g, w->hog_gm, gpa, HOG_PAGES);
 }
 
 static void world_init(struct world *w, uint64_t overrun_ns,
-		       uint64_t pass_ns)
+		       uint64_t pass_ns, bool hog_priv)
 {
 	struct gvt_params p = { .gscale = true, .overrun_ns = overrun_ns };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 8 * NV,
@@ -114,6 +122,7 @@ static void world_init(struct world *w, uint64_t overrun_ns,
 	hog_setup(w);
 	w->mw.m.cfg.cmd_budget = 1; /* one command per engine per poll */
 	w->pass_ns = pass_ns;
+	w->hog_priv = hog_priv;
 }
 
 static void world_fini(struct world *w)
@@ -127,7 +136,8 @@ static void hog_submit(struct world *w)
 {
 	struct guest_i915 *g = &w->g[0];
 
-	gi_emit_bb_start(g, w->ctx[0], HOG_VA, true);
+	gi_emit_bb_start(g, w->ctx[0], w->hog_priv ? w->hog_gm : HOG_VA,
+			 !w->hog_priv);
 	gi_emit_breadcrumb(g, w->ctx[0], w->seq_gm[0], 0xdead);
 	gi_submit(g, w->ctx[0], -1);
 }
@@ -216,7 +226,7 @@ static void report(struct world *w, const char *what)
 
 /* With the default bound (16 ms slice + 16 ms overrun): each victim
  * waits at most one hog slice plus its overrun plus the other victim's
- * turn; the hog is banned at its third overrun. */
+ * turn; the hog, a privileged batch, is banned at its third overrun. */
 static void test_hog_is_bounded_and_banned(void **state)
 {
 	static struct world w;
@@ -224,7 +234,7 @@ static void test_hog_is_bounded_and_banned(void **state)
 	int i;
 
 	(void)state;
-	world_init(&w, 0, MS / 10);
+	world_init(&w, 0, MS / 10, true);
 	run(&w, 400 * MS);
 	report(&w, "bounded");
 	hs = vgpu_get_stats(w.v[0]);
@@ -256,6 +266,51 @@ static void test_hog_is_bounded_and_banned(void **state)
 	world_fini(&w);
 }
 
+/* The same hog as a user (PPGTT) batch: the victims keep the same bound,
+ * the hog is reset at each overrun but never banned, its VM not stopped;
+ * each reset holds it off the GPU as long as it held the engine, so over
+ * 400 ms its engine is reset at most once per two such spells. */
+static void test_user_hog_is_bounded_not_banned(void **state)
+{
+	static struct world w;
+	const struct vgpu_stats *hs;
+	uint64_t spell = GVT_TIMESLICE_NS + GVT_OVERRUN_NS;
+	uint32_t resets;
+	int i;
+
+	(void)state;
+	world_init(&w, 0, MS / 10, false);
+	run(&w, 400 * MS);
+	report(&w, "user hog");
+	hs = vgpu_get_stats(w.v[0]);
+	resets = w.mw.gvt->pe[GEN9_RCS0].resets;
+	print_message("user hog: %llu user hangs, %u engine resets, %llu "
+		      "overruns, held off the GPU %.1f ms in 400 ms\n",
+		      (unsigned long long)hs->user_hangs, resets,
+		      (unsigned long long)hs->overruns,
+		      (double)hs->ns_held / MS);
+	assert_int_equal(hs->overruns, 0);
+	assert_int_equal(w.v[0]->overruns, 0);
+	assert_true(hs->user_hangs >= GVT_MAX_OVERRUNS + 1);
+	assert_int_equal(resets, hs->user_hangs);
+	assert_true(resets <= 400 * MS / (2 * spell) + 1);
+	assert_false(w.v[0]->banned);
+	assert_false(vgpu_dead(w.v[0]));
+	assert_true(w.hog_resubmits >= GVT_MAX_OVERRUNS);
+	assert_int_not_equal(gi_read32(&w.g[0], w.seq_gpa[0]), 0xdead);
+	for (i = 1; i < NV; i++) {
+		const struct vgpu_stats *s = vgpu_get_stats(w.v[i]);
+
+		assert_false(vgpu_failed(w.v[i]));
+		assert_int_equal(s->workloads_failed, 0);
+		assert_int_equal(s->user_hangs, 0);
+		assert_true(w.vs[i].done > 50);
+		assert_true(w.vs[i].worst_ns <
+			    GVT_TIMESLICE_NS + GVT_OVERRUN_NS + 2 * MS);
+	}
+	world_fini(&w);
+}
+
 /* The bound off: a victim waits for the 2 s hang timeout, and the hog is
  * never banned (the behaviour the issue reported). */
 static void test_unbounded_baseline(void **state)
@@ -264,7 +319,7 @@ static void test_unbounded_baseline(void **state)
 	int i;
 
 	(void)state;
-	world_init(&w, 100000 * MS, MS);
+	world_init(&w, 100000 * MS, MS, false);
 	run(&w, 2500 * MS);
 	report(&w, "unbounded");
 	assert_int_equal(vgpu_get_stats(w.v[0])->overruns, 0);
@@ -281,7 +336,7 @@ static void test_alone_not_charged(void **state)
 	int k;
 
 	(void)state;
-	world_init(&w, 0, MS / 10);
+	world_init(&w, 0, MS / 10, false);
 	hog_submit(&w);
 	for (k = 0; k < 2000; k++) { /* 200 ms */
 		gi_service(&w.g[0]);
@@ -297,6 +352,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hog_is_bounded_and_banned),
+		cmocka_unit_test(test_user_hog_is_bounded_not_banned),
 		cmocka_unit_test(test_alone_not_charged),
 		cmocka_unit_test(test_unbounded_baseline),
 	};
