@@ -391,6 +391,10 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
 	}
 	vgpu_dev_attach(vm_by_id(id), v);
 	set_ppgtt(c, v);
+	if (c->vgpu_batch_kib && (err = vgpu_set_batch_budget(v, c->vgpu_batch_kib)))
+		kprintf("vm '%s': vgpu_batch_kib=%u not applied (error %d): "
+			"%u KiB\n", c->name, c->vgpu_batch_kib, err,
+			vgpu_batch_budget(v));
 	vgpu_gm_ranges(v, &lb, &ls, &hb, &hs);
 	kprintf("vm '%s': vGPU %d: low GM %llx+%llx, high GM %llx+%llx, "
 		"%u fences\n", c->name, vgpu_id(v), (unsigned long long)lb,
