@@ -116,6 +116,7 @@ static void unback(struct vgpu *v, int32_t i)
 	pg->va = NULL;
 	pg->hpa = 0;
 	v->sbb.backed--;
+	v->sbb.gen++;
 }
 
 /* Idle: keep VGPU_SBB_REST_PAGES backed, give the rest back. */
@@ -175,6 +176,7 @@ static int32_t back_one(struct vgpu *v)
 			  gen8_ggtt_pte_encode(pg->hpa));
 	gpu_hw_ggtt_flush(v->gvt->hw);
 	p->backed++;
+	p->gen++;
 	note_backed(v);
 	return i;
 }

@@ -141,6 +141,7 @@ struct sbb_pool {
 	uint32_t used; /* held by workloads */
 	uint32_t backed; /* with a host page */
 	uint32_t peak_backed;
+	uint32_t gen; /* bumped when a page is backed or given back */
 	int32_t free_backed, free_bare; /* free lists */
 	struct sbb_page *pg;
 	size_t pg_pages;
