@@ -510,6 +510,13 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 		(unsigned long long)s->scan_priv_nooped,
 		(unsigned long long)s->scan_regs_neutralized,
 		(unsigned long long)s->user_faults);
+	/* The shadow batch pool (gpu/vgpu/vgpu_own_gm.c), in 4 KiB pages. */
+	kprintf("  batch pool: pages %llu now, peak %llu; waits %llu, "
+		"requests over the budget %llu\n",
+		(unsigned long long)s->sbb_pages,
+		(unsigned long long)s->sbb_pages_peak,
+		(unsigned long long)s->sbb_waits,
+		(unsigned long long)s->sbb_too_big);
 	/* gHyvi's unit costs for make bench (tools/bench-exits). */
 	if (s->wp_changes || s->recon_pages)
 		kprintf("  ghyvi costs: ept %llu in %llu ns, snapshots %llu in "
