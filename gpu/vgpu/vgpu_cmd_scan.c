@@ -15,9 +15,10 @@
  *    left, that command moves to a new page and the old one ends with a
  *    chain to it. So a copy grows a page at a time wherever the pool has
  *    one, and a first-level copy and the second-level ones it calls share
- *    the pool without a fixed split (vgpu_own_gm.c). GVT-g shadows batches the same way (cmd_parser.c
- *    perform_bb_shadow) but submits the guest's own pages for PPGTT ones;
- *    here a guest rewriting its batch after submission changes nothing.
+ *    the pool without a fixed split (vgpu_own_gm.c). GVT-g shadows
+ *    batches the same way (cmd_parser.c perform_bb_shadow) but submits
+ *    the guest's own pages for PPGTT ones; here a guest rewriting its
+ *    batch after submission changes nothing.
  * A copy is fetched by the GPU through the GGTT, i.e. as a privileged
  * batch on Gen9, so a copy of a non-privileged (PPGTT) batch is made to
  * mean what the hardware would do with the original: GGTT and
