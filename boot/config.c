@@ -85,6 +85,8 @@ static void end_vm(struct parser *p)
 		cfg_err_at(p, p->sec_line, "vgpu_ppgtt given without a vGPU");
 	if (seen(p, VK_TRACE) && !low && !high)
 		cfg_err_at(p, p->sec_line, "vgpu_trace given without a vGPU");
+	if (seen(p, VK_BATCH_KIB) && !low && !high)
+		cfg_err_at(p, p->sec_line, "vgpu_batch_kib given without a vGPU");
 
 	vm->has_vgpu = low && high;
 	if (!vm->has_vgpu) {
@@ -94,6 +96,7 @@ static void end_vm(struct parser *p)
 		vm->fences = 0;
 		vm->ppgtt = HVCFG_PPGTT_STRICT;
 		vm->vgpu_trace = false;
+		vm->vgpu_batch_kib = 0;
 	} else {
 		if (!seen(p, VK_FENCES))
 			vm->fences = HVCFG_DEFAULT_FENCES;

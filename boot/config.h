@@ -47,6 +47,9 @@
 #define HVCFG_GM_MIN		(1ull << 20)
 #define HVCFG_GM_MAX		(4ull << 30)	/* each of low and high GM */
 #define HVCFG_FENCES_MAX	32
+/* vgpu_batch_kib= (gpu/vgpu/vgpu_priv.h VGPU_SBB_MIN_KIB/MAX_KIB) */
+#define HVCFG_BATCH_KIB_MIN	256
+#define HVCFG_BATCH_KIB_MAX	65536
 #define HVCFG_SLICE_MS_MIN	1
 #define HVCFG_SLICE_MS_MAX	1000
 
@@ -124,6 +127,7 @@ struct hvcfg_vm {
 	uint32_t fences;		/* 0 without a vGPU */
 	enum hvcfg_ppgtt ppgtt;		/* ADAPTIVE unless given */
 	bool vgpu_trace;		/* log every guest access to the vGPU */
+	uint32_t vgpu_batch_kib;	/* shadow batch budget; 0: default */
 	bool no_autostart;		/* autostart=no: created only by the
 					 * shell's `vm NAME start` */
 };

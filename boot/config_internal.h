@@ -89,7 +89,9 @@ enum {
 enum {
 	VK_MEMORY, VK_KERNEL, VK_RAMDISK, VK_CMDLINE,
 	VK_LOW_GM, VK_HIGH_GM, VK_FENCES, VK_PPGTT, VK_TRACE, VK_VCPUS,
-	VK_AUTOSTART, NR_VK
+	VK_AUTOSTART,
+	VK_BATCH_KIB,
+	NR_VK
 };
 
 _Static_assert(NR_GK <= MAX_KEYS && NR_VK <= MAX_KEYS, "parser.seen too small");

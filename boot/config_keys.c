@@ -521,6 +521,24 @@ static bool set_autostart(struct parser *p, const struct key *k,
 	return true;
 }
 
+/* vgpu_batch_kib=: the VM's shadow batch budget (gpu/vgpu/vgpu_own_gm.c),
+ * KiB: at least a 1 MiB request plus room for another, a whole number of
+ * 4 KiB pages, and no more than the mediator offers one vGPU. */
+static bool set_batch_kib(struct parser *p, const struct key *k,
+			  struct span v)
+{
+	uint64_t x;
+
+	if (!cfg_parse_number(v, &x))
+		return bad_value(p, k, v, "is not a number");
+	if (x < HVCFG_BATCH_KIB_MIN || x > HVCFG_BATCH_KIB_MAX)
+		return bad_value(p, k, v, "is out of range (256..65536)");
+	if (x % 4)
+		return bad_value(p, k, v, "is not a multiple of 4");
+	p->vm->vgpu_batch_kib = (uint32_t)x;
+	return true;
+}
+
 /* Known so that the error says why instead of "unknown key". */
 static bool set_vcpus(struct parser *p, const struct key *k, struct span v)
 {
@@ -542,4 +560,5 @@ const struct key cfg_vm_keys[NR_VK] = {
 	[VK_TRACE]	= { "vgpu_trace", false, set_trace, NULL },
 	[VK_VCPUS]	= { "vcpus", false, set_vcpus, NULL },
 	[VK_AUTOSTART]	= { "autostart", false, set_autostart, NULL },
+	[VK_BATCH_KIB]	= { "vgpu_batch_kib", false, set_batch_kib, NULL },
 };

@@ -188,6 +188,9 @@ struct vgpu_stats {
 	uint64_t scan_regs_neutralized;
 	uint64_t workloads_rejected;
 	uint64_t user_faults; /* user batches refused: their request failed */
+	/* shadow batch pool (per VM budget): pages backed now and at most,
+	 * submissions that waited for it, requests larger than all of it */
+	uint64_t sbb_pages, sbb_pages_peak, sbb_waits, sbb_too_big;
 	/* cycles per phase (ns) */
 	uint64_t ns_mmio, ns_ggtt, ns_shadow, ns_scan, ns_dispatch,
 		ns_complete, ns_switch, ns_on_hw;
@@ -373,6 +376,14 @@ int vgpu_create(struct gvt *gvt, const struct vgpu_type *t, uint32_t vm,
 void vgpu_destroy(struct vgpu *v);
 
 int vgpu_id(const struct vgpu *v);
+/* The VM's shadow batch budget (hv.cfg vgpu_batch_kib=): how much batch
+ * memory its requests may hold at once, KiB, a multiple of 4 in
+ * 256..65536 (vGPUs start with 2048). Only while the vGPU holds no batch
+ * copies (before its guest runs): -GPU_EBUSY otherwise, -GPU_EINVAL out
+ * of range, -GPU_ENOSPC when the host's GM for the pools is used up (the
+ * old budget stays then). */
+int vgpu_set_batch_budget(struct vgpu *v, uint32_t kib);
+uint32_t vgpu_batch_budget(const struct vgpu *v);
 const struct vgpu_stats *vgpu_get_stats(const struct vgpu *v);
 /* The vGPU's slices in GGTT address space (host == guest addresses);
  * high: its first high range (the only one of a contiguous vGPU; what

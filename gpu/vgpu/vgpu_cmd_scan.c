@@ -6,13 +6,19 @@
  *  - the ring segment head..tail is already copied into the vGPU's shadow
  *    ring (vgpu_workload.c) and scanned there;
  *  - every batch, of every level and both address spaces, is copied into
- *    the vGPU's shadow batch area (hypervisor-owned GM, outside every
+ *    the vGPU's shadow batch pool (hypervisor-owned GM, outside every
  *    guest GGTT range, never in a shadow PPGTT, never in EPT) while it is
  *    scanned, and each MI_BATCH_BUFFER_START that reaches it (in the ring
  *    copy or in the calling batch's copy) is patched to the copy, GGTT
- *    address space. GVT-g shadows batches the same way (cmd_parser.c
- *    perform_bb_shadow) but submits the guest's own pages for PPGTT ones;
- *    here a guest rewriting its batch after submission changes nothing.
+ *    address space. A copy is a run of pool pages: where the next command
+ *    would not fit a page with room for one more MI_BATCH_BUFFER_START
+ *    left, that command moves to a new page and the old one ends with a
+ *    chain to it. So a copy grows a page at a time wherever the pool has
+ *    one, and a first-level copy and the second-level ones it calls share
+ *    the pool without a fixed split (vgpu_own_gm.c). GVT-g shadows
+ *    batches the same way (cmd_parser.c perform_bb_shadow) but submits
+ *    the guest's own pages for PPGTT ones; here a guest rewriting its
+ *    batch after submission changes nothing.
  * A copy is fetched by the GPU through the GGTT, i.e. as a privileged
  * batch on Gen9, so a copy of a non-privileged (PPGTT) batch is made to
  * mean what the hardware would do with the original: GGTT and
@@ -26,8 +32,13 @@
  * Lengths, address fields, alignment and access sizes come from the
  * shared table gpu/hw/gen9_cmd_table.h, the one the model executes with.
  * Bounded: SCAN_MAX_CMDS commands, SCAN_MAX_BATCHES batch starts, the
- * shadow batch area, two batch levels - a chain of batches that loops
- * forever is rejected, not followed forever. */
+ * VM's shadow batch budget, two batch levels - a chain of batches that
+ * loops forever is rejected, not followed forever. A loop is found by
+ * starts, whatever the size of its body: a chain back to a batch already
+ * started at that level since the level was entered repeats for ever (a
+ * copy has no conditional control flow: predicated and offset starts and
+ * conditional ends are refused), so it counts as more starts than
+ * SCAN_MAX_BATCHES at once, before its body is copied again. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 
@@ -39,9 +50,11 @@ struct scan_src {
 	uint64_t addr; /* batch: graphics address of the current command */
 	uint64_t start; /* batch: where it began */
 	uint32_t pos, left; /* ring: byte offset in the shadow ring, bytes */
-	uint32_t copy_off; /* batch: its copy in the shadow batch area */
-	uint32_t copied; /* bytes of it copied so far */
-	uint32_t limit; /* end of its area in the shadow batch area */
+	/* batch: its copy's current pool page holds the source bytes from
+	 * seg_src on, at seg_off; copied: source bytes copied so far (the
+	 * copy reads ahead, never past the page). */
+	int32_t page;
+	uint32_t seg_src, seg_off, copied;
 };
 
 struct scanner {
@@ -58,13 +71,26 @@ struct scanner {
 	 * events raised by then, and whether its batch is a user one. */
 	uint32_t top_cut, top_events;
 	bool top_ppgtt;
+	/* Free room after the last finished copy (page -1: none): the next
+	 * copy starts there, so many small batches share a page. */
+	int32_t tail_page;
+	uint32_t tail_off;
+	/* v->scan_seen[seen_base[l] .. nseen): batches started at level l
+	 * since it was entered. */
+	uint32_t nseen, seen_base[SCAN_BB_LEVELS + 1];
 };
+
+_Static_assert(sizeof(((struct vgpu *)0)->scan_seen) ==
+		       SCAN_MAX_BATCHES * sizeof(uint64_t),
+	       "one entry per batch start");
 
 /* A refusal inside a user batch is that batch's fault, as a hang or a
  * page fault of it would be on the hardware: the ring up to its batch
  * start may run (the request's init breadcrumb marks it started), and
  * i915 then fails just that request. Out of shadow space is ours, not
- * the batch's: it keeps the workload waiting instead. */
+ * the batch's: it keeps the workload waiting instead (-GPU_ENOSPC). A
+ * request larger than the VM's whole budget can never run (-GPU_E2BIG):
+ * it fails like any other refused user batch. */
 static void note_user_fault(struct scanner *s, int err)
 {
 	struct scan_result *r = s->res;
@@ -106,39 +132,105 @@ static int ppgtt_read(struct scanner *s, uint64_t addr, void *buf, uint32_t len)
 }
 
 /* Make sure the copy of a batch reaches `upto` bytes, in steps of
- * SCAN_COPY_STEP bytes (never across a source page): a small batch costs
- * a small copy, a large one few calls. */
+ * SCAN_COPY_STEP bytes (never across a source page nor past the copy's
+ * page): a small batch costs a small copy, a large one few calls. */
 #define SCAN_COPY_STEP 256u
+
+static uint8_t *copy_at(struct scanner *s, const struct scan_src *src,
+			uint32_t off)
+{
+	return vgpu_sbb_va(s->v, src->page) + src->seg_off + (off - src->seg_src);
+}
 
 static int copy_upto(struct scanner *s, struct scan_src *src, uint32_t upto)
 {
-	uint8_t *area = s->e->sbb.va + src->copy_off;
-	uint32_t room = src->limit - src->copy_off;
+	uint32_t page_end = src->seg_src + VGPU_PAGE - src->seg_off;
 
 	if (upto > SCAN_MAX_BATCH_BYTES)
 		return -GPU_E2BIG;
-	if (upto > room)
-		return -GPU_ENOSPC;
+	if (upto > page_end) /* fit_command() moves commands first */
+		return -GPU_ERANGE;
 	while (src->copied < upto) {
 		uint64_t ga = src->start + src->copied;
 		uint32_t chunk = VGPU_PAGE - (uint32_t)(ga & 0xfff);
 		int ret;
 
-		if (chunk > room - src->copied)
-			chunk = room - src->copied;
+		if (chunk > page_end - src->copied)
+			chunk = page_end - src->copied;
 		if (chunk > upto - src->copied + SCAN_COPY_STEP - 4)
 			chunk = (upto - src->copied + SCAN_COPY_STEP - 1) &
 				~(SCAN_COPY_STEP - 1);
 		if (src->ppgtt)
-			ret = ppgtt_read(s, ga, area + src->copied, chunk);
+			ret = ppgtt_read(s, ga, copy_at(s, src, src->copied), chunk);
 		else
-			ret = vgpu_gm_rw(s->v, ga, area + src->copied, chunk, false);
+			ret = vgpu_gm_rw(s->v, ga, copy_at(s, src, src->copied),
+					 chunk, false);
 		if (ret)
 			return ret;
 		src->copied += chunk;
 		s->res->bb_bytes_copied += chunk;
 	}
 	return 0;
+}
+
+/* A page of the pool for a new copy: the free room after the last
+ * finished copy if it is worth it and of the same privilege (a page holds
+ * user or privileged copies, never both: a hang is charged by the page the
+ * engine stopped in), else a page of its own. */
+static int copy_begin(struct scanner *s, struct scan_src *src, bool user)
+{
+	int32_t page;
+
+	src->seg_src = src->copied = 0;
+	if (s->tail_page >= 0 && s->tail_off + SCAN_COPY_STEP <= VGPU_PAGE &&
+	    s->v->sbb.pg[s->tail_page].user == user) {
+		src->page = s->tail_page;
+		src->seg_off = s->tail_off;
+		s->tail_page = -1;
+		return 0;
+	}
+	page = vgpu_sbb_alloc(s->v, s->w, user);
+	if (page < 0)
+		return page;
+	src->page = page;
+	src->seg_off = 0;
+	return 0;
+}
+
+/* The current command of a batch, `dwords` long, must fit its copy's page
+ * with room for a MI_BATCH_BUFFER_START after it. If not, it and what was
+ * read ahead move to a new page and the old one chains there (GGTT, the
+ * level unchanged: a chain replaces the current batch at its level). */
+static int fit_command(struct scanner *s, uint32_t dwords)
+{
+	struct scan_src *src = &s->lvl[s->depth];
+	uint32_t o = (uint32_t)(src->addr - src->start);
+	uint32_t at = src->seg_off + (o - src->seg_src);
+	uint32_t jump[3] = { MI_BATCH_BUFFER_START_GEN8, 0, 0 };
+	uint8_t *old;
+	int32_t page;
+
+	if (at + 4 * dwords + VGPU_SBB_JUMP <= VGPU_PAGE)
+		return 0;
+	page = vgpu_sbb_alloc(s->v, s->w, src->ppgtt);
+	if (page < 0)
+		return page;
+	old = copy_at(s, src, o);
+	if (src->copied > o)
+		memcpy(vgpu_sbb_va(s->v, page), old, src->copied - o);
+	jump[1] = vgpu_sbb_gm(s->v, page);
+	memcpy(old, jump, sizeof(jump));
+	src->page = page;
+	src->seg_src = o;
+	src->seg_off = 0;
+	return 0;
+}
+
+static const char *pool_why(int err)
+{
+	return err == -GPU_E2BIG ? "batches larger than the VM's shadow batch budget"
+	       : err == -GPU_ENOSPC ? "shadow batch pool full"
+				    : "no host memory for a shadow batch";
 }
 
 /* Where dword i of the current command is in hypervisor memory: the
@@ -160,7 +252,7 @@ static int locate(struct scanner *s, uint32_t i, uint8_t **at)
 	ret = copy_upto(s, src, off + 4);
 	if (ret)
 		return ret;
-	*at = s->e->sbb.va + src->copy_off + off;
+	*at = copy_at(s, src, off);
 	return 0;
 }
 
@@ -428,42 +520,47 @@ static int noop_command(struct scanner *s, uint32_t len)
 
 /* ---- batch buffers ---------------------------------------------------------- */
 
-static uint32_t area_base(int level)
+/* A batch copy is final (ended or chained away at the command at its
+ * current position, `len` dwords): what follows in its page is free for
+ * the next copy. */
+static void copy_done(struct scanner *s, const struct scan_src *src,
+		      uint32_t len)
 {
-	return level == 1 ? 0 : VGPU_SBB_L1_PAGES * VGPU_PAGE;
+	uint32_t end = (uint32_t)(src->addr - src->start) + 4 * len;
+
+	s->tail_page = src->page;
+	s->tail_off = (src->seg_off + (end - src->seg_src) + 63) & ~63u;
 }
 
-static uint32_t area_end(const struct vgpu_engine *e, int level)
+/* A batch started at `level`; entered: from the ring or by a call, which
+ * forgets what that level started before. Nonzero when the target was
+ * started at this level since it was entered: a loop. */
+static int seen_start(struct scanner *s, int level, bool entered,
+		      uint64_t target, bool ppgtt)
 {
-	return level == 1 ? VGPU_SBB_L1_PAGES * VGPU_PAGE : e->sbb.pages * VGPU_PAGE;
-}
+	/* target is dword aligned: bits 0-1 say privilege and level */
+	uint64_t key = target | (ppgtt ? 1 : 0) | (level == 2 ? 2 : 0);
+	uint32_t i;
 
-/* A batch copy is final (ended or chained away): its area keeps it until
- * the engine's queue drains. */
-static void copy_done(struct scanner *s, const struct scan_src *src, int level)
-{
-	uint32_t lo = s->e->sbb.gm + src->copy_off, hi = lo + src->copied;
-	uint32_t *span_lo = src->ppgtt ? &s->w->user_lo : &s->w->priv_lo;
-	uint32_t *span_hi = src->ppgtt ? &s->w->user_hi : &s->w->priv_hi;
-
-	s->e->sbb_used[level - 1] = src->copy_off + src->copied - area_base(level);
-	/* Where user and privileged copies lie: a hang is charged by the
-	 * address the engine stopped at (vgpu_sched.c). */
-	if (*span_hi == *span_lo || lo < *span_lo)
-		*span_lo = lo;
-	if (hi > *span_hi)
-		*span_hi = hi;
+	if (entered)
+		s->nseen = s->seen_base[level] = level == 1 ? 0 : s->nseen;
+	for (i = s->seen_base[level]; i < s->nseen; i++)
+		if (s->v->scan_seen[i] == key)
+			return -1;
+	if (s->nseen < SCAN_MAX_BATCHES)
+		s->v->scan_seen[s->nseen++] = key;
+	return 0;
 }
 
 static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)
 {
 	bool second = hdr & MI_BATCH_SECOND_LEVEL;
-	struct scan_src *cur = &s->lvl[s->depth], *next;
+	struct scan_src *cur = &s->lvl[s->depth], *next, copy;
 	/* Privilege is never raised: a batch a PPGTT batch starts is
 	 * non-privileged whatever its address-space bit says (as the model
 	 * runs it). */
 	bool ppgtt = (hdr & MI_BATCH_PPGTT) || nonpriv(s);
-	uint32_t lo, hi, copy_off;
+	uint32_t lo, hi;
 	int level = cur->kind == SRC_RING || second ? s->depth + 1 : s->depth;
 	uint64_t target;
 	int ret;
@@ -487,19 +584,23 @@ static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)
 		return reject(s, -GPU_EPERM, hdr, target, "batch nesting too deep");
 	if (!ppgtt && !vgpu_gm_valid(s->v, target, 4))
 		return reject(s, -GPU_EPERM, hdr, target, "batch outside the vGPU");
+	if (seen_start(s, level, level > s->depth, target, ppgtt))
+		return reject(s, -GPU_E2BIG, hdr, target,
+			      "too many batch starts (the chain loops)");
 	if (level == s->depth) /* a chain: the current batch ends here */
-		copy_done(s, cur, level);
-	copy_off = area_base(level) + ((s->e->sbb_used[level - 1] + 63) & ~63u);
-	if (copy_off >= area_end(s->e, level))
-		return reject(s, -GPU_ENOSPC, hdr, target, "shadow batch area full");
+		copy_done(s, cur, len);
 	if (cur->kind == SRC_RING) {
 		s->top_cut = s->w->s_len - cur->left;
 		s->top_events = s->res->events;
 		s->top_ppgtt = ppgtt;
 	}
-	/* Run the copy: GGTT address space, its address in the shadow area. */
+	memset(&copy, 0, sizeof(copy));
+	ret = copy_begin(s, &copy, ppgtt);
+	if (ret)
+		return reject(s, ret, hdr, target, pool_why(ret));
+	/* Run the copy: GGTT address space, its address in the pool. */
 	patch(s, 0, hdr & ~MI_BATCH_PPGTT);
-	patch(s, 1, s->e->sbb.gm + copy_off);
+	patch(s, 1, vgpu_sbb_gm(s->v, copy.page) + copy.seg_off);
 	patch(s, 2, 0);
 	if (level > s->depth) {
 		/* A call: the caller resumes after this command. */
@@ -507,12 +608,10 @@ static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)
 		s->depth++;
 	}
 	next = &s->lvl[s->depth];
-	memset(next, 0, sizeof(*next));
+	*next = copy;
 	next->kind = SRC_BB;
 	next->ppgtt = ppgtt;
 	next->addr = next->start = target;
-	next->copy_off = copy_off;
-	next->limit = area_end(s->e, level);
 	return 1; /* position already updated */
 }
 
@@ -522,7 +621,7 @@ static int bb_end(struct scanner *s, uint32_t hdr)
 
 	if (cur->kind == SRC_RING)
 		return reject(s, -GPU_EINVAL, hdr, 0, "batch end in the ring");
-	copy_done(s, cur, s->depth);
+	copy_done(s, cur, 1);
 	s->depth--;
 	return 1;
 }
@@ -625,12 +724,22 @@ static int scan_one(struct scanner *s)
 	uint32_t hdr, len;
 	int ret;
 
+	if (s->lvl[s->depth].kind == SRC_BB) {
+		ret = fit_command(s, 1);
+		if (ret)
+			return reject(s, ret, 0, s->lvl[s->depth].addr, pool_why(ret));
+	}
 	ret = fetch(s, 0, &hdr);
 	if (ret)
 		return reject(s, ret, 0, s->lvl[s->depth].addr, "cannot read command");
 	len = gen9_cmd_length_engine(hdr, s->e->id);
 	if (!len)
 		return reject(s, -GPU_EINVAL, hdr, 0, "undecodable command");
+	if (s->lvl[s->depth].kind == SRC_BB) {
+		ret = fit_command(s, len);
+		if (ret)
+			return reject(s, ret, hdr, s->lvl[s->depth].addr, pool_why(ret));
+	}
 	if (s->lvl[s->depth].kind == SRC_RING && 4 * len > s->lvl[0].left)
 		return reject(s, -GPU_EINVAL, hdr, 0, "command runs past the tail");
 	if (nonpriv(s) && (gen9_cmd_flags(hdr) & GEN9_CMD_PRIV)) {
@@ -671,6 +780,7 @@ int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
 	s.w = w;
 	s.res = res;
 	s.root_gpa = v->mm[w->mm].root_gpa;
+	s.tail_page = -1;
 	s.lvl[0].kind = SRC_RING;
 	s.lvl[0].pos = w->s_head;
 	s.lvl[0].left = w->s_len;

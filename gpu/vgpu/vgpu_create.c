@@ -63,6 +63,10 @@ static int gvt_layout(struct gvt *gvt)
 	gvt->high.base = gvt->aperture_size + p->host_high_gm;
 	gvt->high.size = gvt->ggtt_size - gvt->high.base;
 	gvt->own_gm_base = gvt->high.base - GVT_OWN_GM_SIZE;
+	/* The rest of the host's high part holds the vGPUs' shadow batch
+	 * pools, one window of its budget each (vgpu_own_gm.c). */
+	gvt->sbb_region.base = gvt->aperture_size;
+	gvt->sbb_region.size = gvt->own_gm_base - gvt->aperture_size;
 	gvt->fence_used = p->host_fences >= 32 ? ~0u : (1u << p->host_fences) - 1;
 	gvt->engine_mask = p->engine_mask ? p->engine_mask
 			   : info->engine_mask ? info->engine_mask : DEFAULT_ENGINES;
@@ -300,6 +304,8 @@ static int vgpu_state_init(struct vgpu *v)
 		return -GPU_ENOMEM;
 	ret = vgpu_ggtt_init(v);
 	if (!ret)
+		ret = vgpu_sbb_init(v, VGPU_SBB_DEFAULT_KIB);
+	if (!ret)
 		ret = vgpu_ppgtt_init(v);
 	if (!ret)
 		ret = vgpu_engines_init(v);
@@ -370,6 +376,7 @@ void vgpu_destroy(struct vgpu *v)
 	if (v->vreg.page)
 		vgpu_fence_reset(v);
 	vgpu_engines_fini(v);
+	vgpu_sbb_fini(v);
 	vgpu_ppgtt_fini(v);
 	vgpu_ggtt_fini(v);
 	gvt_free_pages(gvt, v->unknown_logged, GEN9_MMIO_SIZE / 4 / 8 / VGPU_PAGE);

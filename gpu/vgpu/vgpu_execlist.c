@@ -158,7 +158,6 @@ static int desc_check(struct vgpu *v, uint64_t desc)
 static int execlist_queue(struct vgpu *v, struct vgpu_engine *e,
 			  uint64_t desc0, uint64_t desc1)
 {
-	uint32_t sbb_before[2] = { e->sbb_used[0], e->sbb_used[1] };
 	int ret = desc_check(v, desc0);
 
 	if (!ret && desc1)
@@ -167,16 +166,16 @@ static int execlist_queue(struct vgpu *v, struct vgpu_engine *e,
 		ret = vgpu_workload_create(v, e, desc0, desc1, true);
 	if (!ret && desc1) {
 		ret = vgpu_workload_create(v, e, desc1, 0, false);
-		if (ret == -GPU_EAGAIN) {
+		if (ret == -GPU_EAGAIN)
 			vgpu_workload_unqueue_last(v, e);
-			e->sbb_used[0] = sbb_before[0];
-			e->sbb_used[1] = sbb_before[1];
-		}
 	}
 	return ret;
 }
 
-/* Waiting pairs keep their order: a new one queues behind them. */
+/* Waiting pairs keep their order, vGPU-wide: a new one queues behind
+ * them. An honest i915 has at most one pair per engine unacknowledged
+ * (it waits for the CSB event of the last); more than VGPU_DEFER_MAX is
+ * an execlist protocol the vGPU does not follow. */
 static void execlist_defer(struct vgpu *v, struct vgpu_engine *e,
 			   uint64_t desc0, uint64_t desc1)
 {
@@ -186,14 +185,38 @@ static void execlist_defer(struct vgpu *v, struct vgpu_engine *e,
 	}
 	e->deferred[e->n_deferred].desc0 = desc0;
 	e->deferred[e->n_deferred].desc1 = desc1;
+	e->deferred[e->n_deferred].seq = v->sbb.defer_seq++;
 	e->n_deferred++;
 	v->stats.elsp_deferred++;
 }
 
-/* After a completion: queue what waited, oldest first, while it fits. */
-void vgpu_execlist_retry_deferred(struct vgpu *v, struct vgpu_engine *e)
+/* The engine whose first waiting pair came first, or NULL. */
+static struct vgpu_engine *oldest_waiter(struct vgpu *v)
 {
-	while (e->n_deferred && !v->failed) {
+	struct vgpu_engine *best = NULL;
+	int id;
+
+	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
+		struct vgpu_engine *e = &v->eng[id];
+
+		if (e->present && e->n_deferred &&
+		    (!best || e->deferred[0].seq < best->deferred[0].seq))
+			best = e;
+	}
+	return best;
+}
+
+/* After a completion (any engine: the batch pool is the vGPU's): queue
+ * what waited, oldest first across engines, while it fits. The oldest
+ * that does not fit stops the rest, so a large request is not starved
+ * by smaller ones behind it; each pass is bounded by the waiting pairs
+ * (VGPU_DEFER_MAX per engine). */
+void vgpu_execlist_retry_deferred(struct vgpu *v, struct vgpu_engine *done)
+{
+	struct vgpu_engine *e;
+
+	(void)done;
+	while (!v->failed && (e = oldest_waiter(v))) {
 		int ret = execlist_queue(v, e, e->deferred[0].desc0,
 					 e->deferred[0].desc1);
 
@@ -221,7 +244,7 @@ static void execlist_submit(struct vgpu *v, struct vgpu_engine *e,
 	}
 	if (!(desc1 & GEN8_CTX_VALID))
 		desc1 = 0;
-	ret = e->n_deferred ? -GPU_EAGAIN : execlist_queue(v, e, desc0, desc1);
+	ret = oldest_waiter(v) ? -GPU_EAGAIN : execlist_queue(v, e, desc0, desc1);
 	if (ret == -GPU_EAGAIN) {
 		execlist_defer(v, e, desc0, desc1);
 		return;
@@ -415,6 +438,9 @@ void vgpu_execlist_stop(struct vgpu *v, uint32_t mask)
 	}
 	v->failed = false;
 	v->fault_user = false;
+	/* Pairs of other engines may have waited for pool pages the
+	 * dropped work held. */
+	vgpu_execlist_retry_deferred(v, NULL);
 }
 
 /* GDRST: forget queued work and the virtual execlist state of the
@@ -459,9 +485,6 @@ int vgpu_engines_init(struct vgpu *v)
 		if (!ret)
 			ret = gvt_own_obj_alloc(gvt, v->own_slot, &cursor,
 						VGPU_SRING_PAGES, &e->sring);
-		if (!ret)
-			ret = gvt_own_obj_alloc(gvt, v->own_slot, &cursor,
-						VGPU_SBB_PAGES, &e->sbb);
 		if (ret)
 			return ret;
 		engine_virtual_reset(v, e);
@@ -478,6 +501,5 @@ void vgpu_engines_fini(struct vgpu *v)
 
 		gvt_own_obj_free(v->gvt, &e->sctx);
 		gvt_own_obj_free(v->gvt, &e->sring);
-		gvt_own_obj_free(v->gvt, &e->sbb);
 	}
 }

@@ -1,8 +1,10 @@
 /* The mediator's own objects in GGTT space: per vGPU and engine a shadow
- * context, a shadow ring and a shadow batch area, and per physical engine
- * a status page. They live at the top of the host's high reservation, one
- * fixed slot of GVT_OWN_SLOT_PAGES per vGPU id (slot 0: the device), so
- * they never collide with guest GM and need no allocator beyond a cursor. */
+ * context and a shadow ring, and per physical engine a status page. They
+ * live at the top of the host's high reservation, one fixed slot of
+ * GVT_OWN_SLOT_PAGES per vGPU id (slot 0: the device), so they never
+ * collide with guest GM and need no allocator beyond a cursor. Below them
+ * in the same reservation: each vGPU's shadow batch pool (the end of this
+ * file), sized by its VM's budget. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 
@@ -41,4 +43,225 @@ void gvt_own_obj_free(struct gvt *gvt, struct own_obj *o)
 	gpu_hw_ggtt_flush(gvt->hw);
 	gvt_free_pages(gvt, o->va, o->pages);
 	memset(o, 0, sizeof(*o));
+}
+
+/* ---- the shadow batch pool ------------------------------------------------
+ *
+ * Every batch copy a vGPU's workloads run comes from one pool per vGPU
+ * (all its engines): a window of GGTT space of the VM's budget, carved
+ * from the host's high GM below the fixed slots, whose pages get a host
+ * page and a GGTT entry when first needed. The budget is the VM's alone,
+ * so one VM filling its pool takes nothing from another's. A workload
+ * holds its pages until it completes; when nothing holds any, the pool
+ * shrinks back to VGPU_SBB_REST_PAGES (the rest go back to the host). */
+
+static void list_push(struct sbb_pool *p, int32_t *head, int32_t i)
+{
+	p->pg[i].next = *head;
+	*head = i;
+}
+
+static int32_t list_pop(struct sbb_pool *p, int32_t *head)
+{
+	int32_t i = *head;
+
+	if (i >= 0)
+		*head = p->pg[i].next;
+	return i;
+}
+
+static void note_backed(struct vgpu *v)
+{
+	v->stats.sbb_pages = v->sbb.backed;
+	if (v->sbb.backed > v->sbb.peak_backed)
+		v->sbb.peak_backed = v->sbb.backed;
+	v->stats.sbb_pages_peak = v->sbb.peak_backed;
+}
+
+int vgpu_sbb_init(struct vgpu *v, uint32_t kib)
+{
+	struct sbb_pool *p = &v->sbb;
+	uint32_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->free_backed = p->free_bare = -1;
+	if (!kib)
+		kib = VGPU_SBB_DEFAULT_KIB;
+	if (kib < VGPU_SBB_MIN_KIB || kib > VGPU_SBB_MAX_KIB || kib % 4)
+		return -GPU_EINVAL;
+	p->budget = kib / 4;
+	p->pg_pages = ((size_t)p->budget * sizeof(*p->pg) + VGPU_PAGE - 1) /
+		      VGPU_PAGE;
+	p->pg = gvt_pages(v->gvt, p->pg_pages, NULL);
+	if (!p->pg)
+		return -GPU_ENOMEM;
+	if (gm_region_alloc(&v->gvt->sbb_region,
+			    (uint64_t)p->budget * VGPU_PAGE, &p->gm)) {
+		gvt_free_pages(v->gvt, p->pg, p->pg_pages);
+		p->pg = NULL;
+		return -GPU_ENOSPC;
+	}
+	memset(p->pg, 0, p->pg_pages * VGPU_PAGE);
+	for (i = p->budget; i-- > 0;)
+		list_push(p, &p->free_bare, (int32_t)i);
+	return 0;
+}
+
+static void unback(struct vgpu *v, int32_t i)
+{
+	struct sbb_page *pg = &v->sbb.pg[i];
+
+	gpu_hw_ggtt_write(v->gvt->hw, vgpu_sbb_gm(v, i) >> 12, 0);
+	gvt_free_pages(v->gvt, pg->va, 1);
+	pg->va = NULL;
+	pg->hpa = 0;
+	v->sbb.backed--;
+	v->sbb.gen++;
+}
+
+/* Idle: keep VGPU_SBB_REST_PAGES backed, give the rest back. */
+static void shrink(struct vgpu *v, uint32_t keep)
+{
+	struct sbb_pool *p = &v->sbb;
+	bool any = false;
+
+	while (p->backed > keep) {
+		int32_t i = list_pop(p, &p->free_backed);
+
+		if (i < 0)
+			break;
+		unback(v, i);
+		list_push(p, &p->free_bare, i);
+		any = true;
+	}
+	if (any)
+		gpu_hw_ggtt_flush(v->gvt->hw);
+	note_backed(v);
+}
+
+void vgpu_sbb_fini(struct vgpu *v)
+{
+	struct sbb_pool *p = &v->sbb;
+
+	uint32_t i;
+
+	if (!p->pg)
+		return;
+	/* Every page, also those of work abandoned on the GPU. */
+	for (i = 0; i < p->budget; i++)
+		if (p->pg[i].va)
+			unback(v, (int32_t)i);
+	gpu_hw_ggtt_flush(v->gvt->hw);
+	note_backed(v);
+	gm_region_free(&v->gvt->sbb_region, p->gm);
+	gvt_free_pages(v->gvt, p->pg, p->pg_pages);
+	p->pg = NULL;
+}
+
+static int32_t back_one(struct vgpu *v)
+{
+	struct sbb_pool *p = &v->sbb;
+	int32_t i = list_pop(p, &p->free_bare);
+	struct sbb_page *pg;
+
+	if (i < 0)
+		return -1;
+	pg = &p->pg[i];
+	pg->va = gvt_pages(v->gvt, 1, &pg->hpa);
+	if (!pg->va) {
+		list_push(p, &p->free_bare, i);
+		return -1;
+	}
+	gpu_hw_ggtt_write(v->gvt->hw, vgpu_sbb_gm(v, i) >> 12,
+			  gen8_ggtt_pte_encode(pg->hpa));
+	gpu_hw_ggtt_flush(v->gvt->hw);
+	p->backed++;
+	p->gen++;
+	note_backed(v);
+	return i;
+}
+
+/* user: the page will hold only copies of non-privileged batches (the
+ * scanner never mixes the two in a page), so where the engine stopped
+ * tells whose a hang is (vgpu_sched.c). */
+int vgpu_sbb_alloc(struct vgpu *v, struct workload *w, bool user)
+{
+	struct sbb_pool *p = &v->sbb;
+	int32_t i;
+
+	if (w->sbb_n >= p->budget) {
+		v->stats.sbb_too_big++;
+		return -GPU_E2BIG;
+	}
+	i = list_pop(p, &p->free_backed);
+	if (i < 0)
+		i = back_one(v);
+	if (i < 0) /* budget held by other work, or the host is out */
+		return p->used ? -GPU_ENOSPC : -GPU_ENOMEM;
+	p->pg[i].next = w->sbb_n ? w->sbb_first : -1;
+	p->pg[i].user = user;
+	w->sbb_first = i;
+	w->sbb_n++;
+	p->used++;
+	return i;
+}
+
+bool vgpu_sbb_user_at(const struct vgpu *v, const struct workload *w,
+		      uint64_t gm)
+{
+	const struct sbb_pool *p = &v->sbb;
+	int32_t i = w->sbb_n ? w->sbb_first : -1;
+	uint64_t page;
+
+	if (gm < p->gm || gm >= p->gm + (uint64_t)p->budget * VGPU_PAGE)
+		return false;
+	page = (gm - p->gm) / VGPU_PAGE;
+	for (; i >= 0; i = p->pg[i].next) /* w's pages: at most the budget */
+		if ((uint64_t)i == page)
+			return p->pg[i].user;
+	return false;
+}
+
+void vgpu_sbb_release(struct vgpu *v, struct workload *w)
+{
+	struct sbb_pool *p = &v->sbb;
+	int32_t i = w->sbb_n ? w->sbb_first : -1;
+
+	while (i >= 0) {
+		int32_t next = p->pg[i].next;
+
+		list_push(p, &p->free_backed, i);
+		p->used--;
+		i = next;
+	}
+	w->sbb_n = 0;
+	w->sbb_first = -1;
+	if (!p->used)
+		shrink(v, VGPU_SBB_REST_PAGES);
+}
+
+/* A new budget: a new window (the old one is given back first, so a
+ * vGPU can also grow into its own old space); on failure the old budget
+ * is set up again. */
+int vgpu_set_batch_budget(struct vgpu *v, uint32_t kib)
+{
+	uint32_t old = v->sbb.budget * 4;
+	int ret;
+
+	if (kib < VGPU_SBB_MIN_KIB || kib > VGPU_SBB_MAX_KIB || kib % 4)
+		return -GPU_EINVAL;
+	if (v->sbb.used)
+		return -GPU_EBUSY;
+	vgpu_sbb_fini(v);
+	ret = vgpu_sbb_init(v, kib);
+	if (ret && vgpu_sbb_init(v, old))
+		vgpu_err(v, "shadow batch pool lost: %d", ret);
+	if (!ret)
+		vgpu_info(v, "shadow batch budget %u KiB", kib);
+	return ret;
+}
+
+uint32_t vgpu_batch_budget(const struct vgpu *v)
+{
+	return v->sbb.budget * 4;
 }

@@ -105,12 +105,18 @@ struct ghyvi {
 
 #define VGPU_WL_QUEUE 8 /* workloads queued per engine per vGPU */
 #define VGPU_SRING_PAGES 16 /* shadow ring: 64 KiB */
-/* Shadow batches: the copies of every batch a workload runs. First-level
- * batches (and their chains) are copied into the first VGPU_SBB_L1_PAGES,
- * second-level ones into the rest: a first-level copy is still growing
- * while a second-level batch it calls is copied (vgpu_cmd_scan.c). */
-#define VGPU_SBB_PAGES 24 /* 96 KiB */
-#define VGPU_SBB_L1_PAGES 16 /* 64 KiB for first-level batches */
+/* Shadow batches: the copies of every batch a workload runs come from a
+ * per-vGPU pool of pages (vgpu_own_gm.c) shared by its engines: a window
+ * of GGTT space as large as the VM's budget (hv.cfg vgpu_batch_kib=),
+ * backed by hypervisor pages on demand, given back when the vGPU idles.
+ * A copy is a run of pool pages linked by MI_BATCH_BUFFER_STARTs
+ * (vgpu_cmd_scan.c), so copies of any level interleave without a fixed
+ * split. A workload holds its pages until it completes. */
+#define VGPU_SBB_DEFAULT_KIB 2048u /* one request of 1 MiB and more fits */
+#define VGPU_SBB_MIN_KIB 256u
+#define VGPU_SBB_MAX_KIB 65536u
+#define VGPU_SBB_REST_PAGES 16u /* kept backed while idle: 64 KiB */
+#define VGPU_SBB_JUMP 12u /* bytes of the MI_BATCH_BUFFER_START between pages */
 #define VGPU_DEFER_MAX 8 /* ELSP pairs that may wait for shadow space */
 #define VGPU_CTX_MAX_PAGES 22 /* RCS context image on gen9 */
 
@@ -120,6 +126,27 @@ struct own_obj {
 	uint32_t pages;
 	uint64_t hpa;
 	uint8_t *va;
+};
+
+/* One page of the shadow batch pool: page i is GGTT sbb_pool.gm + i * 4K. */
+struct sbb_page {
+	uint8_t *va; /* NULL: not backed (no GGTT entry) */
+	uint64_t hpa;
+	int32_t next; /* free list or the holding workload's list */
+	bool user; /* holds copies of non-privileged batches only */
+};
+
+struct sbb_pool {
+	uint64_t gm; /* GGTT window, budget pages */
+	uint32_t budget; /* pages */
+	uint32_t used; /* held by workloads */
+	uint32_t backed; /* with a host page */
+	uint32_t peak_backed;
+	uint32_t gen; /* bumped when a page is backed or given back */
+	int32_t free_backed, free_bare; /* free lists */
+	struct sbb_page *pg;
+	size_t pg_pages;
+	uint64_t defer_seq; /* next deferred pair's number */
 };
 
 struct workload {
@@ -145,10 +172,10 @@ struct workload {
 	 * shadow context holds where it stopped, and it goes back on as it
 	 * is, unseen by the guest (vgpu_sched.c). */
 	bool preempted;
-	/* GGTT spans [lo, hi) of the shadow copies of its user (PPGTT)
-	 * batches and of its privileged ones, from the scanner: where the
-	 * engine stopped tells whose a hang is (vgpu_sched.c). */
-	uint32_t user_lo, user_hi, priv_lo, priv_hi;
+	/* Shadow batch pool pages its copies use: a list through
+	 * sbb_page.next, sbb_n of them. */
+	int32_t sbb_first;
+	uint32_t sbb_n;
 };
 
 /* Virtual execlist: two slots, each an ELSP pair (gvt features §8). */
@@ -169,13 +196,13 @@ struct vgpu_engine {
 	uint8_t csb_wptr; /* last virtual CSB entry written, 7 = none */
 	struct workload wl[VGPU_WL_QUEUE];
 	unsigned int wl_head, wl_count;
-	struct own_obj sctx, sring, sbb;
+	struct own_obj sctx, sring;
 	uint32_t sring_tail, sring_used;
-	uint32_t sbb_used[2]; /* bytes of each shadow batch area in use */
-	/* ELSP pairs that found no shadow space (batch area, shadow ring or
-	 * workload queue) while earlier work of this engine was queued: they
-	 * wait, in order, until that work completes (vgpu_execlist.c). */
-	struct { uint64_t desc0, desc1; } deferred[VGPU_DEFER_MAX];
+	/* ELSP pairs that found no shadow space (batch pool, shadow ring or
+	 * workload queue) while earlier work of this vGPU was queued: they
+	 * wait, in the order they came (seq, vGPU-wide), until that work
+	 * completes (vgpu_execlist.c). */
+	struct { uint64_t desc0, desc1, seq; } deferred[VGPU_DEFER_MAX];
 	unsigned int n_deferred;
 	uint32_t last_lrca; /* engine pages already in the shadow ctx */
 	bool tlb_inval;
@@ -276,6 +303,10 @@ struct vgpu {
 
 	struct vgpu_engine eng[GEN9_NUM_ENGINES];
 	uint32_t own_slot; /* index of its slice of the mediator's GM */
+	struct sbb_pool sbb; /* shadow batch pages (vgpu_own_gm.c) */
+	/* The scan under way: batches started at each level since the
+	 * level was entered (vgpu_cmd_scan.c finds loops with it). */
+	uint64_t scan_seen[256];
 	uint64_t slice_used_ns;
 	struct vgpu_stats stats;
 	struct ghyvi ghyvi; /* hybrid PPGTT shadowing state */
@@ -335,6 +366,9 @@ struct gvt {
 	struct vgpu *vgpu[GVT_MAX_VGPUS + 1]; /* by id; [0] unused */
 	uint32_t nr_vgpus;
 	uint64_t own_gm_base; /* mediator's objects */
+	/* The vGPUs' shadow batch windows: the host's high GM below
+	 * own_gm_base (vgpu_own_gm.c). */
+	struct gm_region sbb_region;
 	uint32_t hw_ctx_seq;
 	bool fw_held; /* forcewake reference taken through pgpu */
 	/* The pGPU driver the engines are driven through: p.pgpu when the
@@ -748,6 +782,25 @@ int gvt_mmio_is_switched(uint32_t off);
 int gvt_own_obj_alloc(struct gvt *gvt, uint32_t slot, uint32_t *cursor,
 		      uint32_t pages, struct own_obj *o);
 void gvt_own_obj_free(struct gvt *gvt, struct own_obj *o);
+/* Shadow batch pool (vgpu_own_gm.c). alloc: a page for w, -GPU_E2BIG when
+ * w alone would exceed the budget (it can never fit), -GPU_ENOSPC when
+ * other work holds the rest (it comes back as that work completes). */
+int vgpu_sbb_init(struct vgpu *v, uint32_t kib);
+void vgpu_sbb_fini(struct vgpu *v);
+int vgpu_sbb_alloc(struct vgpu *v, struct workload *w, bool user);
+void vgpu_sbb_release(struct vgpu *v, struct workload *w);
+/* True when GGTT address gm lies in a page of w's copies that holds only
+ * user (non-privileged) batches: a hang there is that request's. */
+bool vgpu_sbb_user_at(const struct vgpu *v, const struct workload *w,
+		      uint64_t gm);
+static inline uint8_t *vgpu_sbb_va(struct vgpu *v, int32_t page)
+{
+	return v->sbb.pg[page].va;
+}
+static inline uint32_t vgpu_sbb_gm(const struct vgpu *v, int32_t page)
+{
+	return (uint32_t)(v->sbb.gm + (uint64_t)page * VGPU_PAGE);
+}
 
 static inline uint64_t vgpu_time_start(struct vgpu *v)
 {

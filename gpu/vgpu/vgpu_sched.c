@@ -142,17 +142,17 @@ static void reset_inflight(struct gvt *gvt, int id, int status)
 /* ---- whose hang ---------------------------------------------------------- */
 
 /* Where the engine stopped - ACTHD, the command it was executing - says
- * whose a hang is: inside the shadow copy of a user batch (the scanner
- * recorded where those lie), that request's; in the ring, a privileged
- * batch or anywhere unknown, the guest kernel's (the stricter rule). */
+ * whose a hang is: inside a shadow-pool page of this workload that holds
+ * only user batch copies (the pool keeps the two apart), that request's;
+ * in the ring, a privileged batch or anywhere unknown, the guest kernel's
+ * (the stricter rule). */
 static bool stopped_in_user_batch(struct gvt *gvt, int id,
 				  const struct workload *w)
 {
+	struct vgpu *v = gvt->pe[id].owner_vgpu;
 	uint32_t at = gpu_hw_read32(gvt->hw, RING_ACTHD(gvt->pe[id].base));
 
-	if (at >= w->priv_lo && at < w->priv_hi)
-		return false;
-	return at >= w->user_lo && at < w->user_hi;
+	return v && w && vgpu_sbb_user_at(v, w, at);
 }
 
 #define USER_HANG_LOGGED 8

@@ -199,7 +199,6 @@ int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,
 	struct workload *w;
 	struct scan_result res;
 	uint64_t root, t0;
-	uint32_t sbb_before[2] = { e->sbb_used[0], e->sbb_used[1] };
 	bool scanned = false;
 	int ret;
 
@@ -212,6 +211,7 @@ int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,
 	w->lrca = (uint32_t)desc & GEN8_CTX_LRCA_MASK;
 	w->ctx_id = (uint32_t)(desc >> GEN8_CTX_ID_SHIFT);
 	w->schedule_in = schedule_in;
+	w->sbb_first = -1;
 	w->t_queued = gvt_now(v->gvt);
 	ret = read_context(v, e, w, &root);
 	if (ret)
@@ -231,16 +231,22 @@ int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,
 		ret = 0;
 	}
 	if (ret) {
-		/* A refused scan's copies are garbage: give their space back. */
-		e->sbb_used[0] = sbb_before[0];
-		e->sbb_used[1] = sbb_before[1];
+		/* A refused scan's copies are garbage: give their pages back. */
+		vgpu_sbb_release(v, w);
 		vgpu_mm_put(v, w->mm);
-		/* Out of shadow space behind earlier work of this engine: the
-		 * space comes back as that work completes, so this waits
-		 * rather than fails (a busy but honest guest keeps its queue
-		 * full). With nothing queued it can never fit: refused. */
-		if (ret == -GPU_ENOSPC && e->wl_count)
+		/* Out of shadow space behind earlier work of this vGPU: the
+		 * shadow ring comes back as this engine's work completes, the
+		 * batch pool as any engine's does, so this waits rather than
+		 * fails (a busy but honest guest keeps its queues full). With
+		 * nothing held it can never fit: refused. A request larger
+		 * than the whole pool fails alone (-GPU_E2BIG: the scanner
+		 * made it a user fault) or, in the kernel's own ring or
+		 * batches, is refused as any other bad kernel command. */
+		if (ret == -GPU_ENOSPC && (e->wl_count || v->sbb.used)) {
+			if (scanned && res.reason == -GPU_ENOSPC)
+				v->stats.sbb_waits++;
 			return -GPU_EAGAIN;
+		}
 		if (scanned)
 			reject_log(v, e, &res);
 		v->stats.workloads_rejected++;
@@ -337,10 +343,9 @@ static void wl_pop(struct vgpu *v, struct vgpu_engine *e, struct workload *w)
 {
 	e->sring_used -= w->s_len;
 	vgpu_mm_put(v, w->mm);
+	vgpu_sbb_release(v, w);
 	e->wl_head = (e->wl_head + 1) % VGPU_WL_QUEUE;
 	e->wl_count--;
-	if (!e->wl_count)
-		e->sbb_used[0] = e->sbb_used[1] = 0;
 }
 
 void vgpu_workload_complete(struct vgpu *v, struct vgpu_engine *e,
@@ -361,6 +366,7 @@ void vgpu_workload_complete(struct vgpu *v, struct vgpu_engine *e,
 
 		wl_pop(v, e, w);
 		vgpu_user_fault_raise(v, e, events);
+		vgpu_execlist_retry_deferred(v, e); /* other engines' waits */
 		return;
 	}
 	if (status) {
@@ -383,8 +389,8 @@ void vgpu_workload_complete(struct vgpu *v, struct vgpu_engine *e,
 }
 
 /* Take back the workload queued last, not yet dispatched (element 0 of an
- * ELSP pair whose element 1 has to wait: the pair waits whole). The
- * caller restores the shadow batch areas it saved before the pair. */
+ * ELSP pair whose element 1 has to wait: the pair waits whole), with its
+ * shadow batch pages. */
 void vgpu_workload_unqueue_last(struct vgpu *v, struct vgpu_engine *e)
 {
 	struct workload *w = wl_at(e, e->wl_count - 1);
@@ -393,6 +399,7 @@ void vgpu_workload_unqueue_last(struct vgpu *v, struct vgpu_engine *e)
 	e->sring_used -= w->s_len;
 	v->stats.ring_bytes_copied -= w->s_len;
 	vgpu_mm_put(v, w->mm);
+	vgpu_sbb_release(v, w);
 	e->wl_count--;
 	v->stats.workloads--;
 }
@@ -412,10 +419,9 @@ void vgpu_workload_drop_all(struct vgpu *v, struct vgpu_engine *e)
 		e->sring_tail = w->s_head;
 		e->sring_used -= w->s_len;
 		vgpu_mm_put(v, w->mm);
+		vgpu_sbb_release(v, w);
 		e->wl_count--;
 	}
-	if (!e->wl_count)
-		e->sbb_used[0] = e->sbb_used[1] = 0;
 }
 
 /* A rejected or failed workload fails this vGPU only: nothing more of it

@@ -23,8 +23,10 @@
  *    this vGPU's own high GM pointed at a guest-physical address far
  *    outside the VM's RAM; the entry must read back unchanged (the
  *    mediator drops it and logs it) and is restored if not.
- * d) endless / nest3 (RCS): a user batch that jumps to itself forever,
- *    and one that starts a third batch level (Gen9 nests two). The
+ * d) endless / endless400 / nest3 (RCS): a user batch that jumps to
+ *    itself forever (a 12-byte body, and a 400-byte one: a loop is a loop
+ *    whatever its body, not a shadow batch too small for it), and one
+ *    that starts a third batch level (Gen9 nests two). The
  *    mediator will not run either; it must fail just that request as a
  *    hang of it would (REFUSED: the fence reports -EIO after i915's
  *    engine reset) - a request still busy after 5 s, or one that
@@ -266,6 +268,13 @@ static void fill_bad_batch(const char *what, struct bo *batch)
 		p[2] = (uint32_t)(batch->va >> 32);
 		return;
 	}
+	if (!strcmp(what, "endless400")) { /* 97 MI_NOOPs, then the jump */
+		memset(p, 0, 97 * 4);
+		p[97] = MI_BBS;
+		p[98] = (uint32_t)batch->va;
+		p[99] = (uint32_t)(batch->va >> 32);
+		return;
+	}
 	p[0] = MI_BBS | MI_BBS_2ND;
 	p[1] = (uint32_t)b2;
 	p[2] = (uint32_t)(b2 >> 32);
@@ -294,6 +303,7 @@ static void bad_batch(const char *dev, const char *what)
 	}
 	printf("hostile: %s rcs: %s\n", what,
 	       !strcmp(what, "endless") ? "a user batch that jumps to itself" :
+	       !strcmp(what, "endless400") ? "a 400-byte user batch that jumps to itself" :
 	       !strcmp(what, "hang") ? "a user batch waiting on a semaphore nobody signals" :
 				       "a user batch three levels deep");
 	fill_bad_batch(what, &batch);
@@ -371,6 +381,7 @@ int dc_hostile(const char *dev)
 		ggtt_store(dev, &targets[k], &g);
 	ggtt_pte(&b, &g);
 	bad_batch(dev, "endless");
+	bad_batch(dev, "endless400");
 	bad_batch(dev, "nest3");
 	bad_batch(dev, "hang");
 	bar0_unmap(&b);

@@ -391,6 +391,10 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
 	}
 	vgpu_dev_attach(vm_by_id(id), v);
 	set_ppgtt(c, v);
+	if (c->vgpu_batch_kib && (err = vgpu_set_batch_budget(v, c->vgpu_batch_kib)))
+		kprintf("vm '%s': vgpu_batch_kib=%u not applied (error %d): "
+			"%u KiB\n", c->name, c->vgpu_batch_kib, err,
+			vgpu_batch_budget(v));
 	vgpu_gm_ranges(v, &lb, &ls, &hb, &hs);
 	kprintf("vm '%s': vGPU %d: low GM %llx+%llx, high GM %llx+%llx, "
 		"%u fences\n", c->name, vgpu_id(v), (unsigned long long)lb,
@@ -515,6 +519,13 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 			(unsigned long long)s->overruns,
 			(unsigned long long)s->user_hangs,
 			(unsigned long long)(s->ns_held / 1000));
+	/* The shadow batch pool (gpu/vgpu/vgpu_own_gm.c), in 4 KiB pages. */
+	kprintf("  batch pool: pages %llu now, peak %llu; waits %llu, "
+		"requests over the budget %llu\n",
+		(unsigned long long)s->sbb_pages,
+		(unsigned long long)s->sbb_pages_peak,
+		(unsigned long long)s->sbb_waits,
+		(unsigned long long)s->sbb_too_big);
 	/* gHyvi's unit costs for make bench (tools/bench-exits). */
 	if (s->wp_changes || s->recon_pages)
 		kprintf("  ghyvi costs: ept %llu in %llu ns, snapshots %llu in "

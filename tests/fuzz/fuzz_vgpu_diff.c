@@ -73,6 +73,7 @@ struct fzd {
 	uint64_t allowed[MAX_ALLOWED];
 	uint32_t nallowed;
 	uint64_t spt_created, spt_freed; /* when allowed[] was built */
+	uint32_t sbb_gen; /* and the attacker's shadow batch pool */
 	uint64_t a_hpa; /* the attacker's RAM: [a_hpa, a_hpa + FZ_RAM) */
 	bool watch;
 };
@@ -164,15 +165,18 @@ FZ_NOCOV static void allowed_build(void)
 	size_t i;
 
 	if (D.nallowed && a->stats.spt_created == D.spt_created &&
-	    a->stats.spt_freed == D.spt_freed)
+	    a->stats.spt_freed == D.spt_freed && a->sbb.gen == D.sbb_gen)
 		return;
 	D.spt_created = a->stats.spt_created;
 	D.spt_freed = a->stats.spt_freed;
+	D.sbb_gen = a->sbb.gen;
 	D.nallowed = 0;
+	for (i = 0; i < a->sbb.budget && D.nallowed < MAX_ALLOWED; i++)
+		if (a->sbb.pg[i].va)
+			D.allowed[D.nallowed++] = a->sbb.pg[i].hpa;
 	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
 		allow_obj(&a->eng[id].sctx);
 		allow_obj(&a->eng[id].sring);
-		allow_obj(&a->eng[id].sbb);
 		allow_obj(&D.e->gvt->pe[id].hwsp);
 	}
 	for (i = 0; i < VGPU_MAX_SPT && D.nallowed < MAX_ALLOWED; i++)

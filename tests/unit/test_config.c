@@ -343,6 +343,39 @@ static void test_vgpu_trace(void **state)
 	assert_false(vm("vm1")->vgpu_trace);
 }
 
+/* vgpu_batch_kib=: the VM's shadow batch budget; bad values refused
+ * with their line, the VM not started. */
+static void test_vgpu_batch_kib(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"), 0);
+	assert_int_equal(vm("vm1")->vgpu_batch_kib, 0); /* the mediator's default */
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"
+			       "vgpu_batch_kib=4096\n"), 0);
+	assert_int_equal(vm("vm1")->vgpu_batch_kib, 4096);
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"
+			       "vgpu_batch_kib=256\n"), 0);
+	assert_int_equal(vm("vm1")->vgpu_batch_kib, 256);
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"
+			       "vgpu_batch_kib=65536\n"), 0);
+	assert_int_equal(vm("vm1")->vgpu_batch_kib, 65536);
+	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
+			 "vgpu_batch_kib=252\n", 6, "vm1",
+			 "vgpu_batch_kib: '252' is out of range (256..65536)");
+	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
+			 "vgpu_batch_kib=65540\n", 6, "vm1",
+			 "vgpu_batch_kib: '65540' is out of range (256..65536)");
+	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
+			 "vgpu_batch_kib=1026\n", 6, "vm1",
+			 "vgpu_batch_kib: '1026' is not a multiple of 4");
+	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
+			 "vgpu_batch_kib=2M\n", 6, "vm1",
+			 "vgpu_batch_kib: '2M' is not a number");
+	check_only_error(VM1 "vgpu_batch_kib=1024\n", 1, "vm1",
+			 "vgpu_batch_kib given without a vGPU");
+	assert_int_equal(vm("vm1")->vgpu_batch_kib, 0);
+}
+
 static void test_vgpu(void **state)
 {
 	(void)state;
@@ -729,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_vgpu),
 		cmocka_unit_test(test_vgpu_ppgtt),
 		cmocka_unit_test(test_vgpu_trace),
+		cmocka_unit_test(test_vgpu_batch_kib),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_global_values),

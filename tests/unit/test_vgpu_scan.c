@@ -322,8 +322,9 @@ static void test_privileged_batch_copied(void **state)
 	gi_service(&e->g);
 	/* The ring the hardware runs starts the copy, not the guest page. */
 	s_head = ve->wl[ve->wl_head].s_head;
-	assert_int_equal(*(uint32_t *)(ve->sring.va + s_head + 4), ve->sbb.gm);
-	copy = (uint32_t *)ve->sbb.va;
+	assert_int_equal(*(uint32_t *)(ve->sring.va + s_head + 4),
+			 vgpu_sbb_gm(e->v, ve->wl[ve->wl_head].sbb_first));
+	copy = (uint32_t *)vgpu_sbb_va(e->v, ve->wl[ve->wl_head].sbb_first);
 	assert_memory_equal(copy, bb, sizeof(bb));
 	/* Changing the guest's batch now changes nothing that runs. */
 	fake_hv_guest_write(&e->mw.hv, 1, e->ggtt_batch_gpa, evil, sizeof(evil));

@@ -75,6 +75,17 @@ static void put_batch(struct env *e, int page, const uint32_t *dw, size_t bytes)
 	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + 4096ull * page, dw, bytes);
 }
 
+/* The copy the engine's oldest queued workload runs first (the first
+ * page its scan took from the shadow batch pool, from its start). */
+static uint32_t *first_copy(struct env *e, int engine)
+{
+	struct vgpu_engine *ve = &e->v->eng[engine];
+	const struct workload *w = &ve->wl[ve->wl_head];
+
+	assert_int_equal(w->sbb_n, 1);
+	return (uint32_t *)vgpu_sbb_va(e->v, w->sbb_first);
+}
+
 static uint32_t data(struct env *e, int i)
 {
 	return gi_read32(&e->g, e->data_gpa + 4ull * i);
@@ -159,8 +170,8 @@ static void test_copy_unreachable_and_patched(void **state)
 	uint32_t *ring;
 	uint32_t s_head;
 
-	assert_false(vgpu_gm_valid(e->v, ve->sbb.gm, 4));
-	assert_false(vgpu_gm_valid(e->v, ve->sbb.gm + ve->sbb.pages * VGPU_PAGE - 4, 4));
+	assert_false(vgpu_gm_valid(e->v, e->v->sbb.gm, 4));
+	assert_false(vgpu_gm_valid(e->v, e->v->sbb.gm + e->v->sbb.budget * VGPU_PAGE - 4, 4));
 	assert_false(vgpu_gm_valid(e->v, ve->sring.gm, 4));
 	put_batch(e, 0, good, sizeof(good));
 	submit_batch(e);
@@ -169,9 +180,9 @@ static void test_copy_unreachable_and_patched(void **state)
 	while (MI_OPCODE(*ring) != MI_OP_BATCH_BUFFER_START) /* after ARB_ON */
 		ring++;
 	assert_int_equal(ring[0], MI_BATCH_BUFFER_START_GEN8); /* GGTT now */
-	assert_int_equal(ring[1], ve->sbb.gm);
+	assert_int_equal(ring[1], vgpu_sbb_gm(e->v, ve->wl[ve->wl_head].sbb_first));
 	assert_int_equal(ring[2], 0);
-	assert_memory_equal(ve->sbb.va, good, sizeof(good));
+	assert_memory_equal(first_copy(e, GEN9_RCS0), good, sizeof(good));
 	run_idle(e, GEN9_RCS0);
 	assert_int_equal(data(e, 0), 0x5);
 }
@@ -209,7 +220,7 @@ static void test_nonpriv_copy_privileged_nooped(void **state)
 	pphwsp[0x40] = 0;
 	put_batch(e, 0, bb, sizeof(bb));
 	submit_batch(e);
-	assert_int_equal(((uint32_t *)ve->sbb.va)[0], MI_NOOP);
+	assert_int_equal(first_copy(e, GEN9_RCS0)[0], MI_NOOP);
 	run_idle(e, GEN9_RCS0);
 	assert_int_equal(pphwsp[0x40], 0);
 	assert_int_equal(data(e, 0), 0x9);
@@ -244,7 +255,6 @@ static void test_nonpriv_copy_mem_mem(void **state)
 static void test_blitter_batches_covered(void **state)
 {
 	struct env *e = *state;
-	struct vgpu_engine *ve = &e->v->eng[GEN9_BCS0];
 	uint32_t gm = gi_gm_alloc(&e->g, 4096, true);
 	uint64_t gpa = gi_alloc_pages(&e->g, 1), alias = gi_alloc_pages(&e->g, 1);
 	uint32_t flush[] = { (MI_FLUSH_DW + 1) | MI_FLUSH_DW_OP_STOREDW,
@@ -259,7 +269,7 @@ static void test_blitter_batches_covered(void **state)
 	put_batch(e, 0, flush, sizeof(flush));
 	gi_emit_bb_start(&e->g, e->bcs, BATCH_VA, true);
 	gi_submit(&e->g, e->bcs, -1);
-	assert_int_equal(((uint32_t *)ve->sbb.va)[1], gm); /* selector cleared */
+	assert_int_equal(first_copy(e, GEN9_BCS0)[1], gm); /* selector cleared */
 	run_idle(e, GEN9_BCS0);
 	assert_int_equal(gi_read32(&e->g, gpa), 0);
 	assert_int_equal(gi_read32(&e->g, alias), 0x42);
@@ -273,7 +283,7 @@ static void test_blitter_batches_covered(void **state)
 	gi_emit_bb_start(&e->g, e->bcs, BATCH_VA, true);
 	gi_submit(&e->g, e->bcs, -1);
 	assert_int_equal(e->v->stats.workloads_rejected, rej);
-	assert_int_equal(((uint32_t *)ve->sbb.va)[1], RING_NOPID(BLT_RING_BASE));
+	assert_int_equal(first_copy(e, GEN9_BCS0)[1], RING_NOPID(BLT_RING_BASE));
 	assert_int_equal(e->v->stats.scan_regs_neutralized, 1);
 	run_idle(e, GEN9_BCS0);
 	assert_int_equal(gen9_model_read32(&e->mw.m, RING_HWS_PGA(BLT_RING_BASE)), hws);
@@ -344,7 +354,7 @@ static void test_pipe_control_qword_at_range_end(void **state)
 }
 
 /* A busy guest keeps its queue full: copies that do not fit the shadow
- * batch area behind earlier work wait for it to complete instead of
+ * batch pool behind earlier work wait for it to complete instead of
  * failing the vGPU (a stock i915 under load never drains its queue). */
 static void test_full_area_waits_not_fails(void **state)
 {
@@ -357,22 +367,30 @@ static void test_full_area_waits_not_fails(void **state)
 		big[k] = MI_NOOP;
 	big[BIG] = MI_BATCH_BUFFER_END;
 	put_batch(e, 0, big, sizeof(big));
-	/* N copies of 16 KiB cannot all fit the 64 KiB first-level area. */
+	/* N requests of 3 x 16 KiB cannot all fit a 256 KiB pool. */
+	assert_int_equal(vgpu_set_batch_budget(e->v, 256), 0);
 	for (k = 0; k < N; k++) {
 		uint32_t sdi[] = { SDI(k, 0x100 + k) };
 
+		gi_emit_bb_start(&e->g, e->rcs, BATCH_VA, true);
+		gi_emit_bb_start(&e->g, e->rcs, BATCH_VA, true);
 		gi_emit_bb_start(&e->g, e->rcs, BATCH_VA, true);
 		gi_ring_emit(&e->g, e->rcs, sdi, 4);
 		gi_submit(&e->g, e->rcs, -1);
 		assert_false(vgpu_failed(e->v));
 	}
 	assert_true(e->v->stats.elsp_deferred > 0);
+	assert_true(e->v->stats.sbb_waits > 0);
+	assert_true(e->v->stats.sbb_pages_peak <= 64);
 	for (k = 0; k < 2000 && data(e, N - 1) != 0x100 + N - 1; k++)
 		gi_service(&e->g);
 	assert_false(vgpu_failed(e->v));
 	for (k = 0; k < N; k++)
 		assert_int_equal(data(e, k), 0x100 + k);
 	assert_int_equal(e->v->stats.workloads_rejected, 0);
+	/* idle again: the pool is back to its resting size */
+	assert_int_equal(e->v->sbb.used, 0);
+	assert_true(e->v->stats.sbb_pages <= VGPU_SBB_REST_PAGES);
 }
 
 int main(void)

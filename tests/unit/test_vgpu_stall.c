@@ -37,7 +37,7 @@
 #define NV 3
 #define VM_RAM (8 * MiB)
 #define BATCH_VA 0x7e0000000000ull
-#define HOG_PAGES 8 /* 32 KiB: fits a 64 KiB shadow batch area */
+#define HOG_PAGES 8 /* 32 KiB: well inside the shadow batch budget */
 #define HOG_VA 0x7d0000000000ull
 #define MS 1000000ull
 
