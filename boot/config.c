@@ -85,6 +85,9 @@ static void end_vm(struct parser *p)
 		cfg_err_at(p, p->sec_line, "vgpu_ppgtt given without a vGPU");
 	if (seen(p, VK_TRACE) && !low && !high)
 		cfg_err_at(p, p->sec_line, "vgpu_trace given without a vGPU");
+	if (seen(p, VK_SHADOW_PT) && !low && !high)
+		cfg_err_at(p, p->sec_line,
+			   "vgpu_shadow_pt_kib given without a vGPU");
 
 	vm->has_vgpu = low && high;
 	if (!vm->has_vgpu) {
@@ -94,7 +97,10 @@ static void end_vm(struct parser *p)
 		vm->fences = 0;
 		vm->ppgtt = HVCFG_PPGTT_STRICT;
 		vm->vgpu_trace = false;
+		vm->shadow_pt_kib = 0;
 	} else {
+		if (!seen(p, VK_SHADOW_PT))
+			vm->shadow_pt_kib = HVCFG_DEFAULT_SHADOW_PT_KIB;
 		if (!seen(p, VK_FENCES))
 			vm->fences = HVCFG_DEFAULT_FENCES;
 		/* gHyvi's per-table choice is never costlier than strict on

@@ -47,6 +47,11 @@
 #define HVCFG_GM_MIN		(1ull << 20)
 #define HVCFG_GM_MAX		(4ull << 30)	/* each of low and high GM */
 #define HVCFG_FENCES_MAX	32
+/* vgpu_shadow_pt_kib=: the vGPU's budget of shadow page-table memory
+ * (gpu/vgpu/vgpu.h VGPU_SHADOW_PT_KIB_*, docs/shadow-ppgtt.md). */
+#define HVCFG_DEFAULT_SHADOW_PT_KIB	16384
+#define HVCFG_SHADOW_PT_KIB_MIN		256
+#define HVCFG_SHADOW_PT_KIB_MAX		262144
 #define HVCFG_SLICE_MS_MIN	1
 #define HVCFG_SLICE_MS_MAX	1000
 
@@ -123,6 +128,7 @@ struct hvcfg_vm {
 	uint64_t vgpu_high_gm;		/* bytes; 0 without a vGPU */
 	uint32_t fences;		/* 0 without a vGPU */
 	enum hvcfg_ppgtt ppgtt;		/* ADAPTIVE unless given */
+	uint32_t shadow_pt_kib;		/* shadow page-table budget, KiB */
 	bool vgpu_trace;		/* log every guest access to the vGPU */
 	bool no_autostart;		/* autostart=no: created only by the
 					 * shell's `vm NAME start` */

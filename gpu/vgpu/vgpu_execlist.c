@@ -190,8 +190,25 @@ static void execlist_defer(struct vgpu *v, struct vgpu_engine *e,
 	v->stats.elsp_deferred++;
 }
 
-/* After a completion: queue what waited, oldest first, while it fits. */
+static void retry_engine(struct vgpu *v, struct vgpu_engine *e);
+
+/* After a completion: queue what waited, oldest first, while it fits.
+ * A shadow PPGTT released by it (vgpu_mm_put) may be what pairs of other
+ * engines wait for: they are tried too, once. */
 void vgpu_execlist_retry_deferred(struct vgpu *v, struct vgpu_engine *e)
+{
+	int id;
+	bool wake = v->mm_wake;
+
+	v->mm_wake = false;
+	retry_engine(v, e);
+	for (id = 0; wake && id < GEN9_NUM_ENGINES; id++)
+		if (&v->eng[id] != e && v->eng[id].present &&
+		    v->eng[id].n_deferred)
+			retry_engine(v, &v->eng[id]);
+}
+
+static void retry_engine(struct vgpu *v, struct vgpu_engine *e)
 {
 	while (e->n_deferred && !v->failed) {
 		int ret = execlist_queue(v, e, e->deferred[0].desc0,

@@ -391,6 +391,8 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
 	}
 	vgpu_dev_attach(vm_by_id(id), v);
 	set_ppgtt(c, v);
+	if (c->shadow_pt_kib && vgpu_ppgtt_set_budget(v, c->shadow_pt_kib))
+		kprintf("vm '%s': vgpu_shadow_pt_kib not applied\n", c->name);
 	vgpu_gm_ranges(v, &lb, &ls, &hb, &hs);
 	kprintf("vm '%s': vGPU %d: low GM %llx+%llx, high GM %llx+%llx, "
 		"%u fences\n", c->name, vgpu_id(v), (unsigned long long)lb,
