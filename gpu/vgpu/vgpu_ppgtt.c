@@ -333,6 +333,7 @@ int vgpu_mm_get(struct vgpu *v, uint64_t root_gpa, bool g2v)
 		/* Recorded; shadowed now only if it fits without evicting
 		 * (a creation storm must not thrash the roots in use). */
 		MM(v, i).g2v = true;
+		MM(v, i).destroyed = false; /* announced again while busy */
 		if (MM(v, i).root == SPT_NONE && mm_build(v, i, false) == -GPU_EFAULT)
 			v->stats.ppgtt_errors++;
 	} else {
@@ -361,7 +362,7 @@ void vgpu_mm_put(struct vgpu *v, int mm)
 	if (m->refs && !--m->refs) {
 		/* Memory a waiting submission may need. */
 		v->mm_wake = true;
-		if (!m->g2v && m->root == SPT_NONE)
+		if (m->destroyed || (!m->g2v && m->root == SPT_NONE))
 			mm_forget(v, mm);
 		return;
 	}
@@ -376,10 +377,12 @@ int vgpu_mm_destroy_g2v(struct vgpu *v, uint64_t root_gpa)
 		return -GPU_ENOENT;
 	MM(v, i).g2v = false;
 	/* In use by queued work: it goes when that completes. */
-	if (!MM(v, i).refs)
+	if (!MM(v, i).refs) {
 		mm_forget(v, i);
-	else
+	} else {
+		MM(v, i).destroyed = true;
 		v->stats.mm_destroy_busy++;
+	}
 	return 0;
 }
 

@@ -100,6 +100,7 @@ struct shadow_mm {
 	bool g2v; /* announced by the guest (PVINFO g2v_notify) */
 	bool over_budget; /* its tables alone exceed the budget: partial */
 	bool evicted; /* its shadow was evicted; not rebuilt since */
+	bool destroyed; /* g2v destroy while busy: goes when idle */
 	int32_t root; /* spt index, SPT_NONE while not shadowed */
 	uint32_t gen; /* vgpu->ppgtt_gen when built */
 	uint32_t refs; /* queued / running workloads */

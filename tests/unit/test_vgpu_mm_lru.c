@@ -424,6 +424,41 @@ static void test_single_over_budget(void **state)
 	assert_int_equal(e->v->pt_pages, e->start_pages);
 }
 
+/* gem_exec_parallel@engines / gem_ctx_create@basic-files in shape: fresh
+ * contexts on every engine at once (a pair per engine, eight requests in
+ * flight), each PPGTT destroyed right after its submission - while its
+ * request is still queued, which must keep its shadow until it ran - over
+ * and over, 4,096 contexts in all. */
+static void test_exec_parallel_shape(void **state)
+{
+	struct env *e = *state;
+	uint32_t k = 0, n, i;
+
+	while (k < NCTX) {
+		for (n = 0; n < NR_ENG; n++)
+			for (i = 0; i < 2; i++) {
+				ppgtt_new(e, k + 2 * n + i, 0);
+				gi_write32(&e->g, e->data_gpa[(k + 2 * n + i) % NDATA], 0);
+				emit_request(e, engines[n], (int)i, k + 2 * n + i);
+			}
+		for (n = 0; n < NR_ENG; n++)
+			gi_submit(&e->g, e->ctx[engines[n]][0], e->ctx[engines[n]][1]);
+		for (n = 0; n < 2 * NR_ENG; n++)
+			ppgtt_destroy(e, k + n);
+		for (n = 0; n < NR_ENG; n++)
+			assert_int_equal(gi_wait_idle(&e->g, engines[n], 50), 0);
+		for (n = 0; n < 2 * NR_ENG; n++)
+			assert_int_equal(data_of(e, k + n), k + n);
+		k += 2 * NR_ENG;
+	}
+	no_failure(e);
+	assert_true(e->v->stats.mm_destroy_busy >= NCTX / 2);
+	assert_int_equal(e->v->mms.used, 0);
+	assert_int_equal(e->v->spt_count, 0);
+	assert_int_equal(e->v->pt_pages, e->start_pages);
+	assert_int_equal(fake_hv_nr_wp(&e->mw.hv, VM), 0);
+}
+
 /* Bad and boundary budgets: refused without a change. */
 static void test_budget_values(void **state)
 {
@@ -447,6 +482,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_single_over_budget, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_budget_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_context_storm, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exec_parallel_shape, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
