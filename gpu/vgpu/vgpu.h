@@ -161,6 +161,7 @@ struct vgpu_stats {
 	uint64_t mm_evicted, mm_rebuilt_evicted, mm_waits, mm_over_budget;
 	uint64_t mm_destroy_busy, pt_refused, pt_deferred_entries;
 	uint64_t spt_entries_filled;
+	uint64_t ns_mm_rebuild; /* in rebuilds of evicted roots */
 	/* execlists / workloads */
 	uint64_t elsp_submits, elsp_dropped;
 	uint64_t elsp_deferred; /* pairs that waited for shadow space */

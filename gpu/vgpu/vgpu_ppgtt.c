@@ -338,6 +338,7 @@ int vgpu_mm_get(struct vgpu *v, uint64_t root_gpa, bool g2v)
 			v->stats.ppgtt_errors++;
 	} else {
 		bool rebuild = MM(v, i).evicted && MM(v, i).root == SPT_NONE;
+		uint64_t t1 = vgpu_time_start(v);
 
 		ret = mm_ensure(v, i);
 		if (ret) {
@@ -346,8 +347,10 @@ int vgpu_mm_get(struct vgpu *v, uint64_t root_gpa, bool g2v)
 			vgpu_time_add(v, &v->stats.ns_shadow, t0);
 			return ret;
 		}
-		if (rebuild)
+		if (rebuild) {
 			v->stats.mm_rebuilt_evicted++;
+			vgpu_time_add(v, &v->stats.ns_mm_rebuild, t1);
+		}
 		MM(v, i).refs++;
 	}
 	mm_touch(v, i);

@@ -521,6 +521,18 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 			(unsigned long long)s->ns_diff,
 			(unsigned long long)s->retranslated_ptes,
 			(unsigned long long)s->ns_retranslate);
+	/* Shadow PPGTT pool (docs/shadow-ppgtt.md). */
+	if (s->mm_created)
+		kprintf("  shadow ppgtt: roots %llu, evicted %llu, rebuilt %llu "
+			"in %llu ns, waits %llu, over budget %llu, entries "
+			"built %llu\n",
+			(unsigned long long)s->mm_created,
+			(unsigned long long)s->mm_evicted,
+			(unsigned long long)s->mm_rebuilt_evicted,
+			(unsigned long long)s->ns_mm_rebuild,
+			(unsigned long long)s->mm_waits,
+			(unsigned long long)s->mm_over_budget,
+			(unsigned long long)s->spt_entries_filled);
 }
 
 void gpu_host_vgpu_lines(struct vgpu *v, unsigned vm_id,
