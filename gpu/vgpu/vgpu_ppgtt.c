@@ -158,18 +158,12 @@ static bool mm_evict_one(struct vgpu *v, int32_t keep)
 	return true;
 }
 
-/* Idle shadows are evicted until want pages are free; false when none was
- * left to evict before that. */
-static bool mm_make_room(struct vgpu *v, uint32_t want, int32_t keep)
+/* Idle shadows are evicted until want pages are free or none is left. */
+static void mm_make_room(struct vgpu *v, uint32_t want, int32_t keep)
 {
-	bool any = false;
-
-	while (v->pt_pages + want > v->pt_budget) {
+	while (v->pt_pages + want > v->pt_budget)
 		if (!mm_evict_one(v, keep))
-			return any;
-		any = true;
-	}
-	return true;
+			return;
 }
 
 static int32_t mm_new(struct vgpu *v, uint64_t root_gpa)
@@ -232,10 +226,10 @@ static int mm_build(struct vgpu *v, int32_t i, bool may_evict)
 		if (v->pt_pages >= v->pt_budget ||
 		    v->pt_budget - v->pt_pages < 2 * got + 8) {
 			uint32_t want = 2 * got + 8;
-			uint32_t before = v->pt_pages;
+			uint64_t before = v->stats.mm_evicted;
 
 			mm_make_room(v, want > v->pt_budget ? v->pt_budget : want, i);
-			if (v->pt_pages == before)
+			if (v->stats.mm_evicted == before)
 				break; /* nothing idle to evict */
 		} else if (!mm_evict_one(v, i)) {
 			break;
