@@ -87,6 +87,9 @@ static void end_vm(struct parser *p)
 		cfg_err_at(p, p->sec_line, "vgpu_trace given without a vGPU");
 	if (seen(p, VK_BATCH_KIB) && !low && !high)
 		cfg_err_at(p, p->sec_line, "vgpu_batch_kib given without a vGPU");
+	if (seen(p, VK_SHADOW_PT) && !low && !high)
+		cfg_err_at(p, p->sec_line,
+			   "vgpu_shadow_pt_kib given without a vGPU");
 
 	vm->has_vgpu = low && high;
 	if (!vm->has_vgpu) {
@@ -97,7 +100,10 @@ static void end_vm(struct parser *p)
 		vm->ppgtt = HVCFG_PPGTT_STRICT;
 		vm->vgpu_trace = false;
 		vm->vgpu_batch_kib = 0;
+		vm->shadow_pt_kib = 0;
 	} else {
+		if (!seen(p, VK_SHADOW_PT))
+			vm->shadow_pt_kib = HVCFG_DEFAULT_SHADOW_PT_KIB;
 		if (!seen(p, VK_FENCES))
 			vm->fences = HVCFG_DEFAULT_FENCES;
 		/* gHyvi's per-table choice is never costlier than strict on

@@ -50,6 +50,11 @@
 /* vgpu_batch_kib= (gpu/vgpu/vgpu_priv.h VGPU_SBB_MIN_KIB/MAX_KIB) */
 #define HVCFG_BATCH_KIB_MIN	256
 #define HVCFG_BATCH_KIB_MAX	65536
+/* vgpu_shadow_pt_kib=: the vGPU's budget of shadow page-table memory
+ * (gpu/vgpu/vgpu.h VGPU_SHADOW_PT_KIB_*, docs/shadow-ppgtt.md). */
+#define HVCFG_DEFAULT_SHADOW_PT_KIB	16384
+#define HVCFG_SHADOW_PT_KIB_MIN		256
+#define HVCFG_SHADOW_PT_KIB_MAX		262144
 #define HVCFG_SLICE_MS_MIN	1
 #define HVCFG_SLICE_MS_MAX	1000
 
@@ -126,6 +131,7 @@ struct hvcfg_vm {
 	uint64_t vgpu_high_gm;		/* bytes; 0 without a vGPU */
 	uint32_t fences;		/* 0 without a vGPU */
 	enum hvcfg_ppgtt ppgtt;		/* ADAPTIVE unless given */
+	uint32_t shadow_pt_kib;		/* shadow page-table budget, KiB */
 	bool vgpu_trace;		/* log every guest access to the vGPU */
 	uint32_t vgpu_batch_kib;	/* shadow batch budget; 0: default */
 	bool no_autostart;		/* autostart=no: created only by the

@@ -490,6 +490,23 @@ static bool set_ppgtt(struct parser *p, const struct key *k, struct span v)
 	return true;
 }
 
+/* vgpu_shadow_pt_kib=: how much shadow page-table memory the vGPU's
+ * PPGTT shadows may hold (idle ones are evicted beyond it). */
+static bool set_shadow_pt(struct parser *p, const struct key *k,
+			  struct span v)
+{
+	uint64_t x;
+
+	if (!cfg_parse_number(v, &x))
+		return bad_value(p, k, v, "is not a number");
+	if (x < HVCFG_SHADOW_PT_KIB_MIN || x > HVCFG_SHADOW_PT_KIB_MAX)
+		return bad_value(p, k, v, "is out of range (256..262144)");
+	if (x % 4)
+		return bad_value(p, k, v, "is not a multiple of 4");
+	p->vm->shadow_pt_kib = (uint32_t)x;
+	return true;
+}
+
 static const struct keyword yes_no_words[] = {
 	{ "no", 0 },
 	{ "yes", 1 },
@@ -561,4 +578,5 @@ const struct key cfg_vm_keys[NR_VK] = {
 	[VK_VCPUS]	= { "vcpus", false, set_vcpus, NULL },
 	[VK_AUTOSTART]	= { "autostart", false, set_autostart, NULL },
 	[VK_BATCH_KIB]	= { "vgpu_batch_kib", false, set_batch_kib, NULL },
+	[VK_SHADOW_PT]	= { "vgpu_shadow_pt_kib", false, set_shadow_pt, NULL },
 };

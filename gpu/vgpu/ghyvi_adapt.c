@@ -215,7 +215,7 @@ static bool worth_relaxing(struct vgpu *v, const struct spt *s, uint32_t j)
 bool ghyvi_adapt_trap(struct vgpu *v, int32_t idx)
 {
 	struct ghyvi *g = &v->ghyvi;
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 
 	roll(v, s);
 	if (!s->seg_traps++ && g->ntouched < GHYVI_TOUCHED)
@@ -228,7 +228,7 @@ void ghyvi_adapt_close(struct vgpu *v)
 	struct ghyvi *g = &v->ghyvi;
 
 	for (uint32_t i = 0; i < g->ntouched; i++) {
-		struct spt *s = &v->spt[g->touched[i]];
+		struct spt *s = &SPT(v, g->touched[i]);
 
 		/* Gone, relaxed since (its diff records the window) or
 		 * reused: not this window's strict table any more. */
@@ -242,7 +242,7 @@ void ghyvi_adapt_close(struct vgpu *v)
 bool ghyvi_adapt_stay(struct vgpu *v, int32_t idx)
 {
 	const struct vgpu_ghyvi_costs *c = &v->ghyvi.p.cost;
-	const struct spt *s = &v->spt[idx];
+	const struct spt *s = &SPT(v, idx);
 
 	/* Busy in the window just closed, and busy windows usually come in
 	 * runs: keep it relaxed for the next. */
@@ -253,7 +253,7 @@ bool ghyvi_adapt_stay(struct vgpu *v, int32_t idx)
 
 void ghyvi_adapt_window(struct vgpu *v, int32_t idx, uint32_t changed)
 {
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 	uint32_t closing = v->ghyvi.seg - 1;
 
 	/* ghyvi_reconstruct has opened the next window already: traps
@@ -276,9 +276,11 @@ void ghyvi_adapt_reset(struct vgpu *v)
 	g->htotal = 0;
 	g->hdirty = true;
 	g->ntouched = 0;
-	for (i = 0; i < VGPU_MAX_SPT; i++) {
-		struct spt *s = &v->spt[i];
+	for (i = 0; i < vslab_end(&v->spts); i++) {
+		struct spt *s = vslab_get(&v->spts, i);
 
+		if (!s)
+			continue;
 		s->seg = s->seg_traps = s->ew16 = s->lastw = s->cont16 = 0;
 		s->nobs = 0;
 	}

@@ -65,8 +65,8 @@ static void resolve(struct vgpu_ghyvi_params *p)
 {
 	if (!p->static_pages)
 		p->static_pages = GHYVI_DEF_STATIC;
-	if (p->static_pages > VGPU_MAX_SPT)
-		p->static_pages = VGPU_MAX_SPT;
+	if (p->static_pages > GHYVI_MAX_RELAXED)
+		p->static_pages = GHYVI_MAX_RELAXED;
 	if (!p->relax_traps)
 		p->relax_traps = GHYVI_DEF_RELAX_TRAPS;
 	if (!p->relax_window_ns)
@@ -89,8 +89,8 @@ int ghyvi_init(struct vgpu *v)
 
 	memset(g, 0, sizeof(*g));
 	g->rhead = SPT_NONE;
-	g->pin_pages = (VGPU_MAX_SPT * sizeof(uint64_t) + VGPU_PAGE - 1) / VGPU_PAGE;
-	g->work_pages = (VGPU_MAX_SPT * sizeof(int32_t) + VGPU_PAGE - 1) / VGPU_PAGE;
+	g->pin_pages = (GHYVI_MAX_RELAXED * sizeof(uint64_t) + VGPU_PAGE - 1) / VGPU_PAGE;
+	g->work_pages = (GHYVI_MAX_RELAXED * sizeof(int32_t) + VGPU_PAGE - 1) / VGPU_PAGE;
 	g->pins = gvt_pages(v->gvt, g->pin_pages, NULL);
 	g->work = gvt_pages(v->gvt, g->work_pages, NULL);
 	g->buf = gvt_pages(v->gvt, 1, NULL);
@@ -131,14 +131,14 @@ static void protect(struct vgpu *v, uint64_t gfn, bool on)
 
 static void link(struct vgpu *v, int32_t idx)
 {
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 
 	s->relaxed = true;
 	s->cool = 0;
 	s->rprev = SPT_NONE;
 	s->rnext = v->ghyvi.rhead;
 	if (s->rnext != SPT_NONE)
-		v->spt[s->rnext].rprev = idx;
+		SPT(v, s->rnext).rprev = idx;
 	v->ghyvi.rhead = idx;
 	v->ghyvi.nrelaxed++;
 	v->stats.pte_relaxed++;
@@ -146,16 +146,16 @@ static void link(struct vgpu *v, int32_t idx)
 
 static void unlink(struct vgpu *v, int32_t idx)
 {
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 
 	if (!s->relaxed)
 		return;
 	if (s->rprev != SPT_NONE)
-		v->spt[s->rprev].rnext = s->rnext;
+		SPT(v, s->rprev).rnext = s->rnext;
 	else
 		v->ghyvi.rhead = s->rnext;
 	if (s->rnext != SPT_NONE)
-		v->spt[s->rnext].rprev = s->rprev;
+		SPT(v, s->rnext).rprev = s->rprev;
 	s->rprev = s->rnext = SPT_NONE;
 	s->relaxed = false;
 	v->ghyvi.nrelaxed--;
@@ -195,33 +195,33 @@ static void relax_frame(struct vgpu *v, uint64_t gfn, bool snapshot)
 	int n = tables_on(v, gfn, t), k;
 	uint64_t t0;
 
-	if (!n)
-		return;
+	if (!n || v->ghyvi.nrelaxed + (uint32_t)n > GHYVI_MAX_RELAXED)
+		return; /* at the cap: stays strict */
 	for (k = 0; k < n; k++) {
-		struct spt *s = &v->spt[t[k]];
+		struct spt *s = &SPT(v, t[k]);
 
 		if (s->relaxed)
 			return; /* already */
 		if (!snapshot && (!s->snap || s->seg != v->ghyvi.seg))
 			return; /* not diffed just now: no current snapshot */
 		if (!s->snap)
-			s->snap = gvt_pages(v->gvt, 1, NULL);
+			s->snap = spt_snap_alloc(v);
 		if (!s->snap)
-			return; /* no memory: stay strict */
+			return; /* no memory (the budget): stay strict */
 	}
 	/* Snapshot while still protected, then unprotect. */
 	t0 = vgpu_time_start(v);
-	if (snapshot && vgpu_read_gpa(v, gfn << 12, v->spt[t[0]].snap, VGPU_PAGE))
+	if (snapshot && vgpu_read_gpa(v, gfn << 12, SPT(v, t[0]).snap, VGPU_PAGE))
 		return;
 	for (k = 1; k < n && snapshot; k++)
-		memcpy(v->spt[t[k]].snap, v->spt[t[0]].snap, VGPU_PAGE);
+		memcpy(SPT(v, t[k]).snap, SPT(v, t[0]).snap, VGPU_PAGE);
 	if (snapshot) {
 		vgpu_time_add(v, &v->stats.ns_snapshot, t0);
 		v->stats.snapshots++;
 	}
 	for (k = 0; k < n; k++) {
-		v->spt[t[k]].win_traps = 0;
-		v->spt[t[k]].absorbed = 0;
+		SPT(v, t[k]).win_traps = 0;
+		SPT(v, t[k]).absorbed = 0;
 		link(v, t[k]);
 	}
 	protect(v, gfn, false);
@@ -236,7 +236,7 @@ static void relax_gfn(struct vgpu *v, uint64_t gfn)
 static bool read_guest(struct vgpu *v, int32_t idx)
 {
 	uint64_t t0 = vgpu_time_start(v);
-	int err = vgpu_read_gpa(v, v->spt[idx].gfn << 12, v->ghyvi.buf,
+	int err = vgpu_read_gpa(v, SPT(v, idx).gfn << 12, v->ghyvi.buf,
 				VGPU_PAGE);
 
 	vgpu_time_add(v, &v->stats.ns_diff, t0); /* part of a page's diff */
@@ -249,7 +249,7 @@ static bool read_guest(struct vgpu *v, int32_t idx)
 /* End of a relaxed period: did it pay? */
 static void backoff(struct vgpu *v, int32_t idx)
 {
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 	uint32_t thr = s->relax_at ? s->relax_at : v->ghyvi.p.relax_traps;
 
 	if (v->ghyvi.p.no_backoff)
@@ -270,7 +270,7 @@ static void strict_gfn(struct vgpu *v, uint64_t gfn)
 	bool any = false;
 
 	for (k = 0; k < n; k++)
-		any |= v->spt[t[k]].relaxed;
+		any |= SPT(v, t[k]).relaxed;
 	if (!any)
 		return;
 	protect(v, gfn, true);
@@ -283,15 +283,15 @@ static void strict_gfn(struct vgpu *v, uint64_t gfn)
 		for (k = 0; k < n; k++) {
 			int32_t idx = t[k];
 
-			if (!v->spt[idx].relaxed || v->spt[idx].dead)
+			if (!SPT(v, idx).relaxed || SPT(v, idx).dead)
 				continue;
 			if (!read_guest(v, idx))
 				continue;
 			changed = spt_reconstruct(v, idx, v->ghyvi.buf);
-			v->spt[idx].absorbed += changed;
-			if (v->spt[idx].relaxed) {
+			SPT(v, idx).absorbed += changed;
+			if (SPT(v, idx).relaxed) {
 				unlink(v, idx);
-				v->spt[idx].win_traps = 0;
+				SPT(v, idx).win_traps = 0;
 				if (v->ghyvi.p.policy == VGPU_PPGTT_ADAPTIVE)
 					ghyvi_adapt_window(v, idx, changed);
 				else
@@ -301,7 +301,7 @@ static void strict_gfn(struct vgpu *v, uint64_t gfn)
 		}
 		n = tables_on(v, gfn, t);
 		for (any = false, k = 0; k < n; k++)
-			any |= v->spt[t[k]].relaxed;
+			any |= SPT(v, t[k]).relaxed;
 	}
 	/* The diff untracked every table on the frame: nothing to protect. */
 	if (!tables_on(v, gfn, t))
@@ -310,7 +310,7 @@ static void strict_gfn(struct vgpu *v, uint64_t gfn)
 
 bool ghyvi_on_alloc(struct vgpu *v, int32_t idx)
 {
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 	int32_t t[SPT_PML4];
 	int n = tables_on(v, s->gfn, t), k;
 	bool want = false, others = false;
@@ -320,7 +320,7 @@ bool ghyvi_on_alloc(struct vgpu *v, int32_t idx)
 	for (k = 0; k < n; k++) {
 		if (t[k] == idx)
 			continue;
-		if (!v->spt[t[k]].relaxed)
+		if (!SPT(v, t[k]).relaxed)
 			return false; /* the frame is protected: stay strict */
 		want = others = true;
 	}
@@ -329,7 +329,8 @@ bool ghyvi_on_alloc(struct vgpu *v, int32_t idx)
 		want = true;
 	if (!want)
 		return false;
-	s->snap = gvt_pages(v->gvt, 1, NULL);
+	if (v->ghyvi.nrelaxed < GHYVI_MAX_RELAXED)
+		s->snap = spt_snap_alloc(v);
 	if (!s->snap) {
 		/* No memory: the frame goes (back) to strict as a whole. */
 		if (others)
@@ -342,10 +343,10 @@ bool ghyvi_on_alloc(struct vgpu *v, int32_t idx)
 
 void ghyvi_on_free(struct vgpu *v, int32_t idx)
 {
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 
 	unlink(v, idx);
-	gvt_free_pages(v->gvt, s->snap, 1);
+	spt_page_free(v, s->snap, 1);
 	s->snap = NULL;
 }
 
@@ -359,7 +360,7 @@ void ghyvi_on_trap(struct vgpu *v, uint64_t gfn)
 
 	if (!n)
 		return;
-	s = &v->spt[t[0]];
+	s = &SPT(v, t[0]);
 	if (s->relaxed) {
 		v->stats.pte_late_traps++;
 		return;
@@ -412,10 +413,10 @@ void ghyvi_reconstruct(struct vgpu *v)
 	/* Reconstruction may free tables (an entry cleared) and create new
 	 * ones (relaxed at birth under FULL, with a fresh snapshot): work on
 	 * a copy of the list and skip what is gone. */
-	for (i = g->rhead; i != SPT_NONE && n < VGPU_MAX_SPT; i = v->spt[i].rnext)
+	for (i = g->rhead; i != SPT_NONE && n < GHYVI_MAX_RELAXED; i = SPT(v, i).rnext)
 		g->work[n++] = i;
 	for (k = 0; k < n; k++) {
-		struct spt *s = &v->spt[g->work[k]];
+		struct spt *s = &SPT(v, g->work[k]);
 		uint32_t changed;
 
 		if (!s->level || s->dead || !s->relaxed)
@@ -466,7 +467,7 @@ int vgpu_ghyvi_set(struct vgpu *v, const struct vgpu_ghyvi_params *p)
 	while (g->rhead != SPT_NONE) {
 		int32_t h = g->rhead;
 
-		strict_gfn(v, v->spt[h].gfn);
+		strict_gfn(v, SPT(v, h).gfn);
 		if (g->rhead == h) /* cannot happen; never loop forever */
 			unlink(v, h);
 	}
@@ -474,14 +475,18 @@ int vgpu_ghyvi_set(struct vgpu *v, const struct vgpu_ghyvi_params *p)
 	ghyvi_adapt_reset(v);
 	if (g->npins > np.static_pages)
 		g->npins = np.static_pages;
-	for (i = 0; i < VGPU_MAX_SPT; i++) {
-		v->spt[i].win_traps = 0;
-		v->spt[i].relax_at = 0;
-	}
-	for (i = 0; i < VGPU_MAX_SPT; i++) {
-		struct spt *s = &v->spt[i];
+	for (i = 0; i < vslab_end(&v->spts); i++) {
+		struct spt *s = vslab_get(&v->spts, i);
 
-		if (!s->level || s->dead || s->relaxed)
+		if (s) {
+			s->win_traps = 0;
+			s->relax_at = 0;
+		}
+	}
+	for (i = 0; i < vslab_end(&v->spts); i++) {
+		struct spt *s = vslab_get(&v->spts, i);
+
+		if (!s || !s->level || s->dead || s->relaxed)
 			continue;
 		if (np.policy == VGPU_PPGTT_FULL ||
 		    (np.policy == VGPU_PPGTT_STATIC && pinned(v, s->gfn)))

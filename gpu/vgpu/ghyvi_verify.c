@@ -10,7 +10,7 @@
 
 static uint32_t verify_table(struct vgpu *v, int32_t idx, int depth)
 {
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 	uint64_t base = s->gfn << 12;
 	uint32_t bad = 0;
 	unsigned int i;
@@ -52,12 +52,13 @@ uint32_t ghyvi_verify_mm(struct vgpu *v, int mm)
 {
 	uint32_t bad;
 
-	if (mm < 0 || mm >= VGPU_MAX_MM || !v->mm[mm].used ||
-	    v->mm[mm].root == SPT_NONE)
+	const struct shadow_mm *m = vslab_get(&v->mms, mm);
+
+	if (!m || !m->used || m->root == SPT_NONE)
 		return 0;
 	v->ghyvi.vstamp++;
 	v->stats.verify_runs++;
-	bad = verify_table(v, v->mm[mm].root, 1);
+	bad = verify_table(v, MM(v, mm).root, 1);
 	v->stats.verify_mismatch += bad;
 	return bad;
 }
@@ -68,8 +69,11 @@ uint32_t vgpu_ghyvi_verify(struct vgpu *v)
 	uint32_t bad = 0;
 	int i;
 
-	for (i = 0; i < VGPU_MAX_MM; i++)
-		if (v->mm[i].used && v->mm[i].gen == v->ppgtt_gen)
+	for (i = 0; i < vslab_end(&v->mms); i++) {
+		const struct shadow_mm *m = vslab_get(&v->mms, i);
+
+		if (m && m->used && m->gen == v->ppgtt_gen)
 			bad += ghyvi_verify_mm(v, i);
+	}
 	return bad;
 }

@@ -160,6 +160,17 @@ struct vgpu_stats {
 	uint64_t spt_created, spt_freed, spt_untracked;
 	uint64_t mm_created, mm_rebuilt, mm_destroyed;
 	uint64_t ppgtt_errors;
+	/* shadow PPGTT pool (vgpu_ppgtt.c, docs/shadow-ppgtt.md): idle
+	 * shadows evicted for the budget, rebuilt at their next submission;
+	 * submissions that waited because every shadow was held by work in
+	 * flight; roots whose tables alone exceed the budget; destroys of a
+	 * root still in use; pages the budget refused; entries left not
+	 * present until the next submission for it; guest entries read to
+	 * build shadow tables (the work of a build or rebuild). */
+	uint64_t mm_evicted, mm_rebuilt_evicted, mm_waits, mm_over_budget;
+	uint64_t mm_destroy_busy, pt_refused, pt_deferred_entries;
+	uint64_t spt_entries_filled;
+	uint64_t ns_mm_rebuild; /* in rebuilds of evicted roots */
 	/* execlists / workloads */
 	uint64_t elsp_submits, elsp_dropped;
 	uint64_t elsp_deferred; /* pairs that waited for shadow space */
@@ -374,6 +385,23 @@ bool vgpu_busy(const struct vgpu *v);
 int vgpu_create(struct gvt *gvt, const struct vgpu_type *t, uint32_t vm,
 		struct vgpu **out);
 void vgpu_destroy(struct vgpu *v);
+
+#define VGPU_SHADOW_PT_KIB_DEFAULT 16384u /* 16 MiB per VM */
+#define VGPU_SHADOW_PT_KIB_MIN 256u
+#define VGPU_SHADOW_PT_KIB_MAX 262144u /* 256 MiB */
+/* Shadow PPGTT pool (docs/shadow-ppgtt.md): the vGPU's budget of shadow
+ * page-table memory, VGPU_SHADOW_PT_KIB_MIN..MAX KiB (hv.cfg
+ * vgpu_shadow_pt_kib=); -GPU_EINVAL outside. Lowering it evicts idle
+ * shadows at once. */
+int vgpu_ppgtt_set_budget(struct vgpu *v, uint32_t kib);
+struct vgpu_ppgtt_usage {
+	uint32_t budget_kib, used_kib, peak_kib;
+	uint32_t meta_kib; /* of used: directories, always held */
+	uint32_t roots; /* records: announced or in use */
+	uint32_t shadowed; /* of those, with a shadow tree now */
+	uint32_t tables; /* shadow page tables */
+};
+void vgpu_ppgtt_usage(const struct vgpu *v, struct vgpu_ppgtt_usage *u);
 
 int vgpu_id(const struct vgpu *v);
 /* The VM's shadow batch budget (hv.cfg vgpu_batch_kib=): how much batch

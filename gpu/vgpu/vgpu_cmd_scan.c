@@ -612,6 +612,12 @@ static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)
 	next->kind = SRC_BB;
 	next->ppgtt = ppgtt;
 	next->addr = next->start = target;
+	/* The context's PPGTT alone exceeds the shadow budget: its shadow is
+	 * partial, so its user batches fail as a hang of them would
+	 * (vgpu_ppgtt.c). */
+	if (ppgtt && s->depth == 1 && MM(s->v, s->w->mm).over_budget)
+		return reject(s, -GPU_E2BIG, hdr, target,
+			      "PPGTT exceeds the shadow page-table budget");
 	return 1; /* position already updated */
 }
 
@@ -779,7 +785,7 @@ int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
 	s.e = e;
 	s.w = w;
 	s.res = res;
-	s.root_gpa = v->mm[w->mm].root_gpa;
+	s.root_gpa = MM(v, w->mm).root_gpa;
 	s.tail_page = -1;
 	s.lvl[0].kind = SRC_RING;
 	s.lvl[0].pos = w->s_head;

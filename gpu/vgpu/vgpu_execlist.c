@@ -216,6 +216,9 @@ void vgpu_execlist_retry_deferred(struct vgpu *v, struct vgpu_engine *done)
 	struct vgpu_engine *e;
 
 	(void)done;
+	/* A shadow PPGTT released by the completion (vgpu_mm_put) may be
+	 * what pairs of other engines wait for: all engines are tried. */
+	v->mm_wake = false;
 	while (!v->failed && (e = oldest_waiter(v))) {
 		int ret = execlist_queue(v, e, e->deferred[0].desc0,
 					 e->deferred[0].desc1);

@@ -24,10 +24,37 @@ struct parray {
 
 /* ---- PPGTT shadowing (vgpu_spt.c, vgpu_ppgtt.c) ---------------------------- */
 
-#define VGPU_MAX_SPT 2048 /* shadow page tables per vGPU */
+/* Objects kept in chunks allocated as they are needed and freed when
+ * empty (vgpu_slab.c), so an index stays valid while its object lives and
+ * memory at rest is the directory alone. The chunks' pages count against
+ * the vGPU's shadow page-table budget (pt_pages). A free object holds its
+ * chunk's free-list link in its first four bytes. */
+#define VSLAB_PER 64u /* objects per chunk */
+struct vslab_chunk {
+	int32_t head; /* first free object, SPT_NONE */
+	uint32_t nfree;
+};
+struct vslab {
+	void **dir; /* chunk pointers; NULL: not allocated */
+	struct vslab_chunk *info;
+	uint32_t size, max_chunks, chunk_pages, meta_pages;
+	uint32_t span; /* chunks [0, span) may be allocated */
+	uint32_t hint; /* no chunk below it has a free object */
+	uint32_t used; /* objects allocated */
+};
+#define VSLAB_AT(type, sl, i) \
+	(((type *)(sl)->dir[(uint32_t)(i) / VSLAB_PER])[(uint32_t)(i) % VSLAB_PER])
+
+/* PPGTT shadowing: shadow page tables and shadow mm records are slab
+ * objects within the vGPU's budget of shadow page-table memory (hv.cfg
+ * vgpu_shadow_pt_kib=, docs/shadow-ppgtt.md). SPT()/MM() name one. */
+#define VGPU_SPT_MAX 65536 /* index space: the largest budget's tables */
 #define VGPU_SPT_HASH 1024 /* power of two */
-#define VGPU_MAX_MM 16 /* shadowed PPGTT roots per vGPU */
+#define VGPU_MM_MAX 65536 /* records (announced or in use) per vGPU */
+#define VGPU_MM_HASH 1024 /* power of two */
 #define SPT_NONE (-1)
+#define SPT(v, i) VSLAB_AT(struct spt, &(v)->spts, i)
+#define MM(v, i) VSLAB_AT(struct shadow_mm, &(v)->mms, i)
 
 /* Levels, as i915 numbers them from the leaf. */
 enum { SPT_PT = 1, SPT_PD = 2, SPT_PDP = 3, SPT_PML4 = 4 };
@@ -63,15 +90,27 @@ struct spt {
 	uint16_t nobs, cont16;
 };
 
+/* A guest PPGTT root the vGPU knows of: announced (g2v) and/or used by
+ * queued work. Its shadow tree exists only while root != SPT_NONE; an idle
+ * one (refs == 0) may be evicted for the budget and is rebuilt at its next
+ * submission (vgpu_ppgtt.c). */
 struct shadow_mm {
+	uint64_t root_gpa; /* guest PML4 (first: the slab's link when free) */
 	bool used;
 	bool g2v; /* announced by the guest (PVINFO g2v_notify) */
-	uint64_t root_gpa; /* guest PML4 */
-	int32_t root; /* spt index */
+	bool over_budget; /* its tables alone exceed the budget: partial */
+	bool evicted; /* its shadow was evicted; not rebuilt since */
+	bool destroyed; /* g2v destroy while busy: goes when idle */
+	int32_t root; /* spt index, SPT_NONE while not shadowed */
 	uint32_t gen; /* vgpu->ppgtt_gen when built */
 	uint32_t refs; /* queued / running workloads */
 	uint64_t last_use;
+	int32_t hnext; /* root_gpa hash chain, or free list */
+	int32_t lprev, lnext; /* LRU list of shadowed roots, newest first */
 };
+
+/* Relaxed tables (and STATIC pins) per vGPU: the rest stay strict. */
+#define GHYVI_MAX_RELAXED 2048
 
 /* Window sizes 1..32 exactly, then 33-64, 65-128, ..., 1025 and more. */
 #define GHYVI_EXACT 32
@@ -86,7 +125,7 @@ struct ghyvi {
 	uint64_t *pins; /* STATIC: pinned guest frames */
 	uint32_t npins;
 	size_t pin_pages;
-	int32_t *work; /* reconstruction work list (VGPU_MAX_SPT) */
+	int32_t *work; /* reconstruction work list (GHYVI_MAX_RELAXED) */
 	size_t work_pages;
 	uint64_t *buf; /* one guest table page */
 	uint32_t vstamp;
@@ -289,15 +328,25 @@ struct vgpu {
 	uint64_t partial_seq;
 
 	/* PPGTT */
-	struct spt *spt;
-	size_t spt_pages;
+	struct vslab spts; /* struct spt */
 	int32_t spt_hash[VGPU_SPT_HASH];
-	int32_t spt_free;
 	uint32_t spt_count;
-	struct shadow_mm mm[VGPU_MAX_MM];
+	struct vslab mms; /* struct shadow_mm */
+	int32_t mm_hash[VGPU_MM_HASH];
+	int32_t lru_head, lru_tail; /* shadowed roots, most recent first */
+	uint32_t mm_shadowed;
+	/* Shadow page-table memory in pages (shadow tables, their child
+	 * indices, gHyvi snapshots, descriptor and record chunks) and the
+	 * budget it stays within. short_pages: an allocation was refused for
+	 * the budget since it was last cleared (vgpu_ppgtt.c). */
+	uint32_t pt_pages, pt_budget, pt_peak;
+	bool pt_short;
+	/* An idle root was released while submissions waited for shadow
+	 * memory: the execlists retry every engine's waiting pairs. */
+	bool mm_wake;
 	uint32_t ppgtt_gen; /* bumped when a table is untracked */
 	/* Some table got a post-shadow mark since the last flush: spares
-	 * every submission a walk over all VGPU_MAX_SPT tables. */
+	 * every submission a walk over all tables. */
 	bool post_pending;
 	uint32_t visit_stamp;
 
@@ -620,6 +669,25 @@ void vgpu_fence_reset(struct vgpu *v);
 void vgpu_fence_recheck_high(struct vgpu *v);
 
 /* ---- PPGTT (vgpu_spt.c, vgpu_ppgtt.c) ------------------------------------------------------------- */
+
+/* Slabs (vgpu_slab.c). alloc: a zeroed object, SPT_NONE when the budget
+ * or max objects are reached. get: NULL for an index in no chunk (for
+ * walks over [0, vslab_end)). */
+int vslab_init(struct vgpu *v, struct vslab *sl, uint32_t size, uint32_t max);
+void vslab_fini(struct vgpu *v, struct vslab *sl);
+int32_t vslab_alloc(struct vgpu *v, struct vslab *sl);
+void vslab_free(struct vgpu *v, struct vslab *sl, int32_t i);
+void *vslab_get(const struct vslab *sl, int32_t i);
+static inline int32_t vslab_end(const struct vslab *sl)
+{
+	return (int32_t)(sl->span * VSLAB_PER);
+}
+/* Budgeted pages of shadow page-table memory (vgpu_spt.c). */
+void *spt_page_alloc(struct vgpu *v, size_t n, uint64_t *hpa);
+void spt_page_free(struct vgpu *v, void *p, size_t n);
+void *spt_snap_alloc(struct vgpu *v);
+void vgpu_spt_fini(struct vgpu *v);
+int vgpu_mm_init(struct vgpu *v);
 
 int vgpu_ppgtt_init(struct vgpu *v);
 void vgpu_ppgtt_fini(struct vgpu *v);

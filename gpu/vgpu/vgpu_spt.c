@@ -27,29 +27,71 @@ static uint32_t hash_of(uint64_t gfn)
 	return (uint32_t)(gfn ^ (gfn >> 10) ^ (gfn >> 20)) & (VGPU_SPT_HASH - 1);
 }
 
+/* Pages of shadow page-table memory, counted against the vGPU's budget
+ * (vgpu_ppgtt.c evicts idle roots to keep within it). A refusal marks
+ * pt_short: whoever was building a tree learns it is incomplete. */
+void *spt_page_alloc(struct vgpu *v, size_t n, uint64_t *hpa)
+{
+	void *p;
+
+	if (v->pt_pages + n > v->pt_budget) {
+		v->pt_short = true;
+		v->stats.pt_refused++;
+		return NULL;
+	}
+	p = gvt_pages(v->gvt, n, hpa);
+	if (!p) {
+		v->pt_short = true;
+		return NULL;
+	}
+	v->pt_pages += (uint32_t)n;
+	if (v->pt_pages > v->pt_peak)
+		v->pt_peak = v->pt_pages;
+	return p;
+}
+
+/* A gHyvi snapshot: optional (the table stays strict without one), so a
+ * refusal does not make a tree incomplete. */
+void *spt_snap_alloc(struct vgpu *v)
+{
+	bool was = v->pt_short;
+	void *p = spt_page_alloc(v, 1, NULL);
+
+	v->pt_short = was;
+	return p;
+}
+
+void spt_page_free(struct vgpu *v, void *p, size_t n)
+{
+	if (!p)
+		return;
+	gvt_free_pages(v->gvt, p, n);
+	v->pt_pages -= (uint32_t)n;
+}
+
 int vgpu_ppgtt_init(struct vgpu *v)
 {
 	int32_t i;
+	int ret;
 
-	v->spt_pages = (VGPU_MAX_SPT * sizeof(struct spt) + VGPU_PAGE - 1) /
-		       VGPU_PAGE;
-	v->spt = gvt_pages(v->gvt, v->spt_pages, NULL);
-	if (!v->spt)
-		return -GPU_ENOMEM;
 	for (i = 0; i < VGPU_SPT_HASH; i++)
 		v->spt_hash[i] = SPT_NONE;
-	for (i = 0; i < VGPU_MAX_SPT; i++)
-		v->spt[i].hnext = i + 1 < VGPU_MAX_SPT ? i + 1 : SPT_NONE;
-	v->spt_free = 0;
-	return ghyvi_init(v);
+	if (!v->pt_budget)
+		v->pt_budget = VGPU_SHADOW_PT_KIB_DEFAULT / 4;
+	ret = vslab_init(v, &v->spts, sizeof(struct spt), VGPU_SPT_MAX);
+	if (!ret)
+		ret = vgpu_mm_init(v);
+	if (!ret)
+		ret = ghyvi_init(v);
+	return ret;
 }
 
 static bool gfn_tracked_by_other(struct vgpu *v, uint64_t gfn, int32_t self)
 {
 	int32_t i;
 
-	for (i = v->spt_hash[hash_of(gfn)]; i != SPT_NONE; i = v->spt[i].hnext)
-		if (i != self && v->spt[i].gfn == gfn && !v->spt[i].dead)
+	for (i = v->spt_hash[hash_of(gfn)]; i != SPT_NONE; i = SPT(v, i).hnext)
+		if (i != self && SPT(v, i).gfn == gfn && !SPT(v, i).dead)
 			return true;
 	return false;
 }
@@ -68,33 +110,30 @@ int32_t spt_lookup(struct vgpu *v, uint64_t gfn, int level)
 {
 	int32_t i;
 
-	for (i = v->spt_hash[hash_of(gfn)]; i != SPT_NONE; i = v->spt[i].hnext)
-		if (v->spt[i].gfn == gfn && v->spt[i].level == level &&
-		    !v->spt[i].dead)
+	for (i = v->spt_hash[hash_of(gfn)]; i != SPT_NONE; i = SPT(v, i).hnext)
+		if (SPT(v, i).gfn == gfn && SPT(v, i).level == level &&
+		    !SPT(v, i).dead)
 			return i;
 	return SPT_NONE;
 }
 
 int32_t spt_alloc(struct vgpu *v, uint64_t gfn, int level)
 {
-	int32_t idx = v->spt_free;
+	int32_t idx = vslab_alloc(v, &v->spts);
 	struct spt *s;
 	uint32_t h = hash_of(gfn);
 	unsigned int i;
 
 	if (idx == SPT_NONE)
 		return SPT_NONE;
-	s = &v->spt[idx];
-	v->spt_free = s->hnext;
-	memset(s, 0, sizeof(*s));
-	s->shadow = gvt_pages(v->gvt, 1, &s->shadow_hpa);
-	if (level > SPT_PT)
-		s->child = gvt_pages(v->gvt, 1, NULL);
+	s = &SPT(v, idx);
+	s->shadow = spt_page_alloc(v, 1, &s->shadow_hpa);
+	if (s->shadow && level > SPT_PT)
+		s->child = spt_page_alloc(v, 1, NULL);
 	if (!s->shadow || (level > SPT_PT && !s->child)) {
-		gvt_free_pages(v->gvt, s->shadow, 1);
-		gvt_free_pages(v->gvt, s->child, 1);
-		s->hnext = v->spt_free;
-		v->spt_free = idx;
+		spt_page_free(v, s->shadow, 1);
+		spt_page_free(v, s->child, 1);
+		vslab_free(v, &v->spts, idx);
 		return SPT_NONE;
 	}
 	if (s->child)
@@ -115,12 +154,12 @@ int32_t spt_alloc(struct vgpu *v, uint64_t gfn, int level)
 
 static void spt_unhash(struct vgpu *v, int32_t idx)
 {
-	int32_t *p = &v->spt_hash[hash_of(v->spt[idx].gfn)];
+	int32_t *p = &v->spt_hash[hash_of(SPT(v, idx).gfn)];
 
 	while (*p != SPT_NONE && *p != idx)
-		p = &v->spt[*p].hnext;
+		p = &SPT(v, *p).hnext;
 	if (*p == idx)
-		*p = v->spt[idx].hnext;
+		*p = SPT(v, idx).hnext;
 }
 
 /* Drop every child reference of a table (its shadow entries go to 0). */
@@ -129,7 +168,7 @@ static void spt_drop_children(struct vgpu *v, int32_t idx)
 	unsigned int i;
 
 	for (i = 0; i < VGPU_PTES_PER_PAGE; i++) {
-		struct spt *s = &v->spt[idx];
+		struct spt *s = &SPT(v, idx);
 		int32_t c;
 
 		s->shadow[i] = 0;
@@ -143,24 +182,22 @@ static void spt_drop_children(struct vgpu *v, int32_t idx)
 
 void spt_free(struct vgpu *v, int32_t idx)
 {
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 
 	if (!s->dead && !s->relaxed && !gfn_tracked_by_other(v, s->gfn, idx))
 		wp(v, s->gfn, false);
 	ghyvi_on_free(v, idx);
 	spt_unhash(v, idx);
-	gvt_free_pages(v->gvt, s->shadow, 1);
-	gvt_free_pages(v->gvt, s->child, 1);
-	memset(s, 0, sizeof(*s));
-	s->hnext = v->spt_free;
-	v->spt_free = idx;
+	spt_page_free(v, s->shadow, 1);
+	spt_page_free(v, s->child, 1);
+	vslab_free(v, &v->spts, idx);
 	v->spt_count--;
 	v->stats.spt_freed++;
 }
 
 void spt_put(struct vgpu *v, int32_t idx)
 {
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 
 	if (!s->refs || --s->refs)
 		return;
@@ -174,7 +211,7 @@ void spt_put(struct vgpu *v, int32_t idx)
  * guest's tables before their next submission. */
 void spt_kill(struct vgpu *v, int32_t idx)
 {
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 
 	if (s->dead)
 		return;
@@ -198,7 +235,7 @@ int32_t spt_get_shadow(struct vgpu *v, uint64_t gpa, int level)
 	int32_t idx = spt_lookup(v, gfn, level);
 
 	if (idx != SPT_NONE) {
-		v->spt[idx].refs++;
+		SPT(v, idx).refs++;
 		/* A shared table may still lead to a table untracked since:
 		 * the roots that reached it then are repaired at their next
 		 * submission (ppgtt_gen), but a root or entry that reaches it
@@ -211,10 +248,11 @@ int32_t spt_get_shadow(struct vgpu *v, uint64_t gpa, int level)
 		return SPT_NONE; /* not the VM's RAM: cannot be a table */
 	idx = spt_alloc(v, gfn, level);
 	if (idx == SPT_NONE) {
-		v->stats.ppgtt_errors++;
+		if (!v->pt_short) /* not the budget: no memory at all */
+			v->stats.ppgtt_errors++;
 		return SPT_NONE;
 	}
-	v->spt[idx].refs = 1;
+	SPT(v, idx).refs = 1;
 	if (spt_fill(v, idx)) {
 		spt_put(v, idx);
 		return SPT_NONE;
@@ -228,6 +266,7 @@ int32_t spt_get_shadow(struct vgpu *v, uint64_t gpa, int level)
 static int shadow_entry(struct vgpu *v, int level, uint64_t g, uint64_t *out,
 			int32_t *child)
 {
+	bool was_short, now_short;
 	uint64_t hpa;
 
 	*out = 0;
@@ -249,18 +288,24 @@ static int shadow_entry(struct vgpu *v, int level, uint64_t g, uint64_t *out,
 		v->stats.pte_invalid++;
 		return 0;
 	}
+	was_short = v->pt_short;
+	v->pt_short = false;
 	*child = spt_get_shadow(v, gen8_pte_addr(g), level - 1);
+	now_short = v->pt_short;
+	v->pt_short = was_short || now_short;
 	if (*child == SPT_NONE) {
+		if (now_short)
+			return -GPU_ENOSPC; /* the budget, not the guest */
 		v->stats.pte_invalid++;
 		return 0;
 	}
-	*out = (g & PDE_FLAGS) | v->spt[*child].shadow_hpa;
+	*out = (g & PDE_FLAGS) | SPT(v, *child).shadow_hpa;
 	return 0;
 }
 
 static int spt_set(struct vgpu *v, int32_t idx, unsigned int i, uint64_t g)
 {
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 	int32_t child, old;
 	uint64_t val;
 	int ret;
@@ -268,29 +313,41 @@ static int spt_set(struct vgpu *v, int32_t idx, unsigned int i, uint64_t g)
 	/* New child first, old one dropped after: an unchanged entry keeps
 	 * its subtree instead of tearing it down and rebuilding it. */
 	ret = shadow_entry(v, s->level, g, &val, &child);
-	if (ret)
+	if (ret == -GPU_ENOSPC) {
+		/* No shadow memory for the table below now: the entry is not
+		 * present until the next submission re-reads it (post-shadow
+		 * pass), after idle roots were evicted to make room. */
+		s->post[i / 64] |= 1ull << (i % 64);
+		v->post_pending = true;
+		val = 0;
+		child = SPT_NONE;
+		v->stats.pt_deferred_entries++;
+	} else if (ret) {
 		return ret;
+	}
 	old = s->child ? s->child[i] : SPT_NONE;
 	if (s->child)
 		s->child[i] = child;
 	s->shadow[i] = val;
 	if (old != SPT_NONE)
 		spt_put(v, old);
-	return 0;
+	return ret;
 }
 
 int spt_fill(struct vgpu *v, int32_t idx)
 {
-	uint64_t base = v->spt[idx].gfn << 12, g;
+	uint64_t base = SPT(v, idx).gfn << 12, g;
 	unsigned int i;
 
+	v->stats.spt_entries_filled += VGPU_PTES_PER_PAGE;
 	for (i = 0; i < VGPU_PTES_PER_PAGE; i++) {
 		if (vgpu_read_gpa(v, base + 8ull * i, &g, 8))
 			return -GPU_EFAULT;
-		if (v->spt[idx].snap)
-			v->spt[idx].snap[i] = g;
-		/* Garbage in a fresh table costs that entry only. */
-		if (spt_set(v, idx, i, g))
+		if (SPT(v, idx).snap)
+			SPT(v, idx).snap[i] = g;
+		/* Garbage in a fresh table costs that entry only; one without
+		 * shadow memory now is re-read before the next submission. */
+		if (spt_set(v, idx, i, g) == -GPU_EINVAL)
 			v->stats.pte_invalid++;
 	}
 	return 0;
@@ -306,11 +363,11 @@ int spt_update_entry(struct vgpu *v, int32_t idx, unsigned int i)
 {
 	uint64_t g;
 
-	v->spt[idx].post[i / 64] &= ~(1ull << (i % 64));
-	if (vgpu_read_gpa(v, (v->spt[idx].gfn << 12) + 8ull * i, &g, 8))
+	SPT(v, idx).post[i / 64] &= ~(1ull << (i % 64));
+	if (vgpu_read_gpa(v, (SPT(v, idx).gfn << 12) + 8ull * i, &g, 8))
 		return -GPU_EFAULT;
-	if (v->spt[idx].snap)
-		v->spt[idx].snap[i] = g;
+	if (SPT(v, idx).snap)
+		SPT(v, idx).snap[i] = g;
 	return spt_set(v, idx, i, g);
 }
 
@@ -318,7 +375,7 @@ int spt_update_entry(struct vgpu *v, int32_t idx, unsigned int i)
  * from the guest's current value. Shared tables are visited once. */
 void spt_repair(struct vgpu *v, int32_t idx)
 {
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 	unsigned int i;
 
 	if (s->level == SPT_PT || s->dead || s->visit == v->visit_stamp)
@@ -329,7 +386,7 @@ void spt_repair(struct vgpu *v, int32_t idx)
 
 		if (c == SPT_NONE)
 			continue;
-		if (!v->spt[c].dead) {
+		if (!SPT(v, c).dead) {
 			spt_repair(v, c);
 			continue;
 		}
@@ -356,7 +413,7 @@ static bool block_same(const uint64_t *a, const uint64_t *b)
  * becomes not-present, a value no page table holds untracks the table. */
 uint32_t spt_reconstruct(struct vgpu *v, int32_t idx, const uint64_t *guest)
 {
-	struct spt *s = &v->spt[idx];
+	struct spt *s = &SPT(v, idx);
 	uint64_t t0 = vgpu_time_start(v), tset = 0;
 	uint32_t changed = 0;
 	unsigned int i;
@@ -406,7 +463,7 @@ uint32_t spt_reconstruct(struct vgpu *v, int32_t idx, const uint64_t *guest)
 /* What shadow_entry() would produce for g, without side effects. */
 bool spt_expected(struct vgpu *v, int32_t idx, uint64_t g, uint64_t *want)
 {
-	int level = v->spt[idx].level;
+	int level = SPT(v, idx).level;
 	uint64_t hpa;
 	int32_t c;
 
@@ -426,6 +483,6 @@ bool spt_expected(struct vgpu *v, int32_t idx, uint64_t g, uint64_t *want)
 	if (c == SPT_NONE)
 		/* No shadow: right only when the target is not the VM's RAM. */
 		return vgpu_gpa_to_hpa(v, gen8_pte_addr(g), &hpa) != 0;
-	*want = (g & PDE_FLAGS) | v->spt[c].shadow_hpa;
+	*want = (g & PDE_FLAGS) | SPT(v, c).shadow_hpa;
 	return true;
 }

@@ -395,6 +395,8 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
 		kprintf("vm '%s': vgpu_batch_kib=%u not applied (error %d): "
 			"%u KiB\n", c->name, c->vgpu_batch_kib, err,
 			vgpu_batch_budget(v));
+	if (c->shadow_pt_kib && vgpu_ppgtt_set_budget(v, c->shadow_pt_kib))
+		kprintf("vm '%s': vgpu_shadow_pt_kib not applied\n", c->name);
 	vgpu_gm_ranges(v, &lb, &ls, &hb, &hs);
 	kprintf("vm '%s': vGPU %d: low GM %llx+%llx, high GM %llx+%llx, "
 		"%u fences\n", c->name, vgpu_id(v), (unsigned long long)lb,
@@ -539,6 +541,18 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 			(unsigned long long)s->ns_diff,
 			(unsigned long long)s->retranslated_ptes,
 			(unsigned long long)s->ns_retranslate);
+	/* Shadow PPGTT pool (docs/shadow-ppgtt.md). */
+	if (s->mm_created)
+		kprintf("  shadow ppgtt: roots %llu, evicted %llu, rebuilt %llu "
+			"in %llu ns, waits %llu, over budget %llu, entries "
+			"built %llu\n",
+			(unsigned long long)s->mm_created,
+			(unsigned long long)s->mm_evicted,
+			(unsigned long long)s->mm_rebuilt_evicted,
+			(unsigned long long)s->ns_mm_rebuild,
+			(unsigned long long)s->mm_waits,
+			(unsigned long long)s->mm_over_budget,
+			(unsigned long long)s->spt_entries_filled);
 }
 
 void gpu_host_vgpu_lines(struct vgpu *v, unsigned vm_id,

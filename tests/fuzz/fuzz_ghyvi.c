@@ -78,9 +78,11 @@ static uint32_t fz_verified_tables(struct fz_env *e)
 	uint32_t n = 0;
 	int32_t i;
 
-	for (i = 0; i < VGPU_MAX_SPT; i++)
-		n += e->a->spt[i].level &&
-		     e->a->spt[i].vstamp == e->a->ghyvi.vstamp;
+	for (i = 0; i < vslab_end(&e->a->spts); i++) {
+		const struct spt *s = vslab_get(&e->a->spts, i);
+
+		n += s && s->level && s->vstamp == e->a->ghyvi.vstamp;
+	}
 	return n + 1;
 }
 
@@ -93,10 +95,10 @@ static void fz_check_ghyvi(struct fz_env *e)
 	if (v->stats.verify_mismatch)
 		fz_die("verifier: shadow differs from the guest's tables",
 		       v->stats.verify_mismatch, v->stats.verify_runs);
-	for (i = 0; i < VGPU_MAX_SPT; i++) {
-		struct spt *s = &v->spt[i];
+	for (i = 0; i < vslab_end(&v->spts); i++) {
+		struct spt *s = vslab_get(&v->spts, i);
 
-		if (!s->level)
+		if (!s || !s->level)
 			continue;
 		if (s->relaxed) {
 			nrel++;
@@ -112,9 +114,9 @@ static void fz_check_ghyvi(struct fz_env *e)
 			       s->level);
 		}
 	}
-	for (i = v->ghyvi.rhead; i != SPT_NONE && n <= VGPU_MAX_SPT;
-	     i = v->spt[i].rnext, n++)
-		if (!v->spt[i].relaxed)
+	for (i = v->ghyvi.rhead; i != SPT_NONE && n <= (uint32_t)vslab_end(&v->spts);
+	     i = SPT(v, i).rnext, n++)
+		if (!SPT(v, i).relaxed)
 			fz_die("non-relaxed table on the relaxed list", (uint64_t)i, 0);
 	if (n != nrel || nrel != v->ghyvi.nrelaxed || vgpu_ghyvi_relaxed(v) != nrel)
 		fz_die("relaxed list / count mismatch", n, nrel);
@@ -279,7 +281,7 @@ static void fz_op_prepare(struct fz_env *e, struct fz_ghyvi *s, struct fz_in *in
 	ret = vgpu_mm_prepare(e->a, mm, &shadow);
 	if (ret == -GPU_EIO)
 		fz_die("verifier refused a workload", root, 0);
-	if (!ret && shadow != e->a->spt[e->a->mm[mm].root].shadow_hpa)
+	if (!ret && shadow != SPT(e->a, MM(e->a, mm).root).shadow_hpa)
 		fz_die("prepared root is not the shadow root", shadow, 0);
 	if (!(b & 0x80))
 		vgpu_mm_put(e->a, mm);

@@ -258,9 +258,12 @@ FZ_NOCOV static bool is_shadow_page(struct vgpu *v, uint64_t hpa)
 {
 	int32_t i;
 
-	for (i = 0; i < VGPU_MAX_SPT; i++)
-		if (v->spt[i].level && v->spt[i].shadow_hpa == hpa)
+	for (i = 0; i < vslab_end(&v->spts); i++) {
+		const struct spt *s = vslab_get(&v->spts, i);
+
+		if (s && s->level && s->shadow_hpa == hpa)
 			return true;
+	}
 	return false;
 }
 
@@ -269,10 +272,10 @@ FZ_NOCOV static void check_shadow(struct fz_env *e, struct vgpu *v)
 	int32_t i;
 	unsigned int k;
 
-	for (i = 0; i < VGPU_MAX_SPT; i++) {
-		struct spt *s = &v->spt[i];
+	for (i = 0; i < vslab_end(&v->spts); i++) {
+		struct spt *s = vslab_get(&v->spts, i);
 
-		if (!s->level)
+		if (!s || !s->level)
 			continue;
 		for (k = 0; k < 512; k++) {
 			uint64_t ent = s->shadow[k], hpa = gen8_pte_addr(ent);

@@ -179,9 +179,12 @@ FZ_NOCOV static void allowed_build(void)
 		allow_obj(&a->eng[id].sring);
 		allow_obj(&D.e->gvt->pe[id].hwsp);
 	}
-	for (i = 0; i < VGPU_MAX_SPT && D.nallowed < MAX_ALLOWED; i++)
-		if (a->spt[i].level)
-			D.allowed[D.nallowed++] = a->spt[i].shadow_hpa;
+	for (i = 0; i < (size_t)vslab_end(&a->spts) && D.nallowed < MAX_ALLOWED; i++) {
+		const struct spt *s = vslab_get(&a->spts, i);
+
+		if (s && s->level)
+			D.allowed[D.nallowed++] = s->shadow_hpa;
+	}
 	qsort(D.allowed, D.nallowed, sizeof(D.allowed[0]), cmp_u64);
 }
 

@@ -16,7 +16,7 @@
 #include "tests/world/fake_hv_ops.h"
 
 #define GI_RING_SIZE (4 * 4096)
-#define GI_MAX_CTX 4
+#define GI_MAX_CTX 8
 
 struct gi_ctx {
 	bool used;

@@ -411,6 +411,36 @@ static void test_vgpu(void **state)
 			 "vm1", "is not a number");
 }
 
+/* vgpu_shadow_pt_kib=: a default with a vGPU, the range and the unit
+ * refused with the line, nothing without a vGPU. */
+static void test_shadow_pt(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"), 0);
+	assert_int_equal(vm("vm1")->shadow_pt_kib, HVCFG_DEFAULT_SHADOW_PT_KIB);
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"
+			       "vgpu_shadow_pt_kib=4096\n"), 0);
+	assert_int_equal(vm("vm1")->shadow_pt_kib, 4096);
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"
+			       "vgpu_shadow_pt_kib=262144\n"), 0);
+	assert_int_equal(vm("vm1")->shadow_pt_kib, 262144);
+	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
+			 "vgpu_shadow_pt_kib=252\n", 6, "vm1",
+			 "vgpu_shadow_pt_kib: '252' is out of range (256..262144)");
+	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
+			 "vgpu_shadow_pt_kib=262148\n", 6, "vm1",
+			 "is out of range (256..262144)");
+	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
+			 "vgpu_shadow_pt_kib=1026\n", 6, "vm1",
+			 "is not a multiple of 4");
+	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
+			 "vgpu_shadow_pt_kib=16M\n", 6, "vm1",
+			 "is not a number");
+	check_only_error(VM1 "vgpu_shadow_pt_kib=4096\n", 1, "vm1",
+			 "vgpu_shadow_pt_kib given without a vGPU");
+	assert_int_equal(vm("vm1")->shadow_pt_kib, 0);
+}
+
 static void test_paths(void **state)
 {
 	char text[512], path[200];
@@ -770,6 +800,7 @@ int main(void)
 		cmocka_unit_test(test_default_vm),
 		cmocka_unit_test(test_error_kinds),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_shadow_pt),
 		cmocka_unit_test(test_invalid_vm_listed),
 		cmocka_unit_test(test_too_many_vms),
 		cmocka_unit_test(test_error_overflow),

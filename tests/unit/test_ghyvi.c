@@ -41,9 +41,9 @@ static void submit(struct ppgtt_env *e)
 /* The shadow as the GPU walks it, without preparing first; 0 = fault. */
 static uint64_t hw_walk(struct ppgtt_env *e, uint64_t va)
 {
-	struct shadow_mm *m = &e->v->mm[ppgtt_env_mm(e)];
+	struct shadow_mm *m = &MM(e->v, ppgtt_env_mm(e));
 
-	return mw_ppgtt_walk(&e->mw, e->v->spt[m->root].shadow_hpa, va);
+	return mw_ppgtt_walk(&e->mw, SPT(e->v, m->root).shadow_hpa, va);
 }
 
 static uint64_t walk(struct ppgtt_env *e, uint64_t va)
@@ -222,7 +222,7 @@ static void test_full(void **state)
 	for (i = 0; i < 8; i++)
 		assert_true(walk(e, VA + i * 4096ull) == hpa_of(e, data + i * 4096ull));
 	pt = gtable(e, VA, 1);
-	assert_non_null(e->v->spt[spt_of(e, pt, 1)].snap);
+	assert_non_null(SPT(e->v, spt_of(e, pt, 1)).snap);
 	/* Every relaxed page is diffed at every submission. */
 	traps = e->v->stats.recon_pages;
 	submit(e);
@@ -332,7 +332,7 @@ static void test_backoff(void **state)
 	store(e, pt + 8 * 10, 0); /* trap: relaxed, then nothing absorbed */
 	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	submit(e);
-	assert_int_equal(e->v->spt[spt_of(e, pt, 1)].relax_at, 2);
+	assert_int_equal(SPT(e->v, spt_of(e, pt, 1)).relax_at, 2);
 	store(e, pt + 8 * 11, 0); /* one trap: no longer enough */
 	assert_true(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	store(e, pt + 8 * 12, 0); /* the second relaxes */
@@ -340,7 +340,7 @@ static void test_backoff(void **state)
 	for (i = 0; i < 16; i++) /* a burst, absorbed */
 		store(e, pt + 8 * (100 + i), (data + 4096ull * (i % 8)) | 3);
 	submit(e);
-	assert_int_equal(e->v->spt[spt_of(e, pt, 1)].relax_at, 0);
+	assert_int_equal(SPT(e->v, spt_of(e, pt, 1)).relax_at, 0);
 	store(e, pt + 8 * 13, 0);
 	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	submit(e);
@@ -357,7 +357,7 @@ static void test_backoff(void **state)
 			assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 			submit(e);
 		}
-		assert_int_equal(e->v->spt[spt_of(e, pt, 1)].relax_at, 0);
+		assert_int_equal(SPT(e->v, spt_of(e, pt, 1)).relax_at, 0);
 	}
 }
 
@@ -377,9 +377,9 @@ static void test_verifier_catches(void **state)
 	/* A corrupted shadow is caught too. */
 	fake_hv_guest_write(&e->mw.hv, 1, pt + 8, &(uint64_t){ (data + 4096) | 3 }, 8);
 	assert_int_equal(vgpu_ghyvi_verify(e->v), 0);
-	e->v->spt[spt_of(e, pt, 1)].shadow[2] ^= 0x1000;
+	SPT(e->v, spt_of(e, pt, 1)).shadow[2] ^= 0x1000;
 	assert_int_equal(vgpu_ghyvi_verify(e->v), 1);
-	e->v->spt[spt_of(e, pt, 1)].shadow[2] ^= 0x1000;
+	SPT(e->v, spt_of(e, pt, 1)).shadow[2] ^= 0x1000;
 	assert_int_equal(vgpu_ghyvi_verify(e->v), 0);
 }
 
@@ -410,7 +410,7 @@ static void test_garbage_dropped(void **state)
 		s = spt_of(e, pt, 1);
 		for (i = 0; i < 4; i++)
 			(pass ? relaxed_shadow : traps_shadow)[i] =
-				e->v->spt[s].shadow[20 + i + 8 * pass];
+				SPT(e->v, s).shadow[20 + i + 8 * pass];
 		check_isolated(e, root, 4);
 	}
 	assert_memory_equal(traps_shadow, relaxed_shadow, sizeof(traps_shadow));

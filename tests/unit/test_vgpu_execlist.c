@@ -99,7 +99,7 @@ static void test_submit_csb_irq(void **state)
 	st = (uint32_t *)(v->eng[GEN9_RCS0].sctx.va + 4096);
 	assert_int_equal(st[CTX_RING_START], v->eng[GEN9_RCS0].sring.gm);
 	assert_true(((uint64_t)st[CTX_PDP0_UDW] << 32 | st[CTX_PDP0_LDW]) ==
-		    v->spt[v->mm[0].root].shadow_hpa);
+		    SPT(v, MM(v, 0).root).shadow_hpa);
 	assert_int_equal(st[CTX_LRI_HEADER_0], GEN9_CTX_LRI_HEADER_0_VAL);
 	assert_int_equal(st[CTX_BB_PER_CTX_PTR], 0);
 	/* The guest's image: head caught up with tail, no host address. */
