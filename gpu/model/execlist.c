@@ -13,8 +13,6 @@
  * Each group of entries raises one CONTEXT_SWITCH interrupt. */
 #include "gpu/model/model_internal.h"
 
-#define CTX_STATE_DWORDS (CTX_PDP0_LDW + 1) /* what the model reads */
-
 static uint32_t desc_lrca(uint64_t desc)
 {
 	return (uint32_t)desc & GEN8_CTX_LRCA_MASK;
@@ -58,13 +56,13 @@ static void ctx_fault(struct gen9_model *m, struct gen9_model_engine *e,
 static int ctx_load(struct gen9_model *m, struct gen9_model_engine *e,
 		    uint64_t desc)
 {
-	uint32_t st[CTX_STATE_DWORDS];
-	uint64_t state = (uint64_t)desc_lrca(desc) + LRC_STATE_OFFSET;
+	uint32_t st[GEN9_CTX_REG_STATE_DWORDS];
 	struct gen9_model_ctx *c = &e->ctx;
+	uint64_t at;
 	int n;
 
-	if (model_ggtt_rw(m, state, st, sizeof(st), false)) {
-		ctx_fault(m, e, state);
+	if (model_ctx_image_load(m, e, desc_lrca(desc), st, &at)) {
+		ctx_fault(m, e, at);
 		return -GPU_EFAULT;
 	}
 	c->desc = desc;
@@ -102,19 +100,13 @@ static int ctx_reload_tail(struct gen9_model *m, struct gen9_model_engine *e)
 	return 0;
 }
 
-/* Switch-out: head (and timestamp) go back to the image unless the
- * context asked for no save. */
+/* Switch-out: the context's registers go back to its image
+ * (ctx_image.c) unless it asked for no save. */
 static void ctx_save(struct gen9_model *m, struct gen9_model_engine *e)
 {
-	uint64_t st = (uint64_t)e->ctx.lrca + LRC_STATE_OFFSET;
-
 	if (e->ctx.ctx_ctrl & CTX_CTRL_ENGINE_CTX_SAVE_INHIBIT)
 		return;
-	if (model_ggtt_write32(m, st + CTX_RING_HEAD * 4, e->ctx.ring_head) ||
-	    model_ggtt_write32(m, st + CTX_RING_TAIL * 4, e->ctx.ring_tail) ||
-	    model_ggtt_write32(m, st + CTX_TIMESTAMP * 4,
-			       (uint32_t)model_timestamp(m)))
-		m->stats.dma_errors++;
+	model_ctx_image_save(m, e);
 }
 
 void model_csb_reset(struct gen9_model *m, struct gen9_model_engine *e)

@@ -107,6 +107,8 @@ struct gen9_model_engine_stats {
 	/* non-privileged batches: privileged commands and register writes
 	 * outside the whitelist dropped, GGTT selectors ignored */
 	uint64_t priv_dropped, ggtt_ignored;
+	/* context image dwords read and written at switches (ctx_image.c) */
+	uint64_t ctx_image_dwords;
 };
 
 struct gen9_model_engine {

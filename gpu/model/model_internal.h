@@ -92,6 +92,13 @@ void model_csb_reset(struct gen9_model *m, struct gen9_model_engine *e);
  * the running context (the engine now runs the pending pair). */
 bool model_arbitrate(struct gen9_model *m, struct gen9_model_engine *e);
 
+/* ctx_image.c: the registers a context owns, from and to its image.
+ * Load reads the state page into st (GEN9_CTX_REG_STATE_DWORDS);
+ * -GPU_EFAULT with *fault_at when the GGTT does not map the image. */
+int model_ctx_image_load(struct gen9_model *m, struct gen9_model_engine *e,
+			 uint32_t lrca, uint32_t *st, uint64_t *fault_at);
+void model_ctx_image_save(struct gen9_model *m, struct gen9_model_engine *e);
+
 /* engine.c */
 void model_engine_run(struct gen9_model *m, struct gen9_model_engine *e);
 void model_engine_reset(struct gen9_model *m, struct gen9_model_engine *e);

@@ -4,7 +4,17 @@
  * Gen9 list, gvt features §9, trimmed to what the model and i915 touch;
  * MOCS and L3CC are the bulk). The host (owner NULL) has its own save area.
  * While a vGPU owns the GPU, guest writes to these go through at once
- * (mmio_default_write). */
+ * (mmio_default_write).
+ *
+ * The rule the list keeps (tests/unit/test_ctx_regs.c checks it): every
+ * register a guest command may write (vgpu_cmd_tables.c) is either in the
+ * context image (gpu/hw/gen9_ctx_image.h) or switched here; and so is
+ * every register a user batch reaches through FORCE_TO_NONPRIV that real
+ * Gen9 keeps outside the image (CTX_PREEMPT, RING_NOPID - the register
+ * the scanner writes instead of one it refuses). Registers in both are
+ * harmless: the image is loaded after the switch and wins. The slots of
+ * the other engines are not switched and so never reach the hardware
+ * (their hardware slots stay the host's). */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 
@@ -16,8 +26,10 @@ struct switch_range {
 static const struct switch_range switched[] = {
 	{ 0x020c0, 0x020c0, true }, /* RCS INSTPM */
 	{ 0x020d4, 0x020d4, true }, /* CSFE chicken 1 */
-	{ 0x020e4, 0x020e4, true }, /* FF slice CS chicken 2 */
+	{ 0x02094, 0x02094, false }, /* RCS RING_NOPID */
+	{ 0x020e0, 0x020e4, true }, /* FF slice chicken, FF slice CS chicken 2 */
 	{ 0x020ec, 0x020ec, true }, /* CS debug mode 1 */
+	{ 0x02248, 0x02248, false }, /* CTX_PREEMPT (GVT: not in the image) */
 	{ 0x024d0, 0x024fc, false }, /* RCS FORCE_TO_NONPRIV x12 */
 	{ 0x02580, 0x02580, true }, /* CS chicken 1 */
 	{ 0x040e0, 0x040e4, false }, /* PPAT */

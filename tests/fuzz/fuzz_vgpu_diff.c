@@ -14,7 +14,12 @@
  *    address, execlist mode and interrupt masks, the GT interrupt masks,
  *    reset and forcewake requests, the PPAT;
  *  - the victim's GGTT entries and vGPU are untouched, and not a byte of
- *    its RAM changed (it is read-only: fuzz_vgpu_common.c).
+ *    its RAM changed (it is read-only: fuzz_vgpu_common.c);
+ *  - no register value crosses contexts: a second context of the attacker
+ *    on the same engine, new (restore inhibit), stores every register its
+ *    image holds that a command may write (gpu/hw/gen9_ctx_image.h,
+ *    cmd_reg_access) and must read the defaults, never what the input
+ *    loaded (issue 26 §1).
  *
  * Speed: the world (model, mediator, victim, attacker and its contexts,
  * PPGTT and shadows) is built once; per input only what an input can
@@ -40,9 +45,14 @@ struct fz_env;
 static struct gpu_dma fzd_dma(struct fz_env *e);
 #define FZ_DMA_HOOK fzd_dma
 #include "tests/fuzz/fuzz_vgpu_common.c"
+#include "gpu/hw/gen9_ctx_image.h"
 
 #define BB_VA 0x40000000ull
 #define DATA_VA 0x50000000ull
+#define RD_VA 0x60000000ull /* the reader's batches, one page per engine */
+#define RD_DATA_VA 0x61000000ull /* what they store, half a page each */
+#define RD_MAX 480
+#define RD_DONE 0x600d600du
 #define BB_DWORDS (3 * 1024)
 #define RING_MAX 200
 #define MAX_ALLOWED 4096
@@ -76,6 +86,12 @@ struct fzd {
 	uint32_t sbb_gen; /* and the attacker's shadow batch pool */
 	uint64_t a_hpa; /* the attacker's RAM: [a_hpa, a_hpa + FZ_RAM) */
 	bool watch;
+	/* the second context per engine that reads the registers back */
+	int rd_ctx[2];
+	uint64_t rd_bb_gpa, rd_data_gpa;
+	uint32_t rd_n[2];
+	uint32_t rd_reg[2][RD_MAX];
+	uint64_t rd_checked, rd_skipped;
 };
 
 static struct fzd D;
@@ -243,6 +259,122 @@ static void neighbour_build(void)
 }
 #endif
 
+/* ---- no register crosses contexts ------------------------------------------ */
+
+static void rd_add(unsigned int k, int engine, uint32_t reg)
+{
+	if (D.rd_n[k] < RD_MAX && (cmd_reg_access(engine, reg) & CMD_REG_W))
+		D.rd_reg[k][D.rd_n[k]++] = reg;
+}
+
+/* The registers a context's image holds (engine and render state; not
+ * the ring context, which the mediator sets) that a command may load. */
+static void rd_regs(unsigned int k, int engine)
+{
+	uint32_t base = gen9_engine_mmio_base((enum gen9_engine_id)engine), r;
+	struct gen9_ctx_block b[GEN9_CTX_BLOCKS];
+	unsigned int j, i;
+
+	gen9_ctx_blocks(engine, b);
+	for (j = GEN9_CTX_ENGINE_STATE_BLOCK; j < GEN9_CTX_BLOCKS; j++)
+		for (i = 0; i < b[j].n; i++)
+			rd_add(k, engine, base + b[j].regs[i]);
+	for (j = 0; engine == GEN9_RCS0 && j < GEN9_RCS_RENDER_SPANS; j++)
+		for (r = gen9_rcs_render_state[j].first;
+		     r <= gen9_rcs_render_state[j].last; r += 4)
+			rd_add(k, engine, r);
+}
+
+/* Reader k: a new context on engine whose user batch stores every
+ * register of rd_regs, then RD_DONE after them. */
+static void rd_build(unsigned int k, int engine)
+{
+	static uint32_t bb[1024];
+	uint64_t out = RD_DATA_VA + 2048ull * k;
+	uint32_t i, n = 0;
+
+	D.rd_ctx[k] = gi_ctx_create(&D.e->ga, engine);
+	rd_regs(k, engine);
+	if (D.rd_ctx[k] < 0 || 4 * D.rd_n[k] + 6 > 1024 || 4 * D.rd_n[k] + 4 > 2048)
+		fz_die("reader", k, D.rd_n[k]);
+	for (i = 0; i < D.rd_n[k]; i++) {
+		bb[n++] = MI_STORE_REGISTER_MEM_GEN8;
+		bb[n++] = D.rd_reg[k][i];
+		bb[n++] = (uint32_t)(out + 4 * i);
+		bb[n++] = (uint32_t)((out + 4 * i) >> 32);
+	}
+	bb[n++] = MI_STORE_DWORD_IMM_GEN4;
+	bb[n++] = (uint32_t)(out + 4 * i);
+	bb[n++] = (uint32_t)((out + 4 * i) >> 32);
+	bb[n++] = RD_DONE;
+	bb[n++] = MI_BATCH_BUFFER_END;
+	fake_hv_guest_write(&D.e->hv, 1, D.rd_bb_gpa + 4096ull * k, bb, 4ull * n);
+}
+
+static void rd_init(void)
+{
+	struct guest_i915 *g = &D.e->ga;
+
+	D.rd_bb_gpa = gi_alloc_pages(g, 2);
+	D.rd_data_gpa = gi_alloc_pages(g, 1);
+	if (!D.rd_bb_gpa || !D.rd_data_gpa)
+		fz_die("reader pages", 0, 0);
+	gi_ppgtt_map(g, RD_VA, D.rd_bb_gpa, 2);
+	gi_ppgtt_map(g, RD_DATA_VA, D.rd_data_gpa, 1);
+	rd_build(0, GEN9_RCS0);
+	rd_build(1, GEN9_BCS0);
+}
+
+/* Did the input leave a value in one of reader k's registers? Only then
+ * can the next context see one: every context the attacker runs is new
+ * (restore inhibit), so its load sets them all to 0. The other inputs
+ * skip the reader's run, which costs more than most inputs. */
+FZ_NOCOV static bool rd_dirty(unsigned int k)
+{
+	uint32_t i;
+
+	for (i = 0; i < D.rd_n[k]; i++)
+		if (D.e->m.regs[D.rd_reg[k][i] / 4])
+			return true;
+	return false;
+}
+
+/* After the input: the reader runs on the input's engine and must see
+ * the defaults (0) in every register. Skipped when the input's work is
+ * still running or it took the attacker's vGPU down (nothing runs). */
+FZ_NOCOV static void rd_check(unsigned int k)
+{
+	struct guest_i915 *g = &D.e->ga;
+	static uint32_t out[RD_MAX + 1];
+	uint32_t i;
+	int c = D.rd_ctx[k];
+
+	if (!rd_dirty(k))
+		return;
+	if (!gvt_idle(D.e->gvt) || vgpu_failed(D.e->a)) {
+		D.rd_skipped++;
+		return;
+	}
+	/* The input may have written the reader's image or batch (its own
+	 * guest's memory, legitimately): back to what rd_build made. */
+	fake_hv_restore_dirty(&D.e->hv, 1, D.a_snap);
+	g->ctx[c].tail = 0;
+	gi_emit_bb_start(g, c, RD_VA + 4096ull * k, true);
+	gi_submit(g, c, -1);
+	for (i = 0; i < 4 && (i == 0 || !gvt_idle(D.e->gvt)); i++)
+		fz_run(D.e, 1);
+	fake_hv_guest_read(&D.e->hv, 1, D.rd_data_gpa + 2048ull * k, out,
+			   4ull * (D.rd_n[k] + 1));
+	if (out[D.rd_n[k]] != RD_DONE) {
+		D.rd_skipped++;
+		return;
+	}
+	for (i = 0; i < D.rd_n[k]; i++)
+		if (out[i])
+			fz_die("register value crossed contexts", D.rd_reg[k][i], out[i]);
+	D.rd_checked++;
+}
+
 /* What the batch pages hold where an input writes nothing:
  * MI_BATCH_BUFFER_END, so a batch ends where its input does and what the
  * scanner accepts runs on the model. Zeroes (MI_NOOP) there made every
@@ -300,6 +432,7 @@ static void fzd_build(void)
 	/* The last page of each of its ranges too: accesses at the edge. */
 	gi_ggtt_bind(g, g->low_base + g->low_size - 4096, D.data_gpa, 1);
 	gi_ggtt_bind(g, g->high_base + g->high_size - 4096, D.data_gpa + 4096, 1);
+	rd_init();
 #ifdef FZD_GVIRT
 	neighbour_build();
 #endif
@@ -340,6 +473,8 @@ static uint64_t fzd_reset(void)
 	n = fake_hv_restore_dirty(&e->hv, 1, D.a_snap); /* what anyone touched */
 	g->ctx[D.ctx[0]].tail = 0;
 	g->ctx[D.ctx[1]].tail = 0;
+	g->ctx[D.rd_ctx[0]].tail = 0;
+	g->ctx[D.rd_ctx[1]].tail = 0;
 	return n;
 }
 
@@ -390,7 +525,8 @@ static void bb_write(uint32_t i, uint32_t dw)
 
 /* FZD_PROFILE=1: one line per input on stderr - ns, commands the
  * scanner audited, batch bytes it copied, commands the model ran, blit
- * pixels, attacker pages restored - to find what a slow input spends
+ * pixels, attacker pages restored, inputs the reader context checked so
+ * far - to find what a slow input spends
  * its time on (tools: sort -k2 -n). */
 #include <time.h>
 struct fzd_prof {
@@ -425,18 +561,19 @@ FZ_NOCOV static void fzd_prof_print(const struct fzd_prof *a, size_t size)
 	struct fzd_prof b;
 
 	fzd_prof_sample(&b);
-	fprintf(stderr, "FZD %zu %llu %llu %llu %llu %llu %llu\n", size,
+	fprintf(stderr, "FZD %zu %llu %llu %llu %llu %llu %llu %llu\n", size,
 		(unsigned long long)(b.t0 - a->t0),
 		(unsigned long long)(b.scanned - a->scanned),
 		(unsigned long long)(b.copied - a->copied),
 		(unsigned long long)(b.cmds - a->cmds),
 		(unsigned long long)(b.pixels - a->pixels),
-		(unsigned long long)a->restored);
+		(unsigned long long)a->restored,
+		(unsigned long long)D.rd_checked);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int prof = -1;
+	static int prof = -1, rd_on = -1;
 	struct fzd_prof pr;
 	struct fz_in in = { data, size };
 	static uint32_t bb[BB_DWORDS];
@@ -496,6 +633,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sens_check();
 	if (D.e->b->failed)
 		fz_die("victim vGPU failed", 0, 0);
+	/* FZD_NO_READER=1 leaves the reader out: only to measure its cost. */
+	if (rd_on < 0)
+		rd_on = getenv("FZD_NO_READER") == NULL;
+	if (rd_on)
+		rd_check(flags & 1);
 	if (prof)
 		fzd_prof_print(&pr, size);
 	return 0;

@@ -55,6 +55,13 @@ out = {
     'pipe-control-end-of-range': inp(0,
         [PC6, PC_CS | PC_QW | PC_GGTT, addr(0, -4), 0, 0x41414141, 0x42424242,
          NOOP, NOOP], []),
+    # Register values left in the engine for the next context (issue 26
+    # section 1): a user batch loading a CS GPR and MI_PREDICATE_SRC0 on
+    # RCS, the kernel ring loading a GPR on the blitter. The reader
+    # context that runs after every input must see neither.
+    'user-batch-lri-gpr-predicate': inp(0, ring_bb,
+        [LRI1, 0x2600, 0x1234, LRI1, 0x2400, 0x5678, BB_END, NOOP]),
+    'ring-lri-gpr-bcs': inp(1, [LRI1, 0x22600, 0xb1, NOOP], []),
 }
 here = os.path.dirname(os.path.abspath(__file__))
 

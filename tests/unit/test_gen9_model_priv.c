@@ -94,7 +94,14 @@ static void test_nonpriv_ggtt_selectors_ignored(void **state)
 	start(GEN9_RCS0);
 	alias(&a);
 	bb = ppgtt_page(BB_VA);
-	h_wr(&H, GPR0(RENDER_RING_BASE), 0x5157);
+	{
+		/* GPR0 is context state (the context's load would replace an
+		 * MMIO write): set it from the privileged ring. */
+		uint32_t lri[] = { MI_LOAD_REGISTER_IMM(1), GPR0(RENDER_RING_BASE),
+				   0x5157, MI_NOOP };
+
+		h_emitn(&H, &C, lri, ARRAY_SIZE(lri));
+	}
 	a.g[4] = 0x6666; /* what LRM would load through the GGTT */
 	a.p[4] = 0x7777; /* and through the PPGTT */
 	/* SDI, SRM and PIPE_CONTROL, each with its GGTT bit set. */
