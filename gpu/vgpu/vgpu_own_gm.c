@@ -139,6 +139,23 @@ static void shrink(struct vgpu *v, uint32_t keep)
 	note_backed(v);
 }
 
+/* Idle: every page goes back to the host (the pool as vgpu_sbb_init left
+ * it, for a caller that needs that state again, e.g. a harness between
+ * inputs). Pages held by workloads stay. */
+void vgpu_sbb_trim(struct vgpu *v)
+{
+	struct sbb_pool *p = &v->sbb;
+	uint32_t i;
+
+	if (p->used || !p->pg)
+		return;
+	shrink(v, 0);
+	/* and the free list in vgpu_sbb_init's order: page 0 goes first */
+	p->free_bare = -1;
+	for (i = p->budget; i-- > 0;)
+		list_push(p, &p->free_bare, (int32_t)i);
+}
+
 void vgpu_sbb_fini(struct vgpu *v)
 {
 	struct sbb_pool *p = &v->sbb;

@@ -857,6 +857,7 @@ int vgpu_sbb_init(struct vgpu *v, uint32_t kib);
 void vgpu_sbb_fini(struct vgpu *v);
 int vgpu_sbb_alloc(struct vgpu *v, struct workload *w, bool user);
 void vgpu_sbb_release(struct vgpu *v, struct workload *w);
+void vgpu_sbb_trim(struct vgpu *v);
 /* True when GGTT address gm lies in a page of w's copies that holds only
  * user (non-privileged) batches: a hang there is that request's. */
 bool vgpu_sbb_user_at(const struct vgpu *v, const struct workload *w,

@@ -470,6 +470,10 @@ static uint64_t fzd_reset(void)
 		gvt_poll(e->gvt);
 	}
 	gi_mmio_write(g, GEN6_GDRST, dom, 4);
+	/* The batch pools keep pages backed at rest: back to none, as built
+	 * (their GGTT entries are part of the world an input sees). */
+	vgpu_sbb_trim(e->a);
+	vgpu_sbb_trim(e->b);
 	n = fake_hv_restore_dirty(&e->hv, 1, D.a_snap); /* what anyone touched */
 	g->ctx[D.ctx[0]].tail = 0;
 	g->ctx[D.ctx[1]].tail = 0;

@@ -46,11 +46,21 @@ static uint64_t hash(const void *p, size_t n, uint64_t h)
 	return h;
 }
 
-static uint64_t hash64(const uint64_t *p, size_t n, uint64_t h)
+/* A GGTT entry as an input can have changed it. In a vGPU's shadow batch
+ * pool only whether the page is backed counts: which host page backs it
+ * is the allocator's choice (pages go back to the host between inputs,
+ * vgpu_sbb_trim), and the copies in it are rewritten by every batch. */
+static uint64_t ggtt_seen(uint64_t k)
 {
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h;
+	const struct vgpu *vs[2] = { D.e->a, D.e->b };
+
+	for (int j = 0; j < 2; j++) {
+		uint64_t first = vs[j]->sbb.gm >> 12;
+
+		if (k >= first && k < first + vs[j]->sbb.budget)
+			return D.e->ggtt[k] & 1;
+	}
+	return D.e->ggtt[k];
 }
 
 static void observe(struct obs *o)
@@ -59,8 +69,9 @@ static void observe(struct obs *o)
 
 	memset(o, 0, sizeof(*o));
 	o->ram = hash(a_ram(), FZ_RAM, 0xcbf29ce484222325ull);
-	o->ggtt = hash64(D.e->ggtt, GEN9_MODEL_GGTT_MAX_ENTRIES,
-			 0xcbf29ce484222325ull);
+	o->ggtt = 0xcbf29ce484222325ull;
+	for (uint64_t k = 0; k < GEN9_MODEL_GGTT_MAX_ENTRIES; k++)
+		o->ggtt = (o->ggtt ^ ggtt_seen(k)) * 0x100000001b3ull;
 	for (i = 0; i < D.nsens; i++)
 		o->regs = (o->regs ^ D.e->m.regs[D.sens[i] / 4]) * 0x100000001b3ull;
 	o->scanned = D.e->a->stats.cmds_scanned;
