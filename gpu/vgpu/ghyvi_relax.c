@@ -416,9 +416,14 @@ void ghyvi_reconstruct(struct vgpu *v)
 	for (i = g->rhead; i != SPT_NONE && n < GHYVI_MAX_RELAXED; i = SPT(v, i).rnext)
 		g->work[n++] = i;
 	for (k = 0; k < n; k++) {
-		struct spt *s = &SPT(v, g->work[k]);
+		struct spt *s;
 		uint32_t changed;
 
+		/* a table freed by an earlier repair may have taken its
+		 * slab chunk with it */
+		if (!vslab_has(&v->spts, g->work[k]))
+			continue;
+		s = &SPT(v, g->work[k]);
 		if (!s->level || s->dead || !s->relaxed)
 			continue;
 		if (g->p.policy == VGPU_PPGTT_ADAPTIVE) {

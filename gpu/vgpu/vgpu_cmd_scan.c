@@ -136,6 +136,18 @@ static int ppgtt_read(struct scanner *s, uint64_t addr, void *buf, uint32_t len)
  * page): a small batch costs a small copy, a large one few calls. */
 #define SCAN_COPY_STEP 256u
 
+/* Whether source bytes [off, off + len) lie in the copy's current page.
+ * Always true when the copy's bookkeeping is right; the fuzzer found an
+ * input where it is not (a chain or page move leaves seg_src behind, open
+ * in docs/i915-command-path.md), so every write into the pool checks it
+ * and refuses the workload rather than write outside the page. */
+static bool copy_in_page(const struct scan_src *src, uint32_t off,
+			 uint32_t len)
+{
+	return src->page >= 0 && off >= src->seg_src &&
+	       (uint64_t)src->seg_off + (off - src->seg_src) + len <= VGPU_PAGE;
+}
+
 static uint8_t *copy_at(struct scanner *s, const struct scan_src *src,
 			uint32_t off)
 {
@@ -160,6 +172,8 @@ static int copy_upto(struct scanner *s, struct scan_src *src, uint32_t upto)
 		if (chunk > upto - src->copied + SCAN_COPY_STEP - 4)
 			chunk = (upto - src->copied + SCAN_COPY_STEP - 1) &
 				~(SCAN_COPY_STEP - 1);
+		if (!copy_in_page(src, src->copied, chunk))
+			return -GPU_EFAULT;
 		if (src->ppgtt)
 			ret = ppgtt_read(s, ga, copy_at(s, src, src->copied), chunk);
 		else
@@ -215,6 +229,9 @@ static int fit_command(struct scanner *s, uint32_t dwords)
 	page = vgpu_sbb_alloc(s->v, s->w, src->ppgtt);
 	if (page < 0)
 		return page;
+	if (!copy_in_page(src, o, src->copied > o + sizeof(jump) ?
+			  src->copied - o : sizeof(jump)))
+		return -GPU_EFAULT;
 	old = copy_at(s, src, o);
 	if (src->copied > o)
 		memcpy(vgpu_sbb_va(s->v, page), old, src->copied - o);
@@ -252,6 +269,8 @@ static int locate(struct scanner *s, uint32_t i, uint8_t **at)
 	ret = copy_upto(s, src, off + 4);
 	if (ret)
 		return ret;
+	if (!copy_in_page(src, off, 4))
+		return -GPU_EFAULT;
 	*at = copy_at(s, src, off);
 	return 0;
 }

@@ -682,6 +682,12 @@ static inline int32_t vslab_end(const struct vslab *sl)
 {
 	return (int32_t)(sl->span * VSLAB_PER);
 }
+
+/* Whether index i's chunk still exists (chunks are freed when empty). */
+static inline bool vslab_has(const struct vslab *sl, int32_t i)
+{
+	return i >= 0 && i < vslab_end(sl) && sl->dir[(uint32_t)i / VSLAB_PER];
+}
 /* Budgeted pages of shadow page-table memory (vgpu_spt.c). */
 void *spt_page_alloc(struct vgpu *v, size_t n, uint64_t *hpa);
 void spt_page_free(struct vgpu *v, void *p, size_t n);
