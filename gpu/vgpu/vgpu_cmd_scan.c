@@ -136,18 +136,6 @@ static int ppgtt_read(struct scanner *s, uint64_t addr, void *buf, uint32_t len)
  * page): a small batch costs a small copy, a large one few calls. */
 #define SCAN_COPY_STEP 256u
 
-/* Whether source bytes [off, off + len) lie in the copy's current page.
- * Always true when the copy's bookkeeping is right; the fuzzer found an
- * input where it is not (a chain or page move leaves seg_src behind, open
- * in docs/i915-command-path.md), so every write into the pool checks it
- * and refuses the workload rather than write outside the page. */
-static bool copy_in_page(const struct scan_src *src, uint32_t off,
-			 uint32_t len)
-{
-	return src->page >= 0 && off >= src->seg_src &&
-	       (uint64_t)src->seg_off + (off - src->seg_src) + len <= VGPU_PAGE;
-}
-
 static uint8_t *copy_at(struct scanner *s, const struct scan_src *src,
 			uint32_t off)
 {
@@ -172,8 +160,6 @@ static int copy_upto(struct scanner *s, struct scan_src *src, uint32_t upto)
 		if (chunk > upto - src->copied + SCAN_COPY_STEP - 4)
 			chunk = (upto - src->copied + SCAN_COPY_STEP - 1) &
 				~(SCAN_COPY_STEP - 1);
-		if (!copy_in_page(src, src->copied, chunk))
-			return -GPU_EFAULT;
 		if (src->ppgtt)
 			ret = ppgtt_read(s, ga, copy_at(s, src, src->copied), chunk);
 		else
@@ -214,7 +200,10 @@ static int copy_begin(struct scanner *s, struct scan_src *src, bool user)
 /* The current command of a batch, `dwords` long, must fit its copy's page
  * with room for a MI_BATCH_BUFFER_START after it. If not, it and what was
  * read ahead move to a new page and the old one chains there (GGTT, the
- * level unchanged: a chain replaces the current batch at its level). */
+ * level unchanged: a chain replaces the current batch at its level). A
+ * command longer than a page can fit none (only 16-bit-length media and
+ * GPGPU commands are): refused, or it would be skipped over unfetched and
+ * leave the copy's position past its page. */
 static int fit_command(struct scanner *s, uint32_t dwords)
 {
 	struct scan_src *src = &s->lvl[s->depth];
@@ -226,12 +215,11 @@ static int fit_command(struct scanner *s, uint32_t dwords)
 
 	if (at + 4 * dwords + VGPU_SBB_JUMP <= VGPU_PAGE)
 		return 0;
+	if (4 * dwords + VGPU_SBB_JUMP > VGPU_PAGE)
+		return -GPU_ERANGE;
 	page = vgpu_sbb_alloc(s->v, s->w, src->ppgtt);
 	if (page < 0)
 		return page;
-	if (!copy_in_page(src, o, src->copied > o + sizeof(jump) ?
-			  src->copied - o : sizeof(jump)))
-		return -GPU_EFAULT;
 	old = copy_at(s, src, o);
 	if (src->copied > o)
 		memcpy(vgpu_sbb_va(s->v, page), old, src->copied - o);
@@ -246,6 +234,7 @@ static int fit_command(struct scanner *s, uint32_t dwords)
 static const char *pool_why(int err)
 {
 	return err == -GPU_E2BIG ? "batches larger than the VM's shadow batch budget"
+	       : err == -GPU_ERANGE ? "command longer than a shadow pool page"
 	       : err == -GPU_ENOSPC ? "shadow batch pool full"
 				    : "no host memory for a shadow batch";
 }
@@ -269,8 +258,6 @@ static int locate(struct scanner *s, uint32_t i, uint8_t **at)
 	ret = copy_upto(s, src, off + 4);
 	if (ret)
 		return ret;
-	if (!copy_in_page(src, off, 4))
-		return -GPU_EFAULT;
 	*at = copy_at(s, src, off);
 	return 0;
 }

@@ -441,6 +441,38 @@ static void test_request_larger_than_budget_fails_alone(void **state)
 	assert_at_rest(q->v);
 }
 
+/* One command longer than a pool page (media commands on RCS have a
+ * 16-bit length: here 5,000 dwords): the copy cannot hold it in one page,
+ * so its request fails alone, nothing is written past the page (the
+ * fuzzer's crash), and the next request runs. */
+static void test_command_longer_than_a_page_fails_alone(void **state)
+{
+	struct env *e = *state;
+	struct guest *q = &e->a;
+	struct i915_cs cs;
+	uint32_t n = 5000, *dw = calloc(n + 2, 4);
+
+	dw[0] = 0x71000000u | (n - 2); /* MEDIA_OBJECT: 16-bit length */
+	dw[n] = MI_BATCH_BUFFER_END;
+	put(q, 0, dw, n + 2);
+	free(dw);
+	i915_cs_reset(&cs);
+	request(q, &cs, 0);
+	submit(q, &cs);
+	run_until_error(q);
+	assert_int_equal(q->v->stats.user_faults, 1);
+	assert_int_equal(q->v->stats.faults, 0);
+	assert_false(vgpu_failed(q->v));
+	i915_engine_reset(q);
+	store_batch(q, 64 * 4096, 64, 0x66);
+	i915_cs_reset(&cs);
+	request(q, &cs, 64 * 4096);
+	submit(q, &cs);
+	wait_seqno(q, q->seqno);
+	assert_int_equal(data(q, 0), 0x66);
+	assert_at_rest(q->v);
+}
+
 /* Budgets are per VM: A, with the smallest budget, fills its pool with
  * queued 40 KiB requests (they wait for each other), while B's requests
  * pass without waiting, from its own pool. */
@@ -491,6 +523,7 @@ int main(void)
 		T(test_40k_batches_back_to_back),
 		T(test_request_larger_than_budget_fails_alone),
 		T(test_one_vm_full_other_passes),
+		T(test_command_longer_than_a_page_fails_alone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
