@@ -67,15 +67,25 @@ static bool held(struct gvt *gvt, const struct vgpu *v)
 
 /* ---- completions ------------------------------------------------------- */
 
-static void finish(struct gvt *gvt, int engine, int status)
+/* The engine's workload leaves it, whatever the reason; its vGPU is
+ * charged the time it ran. */
+static struct workload *off_engine(struct gvt *gvt, int id, struct vgpu **v)
 {
-	struct pexec_engine *pe = &gvt->pe[engine];
-	struct vgpu *v = pe->owner_vgpu;
+	struct pexec_engine *pe = &gvt->pe[id];
 	struct workload *w = pe->inflight;
 
+	*v = pe->owner_vgpu;
 	pe->inflight = NULL;
 	pe->owner_vgpu = NULL;
-	gvt_mon_ran(gvt, v, pe->t_submit, gvt_now(gvt));
+	gvt_mon_ran(gvt, *v, pe->t_submit, gvt_now(gvt));
+	return w;
+}
+
+static void finish(struct gvt *gvt, int engine, int status)
+{
+	struct vgpu *v;
+	struct workload *w = off_engine(gvt, engine, &v);
+
 	if (v && w)
 		vgpu_workload_complete(v, &v->eng[engine], w, status);
 }
@@ -241,13 +251,9 @@ static void request_preempt(struct gvt *gvt, int id)
  * head of its queue and goes back on at its vGPU's next turn. */
 static void preempted(struct gvt *gvt, int id)
 {
-	struct pexec_engine *pe = &gvt->pe[id];
-	struct vgpu *v = pe->owner_vgpu;
-	struct workload *w = pe->inflight;
+	struct vgpu *v;
+	struct workload *w = off_engine(gvt, id, &v);
 
-	pe->inflight = NULL;
-	pe->owner_vgpu = NULL;
-	gvt_mon_ran(gvt, v, pe->t_submit, gvt_now(gvt));
 	v->stats.preemptions++;
 	if (w->abandoned) /* its guest reset the engine meanwhile */
 		vgpu_workload_complete(v, &v->eng[id], w, 0);

@@ -11,6 +11,7 @@
  * per-context workaround batches (not offered); the engine-state pages
  * copied from the guest. On completion the guest's image gets the new ring
  * head and the engine state back, never a host address. */
+#include "gpu/hw/gen9_ctx_image.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/stdio.h"
 #include "mini/string.h"
@@ -28,41 +29,16 @@ static struct workload *wl_at(struct vgpu_engine *e, unsigned int i)
 	return &e->wl[(e->wl_head + i) % VGPU_WL_QUEUE];
 }
 
-/* ---- the register-state page template (gen9 §5) ------------------------ */
+/* ---- the register-state page template -------------------------------- */
 
-static const uint16_t blk0[] = { 0x244, 0x034, 0x030, 0x038, 0x03c, 0x168, 0x140,
-				 0x110, 0x11c, 0x114, 0x118, 0x1c0, 0x1c4, 0x1c8 };
-static const uint16_t blk1[] = { 0x3a8, 0x28c, 0x288, 0x284, 0x280,
-				 0x27c, 0x278, 0x274, 0x270 };
-static const uint16_t blk2_rcs[] = { 0x0c8 };
-static const uint16_t blk2_xcs[] = { 0x200 };
-static const uint16_t blk3[] = {
-	0x028, 0x09c, 0x0c0, 0x178, 0x17c, 0x358, 0x170, 0x150, 0x154, 0x158,
-	0x41c, 0x600, 0x604, 0x608, 0x60c, 0x610, 0x614, 0x618, 0x61c, 0x620,
-	0x624, 0x628, 0x62c, 0x630, 0x634, 0x638, 0x63c, 0x640, 0x644, 0x648,
-	0x64c, 0x650, 0x654, 0x658, 0x65c, 0x660, 0x664, 0x668, 0x66c, 0x670,
-	0x674, 0x678, 0x67c, 0x068,
-};
-
-struct lri_block {
-	uint16_t at; /* dword of the LRI header */
-	uint32_t header;
-	const uint16_t *regs; /* engine-relative */
-	uint8_t n;
-};
-
-#define LRI_POSTED(n) (MI_LOAD_REGISTER_IMM(n) | MI_LRI_FORCE_POSTED)
-
-static void state_blocks(int engine, struct lri_block b[4])
+/* The LRI blocks are the one layout the model uses too
+ * (gpu/hw/gen9_ctx_image.h); every block is posted except RCS's
+ * R_PWR_CLK_STATE, as i915 writes them. */
+static uint32_t block_header(int engine, unsigned int k, uint8_t n)
 {
-	b[0] = (struct lri_block){ CTX_LRI_HEADER_0, LRI_POSTED(14), blk0, 14 };
-	b[1] = (struct lri_block){ CTX_LRI_HEADER_1, LRI_POSTED(9), blk1, 9 };
-	if (engine == GEN9_RCS0)
-		b[2] = (struct lri_block){ CTX_LRI_HEADER_2, MI_LOAD_REGISTER_IMM(1),
-					   blk2_rcs, 1 };
-	else
-		b[2] = (struct lri_block){ CTX_LRI_HEADER_2, LRI_POSTED(1), blk2_xcs, 1 };
-	b[3] = (struct lri_block){ CTX_LRI_HEADER_3, LRI_POSTED(44), blk3, 44 };
+	if (engine == GEN9_RCS0 && k == 2)
+		return MI_LOAD_REGISTER_IMM(n);
+	return MI_LOAD_REGISTER_IMM(n) | MI_LRI_FORCE_POSTED;
 }
 
 /* st holds the guest's register-state page. Keep only its value dwords;
@@ -71,12 +47,12 @@ static void state_blocks(int engine, struct lri_block b[4])
 static void sanitize_state(uint32_t *st, int engine, uint32_t base)
 {
 	uint8_t keep[STATE_DWORDS / 8];
-	struct lri_block b[4];
+	struct gen9_ctx_block b[GEN9_CTX_BLOCKS];
 	unsigned int i, k;
 
 	memset(keep, 0, sizeof(keep));
-	state_blocks(engine, b);
-	for (k = 0; k < 4; k++)
+	gen9_ctx_blocks(engine, b);
+	for (k = 0; k < GEN9_CTX_BLOCKS; k++)
 		for (i = 0; i < b[k].n; i++) {
 			unsigned int dw = b[k].at + 2 + 2 * i;
 
@@ -85,8 +61,8 @@ static void sanitize_state(uint32_t *st, int engine, uint32_t base)
 	for (i = 0; i < STATE_DWORDS; i++)
 		if (!(keep[i / 8] & (1u << (i % 8))))
 			st[i] = 0; /* also MI_NOOP */
-	for (k = 0; k < 4; k++) {
-		st[b[k].at] = b[k].header;
+	for (k = 0; k < GEN9_CTX_BLOCKS; k++) {
+		st[b[k].at] = block_header(engine, k, b[k].n);
 		for (i = 0; i < b[k].n; i++)
 			st[b[k].at + 1 + 2 * i] = base + b[k].regs[i];
 	}
