@@ -212,11 +212,18 @@ static int fit_command(struct scanner *s, uint32_t dwords)
 	uint32_t jump[3] = { MI_BATCH_BUFFER_START_GEN8, 0, 0 };
 	uint8_t *old;
 	int32_t page;
+	int ret;
 
 	if (at + 4 * dwords + VGPU_SBB_JUMP <= VGPU_PAGE)
 		return 0;
 	if (4 * dwords + VGPU_SBB_JUMP > VGPU_PAGE)
 		return -GPU_ERANGE;
+	/* Commands skipped by their length were never read: the copy can
+	 * stand before o. Bring it to o, so the old page holds every byte
+	 * up to the jump and the new page starts where the copy stands. */
+	ret = copy_upto(s, src, o);
+	if (ret)
+		return ret;
 	page = vgpu_sbb_alloc(s->v, s->w, src->ppgtt);
 	if (page < 0)
 		return page;

@@ -473,6 +473,36 @@ static void test_command_longer_than_a_page_fails_alone(void **state)
 	assert_at_rest(q->v);
 }
 
+/* A command skipped by its length (the scanner reads only its header:
+ * 1,021 dwords of MEDIA_OBJECT) leaves the copy behind the scan position;
+ * the next command does not fit the page's end and moves to a new page.
+ * The skipped bytes are copied into the old page before it chains on,
+ * so the new page's bookkeeping starts where copying stands: before the
+ * fix the next copy was written about 4 GiB before the new page
+ * (fuzz_vgpu_diff's crash). */
+static void test_skipped_command_then_page_move(void **state)
+{
+	struct env *e = *state;
+	struct guest *q = &e->a;
+	struct i915_cs cs;
+	uint32_t n = 1021, *dw = calloc(n + 2, 4);
+
+	dw[0] = 0x71000000u | (n - 2); /* MEDIA_OBJECT: 16-bit length */
+	for (uint32_t i = 1; i < n; i++)
+		dw[i] = 0x5a5a0000u | i;
+	dw[n] = MI_BATCH_BUFFER_END;
+	put(q, 0, dw, n + 2);
+	i915_cs_reset(&cs);
+	request(q, &cs, 0);
+	submit(q, &cs);
+	free(dw);
+	wait_seqno(q, q->seqno);
+	assert_int_equal(q->v->stats.user_faults, 0);
+	assert_int_equal(q->v->stats.faults, 0);
+	assert_false(vgpu_failed(q->v));
+	assert_at_rest(q->v);
+}
+
 /* Budgets are per VM: A, with the smallest budget, fills its pool with
  * queued 40 KiB requests (they wait for each other), while B's requests
  * pass without waiting, from its own pool. */
@@ -524,6 +554,7 @@ int main(void)
 		T(test_request_larger_than_budget_fails_alone),
 		T(test_one_vm_full_other_passes),
 		T(test_command_longer_than_a_page_fails_alone),
+		T(test_skipped_command_then_page_move),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
