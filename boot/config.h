@@ -158,6 +158,7 @@ struct hv_config {
 	enum hvcfg_selftest selftest;
 	enum hvcfg_gpu gpu;
 	bool gpu_smoke;				/* the GPU smoke test at boot */
+	bool gpu_preempt;			/* take the GPU back by preemption */
 	enum hvcfg_placement placement;
 	enum hvcfg_vtd vtd;
 	enum hvcfg_vtd_selftest vtd_selftest;

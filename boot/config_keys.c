@@ -321,28 +321,43 @@ static void reset_vtd_selftest(struct hv_config *cfg)
 	cfg->vtd_selftest = HVCFG_VTD_SELFTEST_NONE;
 }
 
-static const struct keyword smoke_words[] = {
+static const struct keyword yes_no_words[] = {
 	{ "no", 0 },
 	{ "yes", 1 },
 	{ NULL, 0 },
 };
 
-/* gpu_smoke=yes: the hardware smoke test at boot (docs/hardware.md). */
-static bool set_gpu_smoke(struct parser *p, const struct key *k,
-			  struct span v)
+/* Switches of [global], yes or no, off by default: gpu_smoke=yes runs the
+ * hardware smoke test at boot (docs/hardware.md); gpu_preempt=yes takes
+ * the GPU back from a vGPU whose slice is over by preemption rather than
+ * by waiting or resetting (docs/vgpu-reset.md). */
+static const size_t switch_keys[NR_GK] = {
+	[GK_GPU_SMOKE] = offsetof(struct hv_config, gpu_smoke),
+	[GK_GPU_PREEMPT] = offsetof(struct hv_config, gpu_preempt),
+};
+
+static bool *switch_field(struct hv_config *cfg, unsigned gk)
+{
+	return (bool *)((char *)cfg + switch_keys[gk]);
+}
+
+static bool set_switch(struct parser *p, const struct key *k, struct span v)
 {
 	unsigned x;
 
-	if (!lookup_keyword(smoke_words, v, &x))
+	if (!lookup_keyword(yes_no_words, v, &x))
 		return bad_value(p, k, v, "is not yes or no");
-	p->cfg->gpu_smoke = x != 0;
+	*switch_field(p->cfg, (unsigned)(k - cfg_global_keys)) = x != 0;
 	return true;
 }
 
-static void reset_gpu_smoke(struct hv_config *cfg)
-{
-	cfg->gpu_smoke = false;
-}
+#define SWITCH_RESET(gk, fn)                                                \
+	static void fn(struct hv_config *cfg)                               \
+	{                                                                   \
+		*switch_field(cfg, gk) = false;                             \
+	}
+SWITCH_RESET(GK_GPU_SMOKE, reset_gpu_smoke)
+SWITCH_RESET(GK_GPU_PREEMPT, reset_gpu_preempt)
 
 const struct key cfg_global_keys[NR_GK] = {
 	[GK_DEFAULT]	= { "default", false, set_default, reset_default },
@@ -365,7 +380,9 @@ const struct key cfg_global_keys[NR_GK] = {
 	[GK_VTD]	= { "vtd", false, set_vtd, reset_vtd },
 	[GK_VTD_SELFTEST] = { "vtd_selftest", false, set_vtd_selftest,
 			      reset_vtd_selftest },
-	[GK_GPU_SMOKE]	= { "gpu_smoke", false, set_gpu_smoke, reset_gpu_smoke },
+	[GK_GPU_SMOKE]	= { "gpu_smoke", false, set_switch, reset_gpu_smoke },
+	[GK_GPU_PREEMPT] = { "gpu_preempt", false, set_switch,
+			     reset_gpu_preempt },
 };
 
 /* -- [vm] -- */
@@ -506,12 +523,6 @@ static bool set_shadow_pt(struct parser *p, const struct key *k,
 	p->vm->shadow_pt_kib = (uint32_t)x;
 	return true;
 }
-
-static const struct keyword yes_no_words[] = {
-	{ "no", 0 },
-	{ "yes", 1 },
-	{ NULL, 0 },
-};
 
 /* vgpu_trace=yes: a debugging switch (docs/linux-i915.md), off by default:
  * every guest access to the vGPU is printed on the console. */

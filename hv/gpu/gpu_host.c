@@ -259,6 +259,7 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 	/* DymGPU's run-time re-placement with placement=dymgpu (the monitor
 	 * runs either way; only guests with the guest channel ever move). */
 	p.place_off = cfg->placement != HVCFG_PLACE_DYMGPU;
+	p.preempt = cfg->gpu_preempt;
 	if (igpu && cfg->gpu == HVCFG_GPU_MODEL)
 		kprintf("gpu: gpu=model in hv.cfg: leaving the iGPU alone\n");
 	if (!tsc_hz())
@@ -297,10 +298,12 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 		.rcopy_max = cfg->balloon_rcopy_max,
 		.vcpus = cfg->nr_vms,	/* one vCPU per VM */
 	});
-	kprintf("gpu: mediator up on the %s (%u GGTT entries), gScale mode\n",
+	kprintf("gpu: mediator up on the %s (%u GGTT entries), gScale mode, "
+		"GPU taken back by %s\n",
 		model_in_use ? "software Gen9 model" :
 		gpu_trapdev_present() ? "software Gen9 model behind MMIO" :
-		"Gen9 iGPU", host_hw.info.ggtt_entries);
+		"Gen9 iGPU", host_hw.info.ggtt_entries,
+		p.preempt ? "preemption" : "drain or reset");
 	gpu_trapdev_report();
 }
 
