@@ -258,8 +258,8 @@ static int locate(struct scanner *s, uint32_t i, uint8_t **at)
 	if (src->kind == SRC_RING) {
 		if (4 * i >= src->left)
 			return -GPU_ERANGE; /* command runs past the tail */
-		off = (src->pos + 4 * i) % (s->e->sring.pages * VGPU_PAGE);
-		*at = s->e->sring.va + off;
+		off = (src->pos + 4 * i) % vgpu_sring_size(s->e);
+		*at = vgpu_sring_at(s->v, s->e, off); /* one dword */
 		return 0;
 	}
 	off = (uint32_t)(src->addr - src->start) + 4 * i;
@@ -295,8 +295,7 @@ static void advance(struct scanner *s, uint32_t dwords)
 	struct scan_src *src = &s->lvl[s->depth];
 
 	if (src->kind == SRC_RING) {
-		src->pos = (src->pos + 4 * dwords) %
-			   (s->e->sring.pages * VGPU_PAGE);
+		src->pos = (src->pos + 4 * dwords) % vgpu_sring_size(s->e);
 		src->left -= 4 * dwords;
 	} else {
 		src->addr += 4ull * dwords;
