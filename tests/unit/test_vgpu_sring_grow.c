@@ -32,6 +32,7 @@
 #define BATCH_VA 0x7e0000000000ull
 #define RCS GEN9_RCS0
 #define BIG_RING (512 * KiB) /* i915's largest I915_CONTEXT_PARAM_RINGSIZE */
+#define BATCH_PAGES 96
 
 static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
 
@@ -69,8 +70,8 @@ static void guest_init(struct env *e, struct guest *q, uint32_t vm,
 	gi_ggtt_bind(g, q->tl_gm, q->tl_gpa, 1);
 	q->data_gpa = gi_alloc_pages(g, 1);
 	gi_ppgtt_map(g, DATA_VA, q->data_gpa, 1);
-	q->batch_gpa = gi_alloc_pages(g, 16);
-	gi_ppgtt_map(g, BATCH_VA, q->batch_gpa, 16);
+	q->batch_gpa = gi_alloc_pages(g, BATCH_PAGES);
+	gi_ppgtt_map(g, BATCH_VA, q->batch_gpa, BATCH_PAGES);
 }
 
 static int setup(void **state)
@@ -396,6 +397,59 @@ static void test_pair_small_then_big(void **state)
 	pair_completes(&((struct env *)*state)->a, false);
 }
 
+/* A grown ring's pages count against the budget with the batches of the
+ * workload that grew it: a 300 KiB segment (77 pages) whose user batch
+ * needs 300 KiB more does not fit a 512 KiB budget. That request fails
+ * alone, as after a hang of its batch (vgpu_user_fault.c): the ring runs
+ * up to its batch start, the guest resets the engine, the vGPU is not
+ * failed, and the next request runs from the ring at rest. */
+static void test_ring_and_batch_over_budget_fail_alone(void **state)
+{
+	struct env *e = *state;
+	struct guest *q = &e->a;
+	struct gi_ctx *c = &q->g.ctx[q->ctx];
+	uint32_t n = 300 * KiB / 4, *dw = calloc(n, 4);
+	struct i915_cs cs;
+
+	assert_int_equal(vgpu_set_batch_budget(q->v, 512), 0);
+	dw[n - 2] = MI_BATCH_BUFFER_END;
+	fake_hv_guest_write(q->g.hv, q->vm, q->batch_gpa, dw, n * 4);
+	free(dw);
+	q->seqno++;
+	i915_cs_reset(&cs);
+	i915_gen8_emit_init_breadcrumb(&cs, q->tl_gm, q->seqno);
+	gi_ring_emit(&q->g, q->ctx, cs.dw, cs.n);
+	emit_noops(q, q->ctx, 300 * KiB / 4);
+	i915_cs_reset(&cs);
+	i915_gen8_emit_bb_start_noarb(&cs, BATCH_VA, 0);
+	i915_gen8_emit_fini_breadcrumb_rcs(&cs, q->tl_gm, q->seqno);
+	gi_ring_emit(&q->g, q->ctx, cs.dw, cs.n);
+	submit(q);
+	for (int k = 0; k < 400 && !(gi_mmio_read(&q->g, RING_EIR(q->v->eng[RCS].base), 4) &
+				      I915_ERROR_INSTRUCTION); k++)
+		gi_service(&q->g);
+	assert_true(gi_mmio_read(&q->g, RING_EIR(q->v->eng[RCS].base), 4) &
+		    I915_ERROR_INSTRUCTION);
+	assert_int_equal(seqno_now(q), q->seqno - 1); /* started, not done */
+	assert_int_equal(q->v->stats.user_faults, 1);
+	assert_int_equal(q->v->stats.sbb_too_big, 1);
+	assert_int_equal(q->v->stats.sring_grows, 1);
+	assert_int_equal(q->v->stats.workloads_rejected, 0);
+	assert_int_equal(q->v->stats.faults, 0);
+	assert_false(vgpu_failed(q->v));
+	assert_at_rest(q->v);
+	/* i915's engine reset (execlists_reset), then the next request */
+	gi_mmio_write(&q->g, GEN6_GDRST, gen9_engine_reset_domain(GEN9_RCS0), 4);
+	gi_mmio_write(&q->g, RING_EIR(q->v->eng[RCS].base), I915_ERROR_INSTRUCTION, 4);
+	assert_int_equal(gi_engine_init(&q->g, RCS), 0);
+	gi_write32(&q->g, c->lrca_gpa + LRC_STATE_OFFSET + CTX_RING_HEAD * 4, c->tail);
+	small_request(q);
+	submit(q);
+	wait_seqno(q, q->seqno);
+	assert_false(vgpu_failed(q->v));
+	assert_at_rest(q->v);
+}
+
 /* A segment larger than the VM's whole budget (256 KiB here) can never
  * fit: refused with nothing leaked, counted; the ring stays at rest. The
  * ring is the guest kernel's, so this is a fault of the vGPU as any bad
@@ -428,6 +482,7 @@ int main(void)
 		T(test_other_vm_unaffected),
 		T(test_pair_big_then_small),
 		T(test_pair_small_then_big),
+		T(test_ring_and_batch_over_budget_fail_alone),
 		T(test_segment_over_budget_refused),
 	};
 
