@@ -202,6 +202,10 @@ struct vgpu_stats {
 	/* shadow batch pool (per VM budget): pages backed now and at most,
 	 * submissions that waited for it, requests larger than all of it */
 	uint64_t sbb_pages, sbb_pages_peak, sbb_waits, sbb_too_big;
+	/* shadow rings (vgpu_workload.c): grown for a segment larger than
+	 * the 64 KiB at rest, the largest in pages, submissions that waited
+	 * to grow one, segments larger than the budget or 2 MiB (refused) */
+	uint64_t sring_grows, sring_pages_peak, sring_waits, sring_too_big;
 	/* cycles per phase (ns) */
 	uint64_t ns_mmio, ns_ggtt, ns_shadow, ns_scan, ns_dispatch,
 		ns_complete, ns_switch, ns_on_hw;

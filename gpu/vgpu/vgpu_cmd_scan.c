@@ -31,7 +31,8 @@
  *
  * Lengths, address fields, alignment and access sizes come from the
  * shared table gpu/hw/gen9_cmd_table.h, the one the model executes with.
- * Bounded: SCAN_MAX_CMDS commands, SCAN_MAX_BATCHES batch starts, the
+ * Bounded: SCAN_MAX_CMDS commands beyond the ring segment's own (those
+ * are bounded by its length), SCAN_MAX_BATCHES batch starts, the
  * VM's shadow batch budget, two batch levels - a chain of batches that
  * loops forever is rejected, not followed forever. A loop is found by
  * starts, whatever the size of its body: a chain back to a batch already
@@ -257,8 +258,8 @@ static int locate(struct scanner *s, uint32_t i, uint8_t **at)
 	if (src->kind == SRC_RING) {
 		if (4 * i >= src->left)
 			return -GPU_ERANGE; /* command runs past the tail */
-		off = (src->pos + 4 * i) % (s->e->sring.pages * VGPU_PAGE);
-		*at = s->e->sring.va + off;
+		off = (src->pos + 4 * i) % vgpu_sring_size(s->e);
+		*at = vgpu_sring_at(s->v, s->e, off); /* one dword */
 		return 0;
 	}
 	off = (uint32_t)(src->addr - src->start) + 4 * i;
@@ -294,8 +295,7 @@ static void advance(struct scanner *s, uint32_t dwords)
 	struct scan_src *src = &s->lvl[s->depth];
 
 	if (src->kind == SRC_RING) {
-		src->pos = (src->pos + 4 * dwords) %
-			   (s->e->sring.pages * VGPU_PAGE);
+		src->pos = (src->pos + 4 * dwords) % vgpu_sring_size(s->e);
 		src->left -= 4 * dwords;
 	} else {
 		src->addr += 4ull * dwords;
@@ -790,6 +790,7 @@ int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
 		       struct workload *w, struct scan_result *res)
 {
 	struct scanner s;
+	uint32_t max_cmds;
 	int ret = 0;
 
 	memset(&s, 0, sizeof(s));
@@ -803,8 +804,12 @@ int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
 	s.lvl[0].kind = SRC_RING;
 	s.lvl[0].pos = w->s_head;
 	s.lvl[0].left = w->s_len;
+	/* The ring segment's own commands are bounded by its length (a grown
+	 * shadow ring holds up to 2 MiB: 512 Ki MI_NOOPs a guest may
+	 * legitimately queue); the cap bounds what batches add to them. */
+	max_cmds = SCAN_MAX_CMDS + w->s_len / 4;
 	while (s.depth > 0 || s.lvl[0].left) {
-		if (res->cmds++ >= SCAN_MAX_CMDS) {
+		if (res->cmds++ >= max_cmds) {
 			ret = reject(&s, -GPU_E2BIG, 0, 0, "too many commands");
 			break;
 		}

@@ -482,6 +482,7 @@ int vgpu_engines_init(struct vgpu *v)
 		e->id = id;
 		e->base = gen9_engine_mmio_base((enum gen9_engine_id)id);
 		e->present = gvt->engine_mask & BIT(id);
+		e->sr_first = -1;
 		if (!e->present)
 			continue;
 		ret = gvt_own_obj_alloc(gvt, v->own_slot, &cursor, ctx_pages, &e->sctx);
@@ -490,6 +491,8 @@ int vgpu_engines_init(struct vgpu *v)
 						VGPU_SRING_PAGES, &e->sring);
 		if (ret)
 			return ret;
+		e->sr_gm = e->sring.gm;
+		e->sr_pages = e->sring.pages;
 		engine_virtual_reset(v, e);
 	}
 	return 0;
@@ -504,5 +507,7 @@ void vgpu_engines_fini(struct vgpu *v)
 
 		gvt_own_obj_free(v->gvt, &e->sctx);
 		gvt_own_obj_free(v->gvt, &e->sring);
+		/* a grown ring's pages are the pool's: vgpu_sbb_fini */
+		e->sr_first = -1;
 	}
 }

@@ -1,5 +1,7 @@
 /* The mediator's own objects in GGTT space: per vGPU and engine a shadow
- * context and a shadow ring, and per physical engine a status page. They
+ * context and a shadow ring (at rest: one grown for a large segment comes
+ * from the shadow batch pool, below), and per physical engine a status
+ * page. They
  * live at the top of the host's high reservation, one fixed slot of
  * GVT_OWN_SLOT_PAGES per vGPU id (slot 0: the device), so they never
  * collide with guest GM and need no allocator beyond a cursor. Below them
@@ -206,7 +208,7 @@ int vgpu_sbb_alloc(struct vgpu *v, struct workload *w, bool user)
 	struct sbb_pool *p = &v->sbb;
 	int32_t i;
 
-	if (w->sbb_n >= p->budget) {
+	if (w->sbb_n + w->sring_pages >= p->budget) {
 		v->stats.sbb_too_big++;
 		return -GPU_E2BIG;
 	}
@@ -217,6 +219,7 @@ int vgpu_sbb_alloc(struct vgpu *v, struct workload *w, bool user)
 		return p->used ? -GPU_ENOSPC : -GPU_ENOMEM;
 	p->pg[i].next = w->sbb_n ? w->sbb_first : -1;
 	p->pg[i].user = user;
+	p->pg[i].held = true;
 	w->sbb_first = i;
 	w->sbb_n++;
 	p->used++;
@@ -247,12 +250,109 @@ void vgpu_sbb_release(struct vgpu *v, struct workload *w)
 	while (i >= 0) {
 		int32_t next = p->pg[i].next;
 
+		p->pg[i].held = false;
 		list_push(p, &p->free_backed, i);
 		p->used--;
 		i = next;
 	}
 	w->sbb_n = 0;
 	w->sbb_first = -1;
+	if (!p->used)
+		shrink(v, VGPU_SBB_REST_PAGES);
+}
+
+/* ---- runs for grown shadow rings ---------------------------------------------
+ *
+ * A shadow ring larger than the 64 KiB at rest is one GGTT range the
+ * engine wraps in, so it takes a run of contiguous pool pages: the VM's
+ * budget pays for it as for batch copies (one VM's large rings take
+ * nothing from another), and the pool's window is GM already set aside for
+ * the VM, so no GM is reserved for rings that are rarely large. Taken only
+ * when the engine's ring is empty (no live bytes move); pages of other
+ * work in the way make the caller wait, and they come back as that work
+ * completes. */
+
+/* The free lists without the held pages, backed ones first in page order. */
+static void relist(struct sbb_pool *p)
+{
+	uint32_t i;
+
+	p->free_backed = p->free_bare = -1;
+	for (i = p->budget; i-- > 0;)
+		if (!p->pg[i].held)
+			list_push(p, p->pg[i].va ? &p->free_backed : &p->free_bare,
+				  (int32_t)i);
+}
+
+int vgpu_sbb_take_run(struct vgpu *v, uint32_t n, int32_t *first)
+{
+	struct sbb_pool *p = &v->sbb;
+	uint32_t i, run = 0, bare = 0, best_at = 0, best_bare = ~0u;
+
+	if (!n || n > p->budget)
+		return -GPU_E2BIG;
+	/* The free run of n pages needing the fewest new host pages (a
+	 * window sliding over the pool: run free pages end at i, bare of the
+	 * last min(run, n) unbacked). */
+	for (i = 0; i < p->budget; i++) {
+		if (p->pg[i].held) {
+			run = bare = 0;
+			continue;
+		}
+		run++;
+		bare += !p->pg[i].va;
+		if (run > n)
+			bare -= !p->pg[i - n].va;
+		if (run >= n && bare < best_bare) {
+			best_bare = bare;
+			best_at = i + 1 - n;
+			if (!bare)
+				break;
+		}
+	}
+	if (best_bare == ~0u)
+		return -GPU_ENOSPC; /* held pages in the way: p->used > 0 */
+	for (i = best_at; i < best_at + n; i++) {
+		struct sbb_page *pg = &p->pg[i];
+
+		if (pg->va)
+			continue;
+		pg->va = gvt_pages(v->gvt, 1, &pg->hpa);
+		if (!pg->va)
+			break;
+		gpu_hw_ggtt_write(v->gvt->hw, vgpu_sbb_gm(v, (int32_t)i) >> 12,
+				  gen8_ggtt_pte_encode(pg->hpa));
+		p->backed++;
+		p->gen++;
+	}
+	gpu_hw_ggtt_flush(v->gvt->hw);
+	note_backed(v);
+	if (i < best_at + n) { /* the host is out: what was backed stays free */
+		relist(p);
+		if (!p->used)
+			shrink(v, VGPU_SBB_REST_PAGES);
+		return p->used ? -GPU_ENOSPC : -GPU_ENOMEM;
+	}
+	for (i = best_at; i < best_at + n; i++) {
+		p->pg[i].held = true;
+		p->pg[i].user = false; /* the ring is the kernel's */
+	}
+	p->used += n;
+	relist(p);
+	*first = (int32_t)best_at;
+	return 0;
+}
+
+void vgpu_sbb_put_run(struct vgpu *v, int32_t first, uint32_t n)
+{
+	struct sbb_pool *p = &v->sbb;
+	uint32_t i;
+
+	for (i = (uint32_t)first + n; i-- > (uint32_t)first;) {
+		p->pg[i].held = false;
+		list_push(p, &p->free_backed, (int32_t)i);
+	}
+	p->used -= n;
 	if (!p->used)
 		shrink(v, VGPU_SBB_REST_PAGES);
 }

@@ -143,7 +143,11 @@ struct ghyvi {
 /* ---- execlists and workloads ------------------------------------------------ */
 
 #define VGPU_WL_QUEUE 8 /* workloads queued per engine per vGPU */
-#define VGPU_SRING_PAGES 16 /* shadow ring: 64 KiB */
+#define VGPU_SRING_PAGES 16 /* shadow ring at rest: 64 KiB */
+/* The largest ring RING_CTL can describe (RING_NR_PAGES): 2 MiB. A guest
+ * segment is at most its ring's size, so a shadow ring this large holds
+ * any segment; it grows to the size a segment needs (vgpu_workload.c). */
+#define VGPU_SRING_MAX_PAGES 512
 /* Shadow batches: the copies of every batch a workload runs come from a
  * per-vGPU pool of pages (vgpu_own_gm.c) shared by its engines: a window
  * of GGTT space as large as the VM's budget (hv.cfg vgpu_batch_kib=),
@@ -173,6 +177,7 @@ struct sbb_page {
 	uint64_t hpa;
 	int32_t next; /* free list or the holding workload's list */
 	bool user; /* holds copies of non-privileged batches only */
+	bool held; /* by a workload or a grown shadow ring: not on a free list */
 };
 
 struct sbb_pool {
@@ -215,6 +220,10 @@ struct workload {
 	 * sbb_page.next, sbb_n of them. */
 	int32_t sbb_first;
 	uint32_t sbb_n;
+	/* Pool pages of a shadow ring grown for this workload (it found the
+	 * engine's ring empty): they count against the budget with its
+	 * batches, so a request the two together cannot fit fails alone. */
+	uint32_t sring_pages;
 };
 
 /* Virtual execlist: two slots, each an ELSP pair (gvt features §8). */
@@ -235,7 +244,15 @@ struct vgpu_engine {
 	uint8_t csb_wptr; /* last virtual CSB entry written, 7 = none */
 	struct workload wl[VGPU_WL_QUEUE];
 	unsigned int wl_head, wl_count;
+	/* sring: the shadow ring at rest, VGPU_SRING_PAGES in the fixed
+	 * slot. A segment larger than it, arriving while the engine's ring is
+	 * empty, gets a ring of its size from the VM's shadow batch pool: a
+	 * run of sr_pages pool pages from sr_first (GGTT sr_gm), given back
+	 * when the engine's queue empties again. sr_first < 0: at rest
+	 * (sr_gm = sring.gm, sr_pages = sring.pages). */
 	struct own_obj sctx, sring;
+	int32_t sr_first;
+	uint32_t sr_gm, sr_pages;
 	uint32_t sring_tail, sring_used;
 	/* ELSP pairs that found no shadow space (batch pool, shadow ring or
 	 * workload queue) while earlier work of this vGPU was queued: they
@@ -875,6 +892,30 @@ static inline uint8_t *vgpu_sbb_va(struct vgpu *v, int32_t page)
 static inline uint32_t vgpu_sbb_gm(const struct vgpu *v, int32_t page)
 {
 	return (uint32_t)(v->sbb.gm + (uint64_t)page * VGPU_PAGE);
+}
+
+/* A run of n contiguous pool pages (one GGTT range) for a grown shadow
+ * ring, all backed: -GPU_E2BIG when n exceeds the budget (it can never
+ * fit), -GPU_ENOSPC when work holds pages in the way (they come back as
+ * it completes), -GPU_ENOMEM when the host is out. put gives it back. */
+int vgpu_sbb_take_run(struct vgpu *v, uint32_t n, int32_t *first);
+void vgpu_sbb_put_run(struct vgpu *v, int32_t first, uint32_t n);
+
+/* The shadow ring the engine runs now (vgpu_engine.sr_*): its size, and
+ * the hypervisor address of byte off. A grown ring's pages are not
+ * contiguous in hypervisor memory, only in GM: callers access it a dword
+ * (or up to a page boundary) at a time. */
+static inline uint32_t vgpu_sring_size(const struct vgpu_engine *e)
+{
+	return e->sr_pages * VGPU_PAGE;
+}
+static inline uint8_t *vgpu_sring_at(struct vgpu *v, struct vgpu_engine *e,
+				     uint32_t off)
+{
+	if (e->sr_first < 0)
+		return e->sring.va + off;
+	return v->sbb.pg[e->sr_first + (int32_t)(off / VGPU_PAGE)].va +
+	       off % VGPU_PAGE;
 }
 
 static inline uint64_t vgpu_time_start(struct vgpu *v)

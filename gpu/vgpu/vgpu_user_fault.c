@@ -29,7 +29,7 @@
 void vgpu_user_fault_cut(struct vgpu *v, struct vgpu_engine *e,
 			 struct workload *w, struct scan_result *r)
 {
-	uint32_t ssize = e->sring.pages * VGPU_PAGE;
+	uint32_t ssize = vgpu_sring_size(e);
 	uint32_t at = (w->s_head + r->cut_len) % ssize;
 
 	/* RING_TAIL holds a qword offset (TAIL_ADDR): a tail one dword into
@@ -39,7 +39,7 @@ void vgpu_user_fault_cut(struct vgpu *v, struct vgpu_engine *e,
 	 * becomes a MI_NOOP in our copy; its address dwords lie past the
 	 * tail. */
 	if (at % 8) {
-		*(uint32_t *)(e->sring.va + at) = MI_NOOP;
+		*(uint32_t *)vgpu_sring_at(v, e, at) = MI_NOOP;
 		r->cut_len += 4;
 	}
 	w->s_len = r->cut_len;

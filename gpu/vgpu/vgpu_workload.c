@@ -17,7 +17,7 @@
 #include "mini/string.h"
 
 #define STATE_DWORDS 1024
-#define SRING_SIZE(e) ((e)->sring.pages * VGPU_PAGE)
+#define SRING_SIZE(e) vgpu_sring_size(e)
 
 static uint32_t ctx_pages(const struct vgpu_engine *e)
 {
@@ -104,7 +104,10 @@ static int copy_ring(struct vgpu *v, struct vgpu_engine *e, struct workload *w,
 			n = w->ring_size - gpos;
 		if (n > ssize - spos)
 			n = ssize - spos;
-		ret = vgpu_gm_rw(v, w->ring_start + gpos, e->sring.va + spos, n, false);
+		if (n > VGPU_PAGE - spos % VGPU_PAGE) /* a grown ring's pages */
+			n = VGPU_PAGE - spos % VGPU_PAGE;
+		ret = vgpu_gm_rw(v, w->ring_start + gpos, vgpu_sring_at(v, e, spos),
+				 n, false);
 		if (ret)
 			return ret;
 		done += n;
@@ -140,23 +143,114 @@ static int read_context(struct vgpu *v, struct vgpu_engine *e,
 	return 0;
 }
 
+/* Back to the 64 KiB ring at rest once the engine's queue is empty: the
+ * pool pages of a grown ring go back to the VM's budget. */
+static void sring_rest(struct vgpu *v, struct vgpu_engine *e)
+{
+	if (e->wl_count)
+		return;
+	if (e->sr_first >= 0)
+		vgpu_sbb_put_run(v, e->sr_first, e->sr_pages);
+	e->sr_first = -1;
+	e->sr_gm = e->sring.gm;
+	e->sr_pages = e->sring.pages;
+}
+
+/* A segment the ring cannot hold. Behind earlier work of this engine it
+ * waits (-GPU_ENOSPC: that work completes and frees the ring). With the
+ * engine's ring empty - nothing on the GPU reads it, so no live byte
+ * moves - the ring becomes one of the size the segment needs, from the
+ * VM's shadow batch pool (vgpu_own_gm.c): the guest sized its ring up to
+ * 2 MiB (RING_CTL), and a resource the hypervisor sized is never the
+ * guest's fault (GVT-g's shadow rings are as large as the largest guest
+ * ring, drivers/gpu/drm/i915/gvt/scheduler.c). The pages are exact, not a
+ * power of two: the engine wraps at RING_CTL's length, any page count. */
+static int sring_grow(struct vgpu *v, struct vgpu_engine *e,
+		      struct workload *w, uint32_t need)
+{
+	uint32_t pages = (need + VGPU_PAGE - 1) / VGPU_PAGE;
+	int32_t first;
+	int ret;
+
+	if (e->wl_count || e->sring_used)
+		return -GPU_ENOSPC;
+	if (pages > VGPU_SRING_MAX_PAGES)
+		return -GPU_E2BIG;
+	ret = vgpu_sbb_take_run(v, pages, &first);
+	if (ret)
+		return ret;
+	e->sr_first = first;
+	e->sr_gm = vgpu_sbb_gm(v, first);
+	e->sr_pages = pages;
+	e->sring_tail = 0;
+	w->sring_pages = pages;
+	v->stats.sring_grows++;
+	if (pages > v->stats.sring_pages_peak)
+		v->stats.sring_pages_peak = pages;
+	return 0;
+}
+
+static uint32_t seg_len(const struct workload *w)
+{
+	return (w->tail - w->head + w->ring_size) % w->ring_size +
+	       (w->head % 8 ? 4 : 0);
+}
+
+/* Element 1 of the pair w starts: its segment's length, 0 when its
+ * context cannot be read (it is refused when queued). Both elements are
+ * queued or neither (vgpu_execlist.c), so a ring grown for element 0
+ * alone would make element 1 wait for element 0, which then is taken
+ * back: nothing would ever complete to end the wait. */
+static uint32_t pair1_len(struct vgpu *v, struct vgpu_engine *e,
+			  const struct workload *w)
+{
+	struct workload t;
+	uint64_t root;
+
+	if (!w->pair1 || !w->schedule_in)
+		return 0;
+	memset(&t, 0, sizeof(t));
+	t.lrca = (uint32_t)w->pair1 & GEN8_CTX_LRCA_MASK;
+	if (t.lrca == w->lrca || read_context(v, e, &t, &root))
+		return 0;
+	return seg_len(&t);
+}
+
 /* The shadow ring is kept in qwords: RING_TAIL holds a qword offset
  * (TAIL_ADDR), so a segment ending one dword into a qword would be read
  * 4 bytes short, and the next one's head, past that tail, would run the
  * engine round the whole ring over bytes nobody scanned. The guest's tail
  * is a qword offset; its head need not be (the context image says), so a
- * head at an odd dword gets a MI_NOOP in front. */
+ * head at an odd dword gets a MI_NOOP in front. A qword stays free behind
+ * the copy so a full ring never looks empty (tail == head). */
 static int queue_ring(struct vgpu *v, struct vgpu_engine *e, struct workload *w)
 {
-	uint32_t pad = w->head % 8 ? 4 : 0;
+	uint32_t pad = w->head % 8 ? 4 : 0, need, both;
+	int ret;
 
-	w->s_len = (w->tail - w->head + w->ring_size) % w->ring_size + pad;
-	if (w->s_len + e->sring_used + 8 > SRING_SIZE(e))
-		return -GPU_ENOSPC;
+	w->s_len = seg_len(w);
+	need = w->s_len + 8;
+	if (e->wl_count) {
+		if (need + e->sring_used > SRING_SIZE(e))
+			return -GPU_ENOSPC; /* behind earlier work: it waits */
+	} else {
+		/* The engine's ring is empty: room for the whole pair if a
+		 * ring can hold it, else for w. */
+		both = need + pair1_len(v, e, w);
+		ret = both > SRING_SIZE(e) ? sring_grow(v, e, w, both) : 0;
+		if (ret && need > SRING_SIZE(e))
+			ret = sring_grow(v, e, w, need);
+		else if (ret)
+			ret = 0; /* w fits as it is; element 1 waits or fails */
+		if (ret == -GPU_E2BIG)
+			v->stats.sring_too_big++;
+		if (ret)
+			return ret;
+	}
 	w->s_head = e->sring_tail;
 	w->s_tail = (e->sring_tail + w->s_len) % SRING_SIZE(e);
 	if (pad)
-		*(uint32_t *)(e->sring.va + w->s_head) = MI_NOOP;
+		*(uint32_t *)vgpu_sring_at(v, e, w->s_head) = MI_NOOP;
 	return copy_ring(v, e, w, pad);
 }
 
@@ -207,24 +301,38 @@ int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,
 		ret = 0;
 	}
 	if (ret) {
-		/* A refused scan's copies are garbage: give their pages back. */
+		/* A refused scan's copies are garbage: give their pages back,
+		 * and a ring grown for this segment (the engine's queue is
+		 * empty then). */
 		vgpu_sbb_release(v, w);
+		sring_rest(v, e);
 		vgpu_mm_put(v, w->mm);
 		/* Out of shadow space behind earlier work of this vGPU: the
 		 * shadow ring comes back as this engine's work completes, the
-		 * batch pool as any engine's does, so this waits rather than
-		 * fails (a busy but honest guest keeps its queues full). With
-		 * nothing held it can never fit: refused. A request larger
-		 * than the whole pool fails alone (-GPU_E2BIG: the scanner
-		 * made it a user fault) or, in the kernel's own ring or
-		 * batches, is refused as any other bad kernel command. */
+		 * batch pool (which also backs grown rings) as any engine's
+		 * does, so this waits rather than fails (a busy but honest
+		 * guest keeps its queues full). With nothing held it can
+		 * never fit: refused. A request larger than the whole pool
+		 * fails alone (-GPU_E2BIG: the scanner made it a user fault)
+		 * or, in the kernel's own ring or batches, is refused as any
+		 * other bad kernel command: a ring segment needs a ring of
+		 * its size, at most 2 MiB, from the pool (-GPU_E2BIG from
+		 * queue_ring when it is larger than the VM's budget). */
 		if (ret == -GPU_ENOSPC && (e->wl_count || v->sbb.used)) {
 			if (scanned && res.reason == -GPU_ENOSPC)
 				v->stats.sbb_waits++;
+			if (!scanned)
+				v->stats.sring_waits++;
 			return -GPU_EAGAIN;
 		}
 		if (scanned)
 			reject_log(v, e, &res);
+		else if (ret == -GPU_E2BIG || ret == -GPU_ENOSPC ||
+			 ret == -GPU_ENOMEM)
+			vgpu_warn(v, "%s: ring segment of %u bytes refused: no "
+				  "shadow ring for it (%d; budget %u KiB)",
+				  gen9_engine_name((enum gen9_engine_id)e->id),
+				  w->s_len, ret, vgpu_batch_budget(v));
 		v->stats.workloads_rejected++;
 		return ret;
 	}
@@ -278,7 +386,8 @@ int vgpu_workload_prepare(struct vgpu *v, struct vgpu_engine *e,
 	st[CTX_CONTEXT_CONTROL] = w->ctx_ctrl;
 	st[CTX_RING_HEAD] = w->s_head;
 	st[CTX_RING_TAIL] = w->s_tail;
-	st[CTX_RING_START] = e->sring.gm;
+	/* The ring the engine runs: at rest or grown (queue_ring). */
+	st[CTX_RING_START] = e->sr_gm;
 	st[CTX_RING_CTL] = RING_CTL_SIZE(SRING_SIZE(e)) | RING_VALID;
 	/* A new workload starts in the ring: where a preempted one stood
 	 * in its batches is the engine's to save and restore (vgpu_sched.c
@@ -322,6 +431,7 @@ static void wl_pop(struct vgpu *v, struct vgpu_engine *e, struct workload *w)
 	vgpu_sbb_release(v, w);
 	e->wl_head = (e->wl_head + 1) % VGPU_WL_QUEUE;
 	e->wl_count--;
+	sring_rest(v, e);
 }
 
 void vgpu_workload_complete(struct vgpu *v, struct vgpu_engine *e,
@@ -378,6 +488,7 @@ void vgpu_workload_unqueue_last(struct vgpu *v, struct vgpu_engine *e)
 	vgpu_sbb_release(v, w);
 	e->wl_count--;
 	v->stats.workloads--;
+	sring_rest(v, e);
 }
 
 /* Forget queued work; what is on the GPU now finishes silently. */
@@ -398,6 +509,7 @@ void vgpu_workload_drop_all(struct vgpu *v, struct vgpu_engine *e)
 		vgpu_sbb_release(v, w);
 		e->wl_count--;
 	}
+	sring_rest(v, e);
 }
 
 /* A rejected or failed workload fails this vGPU only: nothing more of it

@@ -531,6 +531,14 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 		(unsigned long long)s->sbb_pages_peak,
 		(unsigned long long)s->sbb_waits,
 		(unsigned long long)s->sbb_too_big);
+	/* Shadow rings grown past 64 KiB for a large segment, from that
+	 * pool (gpu/vgpu/vgpu_workload.c): peak in 4 KiB pages. */
+	kprintf("  shadow rings: grown %llu times, peak %llu pages; waits "
+		"%llu, segments over the budget %llu\n",
+		(unsigned long long)s->sring_grows,
+		(unsigned long long)s->sring_pages_peak,
+		(unsigned long long)s->sring_waits,
+		(unsigned long long)s->sring_too_big);
 	/* gHyvi's unit costs for make bench (tools/bench-exits). */
 	if (s->wp_changes || s->recon_pages)
 		kprintf("  ghyvi costs: ept %llu in %llu ns, snapshots %llu in "

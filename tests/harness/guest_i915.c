@@ -316,12 +316,17 @@ static void ctx_image(struct guest_i915 *g, struct gi_ctx *c)
 	gi_write32(g, st + CTX_RING_HEAD * 4, 0);
 	gi_write32(g, st + CTX_RING_TAIL * 4, 0);
 	gi_write32(g, st + CTX_RING_START * 4, c->ring_gm);
-	gi_write32(g, st + CTX_RING_CTL * 4, RING_CTL_SIZE(GI_RING_SIZE) | RING_VALID);
+	gi_write32(g, st + CTX_RING_CTL * 4, RING_CTL_SIZE(c->ring_size) | RING_VALID);
 	gi_write32(g, st + CTX_PDP0_UDW * 4, (uint32_t)(g->pml4_gpa >> 32));
 	gi_write32(g, st + CTX_PDP0_LDW * 4, (uint32_t)g->pml4_gpa);
 }
 
 int gi_ctx_create(struct guest_i915 *g, int engine)
+{
+	return gi_ctx_create_ring(g, engine, GI_RING_SIZE);
+}
+
+int gi_ctx_create_ring(struct guest_i915 *g, int engine, uint32_t ring_size)
 {
 	int i;
 	struct gi_ctx *c;
@@ -336,13 +341,14 @@ int gi_ctx_create(struct guest_i915 *g, int engine)
 	c->pages = engine == GEN9_RCS0 ? 22 : 2;
 	c->lrca_gpa = gi_alloc_pages(g, c->pages);
 	c->lrca = gi_gm_alloc(g, c->pages * PG, false);
-	c->ring_gpa = gi_alloc_pages(g, GI_RING_SIZE / PG);
-	c->ring_gm = gi_gm_alloc(g, GI_RING_SIZE, false);
+	c->ring_size = ring_size;
+	c->ring_gpa = gi_alloc_pages(g, ring_size / PG);
+	c->ring_gm = gi_gm_alloc(g, ring_size, false);
 	if (!c->lrca_gpa || !c->lrca || !c->ring_gpa || !c->ring_gm)
 		return -1;
 	c->hw_id = (uint32_t)(i + 1) << 5 | (uint32_t)engine;
 	gi_ggtt_bind(g, c->lrca, c->lrca_gpa, c->pages);
-	gi_ggtt_bind(g, c->ring_gm, c->ring_gpa, GI_RING_SIZE / PG);
+	gi_ggtt_bind(g, c->ring_gm, c->ring_gpa, ring_size / PG);
 	ctx_image(g, c);
 	return i;
 }
@@ -354,7 +360,7 @@ void gi_ring_emit(struct guest_i915 *g, int ctx, const uint32_t *dw, uint32_t n)
 
 	for (i = 0; i < n; i++) {
 		gi_write32(g, c->ring_gpa + c->tail, dw[i]);
-		c->tail = (c->tail + 4) % GI_RING_SIZE;
+		c->tail = (c->tail + 4) % c->ring_size;
 	}
 }
 

@@ -26,6 +26,7 @@ struct gi_ctx {
 	uint32_t pages;
 	uint32_t ring_gm;
 	uint64_t ring_gpa;
+	uint32_t ring_size; /* bytes, a page multiple (RING_CTL) */
 	uint32_t tail;
 	uint32_t hw_id; /* upper descriptor dword */
 };
@@ -84,6 +85,9 @@ void gi_ppgtt_destroy(struct guest_i915 *g);
 int gi_engine_init(struct guest_i915 *g, int engine);
 void gi_irq_init(struct guest_i915 *g);
 int gi_ctx_create(struct guest_i915 *g, int engine);
+/* A context with a ring of ring_size bytes (i915's
+ * I915_CONTEXT_PARAM_RINGSIZE: 4 KiB..512 KiB; RING_CTL allows 2 MiB). */
+int gi_ctx_create_ring(struct guest_i915 *g, int engine, uint32_t ring_size);
 /* Append dwords to a context's ring (tail advances, image not yet). */
 void gi_ring_emit(struct guest_i915 *g, int ctx, const uint32_t *dw,
 		  uint32_t n);
