@@ -3,7 +3,8 @@
  * names the VM by id; a bad id is -GPU_EINVAL, never a crash.
  *
  * Write-protected pages: a guest store is emulated by exit_ept.c into guest
- * RAM, then reported to the mediator (hv/gpu/vgpu_dev.c, vgpu_page_write).
+ * RAM, then reported to the VM's devices (hv/vm/vdev.h page_write; the
+ * vGPU's hook in hv/gpu/vgpu_dev.c calls vgpu_page_write).
  *
  * EPT mappings are checked here, not trusted to the mediator: a page may be
  * mapped only inside the VM's decoded BAR2 (vgpu_dev_may_map: never over
