@@ -1,7 +1,9 @@
 /* Unit tests for hv/vm/vm_mem.c: the hypervisor's own copies into guest
  * RAM go through EPT, and a write into a page a device write-protected
  * (the vGPU: a shadowed GPU page table) is reported to the VM's devices
- * (hv/vm/vdev.h page_write) like a guest store (issue 19). The VM's RAM is host memory; EPT is the real hv/vmx/ept.c; the registry is
+ * (hv/vm/vdev.h page_write) like a guest store (issue 19), except a
+ * device's own write (vm_write_gpa_direct: the mediator's, issue 27). The
+ * VM's RAM is host memory; EPT is the real hv/vmx/ept.c; the registry is
  * the real hv/vm/vdev.c. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -115,6 +117,25 @@ static void test_write_to_protected_page_reported(void **state)
 	assert_int_equal(told.calls, 1);
 }
 
+/* The mediator's own store (hv_ops write_gpa) into a page it protected
+ * lands, but is not reported back to it. */
+static void test_direct_write_not_reported(void **state)
+{
+	uint64_t v = 0x55aa55aa55aa55aaull, back = 0;
+
+	(void)state;
+	assert_int_equal(vm_ept_protect(&vm, 0x5000, 4096, EPT_R), 0);
+	assert_int_equal(vm_write_gpa_direct(&vm, 0x5010, &v, 8), 0);
+	assert_int_equal(vm_read_gpa(&vm, 0x5010, &back, 8), 0);
+	assert_int_equal(back, v);
+	assert_int_equal(told.calls, 0);
+	/* The same store on the guest's behalf is. */
+	assert_int_equal(vm_write_gpa(&vm, 0x5010, &v, 8), 0);
+	assert_int_equal(told.calls, 1);
+	/* Out of RAM: nothing copied either way. */
+	assert_int_equal(vm_write_gpa_direct(&vm, RAM - 4, &v, 8), -HV_EFAULT);
+}
+
 static void test_failed_write_not_reported(void **state)
 {
 	uint64_t v = 1;
@@ -137,6 +158,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_write_to_protected_page_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_direct_write_not_reported,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_write_not_reported,
 						setup, teardown),
 	};
