@@ -1,12 +1,12 @@
 /* The end of a VM's vGPU; see gpu_teardown.h.
  *
  * A stopped VM's vGPU is destroyed the round after it stopped (restarted
- * from the shell later, the VM comes back without one): vgpu_destroy takes it off
- * the GPU, releases its slots (gScale) or GM and fences, its shadow
- * contexts and PPGTTs, unmaps the ladder (aperture) pages from its EPT
- * and clears every GGTT entry it had, in its shadow and in the hardware
- * table, so no entry is left pointing at memory of a VM that is gone and
- * a vGPU created later can take the slots. Deferred to the main loop on
+ * from the shell later, the VM comes back without one): vgpu_destroy
+ * takes it off the GPU, releases its slots (gScale) or GM and fences, its
+ * shadow contexts and PPGTTs, unmaps the ladder (aperture) pages from its
+ * EPT and clears every GGTT entry it had, in its shadow and in the
+ * hardware table, so no entry is left pointing at memory of a VM that is
+ * gone and a vGPU created later can take the slots. Deferred to the main loop on
  * purpose (the VM's device registry calls the vGPU's teardown hook from
  * there, hv/vm/vdev.c vdev_teardown_stopped): vm_stop is called from exit
  * handlers that may be inside the mediator. What the vGPU did stays as a

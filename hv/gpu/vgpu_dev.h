@@ -34,7 +34,7 @@ void vgpu_dev_attach(struct vm *vm, struct vgpu *v);
 struct vgpu *vgpu_dev_vgpu(unsigned vm_id);
 
 /* The guest channel's view of VM vm_id's GPU memory (hv/vm/vmrpc.h
- * vmrpc_gm_ops layout): 0, or -HV_ENOENT when it has no vGPU. */
+ * vmrpc_gm_ops gm_layout): 0, or -HV_ENOENT when it has no vGPU. */
 int vgpu_dev_gm_layout(unsigned vm_id, struct vmrpc_gm_layout *l);
 
 /* hv_ops bar_moved: BAR `bar` (0, 2 or 4) of the VM's 00:02.0 is now at

@@ -67,9 +67,9 @@ static void ack(struct vm *vm, uint32_t seq, uint32_t status)
  * "more follows" (g9hv/vmrpc.h). */
 /* The VM's GPU memory from whoever owns it (vmrpc_gm_ops): false when
  * it has none (no vGPU). */
-static bool gm_layout(const struct vm *vm, struct vmrpc_gm_layout *l)
+static bool vm_gm_layout(const struct vm *vm, struct vmrpc_gm_layout *l)
 {
-	return gm_ops && gm_ops->layout && !gm_ops->layout(vm->id, l);
+	return gm_ops && gm_ops->gm_layout && !gm_ops->gm_layout(vm->id, l);
 }
 
 static void tell_ranges(struct vm *vm, uint32_t type, uint32_t status)
@@ -78,7 +78,7 @@ static void tell_ranges(struct vm *vm, uint32_t type, uint32_t status)
 	struct vmrpc_reply r = { type, 0, status, 0, 0, 0, 0, 0 };
 	uint32_t n;
 
-	if (!vm->vmrpc.gpa || !gm_layout(vm, &l))
+	if (!vm->vmrpc.gpa || !vm_gm_layout(vm, &l))
 		return;
 	r.low_base = l.low_base;
 	r.low_size = l.low_size;
@@ -120,7 +120,7 @@ int64_t vmrpc_setup(struct vm *vm, uint64_t gpa, uint64_t pages)
 	struct vmrpc_ctl head;
 	struct vmrpc_gm_layout l;
 
-	if (!gm_layout(vm, &l))
+	if (!vm_gm_layout(vm, &l))
 		return -22;	/* no vGPU: no GPU memory to talk about */
 	if (pages != VMRPC_PAGES || (gpa & 4095) ||
 	    vm_read_gpa(vm, gpa, &head, CTL_HEAD_OFF + 8) ||

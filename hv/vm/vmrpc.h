@@ -38,14 +38,15 @@ struct vmrpc_gm_layout {
 /* Who owns a guest's GPU memory: the vGPU for its layout, gBalloon's
  * queue (hv/gpu/gpu_balloon.c) for its requests; registered by
  * hv/orchestrate.c so this VM-layer file does not reach up into the GPU
- * glue. Return codes as gpu_balloon's: request 0 or negative; release the
- * slots given back, or negative; layout 0, or negative when the VM has no
- * vGPU (then the channel cannot be set up and nothing is told). Until a
- * table is set every request is refused and no VM has GPU memory. */
+ * glue. Return codes as gpu_balloon's: request 0 or negative; release
+ * the slots given back, or negative; gm_layout 0, or negative when the VM
+ * has no vGPU (then the channel cannot be set up and nothing is told).
+ * Until a table is set every request is refused and no VM has GPU
+ * memory. */
 struct vmrpc_gm_ops {
 	int (*request)(unsigned vm_id, uint32_t slots);
 	int (*release)(unsigned vm_id, uint32_t slots);
-	int (*layout)(unsigned vm_id, struct vmrpc_gm_layout *out);
+	int (*gm_layout)(unsigned vm_id, struct vmrpc_gm_layout *out);
 };
 void vmrpc_set_gm_ops(const struct vmrpc_gm_ops *ops);
 
