@@ -5,6 +5,7 @@
 #include "hv/console.h"
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/gpu/vgpu_dev.h"
 #include "hv/host_rtc.h"
 #include "hv/hv_errno.h"
 #include "hv/hv.h"
@@ -13,6 +14,7 @@
 #include "hv/shell/shell_console.h"
 #include "hv/tsc.h"
 #include "hv/vm/sched.h"
+#include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vmrpc.h"
 #include "hv/vm/vpci_fw.h"
@@ -165,9 +167,10 @@ static int summarize(void)
 	return bad;
 }
 
-/* The guest channel's GM requests go to gBalloon. */
+/* The guest channel: GM requests go to gBalloon, the layout is the
+ * vGPU's. */
 static const struct vmrpc_gm_ops balloon_gm_ops = {
-	gpu_balloon_request, gpu_balloon_release,
+	gpu_balloon_request, gpu_balloon_release, vgpu_dev_gm_layout,
 };
 
 /* Every command group, in the order `help` lists them. */
@@ -210,6 +213,8 @@ void hv_run(const struct hv_config *cfg)
 		shell_poll();
 		vtd_poll();	/* before the GPU runs: stopped VMs' RAM is gone */
 		gpu_host_poll();
+		vdev_teardown_stopped();	/* the vGPUs of stopped VMs */
+		gpu_host_tick();
 		if (sched_run_next())
 			continue;
 		if (exit_when_stopped && !reported && sched_all_stopped()) {

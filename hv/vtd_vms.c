@@ -2,6 +2,7 @@
  * reads the VM table and tells hv/vtd.c, which knows nothing of VMs. */
 #include "hv/vtd_vms.h"
 #include "hv/mem.h"
+#include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 #include "hv/vtd.h"
 
@@ -12,7 +13,9 @@ void vtd_poll(void)
 	for (unsigned i = 0; i < nr_vms; i++) {
 		const struct vm *vm = &vms[i];
 
-		vtd_vm_ram(i, vm->name, vm->vgpu && vm->state != VM_STOPPED,
+		/* A device of it (the vGPU) reaches its RAM by DMA. */
+		vtd_vm_ram(i, vm->name,
+			   vdev_any_dma(vm) && vm->state != VM_STOPPED,
 			   hv_pa(vm->ram), vm->mem_bytes);
 	}
 	vtd_poll_faults();

@@ -1,6 +1,6 @@
 /* Thin wrappers over x86 instructions (port I/O, MSRs, CPUID, control
- * registers). Names follow the SDM mnemonics. The test guest uses the same
- * header: nothing here is specific to the hypervisor. */
+ * registers). Names follow the SDM mnemonics. (The test guest keeps its
+ * own copy of those it uses: guest-shim/testguest/tg_x86.h.) */
 #ifndef HV_X86_H
 #define HV_X86_H
 

@@ -76,7 +76,8 @@ emu-case-%: $(EMU_INPUTS)
 	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/cases/$*/
 
 # Tests of the tools themselves (shell scripts under tests/tools/), recorded
-# with the unit tests.
+# with the unit tests; test_check_includes.sh also holds the tree to its
+# include rules (tools/check-includes).
 TOOL_TESTS := $(wildcard tests/tools/test_*.sh)
 tool-tests:
 	@tools/run-tests unit $(TOOL_TESTS)

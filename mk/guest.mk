@@ -22,7 +22,7 @@ $(BUILD)/guest/%.o: %.c | $(DEPS_STAMP)
 	@echo "  GUESTCC $<"
 	$(Q)$(EFI_CC) $(GUEST_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/guest/guest-shim/testguest/entry.o: guest-shim/testguest/entry.asm hv/gpr_frame.inc | $(DEPS_STAMP)
+$(BUILD)/guest/guest-shim/testguest/entry.o: guest-shim/testguest/entry.asm guest-shim/testguest/gpr_frame.inc | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
 	$(Q)nasm -f elf64 -o $@ $<

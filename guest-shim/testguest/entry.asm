@@ -2,7 +2,7 @@
 ; instruction which may fault and report the vector instead of dying.
 bits 64
 default rel
-%include "hv/gpr_frame.inc"
+%include "guest-shim/testguest/gpr_frame.inc"
 
 extern tg_main
 extern tg_trap

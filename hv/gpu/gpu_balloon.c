@@ -34,6 +34,7 @@
 #include "hv/gpu/gpu_host.h"
 #include "hv/hv_errno.h"
 #include "hv/gpu/hv_ops_impl.h"
+#include "hv/gpu/vgpu_dev.h"
 #include "hv/tsc.h"
 #include "hv/vm/sched.h"
 #include "hv/vm/vm.h"
@@ -58,7 +59,7 @@ static struct vgpu *vgpu_of(unsigned vm_id)
 {
 	struct vm *vm = vm_id < nr_vms ? vm_by_id(vm_id) : NULL;
 
-	return vm && vm->state != VM_STOPPED ? vm->vgpu : NULL;
+	return vm && vm->state != VM_STOPPED ? vgpu_dev_vgpu(vm_id) : NULL;
 }
 
 void gpu_balloon_init(const struct gpu_balloon_cfg *c)

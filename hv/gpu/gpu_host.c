@@ -424,11 +424,14 @@ void gpu_host_place(const struct hv_config *cfg)
 	gvt_get_status(host_gvt, &st);
 	lay.m = st.nr_slots;
 	lay.n = 0;
-	for (unsigned i = 0; i < nr_vms && lay.n < SLOTS_MAX_VGPUS; i++)
-		if (vms[i].vgpu && !vgpu_slots(vms[i].vgpu, &first, &n)) {
-			who[lay.n] = vms[i].vgpu;
+	for (unsigned i = 0; i < nr_vms && lay.n < SLOTS_MAX_VGPUS; i++) {
+		struct vgpu *v = vgpu_dev_vgpu(i);
+
+		if (v && !vgpu_slots(v, &first, &n)) {
+			who[lay.n] = v;
 			lay.s[lay.n++] = n;
 		}
+	}
 	band = dymgpu_place_by_size(&lay);
 	if (band < 0) {
 		kprintf("gpu: DymGPU placement impossible (%d); gScale's kept\n",
@@ -645,8 +648,9 @@ static void recover_vgpus(void)
 	gvt_recover(host_gvt, max_faults, fault_window_ms * 1000000ull);
 	for (unsigned i = 0; i < nr_vms; i++) {
 		struct vm *vm = &vms[i];
+		struct vgpu *v = vgpu_dev_vgpu(i);
 
-		if (vm->vgpu && vm->state != VM_STOPPED && vgpu_dead(vm->vgpu))
+		if (v && vm->state != VM_STOPPED && vgpu_dead(v))
 			vm_stop(vm, "its vGPU failed for good (%u faults within "
 				"%u ms, see the vgpu log lines above)",
 				max_faults, fault_window_ms);
@@ -654,7 +658,8 @@ static void recover_vgpus(void)
 }
 
 /* Run the GPU and the mediator; the main loop (hv/orchestrate.c) calls
- * this once per round. */
+ * this once per round, then tears down stopped VMs' devices (the vGPU's
+ * teardown hook, hv/gpu/vgpu_dev.c), then gpu_host_tick. */
 void gpu_host_poll(void)
 {
 	if (!host_gvt)
@@ -665,7 +670,12 @@ void gpu_host_poll(void)
 	gpu_trapdev_tick(0);
 	gpu_irq_run(host_gvt, &host_pgpu);
 	recover_vgpus();
-	gpu_teardown_stopped();
+}
+
+void gpu_host_tick(void)
+{
+	if (!host_gvt)
+		return;
 	gpu_balloon_tick();
 	gpu_place_tick();
 }

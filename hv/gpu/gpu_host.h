@@ -56,7 +56,12 @@ void gpu_host_vgpu_lines(struct vgpu *v, unsigned vm_id,
 void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l);
 /* v's PPGTT shadowing policy (gHyvi) by name: strict, full, ... */
 const char *gpu_host_ppgtt_name(const struct vgpu *v);
-/* gvt_poll, when a mediator exists (the main loop, hv/orchestrate.c, once per round). */
+/* gvt_poll, when a mediator exists (the main loop, hv/orchestrate.c, once
+ * per round): the model, the mediator, failed vGPUs reset or their VMs
+ * stopped. */
 void gpu_host_poll(void);
+/* gBalloon's and DymGPU's periodic work, when a mediator exists; the main
+ * loop calls it after stopped VMs' devices are torn down. */
+void gpu_host_tick(void);
 
 #endif

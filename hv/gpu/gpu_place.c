@@ -10,6 +10,7 @@
 #include "hv/gpu/gpu_host.h"
 #include "hv/gpu/gpu_place.h"
 #include "hv/gpu/hv_ops_impl.h"
+#include "hv/gpu/vgpu_dev.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vmrpc.h"
 #include "mini/string.h"
@@ -29,7 +30,7 @@ static struct vgpu *vgpu_of(unsigned vm_id)
 {
 	struct vm *vm = vm_by_id(vm_id);
 
-	return vm && vm->state != VM_STOPPED ? vm->vgpu : NULL;
+	return vm && vm->state != VM_STOPPED ? vgpu_dev_vgpu(vm_id) : NULL;
 }
 
 /* Who can be told (the guest channel), and who says it has no GM
@@ -38,15 +39,15 @@ static void sync_flags(unsigned i)
 {
 	bool channel = vms[i].vmrpc.gpa != 0;
 
-	vgpu_set_movable(vms[i].vgpu, channel);
-	vgpu_set_gm_in_use(vms[i].vgpu,
+	vgpu_set_movable(vgpu_dev_vgpu(i), channel);
+	vgpu_set_gm_in_use(vgpu_dev_vgpu(i),
 			   channel && !vmrpc_guest_quiet(&vms[i]));
 }
 
 static void tell(struct vgpu *v)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
-		if (vms[i].vgpu == v) {
+		if (vgpu_dev_vgpu(i) == v) {
 			vmrpc_notify_moved(&vms[i]);
 			kprintf("dymgpu: vm '%s': high GM moved (busy with another "
 				"vGPU on its slot), told through the guest "
@@ -104,7 +105,7 @@ void gpu_place_tick(void)
 	if (!gvt)
 		return;
 	for (unsigned i = 0; i < nr_vms; i++)
-		if (vms[i].vgpu)
+		if (vgpu_dev_vgpu(i))
 			sync_flags(i);
 	for (unsigned i = 0; i < nr_vms && i < VM_MAX; i++)
 		try_pending(i, now);

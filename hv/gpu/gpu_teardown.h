@@ -1,22 +1,19 @@
 /* The end of a VM's vGPU (hv/gpu/gpu_teardown.c): torn down when its VM
- * stops, its counters kept as a summary; reset in place when its VM is
- * restarted. */
+ * stops, its counters kept as a summary. (A VM restarted in place gets its
+ * vGPU reset instead: the reset hook in hv/gpu/vgpu_dev.c.) */
 #ifndef HV_GPU_TEARDOWN_H
 #define HV_GPU_TEARDOWN_H
 
 #include <stdbool.h>
 
-struct vm;
+struct vgpu;
 
-/* Every stopped VM still holding a vGPU: print its summary, keep it, and
- * destroy the vGPU (slots, fences, shadows, ladder mappings released,
- * its GGTT entries cleared). Each main-loop round (gpu_host_poll). */
-void gpu_teardown_stopped(void);
+/* VM vm_id stopped (its registry's teardown hook, hv/gpu/vgpu_dev.c, its
+ * BARs off already): print the vGPU's summary, keep it, and destroy the
+ * vGPU (slots, fences, shadows, ladder mappings released, its GGTT
+ * entries cleared). From the main loop, never inside an exit. */
+void gpu_teardown_vgpu(unsigned vm_id, struct vgpu *v);
 /* Prints VM vm_id's torn-down vGPU's summary (false: none). */
 bool gpu_teardown_report(unsigned vm_id);
-/* The VM is restarted in place (vm_restart): its vGPU is fully reset, as
- * a power cycle of the device would; its GGTT is cleared as at creation.
- * 0, or an error naming why not. */
-int gpu_vgpu_restart(struct vm *vm);
 
 #endif

@@ -3,7 +3,9 @@
  * names the VM by id; a bad id is -GPU_EINVAL, never a crash.
  *
  * Write-protected pages: a guest store is emulated by exit_ept.c into guest
- * RAM, then reported to the mediator (hv/gpu/vgpu_dev.c, vgpu_page_write).
+ * RAM, then reported to the VM's devices (hv/vm/vdev.h page_write; the
+ * vGPU's hook in hv/gpu/vgpu_dev.c calls vgpu_page_write). The mediator's
+ * own writes (op_write_gpa) are not reported.
  *
  * EPT mappings are checked here, not trusted to the mediator: a page may be
  * mapped only inside the VM's decoded BAR2 (vgpu_dev_may_map: never over
@@ -63,7 +65,10 @@ static int op_write_gpa(void *ctx, uint32_t id, uint64_t gpa,
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
-	return vm ? err_to_gpu(vm_write_gpa(vm, gpa, buf, len)) : -GPU_EINVAL;
+	/* The mediator's own store (a context image, the status page): not
+	 * reported back to it as a guest store (hv_ops.h write_gpa). */
+	return vm ? err_to_gpu(vm_write_gpa_direct(vm, gpa, buf, len))
+		  : -GPU_EINVAL;
 }
 
 /* hpa is a page of vm's own RAM. */

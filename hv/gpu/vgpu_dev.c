@@ -2,12 +2,37 @@
 #include "gpu/vgpu/vgpu.h"
 #include "guest-shim/include/g9hv/hypercall.h"
 #include "hv/console.h"
+#include "hv/gpu/gpu_teardown.h"
 #include "hv/gpu/gpu_trapdev.h"
 #include "hv/gpu/vgpu_dev.h"
+#include "hv/hv_errno.h"
+#include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
+#include "hv/vm/vmrpc.h"
+#include "hv/vm/vpci.h"
 
 #define BAR0 0
 #define BAR2 1
+
+/* Each VM's vGPU device, by VM id: the vGPU (NULL: none, or torn down),
+ * its two BARs as MMIO regions, and its entry in the VM's device registry
+ * (hv/vm/vdev.h), whose opaque pointer is this entry. */
+static struct vgpu_dev {
+	struct vm *vm;
+	struct vgpu *v;
+	struct mmio_region bar[2];	/* BAR0, BAR2; size 0 = off */
+	struct vdev dev;
+} devs[VM_MAX];
+
+static struct vgpu_dev *dev_of(const struct vm *vm)
+{
+	return &devs[vm->id];
+}
+
+struct vgpu *vgpu_dev_vgpu(unsigned vm_id)
+{
+	return vm_id < VM_MAX ? devs[vm_id].v : NULL;
+}
 #define GPA_LIMIT (1ull << 39)	/* what our 4-level EPT and guests use */
 /* Besides the VM's registered devices, a BAR must stay clear of the
  * IOAPIC/LAPIC range (0xFEC00000-0xFEFFFFFF). */
@@ -35,7 +60,7 @@ static void trace(const struct vm *vm, char dir, uint64_t off, unsigned size,
 static uint64_t bar0_read(struct vm *vm, uint64_t off, unsigned size)
 {
 	uint64_t val = 0;
-	int err = vgpu_mmio_read(vm->vgpu, off, &val, size);
+	int err = vgpu_mmio_read(dev_of(vm)->v, off, &val, size);
 
 	trace(vm, 'R', off, size, val, err);
 
@@ -51,7 +76,7 @@ static uint64_t bar0_read(struct vm *vm, uint64_t off, unsigned size)
 static void bar0_write(struct vm *vm, uint64_t off, unsigned size,
 		       uint64_t val)
 {
-	int err = vgpu_mmio_write(vm->vgpu, off, val, size);
+	int err = vgpu_mmio_write(dev_of(vm)->v, off, val, size);
 
 	trace(vm, 'W', off, size, val, err);
 	if (err)
@@ -67,7 +92,7 @@ static uint64_t bar2_read(struct vm *vm, uint64_t off, unsigned size)
 {
 	uint64_t val;
 
-	if (gpu_trapdev_ap_access(vm->id, vm->vgpu_bar[BAR2].gpa + off, size,
+	if (gpu_trapdev_ap_access(vm->id, dev_of(vm)->bar[BAR2].gpa + off, size,
 				  false, &val))
 		return val;
 	vm_event(vm, VM_EV_VGPU_APERTURE, "read of aperture offset %llx: no "
@@ -79,7 +104,7 @@ static uint64_t bar2_read(struct vm *vm, uint64_t off, unsigned size)
 static void bar2_write(struct vm *vm, uint64_t off, unsigned size,
 		       uint64_t val)
 {
-	if (gpu_trapdev_ap_access(vm->id, vm->vgpu_bar[BAR2].gpa + off, size,
+	if (gpu_trapdev_ap_access(vm->id, dev_of(vm)->bar[BAR2].gpa + off, size,
 				  true, &val))
 		return;
 	vm_event(vm, VM_EV_VGPU_APERTURE, "write to aperture offset %llx: no "
@@ -92,21 +117,116 @@ static void bar2_write(struct vm *vm, uint64_t off, unsigned size,
  * maps it here. */
 static void bar2_fault(struct vm *vm, uint64_t off)
 {
-	(void)vgpu_aperture_fault(vm->vgpu, off);
+	(void)vgpu_aperture_fault(dev_of(vm)->v, off);
 }
+
+/* 00:02.0's config space is the mediator's (gpu/vgpu/vgpu_cfg.c); a BAR
+ * the guest moves comes back through hv_ops bar_moved. */
+static int dev_cfg_read(void *opaque, unsigned reg, uint32_t *val)
+{
+	struct vgpu_dev *d = opaque;
+
+	return d->v ? vgpu_cfg_read(d->v, reg, val, 4) : -1;
+}
+
+static void dev_cfg_write(void *opaque, unsigned off, unsigned size,
+			  uint32_t val)
+{
+	struct vgpu_dev *d = opaque;
+
+	if (d->v)
+		vgpu_cfg_write(d->v, off, val, size);
+}
+
+/* A store into a page the mediator write-protected (a guest GPU page
+ * table it shadows), made by the guest or on its behalf. */
+static void dev_page_write(void *opaque, uint64_t gpa, const void *data,
+			   size_t len)
+{
+	struct vgpu_dev *d = opaque;
+
+	if (d->v)
+		(void)vgpu_page_write(d->v, gpa, data, len);
+}
+
+/* The VM restarts in place: the vGPU is power-cycled (reset, GGTT and
+ * fences cleared, BARs unprogrammed, docs/vgpu-reset.md). */
+static int dev_reset(void *opaque)
+{
+	struct vgpu_dev *d = opaque;
+
+	if (!d->v)
+		return 0;
+	if (vgpu_reset_device(d->v))
+		return -HV_EINVAL;
+	d->bar[BAR0].size = d->bar[BAR2].size = 0;
+	return 0;
+}
+
+/* The VM stopped: the registry has taken the BARs out already; they stop
+ * decoding before the vGPU behind them goes (gpu_teardown.c). */
+static void dev_teardown(void *opaque)
+{
+	struct vgpu_dev *d = opaque;
+	struct vgpu *v = d->v;
+
+	if (!v)
+		return;
+	d->bar[BAR0].size = d->bar[BAR2].size = 0;
+	d->v = NULL;
+	gpu_teardown_vgpu(d->vm->id, v);
+}
+
+static const struct vdev_ops vgpu_vdev_ops = {
+	.cfg_read = dev_cfg_read,
+	.cfg_write = dev_cfg_write,
+	.page_write = dev_page_write,
+	.reset = dev_reset,
+	.teardown = dev_teardown,
+};
 
 void vgpu_dev_attach(struct vm *vm, struct vgpu *v)
 {
-	vm->vgpu = v;
-	vm->vgpu_bar[BAR0] = (struct mmio_region){ "vGPU BAR0", 0, 0,
-						   bar0_read, bar0_write, NULL };
-	vm->vgpu_bar[BAR2] = (struct mmio_region){ "vGPU aperture", 0, 0,
-						   bar2_read, bar2_write,
-						   bar2_fault };
-	/* Registered undecoded (size 0); bar_moved places them. Two free
-	 * slots are part of the registry's sizing: cannot fail. */
-	vm_register_mmio(vm, &vm->vgpu_bar[BAR0]);
-	vm_register_mmio(vm, &vm->vgpu_bar[BAR2]);
+	struct vgpu_dev *d = dev_of(vm);
+
+	d->vm = vm;
+	d->v = v;
+	d->bar[BAR0] = (struct mmio_region){ "vGPU BAR0", 0, 0,
+					     bar0_read, bar0_write, NULL };
+	d->bar[BAR2] = (struct mmio_region){ "vGPU aperture", 0, 0,
+					     bar2_read, bar2_write,
+					     bar2_fault };
+	d->dev = (struct vdev){
+		.name = "vGPU",
+		.ops = &vgpu_vdev_ops,
+		.opaque = d,
+		.bdf = VPCI_BDF(0, 2, 0),
+		.dma = true,	/* the GPU reads and writes its RAM */
+		.mmio = { &d->bar[BAR0], &d->bar[BAR2] },
+	};
+	/* BARs registered undecoded (size 0); bar_moved places them. Two
+	 * free MMIO slots and a device slot are part of the registry's
+	 * sizing: cannot fail. */
+	vdev_register(vm, &d->dev);
+}
+
+int vgpu_dev_gm_layout(unsigned vm_id, struct vmrpc_gm_layout *l)
+{
+	struct vgpu_gm_range hr[VMRPC_MAX_RANGES];
+	struct vgpu *v = vgpu_dev_vgpu(vm_id);
+	uint64_t hb, hs;
+	uint32_t n;
+
+	if (!v)
+		return -HV_ENOENT;
+	vgpu_gm_ranges(v, &l->low_base, &l->low_size, &hb, &hs);
+	n = vgpu_high_ranges(v, hr, VMRPC_MAX_RANGES);
+	l->nr_high = n < VMRPC_MAX_RANGES ? n : VMRPC_MAX_RANGES;
+	for (uint32_t i = 0; i < l->nr_high; i++) {
+		l->high[i].base = hr[i].base;
+		l->high[i].size = hr[i].size;
+	}
+	return 0;
 }
 
 static bool overlaps(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)
@@ -119,7 +239,7 @@ static const char *misplaced(const struct vm *vm, int self, uint64_t base,
 			     uint64_t size)
 {
 	const struct mmio_region *dev =
-		mmio_overlap(vm, base, size, &vm->vgpu_bar[self]);
+		mmio_overlap(vm, base, size, &dev_of(vm)->bar[self]);
 
 	if (!base || base + size < base || base + size > GPA_LIMIT)
 		return "outside the guest-physical space";
@@ -137,9 +257,9 @@ void vgpu_dev_bar_moved(struct vm *vm, int bar, uint64_t base, uint64_t size,
 	struct mmio_region *r;
 	const char *why;
 
-	if (idx < 0 || !vm->vgpu)
+	if (idx < 0 || !dev_of(vm)->v)
 		return;		/* BAR4 (I/O): nothing behind it */
-	r = &vm->vgpu_bar[idx];
+	r = &dev_of(vm)->bar[idx];
 	if (enabled && r->size && r->gpa == base)
 		return;		/* unchanged */
 	r->size = 0;
@@ -158,7 +278,7 @@ void vgpu_dev_bar_moved(struct vm *vm, int bar, uint64_t base, uint64_t size,
 
 bool vgpu_dev_may_map(const struct vm *vm, uint64_t gpa)
 {
-	const struct mmio_region *ap = &vm->vgpu_bar[BAR2];
+	const struct mmio_region *ap = &dev_of(vm)->bar[BAR2];
 
 	return ap->size && gpa >= ap->gpa && gpa - ap->gpa < ap->size;
 }

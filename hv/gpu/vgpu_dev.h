@@ -1,14 +1,21 @@
 /* The virtual GPU as a device of one VM: the glue between the VM's
  * guest-physical space and its vGPU in the mediator (gpu/vgpu/vgpu.h).
  *
+ * It is registered with the VM's device registry (hv/vm/vdev.h) as the
+ * "vGPU": PCI function 00:02.0, BAR0 and BAR2 as its MMIO regions, DMA
+ * into the VM's RAM, and hooks (config space, write-protected page
+ * stores -> vgpu_page_write, reset on a VM restart, teardown when the VM
+ * stopped -> gpu_teardown.c). hv/vm knows it only through that entry;
+ * the vGPU of a VM is kept here, by VM id (vgpu_dev_vgpu).
+ *
  * PCI config space of 00:02.0 goes to vgpu_cfg_*; the mediator tells us
  * where the guest placed its BARs (hv_ops bar_moved) and we decode them:
  * BAR0 (16 MiB: registers, GGTT entries at +8 MiB) traps on every access
  * into vgpu_mmio_*; BAR2 (the aperture) is EPT-mapped page by page by the
  * mediator's ladder mapping, and what is left unmapped (pages outside the
  * vGPU's low GM, or with no GGTT entry) traps here and reads all ones. */
-#ifndef HV_VM_VGPU_DEV_H
-#define HV_VM_VGPU_DEV_H
+#ifndef HV_GPU_VGPU_DEV_H
+#define HV_GPU_VGPU_DEV_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,9 +23,19 @@
 
 struct vm;
 struct vgpu;
+struct vmrpc_gm_layout;
 
-/* Gives the VM its vGPU (both exist; called once at creation). */
+/* Gives the VM its vGPU (both exist; called once at creation) and
+ * registers it as the VM's device. */
 void vgpu_dev_attach(struct vm *vm, struct vgpu *v);
+
+/* VM vm_id's vGPU, whatever the VM's state, or NULL (none, or torn down
+ * after the VM stopped). */
+struct vgpu *vgpu_dev_vgpu(unsigned vm_id);
+
+/* The guest channel's view of VM vm_id's GPU memory (hv/vm/vmrpc.h
+ * vmrpc_gm_ops gm_layout): 0, or -HV_ENOENT when it has no vGPU. */
+int vgpu_dev_gm_layout(unsigned vm_id, struct vmrpc_gm_layout *l);
 
 /* hv_ops bar_moved: BAR `bar` (0, 2 or 4) of the VM's 00:02.0 is now at
  * base (size bytes), decoded or not. A BAR over the VM's RAM or another

@@ -48,6 +48,30 @@ int vm_register_pio(struct vm *vm, const struct pio_region *r)
 	return 0;
 }
 
+void vm_unregister_mmio(struct vm *vm, const struct mmio_region *r)
+{
+	struct vm_devices *d = &vm->devices;
+
+	for (unsigned i = 0; i < d->nr_mmio; i++)
+		if (d->mmio[i] == r) {
+			for (d->nr_mmio--; i < d->nr_mmio; i++)
+				d->mmio[i] = d->mmio[i + 1];
+			return;
+		}
+}
+
+void vm_unregister_pio(struct vm *vm, const struct pio_region *r)
+{
+	struct vm_devices *d = &vm->devices;
+
+	for (unsigned i = 0; i < d->nr_pio; i++)
+		if (d->pio[i] == r) {
+			for (d->nr_pio--; i < d->nr_pio; i++)
+				d->pio[i] = d->pio[i + 1];
+			return;
+		}
+}
+
 const struct mmio_region *mmio_find(const struct vm *vm, uint64_t gpa)
 {
 	return mmio_overlap(vm, gpa, 1, NULL);

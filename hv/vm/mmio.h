@@ -19,6 +19,9 @@ struct vm;
 
 #define VM_MMIO_MAX	8	/* registered MMIO regions per VM */
 #define VM_PIO_MAX	16	/* registered port ranges per VM */
+#define VM_VDEV_MAX	4	/* registered whole devices per VM (vdev.h) */
+
+struct vdev;
 
 /* Guest-physical ranges EPT leaves unmapped so every access exits; the
  * EPT-violation handler decodes the instruction and calls read or write
@@ -46,11 +49,13 @@ struct pio_region {
 	pio_fn io;
 };
 
-/* The VM's tables (embedded in struct vm). */
+/* The VM's tables (embedded in struct vm). A whole device (vdev.h) is
+ * known here only as an opaque slot: its hooks and its own pointer. */
 struct vm_devices {
 	const struct mmio_region *mmio[VM_MMIO_MAX];
 	const struct pio_region *pio[VM_PIO_MAX];
-	unsigned nr_mmio, nr_pio;
+	const struct vdev *vdev[VM_VDEV_MAX];
+	unsigned nr_mmio, nr_pio, nr_vdev;
 };
 
 /* Registers a device's MMIO region or port range with the VM. 0, or
@@ -58,6 +63,10 @@ struct vm_devices {
  * already registered (a configuration bug: the VM is not created). */
 int vm_register_mmio(struct vm *vm, const struct mmio_region *r);
 int vm_register_pio(struct vm *vm, const struct pio_region *r);
+/* Takes a region or range out again (a device that goes, vdev.h); the
+ * others keep their order. Not registered: nothing happens. */
+void vm_unregister_mmio(struct vm *vm, const struct mmio_region *r);
+void vm_unregister_pio(struct vm *vm, const struct pio_region *r);
 
 /* The region decoding gpa / port now, or NULL. */
 const struct mmio_region *mmio_find(const struct vm *vm, uint64_t gpa);

@@ -107,7 +107,10 @@ struct vm {
 	struct vuart uart;
 	struct vlapic lapic;
 	struct vioapic ioapic;
-	struct vm_devices devices;	/* who answers which MMIO / ports */
+	/* Who answers which MMIO / ports, and the VM's whole devices
+	 * (hv/vm/vdev.h: the vGPU, when hv.cfg gave it vgpu_* keys, is one,
+	 * registered by hv/gpu/vgpu_dev.c), each an opaque slot. */
+	struct vm_devices devices;
 	/* MSRs refused so far (each is logged once, hv/vm/msr_platform.c). */
 	struct vm_msr_log {
 #define VM_MSR_LOG_MAX 32
@@ -118,12 +121,6 @@ struct vm {
 	uint8_t rtc_index;	/* CMOS register selected at port 0x70 */
 	uint64_t rtc_writes;	/* dropped writes to the read-only RTC */
 	uint64_t testdev_scratch, testdev_count;
-
-	/* The virtual GPU at 00:02.0 (hv/gpu/vgpu_dev.c), when hv.cfg gave
-	 * this VM vgpu_* keys: BAR0 traps into the mediator, BAR2 pages the
-	 * ladder mapping has not mapped trap into vgpu_dev too. */
-	struct vgpu *vgpu;
-	struct mmio_region vgpu_bar[2];	/* BAR0, BAR2; size 0 = off */
 
 	/* The guest channel (hv/vm/vmrpc.c), once the guest set it up. */
 	struct vmrpc_state {
@@ -159,9 +156,10 @@ int vm_load(struct vm *vm, const void *image, uint64_t size,
 
 /* Restarts the VM in place (hv/vm/vm_restart.c): the same RAM pages and
  * VMCS, RAM zeroed, devices reset, kernel and initrd reloaded from the boot
- * files, the vCPU at its entry point; `why` is said on the console. A VM
- * with a vGPU is stopped instead (its vGPU state is not reset). 0, or a
- * negative HV_E* code with the VM stopped. */
+ * files, the vCPU at its entry point; `why` is said on the console. Its
+ * registered devices (hv/vm/vdev.h) are reset through their reset hooks;
+ * when one cannot be, the VM is stopped instead. 0, or a negative HV_E*
+ * code with the VM stopped. */
 int vm_restart(struct vm *vm, const char *why);
 /* The guest asked for a reset (port 0xCF9 / the FADT reset register):
  * noted now, carried out by vm_reset_if_pending when its exit is over. */

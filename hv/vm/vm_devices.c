@@ -2,10 +2,12 @@
  *
  * To add a device: give it a `struct mmio_region` and/or `struct
  * pio_region` (hv/vm/mmio.h) in its own file and register it below. The
- * exit handlers find it through the registry; nothing else changes. The
- * vGPU is the exception that proves the rule: it exists only for VMs with
- * vgpu_* keys, so it registers its BARs when it is attached
- * (vgpu_dev_attach in hv/vm/vgpu_dev.c). */
+ * exit handlers find it through the registry; nothing else changes. A
+ * device that exists only for some VMs, or needs more than ranges (PCI
+ * config space, write-protected page stores, reset and teardown), is
+ * registered whole by its owner with vdev_register (hv/vm/vdev.h): the
+ * vGPU, for VMs with vgpu_* keys, by vgpu_dev_attach in
+ * hv/gpu/vgpu_dev.c. */
 #include "hv/vm/mmio.h"
 #include "hv/vm/vlapic.h"
 #include "hv/vm/vioapic.h"

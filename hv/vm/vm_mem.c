@@ -1,8 +1,8 @@
 /* Guest RAM, guest memory access and EPT maintenance; see vm_mem.h. */
 #include "hv/vm/vm_mem.h"
-#include "gpu/vgpu/vgpu.h"
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
+#include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
@@ -71,13 +71,17 @@ static void *gpa_ptr(struct vm *vm, uint64_t gpa, size_t len,
 	return hv_va(x.hpa);
 }
 
-/* A page the guest cannot write (EPT without W, RAM with R) is one the
- * mediator write-protected to shadow it (a GPU page table): a store the
- * hypervisor makes there on the guest's behalf is reported exactly as the
- * guest's own store would be (exit_ept.c wp_write), or the shadow would
- * go stale. */
+enum copy_kind { COPY_READ, COPY_WRITE, COPY_WRITE_DIRECT };
+
+/* A page the guest cannot write (EPT without W, RAM with R) is one a
+ * device write-protected to shadow it (the vGPU: a GPU page table): a
+ * store the hypervisor makes there on the guest's behalf is reported to
+ * the VM's devices (vdev.h page_write) exactly as the guest's own store
+ * would be (exit_ept.c wp_write), or the shadow would go stale. A
+ * device's own store (COPY_WRITE_DIRECT) is not: it would re-enter the
+ * device that made it. */
 static int copy_gpa(struct vm *vm, uint64_t gpa, void *buf, size_t len,
-		    bool write)
+		    enum copy_kind kind)
 {
 	unsigned perms = 0;
 
@@ -98,10 +102,10 @@ static int copy_gpa(struct vm *vm, uint64_t gpa, void *buf, size_t len,
 		if (chunk > len - done)
 			chunk = len - done;
 		p = gpa_ptr(vm, gpa + done, chunk, &perms);
-		if (write) {
+		if (kind != COPY_READ) {
 			memcpy(p, (const uint8_t *)buf + done, chunk);
-			if (!(perms & EPT_W) && vm->vgpu)
-				vgpu_page_write(vm->vgpu, gpa + done,
+			if (kind == COPY_WRITE && !(perms & EPT_W))
+				vdev_page_write(vm, gpa + done,
 						(const uint8_t *)buf + done,
 						chunk);
 		} else
@@ -113,12 +117,19 @@ static int copy_gpa(struct vm *vm, uint64_t gpa, void *buf, size_t len,
 
 int vm_read_gpa(struct vm *vm, uint64_t gpa, void *buf, size_t len)
 {
-	return len ? copy_gpa(vm, gpa, buf, len, false) : 0;
+	return len ? copy_gpa(vm, gpa, buf, len, COPY_READ) : 0;
 }
 
 int vm_write_gpa(struct vm *vm, uint64_t gpa, const void *buf, size_t len)
 {
-	return len ? copy_gpa(vm, gpa, (void *)buf, len, true) : 0;
+	return len ? copy_gpa(vm, gpa, (void *)buf, len, COPY_WRITE) : 0;
+}
+
+int vm_write_gpa_direct(struct vm *vm, uint64_t gpa, const void *buf,
+			size_t len)
+{
+	return len ? copy_gpa(vm, gpa, (void *)buf, len, COPY_WRITE_DIRECT)
+		   : 0;
 }
 
 /* 4-level walk (SDM Vol. 3A 4.5). Permission bits are not checked: the

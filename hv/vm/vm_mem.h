@@ -22,10 +22,17 @@ void vm_mem_destroy(struct vm *vm);
 /* Copy from/to guest RAM by guest-physical address. The whole range must be
  * RAM of this VM (not MMIO, not beyond its end): -HV_EFAULT otherwise, and
  * nothing is copied. Write protection does not stop the hypervisor, but a
- * write into a write-protected (shadowed) page is reported to the mediator
- * as the guest's own store there would be. */
+ * write into a write-protected (shadowed) page is reported to the VM's
+ * devices (hv/vm/vdev.h page_write) as the guest's own store there would
+ * be: for what the hypervisor writes on the guest's behalf (loaders,
+ * string I/O, the guest channel, an emulated store). */
 int vm_read_gpa(struct vm *vm, uint64_t gpa, void *buf, size_t len);
 int vm_write_gpa(struct vm *vm, uint64_t gpa, const void *buf, size_t len);
+/* The same copy, reported to no device: a device's own writes into guest
+ * memory (the GPU mediator's, through hv_ops write_gpa), which must not
+ * come back to it as guest stores. */
+int vm_write_gpa_direct(struct vm *vm, uint64_t gpa, const void *buf,
+			size_t len);
 
 /* Guest-virtual -> guest-physical through the guest's page tables (the
  * current VMCS's CR0/CR3/CR4; 4-level paging or paging off). 0 or

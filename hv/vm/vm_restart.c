@@ -5,14 +5,15 @@
  * could lose to fragmentation) and touches no other VM. What a power
  * cycle would clear is cleared: RAM (then reloaded from the boot files),
  * the UART, the local APIC, the IOAPIC, PCI address latch, test device,
- * guest channel, and the vCPU. */
+ * guest channel, and the vCPU; registered devices (vdev.h) are reset
+ * through their own reset hooks. */
 #include "hv/console.h"
-#include "hv/gpu/gpu_teardown.h"
 #include "hv/hv.h"
 #include "hv/hv_errno.h"
 #include "hv/tsc.h"
 #include "hv/vm/sched.h"
 #include "hv/vm/vcpu.h"
+#include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
@@ -54,17 +55,22 @@ static int reload(struct vm *vm)
 int vm_restart(struct vm *vm, const char *why)
 {
 	uint64_t prev = vmx_cpu.current_vmcs;
+	const struct vdev *failed;
+	char note[64];
 	int err;
 
 	vm->reset_pending = false;
-	/* Its vGPU is power-cycled with it: reset, GGTT and fences cleared,
-	 * BARs unprogrammed, as the new guest's firmware expects. */
-	if (vm->vgpu && gpu_vgpu_restart(vm)) {
-		vm_stop(vm, "%s; not restarted: its vGPU failed for good", why);
+	/* Its devices are power-cycled with it (the vGPU: reset, GGTT and
+	 * fences cleared, BARs unprogrammed, as the new guest's firmware
+	 * expects). */
+	vdev_reset_note(vm, note, sizeof(note));
+	failed = vdev_reset_all(vm);
+	if (failed) {
+		vm_stop(vm, "%s; not restarted: its %s failed for good", why,
+			failed->name);
 		return -HV_EINVAL;
 	}
-	kprintf("vm '%s': restarting%s: %s\n", vm->name,
-		vm->vgpu ? " with its vGPU reset" : "", why);
+	kprintf("vm '%s': restarting%s: %s\n", vm->name, note, why);
 	err = reload(vm);
 	if (prev && prev != vm->vcpu.vmcs_pa)
 		vmcs_make_current(prev);

@@ -4,7 +4,6 @@
  * by vmrpc_ring.c, and written only at the reply slots of the registered
  * control page. Everything a guest gets wrong is counted per VM and
  * reported with its name; the VM runs on. */
-#include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mem.h"
@@ -66,23 +65,30 @@ static void ack(struct vm *vm, uint32_t seq, uint32_t status)
 
 /* One reply of `type` per high range, lowest first; all but the last say
  * "more follows" (g9hv/vmrpc.h). */
+/* The VM's GPU memory from whoever owns it (vmrpc_gm_ops): false when
+ * it has none (no vGPU). */
+static bool vm_gm_layout(const struct vm *vm, struct vmrpc_gm_layout *l)
+{
+	return gm_ops && gm_ops->gm_layout && !gm_ops->gm_layout(vm->id, l);
+}
+
 static void tell_ranges(struct vm *vm, uint32_t type, uint32_t status)
 {
-	struct vgpu_gm_range hr[VMRPC_MAX_RANGES];
+	struct vmrpc_gm_layout l;
 	struct vmrpc_reply r = { type, 0, status, 0, 0, 0, 0, 0 };
 	uint32_t n;
 
-	if (!vm->vmrpc.gpa || !vm->vgpu)
+	if (!vm->vmrpc.gpa || !vm_gm_layout(vm, &l))
 		return;
-	vgpu_gm_ranges(vm->vgpu, &r.low_base, &r.low_size, &r.high_base,
-		       &r.high_size);
-	n = vgpu_high_ranges(vm->vgpu, hr, VMRPC_MAX_RANGES);
+	r.low_base = l.low_base;
+	r.low_size = l.low_size;
+	n = l.nr_high;
 	if (n > VMRPC_MAX_RANGES)
 		n = VMRPC_MAX_RANGES;	/* the mediator never makes more */
 	for (uint32_t i = 0; i < n; i++) {
 		r.range = i;
-		r.high_base = hr[i].base;
-		r.high_size = hr[i].size;
+		r.high_base = l.high[i].base;
+		r.high_size = l.high[i].size;
 		r.status = i + 1 < n ? VMRPC_MORE : status;
 		reply(vm, &r);
 	}
@@ -112,9 +118,10 @@ bool vmrpc_guest_quiet(struct vm *vm)
 int64_t vmrpc_setup(struct vm *vm, uint64_t gpa, uint64_t pages)
 {
 	struct vmrpc_ctl head;
+	struct vmrpc_gm_layout l;
 
-	if (!vm->vgpu)
-		return -22;
+	if (!vm_gm_layout(vm, &l))
+		return -22;	/* no vGPU: no GPU memory to talk about */
 	if (pages != VMRPC_PAGES || (gpa & 4095) ||
 	    vm_read_gpa(vm, gpa, &head, CTL_HEAD_OFF + 8) ||
 	    gpa + VMRPC_PAGES * 4096ull > vm->mem_bytes)

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "guest-shim/include/g9hv/vmrpc.h"
+
 struct vm;
 
 /* G9HV_HC_VMRPC_SETUP: the channel's pages at gpa. 0 or a negated
@@ -25,14 +27,26 @@ void vmrpc_notify_moved(struct vm *vm);
  * flight: its GM may be moved now. False without a channel. */
 bool vmrpc_guest_quiet(struct vm *vm);
 
-/* Who decides a guest's GM requests: gBalloon's queue (hv/gpu/
- * gpu_balloon.c), registered by hv/orchestrate.c so this VM-layer file
- * does not reach up into the GPU glue. Return codes as gpu_balloon's:
- * request 0 or negative; release the slots given back, or negative.
- * Until one is set every request is refused. */
+/* A VM's GPU memory as the channel tells it: low GM, and the high GM
+ * ranges lowest first (high[0] is the one PVINFO names). */
+struct vmrpc_gm_layout {
+	uint64_t low_base, low_size;
+	uint32_t nr_high;	/* at most VMRPC_MAX_RANGES */
+	struct { uint64_t base, size; } high[VMRPC_MAX_RANGES];
+};
+
+/* Who owns a guest's GPU memory: the vGPU for its layout, gBalloon's
+ * queue (hv/gpu/gpu_balloon.c) for its requests; registered by
+ * hv/orchestrate.c so this VM-layer file does not reach up into the GPU
+ * glue. Return codes as gpu_balloon's: request 0 or negative; release
+ * the slots given back, or negative; gm_layout 0, or negative when the VM
+ * has no vGPU (then the channel cannot be set up and nothing is told).
+ * Until a table is set every request is refused and no VM has GPU
+ * memory. */
 struct vmrpc_gm_ops {
 	int (*request)(unsigned vm_id, uint32_t slots);
 	int (*release)(unsigned vm_id, uint32_t slots);
+	int (*gm_layout)(unsigned vm_id, struct vmrpc_gm_layout *out);
 };
 void vmrpc_set_gm_ops(const struct vmrpc_gm_ops *ops);
 

@@ -1,6 +1,6 @@
 /* Virtual PCI configuration space; see vpci.h. */
-#include "gpu/vgpu/vgpu.h"
 #include "hv/vm/vpci.h"
+#include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 
 #define CF8_ENABLE	(1u << 31)
@@ -30,6 +30,7 @@ static uint32_t bridge_read(uint32_t id, uint32_t class, uint32_t hdr,
 
 uint32_t vpci_config_read(struct vm *vm, uint32_t bdf, unsigned reg)
 {
+	const struct vdev *d;
 	uint32_t val;
 
 	if (bdf == VPCI_BDF(0, 0, 0))
@@ -37,18 +38,20 @@ uint32_t vpci_config_read(struct vm *vm, uint32_t bdf, unsigned reg)
 	if (bdf == VPCI_BDF(0, 0x1f, 0))
 		return bridge_read(ISA_BRIDGE_ID, ISA_BRIDGE_CLASS,
 				   PCI_HDR_MULTIFUNC, reg);
-	if (bdf == VPCI_BDF(0, 2, 0) && vm->vgpu &&
-	    !vgpu_cfg_read(vm->vgpu, reg, &val, 4))
+	d = vdev_by_bdf(vm, bdf);
+	if (d && d->ops->cfg_read && !d->ops->cfg_read(d->opaque, reg, &val))
 		return val;
 	return 0xffffffffu;
 }
 
-/* Only the vGPU has writable registers. */
+/* Only registered devices (vdev.h) have writable registers. */
 void vpci_config_write(struct vm *vm, uint32_t bdf, unsigned off,
 		       unsigned size, uint32_t val)
 {
-	if (bdf == VPCI_BDF(0, 2, 0) && vm->vgpu)
-		vgpu_cfg_write(vm->vgpu, off, val, size);
+	const struct vdev *d = vdev_by_bdf(vm, bdf);
+
+	if (d && d->ops->cfg_write)
+		d->ops->cfg_write(d->opaque, off, size, val);
 }
 
 void vpci_io(struct vm *vm, uint16_t port, unsigned size, bool in,

@@ -1,8 +1,9 @@
 /* The VM's PCI configuration space through ports 0xCF8/0xCFC (mechanism
- * #1): a Skylake host bridge at 00:00.0, the VM's vGPU at 00:02.0 when it
- * has one (config space from the mediator, gpu/vgpu/vgpu_cfg.c), and a
- * Sunrise Point LPC/ISA bridge at 00:1f.0 so i915 identifies the PCH.
- * Every other function reads as absent (all ones) and ignores writes. */
+ * #1): a Skylake host bridge at 00:00.0, a Sunrise Point LPC/ISA bridge
+ * at 00:1f.0 so i915 identifies the PCH, and whatever function a device
+ * registered with the VM (hv/vm/vdev.h: its cfg_read/cfg_write hooks; the
+ * vGPU at 00:02.0, hv/gpu/vgpu_dev.c). Every other function reads as
+ * absent (all ones) and ignores writes. */
 #ifndef HV_VM_VPCI_H
 #define HV_VM_VPCI_H
 

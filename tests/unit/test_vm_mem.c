@@ -1,7 +1,10 @@
 /* Unit tests for hv/vm/vm_mem.c: the hypervisor's own copies into guest
- * RAM go through EPT, and a write into a page the mediator write-protected
- * (a shadowed GPU page table) is reported to it like a guest store (issue
- * 19). The VM's RAM is host memory; EPT is the real hv/vmx/ept.c. */
+ * RAM go through EPT, and a write into a page a device write-protected
+ * (the vGPU: a shadowed GPU page table) is reported to the VM's devices
+ * (hv/vm/vdev.h page_write) like a guest store (issue 19), except a
+ * device's own write (vm_write_gpa_direct: the mediator's, issue 27). The
+ * VM's RAM is host memory; EPT is the real hv/vmx/ept.c; the registry is
+ * the real hv/vm/vdev.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,7 +15,7 @@
 
 #include "hv/hv_errno.h"
 #include "hv/mem.h"
-#include "gpu/vgpu/vgpu.h"
+#include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vmx/vmx.h"
@@ -23,19 +26,35 @@
 struct vmx_cpu vmx_cpu;	/* .on = false: no INVEPT on the host */
 int vmx_invept(uint64_t eptp) { (void)eptp; return 0; }
 
-/* The mediator's side: what it was told. */
-static struct { unsigned calls; uint64_t gpa; size_t len; uint8_t data[64]; } told;
+struct vm vms[VM_MAX];
+unsigned nr_vms;
 
-int vgpu_page_write(struct vgpu *vgpu, uint64_t gpa, const void *data,
-		     size_t len)
+void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)
 {
-	(void)vgpu;
+	(void)vm;
+	(void)ev;
+	(void)fmt;
+}
+
+/* The device's side: what it was told. */
+static struct { unsigned calls; uint64_t gpa; size_t len; uint8_t data[64];
+		void *opaque; } told;
+
+static void page_write(void *opaque, uint64_t gpa, const void *data,
+		       size_t len)
+{
 	told.calls++;
+	told.opaque = opaque;
 	told.gpa = gpa;
 	told.len = len;
 	memcpy(told.data, data, len < sizeof(told.data) ? len : sizeof(told.data));
-	return 0;
 }
+
+static const struct vdev_ops dev_ops = { .page_write = page_write };
+static int dev_state;
+static const struct vdev dev = {
+	"tracker", &dev_ops, &dev_state, VDEV_NO_BDF, false, { NULL }, { NULL },
+};
 
 static struct vm vm;
 
@@ -45,7 +64,7 @@ static int setup(void **state)
 	fake_pages_reset();
 	memset(&vm, 0, sizeof(vm));
 	memset(&told, 0, sizeof(told));
-	vm.vgpu = (struct vgpu *)&told;	/* opaque here: only non-NULL matters */
+	assert_int_equal(vdev_register(&vm, &dev), 0);
 	vm.ram = aligned_alloc(2u << 20, RAM);
 	assert_non_null(vm.ram);
 	memset(vm.ram, 0, RAM);
@@ -87,6 +106,7 @@ static void test_write_to_protected_page_reported(void **state)
 	/* 8 bytes on the protected page, 8 on the next (writable) one. */
 	assert_int_equal(vm_write_gpa(&vm, 0x5ff8, buf, 16), 0);
 	assert_int_equal(told.calls, 1);
+	assert_ptr_equal(told.opaque, &dev_state);
 	assert_int_equal(told.gpa, 0x5ff8);
 	assert_int_equal(told.len, 8);
 	assert_memory_equal(told.data, buf, 8);
@@ -95,6 +115,25 @@ static void test_write_to_protected_page_reported(void **state)
 	assert_memory_equal(back, buf, 16);
 	/* Reading never tells. */
 	assert_int_equal(told.calls, 1);
+}
+
+/* The mediator's own store (hv_ops write_gpa) into a page it protected
+ * lands, but is not reported back to it. */
+static void test_direct_write_not_reported(void **state)
+{
+	uint64_t v = 0x55aa55aa55aa55aaull, back = 0;
+
+	(void)state;
+	assert_int_equal(vm_ept_protect(&vm, 0x5000, 4096, EPT_R), 0);
+	assert_int_equal(vm_write_gpa_direct(&vm, 0x5010, &v, 8), 0);
+	assert_int_equal(vm_read_gpa(&vm, 0x5010, &back, 8), 0);
+	assert_int_equal(back, v);
+	assert_int_equal(told.calls, 0);
+	/* The same store on the guest's behalf is. */
+	assert_int_equal(vm_write_gpa(&vm, 0x5010, &v, 8), 0);
+	assert_int_equal(told.calls, 1);
+	/* Out of RAM: nothing copied either way. */
+	assert_int_equal(vm_write_gpa_direct(&vm, RAM - 4, &v, 8), -HV_EFAULT);
 }
 
 static void test_failed_write_not_reported(void **state)
@@ -119,6 +158,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_write_to_protected_page_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_direct_write_not_reported,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_write_not_reported,
 						setup, teardown),
 	};

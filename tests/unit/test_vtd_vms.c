@@ -1,6 +1,8 @@
 /* The rule hv/vtd_vms.c applies every main-loop round: the GPU may reach
- * the RAM of a VM while it has a vGPU and has not stopped. The VM table
- * is the real one (hv/vm/vm.h); vtd.c's entry points are recorded. */
+ * the RAM of a VM while it has a device that does DMA (the vGPU, as the
+ * VM's device registry hv/vm/vdev.h says) and has not stopped. The VM
+ * table and the registry are the real ones (hv/vm/vm.h, hv/vm/vdev.c);
+ * vtd.c's entry points are recorded. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -10,12 +12,26 @@
 #include <cmocka.h>
 
 #include "hv/mem.h"
+#include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 #include "hv/vtd.h"
 #include "hv/vtd_vms.h"
 
 struct vm vms[VM_MAX];
 unsigned nr_vms;
+
+void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)
+{
+	(void)vm;
+	(void)ev;
+	(void)fmt;
+}
+
+/* A vGPU as the registry sees it: a name and DMA. */
+static const struct vdev_ops no_ops;
+static const struct vdev vgpu_dev = {
+	"vGPU", &no_ops, NULL, 0x10, true, { NULL }, { NULL },
+};
 
 static bool active;
 static unsigned polls;
@@ -55,7 +71,8 @@ static void add_vm(const char *name, bool vgpu, enum vm_state st)
 	strcpy(vm->name, name);
 	vm->ram = ram[nr_vms - 1];
 	vm->mem_bytes = (nr_vms) * 2ull << 20;
-	vm->vgpu = vgpu ? (struct vgpu *)(uintptr_t)0x1000 : NULL;
+	if (vgpu)
+		assert_int_equal(vdev_register(vm, &vgpu_dev), 0);
 	vm->state = st;
 }
 
@@ -90,7 +107,7 @@ static void test_ram_follows_vgpu_and_state(void **state)
 	assert_false(calls[0].want);
 	/* restarted without a vGPU: stays out */
 	vms[0].state = VM_RUNNABLE;
-	vms[0].vgpu = NULL;
+	vdev_remove(&vms[0], &vgpu_dev);
 	nr_calls = 0;
 	vtd_poll();
 	assert_false(calls[0].want);

@@ -1,0 +1,106 @@
+#!/bin/sh
+# tools/check-includes: each rule fails on a fake tree that breaks it
+# (the exit status and the FORBIDDEN line naming the include), a fake tree
+# that keeps every rule passes, and so does the real tree.
+here=$(cd "$(dirname "$0")/../.." && pwd)
+tool=$here/tools/check-includes
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+
+# file TREE PATH [LINE...]: a source file with these lines
+file() {
+	t=$work/$1 p=$2
+	shift 2
+	mkdir -p "$(dirname "$t/$p")"
+	: > "$t/$p"
+	for l in "$@"; do printf '%s\n' "$l" >> "$t/$p"; done
+}
+
+# A tree that keeps the rules: the layers as the real one has them.
+good() {
+	file "$1" hv/vm/vm.h '#include <stdint.h>' '#include "mini/string.h"'
+	file "$1" hv/vm/vdev.c '#include "hv/vm/vm.h"'
+	file "$1" hv/gpu/vgpu_dev.c '#include "gpu/vgpu/vgpu.h"' '#include "hv/vm/vm.h"'
+	file "$1" gpu/hv_ops.h '#include <stddef.h>'
+	file "$1" gpu/vgpu/vgpu.h '#include "gpu/hv_ops.h"' '#include "gpu/hw/gen9_regs.h"'
+	file "$1" gpu/hw/gen9_regs.h
+	file "$1" gpu/hw/gen9_cmds.h '#include "gpu/hw/gen9_regs.h"'
+	file "$1" gpu/gscale/gscale.c '#include "gpu/hw/gen9_regs.h"' '#include "mini/string.h"'
+	file "$1" gpu/policy/slots.c '#include "gpu/hw/gen9_regs.h"'
+	file "$1" guest-shim/include/g9hv/hypercall.h
+	file "$1" guest-shim/testguest/tg.h '#include "guest-shim/include/g9hv/hypercall.h"' \
+		'#include "gpu/hw/gen9_cmds.h"'
+	file "$1" guest-shim/testguest/entry.asm '%include "guest-shim/testguest/frame.inc"'
+	file "$1" guest-shim/testguest/frame.inc
+	file "$1" libc-mini/include/mini/string.h
+}
+
+# expect NAME STATUS REGEX [ARGS...]: check-includes on tree NAME
+expect() {
+	name=$1 want=$2 re=$3
+	shift 3
+	out=$("$tool" --root "$work/$name" "$@"); rc=$?
+	if [ "$rc" -eq "$want" ] && printf '%s\n' "$out" | grep -q -E -- "$re"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL $name: status $rc, said '$out' (wanted $want, /$re/)"
+		fail=$((fail + 1))
+	fi
+}
+
+good ok
+expect ok 0 '^$'
+
+good vm-gpu
+file vm-gpu hv/vm/vpci.c '#include "hv/vm/vm.h"' '#include "gpu/vgpu/vgpu.h"'
+expect vm-gpu 1 '^FORBIDDEN hv/vm/vpci.c:2 includes gpu/vgpu/vgpu.h: the VM layer'
+
+good vm-glue
+file vm-glue hv/vm/vm_restart.c '#include "hv/gpu/gpu_teardown.h"'
+file vm-glue hv/gpu/gpu_teardown.h
+expect vm-glue 1 '^FORBIDDEN hv/vm/vm_restart.c:1 includes hv/gpu/gpu_teardown.h'
+
+good gpu-hv
+file gpu-hv gpu/vgpu/vgpu_util.c '#include "gpu/vgpu/vgpu.h"' '#  include "hv/page_alloc.h"'
+expect gpu-hv 1 '^FORBIDDEN gpu/vgpu/vgpu_util.c:2 includes hv/page_alloc.h: the GPU side'
+
+good guest-hv
+file guest-hv guest-shim/testguest/tg.h '#include "hv/x86.h"'
+expect guest-hv 1 '^FORBIDDEN guest-shim/testguest/tg.h:1 includes hv/x86.h: the guest'
+
+good guest-asm
+file guest-asm guest-shim/testguest/entry.asm '%include "hv/gpr_frame.inc"'
+expect guest-asm 1 '^FORBIDDEN guest-shim/testguest/entry.asm:1 includes hv/gpr_frame.inc'
+
+good guest-gpu
+file guest-gpu guest-shim/drm-client/gem.c '#include "gpu/vgpu/vgpu.h"'
+expect guest-gpu 1 '^FORBIDDEN guest-shim/drm-client/gem.c:1 includes gpu/vgpu/vgpu.h'
+
+good research
+file research gpu/gscale/gscale.c '#include "gpu/policy/slots.h"'
+expect research 1 '^FORBIDDEN gpu/gscale/gscale.c:1 includes gpu/policy/slots.h: a research system'
+
+# A research folder added on the command line (a row of the table).
+good research-more
+file research-more gpu/ghyvi/relax.c '#include "gpu/gscale/gscale.h"'
+expect research-more 0 '^$'
+expect research-more 1 '^FORBIDDEN gpu/ghyvi/relax.c:1 includes gpu/gscale/gscale.h' --research gpu/ghyvi
+
+# Every break is listed, with the count.
+good many
+file many hv/vm/a.c '#include "gpu/a.h"' '#include "hv/gpu/b.h"'
+expect many 1 '2 forbidden'
+
+# The real tree keeps every rule.
+out=$(cd "$here" && "$tool"); rc=$?
+if [ "$rc" -eq 0 ]; then
+	pass=$((pass + 1))
+else
+	echo "FAIL the real tree: status $rc"
+	printf '%s\n' "$out"
+	fail=$((fail + 1))
+fi
+
+echo "check-includes: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
