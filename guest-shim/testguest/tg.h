@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 /* Port I/O, MSRs, CPUID, RDTSC: the same wrappers the hypervisor uses. */
-#include "guest-shim/testguest/tg_x86.h"
+#include "mini/x86.h"
 #include "guest-shim/include/g9hv/hypercall.h"
 #include "guest-shim/include/g9hv/raw64_boot.h"
 

@@ -1,10 +1,9 @@
-/* The x86 instructions the test guest uses (port I/O, MSRs, CPUID, the
- * TSC), as thin wrappers named after the SDM mnemonics. The test guest is
- * a program of its own that runs inside a VM: it keeps its own copy
- * rather than include the hypervisor's headers (the include rules:
- * tools/check-includes). */
-#ifndef TG_X86_H
-#define TG_X86_H
+/* Thin wrappers over the x86 instructions both programs built here use:
+ * the hypervisor (hv/x86.h adds control registers and MSR numbers) and
+ * the test guest that runs inside its VMs (guest-shim/testguest/tg.h).
+ * Names follow the SDM mnemonics. */
+#ifndef MINI_X86_H
+#define MINI_X86_H
 
 #include <stdint.h>
 
@@ -17,6 +16,18 @@ static inline uint8_t inb(uint16_t port)
 {
 	uint8_t v;
 	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline void outw(uint16_t port, uint16_t v)
+{
+	__asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint16_t inw(uint16_t port)
+{
+	uint16_t v;
+	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
 	return v;
 }
 
@@ -66,6 +77,7 @@ static inline uint64_t rdtsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+static inline void cpu_relax(void) { __asm__ volatile("pause"); }
 static inline void cli(void) { __asm__ volatile("cli"); }
 static inline void hlt(void) { __asm__ volatile("hlt"); }
 
