@@ -153,23 +153,47 @@ static int desc_check(struct vgpu *v, uint64_t desc)
 	return 0;
 }
 
+/* execlist_queue: element 0 is queued, element 1 waits for its space. */
+#define QUEUED_FIRST 1
+
+/* Nothing of this vGPU but the element just queued on e: no completion
+ * is coming that could make room for anything else. */
+static bool only_work(const struct vgpu *v, const struct vgpu_engine *e)
+{
+	for (int id = 0; id < GEN9_NUM_ENGINES; id++)
+		if (v->eng[id].present &&
+		    v->eng[id].wl_count != (&v->eng[id] == e ? 1u : 0u))
+			return false;
+	return true;
+}
+
 /* Both elements of an ELSP pair, or neither: -GPU_EAGAIN when the pair
- * has to wait for shadow space that earlier work still holds. */
+ * has to wait for shadow space that earlier work still holds. When the
+ * only thing holding it is element 0 itself (the two fit the budget one
+ * at a time, not together), element 0 stays queued and element 1 waits
+ * for its completion (QUEUED_FIRST): the hardware runs them one after the
+ * other anyway, and the guest sees the pair's usual events (element
+ * switch, then idle: vgpu_emulate_schedule_out). Undoing element 0 would
+ * leave the pair waiting for a completion that never comes. second: desc0
+ * is such an element 1, queued without a schedule-in of its own. */
 static int execlist_queue(struct vgpu *v, struct vgpu_engine *e,
-			  uint64_t desc0, uint64_t desc1)
+			  uint64_t desc0, uint64_t desc1, bool second)
 {
 	int ret = desc_check(v, desc0);
 
 	if (!ret && desc1)
 		ret = desc_check(v, desc1);
 	if (!ret)
-		ret = vgpu_workload_create(v, e, desc0, desc1, true);
-	if (!ret && desc1) {
-		ret = vgpu_workload_create(v, e, desc1, 0, false);
-		if (ret == -GPU_EAGAIN)
-			vgpu_workload_unqueue_last(v, e);
-	}
-	return ret;
+		ret = vgpu_workload_create(v, e, desc0, desc1, !second);
+	if (ret || !desc1)
+		return ret;
+	ret = vgpu_workload_create(v, e, desc1, 0, false);
+	if (ret != -GPU_EAGAIN)
+		return ret;
+	if (only_work(v, e))
+		return QUEUED_FIRST;
+	vgpu_workload_unqueue_last(v, e);
+	return -GPU_EAGAIN;
 }
 
 /* Waiting pairs keep their order, vGPU-wide: a new one queues behind
@@ -177,7 +201,7 @@ static int execlist_queue(struct vgpu *v, struct vgpu_engine *e,
  * (it waits for the CSB event of the last); more than VGPU_DEFER_MAX is
  * an execlist protocol the vGPU does not follow. */
 static void execlist_defer(struct vgpu *v, struct vgpu_engine *e,
-			   uint64_t desc0, uint64_t desc1)
+			   uint64_t desc0, uint64_t desc1, bool second)
 {
 	if (e->n_deferred == VGPU_DEFER_MAX) {
 		vgpu_fail(v, e->id, "too many submissions waiting for shadow space");
@@ -185,6 +209,7 @@ static void execlist_defer(struct vgpu *v, struct vgpu_engine *e,
 	}
 	e->deferred[e->n_deferred].desc0 = desc0;
 	e->deferred[e->n_deferred].desc1 = desc1;
+	e->deferred[e->n_deferred].second = second;
 	e->deferred[e->n_deferred].seq = v->sbb.defer_seq++;
 	e->n_deferred++;
 	v->stats.elsp_deferred++;
@@ -221,10 +246,18 @@ void vgpu_execlist_retry_deferred(struct vgpu *v, struct vgpu_engine *done)
 	v->mm_wake = false;
 	while (!v->failed && (e = oldest_waiter(v))) {
 		int ret = execlist_queue(v, e, e->deferred[0].desc0,
-					 e->deferred[0].desc1);
+					 e->deferred[0].desc1,
+					 e->deferred[0].second);
 
 		if (ret == -GPU_EAGAIN)
 			return;
+		if (ret == QUEUED_FIRST) {
+			/* Element 1 keeps the pair's place in line. */
+			e->deferred[0].desc0 = e->deferred[0].desc1;
+			e->deferred[0].desc1 = 0;
+			e->deferred[0].second = true;
+			continue;
+		}
 		e->n_deferred--;
 		memmove(&e->deferred[0], &e->deferred[1],
 			e->n_deferred * sizeof(e->deferred[0]));
@@ -247,10 +280,15 @@ static void execlist_submit(struct vgpu *v, struct vgpu_engine *e,
 	}
 	if (!(desc1 & GEN8_CTX_VALID))
 		desc1 = 0;
-	ret = oldest_waiter(v) ? -GPU_EAGAIN : execlist_queue(v, e, desc0, desc1);
+	ret = oldest_waiter(v) ? -GPU_EAGAIN
+			       : execlist_queue(v, e, desc0, desc1, false);
 	if (ret == -GPU_EAGAIN) {
-		execlist_defer(v, e, desc0, desc1);
+		execlist_defer(v, e, desc0, desc1, false);
 		return;
+	}
+	if (ret == QUEUED_FIRST) {
+		execlist_defer(v, e, desc1, 0, true);
+		ret = 0;
 	}
 	if (ret) {
 		vgpu_fail(v, e->id, "submission rejected");

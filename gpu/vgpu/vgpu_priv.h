@@ -258,7 +258,9 @@ struct vgpu_engine {
 	 * workload queue) while earlier work of this vGPU was queued: they
 	 * wait, in the order they came (seq, vGPU-wide), until that work
 	 * completes (vgpu_execlist.c). */
-	struct { uint64_t desc0, desc1, seq; } deferred[VGPU_DEFER_MAX];
+	/* second: desc0 is element 1 of a pair whose element 0 was queued
+	 * alone (vgpu_execlist.c execlist_queue) */
+	struct { uint64_t desc0, desc1, seq; bool second; } deferred[VGPU_DEFER_MAX];
 	unsigned int n_deferred;
 	uint32_t last_lrca; /* engine pages already in the shadow ctx */
 	bool tlb_inval;

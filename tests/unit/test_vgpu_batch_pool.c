@@ -503,6 +503,45 @@ static void test_skipped_command_then_page_move(void **state)
 	assert_at_rest(q->v);
 }
 
+/* An ELSP pair whose two requests' batches fit the budget one at a time
+ * but not together (160 KiB each, 256 KiB budget), with nothing else in
+ * flight: the hardware would run element 0, then element 1, and so does
+ * the vGPU (element 1 waits for element 0's pages). Before, element 1's
+ * wait undid element 0 and the pair waited for a completion that could
+ * never come. The guest sees one pair: element switch, then idle. */
+static void test_pair_over_budget_together_runs_in_turn(void **state)
+{
+	struct env *e = *state;
+	struct guest *q = &e->a;
+	int c2 = gi_ctx_create(&q->g, RCS);
+	uint32_t tl2 = q->tl_gm + 64, s2 = 0x200;
+	struct i915_cs cs;
+
+	assert_true(c2 >= 0);
+	assert_int_equal(vgpu_set_batch_budget(q->v, 256), 0);
+	store_batch(q, 0, 160 * KiB, 0x1000);
+	store_batch(q, 512 * KiB, 160 * KiB, 0x9000);
+	i915_cs_reset(&cs);
+	request(q, &cs, 0);
+	gi_ring_emit(&q->g, q->ctx, cs.dw, cs.n);
+	i915_cs_reset(&cs);
+	i915_gen8_emit_flush_rcs(&cs, I915_EMIT_INVALIDATE);
+	i915_gen8_emit_init_breadcrumb(&cs, tl2, s2);
+	i915_gen8_emit_bb_start_noarb(&cs, BATCH_VA + 512 * KiB, 0);
+	i915_gen8_emit_fini_breadcrumb_rcs(&cs, tl2, s2);
+	gi_ring_emit(&q->g, c2, cs.dw, cs.n);
+	gi_submit(&q->g, q->ctx, c2);
+	for (int k = 0; k < 100000 && gi_read32(&q->g, q->tl_gpa + 64) != s2; k++)
+		gi_service(&q->g);
+	assert_int_equal(seqno_now(q), q->seqno);
+	assert_int_equal(gi_read32(&q->g, q->tl_gpa + 64), s2);
+	assert_int_equal(data(q, 0), last_slot0(160 * KiB, 0x9000));
+	assert_int_equal(q->v->stats.user_faults + q->v->stats.faults, 0);
+	assert_false(vgpu_failed(q->v));
+	assert_true(q->v->stats.sbb_waits > 0);
+	assert_at_rest(q->v);
+}
+
 /* Budgets are per VM: A, with the smallest budget, fills its pool with
  * queued 40 KiB requests (they wait for each other), while B's requests
  * pass without waiting, from its own pool. */
@@ -555,6 +594,7 @@ int main(void)
 		T(test_one_vm_full_other_passes),
 		T(test_command_longer_than_a_page_fails_alone),
 		T(test_skipped_command_then_page_move),
+		T(test_pair_over_budget_together_runs_in_turn),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
