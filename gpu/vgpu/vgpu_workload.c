@@ -197,10 +197,10 @@ static uint32_t seg_len(const struct workload *w)
 }
 
 /* Element 1 of the pair w starts: its segment's length, 0 when its
- * context cannot be read (it is refused when queued). Both elements are
- * queued or neither (vgpu_execlist.c), so a ring grown for element 0
- * alone would make element 1 wait for element 0, which then is taken
- * back: nothing would ever complete to end the wait. */
+ * context cannot be read (it is refused when queued). A ring grown for
+ * the pair at once lets element 1 follow element 0 without waiting; grown
+ * for element 0 alone, element 1 waits for element 0's completion
+ * (vgpu_execlist.c execlist_queue, QUEUED_FIRST) and then grows again. */
 static uint32_t pair1_len(struct vgpu *v, struct vgpu_engine *e,
 			  const struct workload *w)
 {
