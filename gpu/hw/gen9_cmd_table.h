@@ -322,6 +322,23 @@ static inline bool gen9_ref_sem_atomic(const uint32_t *dw, uint32_t len,
 	return true;
 }
 
+/* MI_CONDITIONAL_BATCH_BUFFER_END: compare data DW1, address DW2-3 with
+ * bits 2:0 ignored (gen9.xml "Compare Address" 47:3). The dword compared
+ * is at the address; in compare mask mode it is a qword (mask, data).
+ * A read, whatever the outcome. */
+static inline bool gen9_ref_cond_bb_end(const uint32_t *dw, uint32_t len,
+					struct gen9_mem_ref *r)
+{
+	if (len < 4)
+		return false;
+	r->size = (dw[0] & MI_COND_BB_END_MASK_MODE) ? 8 : 4;
+	r->addr = gen9_addr48(dw[2], dw[3]) & ~7ull;
+	r->ggtt = dw[0] & MI_COND_BB_END_GGTT;
+	r->addr_dw = 2;
+	r->asi_bit = MI_COND_BB_END_GGTT;
+	return true;
+}
+
 /* Decode the memory operand of a command from its first
  * min(len, GEN9_CMD_MAX_DECODE) dwords. False: the command makes no
  * memory access this table describes (batch starts are decoded by the
@@ -349,6 +366,8 @@ static inline bool gen9_cmd_mem_ref(const uint32_t *dw, uint32_t len,
 		case MI_OP_SEMAPHORE_WAIT:
 		case 0x2f: /* MI_ATOMIC */
 			return gen9_ref_sem_atomic(dw, len, r);
+		case MI_OP_CONDITIONAL_BATCH_BUFFER_END:
+			return gen9_ref_cond_bb_end(dw, len, r);
 		default:
 			return false;
 		}

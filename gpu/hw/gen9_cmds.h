@@ -75,6 +75,9 @@ static inline uint32_t instr_client(uint32_t dw0)
 #define   MI_BATCH_ADD_OFFSET (1u << 16)
 #define   MI_BATCH_SECOND_LEVEL (1u << 22)
 #define MI_CONDITIONAL_BATCH_BUFFER_END MI_INSTR(0x36, 2)
+#define   MI_COND_BB_END_MASK_MODE (1u << 19) /* "Compare Mask Mode" */
+#define   MI_COND_BB_END_COMPARE (1u << 21)   /* "Compare Semaphore" */
+#define   MI_COND_BB_END_GGTT (1u << 22)      /* "Use Global GTT" */
 
 /* Opcode values (MI_OPCODE of the header). */
 #define MI_OP_NOOP 0x00

@@ -195,6 +195,35 @@ static enum cs_result mi_batch_end(struct cs_cmd *c)
 	return CS_JUMPED;
 }
 
+/* MI_CONDITIONAL_BATCH_BUFFER_END (Gen9): with Compare Semaphore set, the
+ * batch goes on while the dword at Compare Address (in mask mode the
+ * qword's mask AND data) is greater than the inline Compare Data, and
+ * ends otherwise; clear, the command does nothing. Ending a second-level
+ * batch ends its first-level parent too (Intel's Gen9 command reference,
+ * transcribed in docs/gpu-spinner.md): back to the ring after its batch
+ * start, which was stepped over when the batch began. The address goes
+ * through the same privilege rules as every other read. */
+static enum cs_result mi_cond_batch_end(struct cs_cmd *c)
+{
+	struct gen9_model_engine *e = c->e;
+	struct cs_ref ref;
+	uint32_t mem[2] = { 0, 0 }, val;
+
+	if (c->len < 4)
+		return invalid(c);
+	if (e->level == 0 || !(c->dw0 & MI_COND_BB_END_COMPARE))
+		return CS_NEXT;
+	if (cs_mem_ref(c, &ref) ||
+	    model_gpu_rw(c->m, e, ref.r.addr, ref.ggtt, mem, ref.r.size, false))
+		return CS_FAULT;
+	val = ref.r.size == 8 ? mem[0] & mem[1] : mem[0];
+	if (val > ref.dw[1])
+		return CS_NEXT;
+	e->stats.cond_ends++;
+	e->level = 0;
+	return CS_JUMPED;
+}
+
 static enum cs_result mi_store_data_imm(struct cs_cmd *c)
 {
 	struct cs_ref ref;
@@ -387,6 +416,8 @@ static enum cs_result mi_execute(struct cs_cmd *c)
 		return mi_batch_end(c);
 	case MI_OP_BATCH_BUFFER_START:
 		return mi_batch_start(c);
+	case MI_OP_CONDITIONAL_BATCH_BUFFER_END:
+		return mi_cond_batch_end(c);
 	case MI_OP_STORE_DATA_IMM:
 		return mi_store_data_imm(c);
 	case MI_OP_STORE_DATA_INDEX:

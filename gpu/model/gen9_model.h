@@ -101,6 +101,7 @@ struct gen9_model_engine_stats {
 	uint64_t csb_entries, faults, budget_exhausted, resets;
 	uint64_t blit_pixels;
 	uint64_t blit_yields; /* blits cut at a poll's byte budget */
+	uint64_t cond_ends; /* batches ended by MI_CONDITIONAL_BATCH_BUFFER_END */
 	/* contexts switched out at an arbitration point for a pending pair
 	 * (execlist.c: model_arbitrate) */
 	uint64_t preemptions;
