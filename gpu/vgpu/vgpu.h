@@ -197,6 +197,10 @@ struct vgpu_stats {
 	/* register operands a non-privileged batch may not use, renamed to
 	 * RING_NOPID in the copy (the hardware drops them) */
 	uint64_t scan_regs_neutralized;
+	/* chains back to a batch started before at the same level, with a
+	 * conditional batch end on the way, made a loop in the copies (IGT's
+	 * spinner; vgpu_cmd_scan.c loop_back) */
+	uint64_t scan_loops;
 	uint64_t workloads_rejected;
 	uint64_t user_faults; /* user batches refused: their request failed */
 	/* shadow batch pool (per VM budget): pages backed now and at most,

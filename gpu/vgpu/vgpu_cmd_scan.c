@@ -33,13 +33,17 @@
  * shared table gpu/hw/gen9_cmd_table.h, the one the model executes with.
  * Bounded: SCAN_MAX_CMDS commands beyond the ring segment's own (those
  * are bounded by its length), SCAN_MAX_BATCHES batch starts, the
- * VM's shadow batch budget, two batch levels - a chain of batches that
- * loops forever is rejected, not followed forever. A loop is found by
- * starts, whatever the size of its body: a chain back to a batch already
- * started at that level since the level was entered repeats for ever (a
- * copy has no conditional control flow: predicated and offset starts and
- * conditional ends are refused), so it counts as more starts than
- * SCAN_MAX_BATCHES at once, before its body is copied again. */
+ * VM's shadow batch budget, two batch levels - a chain of batches is
+ * never followed forever. A loop is found by starts, whatever the size
+ * of its body: a chain back to a batch already started at that level
+ * since the level was entered. The only way out of such a loop is a
+ * MI_CONDITIONAL_BATCH_BUFFER_END on the way (predicated and offset
+ * starts are refused). With one, the loop is made in the copies: the
+ * chain jumps to the copy of the batch it named, which was scanned from
+ * that very address, so the GPU loops over checked bytes only (IGT's
+ * spinner; docs/gpu-spinner.md). Without one it would repeat for ever
+ * and counts as more starts than SCAN_MAX_BATCHES at once, before its
+ * body is copied again. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 
@@ -79,10 +83,13 @@ struct scanner {
 	/* v->scan_seen[seen_base[l] .. nseen): batches started at level l
 	 * since it was entered. */
 	uint32_t nseen, seen_base[SCAN_BB_LEVELS + 1];
+	/* MI_CONDITIONAL_BATCH_BUFFER_ENDs that can end their batch (Compare
+	 * Semaphore set) scanned so far: a loop needs one in its body. */
+	uint32_t cond_exits;
 };
 
 _Static_assert(sizeof(((struct vgpu *)0)->scan_seen) ==
-		       SCAN_MAX_BATCHES * sizeof(uint64_t),
+		       SCAN_MAX_BATCHES * sizeof(struct scan_seen),
 	       "one entry per batch start");
 
 /* A refusal inside a user batch is that batch's fault, as a hang or a
@@ -546,29 +553,69 @@ static void copy_done(struct scanner *s, const struct scan_src *src,
 }
 
 /* A batch started at `level`; entered: from the ring or by a call, which
- * forgets what that level started before. Nonzero when the target was
- * started at this level since it was entered: a loop. */
-static int seen_start(struct scanner *s, int level, bool entered,
-		      uint64_t target, bool ppgtt)
+ * forgets what that level started before. Returns its entry; *again when
+ * the target was started at this level since it was entered (a loop),
+ * else the entry is new (NULL only if the list were full, which the
+ * start count prevents) and the caller fills in its copy. */
+static struct scan_seen *seen_start(struct scanner *s, int level,
+				    bool entered, uint64_t target, bool ppgtt,
+				    bool *again)
 {
 	/* target is dword aligned: bits 0-1 say privilege and level */
 	uint64_t key = target | (ppgtt ? 1 : 0) | (level == 2 ? 2 : 0);
+	struct scan_seen *seen = s->v->scan_seen;
 	uint32_t i;
 
+	*again = false;
 	if (entered)
 		s->nseen = s->seen_base[level] = level == 1 ? 0 : s->nseen;
-	for (i = s->seen_base[level]; i < s->nseen; i++)
-		if (s->v->scan_seen[i] == key)
-			return -1;
-	if (s->nseen < SCAN_MAX_BATCHES)
-		s->v->scan_seen[s->nseen++] = key;
-	return 0;
+	for (i = s->seen_base[level]; i < s->nseen; i++) {
+		if (seen[i].key == key) {
+			*again = true;
+			return &seen[i];
+		}
+	}
+	if (s->nseen >= SCAN_MAX_BATCHES)
+		return NULL;
+	seen[s->nseen].key = key;
+	seen[s->nseen].gm = 0;
+	seen[s->nseen].exits = s->cond_exits;
+	return &seen[s->nseen++];
+}
+
+/* A chain back to a batch this level started before (`at`). Everything
+ * the GPU can run from there on was scanned since, from that very
+ * address: the copy `at` names begins there, and each chain on the way
+ * went to a copy of its own. So the chain may jump to that copy and the
+ * GPU loop over checked bytes, which no guest write reaches. It ends
+ * only through a MI_CONDITIONAL_BATCH_BUFFER_END scanned on the way,
+ * which on Gen9 ends every batch level and returns to the ring after
+ * its batch start: the scan goes on there (what follows the loop at
+ * this level or below can never run). With no such exit the loop is
+ * endless, a hang by construction: refused, failing only a user
+ * batch's request. A loop running for seconds is bounded like any long
+ * batch (time slice, hang timeout: vgpu_sched.c). */
+static int loop_back(struct scanner *s, uint32_t hdr, uint32_t len,
+		     uint64_t target, const struct scan_seen *at)
+{
+	if (s->cond_exits == at->exits)
+		return reject(s, -GPU_E2BIG, hdr, target,
+			      "too many batch starts (the chain loops)");
+	copy_done(s, &s->lvl[s->depth], len);
+	patch(s, 0, hdr & ~MI_BATCH_PPGTT);
+	patch(s, 1, at->gm);
+	patch(s, 2, 0);
+	s->depth = 0;
+	s->v->stats.scan_loops++;
+	return 1;
 }
 
 static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)
 {
 	bool second = hdr & MI_BATCH_SECOND_LEVEL;
 	struct scan_src *cur = &s->lvl[s->depth], *next, copy;
+	struct scan_seen *seen;
+	bool again;
 	/* Privilege is never raised: a batch a PPGTT batch starts is
 	 * non-privileged whatever its address-space bit says (as the model
 	 * runs it). */
@@ -597,9 +644,9 @@ static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)
 		return reject(s, -GPU_EPERM, hdr, target, "batch nesting too deep");
 	if (!ppgtt && !vgpu_gm_valid(s->v, target, 4))
 		return reject(s, -GPU_EPERM, hdr, target, "batch outside the vGPU");
-	if (seen_start(s, level, level > s->depth, target, ppgtt))
-		return reject(s, -GPU_E2BIG, hdr, target,
-			      "too many batch starts (the chain loops)");
+	seen = seen_start(s, level, level > s->depth, target, ppgtt, &again);
+	if (again)
+		return loop_back(s, hdr, len, target, seen);
 	if (level == s->depth) /* a chain: the current batch ends here */
 		copy_done(s, cur, len);
 	if (cur->kind == SRC_RING) {
@@ -615,6 +662,8 @@ static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)
 	patch(s, 0, hdr & ~MI_BATCH_PPGTT);
 	patch(s, 1, vgpu_sbb_gm(s->v, copy.page) + copy.seg_off);
 	patch(s, 2, 0);
+	if (seen)
+		seen->gm = vgpu_sbb_gm(s->v, copy.page) + copy.seg_off;
 	if (level > s->depth) {
 		/* A call: the caller resumes after this command. */
 		advance(s, len);
@@ -643,6 +692,26 @@ static int bb_end(struct scanner *s, uint32_t hdr)
 	copy_done(s, cur, 1);
 	s->depth--;
 	return 1;
+}
+
+/* MI_CONDITIONAL_BATCH_BUFFER_END: GVT refuses it (unexpected_cmd); IGT's
+ * spinner ends with it. It reads one dword (a qword in compare mask
+ * mode), audited like any read: through the shadow PPGTT in a user
+ * batch (a GGTT selector cleared, as Gen9 ignores it there), inside the
+ * vGPU's GM when a privileged batch asks for the GGTT. Either way the
+ * batch goes on or ends: both were scanned (what follows, and the ring
+ * after the batch start). In the ring it means nothing on Gen9: refused,
+ * as MI_BATCH_BUFFER_END there. */
+static int audit_cond_bb_end(struct scanner *s, uint32_t hdr, uint32_t len)
+{
+	if (s->lvl[s->depth].kind == SRC_RING)
+		return reject(s, -GPU_EINVAL, hdr, 0, "conditional batch end in the ring");
+	if (len != 4)
+		return reject(s, -GPU_EINVAL, hdr, 0,
+			      "bad MI_CONDITIONAL_BATCH_BUFFER_END length");
+	if (hdr & MI_COND_BB_END_COMPARE)
+		s->cond_exits++;
+	return audit_mem(s, hdr, len);
 }
 
 /* ---- classification ------------------------------------------------------- */
@@ -687,6 +756,8 @@ static int mi_cmd(struct scanner *s, uint32_t hdr, uint32_t len)
 		return audit_flush_dw(s, hdr, len);
 	case 0x2f: /* MI_ATOMIC */
 		return audit_atomic(s, hdr, len);
+	case MI_OP_CONDITIONAL_BATCH_BUFFER_END:
+		return audit_cond_bb_end(s, hdr, len);
 	case MI_OP_SEMAPHORE_WAIT:
 		/* i915 waits on other engines' breadcrumbs with it (as GVT,
 		 * the address is audited); a wait nobody ends is a hang,
@@ -698,8 +769,8 @@ static int mi_cmd(struct scanner *s, uint32_t hdr, uint32_t len)
 	case MI_OP_BATCH_BUFFER_START:
 		return bb_start(s, hdr, len);
 	default:
-		/* What GVT refuses (unexpected_cmd): store-index, MI_UPDATE_GTT, perf reports, CLFLUSH,
-		 * conditional batch end; MI_WAIT_FOR_EVENT and display
+		/* What GVT refuses (unexpected_cmd): store-index, MI_UPDATE_GTT, perf reports, CLFLUSH;
+		 * MI_WAIT_FOR_EVENT and display
 		 * flips (no display events are modelled); MI_SET_CONTEXT
 		 * (legacy ring contexts, not execlists); the resource
 		 * streamer's and URB memory commands (MI_RS_*,

@@ -279,6 +279,16 @@ struct ggtt_partial {
 	uint64_t seq;
 };
 
+/* A batch start the scanner followed (vgpu_cmd_scan.c seen_start): the
+ * target with its level and privilege, where its copy begins in the
+ * pool's GM, and how many conditional batch ends (exits) the scan had
+ * passed when it began. */
+struct scan_seen {
+	uint64_t key;
+	uint32_t gm;
+	uint32_t exits;
+};
+
 struct vgpu {
 	struct gvt *gvt;
 	int id; /* 1..GVT_MAX_VGPUS */
@@ -374,7 +384,7 @@ struct vgpu {
 	struct sbb_pool sbb; /* shadow batch pages (vgpu_own_gm.c) */
 	/* The scan under way: batches started at each level since the
 	 * level was entered (vgpu_cmd_scan.c finds loops with it). */
-	uint64_t scan_seen[256];
+	struct scan_seen scan_seen[256];
 	uint64_t slice_used_ns;
 	struct vgpu_stats stats;
 	struct ghyvi ghyvi; /* hybrid PPGTT shadowing state */
