@@ -358,6 +358,89 @@ static void test_ring_copy_is_what_runs(void **state)
 	assert_int_equal(gi_wait_idle(&e->g, RCS, 10), 0);
 }
 
+/* MI_CONDITIONAL_BATCH_BUFFER_END (IGT's spinner, docs/gpu-spinner.md):
+ * allowed in batches, its compare address audited like any read - in a
+ * user batch through the PPGTT (a GGTT selector cleared, as Gen9 ignores
+ * it there), in a privileged batch inside the vGPU's GM; refused in the
+ * ring (table) and with a wrong length. A chain back with one on the way
+ * is a loop in the copies, at either level. */
+#define COND_BBE (MI_CONDITIONAL_BATCH_BUFFER_END | MI_COND_BB_END_COMPARE)
+
+static void ggtt_batch(struct env *e, const uint32_t *dw, uint32_t n)
+{
+	uint32_t buf[16], i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = fix(e, dw[i]);
+	fake_hv_guest_write(&e->mw.hv, 1, e->ggtt_batch_gpa, buf, 4 * n);
+	bb_start(e, e->ggtt_batch_gm, false);
+}
+
+static void test_cond_bb_end_audited(void **state)
+{
+	struct env *e = *state;
+	uint32_t lo = (uint32_t)(BATCH_VA + 0xff8), hi = (uint32_t)(BATCH_VA >> 32);
+	uint32_t user[] = { COND_BBE, MI_BATCH_BUFFER_END, lo, hi, MI_BATCH_BUFFER_END };
+	uint32_t user_ggtt[] = { COND_BBE | MI_COND_BB_END_GGTT, 0, OTHER, 0,
+				 MI_BATCH_BUFFER_END };
+	uint32_t user_long[] = { COND_BBE + 1, 0, lo, hi, 0, MI_BATCH_BUFFER_END };
+	uint32_t priv_own[] = { COND_BBE | MI_COND_BB_END_GGTT, 0, OWN | 0xff8, 0,
+				MI_BATCH_BUFFER_END };
+	uint32_t priv_other[] = { COND_BBE | MI_COND_BB_END_GGTT, 0, OTHER, 0,
+				  MI_BATCH_BUFFER_END };
+	uint32_t priv_host[] = { COND_BBE | MI_COND_BB_END_GGTT, 0, 0x1000, 0,
+				 MI_BATCH_BUFFER_END };
+	uint64_t cleared = e->v->stats.scan_ggtt_cleared;
+
+	put_batch(e, 0, user, 5);
+	bb_start(e, BATCH_VA, true);
+	assert_true(run_ring(e));
+	put_batch(e, 0, user_ggtt, 5);
+	bb_start(e, BATCH_VA, true);
+	assert_true(run_ring(e));
+	assert_int_equal(e->v->stats.scan_ggtt_cleared, cleared + 1);
+	put_batch(e, 0, user_long, 6);
+	bb_start(e, BATCH_VA, true);
+	assert_false(run_ring(e));
+	ggtt_batch(e, priv_own, 5);
+	assert_true(run_ring(e));
+	ggtt_batch(e, priv_other, 5);
+	assert_false(run_ring(e));
+	ggtt_batch(e, priv_host, 5);
+	assert_false(run_ring(e));
+}
+
+/* Loops: a second-level batch looping with an exit is accepted (a loop
+ * in its copies); with the compare bit clear the command can never end
+ * the batch, and the loop is refused as before. */
+static void test_loops_need_an_exit(void **state)
+{
+	struct env *e = *state;
+	uint64_t va2 = BATCH_VA + 8192;
+	uint32_t call2[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT | MI_BATCH_SECOND_LEVEL,
+			     (uint32_t)va2, (uint32_t)(va2 >> 32), MI_BATCH_BUFFER_END };
+	uint32_t loop2[] = { MI_ARB_CHECK, COND_BBE, MI_BATCH_BUFFER_END,
+			     (uint32_t)(va2 + 0xff8), (uint32_t)(va2 >> 32),
+			     MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
+			     (uint32_t)va2, (uint32_t)(va2 >> 32) };
+	uint32_t no_exit[] = { MI_ARB_CHECK, MI_CONDITIONAL_BATCH_BUFFER_END,
+			       MI_BATCH_BUFFER_END, (uint32_t)(BATCH_VA + 0xff8),
+			       (uint32_t)(BATCH_VA >> 32),
+			       MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
+			       (uint32_t)BATCH_VA, (uint32_t)(BATCH_VA >> 32) };
+	uint64_t loops = e->v->stats.scan_loops;
+
+	put_batch(e, 0, call2, 4);
+	put_batch(e, 2, loop2, 8);
+	bb_start(e, BATCH_VA, true);
+	assert_true(run_ring(e));
+	assert_int_equal(e->v->stats.scan_loops, loops + 1);
+	put_batch(e, 0, no_exit, 8);
+	bb_start(e, BATCH_VA, true);
+	assert_false(run_ring(e));
+	assert_int_equal(e->v->stats.scan_loops, loops + 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +448,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ppgtt_batches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_privileged_batch_copied, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_copy_is_what_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cond_bb_end_audited, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_loops_need_an_exit, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,320 @@
+/* IGT's spinner (issue 28): the batch igt-gpu-tools 1.27 builds on Gen9
+ * (tests/harness/igt_spinner.c) goes through the i915-like guest, the
+ * real mediator and the software Gen9 model as a user request i915 would
+ * submit. It must be accepted, loop on the GPU for as long as the CPU
+ * lets it, and end once the guest's CPU writes what igt_spin_end writes;
+ * rewriting the batch's commands while it spins changes nothing (the GPU
+ * loops over the scanned copy), and the hostile shapes are contained:
+ * a loop with no way out and a jump into the middle of a command. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/hw/gen9_cmds.h"
+#include "gpu/vgpu/vgpu_priv.h"
+#include "tests/harness/guest_i915.h"
+#include "tests/harness/i915_shapes.h"
+#include "tests/harness/igt_spinner.h"
+#include "tests/world/model_world.h"
+
+#define MiB (1ull << 20)
+#define POLL_VA 0x7f0000000000ull
+#define BATCH_VA 0x7e0000000000ull
+#define VM 1
+
+static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
+static const int engines[] = { GEN9_RCS0, GEN9_BCS0, GEN9_VCS0, GEN9_VECS0 };
+#define NR_ENG (sizeof(engines) / sizeof(engines[0]))
+
+struct env {
+	struct model_world mw;
+	struct vgpu *v;
+	struct guest_i915 g;
+	int ctx[GEN9_NUM_ENGINES];
+	uint32_t seqno[GEN9_NUM_ENGINES];
+	uint32_t tl_gm;
+	uint64_t tl_gpa, poll_gpa, batch_gpa;
+	uint32_t batch[IGT_SPIN_BATCH_DW];
+};
+
+static int setup(void **state)
+{
+	struct env *e = calloc(1, sizeof(*e));
+	struct mw_config c = { .pool_mib = 64, .ram_mib = 16 };
+	struct guest_i915 *g = &e->g;
+	size_t i;
+
+	assert_int_equal(mw_init(&e->mw, &c), 0);
+	assert_int_equal(mw_add_vgpu(&e->mw, &small, VM, 16 * MiB, &e->v), 0);
+	assert_int_equal(gi_probe(g, &e->mw.hv, e->v, VM, e->mw.gvt), 0);
+	g->poll = mw_poll;
+	g->poll_arg = &e->mw;
+	assert_int_equal(gi_ppgtt_create(g), 0);
+	for (i = 0; i < NR_ENG; i++) {
+		assert_int_equal(gi_engine_init(g, engines[i]), 0);
+		e->ctx[engines[i]] = gi_ctx_create(g, engines[i]);
+		assert_true(e->ctx[engines[i]] >= 0);
+	}
+	e->tl_gpa = gi_alloc_pages(g, 1);
+	e->tl_gm = gi_gm_alloc(g, 4096, false);
+	gi_ggtt_bind(g, e->tl_gm, e->tl_gpa, 1);
+	e->poll_gpa = gi_alloc_pages(g, 1);
+	gi_ppgtt_map(g, POLL_VA, e->poll_gpa, 1);
+	e->batch_gpa = gi_alloc_pages(g, 4);
+	gi_ppgtt_map(g, BATCH_VA, e->batch_gpa, 4);
+	*state = e;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct env *e = *state;
+
+	mw_stop(&e->mw);
+	assert_int_equal(e->mw.hv.pages_in_use, 0);
+	mw_fini(&e->mw);
+	free(e);
+	return 0;
+}
+
+static uint32_t slot(int engine)
+{
+	return (uint32_t)engine * 64;
+}
+
+static uint32_t seqno_now(struct env *e, int eng)
+{
+	return gi_read32(&e->g, e->tl_gpa + slot(eng));
+}
+
+static uint64_t gpu_batches(struct env *e, int eng)
+{
+	return e->mw.m.engine[eng].stats.batches;
+}
+
+/* The request i915 builds for IGT's execbuf of the batch at BATCH_VA +
+ * off (test_i915_replay.c's shape): invalidate flush, init breadcrumb,
+ * batch start without arbitration, fini breadcrumb. */
+static void submit_spin(struct env *e, int eng, uint64_t off)
+{
+	uint32_t hwsp = e->tl_gm + slot(eng);
+	struct i915_cs cs;
+
+	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + off, e->batch,
+			    sizeof(e->batch));
+	e->seqno[eng]++;
+	i915_cs_reset(&cs);
+	if (eng == GEN9_RCS0)
+		i915_gen8_emit_flush_rcs(&cs, I915_EMIT_INVALIDATE);
+	else
+		i915_gen8_emit_flush_xcs(&cs, I915_EMIT_INVALIDATE, eng);
+	i915_gen8_emit_init_breadcrumb(&cs, hwsp, e->seqno[eng]);
+	i915_gen8_emit_bb_start_noarb(&cs, BATCH_VA + off, 0);
+	if (eng == GEN9_RCS0)
+		i915_gen8_emit_fini_breadcrumb_rcs(&cs, hwsp, e->seqno[eng]);
+	else
+		i915_gen8_emit_fini_breadcrumb_xcs(&cs, hwsp, e->seqno[eng]);
+	gi_ring_emit(&e->g, e->ctx[eng], cs.dw, cs.n);
+	gi_submit(&e->g, e->ctx[eng], -1);
+}
+
+/* Let the GPU run `polls` rounds; the spinner must still be spinning:
+ * its request started and not done, its batch starting itself again. */
+static void spins(struct env *e, int eng, int polls)
+{
+	uint64_t b0 = gpu_batches(e, eng);
+	uint32_t done = e->g.eng[eng].completes;
+
+	for (int k = 0; k < polls; k++)
+		gi_service(&e->g);
+	assert_false(vgpu_failed(e->v));
+	assert_int_equal(seqno_now(e, eng), e->seqno[eng] - 1);
+	assert_int_equal(e->g.eng[eng].completes, done);
+	assert_true(gpu_batches(e, eng) - b0 >= (uint64_t)polls / 2);
+}
+
+/* igt_spin_end: the CPU writes MI_BATCH_BUFFER_END over spin->condition;
+ * the request then completes. */
+static void spin_end(struct env *e, int eng, uint64_t off)
+{
+	uint64_t ends = e->mw.m.engine[eng].stats.cond_ends;
+
+	gi_write32(&e->g, e->batch_gpa + off + 4 * IGT_SPIN_CONDITION_DW,
+		   igt_spin_end_value());
+	assert_int_equal(gi_wait_idle(&e->g, eng, 50), 0);
+	assert_false(vgpu_failed(e->v));
+	assert_int_equal(seqno_now(e, eng), e->seqno[eng]);
+	assert_int_equal(e->mw.m.engine[eng].stats.cond_ends, ends + 1);
+}
+
+/* The default spinner with IGT's "running" poll on the render engine:
+ * accepted (it was "MI command not allowed (header 0x1b200002)"), runs
+ * its loop hundreds of times, ends when the CPU says so. The body is
+ * copied twice (from the batch start and from the loop start), never
+ * unrolled. */
+static void test_igt_spinner_runs_until_ended(void **state)
+{
+	struct env *e = *state;
+	uint64_t copied = e->v->stats.bb_bytes_copied;
+	uint64_t b0 = gpu_batches(e, GEN9_RCS0);
+	struct igt_spin_layout l;
+
+	l = igt_spin_emit(e->batch, BATCH_VA, POLL_VA, IGT_SPIN_POLL_RUN);
+	assert_int_equal(e->batch[l.cond_bbe_dw], 0x1b200002);
+	submit_spin(e, GEN9_RCS0, 0);
+	spins(e, GEN9_RCS0, 400);
+	assert_int_equal(gi_read32(&e->g, e->poll_gpa), 1); /* igt_spin_has_started */
+	assert_true(gpu_batches(e, GEN9_RCS0) - b0 >= 200);
+	assert_int_equal(e->v->stats.scan_loops, 1);
+	assert_int_equal(e->v->stats.user_faults, 0);
+	assert_int_equal(e->v->stats.workloads_rejected, 0);
+	assert_true(e->v->stats.bb_bytes_copied - copied <= 2 * 4096 + 512);
+	spin_end(e, GEN9_RCS0, 0);
+	/* igt_spin_reset, then the same spinner submitted again */
+	gi_write32(&e->g, e->batch_gpa + 4 * IGT_SPIN_CONDITION_DW,
+		   IGT_SPIN_PRECONDITION);
+	submit_spin(e, GEN9_RCS0, 0);
+	spins(e, GEN9_RCS0, 20);
+	spin_end(e, GEN9_RCS0, 0);
+	assert_int_equal(e->v->stats.faults, 0);
+}
+
+/* Every engine, IGT's other shapes: FAST (no padding) and NO_PREEMPTION
+ * (no MI_ARB_CHECK), all at once on one vGPU; each ends alone. */
+static void test_igt_spinner_every_engine(void **state)
+{
+	struct env *e = *state;
+	static const unsigned int flags[] = { 0, IGT_SPIN_FAST,
+		IGT_SPIN_FAST | IGT_SPIN_NO_PREEMPTION, IGT_SPIN_POLL_RUN };
+	size_t k;
+
+	for (k = 0; k < NR_ENG; k++) {
+		uint64_t off = 4096ull * k;
+
+		igt_spin_emit(e->batch, BATCH_VA + off, POLL_VA, flags[k]);
+		submit_spin(e, engines[k], off);
+	}
+	for (k = 0; k < NR_ENG; k++)
+		spins(e, engines[k], 20);
+	for (k = NR_ENG; k-- > 0;) {
+		spin_end(e, engines[k], 4096ull * k);
+		if (k)
+			spins(e, engines[k - 1], 4);
+	}
+	assert_int_equal(e->v->stats.scan_loops, NR_ENG);
+	assert_int_equal(e->v->stats.user_faults, 0);
+}
+
+/* The guest rewrites the spinning batch's commands: the pre-Gen8 IGT
+ * end (MI_BATCH_BUFFER_END over the loop start) and a register load
+ * the scanner would refuse. The GPU loops over the copy the scanner
+ * checked, so neither reaches it: the spinner spins on, and only the
+ * condition dword, which the GPU reads through the PPGTT as data, ends
+ * it. */
+static void test_rewriting_the_batch_changes_nothing(void **state)
+{
+	struct env *e = *state;
+	uint32_t evil[] = { MI_BATCH_BUFFER_END, MI_LOAD_REGISTER_IMM(1),
+			    0x2230, 0 };
+
+	igt_spin_emit(e->batch, BATCH_VA, POLL_VA, 0);
+	submit_spin(e, GEN9_RCS0, 0);
+	spins(e, GEN9_RCS0, 10);
+	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + IGT_SPIN_LOOP_START,
+			    evil, sizeof(evil));
+	spins(e, GEN9_RCS0, 50);
+	spin_end(e, GEN9_RCS0, 0);
+}
+
+/* A loop with no way out (its conditional end has Compare Semaphore
+ * clear, so it never ends the batch): refused at its second start, as
+ * before the spinner was supported; only its request fails (the engine
+ * reports the error with the request started), the vGPU is not failed
+ * and no fault is counted. */
+static void test_loop_without_exit_fails_only_its_request(void **state)
+{
+	struct env *e = *state;
+	struct igt_spin_layout l;
+	uint32_t base = e->v->eng[GEN9_RCS0].base;
+	int k;
+
+	l = igt_spin_emit(e->batch, BATCH_VA, POLL_VA, IGT_SPIN_FAST);
+	e->batch[l.cond_bbe_dw] &= ~MI_COND_BB_END_COMPARE;
+	submit_spin(e, GEN9_RCS0, 0);
+	for (k = 0; k < 200 && !(gi_mmio_read(&e->g, RING_EIR(base), 4) &
+				  I915_ERROR_INSTRUCTION); k++)
+		gi_service(&e->g);
+	assert_true(gi_mmio_read(&e->g, RING_EIR(base), 4) & I915_ERROR_INSTRUCTION);
+	assert_int_equal(seqno_now(e, GEN9_RCS0), e->seqno[GEN9_RCS0] - 1);
+	assert_int_equal(e->v->stats.user_faults, 1);
+	assert_int_equal(e->v->stats.scan_loops, 0);
+	assert_int_equal(e->v->stats.faults, 0);
+	assert_false(vgpu_failed(e->v));
+}
+
+/* A chain back into the middle of a command: the loop start is the data
+ * dword of a store, which holds a register load of ELSP. The GPU would
+ * decode from there, and so does the scanner: the copy from that
+ * address is scanned on its own, its register load renamed to RING_NOPID
+ * as in any user batch, and the loop runs over that copy. */
+static void test_jump_into_a_command_is_scanned_from_there(void **state)
+{
+	struct env *e = *state;
+	uint64_t cond = BATCH_VA + 4 * IGT_SPIN_CONDITION_DW, mid = BATCH_VA + 12;
+	uint32_t bb[] = {
+		MI_STORE_DWORD_IMM_GEN4, (uint32_t)POLL_VA, (uint32_t)(POLL_VA >> 32),
+		MI_LOAD_REGISTER_IMM(1), 0x2230, 0,
+		MI_CONDITIONAL_BATCH_BUFFER_END | MI_COND_BB_END_COMPARE,
+		MI_BATCH_BUFFER_END, (uint32_t)cond, (uint32_t)(cond >> 32),
+		MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT, (uint32_t)mid,
+		(uint32_t)(mid >> 32),
+	};
+	uint64_t neutralized = e->v->stats.scan_regs_neutralized;
+
+	memset(e->batch, 0, sizeof(e->batch));
+	memcpy(e->batch, bb, sizeof(bb));
+	e->batch[IGT_SPIN_CONDITION_DW] = IGT_SPIN_PRECONDITION;
+	submit_spin(e, GEN9_RCS0, 0);
+	spins(e, GEN9_RCS0, 20);
+	assert_int_equal(e->v->stats.scan_loops, 1);
+	assert_int_equal(e->v->stats.scan_regs_neutralized, neutralized + 1);
+	/* the first pass stored the LRI header as data */
+	assert_int_equal(gi_read32(&e->g, e->poll_gpa), MI_LOAD_REGISTER_IMM(1));
+	spin_end(e, GEN9_RCS0, 0);
+}
+
+/* The condition read goes through the context's PPGTT like any user
+ * batch's read: a spinner whose condition asks for the GGTT reads the
+ * PPGTT address instead (Gen9 ignores the selector in a user batch; the
+ * selector is cleared in both copies of the body). */
+static void test_condition_goes_through_the_ppgtt(void **state)
+{
+	struct env *e = *state;
+	struct igt_spin_layout l;
+	uint64_t cleared = e->v->stats.scan_ggtt_cleared;
+
+	l = igt_spin_emit(e->batch, BATCH_VA, POLL_VA, IGT_SPIN_FAST);
+	e->batch[l.cond_bbe_dw] |= MI_COND_BB_END_GGTT;
+	submit_spin(e, GEN9_RCS0, 0);
+	spins(e, GEN9_RCS0, 10);
+	assert_int_equal(e->v->stats.scan_ggtt_cleared, cleared + 2);
+	spin_end(e, GEN9_RCS0, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_igt_spinner_runs_until_ended, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_igt_spinner_every_engine, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rewriting_the_batch_changes_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_loop_without_exit_fails_only_its_request, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jump_into_a_command_is_scanned_from_there, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_condition_goes_through_the_ppgtt, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
