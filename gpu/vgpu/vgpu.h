@@ -149,6 +149,7 @@ struct vgpu_stats {
 	uint64_t ladder_updates;    /* aperture pages remapped in EPT */
 	uint64_t fence_pool_maps;   /* fences moved into the fence pool */
 	uint64_t fence_pool_full;   /* fences refused: pool exhausted */
+	uint64_t ap_detiled;        /* aperture accesses detiled in software */
 	uint64_t balloons;          /* high GM resized or moved at run time */
 	uint64_t moves;             /* DymGPU re-placements of its high GM */
 	uint64_t entries_carried;   /* GGTT entries those carried over */
@@ -476,6 +477,15 @@ int vgpu_cfg_read(struct vgpu *v, uint32_t off, uint32_t *val,
  * it if the vGPU's low GM has a page there. -GPU_EINVAL outside its low
  * GM or with BAR2 not decoded; then the access is emulated as before. */
 int vgpu_aperture_fault(struct vgpu *v, uint64_t off);
+/* A CPU access of len bytes (at most 8, inside one page) at BAR2 offset
+ * off that a valid guest fence covers, on a GPU with no physical aperture
+ * to detile it (gvt_params.gscale_no_aperture): the bytes the fence's
+ * tiling puts there, read or written in the vGPU's GM as a Gen9 aperture
+ * does (gpu/hw/gen9_tiling.h). Pages without a GGTT entry read all ones,
+ * writes there are dropped. -GPU_EINVAL when no such fence covers off:
+ * the access is not this path's. */
+int vgpu_aperture_rw(struct vgpu *v, uint64_t off, void *buf, size_t len,
+		     bool write);
 int vgpu_cfg_write(struct vgpu *v, uint32_t off, uint32_t val,
 		   unsigned int size);
 

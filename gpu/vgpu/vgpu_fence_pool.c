@@ -14,7 +14,9 @@
  *   6. hand the hardware the fence with the pool range, format untouched.
  * Changing or clearing the fence undoes it: the pool space is freed and the
  * ladder mappings return. Pool exhaustion refuses the fence (counted and
- * logged for that vGPU); nothing else is disturbed. */
+ * logged for that vGPU); nothing else is disturbed. A GPU without a
+ * physical aperture (the plain model) has no pool: the mediator detiles
+ * those pages itself (vgpu_ap_detile.c). */
 #include "gpu/vgpu/vgpu_priv.h"
 
 #define FENCE_RANGE_MASK (GEN6_FENCE_START_MASK | GEN6_FENCE_END_MASK)
@@ -43,6 +45,7 @@ void vgpu_fence_pool_unmap(struct vgpu *v, unsigned int i)
 	struct gvt *gvt = v->gvt;
 	uint64_t x, size;
 
+	vgpu_ap_detile_clear(v, i);
 	if (!v->pooled[i].size)
 		return;
 	for (x = 0; x < v->pooled[i].size; x += VGPU_PAGE)
@@ -113,8 +116,6 @@ uint64_t vgpu_fence_pool_map(struct vgpu *v, unsigned int i, uint64_t f)
 	if (!v->gvt->gs || !(f & I965_FENCE_REG_VALID) ||
 	    gm + size > v->gvt->aperture_size)
 		return f; /* nothing CPU-visible to detile */
-	if (v->gvt->p.gscale_no_aperture)
-		return f; /* nothing to detile with: the ladder stays */
 	if (!tile_row(f) || size % tile_row(f)) {
 		vgpu_warn(v, "fence %u over 0x%llx+%llu KiB is not whole rows "
 			  "of whole tiles (%llu bytes): fence refused", i,
@@ -122,6 +123,11 @@ uint64_t vgpu_fence_pool_map(struct vgpu *v, unsigned int i, uint64_t f)
 			  (unsigned long long)(size >> 10),
 			  (unsigned long long)tile_row(f));
 		return f & ~I965_FENCE_REG_VALID;
+	}
+	if (v->gvt->p.gscale_no_aperture) {
+		/* nothing to detile with: the mediator does it */
+		vgpu_ap_detile_set(v, i, gm, size);
+		return f;
 	}
 	if (pool_in(v, i, gm, size)) {
 		v->stats.fence_pool_full++;

@@ -146,7 +146,8 @@ static void ladder_update(struct vgpu *v, uint32_t index, uint64_t host)
 		gpu_hw_ggtt_flush(v->gvt->hw);
 		return;
 	}
-	if (!v->ap_mapped)
+	/* A page detiled in software stays unmapped while fenced. */
+	if (!v->ap_mapped || vgpu_ap_detiled(v, index))
 		return; /* BAR2 not placed yet: ladder_map_all does it then */
 	if (host & GEN8_PAGE_PRESENT)
 		hv->ops->ept_map(hv->ctx, v->vm, gpa, gen8_pte_addr(host),
@@ -189,7 +190,7 @@ void vgpu_ladder_map_one(struct vgpu *v, uint32_t index)
 				 HV_MAP_READ | HV_MAP_WRITE | HV_MAP_WC);
 		return;
 	}
-	if (host & GEN8_PAGE_PRESENT)
+	if ((host & GEN8_PAGE_PRESENT) && !vgpu_ap_detiled(v, index))
 		ladder_update(v, index, host);
 }
 

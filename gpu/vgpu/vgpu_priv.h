@@ -316,6 +316,12 @@ struct vgpu {
 	struct {
 		uint64_t gm, size, pool_gm;
 	} pooled[GEN9_NUM_FENCES];
+	/* Fences over low GM detiled in software (no physical aperture,
+	 * gvt_params.gscale_no_aperture; vgpu_ap_detile.c): the guest's
+	 * pages of [gm, gm + size) stay unmapped while fenced. */
+	struct {
+		uint64_t gm, size;
+	} detiled[GEN9_NUM_FENCES];
 	uint64_t fence_hw[GEN9_NUM_FENCES]; /* validated value for the hardware */
 
 	/* virtual state */
@@ -695,6 +701,11 @@ void vgpu_fence_pool_unmap(struct vgpu *v, unsigned int i);
 bool vgpu_fence_pooled(const struct vgpu *v, uint32_t index,
 		       uint32_t *pool_index);
 void vgpu_fence_reset(struct vgpu *v);
+/* Software detiling of fenced aperture pages (vgpu_ap_detile.c). */
+void vgpu_ap_detile_set(struct vgpu *v, unsigned int i, uint64_t gm,
+			uint64_t size);
+void vgpu_ap_detile_clear(struct vgpu *v, unsigned int i);
+bool vgpu_ap_detiled(const struct vgpu *v, uint32_t index);
 void vgpu_fence_recheck_high(struct vgpu *v);
 
 /* ---- PPGTT (vgpu_spt.c, vgpu_ppgtt.c) ------------------------------------------------------------- */

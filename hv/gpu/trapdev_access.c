@@ -113,8 +113,11 @@ int trapdev_access(struct trapdev *td, uint64_t addr, const uint8_t *code,
 	struct mmio_insn insn;
 	unsigned acc;
 
+	/* The hypervisor is built without vector registers (mk/efi.mk), so
+	 * its own accesses are never SSE moves: refused like string moves. */
 	if (insn_decode(code, code_len, INSN_MODE_64, &insn) ||
-	    insn.kind == INSN_STOS || insn.kind == INSN_MOVS)
+	    insn.kind == INSN_STOS || insn.kind == INSN_MOVS ||
+	    insn.kind == INSN_VEC_LOAD || insn.kind == INSN_VEC_STORE)
 		return -HV_ENOTSUP;
 	acc = mmio_insn_access(&insn);
 	if (acc & MMIO_ACCESS_WRITE)

@@ -85,15 +85,29 @@ static void bar0_write(struct vm *vm, uint64_t off, unsigned size,
 			 (unsigned long long)val, (unsigned long long)off, err);
 }
 
+/* A fenced page on the plain model: the mediator detiles the access. */
+static bool detiled_rw(struct vm *vm, uint64_t off, unsigned size,
+		       bool write, uint64_t *val)
+{
+	struct vgpu *v = dev_of(vm)->v;
+
+	return v && !vgpu_aperture_rw(v, off, val, size, write);
+}
+
 /* Only aperture pages the ladder did not map reach these: outside the
- * vGPU's low GM, with no GGTT entry behind them, or (gpu=model-mmio) a
- * fenced page standing for the trapped physical aperture, repeated there. */
+ * vGPU's low GM, with no GGTT entry behind them, (gpu=model-mmio) a
+ * fenced page standing for the trapped physical aperture, repeated there,
+ * or (gpu=model, no physical aperture) a fenced page the mediator
+ * detiles itself (gpu/vgpu/vgpu_ap_detile.c). */
 static uint64_t bar2_read(struct vm *vm, uint64_t off, unsigned size)
 {
 	uint64_t val;
 
 	if (gpu_trapdev_ap_access(vm->id, dev_of(vm)->bar[BAR2].gpa + off, size,
 				  false, &val))
+		return val;
+	val = 0;
+	if (detiled_rw(vm, off, size, false, &val))
 		return val;
 	vm_event(vm, VM_EV_VGPU_APERTURE, "read of aperture offset %llx: no "
 		 "graphics memory of this vGPU there; reads all ones",
@@ -105,7 +119,8 @@ static void bar2_write(struct vm *vm, uint64_t off, unsigned size,
 		       uint64_t val)
 {
 	if (gpu_trapdev_ap_access(vm->id, dev_of(vm)->bar[BAR2].gpa + off, size,
-				  true, &val))
+				  true, &val) ||
+	    detiled_rw(vm, off, size, true, &val))
 		return;
 	vm_event(vm, VM_EV_VGPU_APERTURE, "write to aperture offset %llx: no "
 		 "graphics memory of this vGPU there; dropped",

@@ -126,3 +126,25 @@ void cpu_state_load(const struct vcpu *vc)
 	}
 	__asm__ volatile("fxrstor64 %0" : : "m"(vc->fxsave));
 }
+
+/* FXSAVE's 64-bit layout: XMM0-15 at byte 160, 16 bytes each (SDM Vol. 1
+ * Table 10-2). One buffer: one CPU, and no interrupt handler of ours uses
+ * the vector registers. */
+#define FXSAVE_XMM0 160
+static uint8_t live_fx[512] __attribute__((aligned(16)));
+
+void cpu_state_xmm_read(struct vec_regs *vr)
+{
+	memset(vr, 0, sizeof(*vr));
+	__asm__ volatile("fxsave64 %0" : "=m"(live_fx));
+	for (unsigned i = 0; i < INSN_VEC_REGS; i++)
+		memcpy(vr->b[i], &live_fx[FXSAVE_XMM0 + 16 * i], 16);
+}
+
+void cpu_state_xmm_write(const struct vec_regs *vr)
+{
+	__asm__ volatile("fxsave64 %0" : "=m"(live_fx));
+	for (unsigned i = 0; i < INSN_VEC_REGS; i++)
+		memcpy(&live_fx[FXSAVE_XMM0 + 16 * i], vr->b[i], 16);
+	__asm__ volatile("fxrstor64 %0" : : "m"(live_fx));
+}

@@ -27,6 +27,7 @@
 #define HV_VM_CPU_STATE_SWITCH_H
 
 #include "hv/vm/vm.h"
+#include "hv/vmx/insn_decode.h"
 
 /* Reset values of what is switched here (SDM Table 9-1). */
 void cpu_state_reset(struct vcpu *vc);
@@ -34,5 +35,13 @@ void cpu_state_reset(struct vcpu *vc);
 /* Out of the CPU into *vc / from *vc into the CPU, every item in turn. */
 void cpu_state_save(struct vcpu *vc);
 void cpu_state_load(const struct vcpu *vc);
+
+/* The running VM's XMM0-15, live in the CPU (the hypervisor is built
+ * without vector registers, mk/efi.mk, and a VM's state leaves the CPU
+ * only when another VM is switched in): for emulating an SSE access in
+ * the exit that trapped it. Read: the low 16 bytes of each vr->b[i], the
+ * rest zero; write: the low 16 bytes back, MXCSR and x87 untouched. */
+void cpu_state_xmm_read(struct vec_regs *vr);
+void cpu_state_xmm_write(const struct vec_regs *vr);
 
 #endif

@@ -11,6 +11,7 @@
 #include "hv/hv_errno.h"
 #include "hv/vm/mmio.h"
 #include "hv/vm/mmio_edge.h"
+#include "hv/vm/mmio_vec.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vm/vmexit.h"
@@ -119,6 +120,30 @@ static enum exit_action refuse(struct vm *vm, const char *why,
 	return EXIT_STOP;
 }
 
+static bool is_vec(const struct mmio_insn *insn)
+{
+	return insn->kind == INSN_VEC_LOAD || insn->kind == INSN_VEC_STORE;
+}
+
+/* One device access of the instruction's width (1-8 bytes), or the pieces
+ * of an SSE move (mmio_vec.c). */
+static void access_device(struct vm *vm, const struct mmio_region *reg,
+			  uint64_t gpa, const struct mmio_insn *insn,
+			  bool write)
+{
+	struct guest_regs *r = &vm->vcpu.regs;
+
+	if (is_vec(insn))
+		mmio_vec_access(vm, reg, gpa, insn);
+	else if (write)
+		reg->write(vm, gpa - reg->gpa, insn->size,
+			   mmio_insn_store_value(insn, r));
+	else
+		mmio_insn_complete_load(insn, r,
+					reg->read(vm, gpa - reg->gpa,
+						  insn->size));
+}
+
 static enum exit_action emulate_mmio(struct vm *vm,
 				     const struct mmio_region *reg,
 				     uint64_t gpa, uint64_t qual)
@@ -148,15 +173,13 @@ static enum exit_action emulate_mmio(struct vm *vm,
 	acc.gpa = gpa;
 	acc.size = insn.size;
 	acc.have_ea = insn_linear(&insn, r, &acc.ea);
+	/* What the CPU checks before touching memory comes first. */
+	if (mmio_vec_fault(vm, &insn, acc.have_ea ? acc.ea : acc.gla))
+		return EXIT_RESUME;
 	edge = mmio_span_problem(&acc, reg->gpa, reg->size);
 	if (edge)
 		return refuse(vm, edge, reg, gpa, qual);
-	if (want == MMIO_ACCESS_WRITE)
-		reg->write(vm, gpa - reg->gpa, insn.size,
-			   mmio_insn_store_value(&insn, r));
-	else
-		mmio_insn_complete_load(&insn, r,
-					reg->read(vm, gpa - reg->gpa, insn.size));
+	access_device(vm, reg, gpa, &insn, want == MMIO_ACCESS_WRITE);
 	if (mmio_insn_string_step(&insn, r,
 				  vmread(VMCS_GUEST_RFLAGS) & RFLAGS_DF))
 		vmwrite(VMCS_GUEST_RIP, vmread(VMCS_GUEST_RIP) + insn.len);

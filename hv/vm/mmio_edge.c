@@ -22,7 +22,7 @@ const char *mmio_span_problem(const struct mmio_access *a, uint64_t rgpa,
 {
 	bool gla_valid = (a->qual & EPT_QUAL_GLA_VALID) != 0;
 
-	if (a->size == 0 || a->size > 8)
+	if (a->size == 0 || a->size > MMIO_MAX_ACCESS)
 		return "an access of impossible width";
 	if (gla_valid && (PAGE_OFF(a->gla) != PAGE_OFF(a->gpa) ||
 			  (a->have_ea && a->ea != a->gla)))
@@ -32,4 +32,13 @@ const char *mmio_span_problem(const struct mmio_access *a, uint64_t rgpa,
 	if (rsize && (a->gpa < rgpa || a->gpa - rgpa + a->size > rsize))
 		return "an access running past the end of the device";
 	return NULL;
+}
+
+unsigned mmio_piece(uint64_t gpa, unsigned left)
+{
+	unsigned n = 8;
+
+	while (n > 1 && (n > left || (gpa & (n - 1))))
+		n >>= 1;
+	return left ? n : 0;
 }

@@ -9,7 +9,8 @@
  * - The access crosses a 4-KiB page boundary, or the end of the device
  *   region, or began on the page before (linear and physical offsets
  *   disagree): one device access of `size` bytes would be wrong; hardware
- *   would split it between two pages.
+ *   would split it between two pages. Up to 32 bytes (a YMM move) are
+ *   one access here; mmio_piece cuts them into device-sized pieces.
  * Each gives the VM-stopping reason; NULL means emulate. */
 #ifndef HV_VM_MMIO_EDGE_H
 #define HV_VM_MMIO_EDGE_H
@@ -33,5 +34,13 @@ struct mmio_access {
 };
 const char *mmio_span_problem(const struct mmio_access *a, uint64_t rgpa,
 			      uint64_t rsize);
+
+/* An access wider than a device register (a 16- or 32-byte SSE/AVX move)
+ * reaches the device as pieces, lowest address first: each the widest of
+ * 8, 4, 2, 1 bytes that is naturally aligned at gpa and fits in the
+ * `left` bytes still to do (0 when left is 0). A device so sees only the
+ * accesses a CPU's own 8-byte moves could make. */
+#define MMIO_MAX_ACCESS 32
+unsigned mmio_piece(uint64_t gpa, unsigned left);
 
 #endif

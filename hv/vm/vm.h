@@ -38,6 +38,8 @@ enum vm_event {
 	VM_EV_VGPU_BAR,		/* a BAR placed over RAM or a device */
 	VM_EV_VMRPC,		/* malformed or lost guest-channel records */
 	VM_EV_BAD_CPU_STATE,	/* illegal CR/MSR value -> #GP injected */
+	VM_EV_MMIO_FAULT,	/* an MMIO move the CPU faults on (misaligned
+				 * MOVAPS, SSE off, AVX) -> #GP/#UD/#NM */
 	VM_EV_COUNT,
 };
 

@@ -6,19 +6,14 @@
  * Each part is read through a cursor that refuses to pass the end of the
  * fetched bytes or the 15-byte architectural limit. */
 #include "hv/vmx/insn_decode.h"
+#include "hv/vmx/insn_decode_priv.h"
 #include "hv/hv_errno.h"
 
 /* --- reading bytes ------------------------------------------------------- */
 
-struct cursor {
-	const uint8_t *buf;
-	size_t avail;
-	size_t pos;
-};
-
 /* Little-endian read of n (1, 2, 4 or 8) bytes. Over 15 bytes is -HV_EINVAL
  * even when more were fetched: the CPU would have raised #GP, not exited. */
-static int cursor_read(struct cursor *c, unsigned n, uint64_t *val)
+int insn_cursor_read(struct cursor *c, unsigned n, uint64_t *val)
 {
 	uint64_t v = 0;
 	unsigned i;
@@ -34,10 +29,10 @@ static int cursor_read(struct cursor *c, unsigned n, uint64_t *val)
 	return 0;
 }
 
-static int cursor_byte(struct cursor *c, uint8_t *b)
+int insn_cursor_byte(struct cursor *c, uint8_t *b)
 {
 	uint64_t v;
-	int err = cursor_read(c, 1, &v);
+	int err = insn_cursor_read(c, 1, &v);
 
 	*b = (uint8_t)v;
 	return err;
@@ -74,17 +69,6 @@ static const uint8_t prefix_seg[256] = {
 	[0x3e] = INSN_SEG_DS, [0x64] = INSN_SEG_FS, [0x65] = INSN_SEG_GS,
 };
 
-#define REX_B 0x1
-#define REX_X 0x2
-#define REX_R 0x4
-#define REX_W 0x8
-
-struct prefixes {
-	bool opsize, addrsize, lock, rep, has_rex;
-	uint8_t seg;
-	uint8_t rex;
-};
-
 static bool is_rex(uint8_t b, enum insn_mode mode)
 {
 	return mode == INSN_MODE_64 && (b & 0xf0) == 0x40;
@@ -101,7 +85,7 @@ static int decode_prefixes(struct cursor *c, enum insn_mode mode,
 
 	p->seg = INSN_SEG_NONE;
 	for (;;) {
-		err = cursor_byte(c, &b);
+		err = insn_cursor_byte(c, &b);
 		if (err)
 			return err;
 		if (is_rex(b, mode)) {
@@ -117,7 +101,7 @@ static int decode_prefixes(struct cursor *c, enum insn_mode mode,
 		case PFX_OPSIZE:   p->opsize = true; break;
 		case PFX_ADDRSIZE: p->addrsize = true; break;
 		case PFX_LOCK:     p->lock = true; break;
-		case PFX_REP:      p->rep = true; break;
+		case PFX_REP:      p->rep = true; p->last_rep = b; break;
 		default:           p->seg = prefix_seg[b]; break;
 		}
 	}
@@ -171,7 +155,7 @@ static int decode_opcode(struct cursor *c, struct mmio_insn *out,
 	uint8_t b;
 	int err;
 
-	err = cursor_byte(c, &b);
+	err = insn_cursor_byte(c, &b);
 	if (err)
 		return err;
 	if (b != 0x0f) {
@@ -179,7 +163,7 @@ static int decode_opcode(struct cursor *c, struct mmio_insn *out,
 		*desc = &one_byte_ops[b];
 		return 0;
 	}
-	err = cursor_byte(c, &b);
+	err = insn_cursor_byte(c, &b);
 	if (err)
 		return err;
 	out->opcode = 0x0f00 | b;
@@ -200,23 +184,20 @@ static const struct mode_sizes mode_sizes[] = {
 	[INSN_MODE_64] = { 4, 2, 8, 4 },
 };
 
-static unsigned operand_size(enum insn_mode mode, const struct prefixes *p)
+unsigned insn_operand_size(enum insn_mode mode, const struct prefixes *p)
 {
 	if (p->rex & REX_W)
 		return 8;	/* REX.W wins over 66 */
 	return p->opsize ? mode_sizes[mode].osz_66 : mode_sizes[mode].osz;
 }
 
-static unsigned address_size(enum insn_mode mode, const struct prefixes *p)
+unsigned insn_address_size(enum insn_mode mode, const struct prefixes *p)
 {
 	return p->addrsize ? mode_sizes[mode].asz_67 : mode_sizes[mode].asz;
 }
 
 /* --- ModRM, SIB, displacement (SDM Vol. 2 Tables 2-1..2-3) --------------- */
 
-#define MODRM_MOD(m)	((m) >> 6)
-#define MODRM_REG(m)	(((m) >> 3) & 7)
-#define MODRM_RM(m)	((m) & 7)
 
 static int read_disp(struct cursor *c, unsigned n, struct mmio_insn *out)
 {
@@ -225,7 +206,7 @@ static int read_disp(struct cursor *c, unsigned n, struct mmio_insn *out)
 
 	if (n == 0)
 		return 0;
-	err = cursor_read(c, n, &v);
+	err = insn_cursor_read(c, n, &v);
 	if (!err)
 		out->disp = sext(v, n);
 	return err;
@@ -259,7 +240,7 @@ static int decode_addr_32(struct cursor *c, uint8_t modrm, uint8_t rex,
 	if (MODRM_RM(modrm) == 4) {
 		unsigned index;
 
-		err = cursor_byte(c, &sib);
+		err = insn_cursor_byte(c, &sib);
 		if (err)
 			return err;
 		index = ((sib >> 3) & 7) | ((rex & REX_X) ? 8 : 0);
@@ -279,12 +260,12 @@ static int decode_addr_32(struct cursor *c, uint8_t modrm, uint8_t rex,
 }
 
 /* Reads ModRM into *modrm and the SIB/displacement bytes after it. */
-static int decode_modrm(struct cursor *c, enum insn_mode mode, uint8_t rex,
+int insn_decode_modrm(struct cursor *c, enum insn_mode mode, uint8_t rex,
 			unsigned asz, struct mmio_insn *out, uint8_t *modrm)
 {
 	int err;
 
-	err = cursor_byte(c, modrm);
+	err = insn_cursor_byte(c, modrm);
 	if (err)
 		return err;
 	/* mod=11 names a register: no memory access, so no EPT violation. */
@@ -322,7 +303,7 @@ static int decode_imm(struct cursor *c, struct mmio_insn *out)
 	uint64_t v;
 	int err;
 
-	err = cursor_read(c, n, &v);
+	err = insn_cursor_read(c, n, &v);
 	if (!err)
 		out->imm = (uint64_t)sext(v, n) & gpr_size_mask(out->size);
 	return err;
@@ -333,13 +314,13 @@ static int decode_operands(struct cursor *c, enum insn_mode mode,
 			   const struct prefixes *p, const struct opdesc *d,
 			   struct mmio_insn *out)
 {
-	unsigned osz = operand_size(mode, p);
+	unsigned osz = insn_operand_size(mode, p);
 	uint64_t moffs;
 	uint8_t modrm;
 	int err;
 
 	out->kind = (enum mmio_insn_kind)d->kind;
-	out->addr_size = (uint8_t)address_size(mode, p);
+	out->addr_size = (uint8_t)insn_address_size(mode, p);
 	out->size = (uint8_t)memory_size(d, osz);
 	out->reg_size = (out->kind == INSN_MOVZX || out->kind == INSN_MOVSX)
 			? (uint8_t)osz : out->size;
@@ -347,13 +328,13 @@ static int decode_operands(struct cursor *c, enum insn_mode mode,
 	out->rep = p->rep && (d->flags & OPF_STRING);
 
 	if (d->flags & OPF_MOFFS) {
-		err = cursor_read(c, out->addr_size, &moffs);
+		err = insn_cursor_read(c, out->addr_size, &moffs);
 		out->disp = (int64_t)moffs;
 		return err;
 	}
 	if (!(d->flags & OPF_MODRM))
 		return 0;
-	err = decode_modrm(c, mode, p->rex, out->addr_size, out, &modrm);
+	err = insn_decode_modrm(c, mode, p->rex, out->addr_size, out, &modrm);
 	if (err)
 		return err;
 	if ((d->flags & OPF_REG0) && MODRM_REG(modrm) != 0)
@@ -371,8 +352,12 @@ static int decode(struct cursor *c, enum insn_mode mode, struct mmio_insn *out)
 	int err;
 
 	err = decode_prefixes(c, mode, &p);
-	if (!err)
-		err = decode_opcode(c, out, &d);
+	if (err)
+		return err;
+	err = insn_decode_vec(c, mode, &p, out);	/* SSE, VEX, MOVNTI */
+	if (err <= 0)
+		return err;
+	err = decode_opcode(c, out, &d);
 	if (err)
 		return err;
 	if (d->kind == INSN_NONE)
@@ -424,6 +409,8 @@ static const struct {
 	[INSN_MOVSX]         = { "MOVSX",         MMIO_ACCESS_READ },
 	[INSN_STOS]          = { "STOS",          MMIO_ACCESS_WRITE },
 	[INSN_MOVS]          = { "MOVS",  MMIO_ACCESS_READ | MMIO_ACCESS_WRITE },
+	[INSN_VEC_LOAD]      = { "VEC_LOAD",      MMIO_ACCESS_READ },
+	[INSN_VEC_STORE]     = { "VEC_STORE",     MMIO_ACCESS_WRITE },
 };
 
 const char *mmio_insn_kind_name(enum mmio_insn_kind kind)

@@ -18,6 +18,14 @@
  *   0F BE 0F BF          MOVSX
  *   63 (64-bit mode)     MOVSXD
  *   A4 A5 AA AB          MOVS, STOS (with or without REP)
+ *   0F C3                MOVNTI
+ *
+ * and the SSE/AVX moves a compiler's memcpy/memset emits (insn_vec.c has
+ * the table): MOVUPS/UPD/APS/APD, MOVDQU/DQA, MOVNTPS/PD/DQ, MOVNTDQA,
+ * LDDQU, MOVSS/SD, MOVD/MOVQ to and from an XMM register, legacy-encoded
+ * (66/F3/F2 as mandatory prefixes, REX.R for XMM8-15) or VEX-encoded
+ * (C5/C4; VEX.L for the 32-byte YMM forms). Their memory access is 4, 8,
+ * 16 or 32 bytes; the caller splits what a device cannot take at once.
  *
  * Everything else is -HV_ENOTSUP. The decoder never reads beyond `len` bytes
  * nor beyond 15; it does not compute the effective address (the exit gives
@@ -52,6 +60,8 @@ enum mmio_insn_kind {
 	INSN_MOVSX,		/* reg <- sign-extended mem (also MOVSXD) */
 	INSN_STOS,		/* [rDI] <- AL/AX/EAX/RAX */
 	INSN_MOVS,		/* [rDI] <- [rSI] */
+	INSN_VEC_LOAD,		/* XMM/YMM reg <- mem */
+	INSN_VEC_STORE,		/* mem <- XMM/YMM reg */
 	INSN_KIND_COUNT,
 };
 
@@ -71,16 +81,26 @@ enum insn_seg {
 struct mmio_insn {
 	enum mmio_insn_kind kind;
 	uint8_t len;		/* instruction length: RIP += len */
-	uint8_t size;		/* memory access width: 1, 2, 4 or 8 */
-	uint8_t reg_size;	/* register operand width (> size for MOVZX/SX) */
+	uint8_t size;		/* memory access width: 1, 2, 4 or 8; 4, 8, 16
+				 * or 32 for the vector kinds */
+	uint8_t reg_size;	/* register operand width (> size for MOVZX/SX;
+				 * for a vector load, the bytes of the register
+				 * it defines: [size, reg_size) are zeroed, the
+				 * bytes above left alone) */
 	uint8_t reg;		/* register operand, enum gpr_index (AL for
 				 * STOS and moffs forms; unused for MOVS and
-				 * MOV_STORE_IMM) */
+				 * MOV_STORE_IMM); XMM/YMM number 0-15 for the
+				 * vector kinds */
+	uint8_t align;		/* the access must be aligned to this many
+				 * bytes or the CPU raises #GP(0) (MOVAPS,
+				 * MOVDQA, MOVNT*...); 0: any address */
+	bool vex;		/* VEX-encoded (C4/C5) */
 	uint8_t addr_size;	/* 2, 4 or 8: width of rSI/rDI/rCX */
 	uint8_t seg;		/* enum insn_seg */
 	bool rep;		/* F3 or F2 on MOVS/STOS */
 	bool rip_relative;	/* mod=00 rm=101 in 64-bit mode */
-	uint16_t opcode;	/* 0x00xx, or 0x0fxx for two-byte opcodes */
+	uint16_t opcode;	/* 0x00xx, 0x0fxx for two-byte opcodes, 0x38xx
+				 * for 0F 38 xx (also the VEX maps) */
 	uint64_t imm;		/* MOV_STORE_IMM: the value, already extended
 				 * to `size` bytes */
 	int64_t disp;		/* displacement (sign-extended) or moffs */
@@ -101,19 +121,58 @@ struct mmio_insn {
 int insn_decode(const uint8_t *buf, size_t len, enum insn_mode mode,
 		struct mmio_insn *out);
 
+/* The guest's vector registers as the emulation sees them: XMMi is the low
+ * 16 bytes of YMMi. Little-endian bytes, lowest first. */
+#define INSN_VEC_REGS 16
+#define INSN_VEC_BYTES 32
+struct vec_regs {
+	uint8_t b[INSN_VEC_REGS][INSN_VEC_BYTES];
+};
+
+/* The bytes a vector store writes (insn->size of them, the rest of out
+ * zeroed); nothing but zeros for other kinds. */
+void mmio_insn_vec_store_bytes(const struct mmio_insn *insn,
+			       const struct vec_regs *vr,
+			       uint8_t out[INSN_VEC_BYTES]);
+
+/* Complete a vector load: in[0..size) was read from the device; the
+ * register gets it, zeroed up to reg_size, its bytes above untouched
+ * (legacy SSE leaves YMM's upper half alone, VEX clears it). Does
+ * nothing for other kinds. */
+void mmio_insn_vec_complete_load(const struct mmio_insn *insn,
+				 struct vec_regs *vr,
+				 const uint8_t in[INSN_VEC_BYTES]);
+
+/* Would the CPU raise #GP(0) for this access at linear address `lin`
+ * because the form demands alignment (insn->align) and lin lacks it? */
+bool mmio_insn_misaligned(const struct mmio_insn *insn, uint64_t lin);
+
+/* The exception the CPU raises for a vector access before touching
+ * memory, given the guest's CR0 and CR4 and the access's linear address:
+ * INSN_EXC_UD (AVX without CR4.OSXSAVE; SSE with CR0.EM or without
+ * CR4.OSFXSR), INSN_EXC_NM (CR0.TS), INSN_EXC_GP (#GP(0): misaligned),
+ * or -1: none, emulate. -1 for every other kind. */
+#define INSN_EXC_UD 6
+#define INSN_EXC_NM 7
+#define INSN_EXC_GP 13
+int mmio_insn_vec_fault(const struct mmio_insn *insn, uint64_t cr0,
+			uint64_t cr4, uint64_t lin);
+
 /* MMIO_ACCESS_* bits of the access the instruction makes at the faulting
  * address. MOVS reads one address and writes the other, so it reports both
  * and the caller decides by the exit qualification. */
 unsigned mmio_insn_access(const struct mmio_insn *insn);
 
 /* The value a store writes: the register (MOV_STORE, STOS) or the immediate,
- * truncated to insn->size. 0 for loads and MOVS (whose source is memory). */
+ * truncated to insn->size. 0 for loads, MOVS (whose source is memory) and
+ * the vector kinds (mmio_insn_vec_store_bytes). */
 uint64_t mmio_insn_store_value(const struct mmio_insn *insn,
 			       const struct guest_regs *regs);
 
 /* Complete a load: `val` was read from the device (insn->size bytes); extend
  * it as the instruction says and write the destination register with x86
- * semantics. Does nothing for instructions that are not loads. */
+ * semantics. Does nothing for instructions that are not loads, nor for
+ * vector loads (mmio_insn_vec_complete_load). */
 void mmio_insn_complete_load(const struct mmio_insn *insn,
 			     struct guest_regs *regs, uint64_t val);
 

@@ -5,12 +5,16 @@
  * never read outside them (ASan checks: the bytes are copied into a heap
  * buffer of exactly that size), and on success the length must be at most
  * 15 and at most what it was given; the emulation helpers must be safe on
- * any successful decode. */
+ * any successful decode. Vector moves (insn_vec.c): the store sends only
+ * the register's low `size` bytes, the load changes only its register,
+ * loads [0, size), zeroes [size, reg_size) and keeps the rest, and the
+ * pieces the EPT handler cuts the access into cover it exactly. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hv/hv_errno.h"
+#include "hv/vm/mmio_edge.h"
 #include "hv/vmx/insn_decode.h"
 
 static void check_helpers(const struct mmio_insn *in, bool df)
@@ -31,6 +35,57 @@ static void check_helpers(const struct mmio_insn *in, bool df)
 	(void)mmio_insn_kind_name(in->kind);
 }
 
+static bool is_vec(const struct mmio_insn *in)
+{
+	return in->kind == INSN_VEC_LOAD || in->kind == INSN_VEC_STORE;
+}
+
+static void check_pieces(const struct mmio_insn *in)
+{
+	uint64_t at = 0x1000 + in->disp % 64;
+	unsigned left = in->size;
+
+	while (left) {
+		unsigned p = mmio_piece(at, left);
+
+		if (p == 0 || p > 8 || p > left || (at & (p - 1)))
+			abort();
+		at += p;
+		left -= p;
+	}
+}
+
+static void check_vec(const struct mmio_insn *in)
+{
+	uint8_t out[INSN_VEC_BYTES], src[INSN_VEC_BYTES];
+	struct vec_regs vr, before;
+
+	if (in->reg >= INSN_VEC_REGS || in->reg_size < in->size ||
+	    in->reg_size > INSN_VEC_BYTES ||
+	    (in->align && in->align != in->size))
+		abort();
+	memset(&vr, 0x5a, sizeof(vr));
+	memset(src, 0xc3, sizeof(src));
+	before = vr;
+	mmio_insn_vec_store_bytes(in, &vr, out);
+	for (unsigned i = 0; i < INSN_VEC_BYTES; i++)
+		if (out[i] != (in->kind == INSN_VEC_STORE && i < in->size ?
+			       0x5a : 0))
+			abort();
+	mmio_insn_vec_complete_load(in, &vr, src);
+	for (unsigned r = 0; r < INSN_VEC_REGS; r++)
+		for (unsigned i = 0; i < INSN_VEC_BYTES; i++) {
+			uint8_t want = before.b[r][i];
+
+			if (in->kind == INSN_VEC_LOAD && r == in->reg &&
+			    i < in->reg_size)
+				want = i < in->size ? 0xc3 : 0;
+			if (vr.b[r][i] != want)
+				abort();
+		}
+	(void)mmio_insn_vec_fault(in, 0x80000033, 0x40200, 0x1008);
+}
+
 static void check_decode(const uint8_t *bytes, size_t n, enum insn_mode m,
 			 bool df)
 {
@@ -49,10 +104,20 @@ static void check_decode(const uint8_t *bytes, size_t n, enum insn_mode m,
 		abort();
 	if (in.kind == INSN_NONE || in.kind >= INSN_KIND_COUNT)
 		abort();
-	if (in.size != 1 && in.size != 2 && in.size != 4 && in.size != 8)
-		abort();
-	if (in.reg >= GPR_OPERAND_COUNT || in.reg_size < in.size)
-		abort();
+	if (is_vec(&in)) {
+		if (in.size != 4 && in.size != 8 && in.size != 16 &&
+		    in.size != 32)
+			abort();
+		check_vec(&in);
+	} else {
+		if (in.size != 1 && in.size != 2 && in.size != 4 &&
+		    in.size != 8)
+			abort();
+		if (in.reg >= GPR_OPERAND_COUNT || in.reg_size < in.size ||
+		    in.align || in.vex)
+			abort();
+	}
+	check_pieces(&in);
 	/* Decoding only the first len bytes gives the same answer. */
 	{
 		struct mmio_insn again;

@@ -1,2 +1,2 @@
 UNIT_TESTS += test_insn_decode
-test_insn_decode_SRCS := hv/vmx/insn_decode.c
+test_insn_decode_SRCS := hv/vmx/insn_decode.c hv/vmx/insn_vec.c

@@ -6,5 +6,5 @@
 UNIT_TESTS += test_pgpu_hang
 test_pgpu_hang_SRCS := gpu/hw/pgpu.c gpu/hw/pgpu_engine.c gpu/hw/pgpu_irq.c \
 	gpu/hw/pci_ids.c gpu/hw/mmio_backend.c $(wildcard gpu/model/*.c) \
-	hv/gpu/trapdev_access.c hv/vmx/insn_decode.c \
+	hv/gpu/trapdev_access.c hv/vmx/insn_decode.c hv/vmx/insn_vec.c \
 	tests/harness/trapped_mmio.c tests/harness/model_harness.c

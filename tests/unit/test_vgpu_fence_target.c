@@ -4,8 +4,10 @@
  *    GM moves the range into the pool and the guest's pages onto the
  *    aperture at the pool (test_gscale_vgpu covers the mechanism);
  *  - without one (gvt_params.gscale_no_aperture: the plain model) nothing
- *    is pooled: the guest's pages keep their ladder mapping to its RAM,
- *    which keeps following its GGTT entries;
+ *    is pooled: the fenced pages leave the guest's EPT and the mediator
+ *    detiles each access against the vGPU's own GGTT entries and fence
+ *    (X and Y, checked against gpu/hw/gen9_tiling.h; issue 28 §5); the
+ *    ladder returns when the fence goes;
  *  - a guest fence whose pitch is not whole tiles, or whose range is not
  *    whole rows of tiles, is refused (its tail would detile past its end,
  *    into the next pooled range): it reaches the hardware invalid. */
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/hw/gen9_tiling.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/world/evguest.h"
 
@@ -73,33 +76,115 @@ static uint64_t fence_val(uint64_t gm, uint32_t pages, uint32_t pitch,
 	       (y ? 2 : 0) | I965_FENCE_REG_VALID;
 }
 
-static void test_no_aperture_keeps_the_ladder(void **state)
+/* Backing page x of the fenced range is guest RAM at RAM0 + x * 4 KiB. */
+#define RAM0 0x10000ull
+#define PAGES 8u
+
+static uint32_t pattern(uint64_t lin)
+{
+	return 0x5ee00000u ^ (uint32_t)(lin * 2654435761u);
+}
+
+/* Through a valid fence on the plain model: the pages leave the guest's
+ * EPT, and what the guest reads and writes there is the fence's tiling
+ * of its own pages, byte for byte where gen9_tiling.h puts it. */
+static void detile_case(uint32_t pitch, bool y)
 {
 	struct evguest *a = &G[0];
-	uint64_t gm;
+	uint64_t gm = a->low_base + 32 * 4096, lin, tiled;
 	uint32_t word;
+	uint64_t q;
+
+	for (uint32_t x = 0; x < PAGES; x++)
+		assert_int_equal(evg_bind(a, gm + x * 4096, RAM0 + x * 4096), 0);
+	assert_int_equal(evg_ap_read(a, gm, &word), 0);	/* ladder-mapped */
+	assert_int_not_equal(evg_ap_hpa(a, gm), 0);
+	fence_raw(V[0], 0, fence_val(gm, PAGES, pitch, y));
+	assert_int_equal(vgpu_get_stats(V[0])->fence_pool_maps, 0);
+	for (uint32_t x = 0; x < PAGES; x++)
+		assert_int_equal(evg_ap_hpa(a, gm + x * 4096), 0);
+	/* a pattern written through the aperture, dword by dword... */
+	for (lin = 0; lin < PAGES * 4096ull; lin += 4)
+		assert_int_equal(evg_ap_write(a, gm + lin, pattern(lin)), 0);
+	/* ...lies tiled in the backing pages... */
+	for (lin = 0; lin < PAGES * 4096ull; lin += 4) {
+		tiled = gen9_tiled_offset(lin, pitch, y);
+		if (evg_ram_read32(a, RAM0 + tiled) != pattern(lin))
+			fail_msg("pitch %u %s: linear %llx not at tiled %llx",
+				 pitch, y ? "Y" : "X", (unsigned long long)lin,
+				 (unsigned long long)tiled);
+	}
+	/* ...and reads back through the aperture, also 8 bytes at once */
+	for (lin = 0; lin < PAGES * 4096ull; lin += 4) {
+		assert_int_equal(evg_ap_read(a, gm + lin, &word), 0);
+		assert_int_equal(word, pattern(lin));
+	}
+	for (lin = 0; lin < PAGES * 4096ull; lin += 8) {
+		assert_int_equal(vgpu_aperture_rw(V[0], gm + lin, &q, 8, false),
+				 0);
+		assert_int_equal(q, pattern(lin) |
+					    (uint64_t)pattern(lin + 4) << 32);
+	}
+	/* the GPU's (linear, tiled) view written directly shows detiled */
+	evg_ram_write32(a, RAM0 + gen9_tiled_offset(4100, pitch, y), 0xabcd);
+	assert_int_equal(evg_ap_read(a, gm + 4100, &word), 0);
+	assert_int_equal(word, 0xabcd);
+	/* a GGTT entry rebound under the fence: still unmapped, followed */
+	evg_ram_write32(a, 0x40000 + gen9_tiled_offset(16, pitch, y) % 4096,
+			0x1234);
+	assert_int_equal(evg_bind(a, gm + (gen9_tiled_offset(16, pitch, y) &
+					   ~4095ull), 0x40000), 0);
+	assert_int_equal(evg_ap_hpa(a, gm), 0);
+	assert_int_equal(evg_ap_read(a, gm + 16, &word), 0);
+	assert_int_equal(word, 0x1234);
+	assert_int_equal(evg_bind(a, gm + (gen9_tiled_offset(16, pitch, y) &
+					   ~4095ull),
+				  RAM0 + (gen9_tiled_offset(16, pitch, y) &
+					  ~4095ull)), 0);
+	/* the fence gone: the ladder again, linear bytes */
+	fence_raw(V[0], 0, 0);
+	assert_int_equal(evg_ap_read(a, gm + 4100, &word), 0);
+	assert_int_equal(word, evg_ram_read32(a, RAM0 + 4100));
+	assert_int_not_equal(evg_ap_hpa(a, gm + 4096), 0);
+	assert_int_equal(vgpu_aperture_rw(V[0], gm, &q, 8, false),
+			 -GPU_EINVAL);
+	assert_true(vgpu_get_stats(V[0])->ap_detiled >= PAGES * 1024);
+}
+
+static void test_no_aperture_detiles_x(void **state)
+{
+	(void)state;
+	world(true);
+	detile_case(512, false);	/* one X tile wide */
+	detile_case(2048, false);	/* four: rows of 16 KiB */
+}
+
+static void test_no_aperture_detiles_y(void **state)
+{
+	(void)state;
+	world(true);
+	detile_case(128, true);		/* one Y tile wide */
+	detile_case(512, true);		/* four: rows of 16 KiB */
+}
+
+/* A page without a GGTT entry under the fence: ones, writes dropped;
+ * a fence over another vGPU's GM is not detiled for this one. */
+static void test_no_aperture_holes(void **state)
+{
+	struct evguest *a = &G[0];
+	uint64_t gm = a->low_base + 32 * 4096, q = 0;
 
 	(void)state;
 	world(true);
-	gm = a->low_base + 16 * 4096;
-	for (uint32_t x = 0; x < 4; x++) {
-		evg_ram_write32(a, 0x10000 + x * 4096, 0xa0000000u + x);
-		assert_int_equal(evg_bind(a, gm + x * 4096, 0x10000 + x * 4096), 0);
-	}
-	assert_int_equal(evg_fence(a, 0, gm, 4), 0);
-	assert_int_equal(vgpu_get_stats(V[0])->fence_pool_maps, 0);
-	/* The guest's range itself is what the hardware fence holds. */
-	assert_int_equal(hw_fence(V[0]->fence_base) & GEN6_FENCE_START_MASK, gm);
-	/* Its aperture pages still reach its own pages... */
-	assert_int_equal(evg_ap_read(a, gm + 4096, &word), 0);
-	assert_int_equal(word, 0xa0000001u);
-	/* ... and keep following its GGTT entries. */
-	evg_ram_write32(a, 0x20000, 0xa00000ffu);
-	assert_int_equal(evg_bind(a, gm, 0x20000), 0);
-	assert_int_equal(evg_ap_read(a, gm, &word), 0);
-	assert_int_equal(word, 0xa00000ffu);
-	assert_int_equal(evg_ap_hpa(a, gm), fake_hv_gpa_to_hpa(&MW->hv, 1,
-							       0x20000));
+	assert_int_equal(evg_bind(a, gm, RAM0), 0);
+	fence_raw(V[0], 0, fence_val(gm, 2, 128, true));
+	assert_int_equal(vgpu_aperture_rw(V[0], gm + 4096, &q, 8, false), 0);
+	assert_int_equal(q, ~0ull);
+	assert_int_equal(vgpu_aperture_rw(V[0], gm + 4096, &q, 8, true), 0);
+	assert_int_equal(vgpu_aperture_rw(V[0], gm + 8192, &q, 8, false),
+			 -GPU_EINVAL);
+	assert_int_equal(vgpu_aperture_rw(V[1], gm, &q, 8, false),
+			 -GPU_EINVAL);
 }
 
 static void test_fences_that_overrun_are_refused(void **state)
@@ -130,7 +215,9 @@ static void test_fences_that_overrun_are_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_no_aperture_keeps_the_ladder, teardown),
+		cmocka_unit_test_teardown(test_no_aperture_detiles_x, teardown),
+		cmocka_unit_test_teardown(test_no_aperture_detiles_y, teardown),
+		cmocka_unit_test_teardown(test_no_aperture_holes, teardown),
 		cmocka_unit_test_teardown(test_fences_that_overrun_are_refused, teardown),
 	};
 

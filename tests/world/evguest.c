@@ -78,6 +78,18 @@ uint64_t evg_ap_hpa(const struct evguest *g, uint64_t off)
 	return fake_hv_ept_hpa(&g->w->hv, g->vm, EVG_AP_GPA + off);
 }
 
+static int ap_rw(struct evguest *g, uint64_t off, uint32_t *val, bool write);
+
+/* What the hypervisor does with an access to an unmapped aperture page
+ * (hv/vm/exit_ept.c, hv/gpu/vgpu_dev.c): the vGPU maps it on demand, or
+ * the access is emulated (a fenced page detiled by the mediator). */
+static int ap_exit(struct evguest *g, uint64_t off, uint32_t *val, bool write)
+{
+	if (!vgpu_aperture_fault(g->v, off) && evg_ap_hpa(g, off))
+		return ap_rw(g, off, val, write);
+	return vgpu_aperture_rw(g->v, off, val, 4, write) ? -1 : 0;
+}
+
 /* The CPU's access through the EPT: RAM directly, or the host aperture
  * (then the GGTT translates, as for the fence pool). */
 static int ap_rw(struct evguest *g, uint64_t off, uint32_t *val, bool write)
@@ -86,8 +98,8 @@ static int ap_rw(struct evguest *g, uint64_t off, uint32_t *val, bool write)
 	struct gpu_hw *hw = &g->w->hw;
 	uint32_t *p;
 
-	if (!hpa)
-		return -1;
+	if (!hpa) /* an exit: mapped on demand, else emulated */
+		return ap_exit(g, off, val, write);
 	if (hpa >= hw->info.aperture_base &&
 	    hpa - hw->info.aperture_base < hw->info.aperture_size)
 		return gpu_hw_aperture_rw(hw, hpa - hw->info.aperture_base, val,
