@@ -40,3 +40,22 @@ LINUX_GUEST_FILES += $(LINUX_I915)
 
 .PHONY: linux-i915
 linux-i915: $(LINUX_I915)
+
+# The IGT variant (tests/igt/README.md): the i915 initramfs plus Debian's
+# IGT programs named in tests/igt/programs and the libraries they load
+# (tools/fetch-igt: apt-get download into $(IGT_DIR), cached), run by the
+# /init step `igt`. tests/emu/cases/linux-igt-bochs boots it.
+IGT_DIR := $(LINUX_GUEST)/igt
+LINUX_IGT := $(LINUX_GUEST)/initramfs-igt.cpio
+
+$(LINUX_IGT): tools/fetch-igt tests/igt/programs $(LINUX_I915)
+	@tools/fetch-igt $(IGT_DIR) tests/igt/programs > $(IGT_DIR).files
+	@tools/mkinitramfs-i915 $(firstword $(wildcard $(LINUX_GUEST)/debs/linux-image-*.deb)) \
+		$(LINUX_GUEST)/busybox tools/linux-i915-init $@ \
+		$(DRM_CLIENT)=bin/g9hv-drm-client tests/igt/programs=etc/igt/programs \
+		$$(cat $(IGT_DIR).files)
+
+LINUX_GUEST_FILES += $(LINUX_IGT)
+
+.PHONY: linux-igt
+linux-igt: $(LINUX_IGT)
