@@ -72,7 +72,9 @@ void vgpu_cfg_init(struct vgpu *v)
 	put16(v, GEN9_PCI_SUBSYS_VENDOR, PCI_VENDOR_ID_INTEL);
 	put16(v, GEN9_PCI_SUBSYS_ID, info->device_id);
 	put8(v, GEN9_PCI_CAP_PTR, CFG_CAP_VNDR);
-	put8(v, 0x3d, 0x01); /* INTA#, unused: only MSI is injected */
+	/* Interrupt pin 0: the vGPU has no INTx line (only MSI is injected), so
+	 * the guest looks for no routing of one (Linux: "PCI INT A: no GSI"). */
+	put8(v, 0x3d, 0x00);
 	/* Vendor-specific capability (CAPID0 on hardware), 12 bytes. */
 	put8(v, CFG_CAP_VNDR, 0x09);
 	put8(v, CFG_CAP_VNDR + 1, GEN9_PCI_MSI_CAP);

@@ -9,6 +9,8 @@
 #define PCI_COMMAND	0x04
 #define PCI_CMD_IO	0x1u
 #define PCI_CMD_MEM	0x2u
+#define PCI_CLASS	0x08	/* dword: base class in bits 24-31 */
+#define PCI_CLASS_DISPLAY 0x03u
 #define PCI_HEADER	0x0c	/* dword: header type in bits 16-22 */
 #define PCI_BAR0	0x10
 #define PCI_NR_BARS	6	/* of a type 0 header */
@@ -144,13 +146,24 @@ static void program(struct vm *vm, const struct fw_bar *b)
 				  (uint32_t)(b->at >> 32));
 }
 
+/* A display controller keeps decoding off. This firmware runs no option
+ * ROM, so no VGA BIOS was shadowed at 0xC0000; but Linux takes a display
+ * controller that decodes at boot for the boot VGA device whose ROM is
+ * that shadow (pci_fixup_video), and its driver then reads zeros there
+ * ("Invalid PCI ROM header signature"). The driver turns decoding on
+ * when it enables the device, as it does for any secondary adapter. */
+static bool keeps_decode_off(struct vm *vm, uint32_t bdf)
+{
+	return vpci_config_read(vm, bdf, PCI_CLASS) >> 24 == PCI_CLASS_DISPLAY;
+}
+
 /* Decoding on for each function with a placed BAR of that kind. */
 static void enable(struct vm *vm, const struct fw_bar *bars, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t cmd;
 
-		if (!bars[i].at)
+		if (!bars[i].at || keeps_decode_off(vm, bars[i].bdf))
 			continue;
 		cmd = vpci_config_read(vm, bars[i].bdf, PCI_COMMAND) & 0xffff;
 		cmd |= is_io(&bars[i]) ? PCI_CMD_IO : PCI_CMD_MEM;

@@ -36,11 +36,13 @@ static uint32_t gpu_cfg[16];
 static uint32_t bar_mask[6];
 static unsigned gpu_writes;
 
+static uint32_t gpu_class = 0x03000000u;	/* VGA-compatible display */
+
 static void gpu_reset(uint64_t bar2_size)
 {
 	memset(gpu_cfg, 0, sizeof(gpu_cfg));
 	gpu_cfg[0] = 0x19128086u;
-	gpu_cfg[2] = 0x03000000u;
+	gpu_cfg[2] = gpu_class;
 	gpu_cfg[4] = 0x4;		/* BAR0: 64-bit memory */
 	gpu_cfg[6] = 0xc;		/* BAR2: 64-bit prefetchable */
 	gpu_cfg[8] = 0x1;		/* BAR4: I/O */
@@ -105,8 +107,9 @@ static void boot(uint64_t mem, bool linux_guest, uint64_t bar2_size)
 	vpci_fw_assign(&vm);
 }
 
-/* Largest first, naturally aligned, inside the DSDT's windows; decoding
- * on; the flag bits kept; one console line per BAR. */
+/* Largest first, naturally aligned, inside the DSDT's windows; the flag
+ * bits kept; one console line per BAR; a display controller's decoding
+ * left off (no VGA BIOS ran: Linux must not look for its shadowed ROM). */
 static void test_places_like_firmware(void **state)
 {
 	(void)state;
@@ -116,13 +119,24 @@ static void test_places_like_firmware(void **state)
 	assert_int_equal(gpu_cfg[4] & 0xf, 0x4);
 	assert_int_equal(gpu_cfg[6] & 0xf, 0xc);
 	assert_int_equal(gpu_cfg[8], VACPI_PCI_IO_FW_BASE | 1);
-	assert_int_equal(gpu_cfg[1] & 0x3, 0x3);	/* memory + I/O */
+	assert_int_equal(gpu_cfg[1] & 0x3, 0);	/* display: decode off */
 	assert_non_null(strstr(printed, "vm 'lx': firmware: PCI 00:02.0 BAR2 "
 			       "[mem 0xc0000000-0xcfffffff 64bit]\n"));
 	assert_non_null(strstr(printed, "BAR0 [mem 0xd0000000-0xd0ffffff "
 			       "64bit]\n"));
 	assert_non_null(strstr(printed, "BAR4 [io 0x1000-0x103f]\n"));
 	assert_null(strstr(printed, "00:00.0"));	/* no BARs there */
+}
+
+/* Any other function decodes what was placed, memory and I/O. */
+static void test_other_class_decodes(void **state)
+{
+	(void)state;
+	gpu_class = 0x02000000u;	/* a network controller */
+	boot(128u << 20, true, 256u << 20);
+	gpu_class = 0x03000000u;
+	assert_int_equal(bar(2), VACPI_PCI_MEM_BASE);
+	assert_int_equal(gpu_cfg[1] & 0x3, 0x3);	/* memory + I/O */
 }
 
 /* The raw test image places its own BARs: nothing is touched. */
@@ -164,6 +178,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_places_like_firmware),
+		cmocka_unit_test(test_other_class_decodes),
 		cmocka_unit_test(test_leaves_test_guests_alone),
 		cmocka_unit_test(test_ram_over_window),
 		cmocka_unit_test(test_bar_too_big),
