@@ -17,6 +17,7 @@
  * batches"). The model applies this on every engine, the blitter
  * included, i.e. the PRM's rule, not the weaker behaviour of real Gen9
  * blitters (CVE-2019-0155), which the scanner covers. */
+#include "gpu/model/alu.h"
 #include "gpu/model/model_internal.h"
 
 static bool cs_privileged(const struct gen9_model_engine *e)
@@ -398,6 +399,41 @@ static enum cs_result mi_copy_mem_mem(struct cs_cmd *c)
 	return mem_write(c, dst, dg, &v, 4);
 }
 
+/* MI_MATH (gpu/model/alu.h): the instructions after the header run in
+ * order on the engine's CS_GPRs; the length comes from the header like
+ * any command's. SRCA, SRCB, ACCU and the flags start clear in every
+ * command: they are in no context image (gpu/hw/gen9_ctx_image.h), so a
+ * program cannot keep them across commands, and i915 and Mesa always load
+ * before they compute. An instruction Gen9 does not define changes
+ * nothing and is counted. GPRs are per-context state any batch may
+ * write (gen9_nonpriv_fixed_reg), so privilege does not apply. */
+static enum cs_result mi_math(struct cs_cmd *c)
+{
+	uint32_t base = c->e->base, i, lo, hi;
+	struct gen9_alu a = { { 0 }, 0, 0, 0, false, false };
+
+	for (i = 0; i < GEN9_ALU_GPRS; i++)
+		a.gpr[i] = ((uint64_t)mreg(c->m, GEN9_CS_GPR(base, i) + 4) << 32) |
+			   mreg(c->m, GEN9_CS_GPR(base, i));
+	for (i = 1; i < c->len; i++) {
+		uint32_t instr;
+
+		if (cs_fetch(c, i, &instr))
+			return CS_FAULT;
+		if (!gen9_alu_exec(&a, instr))
+			c->e->stats.math_undefined++;
+	}
+	for (i = 0; i < GEN9_ALU_GPRS; i++) {
+		lo = (uint32_t)a.gpr[i];
+		hi = (uint32_t)(a.gpr[i] >> 32);
+		if (mreg(c->m, GEN9_CS_GPR(base, i)) != lo)
+			mreg_set(c->m, GEN9_CS_GPR(base, i), lo);
+		if (mreg(c->m, GEN9_CS_GPR(base, i) + 4) != hi)
+			mreg_set(c->m, GEN9_CS_GPR(base, i) + 4, hi);
+	}
+	return CS_NEXT;
+}
+
 static enum cs_result mi_execute(struct cs_cmd *c)
 {
 	switch (MI_OPCODE(c->dw0)) {
@@ -436,6 +472,8 @@ static enum cs_result mi_execute(struct cs_cmd *c)
 		return mi_semaphore_wait(c);
 	case MI_OP_COPY_MEM_MEM:
 		return mi_copy_mem_mem(c);
+	case MI_OP_MATH:
+		return mi_math(c);
 	default:
 		c->e->stats.skipped++;
 		return CS_NEXT;

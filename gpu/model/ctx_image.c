@@ -15,7 +15,10 @@
 
 /* State-page registers the model does not take from an image: MI_MODE
  * carries the host's STOP_RING handshake and the idle status, and
- * RING_TIMESTAMP is the free-running clock (regs.c computes both on read). */
+ * RING_TIMESTAMP is the free-running clock (regs.c computes both on read).
+ * CTX_TIMESTAMP (0x3a8) is the context's own clock: taken from the image
+ * at load, counting at the command-streamer rate while the context is on
+ * the engine, frozen and written back at switch-out (model_ctx_ts_*). */
 static bool host_owned(uint16_t rel)
 {
 	return rel == 0x09c || rel == 0x358;
@@ -52,10 +55,14 @@ static void blocks_load(struct gen9_model *m, struct gen9_model_engine *e,
 
 	gen9_ctx_blocks(e->id, b);
 	for (k = first; k < GEN9_CTX_BLOCKS; k++)
-		for (i = 0; i < b[k].n; i++)
-			if (!host_owned(b[k].regs[i]))
-				mreg_set(m, e->base + b[k].regs[i],
-					 st ? st[b[k].at + 2 + 2 * i] : 0);
+		for (i = 0; i < b[k].n; i++) {
+			uint32_t v = st ? st[b[k].at + 2 + 2 * i] : 0;
+
+			if (b[k].regs[i] == 0x3a8)
+				model_ctx_ts_write(m, e, v);
+			else if (!host_owned(b[k].regs[i]))
+				mreg_set(m, e->base + b[k].regs[i], v);
+		}
 }
 
 static void blocks_save(struct gen9_model *m, struct gen9_model_engine *e,
@@ -72,10 +79,38 @@ static void blocks_save(struct gen9_model *m, struct gen9_model_engine *e,
 
 			if (rel == 0x244 || rel == 0x09c)
 				continue; /* the driver's, as loaded */
-			if (rel == 0x358 || rel == 0x3a8)
+			if (rel == 0x358)
 				v = (uint32_t)model_timestamp(m);
+			else if (rel == 0x3a8)
+				v = model_ctx_ts_read(m, e);
 			st[b[k].at + 2 + 2 * i] = v;
 		}
+}
+
+uint32_t model_ctx_ts_read(const struct gen9_model *m,
+			   const struct gen9_model_engine *e)
+{
+	if (!e->ctx_ts_live)
+		return e->ctx_ts;
+	return e->ctx_ts + (uint32_t)(model_timestamp(m) - e->ctx_ts_at);
+}
+
+/* From an image load, a command or the CPU: the clock counts from here
+ * while the engine runs a context, and holds the value when it is idle. */
+void model_ctx_ts_write(struct gen9_model *m, struct gen9_model_engine *e,
+			uint32_t val)
+{
+	e->ctx_ts = val;
+	e->ctx_ts_at = model_timestamp(m);
+	e->ctx_ts_live = e->active;
+	mreg_set(m, e->base + 0x3a8, val);
+}
+
+void model_ctx_ts_stop(struct gen9_model *m, struct gen9_model_engine *e)
+{
+	e->ctx_ts = model_ctx_ts_read(m, e);
+	e->ctx_ts_live = false;
+	mreg_set(m, e->base + 0x3a8, e->ctx_ts);
 }
 
 int model_ctx_image_load(struct gen9_model *m, struct gen9_model_engine *e,

@@ -180,6 +180,8 @@ void model_engine_reset(struct gen9_model *m, struct gen9_model_engine *e)
 	memset(&e->ctx, 0, sizeof(e->ctx));
 	memset(&e->fault, 0, sizeof(e->fault));
 	memset(&e->blt_resume, 0, sizeof(e->blt_resume));
+	e->ctx_ts = 0;
+	e->ctx_ts_live = false;
 	e->epoch++;
 	e->stats.resets++;
 	/* The engine's registers return to their defaults; a driver

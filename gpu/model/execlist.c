@@ -104,6 +104,7 @@ static int ctx_reload_tail(struct gen9_model *m, struct gen9_model_engine *e)
  * (ctx_image.c) unless it asked for no save. */
 static void ctx_save(struct gen9_model *m, struct gen9_model_engine *e)
 {
+	model_ctx_ts_stop(m, e); /* the context's clock stops with it */
 	if (e->ctx.ctx_ctrl & CTX_CTRL_ENGINE_CTX_SAVE_INHIBIT)
 		return;
 	model_ctx_image_save(m, e);

@@ -102,6 +102,8 @@ struct gen9_model_engine_stats {
 	uint64_t blit_pixels;
 	uint64_t blit_yields; /* blits cut at a poll's byte budget */
 	uint64_t cond_ends; /* batches ended by MI_CONDITIONAL_BATCH_BUFFER_END */
+	/* MI_MATH instructions Gen9 does not define (alu.c), no effect */
+	uint64_t math_undefined;
 	/* contexts switched out at an arbitration point for a pending pair
 	 * (execlist.c: model_arbitrate) */
 	uint64_t preemptions;
@@ -136,6 +138,12 @@ struct gen9_model_engine {
 	 * context load) */
 	bool arb_off;
 	bool hung;
+	/* CTX_TIMESTAMP (base + 0x3a8): ctx_ts at command-streamer tick
+	 * ctx_ts_at, counting while ctx_ts_live (a context is loaded);
+	 * ctx_image.c */
+	uint32_t ctx_ts;
+	uint64_t ctx_ts_at;
+	bool ctx_ts_live;
 	struct gen9_model_fault fault;
 	uint32_t epoch; /* bumped by reset / context switch */
 	/* A blit moves at most cfg.blt_bytes_per_poll per poll; one cut

@@ -72,6 +72,9 @@ static void reset_registers(struct gen9_model *m)
 	 * The model's choice; the fuse values are not in gen9.md. */
 	mreg_set(m, GEN8_FUSE2, (1u << 25) | (1u << 23));
 	mreg_set(m, GEN6_DSMBASE, (uint32_t)m->cfg.stolen_base);
+	/* what the BIOS leaves on Skylake: i915 derives the timestamp
+	 * frequency it reports from it (model_internal.h MODEL_CS_TS_MHZ) */
+	mreg_set(m, CTC_MODE, MODEL_CTC_MODE_RESET);
 }
 
 int gen9_model_init(struct gen9_model *m, const struct gen9_model_config *cfg,

@@ -98,6 +98,14 @@ bool model_arbitrate(struct gen9_model *m, struct gen9_model_engine *e);
 int model_ctx_image_load(struct gen9_model *m, struct gen9_model_engine *e,
 			 uint32_t lrca, uint32_t *st, uint64_t *fault_at);
 void model_ctx_image_save(struct gen9_model *m, struct gen9_model_engine *e);
+/* CTX_TIMESTAMP: its value now; a write (LRI/LRR/MMIO) sets it and it
+ * counts on from there if the context runs; stop freezes it (switch-out,
+ * reset). */
+uint32_t model_ctx_ts_read(const struct gen9_model *m,
+			   const struct gen9_model_engine *e);
+void model_ctx_ts_write(struct gen9_model *m, struct gen9_model_engine *e,
+			uint32_t val);
+void model_ctx_ts_stop(struct gen9_model *m, struct gen9_model_engine *e);
 
 /* engine.c */
 void model_engine_run(struct gen9_model *m, struct gen9_model_engine *e);
@@ -129,11 +137,19 @@ enum cs_result cs_blit(struct cs_cmd *c);
 /* engine.c: graphics address of the command being executed (ACTHD) */
 uint64_t model_cs_addr(const struct gen9_model_engine *e);
 
-/* timestamps: SKL command-streamer clock 12 MHz (i915 gen9 default
- * cs_timestamp_frequency for SKL; not in gen9.md). */
+/* The command-streamer clock: 12 MHz, Skylake's. i915 does not assume
+ * it: on Gen9 (not LP) it reads CTC_MODE and takes 24 MHz >> (3 - the
+ * shift field, bits 2:1) unless the source bit (0) selects the divide
+ * logic (Linux gt/intel_gt_clock_utils.c read_clock_frequency), and
+ * reports that as I915_PARAM_CS_TIMESTAMP_FREQUENCY, which IGT uses to
+ * turn nanoseconds into RING_TIMESTAMP / CTX_TIMESTAMP ticks (gem_wsim
+ * ns_to_ctx_ticks). model.c therefore resets CTC_MODE to crystal source,
+ * shift 2: 24 MHz >> 1 = MODEL_CS_TS_MHZ. */
+#define MODEL_CS_TS_MHZ 12u
+#define MODEL_CTC_MODE_RESET (2u << 1)
 static inline uint64_t model_timestamp(const struct gen9_model *m)
 {
-	return m->now_us * 12;
+	return m->now_us * MODEL_CS_TS_MHZ;
 }
 
 #endif

@@ -87,6 +87,8 @@ static uint32_t engine_read(struct gen9_model *m, struct gen9_model_engine *e,
 		return (uint32_t)model_timestamp(m);
 	case 0x35c:
 		return (uint32_t)(model_timestamp(m) >> 32);
+	case 0x3a8: /* CTX_TIMESTAMP: the running context's clock */
+		return model_ctx_ts_read(m, e);
 	default:
 		return mreg(m, off);
 	}
@@ -142,6 +144,9 @@ static void engine_write(struct gen9_model *m, struct gen9_model_engine *e,
 		return;
 	case 0x0a8: /* RING_IMR */
 		mreg_set(m, off, val);
+		return;
+	case 0x3a8:
+		model_ctx_ts_write(m, e, val);
 		return;
 	default:
 		break;
