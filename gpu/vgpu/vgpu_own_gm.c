@@ -247,6 +247,8 @@ void vgpu_sbb_release(struct vgpu *v, struct workload *w)
 	struct sbb_pool *p = &v->sbb;
 	int32_t i = w->sbb_n ? w->sbb_first : -1;
 
+	/* Watched runs point into these pages: they go first. */
+	bbw_release(v, w);
 	while (i >= 0) {
 		int32_t next = p->pg[i].next;
 
