@@ -41,9 +41,13 @@
  * starts are refused). With one, the loop is made in the copies: the
  * chain jumps to the copy of the batch it named, which was scanned from
  * that very address, so the GPU loops over checked bytes only (IGT's
- * spinner; docs/gpu-spinner.md). Without one it would repeat for ever
- * and counts as more starts than SCAN_MAX_BATCHES at once, before its
- * body is copied again. */
+ * spinner; docs/gpu-spinner.md). Without one only the guest's CPU can
+ * end it, by rewriting one of its commands (gem_busy): a first-level
+ * user loop is then made the same way and its guest pages watched while
+ * it is on the GPU (vgpu_bb_watch.c mirrors a MI_BATCH_BUFFER_END
+ * written over a command into the copy, nothing else); any other such
+ * loop, or one beyond the vGPU's watch slots, counts as more starts
+ * than SCAN_MAX_BATCHES at once, before its body is copied again. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 
