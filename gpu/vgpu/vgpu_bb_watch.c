@@ -118,6 +118,17 @@ void bbw_release(struct vgpu *v, struct workload *w)
 	}
 }
 
+/* The vGPU goes away: work abandoned on the GPU still holds runs, whose
+ * pages are unprotected with the pool (vgpu_sbb_fini). */
+void bbw_fini(struct vgpu *v)
+{
+	struct workload all;
+
+	memset(&all, 0, sizeof(all));
+	all.bbw_mask = v->bbw_used;
+	bbw_release(v, &all);
+}
+
 /* ---- guest stores ----------------------------------------------------------- */
 
 /* The copy's dword is what the command streamer fetches next time round

@@ -166,6 +166,7 @@ void vgpu_sbb_fini(struct vgpu *v)
 
 	if (!p->pg)
 		return;
+	bbw_fini(v); /* watched runs point into the pages */
 	/* Every page, also those of work abandoned on the GPU. */
 	for (i = 0; i < p->budget; i++)
 		if (p->pg[i].va)

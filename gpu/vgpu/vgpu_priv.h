@@ -923,6 +923,7 @@ bool bbw_note(struct vgpu *v, uint32_t *nsegs, bool brk, uint64_t gfn,
 int bbw_commit(struct vgpu *v, struct workload *w, uint32_t first,
 	       uint32_t end);
 void bbw_release(struct vgpu *v, struct workload *w);
+void bbw_fini(struct vgpu *v);
 bool bbw_holds(const struct vgpu *v, uint64_t gfn);
 void bbw_page_write(struct vgpu *v, uint64_t gpa, uint32_t len);
 bool spt_gfn_strict(struct vgpu *v, uint64_t gfn);

@@ -384,6 +384,24 @@ static void test_unended_loop_fails_only_its_request(void **state)
 	assert_false(fake_hv_is_wp(&e->mw.hv, q->vm, q->batch_gpa));
 }
 
+/* The vGPU goes away with a watched loop still on the GPU (work it
+ * abandons there keeps its pool pages until the pool goes): no page is
+ * left protected. */
+static void test_destroy_while_watched(void **state)
+{
+	struct env *e = *state;
+	struct guest *q = &e->gu[0];
+
+	emit_gem_busy(q);
+	submit_at(q, GEN9_RCS0, 0);
+	service(e, 20);
+	still_busy(q, GEN9_RCS0);
+	assert_true(fake_hv_is_wp(&e->mw.hv, q->vm, q->batch_gpa));
+	mw_stop(&e->mw);
+	assert_false(fake_hv_is_wp(&e->mw.hv, q->vm, q->batch_gpa));
+	assert_int_equal(fake_hv_nr_wp(&e->mw.hv, q->vm), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +410,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_watch_slots_are_capped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_vms_each_ended_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unended_loop_fails_only_its_request, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_destroy_while_watched, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
