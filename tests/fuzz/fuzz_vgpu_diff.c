@@ -524,7 +524,12 @@ static void bb_write(uint32_t i, uint32_t dw)
 {
 	uint64_t at = i < 2048 ? D.bb_gpa + 4ull * i : D.gbb_gpa + 4ull * (i - 2048);
 
-	gi_write32(&D.e->ga, at, fzd_word(dw));
+	uint32_t val = fzd_word(dw);
+
+	/* The guest's CPU store: reported to the mediator when the page is
+	 * write-protected, as the hypervisor does (a page table, or a
+	 * looped batch the mediator watches: vgpu_bb_watch.c). */
+	fake_hv_guest_store(&D.e->hv, 1, at, &val, 4);
 }
 
 /* FZD_PROFILE=1: one line per input on stderr - ns, commands the
