@@ -684,6 +684,12 @@ static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)
 		return reject(s, -GPU_EPERM, hdr, target, "batch nesting too deep");
 	if (!ppgtt && !vgpu_gm_valid(s->v, target, 4))
 		return reject(s, -GPU_EPERM, hdr, target, "batch outside the vGPU");
+	if (cur->kind == SRC_RING) {
+		/* A loop's body lies within one entry from the ring: runs
+		 * recorded before it are never needed again. */
+		s->nsegs = 0;
+		s->segs_lost = false;
+	}
 	seen = seen_start(s, level, level > s->depth, target, ppgtt, &again);
 	if (again)
 		return loop_back(s, hdr, len, target, seen);
