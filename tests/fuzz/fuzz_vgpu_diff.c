@@ -469,6 +469,10 @@ static uint64_t fzd_reset(void)
 		e->hv.now += e->gvt->p.hang_timeout_ns + 1;
 		gvt_poll(e->gvt);
 	}
+	/* A user hang holds the vGPU off the GPU as long as it held it
+	 * (vgpu_sched.c user_hang): a fresh world has no such debt. Loops
+	 * the CPU never ends (gem_busy's, watched) reach the hang path. */
+	e->a->hold_until = 0;
 	gi_mmio_write(g, GEN6_GDRST, dom, 4);
 	/* The batch pools keep pages backed at rest: back to none, as built
 	 * (their GGTT entries are part of the world an input sees). */
