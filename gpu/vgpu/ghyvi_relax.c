@@ -123,7 +123,7 @@ static void protect(struct vgpu *v, uint64_t gfn, bool on)
 
 	if (on)
 		hv->ops->wp_page(hv->ctx, v->vm, gfn << 12);
-	else
+	else if (!bbw_holds(v, gfn)) /* a watched batch page (vgpu_bb_watch.c) */
 		hv->ops->unwp_page(hv->ctx, v->vm, gfn << 12);
 	vgpu_time_add(v, &v->stats.ns_ept, t0);
 	v->stats.wp_changes++;

@@ -8,7 +8,7 @@
  *
  *   PCI config space  -> vgpu_cfg_read / vgpu_cfg_write
  *   BAR0 (16 MiB)     -> vgpu_mmio_read / vgpu_mmio_write
- *   write-protected guest page-table pages -> vgpu_page_write
+ *   write-protected guest pages (page tables, looped batches) -> vgpu_page_write
  *   timer / physical GPU interrupt -> gvt_poll
  *
  * What a stock i915 guest expects is in ../shared/specs/i915-guest.md
@@ -202,6 +202,14 @@ struct vgpu_stats {
 	 * conditional batch end on the way, made a loop in the copies (IGT's
 	 * spinner; vgpu_cmd_scan.c loop_back) */
 	uint64_t scan_loops;
+	/* loops with no conditional end (gem_busy's batch), run while the
+	 * guest pages of their body are write-protected (vgpu_bb_watch.c):
+	 * accepted; refused because the vGPU's watch slots were full; guest
+	 * stores of MI_BATCH_BUFFER_END over a command, mirrored into the
+	 * copy (one per copy dword ended); other stores to a watched page,
+	 * which change nothing the GPU runs */
+	uint64_t loops_watched, loops_watch_full;
+	uint64_t batch_ends_mirrored, batch_writes_ignored;
 	uint64_t workloads_rejected;
 	uint64_t user_faults; /* user batches refused: their request failed */
 	/* shadow batch pool (per VM budget): pages backed now and at most,
@@ -497,7 +505,8 @@ int vgpu_mmio_write(struct vgpu *v, uint64_t off, uint64_t val,
 		    unsigned int size);
 
 /* The guest stored len bytes at gpa inside a page this vGPU write-protected
- * (hv_ops wp_page). The bytes are already in guest memory. */
+ * (hv_ops wp_page): a shadowed page table, or a batch a running loop
+ * depends on (vgpu_bb_watch.c). The bytes are already in guest memory. */
 int vgpu_page_write(struct vgpu *v, uint64_t gpa, const void *data,
 		    size_t len);
 

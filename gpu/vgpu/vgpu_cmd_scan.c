@@ -41,9 +41,13 @@
  * starts are refused). With one, the loop is made in the copies: the
  * chain jumps to the copy of the batch it named, which was scanned from
  * that very address, so the GPU loops over checked bytes only (IGT's
- * spinner; docs/gpu-spinner.md). Without one it would repeat for ever
- * and counts as more starts than SCAN_MAX_BATCHES at once, before its
- * body is copied again. */
+ * spinner; docs/gpu-spinner.md). Without one only the guest's CPU can
+ * end it, by rewriting one of its commands (gem_busy): a first-level
+ * user loop is then made the same way and its guest pages watched while
+ * it is on the GPU (vgpu_bb_watch.c mirrors a MI_BATCH_BUFFER_END
+ * written over a command into the copy, nothing else); any other such
+ * loop, or one beyond the vGPU's watch slots, counts as more starts
+ * than SCAN_MAX_BATCHES at once, before its body is copied again. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 
@@ -86,6 +90,13 @@ struct scanner {
 	/* MI_CONDITIONAL_BATCH_BUFFER_ENDs that can end their batch (Compare
 	 * Semaphore set) scanned so far: a loop needs one in its body. */
 	uint32_t cond_exits;
+	/* Runs of user batch copies recorded (v->scan_segs, vgpu_bb_watch.c)
+	 * so a loop with no conditional end can be watched; seg_break: a
+	 * copy began since the last; segs_lost: the list overflowed. */
+	uint32_t nsegs;
+	bool seg_break, segs_lost;
+	uint64_t hdr_page, hdr_gpa; /* last page a header was found in */
+	bool hdr_valid;
 };
 
 _Static_assert(sizeof(((struct vgpu *)0)->scan_seen) ==
@@ -580,7 +591,32 @@ static struct scan_seen *seen_start(struct scanner *s, int level,
 	seen[s->nseen].key = key;
 	seen[s->nseen].gm = 0;
 	seen[s->nseen].exits = s->cond_exits;
+	seen[s->nseen].segs = s->nsegs;
 	return &seen[s->nseen++];
+}
+
+/* A loop with no conditional end: only the guest's CPU can end it, by
+ * writing MI_BATCH_BUFFER_END over one of its commands (gem_busy). It
+ * runs while the guest pages of its body are watched (vgpu_bb_watch.c):
+ * a user batch at the first level only, so that an end mirrored into
+ * any copy of the body returns to something scanned (the ring after
+ * the batch start, or a first-level copy after its call). A kernel
+ * batch never loops; a second-level loop's end would return into a
+ * first-level copy scanned only up to the call. Beyond the vGPU's
+ * watch slots, refused as before: only its request fails. */
+static int watch_loop(struct scanner *s, uint32_t hdr, uint64_t target,
+		      const struct scan_seen *at)
+{
+	if (s->depth != 1 || !nonpriv(s) || s->segs_lost)
+		return reject(s, -GPU_E2BIG, hdr, target,
+			      "too many batch starts (the chain loops)");
+	if (bbw_commit(s->v, s->w, at->segs, s->nsegs)) {
+		s->v->stats.loops_watch_full++;
+		return reject(s, -GPU_E2BIG, hdr, target,
+			      "loop with no conditional end: too many batch pages to watch");
+	}
+	s->v->stats.loops_watched++;
+	return 0;
 }
 
 /* A chain back to a batch this level started before (`at`). Everything
@@ -598,9 +634,13 @@ static struct scan_seen *seen_start(struct scanner *s, int level,
 static int loop_back(struct scanner *s, uint32_t hdr, uint32_t len,
 		     uint64_t target, const struct scan_seen *at)
 {
+	int ret = 0;
+
 	if (s->cond_exits == at->exits)
-		return reject(s, -GPU_E2BIG, hdr, target,
-			      "too many batch starts (the chain loops)");
+		ret = watch_loop(s, hdr, target, at);
+	if (ret)
+		return ret;
+	s->seg_break = true;
 	copy_done(s, &s->lvl[s->depth], len);
 	patch(s, 0, hdr & ~MI_BATCH_PPGTT);
 	patch(s, 1, at->gm);
@@ -644,6 +684,12 @@ static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)
 		return reject(s, -GPU_EPERM, hdr, target, "batch nesting too deep");
 	if (!ppgtt && !vgpu_gm_valid(s->v, target, 4))
 		return reject(s, -GPU_EPERM, hdr, target, "batch outside the vGPU");
+	if (cur->kind == SRC_RING) {
+		/* A loop's body lies within one entry from the ring: runs
+		 * recorded before it are never needed again. */
+		s->nsegs = 0;
+		s->segs_lost = false;
+	}
 	seen = seen_start(s, level, level > s->depth, target, ppgtt, &again);
 	if (again)
 		return loop_back(s, hdr, len, target, seen);
@@ -655,6 +701,7 @@ static int bb_start(struct scanner *s, uint32_t hdr, uint32_t len)
 		s->top_ppgtt = ppgtt;
 	}
 	memset(&copy, 0, sizeof(copy));
+	s->seg_break = true;
 	ret = copy_begin(s, &copy, ppgtt);
 	if (ret)
 		return reject(s, ret, hdr, target, pool_why(ret));
@@ -809,6 +856,38 @@ static int rc_cmd(struct scanner *s, uint32_t hdr, uint32_t len)
 	return 0;
 }
 
+/* Record where the current command's header is, in the guest page and
+ * in the copy, for a loop that may need watching. User batches only:
+ * they are all such a loop can run (watch_loop). The header was just
+ * read, so its page translates (the read's own translation is reused
+ * when it is still the last one). */
+static void note_header(struct scanner *s)
+{
+	const struct scan_src *src = &s->lvl[s->depth];
+	uint64_t page = src->addr & ~0xfffull;
+	uint32_t o = (uint32_t)(src->addr - src->start);
+	int32_t at = (int32_t)(src->seg_off + (o - src->seg_src));
+	uint32_t in = (uint32_t)(src->addr & 0xfff);
+
+	if (!src->ppgtt || s->segs_lost)
+		return;
+	if (!s->hdr_valid || s->hdr_page != page) {
+		if (s->cache_valid && s->cache_page == page)
+			s->hdr_gpa = s->cache_gpa;
+		else if (vgpu_ppgtt_gva_to_gpa(s->v, s->root_gpa, page,
+						&s->hdr_gpa)) {
+			s->segs_lost = true;
+			return;
+		}
+		s->hdr_page = page;
+		s->hdr_valid = true;
+	}
+	if (!bbw_note(s->v, &s->nsegs, s->seg_break, s->hdr_gpa >> 12,
+		      src->page, at - (int32_t)in, in / 4))
+		s->segs_lost = true;
+	s->seg_break = false;
+}
+
 static int scan_one(struct scanner *s)
 {
 	uint32_t hdr, len;
@@ -829,6 +908,7 @@ static int scan_one(struct scanner *s)
 		ret = fit_command(s, len);
 		if (ret)
 			return reject(s, ret, hdr, s->lvl[s->depth].addr, pool_why(ret));
+		note_header(s);
 	}
 	if (s->lvl[s->depth].kind == SRC_RING && 4 * len > s->lvl[0].left)
 		return reject(s, -GPU_EINVAL, hdr, 0, "command runs past the tail");

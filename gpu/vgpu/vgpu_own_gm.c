@@ -166,6 +166,7 @@ void vgpu_sbb_fini(struct vgpu *v)
 
 	if (!p->pg)
 		return;
+	bbw_fini(v); /* watched runs point into the pages */
 	/* Every page, also those of work abandoned on the GPU. */
 	for (i = 0; i < p->budget; i++)
 		if (p->pg[i].va)
@@ -247,6 +248,8 @@ void vgpu_sbb_release(struct vgpu *v, struct workload *w)
 	struct sbb_pool *p = &v->sbb;
 	int32_t i = w->sbb_n ? w->sbb_first : -1;
 
+	/* Watched runs point into these pages: they go first. */
+	bbw_release(v, w);
 	while (i >= 0) {
 		int32_t next = p->pg[i].next;
 

@@ -517,10 +517,12 @@ static void page_write_one(struct vgpu *v, uint64_t gpa, uint32_t len)
 
 	n = spts_on(v, gpa >> 12, found, SPT_PML4);
 	if (!n) {
-		/* A protection we no longer need (raced with an untrack). */
+		/* A protection we no longer need (raced with an untrack),
+		 * unless a looped batch is watched there. */
 		const struct hv_if *hv = &v->gvt->hv;
 
-		hv->ops->unwp_page(hv->ctx, v->vm, gpa);
+		if (!bbw_holds(v, gpa >> 12))
+			hv->ops->unwp_page(hv->ctx, v->vm, gpa);
 		return;
 	}
 	for (k = 0; k < n; k++)
@@ -543,6 +545,8 @@ int vgpu_page_write(struct vgpu *v, uint64_t gpa, const void *data,
 
 		if (n > len)
 			n = (uint32_t)len;
+		/* A page may hold a looped batch and a page table. */
+		bbw_page_write(v, gpa, n);
 		page_write_one(v, gpa, n);
 		gpa += n;
 		len -= n;

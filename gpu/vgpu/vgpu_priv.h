@@ -224,6 +224,9 @@ struct workload {
 	 * engine's ring empty): they count against the budget with its
 	 * batches, so a request the two together cannot fit fails alone. */
 	uint32_t sring_pages;
+	/* Watched runs of its looped batches (v->bbw), released with its
+	 * pool pages (vgpu_bb_watch.c). */
+	uint32_t bbw_mask;
 };
 
 /* Virtual execlist: two slots, each an ELSP pair (gvt features §8). */
@@ -287,6 +290,21 @@ struct scan_seen {
 	uint64_t key;
 	uint32_t gm;
 	uint32_t exits;
+	uint32_t segs; /* watch runs the scan had recorded by then */
+};
+
+/* A run of a user batch's copy (vgpu_bb_watch.c): the source bytes of
+ * guest page gfn lie in pool page `page` at their page offset + delta,
+ * and hdr marks which source dwords the scanner decoded as command
+ * headers. Recorded while scanning; kept (watched) while a loop with no
+ * conditional end runs over it. */
+#define VGPU_SCAN_SEGS 64 /* runs one scan records */
+#define VGPU_BBW_MAX 32   /* runs a vGPU watches at once */
+struct bbw_seg {
+	uint64_t gfn;
+	int32_t page;
+	int32_t delta;
+	uint32_t hdr[VGPU_PAGE / 4 / 32];
 };
 
 struct vgpu {
@@ -391,6 +409,12 @@ struct vgpu {
 	/* The scan under way: batches started at each level since the
 	 * level was entered (vgpu_cmd_scan.c finds loops with it). */
 	struct scan_seen scan_seen[256];
+	/* ... and the runs of its user batch copies (vgpu_bb_watch.c) */
+	struct bbw_seg scan_segs[VGPU_SCAN_SEGS];
+	/* Watched runs: bit i of bbw_used, held by the workload whose
+	 * bbw_mask has it. */
+	struct bbw_seg bbw[VGPU_BBW_MAX];
+	uint32_t bbw_used;
 	uint64_t slice_used_ns;
 	struct vgpu_stats stats;
 	struct ghyvi ghyvi; /* hybrid PPGTT shadowing state */
@@ -903,6 +927,17 @@ int vgpu_sbb_init(struct vgpu *v, uint32_t kib);
 void vgpu_sbb_fini(struct vgpu *v);
 int vgpu_sbb_alloc(struct vgpu *v, struct workload *w, bool user);
 void vgpu_sbb_release(struct vgpu *v, struct workload *w);
+
+/* Loops with no conditional end, watched (vgpu_bb_watch.c). */
+bool bbw_note(struct vgpu *v, uint32_t *nsegs, bool brk, uint64_t gfn,
+	      int32_t page, int32_t delta, uint32_t dw);
+int bbw_commit(struct vgpu *v, struct workload *w, uint32_t first,
+	       uint32_t end);
+void bbw_release(struct vgpu *v, struct workload *w);
+void bbw_fini(struct vgpu *v);
+bool bbw_holds(const struct vgpu *v, uint64_t gfn);
+void bbw_page_write(struct vgpu *v, uint64_t gpa, uint32_t len);
+bool spt_gfn_strict(struct vgpu *v, uint64_t gfn);
 void vgpu_sbb_trim(struct vgpu *v);
 /* True when GGTT address gm lies in a page of w's copies that holds only
  * user (non-privileged) batches: a hang there is that request's. */

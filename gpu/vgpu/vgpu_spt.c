@@ -96,14 +96,28 @@ static bool gfn_tracked_by_other(struct vgpu *v, uint64_t gfn, int32_t self)
 	return false;
 }
 
+/* A page a looped batch is watched on (vgpu_bb_watch.c) stays
+ * protected when its last table goes. */
 static void wp(struct vgpu *v, uint64_t gfn, bool on)
 {
 	const struct hv_if *hv = &v->gvt->hv;
 
 	if (on)
 		hv->ops->wp_page(hv->ctx, v->vm, gfn << 12);
-	else
+	else if (!bbw_holds(v, gfn))
 		hv->ops->unwp_page(hv->ctx, v->vm, gfn << 12);
+}
+
+/* Some live strict (protected) table shadows guest page gfn. */
+bool spt_gfn_strict(struct vgpu *v, uint64_t gfn)
+{
+	int32_t i;
+
+	for (i = v->spt_hash[hash_of(gfn)]; i != SPT_NONE; i = SPT(v, i).hnext)
+		if (SPT(v, i).gfn == gfn && !SPT(v, i).dead &&
+		    !SPT(v, i).relaxed)
+			return true;
+	return false;
 }
 
 int32_t spt_lookup(struct vgpu *v, uint64_t gfn, int level)

@@ -469,6 +469,10 @@ static uint64_t fzd_reset(void)
 		e->hv.now += e->gvt->p.hang_timeout_ns + 1;
 		gvt_poll(e->gvt);
 	}
+	/* A user hang holds the vGPU off the GPU as long as it held it
+	 * (vgpu_sched.c user_hang): a fresh world has no such debt. Loops
+	 * the CPU never ends (gem_busy's, watched) reach the hang path. */
+	e->a->hold_until = 0;
 	gi_mmio_write(g, GEN6_GDRST, dom, 4);
 	/* The batch pools keep pages backed at rest: back to none, as built
 	 * (their GGTT entries are part of the world an input sees). */
@@ -524,7 +528,12 @@ static void bb_write(uint32_t i, uint32_t dw)
 {
 	uint64_t at = i < 2048 ? D.bb_gpa + 4ull * i : D.gbb_gpa + 4ull * (i - 2048);
 
-	gi_write32(&D.e->ga, at, fzd_word(dw));
+	uint32_t val = fzd_word(dw);
+
+	/* The guest's CPU store: reported to the mediator when the page is
+	 * write-protected, as the hypervisor does (a page table, or a
+	 * looped batch the mediator watches: vgpu_bb_watch.c). */
+	fake_hv_guest_store(&D.e->hv, 1, at, &val, 4);
 }
 
 /* FZD_PROFILE=1: one line per input on stderr - ns, commands the

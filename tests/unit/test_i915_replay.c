@@ -376,8 +376,9 @@ static uint32_t i915_engine_reset(struct env *e, int eng)
 	return ccid;
 }
 
-/* A batch that starts itself (the scanner stops following it: "too many
- * batch starts") fails just its request, as a hang would: the ring runs up
+/* A second-level batch that starts itself (the scanner stops following
+ * it: "too many batch starts"; a first-level one is watched for the
+ * CPU's end, test_vgpu_busy_loop.c) fails just its request, as a hang would: the ring runs up
  * to the batch start, so the request has started (its init breadcrumb
  * wrote seqno - 1: i915 blames only started requests), the engine reports
  * the error with the context still running (i915 finds the request by
@@ -392,15 +393,18 @@ static void test_user_batch_loop_fails_only_its_request(void **state)
 	for (k = 0; k < NR_ENG; k++) {
 		int eng = engines[k];
 		uint64_t off = 256ull * (uint64_t)eng, va = BATCH_VA + off;
-		uint32_t loop[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
-				    (uint32_t)va, (uint32_t)(va >> 32), MI_NOOP };
+		uint32_t loop[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT |
+					    MI_BATCH_SECOND_LEVEL,
+				    (uint32_t)(va + 16), (uint32_t)(va >> 32), MI_BATCH_BUFFER_END,
+				    MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
+				    (uint32_t)(va + 16), (uint32_t)(va >> 32), MI_NOOP };
 		uint32_t done = e->g.eng[eng].completes;
 		struct i915_cs cs;
 
 		e->seqno[eng] = 20;
 		gi_write32(&e->g, e->tl_gpa + slot(eng), 0);
 		i915_cs_reset(&cs);
-		submit_user(e, eng, loop, 4, off, &cs);
+		submit_user(e, eng, loop, 8, off, &cs);
 		gi_ring_emit(&e->g, e->ctx[eng], cs.dw, cs.n);
 		gi_submit(&e->g, e->ctx[eng], -1);
 		run_until_error(e, eng);
@@ -495,8 +499,12 @@ static void test_cut_at_odd_dword_ends_on_a_qword(void **state)
 	struct env *e = *state;
 	struct vgpu_engine *ve = &e->v->eng[GEN9_RCS0];
 	uint64_t va = BATCH_VA;
-	uint32_t loop[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
-			    (uint32_t)va, (uint32_t)(va >> 32), MI_NOOP };
+	/* a second-level loop: refused (a first-level one is watched) */
+	uint32_t loop[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT |
+				    MI_BATCH_SECOND_LEVEL,
+			    (uint32_t)(va + 16), (uint32_t)(va >> 32), MI_BATCH_BUFFER_END,
+			    MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
+			    (uint32_t)(va + 16), (uint32_t)(va >> 32), MI_NOOP };
 	uint32_t ring[] = { MI_NOOP, MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
 			    (uint32_t)va, (uint32_t)(va >> 32), MI_NOOP, MI_NOOP };
 	struct i915_cs cs;

@@ -201,7 +201,9 @@ static uint32_t last_slot0(uint32_t bytes, uint32_t tag)
 }
 
 /* A self-chaining batch of `bytes` at off: MI_NOOPs, then the start of
- * itself (a user batch that never ends). */
+ * itself (a user batch that never ends). Run as a second-level batch
+ * (call_at): a first-level one would be watched for the CPU's end
+ * (test_vgpu_busy_loop.c), a second-level one is refused. */
 static void loop_batch(struct guest *q, uint64_t off, uint32_t bytes, uint64_t to)
 {
 	uint32_t n = bytes / 4, *dw = calloc(n, 4);
@@ -264,6 +266,20 @@ static void test_ringfill_shape_all_done(void **state)
  * an 8 KiB body: both end at the start limit (the chain loops), never
  * out of shadow space; only their request fails, as after a hang, and
  * the next request of the same context runs. */
+/* The last 16 bytes of page 61: a call of the batch at `to` (second
+ * level), then MI_BATCH_BUFFER_END. At a page's end its copy costs 16
+ * bytes (copies read ahead at most to the page's end). */
+#define CALL_OFF (62 * 4096 - 16)
+static void call_at(struct guest *q, uint64_t to)
+{
+	uint64_t va = BATCH_VA + to;
+	uint32_t dw[4] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT |
+				   MI_BATCH_SECOND_LEVEL,
+			   (uint32_t)va, (uint32_t)(va >> 32), MI_BATCH_BUFFER_END };
+
+	put(q, CALL_OFF, dw, 4);
+}
+
 static void loop_fails_only_its_request(struct guest *q, uint32_t body)
 {
 	uint64_t copied = q->v->stats.bb_bytes_copied;
@@ -271,18 +287,20 @@ static void loop_fails_only_its_request(struct guest *q, uint32_t body)
 	struct i915_cs cs;
 
 	loop_batch(q, 0, body, 0);
+	call_at(q, 0);
 	i915_cs_reset(&cs);
-	request(q, &cs, 0);
+	request(q, &cs, CALL_OFF);
 	submit(q, &cs);
 	run_until_error(q);
 	assert_int_equal(seqno_now(q), q->seqno - 1); /* started, not done */
+	assert_int_equal(q->v->stats.loops_watched, 0);
 	assert_int_equal(q->v->stats.user_faults, faults + 1);
 	assert_int_equal(q->v->stats.sbb_too_big, 0);
 	assert_int_equal(q->v->stats.workloads_rejected, 0);
 	assert_int_equal(q->v->stats.faults, 0);
 	assert_false(vgpu_failed(q->v));
 	/* found at its second start: one body copied, not 256 */
-	assert_true(q->v->stats.bb_bytes_copied - copied <= body + 256);
+	assert_true(q->v->stats.bb_bytes_copied - copied <= body + 16 + 256);
 	i915_engine_reset(q);
 	store_batch(q, 64 * 4096, 64, 0x77);
 	i915_cs_reset(&cs);
@@ -303,7 +321,8 @@ static void test_self_loop_any_body_fails_only_its_request(void **state)
 	assert_at_rest(e->a.v);
 }
 
-/* A loop through two batches (A chains to B, B back to A), 12 KiB each. */
+/* A loop through two batches (A chains to B, B back to A), 12 KiB each,
+ * at the second level. */
 static void test_two_batch_loop_fails_only_its_request(void **state)
 {
 	struct env *e = *state;
@@ -312,8 +331,9 @@ static void test_two_batch_loop_fails_only_its_request(void **state)
 
 	loop_batch(q, 0, 12 * KiB, 16 * KiB);
 	loop_batch(q, 16 * KiB, 12 * KiB, 0);
+	call_at(q, 0);
 	i915_cs_reset(&cs);
-	request(q, &cs, 0);
+	request(q, &cs, CALL_OFF);
 	submit(q, &cs);
 	run_until_error(q);
 	assert_int_equal(q->v->stats.user_faults, 1);

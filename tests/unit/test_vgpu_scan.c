@@ -254,7 +254,7 @@ static void test_ppgtt_batches(void **state)
 	uint32_t chain[] = { MI_NOOP, MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
 			     (uint32_t)(BATCH_VA + 4096), (uint32_t)(BATCH_VA >> 32) };
 	uint32_t loop[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
-			    (uint32_t)BATCH_VA, (uint32_t)(BATCH_VA >> 32) };
+			    (uint32_t)(BATCH_VA + 8192), (uint32_t)(BATCH_VA >> 32) };
 	uint32_t call2[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT | MI_BATCH_SECOND_LEVEL,
 			     (uint32_t)(BATCH_VA + 8192), (uint32_t)(BATCH_VA >> 32),
 			     MI_BATCH_BUFFER_END };
@@ -274,12 +274,16 @@ static void test_ppgtt_batches(void **state)
 	put_batch(e, 1, simple, 5);
 	bb_start(e, BATCH_VA, true);
 	assert_true(run_ring(e));
-	/* A batch that jumps to itself: rejected, in bounded time. */
+	/* A second-level batch that jumps to itself: rejected, in bounded
+	 * time (nothing could end it: a first-level one is gem_busy's,
+	 * watched, test_vgpu_busy_loop.c). */
 	n0 = e->v->stats.cmds_scanned;
-	put_batch(e, 0, loop, 3);
+	put_batch(e, 0, call2, 4);
+	put_batch(e, 2, loop, 3);
 	bb_start(e, BATCH_VA, true);
 	assert_false(run_ring(e));
 	assert_true(e->v->stats.cmds_scanned - n0 <= SCAN_MAX_BATCHES + 8);
+	assert_int_equal(e->v->stats.loops_watched, 0);
 	/* Second level: scanned too. */
 	put_batch(e, 0, call2, 4);
 	put_batch(e, 2, simple, 5);
@@ -412,7 +416,8 @@ static void test_cond_bb_end_audited(void **state)
 
 /* Loops: a second-level batch looping with an exit is accepted (a loop
  * in its copies); with the compare bit clear the command can never end
- * the batch, and the loop is refused as before. */
+ * the batch, and the loop is refused as before (a first-level loop
+ * without an exit is watched instead: test_vgpu_busy_loop.c). */
 static void test_loops_need_an_exit(void **state)
 {
 	struct env *e = *state;
@@ -424,10 +429,10 @@ static void test_loops_need_an_exit(void **state)
 			     MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
 			     (uint32_t)va2, (uint32_t)(va2 >> 32) };
 	uint32_t no_exit[] = { MI_ARB_CHECK, MI_CONDITIONAL_BATCH_BUFFER_END,
-			       MI_BATCH_BUFFER_END, (uint32_t)(BATCH_VA + 0xff8),
-			       (uint32_t)(BATCH_VA >> 32),
+			       MI_BATCH_BUFFER_END, (uint32_t)(va2 + 0xff8),
+			       (uint32_t)(va2 >> 32),
 			       MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
-			       (uint32_t)BATCH_VA, (uint32_t)(BATCH_VA >> 32) };
+			       (uint32_t)va2, (uint32_t)(va2 >> 32) };
 	uint64_t loops = e->v->stats.scan_loops;
 
 	put_batch(e, 0, call2, 4);
@@ -435,10 +440,14 @@ static void test_loops_need_an_exit(void **state)
 	bb_start(e, BATCH_VA, true);
 	assert_true(run_ring(e));
 	assert_int_equal(e->v->stats.scan_loops, loops + 1);
-	put_batch(e, 0, no_exit, 8);
+	/* Compare Semaphore clear: no way out. At the second level the CPU
+	 * cannot end it either (an end there would return into a first-level
+	 * copy scanned only up to the call): refused, not watched. */
+	put_batch(e, 2, no_exit, 8);
 	bb_start(e, BATCH_VA, true);
 	assert_false(run_ring(e));
 	assert_int_equal(e->v->stats.scan_loops, loops + 1);
+	assert_int_equal(e->v->stats.loops_watched, 0);
 }
 
 int main(void)

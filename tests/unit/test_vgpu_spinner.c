@@ -230,11 +230,12 @@ static void test_rewriting_the_batch_changes_nothing(void **state)
 	spin_end(e, GEN9_RCS0, 0);
 }
 
-/* A loop with no way out (its conditional end has Compare Semaphore
- * clear, so it never ends the batch): refused at its second start, as
- * before the spinner was supported; only its request fails (the engine
- * reports the error with the request started), the vGPU is not failed
- * and no fault is counted. */
+/* A loop with no conditional way out (Compare Semaphore clear, so the
+ * command never ends the batch): watched, as gem_busy's batch is
+ * (test_vgpu_busy_loop.c), since the CPU could end it by rewriting a
+ * command. Nobody does: it spins until the hang timeout, which fails
+ * only its request (the engine reports the error with the request
+ * started) as a user hang; no fault is counted, the watch is dropped. */
 static void test_loop_without_exit_fails_only_its_request(void **state)
 {
 	struct env *e = *state;
@@ -245,15 +246,20 @@ static void test_loop_without_exit_fails_only_its_request(void **state)
 	l = igt_spin_emit(e->batch, BATCH_VA, POLL_VA, IGT_SPIN_FAST);
 	e->batch[l.cond_bbe_dw] &= ~MI_COND_BB_END_COMPARE;
 	submit_spin(e, GEN9_RCS0, 0);
+	spins(e, GEN9_RCS0, 40);
+	assert_int_equal(e->v->stats.loops_watched, 1);
+	e->mw.hv.now += 3000000000ull; /* past the 2 s hang timeout */
 	for (k = 0; k < 200 && !(gi_mmio_read(&e->g, RING_EIR(base), 4) &
 				  I915_ERROR_INSTRUCTION); k++)
 		gi_service(&e->g);
 	assert_true(gi_mmio_read(&e->g, RING_EIR(base), 4) & I915_ERROR_INSTRUCTION);
 	assert_int_equal(seqno_now(e, GEN9_RCS0), e->seqno[GEN9_RCS0] - 1);
-	assert_int_equal(e->v->stats.user_faults, 1);
-	assert_int_equal(e->v->stats.scan_loops, 0);
+	assert_int_equal(e->v->stats.user_hangs, 1);
+	assert_int_equal(e->v->stats.user_faults, 0);
+	assert_int_equal(e->v->stats.scan_loops, 1);
 	assert_int_equal(e->v->stats.faults, 0);
-	assert_false(vgpu_failed(e->v));
+	assert_int_equal(e->v->bbw_used, 0);
+	assert_false(fake_hv_is_wp(&e->mw.hv, VM, e->batch_gpa));
 }
 
 /* A chain back into the middle of a command: the loop start is the data
