@@ -44,6 +44,8 @@
 #include "hv/pci.h"
 #include "hv/gpu/hv_ops_impl.h"
 #include "hv/gpu/vgpu_dev.h"
+#include "hv/tsc.h"
+#include "mini/x86.h"
 #include "hv/vm/vm.h"
 #include "hv/tsc.h"
 #include "hv/x86.h"
@@ -657,6 +659,21 @@ static void recover_vgpus(void)
 	}
 }
 
+/* Microseconds of TSC time since the last poll (0 the first time). The
+ * model's clock (RING_TIMESTAMP, each context's CTX_TIMESTAMP) advances
+ * only by what it is told: polled alone it stood still, so a guest batch
+ * timed on CTX_TIMESTAMP (IGT gem_wsim's steps) looped until the hang
+ * timeout, and a guest reading RING_TIMESTAMP twice saw no time pass. */
+static uint32_t model_elapsed_us(void)
+{
+	static uint64_t last;
+	uint64_t now = rdtsc(), us;
+
+	us = last ? (now - last) / (tsc_hz() / 1000000) : 0;
+	last = now;
+	return us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+}
+
 /* Run the GPU and the mediator; the main loop (hv/orchestrate.c) calls
  * this once per round, then tears down stopped VMs' devices (the vGPU's
  * teardown hook, hv/gpu/vgpu_dev.c), then gpu_host_tick. */
@@ -666,7 +683,7 @@ void gpu_host_poll(void)
 		return;
 	/* The model is the GPU: it executes only when polled. */
 	if (model_in_use)
-		gen9_model_poll(&host_model);
+		gen9_model_udelay(&host_model, model_elapsed_us());
 	gpu_trapdev_tick(0);
 	gpu_irq_run(host_gvt, &host_pgpu);
 	recover_vgpus();
