@@ -35,7 +35,13 @@
  * e) hang (RCS): a user batch that really hangs the engine, waiting on a
  *    semaphore in its own buffer that nobody signals. The mediator's hang
  *    timeout resets the engine and the vGPU (one fault), i915 resets its
- *    engine and fails just that request: REFUSED with -EIO, as in d). */
+ *    engine and fails just that request: REFUSED with -EIO, as in d).
+ * f) ctx-storm: one process creates 96 GEM contexts (with full PPGTT each
+ *    is a PPGTT i915 announces to the mediator), runs a store on each and
+ *    destroys them, twice. The mediator's shadow PPGTTs come from a
+ *    per-VM budget (docs/shadow-ppgtt.md): past it idle ones are evicted
+ *    and rebuilt, never the guest's fault. CONTAINED: every store landed
+ *    and nothing failed; anything else is a BREACH. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -365,6 +371,105 @@ static void read_gm(const struct bar0 *b, struct gm *g)
 	       (unsigned long long)g->high_base, (unsigned long long)g->high_size);
 }
 
+/* ---- f) a context-creation storm ------------------------------------------ */
+
+#define STORM_CTX 96u
+#define STORM_ROUNDS 2u
+#define STORM_BB 32u /* bytes of each context's batch */
+
+static int ctx_exec(int fd, uint32_t ctx, struct bo *target, struct bo *batch,
+		    uint32_t i)
+{
+	struct drm_i915_gem_exec_object2 o[2];
+	struct drm_i915_gem_execbuffer2 eb;
+
+	memset(o, 0, sizeof(o));
+	memset(&eb, 0, sizeof(eb));
+	o[0].handle = target->handle;
+	o[0].offset = target->va;
+	o[0].flags = EXEC_OBJECT_PINNED | EXEC_OBJECT_WRITE;
+	o[1].handle = batch->handle;
+	o[1].offset = batch->va;
+	o[1].flags = EXEC_OBJECT_PINNED;
+	eb.buffers_ptr = (uint64_t)(uintptr_t)o;
+	eb.buffer_count = 2;
+	eb.batch_start_offset = i * STORM_BB;
+	eb.batch_len = STORM_BB;
+	eb.flags = I915_EXEC_RENDER | I915_EXEC_NO_RELOC;
+	eb.rsvd1 = ctx; /* i915_execbuffer2_set_context_id */
+	return xioctl(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb);
+}
+
+/* One round: STORM_CTX contexts, a store each (context i stores
+ * MARKER ^ i in dword i), all destroyed; how many stores landed. */
+static uint32_t storm_round(int fd, struct bo *target, struct bo *batch,
+			    uint32_t *made)
+{
+	struct drm_i915_gem_context_create cc;
+	struct drm_i915_gem_context_destroy cd;
+	uint32_t ids[STORM_CTX], i, n = 0, found = 0;
+
+	memset(target->map, 0, STORM_CTX * 4);
+	for (i = 0; i < STORM_CTX; i++) {
+		memset(&cc, 0, sizeof(cc));
+		if (xioctl(fd, DRM_IOCTL_I915_GEM_CONTEXT_CREATE, &cc))
+			break;
+		ids[n++] = cc.ctx_id;
+		if (ctx_exec(fd, cc.ctx_id, target, batch, i))
+			break;
+	}
+	*made += n;
+	if (wait_bo(fd, target) || cpu_domain(fd, target, 0))
+		n = 0;
+	for (i = 0; i < n; i++)
+		found += target->map[i] == (MARKER ^ i);
+	for (i = 0; i < n; i++) {
+		memset(&cd, 0, sizeof(cd));
+		cd.ctx_id = ids[i];
+		xioctl(fd, DRM_IOCTL_I915_GEM_CONTEXT_DESTROY, &cd);
+	}
+	return found;
+}
+
+static void ctx_storm(const char *dev)
+{
+	struct bo target = { 0 }, batch = { 0 };
+	uint32_t i, found = 0, made = 0, r;
+	char d[160];
+	int fd = open_dev(dev);
+
+	if (fd < 0)
+		return;
+	if (bo_create(fd, &target, VA_TARGET) || bo_create(fd, &batch, VA_BATCH) ||
+	    cpu_domain(fd, &batch, 1)) {
+		verdict("ctx-storm", "rcs", "BREACH", "no buffers: attack not run");
+		goto out;
+	}
+	printf("hostile: ctx-storm rcs: %u contexts with their own PPGTT, "
+	       "a store each, destroyed, %u times\n", STORM_CTX, STORM_ROUNDS);
+	for (i = 0; i < STORM_CTX; i++) {
+		uint32_t *b = batch.map + i * STORM_BB / 4;
+		uint64_t va = target.va + 4ull * i;
+
+		b[0] = MI_SDI_QW;
+		b[1] = (uint32_t)va;
+		b[2] = (uint32_t)(va >> 32);
+		b[3] = MARKER ^ i;
+		b[4] = MI_BBE;
+		b[5] = b[6] = b[7] = 0;
+	}
+	for (r = 0; r < STORM_ROUNDS; r++)
+		found += storm_round(fd, &target, &batch, &made);
+	snprintf(d, sizeof(d), "%u contexts created, %u of %u stores found",
+		 made, found, STORM_CTX * STORM_ROUNDS);
+	verdict("ctx-storm", "rcs",
+		found == STORM_CTX * STORM_ROUNDS ? "CONTAINED" : "BREACH", d);
+out:
+	bo_destroy(fd, &batch);
+	bo_destroy(fd, &target);
+	close(fd);
+}
+
 int dc_hostile(const char *dev)
 {
 	struct bar0 b;
@@ -384,6 +489,7 @@ int dc_hostile(const char *dev)
 	bad_batch(dev, "endless400");
 	bad_batch(dev, "nest3");
 	bad_batch(dev, "hang");
+	ctx_storm(dev);
 	bar0_unmap(&b);
 	printf("hostile: %s\n", breaches ? "BREACH" : "all refused or contained");
 	return breaches != 0;

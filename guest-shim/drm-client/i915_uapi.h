@@ -68,6 +68,15 @@ struct drm_i915_gem_execbuffer2 {
 	uint64_t cliprects_ptr, flags, rsvd1, rsvd2;
 };
 
+/* GEM contexts: with full PPGTT each has its own address space. */
+struct drm_i915_gem_context_create {
+	uint32_t ctx_id, pad;
+};
+
+struct drm_i915_gem_context_destroy {
+	uint32_t ctx_id, pad;
+};
+
 /* The kernel's layouts on x86-64 (the ioctl numbers encode the sizes). */
 _Static_assert(sizeof(struct drm_version) == 64, "drm_version");
 _Static_assert(sizeof(struct drm_i915_getparam) == 16, "getparam");
@@ -90,6 +99,8 @@ _Static_assert(sizeof(struct drm_i915_gem_execbuffer2) == 64, "execbuffer2");
 /* The read-write form: i915 copies rsvd2 (the out-fence) back only here. */
 #define DRM_IOCTL_I915_GEM_EXECBUFFER2_WR DRM_IOWR_(DRM_COMMAND_BASE + 0x29, struct drm_i915_gem_execbuffer2)
 #define DRM_IOCTL_I915_GEM_WAIT DRM_IOWR_(DRM_COMMAND_BASE + 0x2c, struct drm_i915_gem_wait)
+#define DRM_IOCTL_I915_GEM_CONTEXT_CREATE DRM_IOWR_(DRM_COMMAND_BASE + 0x2d, struct drm_i915_gem_context_create)
+#define DRM_IOCTL_I915_GEM_CONTEXT_DESTROY DRM_IOW_(DRM_COMMAND_BASE + 0x2e, struct drm_i915_gem_context_destroy)
 
 /* getparam */
 #define I915_PARAM_CHIPSET_ID 4
