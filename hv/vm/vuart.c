@@ -34,7 +34,10 @@ static void line_flush(struct vm *vm)
 
 	if (!u->len)
 		return;
-	kprintf("[%s] %.*s\n", vm->name, (int)u->len, u->line);
+	/* Written in pieces: a guest's line may be longer than kprintf's. */
+	kprintf("[%s] ", vm->name);
+	console_write(u->line, u->len);
+	console_write("\n", 1);
 	u->len = 0;
 	/* Guest output can be long: keep the console's own input moving so
 	 * nothing typed meanwhile is lost in the UART's small FIFO. */

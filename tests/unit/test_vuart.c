@@ -232,6 +232,34 @@ static void test_drain_waits_for_com1(void **state)
 	assert_int_equal(strlen(printed), 40 * (5 + 49 + 1));
 }
 
+/* A guest line longer than the old 160-byte buffer (Linux's longer printk
+ * lines, a test program's status lines) reaches the console whole, with
+ * one prefix; only a line past VUART_LINE_MAX is cut, and then once per
+ * VUART_LINE_MAX bytes. */
+static void put_line(unsigned n, char fill)
+{
+	for (unsigned i = 0; i < n; i++)
+		vuart_putc(&vm, fill);
+	vuart_putc(&vm, '\n');
+}
+
+static void test_long_lines_whole(void **state)
+{
+	char want[400];
+
+	(void)state;
+	put_line(300, 'x');
+	memset(want, 'x', 300);
+	want[300] = 0;
+	assert_true(!strncmp(printed, "[lx] ", 5));
+	assert_true(!strncmp(printed + 5, want, 300));
+	assert_string_equal(printed + 305, "\n");
+	printed[0] = 0;
+	put_line(VUART_LINE_MAX + 10, 'y');
+	assert_int_equal(strlen(printed), 2 * 5 + VUART_LINE_MAX + 10 + 2);
+	assert_non_null(strstr(printed, "y\n[lx] yyyyyyyyyy\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +270,7 @@ int main(void)
 		cmocka_unit_test_setup(test_receive_fifo, setup),
 		cmocka_unit_test_setup(test_divisor_latch, setup),
 		cmocka_unit_test_setup(test_attached_raw, setup),
+		cmocka_unit_test_setup(test_long_lines_whole, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
