@@ -49,6 +49,7 @@
  * loop, or one beyond the vGPU's watch slots, counts as more starts
  * than SCAN_MAX_BATCHES at once, before its body is copied again. */
 #include "gpu/vgpu/vgpu_priv.h"
+#include "mini/stdio.h"
 #include "mini/string.h"
 
 enum src_kind { SRC_RING, SRC_BB };
@@ -124,12 +125,32 @@ static void note_user_fault(struct scanner *s, int err)
 static int reject(struct scanner *s, int err, uint32_t hdr, uint64_t addr,
 		  const char *why)
 {
+	const struct scan_src *src = &s->lvl[s->depth];
+
 	s->res->reason = err;
 	s->res->bad_header = hdr;
 	s->res->bad_addr = addr;
+	s->res->cmd_at = src->kind == SRC_BB ? src->addr : src->pos;
+	s->res->cmd_level = s->depth;
 	s->res->why = why;
 	note_user_fault(s, err);
 	return err;
+}
+
+const char *vgpu_scan_where(const struct scan_result *r, char *buf, size_t n)
+{
+	static const char *const level[] = { "ring offset", "batch",
+					     "second-level batch" };
+	int lv = r->cmd_level >= 0 && r->cmd_level <= SCAN_BB_LEVELS
+			 ? r->cmd_level
+			 : 0;
+	int k = snprintf(buf, n, "header 0x%08x, %s 0x%llx", r->bad_header,
+			 level[lv], (unsigned long long)r->cmd_at);
+
+	if (r->bad_addr && k >= 0 && (size_t)k < n)
+		snprintf(buf + k, n - (size_t)k, ", address 0x%llx",
+			 (unsigned long long)r->bad_addr);
+	return buf;
 }
 
 /* ---- copying and reading commands --------------------------------------- */

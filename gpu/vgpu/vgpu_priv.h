@@ -850,7 +850,11 @@ struct scan_result {
 	uint32_t events; /* per-engine IIR bits */
 	int reason; /* 0 or -GPU_E* */
 	uint32_t bad_header;
-	uint64_t bad_addr;
+	uint64_t bad_addr; /* the address the command named, 0 if none */
+	/* Where the refused command lies: its graphics address in a batch
+	 * (cmd_level 1 or 2), its offset in the shadow ring (cmd_level 0). */
+	uint64_t cmd_at;
+	int cmd_level;
 	const char *why;
 	/* The refusal is inside a user (PPGTT) batch the ring started: the
 	 * ring's bytes before that MI_BATCH_BUFFER_START (cut_len, > 0) can
@@ -861,6 +865,9 @@ struct scan_result {
 };
 int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
 		       struct workload *w, struct scan_result *res);
+/* "header 0x..., at <where>[, address 0x...]" for a refusal's log line. */
+const char *vgpu_scan_where(const struct scan_result *r, char *buf,
+			    size_t n);
 /* A refused user batch: run the ring up to it, then fail its request as
  * after a hang (vgpu_user_fault.c). */
 void vgpu_user_fault_cut(struct vgpu *v, struct vgpu_engine *e,

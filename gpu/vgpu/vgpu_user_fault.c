@@ -31,6 +31,7 @@ void vgpu_user_fault_cut(struct vgpu *v, struct vgpu_engine *e,
 {
 	uint32_t ssize = vgpu_sring_size(e);
 	uint32_t at = (w->s_head + r->cut_len) % ssize;
+	char where[96];
 
 	/* RING_TAIL holds a qword offset (TAIL_ADDR): a tail one dword into
 	 * a qword would be read 4 bytes short, and the next workload's head
@@ -48,11 +49,10 @@ void vgpu_user_fault_cut(struct vgpu *v, struct vgpu_engine *e,
 	r->events = r->cut_events;
 	v->stats.user_faults++;
 	if (v->stats.user_faults <= USER_FAULT_LOGGED)
-		vgpu_warn(v, "vm %u: %s: user batch refused: %s (header 0x%08x, "
-			  "addr 0x%llx); its request fails as after a hang%s",
+		vgpu_warn(v, "vm %u: %s: user batch refused: %s (%s); its "
+			  "request fails as after a hang%s",
 			  v->vm, gen9_engine_name((enum gen9_engine_id)e->id),
-			  w->user_fault, r->bad_header,
-			  (unsigned long long)r->bad_addr,
+			  w->user_fault, vgpu_scan_where(r, where, sizeof(where)),
 			  v->stats.user_faults == USER_FAULT_LOGGED
 				  ? " (further ones are only counted)"
 				  : "");

@@ -257,10 +257,11 @@ static int queue_ring(struct vgpu *v, struct vgpu_engine *e, struct workload *w)
 static void reject_log(struct vgpu *v, struct vgpu_engine *e,
 		       const struct scan_result *r)
 {
-	vgpu_warn(v, "%s: workload rejected: %s (header 0x%08x, addr 0x%llx)",
+	char where[96];
+
+	vgpu_warn(v, "%s: workload rejected: %s (%s)",
 		  gen9_engine_name((enum gen9_engine_id)e->id),
-		  r->why ? r->why : "?", r->bad_header,
-		  (unsigned long long)r->bad_addr);
+		  r->why ? r->why : "?", vgpu_scan_where(r, where, sizeof(where)));
 }
 
 int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,

@@ -341,6 +341,26 @@ static void test_privileged_batch_copied(void **state)
 	assert_false(run_ring(e));
 }
 
+/* A refusal's log line says where the command lies (ring offset or batch
+ * address) and, only when there is one, the address the command named. */
+static void test_refusal_where(void **state)
+{
+	struct scan_result r = { .bad_header = 0x11000001, .cmd_at = 0x40,
+				 .cmd_level = 0 };
+	char buf[96];
+
+	(void)state;
+	assert_string_equal(vgpu_scan_where(&r, buf, sizeof(buf)),
+			    "header 0x11000001, ring offset 0x40");
+	r.cmd_level = 1;
+	r.cmd_at = 0x500000040ull;
+	r.bad_addr = 0x2230;
+	assert_string_equal(vgpu_scan_where(&r, buf, sizeof(buf)),
+			    "header 0x11000001, batch 0x500000040, address 0x2230");
+	r.cmd_level = 2;
+	assert_string_equal(vgpu_scan_where(&r, buf, 20), "header 0x11000001, ");
+}
+
 static void test_ring_copy_is_what_runs(void **state)
 {
 	struct env *e = *state;
@@ -456,6 +476,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ppgtt_batches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_privileged_batch_copied, setup, teardown),
+		cmocka_unit_test(test_refusal_where),
 		cmocka_unit_test_setup_teardown(test_ring_copy_is_what_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cond_bb_end_audited, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_loops_need_an_exit, setup, teardown),
