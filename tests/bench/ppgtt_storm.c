@@ -16,9 +16,7 @@
 #include <stdlib.h>
 
 #include "gpu/hw/gen9_cmds.h"
-#include "gpu/vgpu/vgpu_priv.h"
-#include "tests/harness/guest_i915.h"
-#include "tests/world/model_world.h"
+#include "tests/harness/ppgtt_env.h"
 
 #define MiB (1ull << 20)
 #define VM 1
@@ -31,10 +29,9 @@ static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
 static const int engines[] = { GEN9_RCS0, GEN9_BCS0, GEN9_VCS0, GEN9_VECS0 };
 #define NR_ENG 4u
 
+/* The PPGTT tests' world (mw, v, g), here over the model. */
 struct storm {
-	struct model_world mw;
-	struct vgpu *v;
-	struct guest_i915 g;
+	struct ppgtt_env w;
 	int ctx[NR_ENG];
 	uint32_t seqno, hwsp_gm;
 	uint64_t hwsp_gpa, batch_gpa, data_gpa[NDATA];
@@ -55,13 +52,13 @@ static void guest_pages(struct storm *s)
 			  (uint32_t)(DATA_VA >> 32), MARK, MI_BATCH_BUFFER_END };
 	uint32_t k;
 
-	s->hwsp_gpa = gi_alloc_pages(&s->g, 1);
-	s->hwsp_gm = gi_gm_alloc(&s->g, 4096, false);
-	gi_ggtt_bind(&s->g, s->hwsp_gm, s->hwsp_gpa, 1);
-	s->batch_gpa = gi_alloc_pages(&s->g, 1);
-	fake_hv_guest_write(&s->mw.hv, VM, s->batch_gpa, bb, sizeof(bb));
+	s->hwsp_gpa = gi_alloc_pages(&s->w.g, 1);
+	s->hwsp_gm = gi_gm_alloc(&s->w.g, 4096, false);
+	gi_ggtt_bind(&s->w.g, s->hwsp_gm, s->hwsp_gpa, 1);
+	s->batch_gpa = gi_alloc_pages(&s->w.g, 1);
+	fake_hv_guest_write(&s->w.mw.hv, VM, s->batch_gpa, bb, sizeof(bb));
 	for (k = 0; k < NDATA; k++)
-		s->data_gpa[k] = gi_alloc_pages(&s->g, 1);
+		s->data_gpa[k] = gi_alloc_pages(&s->w.g, 1);
 }
 
 static void storm_init(struct storm *s, uint32_t n)
@@ -70,16 +67,16 @@ static void storm_init(struct storm *s, uint32_t n)
 	uint32_t k;
 
 	s->pml4 = calloc(n, sizeof(*s->pml4));
-	if (!s->pml4 || mw_init(&s->mw, &c) ||
-	    mw_add_vgpu(&s->mw, &small, VM, 96 * MiB, &s->v) ||
-	    gi_probe(&s->g, &s->mw.hv, s->v, VM, s->mw.gvt))
+	if (!s->pml4 || mw_init(&s->w.mw, &c) ||
+	    mw_add_vgpu(&s->w.mw, &small, VM, 96 * MiB, &s->w.v) ||
+	    gi_probe(&s->w.g, &s->w.mw.hv, s->w.v, VM, s->w.mw.gvt))
 		die("world");
-	s->g.poll = mw_poll;
-	s->g.poll_arg = &s->mw;
+	s->w.g.poll = mw_poll;
+	s->w.g.poll_arg = &s->w.mw;
 	for (k = 0; k < NR_ENG; k++) {
-		if (gi_engine_init(&s->g, engines[k]))
+		if (gi_engine_init(&s->w.g, engines[k]))
 			die("engine");
-		s->ctx[k] = gi_ctx_create(&s->g, engines[k]);
+		s->ctx[k] = gi_ctx_create(&s->w.g, engines[k]);
 		if (s->ctx[k] < 0)
 			die("context");
 	}
@@ -89,17 +86,17 @@ static void storm_init(struct storm *s, uint32_t n)
 /* gen8_ppgtt_create and the binds of context k's objects. */
 static void ppgtt_new(struct storm *s, uint32_t k)
 {
-	if (gi_ppgtt_create(&s->g))
+	if (gi_ppgtt_create(&s->w.g))
 		die("out of guest RAM");
-	s->pml4[k] = s->g.pml4_gpa;
-	gi_ppgtt_map(&s->g, BATCH_VA, s->batch_gpa, 1);
-	gi_ppgtt_map(&s->g, DATA_VA, s->data_gpa[k % NDATA], 1);
+	s->pml4[k] = s->w.g.pml4_gpa;
+	gi_ppgtt_map(&s->w.g, BATCH_VA, s->batch_gpa, 1);
+	gi_ppgtt_map(&s->w.g, DATA_VA, s->data_gpa[k % NDATA], 1);
 }
 
 static void ppgtt_destroy(struct storm *s, uint32_t k)
 {
-	s->g.pml4_gpa = s->pml4[k];
-	gi_ppgtt_destroy(&s->g);
+	s->w.g.pml4_gpa = s->pml4[k];
+	gi_ppgtt_destroy(&s->w.g);
 }
 
 /* One request of context k on engine slot e: the engine's context is
@@ -107,17 +104,17 @@ static void ppgtt_destroy(struct storm *s, uint32_t k)
 static void run_one(struct storm *s, unsigned int e, uint32_t k)
 {
 	int c = s->ctx[e];
-	uint64_t st = s->g.ctx[c].lrca_gpa + LRC_STATE_OFFSET;
+	uint64_t st = s->w.g.ctx[c].lrca_gpa + LRC_STATE_OFFSET;
 
-	gi_write32(&s->g, s->data_gpa[k % NDATA], 0);
-	gi_write32(&s->g, st + CTX_PDP0_UDW * 4, (uint32_t)(s->pml4[k] >> 32));
-	gi_write32(&s->g, st + CTX_PDP0_LDW * 4, (uint32_t)s->pml4[k]);
-	gi_emit_bb_start(&s->g, c, BATCH_VA, true);
-	gi_emit_breadcrumb(&s->g, c, s->hwsp_gm + e * 64, ++s->seqno);
-	gi_submit(&s->g, c, -1);
-	if (gi_wait_idle(&s->g, engines[e], 50) ||
-	    gi_read32(&s->g, s->data_gpa[k % NDATA]) != MARK ||
-	    gi_read32(&s->g, s->hwsp_gpa + e * 64) != s->seqno)
+	gi_write32(&s->w.g, s->data_gpa[k % NDATA], 0);
+	gi_write32(&s->w.g, st + CTX_PDP0_UDW * 4, (uint32_t)(s->pml4[k] >> 32));
+	gi_write32(&s->w.g, st + CTX_PDP0_LDW * 4, (uint32_t)s->pml4[k]);
+	gi_emit_bb_start(&s->w.g, c, BATCH_VA, true);
+	gi_emit_breadcrumb(&s->w.g, c, s->hwsp_gm + e * 64, ++s->seqno);
+	gi_submit(&s->w.g, c, -1);
+	if (gi_wait_idle(&s->w.g, engines[e], 50) ||
+	    gi_read32(&s->w.g, s->data_gpa[k % NDATA]) != MARK ||
+	    gi_read32(&s->w.g, s->hwsp_gpa + e * 64) != s->seqno)
 		die("a request did not complete");
 }
 
@@ -139,26 +136,26 @@ int main(int argc, char **argv)
 	uint32_t k, r;
 
 	storm_init(&s, n);
-	vgpu_ppgtt_usage(s.v, &rest);
+	vgpu_ppgtt_usage(s.w.v, &rest);
 	for (k = 0; k < n; k++)
 		ppgtt_new(&s, k);
 	for (r = 0; r < rounds; r++)
 		for (k = 0; k < n; k++)
 			run_one(&s, k % NR_ENG, k);
-	vgpu_ppgtt_usage(s.v, &busy);
+	vgpu_ppgtt_usage(s.w.v, &busy);
 	for (k = 0; k < n; k++)
 		ppgtt_destroy(&s, k);
-	no_failure(s.v);
-	vgpu_ppgtt_usage(s.v, &end);
+	no_failure(s.w.v);
+	vgpu_ppgtt_usage(s.w.v, &end);
 	printf("contexts %u requests %u budget_kib %u rest_kib %u rest_meta_kib %u "
 	       "peak_kib %u end_kib %u end_tables %u evictions %llu rebuilds %llu waits %llu\n",
 	       n, n * rounds, rest.budget_kib, rest.used_kib, rest.meta_kib,
 	       busy.peak_kib, end.used_kib, end.tables,
-	       (unsigned long long)s.v->stats.mm_evicted,
-	       (unsigned long long)s.v->stats.mm_rebuilt_evicted,
-	       (unsigned long long)s.v->stats.mm_waits);
-	mw_stop(&s.mw);
-	mw_fini(&s.mw);
+	       (unsigned long long)s.w.v->stats.mm_evicted,
+	       (unsigned long long)s.w.v->stats.mm_rebuilt_evicted,
+	       (unsigned long long)s.w.v->stats.mm_waits);
+	mw_stop(&s.w.mw);
+	mw_fini(&s.w.mw);
 	free(s.pml4);
 	return 0;
 }
