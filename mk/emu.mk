@@ -101,6 +101,12 @@ test: deps
 
 # Exit-path baseline: the test guest times CPUID, I/O, MSR, MMIO and
 # hypercall round trips in Bochs; the table lands in build/bench/exits.md.
-.PHONY: bench run-usb qemu-usb tool-tests host-tests
-bench: $(EFI_APP) $(TESTGUEST_BIN)
+# bench-host (no Bochs, callgrind on the host): shadow PPGTT memory and
+# rebuild cost (build/bench/shadow.md), context-switch costs of the model
+# and of the mediator's MMIO switch list (build/bench/switch.md).
+.PHONY: bench bench-host run-usb qemu-usb tool-tests host-tests
+bench: $(EFI_APP) $(TESTGUEST_BIN) bench-host
 	@tools/bench-exits $(EFI_APP) $(TESTGUEST_BIN) $(BUILD)/bench
+
+bench-host: | $(DEPS_STAMP)
+	@tools/bench-host $(BUILD)/bench
