@@ -3,7 +3,7 @@
 # do not even ask dpkg. Every other target depends on the stamp.
 DEB_PACKAGES := build-essential gnu-efi nasm clang libclang-rt-14-dev \
 	libcmocka-dev qemu-system-x86 ovmf bochs bochsbios vgabios bochs-sdl \
-	mtools dosfstools fdisk gnuplot-nox python3 git
+	mtools dosfstools fdisk gnuplot-nox python3 git valgrind
 
 DEPS_STAMP := $(BUILD)/.deps-$(shell echo $(DEB_PACKAGES) | cksum | cut -d' ' -f1)
 
