@@ -544,6 +544,18 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 		(unsigned long long)s->sring_pages_peak,
 		(unsigned long long)s->sring_waits,
 		(unsigned long long)s->sring_too_big);
+	/* User batches that loop (docs/gpu-spinner.md) and software
+	 * detiling of fenced aperture accesses: only when any happened. */
+	if (s->scan_loops || s->loops_watched || s->ap_detiled)
+		kprintf("  loops: made in copies %llu, watched %llu (no slot "
+			"%llu), batch ends mirrored %llu, other writes ignored "
+			"%llu; aperture accesses detiled %llu\n",
+			(unsigned long long)s->scan_loops,
+			(unsigned long long)s->loops_watched,
+			(unsigned long long)s->loops_watch_full,
+			(unsigned long long)s->batch_ends_mirrored,
+			(unsigned long long)s->batch_writes_ignored,
+			(unsigned long long)s->ap_detiled);
 	/* gHyvi's unit costs for make bench (tools/bench-exits). */
 	if (s->wp_changes || s->recon_pages)
 		kprintf("  ghyvi costs: ept %llu in %llu ns, snapshots %llu in "
