@@ -327,10 +327,10 @@ static const struct keyword yes_no_words[] = {
 	{ NULL, 0 },
 };
 
-/* Switches of [global], yes or no, off by default: gpu_smoke=yes runs the
- * hardware smoke test at boot (docs/hardware.md); gpu_preempt=yes takes
- * the GPU back from a vGPU whose slice is over by preemption rather than
- * by waiting or resetting (docs/vgpu-reset.md). */
+/* Switches of [global], yes or no: gpu_smoke=yes (off by default) runs the
+ * hardware smoke test at boot (docs/hardware.md); gpu_preempt (on by
+ * default) takes the GPU back from a vGPU whose slice is over by
+ * preemption rather than by waiting or resetting (docs/vgpu-reset.md). */
 static const size_t switch_keys[NR_GK] = {
 	[GK_GPU_SMOKE] = offsetof(struct hv_config, gpu_smoke),
 	[GK_GPU_PREEMPT] = offsetof(struct hv_config, gpu_preempt),
@@ -351,13 +351,13 @@ static bool set_switch(struct parser *p, const struct key *k, struct span v)
 	return true;
 }
 
-#define SWITCH_RESET(gk, fn)                                                \
+#define SWITCH_RESET(gk, fn, on)                                            \
 	static void fn(struct hv_config *cfg)                               \
 	{                                                                   \
-		*switch_field(cfg, gk) = false;                             \
+		*switch_field(cfg, gk) = on;                                \
 	}
-SWITCH_RESET(GK_GPU_SMOKE, reset_gpu_smoke)
-SWITCH_RESET(GK_GPU_PREEMPT, reset_gpu_preempt)
+SWITCH_RESET(GK_GPU_SMOKE, reset_gpu_smoke, false)
+SWITCH_RESET(GK_GPU_PREEMPT, reset_gpu_preempt, true)
 
 const struct key cfg_global_keys[NR_GK] = {
 	[GK_DEFAULT]	= { "default", false, set_default, reset_default },

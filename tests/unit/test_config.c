@@ -573,16 +573,17 @@ static void test_global_values(void **state)
 	assert_int_equal(cfg.vtd, HVCFG_VTD_ON);
 	check_only_error("[global]\nvtd_selftest=e1000\n", 2, "global",
 			 "vtd_selftest: 'e1000' is not one of none, edu");
-	/* Switches: off unless said; a bad value keeps the default. */
+	/* Switches: preemption on and the smoke test off unless said; a bad
+	 * value keeps the default. */
 	assert_int_equal(parse("[global]\n"), 0);
-	assert_false(cfg.gpu_preempt);
-	assert_false(cfg.gpu_smoke);
-	assert_int_equal(parse("[global]\ngpu_preempt=YES\ngpu_smoke=yes\n"), 0);
 	assert_true(cfg.gpu_preempt);
+	assert_false(cfg.gpu_smoke);
+	assert_int_equal(parse("[global]\ngpu_preempt=NO\ngpu_smoke=yes\n"), 0);
+	assert_false(cfg.gpu_preempt);
 	assert_true(cfg.gpu_smoke);
 	check_only_error("[global]\ngpu_preempt=1\n", 2, "global",
 			 "gpu_preempt: '1' is not yes or no");
-	assert_false(cfg.gpu_preempt);
+	assert_true(cfg.gpu_preempt);
 
 	check_only_error("[global]\nconsole=com2\n", 2, "global",
 			 "console: 'com2' is not a sink (com1, fb, e9)");
