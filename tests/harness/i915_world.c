@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
 
 #include "tests/harness/i915_world.h"
 
@@ -53,6 +54,22 @@ uint64_t iw_map(struct iw_guest *q, uint64_t va, uint32_t pages)
 
 	gi_ppgtt_map(&q->g, va, gpa, pages);
 	return gpa;
+}
+
+void *iw_state_new(size_t size, uint32_t pool_mib, uint32_t ram_mib)
+{
+	void *s = calloc(1, size);
+
+	assert_non_null(s);
+	iw_world_init(s, pool_mib, ram_mib); /* its first member */
+	return s;
+}
+
+int iw_teardown(void **state)
+{
+	iw_world_fini(*state);
+	free(*state);
+	return 0;
 }
 
 uint32_t iw_slot(int engine)

@@ -11,6 +11,7 @@
 #ifndef TESTS_HARNESS_I915_WORLD_H
 #define TESTS_HARNESS_I915_WORLD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
@@ -35,6 +36,12 @@ struct iw_guest {
 void iw_world_init(struct model_world *mw, uint32_t pool_mib, uint32_t ram_mib);
 /* Stops the mediator, checks no page is left in use, frees the world. */
 void iw_world_fini(struct model_world *mw);
+
+/* A test's cmocka state: size bytes, zeroed, whose first member is the
+ * struct model_world, built by iw_world_init. */
+void *iw_state_new(size_t size, uint32_t pool_mib, uint32_t ram_mib);
+/* cmocka teardown for such a state: iw_world_fini, then freed. */
+int iw_teardown(void **state);
 
 /* VM vm with 16 MiB of RAM and a small vGPU, probed by the guest's i915
  * (polling the model), a PPGTT, RCS, BCS, VCS and VECS up with a

@@ -28,7 +28,7 @@ static const int engines[] = { GEN9_RCS0, GEN9_BCS0, GEN9_VCS0, GEN9_VECS0 };
 #define NR_ENG (sizeof(engines) / sizeof(engines[0]))
 
 struct env {
-	struct model_world mw;
+	struct model_world mw; /* first: iw_state_new */
 	struct iw_guest q;
 	uint64_t poll_gpa;
 	uint32_t batch[IGT_SPIN_BATCH_DW];
@@ -36,22 +36,12 @@ struct env {
 
 static int setup(void **state)
 {
-	struct env *e = calloc(1, sizeof(*e));
+	struct env *e = iw_state_new(sizeof(*e), 64, 16);
 
-	iw_world_init(&e->mw, 64, 16);
 	iw_guest_up(&e->mw, &e->q, VM);
 	e->poll_gpa = iw_map(&e->q, POLL_VA, 1);
 	e->q.batch_gpa = iw_map(&e->q, BATCH_VA, 4);
 	*state = e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	iw_world_fini(&e->mw);
-	free(e);
 	return 0;
 }
 
@@ -261,12 +251,12 @@ static void test_condition_goes_through_the_ppgtt(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_igt_spinner_runs_until_ended, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_igt_spinner_every_engine, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rewriting_the_batch_changes_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_loop_without_exit_fails_only_its_request, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_jump_into_a_command_is_scanned_from_there, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_condition_goes_through_the_ppgtt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_igt_spinner_runs_until_ended, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_igt_spinner_every_engine, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_rewriting_the_batch_changes_nothing, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_without_exit_fails_only_its_request, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_jump_into_a_command_is_scanned_from_there, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_condition_goes_through_the_ppgtt, setup, iw_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
