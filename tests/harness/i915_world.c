@@ -90,24 +90,34 @@ void iw_emit_flush(struct i915_cs *cs, int engine, unsigned int mode)
 		i915_gen8_emit_flush_xcs(cs, mode, engine);
 }
 
+static void emit_fini(struct i915_cs *cs, int engine, uint32_t hwsp,
+		      uint32_t seqno)
+{
+	if (engine == GEN9_RCS0)
+		i915_gen8_emit_fini_breadcrumb_rcs(cs, hwsp, seqno);
+	else
+		i915_gen8_emit_fini_breadcrumb_xcs(cs, hwsp, seqno);
+}
+
 void iw_emit_fini(struct iw_guest *q, struct i915_cs *cs, int engine)
 {
-	uint32_t hwsp = q->tl_gm + iw_slot(engine);
+	emit_fini(cs, engine, q->tl_gm + iw_slot(engine), q->seqno[engine]);
+}
 
-	if (engine == GEN9_RCS0)
-		i915_gen8_emit_fini_breadcrumb_rcs(cs, hwsp, q->seqno[engine]);
-	else
-		i915_gen8_emit_fini_breadcrumb_xcs(cs, hwsp, q->seqno[engine]);
+void iw_emit_request_at(struct i915_cs *cs, int engine, uint32_t hwsp,
+			uint32_t seqno, uint64_t batch_va)
+{
+	iw_emit_flush(cs, engine, I915_EMIT_INVALIDATE);
+	i915_gen8_emit_init_breadcrumb(cs, hwsp, seqno);
+	i915_gen8_emit_bb_start_noarb(cs, batch_va, 0);
+	emit_fini(cs, engine, hwsp, seqno);
 }
 
 void iw_emit_request(struct iw_guest *q, struct i915_cs *cs, int engine,
 		     uint64_t batch_va)
 {
-	iw_emit_flush(cs, engine, I915_EMIT_INVALIDATE);
-	i915_gen8_emit_init_breadcrumb(cs, q->tl_gm + iw_slot(engine),
-				       q->seqno[engine]);
-	i915_gen8_emit_bb_start_noarb(cs, batch_va, 0);
-	iw_emit_fini(q, cs, engine);
+	iw_emit_request_at(cs, engine, q->tl_gm + iw_slot(engine),
+			   q->seqno[engine], batch_va);
 }
 
 void iw_submit(struct iw_guest *q, int engine, uint64_t batch_va)

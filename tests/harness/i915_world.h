@@ -61,9 +61,12 @@ void iw_emit_flush(struct i915_cs *cs, int engine, unsigned int mode);
 /* The fini breadcrumb of q->seqno[engine] (gen8_emit_fini_breadcrumb_*). */
 void iw_emit_fini(struct iw_guest *q, struct i915_cs *cs, int engine);
 /* Appends the request i915 builds for an execbuf of the batch at
- * batch_va, with seqno q->seqno[engine]: invalidate flush
+ * batch_va, its breadcrumbs seqno at GGTT address hwsp: invalidate flush
  * (execlists_request_alloc), init breadcrumb, batch start without
  * arbitration (no preemption on a vGPU), fini breadcrumb. */
+void iw_emit_request_at(struct i915_cs *cs, int engine, uint32_t hwsp,
+			uint32_t seqno, uint64_t batch_va);
+/* The same with seqno q->seqno[engine] in q's timeline. */
 void iw_emit_request(struct iw_guest *q, struct i915_cs *cs, int engine,
 		     uint64_t batch_va);
 /* The next seqno's request for the batch at batch_va, alone in a
