@@ -5,7 +5,9 @@
  * created one context per engine, with a timeline page bound in the GGTT
  * for the seqnos; plus the request i915 6.1 builds around a user batch
  * (tests/harness/i915_shapes.h): invalidate flush, init breadcrumb, batch
- * start without arbitration, fini breadcrumb.
+ * start without arbitration, fini breadcrumb (test_vgpu_mm_lru and
+ * test_drm_client_batches, whose worlds differ, take only the request:
+ * iw_emit_request_at).
  *
  * cmocka setup helpers: a failure to build anything fails the test. */
 #ifndef TESTS_HARNESS_I915_WORLD_H
