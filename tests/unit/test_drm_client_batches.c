@@ -18,6 +18,7 @@
 #include "guest-shim/drm-client/batches.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/harness/i915_shapes.h"
+#include "tests/harness/i915_world.h"
 #include "tests/world/model_world.h"
 
 #define MiB (1ull << 20)
@@ -145,26 +146,16 @@ static int teardown(void **state)
 static void submit(struct env *e, int eng)
 {
 	struct i915_cs cs;
-	uint32_t hwsp = e->tl_gm + 64u * (uint32_t)eng;
 
 	e->seqno++;
 	i915_cs_reset(&cs);
-	if (eng == GEN9_RCS0)
-		i915_gen8_emit_flush_rcs(&cs, I915_EMIT_INVALIDATE);
-	else
-		i915_gen8_emit_flush_xcs(&cs, I915_EMIT_INVALIDATE, eng);
-	i915_gen8_emit_init_breadcrumb(&cs, hwsp, e->seqno);
-	i915_gen8_emit_bb_start_noarb(&cs, VA_BATCH, 0);
-	if (eng == GEN9_RCS0)
-		i915_gen8_emit_fini_breadcrumb_rcs(&cs, hwsp, e->seqno);
-	else
-		i915_gen8_emit_fini_breadcrumb_xcs(&cs, hwsp, e->seqno);
+	iw_emit_request_at(&cs, eng, e->tl_gm + iw_slot(eng), e->seqno, VA_BATCH);
 	gi_ring_emit(&e->g, e->ctx[eng], cs.dw, cs.n);
 	gi_submit(&e->g, e->ctx[eng], -1);
 	assert_int_equal(e->v->stats.workloads_rejected, 0);
 	assert_int_equal(gi_wait_idle(&e->g, eng, 50), 0);
 	assert_false(vgpu_failed(e->v));
-	assert_int_equal(gi_read32(&e->g, e->tl_gpa + 64u * (uint32_t)eng), e->seqno);
+	assert_int_equal(gi_read32(&e->g, e->tl_gpa + iw_slot(eng)), e->seqno);
 }
 
 static void test_store_batches_run_on_every_engine(void **state)

@@ -20,85 +20,42 @@
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/guest_i915.h"
-#include "tests/harness/i915_shapes.h"
-#include "tests/world/model_world.h"
+#include "tests/harness/i915_world.h"
 
-#define MiB (1ull << 20)
 #define DATA_VA 0x7f0000000000ull
 #define BATCH_VA 0x7e0000000000ull
 #define VM 1
 #define MARK 0xa5a5a5a5u
 #define POISON 0xffffffffu
 
-static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
 static const int engines[] = { GEN9_RCS0, GEN9_BCS0, GEN9_VCS0, GEN9_VECS0 };
 #define NR_ENG (sizeof(engines) / sizeof(engines[0]))
 
 struct env {
-	struct model_world mw;
-	struct vgpu *v;
-	struct guest_i915 g;
-	int ctx[GEN9_NUM_ENGINES];
-	uint32_t seqno[GEN9_NUM_ENGINES];
-	uint32_t tl_gm; /* timeline HWSP page (GGTT), seqno slots */
-	uint64_t tl_gpa, data_gpa, batch_gpa;
+	struct model_world mw; /* first: iw_state_new */
+	struct iw_guest q;
+	uint64_t data_gpa;
 };
 
 static int setup(void **state)
 {
-	struct env *e = calloc(1, sizeof(*e));
-	struct mw_config c = { .pool_mib = 64, .ram_mib = 16 };
-	struct guest_i915 *g = &e->g;
-	size_t i;
+	struct env *e = iw_state_new(sizeof(*e), 64, 16);
 
-	assert_int_equal(mw_init(&e->mw, &c), 0);
-	assert_int_equal(mw_add_vgpu(&e->mw, &small, VM, 16 * MiB, &e->v), 0);
-	assert_int_equal(gi_probe(g, &e->mw.hv, e->v, VM, e->mw.gvt), 0);
-	g->poll = mw_poll;
-	g->poll_arg = &e->mw;
-	assert_int_equal(gi_ppgtt_create(g), 0);
-	for (i = 0; i < NR_ENG; i++) {
-		assert_int_equal(gi_engine_init(g, engines[i]), 0);
-		e->ctx[engines[i]] = gi_ctx_create(g, engines[i]);
-		assert_true(e->ctx[engines[i]] >= 0);
-	}
-	e->tl_gpa = gi_alloc_pages(g, 1);
-	e->tl_gm = gi_gm_alloc(g, 4096, false);
-	gi_ggtt_bind(g, e->tl_gm, e->tl_gpa, 1);
-	e->data_gpa = gi_alloc_pages(g, 1);
-	gi_ppgtt_map(g, DATA_VA, e->data_gpa, 1);
-	e->batch_gpa = gi_alloc_pages(g, 4);
-	gi_ppgtt_map(g, BATCH_VA, e->batch_gpa, 4);
+	iw_guest_up(&e->mw, &e->q, VM);
+	e->data_gpa = iw_map(&e->q, DATA_VA, 1);
+	e->q.batch_gpa = iw_map(&e->q, BATCH_VA, 4);
 	*state = e;
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	mw_stop(&e->mw);
-	assert_int_equal(e->mw.hv.pages_in_use, 0);
-	mw_fini(&e->mw);
-	free(e);
-	return 0;
-}
-
-/* The timeline's seqno slot of an engine: 64 bytes apart, so MI_FLUSH_DW
- * addresses keep bit 5 clear (gen8_emit_ggtt_write's rule). */
-static uint32_t slot(int engine)
-{
-	return (uint32_t)engine * 64;
-}
-
 static uint32_t *pphwsp(struct env *e, int engine)
 {
-	return (uint32_t *)e->v->eng[engine].sctx.va;
+	return (uint32_t *)e->q.v->eng[engine].sctx.va;
 }
 
 static uint64_t guest_pphwsp(struct env *e, int engine)
 {
-	return e->g.ctx[e->ctx[engine]].lrca_gpa; /* LRC_PPHWSP_PN = 0 */
+	return e->q.g.ctx[e->q.ctx[engine]].lrca_gpa; /* LRC_PPHWSP_PN = 0 */
 }
 
 /* Markers where an index store must not land: the guest's own context
@@ -108,9 +65,9 @@ static void mark(struct env *e, int engine)
 {
 	uint32_t i = I915_LRC_PPHWSP_SCRATCH;
 
-	gi_write32(&e->g, guest_pphwsp(e, engine) + 4 * i, MARK);
-	gi_write32(&e->g, guest_pphwsp(e, engine) + 4 * (i + 1), MARK);
-	gi_write32(&e->g, e->g.eng[engine].hwsp_gpa + 4 * i, MARK);
+	gi_write32(&e->q.g, guest_pphwsp(e, engine) + 4 * i, MARK);
+	gi_write32(&e->q.g, guest_pphwsp(e, engine) + 4 * (i + 1), MARK);
+	gi_write32(&e->q.g, e->q.g.eng[engine].hwsp_gpa + 4 * i, MARK);
 	pphwsp(e, engine)[i] = pphwsp(e, engine)[i + 1] = POISON;
 }
 
@@ -122,53 +79,35 @@ static void check_index_store(struct env *e, int engine)
 	assert_int_equal(pphwsp(e, engine)[i], 0);
 	assert_int_equal(pphwsp(e, engine)[i + 1],
 			 engine == GEN9_RCS0 ? 0 : POISON);
-	assert_int_equal(gi_read32(&e->g, guest_pphwsp(e, engine) + 4 * i), MARK);
-	assert_int_equal(gi_read32(&e->g, guest_pphwsp(e, engine) + 4 * (i + 1)), MARK);
-	assert_int_equal(gi_read32(&e->g, e->g.eng[engine].hwsp_gpa + 4 * i), MARK);
-}
-
-static void flush(struct i915_cs *cs, int engine, unsigned int mode)
-{
-	if (engine == GEN9_RCS0)
-		i915_gen8_emit_flush_rcs(cs, mode);
-	else
-		i915_gen8_emit_flush_xcs(cs, mode, engine);
-}
-
-static void fini(struct env *e, struct i915_cs *cs, int engine)
-{
-	uint32_t hwsp = e->tl_gm + slot(engine);
-
-	if (engine == GEN9_RCS0)
-		i915_gen8_emit_fini_breadcrumb_rcs(cs, hwsp, e->seqno[engine]);
-	else
-		i915_gen8_emit_fini_breadcrumb_xcs(cs, hwsp, e->seqno[engine]);
+	assert_int_equal(gi_read32(&e->q.g, guest_pphwsp(e, engine) + 4 * i), MARK);
+	assert_int_equal(gi_read32(&e->q.g, guest_pphwsp(e, engine) + 4 * (i + 1)), MARK);
+	assert_int_equal(gi_read32(&e->q.g, e->q.g.eng[engine].hwsp_gpa + 4 * i), MARK);
 }
 
 /* Submit the segment, run to idle; returns the commands the scanner
  * audited for it. */
 static uint64_t run(struct env *e, int engine, const struct i915_cs *cs)
 {
-	uint64_t before = e->v->stats.cmds_scanned;
-	uint32_t done = e->g.eng[engine].completes;
-	uint32_t in = e->g.eng[engine].idle_to_active;
-	int ctx = e->ctx[engine];
-	const struct gi_ctx *c = &e->g.ctx[ctx];
+	uint64_t before = e->q.v->stats.cmds_scanned;
+	uint32_t done = e->q.g.eng[engine].completes;
+	uint32_t in = e->q.g.eng[engine].idle_to_active;
+	int ctx = e->q.ctx[engine];
+	const struct gi_ctx *c = &e->q.g.ctx[ctx];
 
-	gi_ring_emit(&e->g, ctx, cs->dw, cs->n);
-	gi_submit(&e->g, ctx, -1);
-	assert_int_equal(e->v->stats.workloads_rejected, 0);
-	assert_int_equal(gi_wait_idle(&e->g, engine, 50), 0);
-	assert_false(vgpu_failed(e->v));
+	gi_ring_emit(&e->q.g, ctx, cs->dw, cs->n);
+	gi_submit(&e->q.g, ctx, -1);
+	assert_int_equal(e->q.v->stats.workloads_rejected, 0);
+	assert_int_equal(gi_wait_idle(&e->q.g, engine, 50), 0);
+	assert_false(vgpu_failed(e->q.v));
 	/* the CSB in the guest's status page reported the schedule-in and
 	 * the completion */
-	assert_true(e->g.eng[engine].idle_to_active > in);
-	assert_true(e->g.eng[engine].completes > done);
+	assert_true(e->q.g.eng[engine].idle_to_active > in);
+	assert_true(e->q.g.eng[engine].completes > done);
 	/* the context image copied back: RING_HEAD where the request ended,
 	 * in the guest's ring (what i915 reads on reset / unwind) */
-	assert_int_equal(gi_read32(&e->g, c->lrca_gpa + LRC_STATE_OFFSET + CTX_RING_HEAD * 4),
+	assert_int_equal(gi_read32(&e->q.g, c->lrca_gpa + LRC_STATE_OFFSET + CTX_RING_HEAD * 4),
 			 c->tail);
-	return e->v->stats.cmds_scanned - before;
+	return e->q.v->stats.cmds_scanned - before;
 }
 
 /* A user execbuf on each engine, as eb_submit builds it: the request's
@@ -190,20 +129,17 @@ static void test_user_request_all_engines(void **state)
 		struct i915_cs cs;
 		uint64_t scanned;
 
-		fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + 256ull * (uint64_t)eng,
+		fake_hv_guest_write(&e->mw.hv, VM, e->q.batch_gpa + 256ull * (uint64_t)eng,
 				    bb, sizeof(bb));
-		e->seqno[eng] = 2;
+		e->q.seqno[eng] = 2;
 		i915_cs_reset(&cs);
-		flush(&cs, eng, I915_EMIT_INVALIDATE);
-		i915_gen8_emit_init_breadcrumb(&cs, e->tl_gm + slot(eng), e->seqno[eng]);
-		i915_gen8_emit_bb_start_noarb(&cs, bva, 0);
-		fini(e, &cs, eng);
+		iw_emit_request(&e->q, &cs, eng, bva);
 		mark(e, eng);
 		scanned = run(e, eng, &cs);
 		/* the ring's commands and the batch's two */
 		assert_int_equal(scanned, cs.cmds + 2);
-		assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(eng)), 2);
-		assert_int_equal(gi_read32(&e->g, e->data_gpa + 4ull * eng), val);
+		assert_int_equal(gi_read32(&e->q.g, e->q.tl_gpa + iw_slot(eng)), 2);
+		assert_int_equal(gi_read32(&e->q.g, e->data_gpa + 4ull * eng), val);
 		check_index_store(e, eng);
 	}
 }
@@ -220,23 +156,23 @@ static void test_two_requests_seqno_advances(void **state)
 		int eng = engines[k];
 		uint32_t bb[] = { MI_BATCH_BUFFER_END, MI_NOOP };
 
-		fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa, bb, sizeof(bb));
+		fake_hv_guest_write(&e->mw.hv, VM, e->q.batch_gpa, bb, sizeof(bb));
 		for (r = 0; r < 2; r++) {
 			struct i915_cs cs;
 
-			e->seqno[eng] = 10 + (uint32_t)r;
+			e->q.seqno[eng] = 10 + (uint32_t)r;
 			i915_cs_reset(&cs);
-			flush(&cs, eng, I915_EMIT_INVALIDATE);
-			i915_gen8_emit_init_breadcrumb(&cs, e->tl_gm + slot(eng),
-						       e->seqno[eng]);
+			iw_emit_flush(&cs, eng, I915_EMIT_INVALIDATE);
+			i915_gen8_emit_init_breadcrumb(&cs, e->q.tl_gm + iw_slot(eng),
+						       e->q.seqno[eng]);
 			if (r)
 				i915_gen8_emit_bb_start(&cs, BATCH_VA, 0);
 			else
 				i915_gen8_emit_bb_start_noarb(&cs, BATCH_VA, 0);
-			fini(e, &cs, eng);
+			iw_emit_fini(&e->q, &cs, eng);
 			run(e, eng, &cs);
-			assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(eng)),
-					 e->seqno[eng]);
+			assert_int_equal(gi_read32(&e->q.g, e->q.tl_gpa + iw_slot(eng)),
+					 e->q.seqno[eng]);
 		}
 	}
 }
@@ -285,26 +221,26 @@ static void test_record_defaults_rcs(void **state)
 {
 	struct env *e = *state;
 	static uint32_t b[1024];
-	uint32_t gm = gi_gm_alloc(&e->g, 4 * 4096, false);
-	uint64_t gpa = gi_alloc_pages(&e->g, 4);
+	uint32_t gm = gi_gm_alloc(&e->q.g, 4 * 4096, false);
+	uint64_t gpa = gi_alloc_pages(&e->q.g, 4);
 	uint32_t bcmds;
 	size_t len, i;
 	struct i915_cs cs;
 	uint64_t scanned;
 
-	gi_ggtt_bind(&e->g, gm, gpa, 4);
+	gi_ggtt_bind(&e->q.g, gm, gpa, 4);
 	len = i915_gen9_null_state(b, 1024, gm, &bcmds);
 	fake_hv_guest_write(&e->mw.hv, VM, gpa, b, len * 4);
-	e->seqno[GEN9_RCS0] = 1;
+	e->q.seqno[GEN9_RCS0] = 1;
 	i915_cs_reset(&cs);
 	i915_gen8_emit_flush_rcs(&cs, I915_EMIT_INVALIDATE);
 	i915_intel_engine_emit_ctx_wa(&cs);
 	i915_gen8_emit_bb_start_noarb(&cs, gm, 1);
-	fini(e, &cs, GEN9_RCS0);
+	iw_emit_fini(&e->q, &cs, GEN9_RCS0);
 	mark(e, GEN9_RCS0);
 	scanned = run(e, GEN9_RCS0, &cs);
 	assert_int_equal(scanned, cs.cmds + bcmds);
-	assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(GEN9_RCS0)), 1);
+	assert_int_equal(gi_read32(&e->q.g, e->q.tl_gpa + iw_slot(GEN9_RCS0)), 1);
 	check_index_store(e, GEN9_RCS0);
 	for (i = 0; i < i915_skl_ctx_wa_count; i++) {
 		const struct i915_wa *w = &i915_skl_ctx_wa[i];
@@ -325,10 +261,10 @@ static void test_store_data_index_refused_as_gvt(void **state)
 	struct env *e = *state;
 	uint32_t sdi[] = { MI_STORE_DATA_INDEX, I915_LRC_PPHWSP_SCRATCH_ADDR, 1, MI_NOOP };
 
-	gi_ring_emit(&e->g, e->ctx[GEN9_BCS0], sdi, 4);
-	gi_submit(&e->g, e->ctx[GEN9_BCS0], -1);
-	assert_int_equal(e->v->stats.workloads_rejected, 1);
-	assert_true(vgpu_failed(e->v));
+	gi_ring_emit(&e->q.g, e->q.ctx[GEN9_BCS0], sdi, 4);
+	gi_submit(&e->q.g, e->q.ctx[GEN9_BCS0], -1);
+	assert_int_equal(e->q.v->stats.workloads_rejected, 1);
+	assert_true(vgpu_failed(e->q.v));
 }
 
 /* ---- a user batch the scanner refuses (issue 15 item 4) ----------------- */
@@ -338,22 +274,19 @@ static void test_store_data_index_refused_as_gvt(void **state)
 static void submit_user(struct env *e, int eng, const uint32_t *bb, size_t n,
 			uint64_t off, struct i915_cs *cs)
 {
-	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + off, bb, n * 4);
-	flush(cs, eng, I915_EMIT_INVALIDATE);
-	i915_gen8_emit_init_breadcrumb(cs, e->tl_gm + slot(eng), e->seqno[eng]);
-	i915_gen8_emit_bb_start_noarb(cs, BATCH_VA + off, 0);
-	fini(e, cs, eng);
+	fake_hv_guest_write(&e->mw.hv, VM, e->q.batch_gpa + off, bb, n * 4);
+	iw_emit_request(&e->q, cs, eng, BATCH_VA + off);
 }
 
 static uint32_t eir(struct env *e, int eng)
 {
-	return (uint32_t)gi_mmio_read(&e->g, RING_EIR(e->v->eng[eng].base), 4);
+	return (uint32_t)gi_mmio_read(&e->q.g, RING_EIR(e->q.v->eng[eng].base), 4);
 }
 
 static void run_until_error(struct env *e, int eng)
 {
 	for (int k = 0; k < 200 && !(eir(e, eng) & I915_ERROR_INSTRUCTION); k++)
-		gi_service(&e->g);
+		gi_service(&e->q.g);
 	assert_true(eir(e, eng) & I915_ERROR_INSTRUCTION);
 }
 
@@ -363,15 +296,15 @@ static void run_until_error(struct env *e, int eng)
  * payload skipped). Returns the context ID read before the reset. */
 static uint32_t i915_engine_reset(struct env *e, int eng)
 {
-	const struct gi_ctx *c = &e->g.ctx[e->ctx[eng]];
-	uint32_t base = e->v->eng[eng].base;
-	uint32_t ccid = (uint32_t)gi_mmio_read(&e->g, RING_EXECLIST_STATUS_HI(base), 4);
+	const struct gi_ctx *c = &e->q.g.ctx[e->q.ctx[eng]];
+	uint32_t base = e->q.v->eng[eng].base;
+	uint32_t ccid = (uint32_t)gi_mmio_read(&e->q.g, RING_EXECLIST_STATUS_HI(base), 4);
 
-	gi_mmio_write(&e->g, GEN6_GDRST,
+	gi_mmio_write(&e->q.g, GEN6_GDRST,
 		      gen9_engine_reset_domain((enum gen9_engine_id)eng), 4);
-	gi_mmio_write(&e->g, RING_EIR(base), I915_ERROR_INSTRUCTION, 4);
-	assert_int_equal(gi_engine_init(&e->g, eng), 0);
-	gi_write32(&e->g, c->lrca_gpa + LRC_STATE_OFFSET + CTX_RING_HEAD * 4,
+	gi_mmio_write(&e->q.g, RING_EIR(base), I915_ERROR_INSTRUCTION, 4);
+	assert_int_equal(gi_engine_init(&e->q.g, eng), 0);
+	gi_write32(&e->q.g, c->lrca_gpa + LRC_STATE_OFFSET + CTX_RING_HEAD * 4,
 		   c->tail);
 	return ccid;
 }
@@ -398,36 +331,36 @@ static void test_user_batch_loop_fails_only_its_request(void **state)
 				    (uint32_t)(va + 16), (uint32_t)(va >> 32), MI_BATCH_BUFFER_END,
 				    MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT,
 				    (uint32_t)(va + 16), (uint32_t)(va >> 32), MI_NOOP };
-		uint32_t done = e->g.eng[eng].completes;
+		uint32_t done = e->q.g.eng[eng].completes;
 		struct i915_cs cs;
 
-		e->seqno[eng] = 20;
-		gi_write32(&e->g, e->tl_gpa + slot(eng), 0);
+		e->q.seqno[eng] = 20;
+		gi_write32(&e->q.g, e->q.tl_gpa + iw_slot(eng), 0);
 		i915_cs_reset(&cs);
 		submit_user(e, eng, loop, 8, off, &cs);
-		gi_ring_emit(&e->g, e->ctx[eng], cs.dw, cs.n);
-		gi_submit(&e->g, e->ctx[eng], -1);
+		gi_ring_emit(&e->q.g, e->q.ctx[eng], cs.dw, cs.n);
+		gi_submit(&e->q.g, e->q.ctx[eng], -1);
 		run_until_error(e, eng);
-		assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(eng)), 19);
-		assert_int_equal(e->g.eng[eng].completes, done);
-		assert_int_equal(e->v->stats.user_faults, k + 1);
-		assert_int_equal(e->v->stats.workloads_rejected, 0);
-		assert_false(vgpu_failed(e->v));
+		assert_int_equal(gi_read32(&e->q.g, e->q.tl_gpa + iw_slot(eng)), 19);
+		assert_int_equal(e->q.g.eng[eng].completes, done);
+		assert_int_equal(e->q.v->stats.user_faults, k + 1);
+		assert_int_equal(e->q.v->stats.workloads_rejected, 0);
+		assert_false(vgpu_failed(e->q.v));
 		assert_int_equal(i915_engine_reset(e, eng),
-				 e->g.ctx[e->ctx[eng]].hw_id);
-		assert_int_equal(gi_mmio_read(&e->g, RING_EXECLIST_STATUS_HI(
-							     e->v->eng[eng].base), 4), 0);
+				 e->q.g.ctx[e->q.ctx[eng]].hw_id);
+		assert_int_equal(gi_mmio_read(&e->q.g, RING_EXECLIST_STATUS_HI(
+							     e->q.v->eng[eng].base), 4), 0);
 		/* the next request of the same context runs */
-		e->seqno[eng] = 21;
+		e->q.seqno[eng] = 21;
 		i915_cs_reset(&cs);
 		submit_user(e, eng, (const uint32_t[]){ MI_BATCH_BUFFER_END, MI_NOOP },
 			    2, off + 128, &cs);
 		run(e, eng, &cs);
-		assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(eng)), 21);
+		assert_int_equal(gi_read32(&e->q.g, e->q.tl_gpa + iw_slot(eng)), 21);
 	}
-	assert_int_equal(e->v->stats.faults, 0);
-	assert_int_equal(e->v->stats.resets, 0);
-	assert_false(vgpu_dead(e->v));
+	assert_int_equal(e->q.v->stats.faults, 0);
+	assert_int_equal(e->q.v->stats.resets, 0);
+	assert_false(vgpu_dead(e->q.v));
 }
 
 /* Two requests in one submission, the second's batch starting a batch
@@ -449,31 +382,31 @@ static void test_refused_second_request_keeps_the_first(void **state)
 			  (uint32_t)(DATA_VA >> 32), 0xbad, MI_BATCH_BUFFER_END };
 	struct i915_cs cs;
 
-	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + 0x200, l2, sizeof(l2));
-	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + 0x300, l3, sizeof(l3));
-	e->seqno[GEN9_RCS0] = 30;
+	fake_hv_guest_write(&e->mw.hv, VM, e->q.batch_gpa + 0x200, l2, sizeof(l2));
+	fake_hv_guest_write(&e->mw.hv, VM, e->q.batch_gpa + 0x300, l3, sizeof(l3));
+	e->q.seqno[GEN9_RCS0] = 30;
 	i915_cs_reset(&cs);
 	submit_user(e, GEN9_RCS0, good, 5, 0, &cs);
-	e->seqno[GEN9_RCS0] = 31;
+	e->q.seqno[GEN9_RCS0] = 31;
 	submit_user(e, GEN9_RCS0, l1, 4, 0x100, &cs);
-	gi_ring_emit(&e->g, e->ctx[GEN9_RCS0], cs.dw, cs.n);
-	gi_submit(&e->g, e->ctx[GEN9_RCS0], -1);
+	gi_ring_emit(&e->q.g, e->q.ctx[GEN9_RCS0], cs.dw, cs.n);
+	gi_submit(&e->q.g, e->q.ctx[GEN9_RCS0], -1);
 	run_until_error(e, GEN9_RCS0);
-	assert_int_equal(gi_read32(&e->g, e->data_gpa), 0x600d);
-	assert_int_equal(gi_read32(&e->g, e->data_gpa + 4), 0);
-	assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(GEN9_RCS0)), 30);
-	assert_true(e->v->stats.irqs_injected > 0);
-	assert_int_equal(e->v->stats.user_faults, 1);
+	assert_int_equal(gi_read32(&e->q.g, e->data_gpa), 0x600d);
+	assert_int_equal(gi_read32(&e->q.g, e->data_gpa + 4), 0);
+	assert_int_equal(gi_read32(&e->q.g, e->q.tl_gpa + iw_slot(GEN9_RCS0)), 30);
+	assert_true(e->q.v->stats.irqs_injected > 0);
+	assert_int_equal(e->q.v->stats.user_faults, 1);
 	/* the blitter of the same vGPU is not held up by the render fault */
-	e->seqno[GEN9_BCS0] = 5;
+	e->q.seqno[GEN9_BCS0] = 5;
 	i915_cs_reset(&cs);
 	submit_user(e, GEN9_BCS0, (const uint32_t[]){ MI_BATCH_BUFFER_END, MI_NOOP },
 		    2, 0x400, &cs);
 	run(e, GEN9_BCS0, &cs);
-	assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(GEN9_BCS0)), 5);
+	assert_int_equal(gi_read32(&e->q.g, e->q.tl_gpa + iw_slot(GEN9_BCS0)), 5);
 	assert_int_equal(i915_engine_reset(e, GEN9_RCS0),
-			 e->g.ctx[e->ctx[GEN9_RCS0]].hw_id);
-	assert_false(vgpu_failed(e->v));
+			 e->q.g.ctx[e->q.ctx[GEN9_RCS0]].hw_id);
+	assert_false(vgpu_failed(e->q.v));
 }
 
 /* The context submitted again with nothing new in its ring: the render
@@ -482,11 +415,11 @@ static void empty_submission_runs_nothing(struct env *e, int ctx)
 {
 	uint64_t cmds_before = e->mw.m.engine[GEN9_RCS0].stats.cmds;
 
-	gi_submit(&e->g, ctx, -1);
+	gi_submit(&e->q.g, ctx, -1);
 	for (int k = 0; k < 20; k++)
-		gi_service(&e->g);
+		gi_service(&e->q.g);
 	assert_int_equal(e->mw.m.engine[GEN9_RCS0].stats.cmds, cmds_before);
-	assert_false(vgpu_failed(e->v));
+	assert_false(vgpu_failed(e->q.v));
 }
 
 /* A refused batch start at an odd dword of the ring: the run must still
@@ -497,7 +430,7 @@ static void empty_submission_runs_nothing(struct env *e, int ctx)
 static void test_cut_at_odd_dword_ends_on_a_qword(void **state)
 {
 	struct env *e = *state;
-	struct vgpu_engine *ve = &e->v->eng[GEN9_RCS0];
+	struct vgpu_engine *ve = &e->q.v->eng[GEN9_RCS0];
 	uint64_t va = BATCH_VA;
 	/* a second-level loop: refused (a first-level one is watched) */
 	uint32_t loop[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT |
@@ -509,20 +442,20 @@ static void test_cut_at_odd_dword_ends_on_a_qword(void **state)
 			    (uint32_t)va, (uint32_t)(va >> 32), MI_NOOP, MI_NOOP };
 	struct i915_cs cs;
 
-	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa, loop, sizeof(loop));
-	gi_ring_emit(&e->g, e->ctx[GEN9_RCS0], ring, 6);
-	gi_submit(&e->g, e->ctx[GEN9_RCS0], -1);
+	fake_hv_guest_write(&e->mw.hv, VM, e->q.batch_gpa, loop, sizeof(loop));
+	gi_ring_emit(&e->q.g, e->q.ctx[GEN9_RCS0], ring, 6);
+	gi_submit(&e->q.g, e->q.ctx[GEN9_RCS0], -1);
 	run_until_error(e, GEN9_RCS0);
-	assert_int_equal(e->v->stats.user_faults, 1);
+	assert_int_equal(e->q.v->stats.user_faults, 1);
 	assert_int_equal(ve->sring_tail % 8, 0);
 	i915_engine_reset(e, GEN9_RCS0);
-	empty_submission_runs_nothing(e, e->ctx[GEN9_RCS0]);
-	e->seqno[GEN9_RCS0] = 40;
+	empty_submission_runs_nothing(e, e->q.ctx[GEN9_RCS0]);
+	e->q.seqno[GEN9_RCS0] = 40;
 	i915_cs_reset(&cs);
 	submit_user(e, GEN9_RCS0, (const uint32_t[]){ MI_BATCH_BUFFER_END, MI_NOOP },
 		    2, 0x800, &cs);
 	run(e, GEN9_RCS0, &cs);
-	assert_int_equal(gi_read32(&e->g, e->tl_gpa + slot(GEN9_RCS0)), 40);
+	assert_int_equal(gi_read32(&e->q.g, e->q.tl_gpa + iw_slot(GEN9_RCS0)), 40);
 }
 
 /* The same for a guest whose context image puts RING_HEAD at an odd
@@ -531,16 +464,16 @@ static void test_cut_at_odd_dword_ends_on_a_qword(void **state)
 static void test_odd_guest_head_keeps_the_shadow_ring_in_qwords(void **state)
 {
 	struct env *e = *state;
-	int ctx = e->ctx[GEN9_RCS0];
-	const struct gi_ctx *c = &e->g.ctx[ctx];
+	int ctx = e->q.ctx[GEN9_RCS0];
+	const struct gi_ctx *c = &e->q.g.ctx[ctx];
 	uint32_t nops[] = { MI_NOOP, MI_NOOP, MI_NOOP, MI_NOOP };
 	uint32_t head = c->tail + 4;
 
-	gi_ring_emit(&e->g, ctx, nops, 4);
-	gi_write32(&e->g, c->lrca_gpa + LRC_STATE_OFFSET + CTX_RING_HEAD * 4, head);
-	gi_submit(&e->g, ctx, -1);
-	assert_int_equal(gi_wait_idle(&e->g, GEN9_RCS0, 50), 0);
-	assert_int_equal(e->v->eng[GEN9_RCS0].sring_tail % 8, 0);
+	gi_ring_emit(&e->q.g, ctx, nops, 4);
+	gi_write32(&e->q.g, c->lrca_gpa + LRC_STATE_OFFSET + CTX_RING_HEAD * 4, head);
+	gi_submit(&e->q.g, ctx, -1);
+	assert_int_equal(gi_wait_idle(&e->q.g, GEN9_RCS0, 50), 0);
+	assert_int_equal(e->q.v->eng[GEN9_RCS0].sring_tail % 8, 0);
 	empty_submission_runs_nothing(e, ctx);
 }
 
@@ -548,14 +481,14 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_null_state_walk),
-		cmocka_unit_test_setup_teardown(test_user_request_all_engines, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_two_requests_seqno_advances, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_record_defaults_rcs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_store_data_index_refused_as_gvt, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_user_batch_loop_fails_only_its_request, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_refused_second_request_keeps_the_first, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cut_at_odd_dword_ends_on_a_qword, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_odd_guest_head_keeps_the_shadow_ring_in_qwords, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_user_request_all_engines, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_two_requests_seqno_advances, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_record_defaults_rcs, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_store_data_index_refused_as_gvt, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_user_batch_loop_fails_only_its_request, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_refused_second_request_keeps_the_first, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_cut_at_odd_dword_ends_on_a_qword, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_odd_guest_head_keeps_the_shadow_ring_in_qwords, setup, iw_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,91 +18,36 @@
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/guest_i915.h"
-#include "tests/harness/i915_shapes.h"
-#include "tests/world/model_world.h"
+#include "tests/harness/i915_world.h"
 
-#define MiB (1ull << 20)
 #define BATCH_VA 0x7e0000000000ull
 #define DATA_VA 0x7f0000000000ull
 #define BATCH_PAGES 40
 #define NR_VMS 2
 
-static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
 static const int engines[] = { GEN9_RCS0, GEN9_BCS0, GEN9_VCS0, GEN9_VECS0 };
 #define NR_ENG (sizeof(engines) / sizeof(engines[0]))
 
-/* One guest: its vGPU, i915, a context per engine, breadcrumbs. */
-struct guest {
-	uint32_t vm;
-	struct vgpu *v;
-	struct guest_i915 g;
-	int ctx[GEN9_NUM_ENGINES];
-	uint32_t seqno[GEN9_NUM_ENGINES];
-	uint32_t tl_gm;
-	uint64_t tl_gpa, batch_gpa;
-};
-
+/* Two guests (tests/harness/i915_world.h), each with its batch pages. */
 struct env {
-	struct model_world mw;
-	struct guest gu[NR_VMS];
+	struct model_world mw; /* first: iw_state_new */
+	struct iw_guest gu[NR_VMS];
 };
-
-static void guest_up(struct env *e, struct guest *q, uint32_t vm)
-{
-	struct guest_i915 *g = &q->g;
-	size_t i;
-
-	q->vm = vm;
-	assert_int_equal(mw_add_vgpu(&e->mw, &small, vm, 16 * MiB, &q->v), 0);
-	assert_int_equal(gi_probe(g, &e->mw.hv, q->v, vm, e->mw.gvt), 0);
-	g->poll = mw_poll;
-	g->poll_arg = &e->mw;
-	assert_int_equal(gi_ppgtt_create(g), 0);
-	for (i = 0; i < NR_ENG; i++) {
-		assert_int_equal(gi_engine_init(g, engines[i]), 0);
-		q->ctx[engines[i]] = gi_ctx_create(g, engines[i]);
-		assert_true(q->ctx[engines[i]] >= 0);
-	}
-	q->tl_gpa = gi_alloc_pages(g, 1);
-	q->tl_gm = gi_gm_alloc(g, 4096, false);
-	gi_ggtt_bind(g, q->tl_gm, q->tl_gpa, 1);
-	q->batch_gpa = gi_alloc_pages(g, BATCH_PAGES);
-	gi_ppgtt_map(g, BATCH_VA, q->batch_gpa, BATCH_PAGES);
-	gi_ppgtt_map(g, DATA_VA, gi_alloc_pages(g, 1), 1);
-}
 
 static int setup(void **state)
 {
-	struct env *e = calloc(1, sizeof(*e));
-	struct mw_config c = { .pool_mib = 96, .ram_mib = 32 };
+	struct env *e = iw_state_new(sizeof(*e), 96, 32);
 	uint32_t k;
 
-	assert_int_equal(mw_init(&e->mw, &c), 0);
-	for (k = 0; k < NR_VMS; k++)
-		guest_up(e, &e->gu[k], k + 1);
+	for (k = 0; k < NR_VMS; k++) {
+		struct iw_guest *q = &e->gu[k];
+
+		iw_guest_up(&e->mw, q, k + 1);
+		q->batch_gpa = iw_map(q, BATCH_VA, BATCH_PAGES);
+		iw_map(q, DATA_VA, 1);
+	}
 	*state = e;
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	mw_stop(&e->mw);
-	assert_int_equal(e->mw.hv.pages_in_use, 0);
-	mw_fini(&e->mw);
-	free(e);
-	return 0;
-}
-
-static uint32_t slot(int engine)
-{
-	return (uint32_t)engine * 64;
-}
-
-static uint32_t seqno_now(struct guest *q, int eng)
-{
-	return gi_read32(&q->g, q->tl_gpa + slot(eng));
 }
 
 static uint64_t gpu_batches(struct env *e, int eng)
@@ -122,7 +67,7 @@ static void service(struct env *e, int polls)
  * mapping before each round: the Gen8 batch start (DW0 bit 8 PPGTT, DWord
  * Length 1) to the batch's own offset; the relocation of the other
  * object at byte 1024 is data after it. The rest of the page is zero. */
-static void emit_gem_busy(struct guest *q)
+static void emit_gem_busy(struct iw_guest *q)
 {
 	uint32_t bb[1024] = { 0 };
 
@@ -134,56 +79,33 @@ static void emit_gem_busy(struct guest *q)
 	fake_hv_guest_write(q->g.hv, q->vm, q->batch_gpa, bb, sizeof(bb));
 }
 
-/* The request i915 builds for an execbuf of the batch at BATCH_VA + off
- * (test_i915_replay.c's shape). */
-static void submit_at(struct guest *q, int eng, uint64_t off)
-{
-	uint32_t hwsp = q->tl_gm + slot(eng);
-	struct i915_cs cs;
-
-	q->seqno[eng]++;
-	i915_cs_reset(&cs);
-	if (eng == GEN9_RCS0)
-		i915_gen8_emit_flush_rcs(&cs, I915_EMIT_INVALIDATE);
-	else
-		i915_gen8_emit_flush_xcs(&cs, I915_EMIT_INVALIDATE, eng);
-	i915_gen8_emit_init_breadcrumb(&cs, hwsp, q->seqno[eng]);
-	i915_gen8_emit_bb_start_noarb(&cs, BATCH_VA + off, 0);
-	if (eng == GEN9_RCS0)
-		i915_gen8_emit_fini_breadcrumb_rcs(&cs, hwsp, q->seqno[eng]);
-	else
-		i915_gen8_emit_fini_breadcrumb_xcs(&cs, hwsp, q->seqno[eng]);
-	gi_ring_emit(&q->g, q->ctx[eng], cs.dw, cs.n);
-	gi_submit(&q->g, q->ctx[eng], -1);
-}
-
 /* The request has started and not finished (it is spinning, or queued
  * behind a spinning vGPU). */
-static void still_busy(struct guest *q, int eng)
+static void still_busy(struct iw_guest *q, int eng)
 {
 	assert_false(vgpu_failed(q->v));
-	assert_int_equal(seqno_now(q, eng), q->seqno[eng] - 1);
+	assert_int_equal(iw_seqno_now(q, eng), q->seqno[eng] - 1);
 }
 
 /* The CPU's store through the guest's mapping: into guest memory, and
  * reported to the mediator if the page is write-protected. */
-static void cpu_store(struct env *e, struct guest *q, uint64_t off,
+static void cpu_store(struct env *e, struct iw_guest *q, uint64_t off,
 		      const void *data, size_t len)
 {
 	fake_hv_guest_store(&e->mw.hv, q->vm, q->batch_gpa + off, data, len);
 }
 
-static void cpu_store32(struct env *e, struct guest *q, uint64_t off,
+static void cpu_store32(struct env *e, struct iw_guest *q, uint64_t off,
 			uint32_t val)
 {
 	cpu_store(e, q, off, &val, 4);
 }
 
-static void wait_done(struct env *e, struct guest *q, int eng)
+static void wait_done(struct env *e, struct iw_guest *q, int eng)
 {
-	for (int k = 0; k < 200 && seqno_now(q, eng) != q->seqno[eng]; k++)
+	for (int k = 0; k < 200 && iw_seqno_now(q, eng) != q->seqno[eng]; k++)
 		service(e, 1);
-	assert_int_equal(seqno_now(q, eng), q->seqno[eng]);
+	assert_int_equal(iw_seqno_now(q, eng), q->seqno[eng]);
 }
 
 /* gem_busy -e all: the same batch on RCS, BCS, VCS and VECS at once. All
@@ -194,14 +116,14 @@ static void wait_done(struct env *e, struct guest *q, int eng)
 static void test_gem_busy_on_every_engine(void **state)
 {
 	struct env *e = *state;
-	struct guest *q = &e->gu[0];
+	struct iw_guest *q = &e->gu[0];
 	uint64_t b0[NR_ENG];
 	size_t k;
 
 	emit_gem_busy(q);
 	for (k = 0; k < NR_ENG; k++) {
 		b0[k] = gpu_batches(e, engines[k]);
-		submit_at(q, engines[k], 0);
+		iw_submit(q, engines[k], BATCH_VA);
 	}
 	service(e, 300);
 	for (k = 0; k < NR_ENG; k++) {
@@ -230,7 +152,7 @@ static void test_gem_busy_on_every_engine(void **state)
 	assert_int_equal(q->v->stats.batch_writes_ignored, 0);
 	/* ... and it runs again, watched again */
 	emit_gem_busy(q);
-	submit_at(q, GEN9_RCS0, 0);
+	iw_submit(q, GEN9_RCS0, BATCH_VA);
 	service(e, 20);
 	still_busy(q, GEN9_RCS0);
 	cpu_store32(e, q, 0, MI_BATCH_BUFFER_END);
@@ -246,12 +168,12 @@ static void test_gem_busy_on_every_engine(void **state)
 static void test_other_stores_change_nothing(void **state)
 {
 	struct env *e = *state;
-	struct guest *q = &e->gu[0];
+	struct iw_guest *q = &e->gu[0];
 	uint32_t elsp[] = { MI_LOAD_REGISTER_IMM(1), 0x2230, 0 };
 	uint64_t b0;
 
 	emit_gem_busy(q);
-	submit_at(q, GEN9_RCS0, 0);
+	iw_submit(q, GEN9_RCS0, BATCH_VA);
 	service(e, 20);
 	cpu_store(e, q, 0, elsp, sizeof(elsp));
 	cpu_store32(e, q, 8, MI_BATCH_BUFFER_END);
@@ -272,7 +194,7 @@ static void test_other_stores_change_nothing(void **state)
 
 /* A body over n pages: page i chains to page i + 1, the last back to
  * page 0. One watched run per page. */
-static void emit_page_chain(struct guest *q, uint32_t n)
+static void emit_page_chain(struct iw_guest *q, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t to = BATCH_VA + 4096ull * ((i + 1) % n);
@@ -291,15 +213,15 @@ static void emit_page_chain(struct guest *q, uint32_t n)
 static void test_watch_slots_are_capped(void **state)
 {
 	struct env *e = *state;
-	struct guest *q = &e->gu[0];
+	struct iw_guest *q = &e->gu[0];
 	uint32_t bcs = q->v->eng[GEN9_BCS0].base;
 	int k;
 
 	emit_page_chain(q, 20);
-	submit_at(q, GEN9_RCS0, 0);
+	iw_submit(q, GEN9_RCS0, BATCH_VA);
 	service(e, 20);
 	assert_int_equal(q->v->stats.loops_watched, 1);
-	submit_at(q, GEN9_BCS0, 0);
+	iw_submit(q, GEN9_BCS0, BATCH_VA);
 	for (k = 0; k < 200 && !(gi_mmio_read(&q->g, RING_EIR(bcs), 4) &
 				  I915_ERROR_INSTRUCTION); k++)
 		service(e, 1);
@@ -327,13 +249,13 @@ static void test_watch_slots_are_capped(void **state)
 static void test_two_vms_each_ended_alone(void **state)
 {
 	struct env *e = *state;
-	struct guest *a = &e->gu[0], *b = &e->gu[1];
+	struct iw_guest *a = &e->gu[0], *b = &e->gu[1];
 
 	assert_int_equal(a->batch_gpa, b->batch_gpa);
 	emit_gem_busy(a);
 	emit_gem_busy(b);
-	submit_at(a, GEN9_RCS0, 0);
-	submit_at(b, GEN9_RCS0, 0);
+	iw_submit(a, GEN9_RCS0, BATCH_VA);
+	iw_submit(b, GEN9_RCS0, BATCH_VA);
 	service(e, 50);
 	still_busy(a, GEN9_RCS0);
 	assert_int_equal(a->v->stats.loops_watched, 1);
@@ -364,12 +286,12 @@ static void test_two_vms_each_ended_alone(void **state)
 static void test_unended_loop_fails_only_its_request(void **state)
 {
 	struct env *e = *state;
-	struct guest *q = &e->gu[0];
+	struct iw_guest *q = &e->gu[0];
 	uint32_t base = q->v->eng[GEN9_RCS0].base;
 	int k;
 
 	emit_gem_busy(q);
-	submit_at(q, GEN9_RCS0, 0);
+	iw_submit(q, GEN9_RCS0, BATCH_VA);
 	service(e, 50);
 	still_busy(q, GEN9_RCS0);
 	e->mw.hv.now += 3000000000ull; /* past the 2 s hang timeout */
@@ -377,7 +299,7 @@ static void test_unended_loop_fails_only_its_request(void **state)
 				  I915_ERROR_INSTRUCTION); k++)
 		service(e, 1);
 	assert_true(gi_mmio_read(&q->g, RING_EIR(base), 4) & I915_ERROR_INSTRUCTION);
-	assert_int_equal(seqno_now(q, GEN9_RCS0), q->seqno[GEN9_RCS0] - 1);
+	assert_int_equal(iw_seqno_now(q, GEN9_RCS0), q->seqno[GEN9_RCS0] - 1);
 	assert_int_equal(q->v->stats.user_hangs, 1);
 	assert_int_equal(q->v->stats.faults, 0);
 	assert_int_equal(q->v->bbw_used, 0);
@@ -390,10 +312,10 @@ static void test_unended_loop_fails_only_its_request(void **state)
 static void test_destroy_while_watched(void **state)
 {
 	struct env *e = *state;
-	struct guest *q = &e->gu[0];
+	struct iw_guest *q = &e->gu[0];
 
 	emit_gem_busy(q);
-	submit_at(q, GEN9_RCS0, 0);
+	iw_submit(q, GEN9_RCS0, BATCH_VA);
 	service(e, 20);
 	still_busy(q, GEN9_RCS0);
 	assert_true(fake_hv_is_wp(&e->mw.hv, q->vm, q->batch_gpa));
@@ -405,12 +327,12 @@ static void test_destroy_while_watched(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_gem_busy_on_every_engine, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_other_stores_change_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_watch_slots_are_capped, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_two_vms_each_ended_alone, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unended_loop_fails_only_its_request, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_destroy_while_watched, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gem_busy_on_every_engine, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_other_stores_change_nothing, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_watch_slots_are_capped, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_two_vms_each_ended_alone, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_unended_loop_fails_only_its_request, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_destroy_while_watched, setup, iw_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,6 +26,7 @@
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/harness/i915_shapes.h"
+#include "tests/harness/i915_world.h"
 #include "tests/world/model_world.h"
 
 #define MiB (1ull << 20)
@@ -150,22 +151,13 @@ static void ctx_use(struct env *e, int eng, int i, uint32_t k)
  * init breadcrumb, batch k, fini breadcrumb (not yet submitted). */
 static void emit_request(struct env *e, int eng, int i, uint32_t k)
 {
-	uint32_t hwsp = e->tl_gm + (uint32_t)eng * 64;
 	struct i915_cs cs;
 
 	ctx_use(e, eng, i, k);
 	e->seqno[eng]++;
 	i915_cs_reset(&cs);
-	if (eng == GEN9_RCS0)
-		i915_gen8_emit_flush_rcs(&cs, I915_EMIT_INVALIDATE);
-	else
-		i915_gen8_emit_flush_xcs(&cs, I915_EMIT_INVALIDATE, eng);
-	i915_gen8_emit_init_breadcrumb(&cs, hwsp, e->seqno[eng]);
-	i915_gen8_emit_bb_start_noarb(&cs, BATCH_VA + BB_STRIDE * k, 0);
-	if (eng == GEN9_RCS0)
-		i915_gen8_emit_fini_breadcrumb_rcs(&cs, hwsp, e->seqno[eng]);
-	else
-		i915_gen8_emit_fini_breadcrumb_xcs(&cs, hwsp, e->seqno[eng]);
+	iw_emit_request_at(&cs, eng, e->tl_gm + iw_slot(eng), e->seqno[eng],
+			   BATCH_VA + BB_STRIDE * k);
 	gi_ring_emit(&e->g, e->ctx[eng][i], cs.dw, cs.n);
 }
 

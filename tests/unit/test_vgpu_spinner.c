@@ -17,78 +17,32 @@
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/guest_i915.h"
-#include "tests/harness/i915_shapes.h"
+#include "tests/harness/i915_world.h"
 #include "tests/harness/igt_spinner.h"
-#include "tests/world/model_world.h"
 
-#define MiB (1ull << 20)
 #define POLL_VA 0x7f0000000000ull
 #define BATCH_VA 0x7e0000000000ull
 #define VM 1
 
-static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
 static const int engines[] = { GEN9_RCS0, GEN9_BCS0, GEN9_VCS0, GEN9_VECS0 };
 #define NR_ENG (sizeof(engines) / sizeof(engines[0]))
 
 struct env {
-	struct model_world mw;
-	struct vgpu *v;
-	struct guest_i915 g;
-	int ctx[GEN9_NUM_ENGINES];
-	uint32_t seqno[GEN9_NUM_ENGINES];
-	uint32_t tl_gm;
-	uint64_t tl_gpa, poll_gpa, batch_gpa;
+	struct model_world mw; /* first: iw_state_new */
+	struct iw_guest q;
+	uint64_t poll_gpa;
 	uint32_t batch[IGT_SPIN_BATCH_DW];
 };
 
 static int setup(void **state)
 {
-	struct env *e = calloc(1, sizeof(*e));
-	struct mw_config c = { .pool_mib = 64, .ram_mib = 16 };
-	struct guest_i915 *g = &e->g;
-	size_t i;
+	struct env *e = iw_state_new(sizeof(*e), 64, 16);
 
-	assert_int_equal(mw_init(&e->mw, &c), 0);
-	assert_int_equal(mw_add_vgpu(&e->mw, &small, VM, 16 * MiB, &e->v), 0);
-	assert_int_equal(gi_probe(g, &e->mw.hv, e->v, VM, e->mw.gvt), 0);
-	g->poll = mw_poll;
-	g->poll_arg = &e->mw;
-	assert_int_equal(gi_ppgtt_create(g), 0);
-	for (i = 0; i < NR_ENG; i++) {
-		assert_int_equal(gi_engine_init(g, engines[i]), 0);
-		e->ctx[engines[i]] = gi_ctx_create(g, engines[i]);
-		assert_true(e->ctx[engines[i]] >= 0);
-	}
-	e->tl_gpa = gi_alloc_pages(g, 1);
-	e->tl_gm = gi_gm_alloc(g, 4096, false);
-	gi_ggtt_bind(g, e->tl_gm, e->tl_gpa, 1);
-	e->poll_gpa = gi_alloc_pages(g, 1);
-	gi_ppgtt_map(g, POLL_VA, e->poll_gpa, 1);
-	e->batch_gpa = gi_alloc_pages(g, 4);
-	gi_ppgtt_map(g, BATCH_VA, e->batch_gpa, 4);
+	iw_guest_up(&e->mw, &e->q, VM);
+	e->poll_gpa = iw_map(&e->q, POLL_VA, 1);
+	e->q.batch_gpa = iw_map(&e->q, BATCH_VA, 4);
 	*state = e;
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	mw_stop(&e->mw);
-	assert_int_equal(e->mw.hv.pages_in_use, 0);
-	mw_fini(&e->mw);
-	free(e);
-	return 0;
-}
-
-static uint32_t slot(int engine)
-{
-	return (uint32_t)engine * 64;
-}
-
-static uint32_t seqno_now(struct env *e, int eng)
-{
-	return gi_read32(&e->g, e->tl_gpa + slot(eng));
 }
 
 static uint64_t gpu_batches(struct env *e, int eng)
@@ -97,29 +51,12 @@ static uint64_t gpu_batches(struct env *e, int eng)
 }
 
 /* The request i915 builds for IGT's execbuf of the batch at BATCH_VA +
- * off (test_i915_replay.c's shape): invalidate flush, init breadcrumb,
- * batch start without arbitration, fini breadcrumb. */
+ * off (tests/harness/i915_world.h). */
 static void submit_spin(struct env *e, int eng, uint64_t off)
 {
-	uint32_t hwsp = e->tl_gm + slot(eng);
-	struct i915_cs cs;
-
-	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + off, e->batch,
+	fake_hv_guest_write(&e->mw.hv, VM, e->q.batch_gpa + off, e->batch,
 			    sizeof(e->batch));
-	e->seqno[eng]++;
-	i915_cs_reset(&cs);
-	if (eng == GEN9_RCS0)
-		i915_gen8_emit_flush_rcs(&cs, I915_EMIT_INVALIDATE);
-	else
-		i915_gen8_emit_flush_xcs(&cs, I915_EMIT_INVALIDATE, eng);
-	i915_gen8_emit_init_breadcrumb(&cs, hwsp, e->seqno[eng]);
-	i915_gen8_emit_bb_start_noarb(&cs, BATCH_VA + off, 0);
-	if (eng == GEN9_RCS0)
-		i915_gen8_emit_fini_breadcrumb_rcs(&cs, hwsp, e->seqno[eng]);
-	else
-		i915_gen8_emit_fini_breadcrumb_xcs(&cs, hwsp, e->seqno[eng]);
-	gi_ring_emit(&e->g, e->ctx[eng], cs.dw, cs.n);
-	gi_submit(&e->g, e->ctx[eng], -1);
+	iw_submit(&e->q, eng, BATCH_VA + off);
 }
 
 /* Let the GPU run `polls` rounds; the spinner must still be spinning:
@@ -127,13 +64,13 @@ static void submit_spin(struct env *e, int eng, uint64_t off)
 static void spins(struct env *e, int eng, int polls)
 {
 	uint64_t b0 = gpu_batches(e, eng);
-	uint32_t done = e->g.eng[eng].completes;
+	uint32_t done = e->q.g.eng[eng].completes;
 
 	for (int k = 0; k < polls; k++)
-		gi_service(&e->g);
-	assert_false(vgpu_failed(e->v));
-	assert_int_equal(seqno_now(e, eng), e->seqno[eng] - 1);
-	assert_int_equal(e->g.eng[eng].completes, done);
+		gi_service(&e->q.g);
+	assert_false(vgpu_failed(e->q.v));
+	assert_int_equal(iw_seqno_now(&e->q, eng), e->q.seqno[eng] - 1);
+	assert_int_equal(e->q.g.eng[eng].completes, done);
 	assert_true(gpu_batches(e, eng) - b0 >= (uint64_t)polls / 2);
 }
 
@@ -143,11 +80,11 @@ static void spin_end(struct env *e, int eng, uint64_t off)
 {
 	uint64_t ends = e->mw.m.engine[eng].stats.cond_ends;
 
-	gi_write32(&e->g, e->batch_gpa + off + 4 * IGT_SPIN_CONDITION_DW,
+	gi_write32(&e->q.g, e->q.batch_gpa + off + 4 * IGT_SPIN_CONDITION_DW,
 		   igt_spin_end_value());
-	assert_int_equal(gi_wait_idle(&e->g, eng, 50), 0);
-	assert_false(vgpu_failed(e->v));
-	assert_int_equal(seqno_now(e, eng), e->seqno[eng]);
+	assert_int_equal(gi_wait_idle(&e->q.g, eng, 50), 0);
+	assert_false(vgpu_failed(e->q.v));
+	assert_int_equal(iw_seqno_now(&e->q, eng), e->q.seqno[eng]);
 	assert_int_equal(e->mw.m.engine[eng].stats.cond_ends, ends + 1);
 }
 
@@ -159,7 +96,7 @@ static void spin_end(struct env *e, int eng, uint64_t off)
 static void test_igt_spinner_runs_until_ended(void **state)
 {
 	struct env *e = *state;
-	uint64_t copied = e->v->stats.bb_bytes_copied;
+	uint64_t copied = e->q.v->stats.bb_bytes_copied;
 	uint64_t b0 = gpu_batches(e, GEN9_RCS0);
 	struct igt_spin_layout l;
 
@@ -167,20 +104,20 @@ static void test_igt_spinner_runs_until_ended(void **state)
 	assert_int_equal(e->batch[l.cond_bbe_dw], 0x1b200002);
 	submit_spin(e, GEN9_RCS0, 0);
 	spins(e, GEN9_RCS0, 400);
-	assert_int_equal(gi_read32(&e->g, e->poll_gpa), 1); /* igt_spin_has_started */
+	assert_int_equal(gi_read32(&e->q.g, e->poll_gpa), 1); /* igt_spin_has_started */
 	assert_true(gpu_batches(e, GEN9_RCS0) - b0 >= 200);
-	assert_int_equal(e->v->stats.scan_loops, 1);
-	assert_int_equal(e->v->stats.user_faults, 0);
-	assert_int_equal(e->v->stats.workloads_rejected, 0);
-	assert_true(e->v->stats.bb_bytes_copied - copied <= 2 * 4096 + 512);
+	assert_int_equal(e->q.v->stats.scan_loops, 1);
+	assert_int_equal(e->q.v->stats.user_faults, 0);
+	assert_int_equal(e->q.v->stats.workloads_rejected, 0);
+	assert_true(e->q.v->stats.bb_bytes_copied - copied <= 2 * 4096 + 512);
 	spin_end(e, GEN9_RCS0, 0);
 	/* igt_spin_reset, then the same spinner submitted again */
-	gi_write32(&e->g, e->batch_gpa + 4 * IGT_SPIN_CONDITION_DW,
+	gi_write32(&e->q.g, e->q.batch_gpa + 4 * IGT_SPIN_CONDITION_DW,
 		   IGT_SPIN_PRECONDITION);
 	submit_spin(e, GEN9_RCS0, 0);
 	spins(e, GEN9_RCS0, 20);
 	spin_end(e, GEN9_RCS0, 0);
-	assert_int_equal(e->v->stats.faults, 0);
+	assert_int_equal(e->q.v->stats.faults, 0);
 }
 
 /* Every engine, IGT's other shapes: FAST (no padding) and NO_PREEMPTION
@@ -205,8 +142,8 @@ static void test_igt_spinner_every_engine(void **state)
 		if (k)
 			spins(e, engines[k - 1], 4);
 	}
-	assert_int_equal(e->v->stats.scan_loops, NR_ENG);
-	assert_int_equal(e->v->stats.user_faults, 0);
+	assert_int_equal(e->q.v->stats.scan_loops, NR_ENG);
+	assert_int_equal(e->q.v->stats.user_faults, 0);
 }
 
 /* The guest rewrites the spinning batch's commands: the pre-Gen8 IGT
@@ -224,7 +161,7 @@ static void test_rewriting_the_batch_changes_nothing(void **state)
 	igt_spin_emit(e->batch, BATCH_VA, POLL_VA, 0);
 	submit_spin(e, GEN9_RCS0, 0);
 	spins(e, GEN9_RCS0, 10);
-	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + IGT_SPIN_LOOP_START,
+	fake_hv_guest_write(&e->mw.hv, VM, e->q.batch_gpa + IGT_SPIN_LOOP_START,
 			    evil, sizeof(evil));
 	spins(e, GEN9_RCS0, 50);
 	spin_end(e, GEN9_RCS0, 0);
@@ -240,26 +177,26 @@ static void test_loop_without_exit_fails_only_its_request(void **state)
 {
 	struct env *e = *state;
 	struct igt_spin_layout l;
-	uint32_t base = e->v->eng[GEN9_RCS0].base;
+	uint32_t base = e->q.v->eng[GEN9_RCS0].base;
 	int k;
 
 	l = igt_spin_emit(e->batch, BATCH_VA, POLL_VA, IGT_SPIN_FAST);
 	e->batch[l.cond_bbe_dw] &= ~MI_COND_BB_END_COMPARE;
 	submit_spin(e, GEN9_RCS0, 0);
 	spins(e, GEN9_RCS0, 40);
-	assert_int_equal(e->v->stats.loops_watched, 1);
+	assert_int_equal(e->q.v->stats.loops_watched, 1);
 	e->mw.hv.now += 3000000000ull; /* past the 2 s hang timeout */
-	for (k = 0; k < 200 && !(gi_mmio_read(&e->g, RING_EIR(base), 4) &
+	for (k = 0; k < 200 && !(gi_mmio_read(&e->q.g, RING_EIR(base), 4) &
 				  I915_ERROR_INSTRUCTION); k++)
-		gi_service(&e->g);
-	assert_true(gi_mmio_read(&e->g, RING_EIR(base), 4) & I915_ERROR_INSTRUCTION);
-	assert_int_equal(seqno_now(e, GEN9_RCS0), e->seqno[GEN9_RCS0] - 1);
-	assert_int_equal(e->v->stats.user_hangs, 1);
-	assert_int_equal(e->v->stats.user_faults, 0);
-	assert_int_equal(e->v->stats.scan_loops, 1);
-	assert_int_equal(e->v->stats.faults, 0);
-	assert_int_equal(e->v->bbw_used, 0);
-	assert_false(fake_hv_is_wp(&e->mw.hv, VM, e->batch_gpa));
+		gi_service(&e->q.g);
+	assert_true(gi_mmio_read(&e->q.g, RING_EIR(base), 4) & I915_ERROR_INSTRUCTION);
+	assert_int_equal(iw_seqno_now(&e->q, GEN9_RCS0), e->q.seqno[GEN9_RCS0] - 1);
+	assert_int_equal(e->q.v->stats.user_hangs, 1);
+	assert_int_equal(e->q.v->stats.user_faults, 0);
+	assert_int_equal(e->q.v->stats.scan_loops, 1);
+	assert_int_equal(e->q.v->stats.faults, 0);
+	assert_int_equal(e->q.v->bbw_used, 0);
+	assert_false(fake_hv_is_wp(&e->mw.hv, VM, e->q.batch_gpa));
 }
 
 /* A chain back into the middle of a command: the loop start is the data
@@ -279,17 +216,17 @@ static void test_jump_into_a_command_is_scanned_from_there(void **state)
 		MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT, (uint32_t)mid,
 		(uint32_t)(mid >> 32),
 	};
-	uint64_t neutralized = e->v->stats.scan_regs_neutralized;
+	uint64_t neutralized = e->q.v->stats.scan_regs_neutralized;
 
 	memset(e->batch, 0, sizeof(e->batch));
 	memcpy(e->batch, bb, sizeof(bb));
 	e->batch[IGT_SPIN_CONDITION_DW] = IGT_SPIN_PRECONDITION;
 	submit_spin(e, GEN9_RCS0, 0);
 	spins(e, GEN9_RCS0, 20);
-	assert_int_equal(e->v->stats.scan_loops, 1);
-	assert_int_equal(e->v->stats.scan_regs_neutralized, neutralized + 1);
+	assert_int_equal(e->q.v->stats.scan_loops, 1);
+	assert_int_equal(e->q.v->stats.scan_regs_neutralized, neutralized + 1);
 	/* the first pass stored the LRI header as data */
-	assert_int_equal(gi_read32(&e->g, e->poll_gpa), MI_LOAD_REGISTER_IMM(1));
+	assert_int_equal(gi_read32(&e->q.g, e->poll_gpa), MI_LOAD_REGISTER_IMM(1));
 	spin_end(e, GEN9_RCS0, 0);
 }
 
@@ -301,25 +238,25 @@ static void test_condition_goes_through_the_ppgtt(void **state)
 {
 	struct env *e = *state;
 	struct igt_spin_layout l;
-	uint64_t cleared = e->v->stats.scan_ggtt_cleared;
+	uint64_t cleared = e->q.v->stats.scan_ggtt_cleared;
 
 	l = igt_spin_emit(e->batch, BATCH_VA, POLL_VA, IGT_SPIN_FAST);
 	e->batch[l.cond_bbe_dw] |= MI_COND_BB_END_GGTT;
 	submit_spin(e, GEN9_RCS0, 0);
 	spins(e, GEN9_RCS0, 10);
-	assert_int_equal(e->v->stats.scan_ggtt_cleared, cleared + 2);
+	assert_int_equal(e->q.v->stats.scan_ggtt_cleared, cleared + 2);
 	spin_end(e, GEN9_RCS0, 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_igt_spinner_runs_until_ended, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_igt_spinner_every_engine, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rewriting_the_batch_changes_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_loop_without_exit_fails_only_its_request, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_jump_into_a_command_is_scanned_from_there, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_condition_goes_through_the_ppgtt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_igt_spinner_runs_until_ended, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_igt_spinner_every_engine, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_rewriting_the_batch_changes_nothing, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_without_exit_fails_only_its_request, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_jump_into_a_command_is_scanned_from_there, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_condition_goes_through_the_ppgtt, setup, iw_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,80 +19,34 @@
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/gem_wsim.h"
 #include "tests/harness/guest_i915.h"
-#include "tests/harness/i915_shapes.h"
-#include "tests/world/model_world.h"
+#include "tests/harness/i915_world.h"
 
-#define MiB (1ull << 20)
 #define BATCH_VA 0x7e0000000000ull
 #define VM 1
 #define STEP_US 10 /* model time per service round */
 
-static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
 static const int engines[] = { GEN9_RCS0, GEN9_BCS0, GEN9_VCS0, GEN9_VECS0 };
 #define NR_ENG (sizeof(engines) / sizeof(engines[0]))
 
 struct env {
-	struct model_world mw;
-	struct vgpu *v;
-	struct guest_i915 g;
-	int ctx[GEN9_NUM_ENGINES];
-	uint32_t seqno[GEN9_NUM_ENGINES];
-	uint32_t tl_gm;
-	uint64_t tl_gpa, batch_gpa;
+	struct model_world mw; /* first: iw_state_new */
+	struct iw_guest q;
 	uint32_t batch[WSIM_BATCH_DW];
 };
 
 static int setup(void **state)
 {
-	struct env *e = calloc(1, sizeof(*e));
-	struct mw_config c = { .pool_mib = 64, .ram_mib = 16 };
-	struct guest_i915 *g = &e->g;
-	size_t i;
+	struct env *e = iw_state_new(sizeof(*e), 64, 16);
 
-	assert_int_equal(mw_init(&e->mw, &c), 0);
-	assert_int_equal(mw_add_vgpu(&e->mw, &small, VM, 16 * MiB, &e->v), 0);
-	assert_int_equal(gi_probe(g, &e->mw.hv, e->v, VM, e->mw.gvt), 0);
-	g->poll = mw_poll;
-	g->poll_arg = &e->mw;
-	assert_int_equal(gi_ppgtt_create(g), 0);
-	for (i = 0; i < NR_ENG; i++) {
-		assert_int_equal(gi_engine_init(g, engines[i]), 0);
-		e->ctx[engines[i]] = gi_ctx_create(g, engines[i]);
-		assert_true(e->ctx[engines[i]] >= 0);
-	}
-	e->tl_gpa = gi_alloc_pages(g, 1);
-	e->tl_gm = gi_gm_alloc(g, 4096, false);
-	gi_ggtt_bind(g, e->tl_gm, e->tl_gpa, 1);
-	e->batch_gpa = gi_alloc_pages(g, 4);
-	gi_ppgtt_map(g, BATCH_VA, e->batch_gpa, 4);
+	iw_guest_up(&e->mw, &e->q, VM);
+	e->q.batch_gpa = iw_map(&e->q, BATCH_VA, 4);
 	*state = e;
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	mw_stop(&e->mw);
-	assert_int_equal(e->mw.hv.pages_in_use, 0);
-	mw_fini(&e->mw);
-	free(e);
-	return 0;
-}
-
-static uint32_t slot(int engine)
-{
-	return (uint32_t)engine * 64;
-}
-
-static uint32_t seqno_now(struct env *e, int eng)
-{
-	return gi_read32(&e->g, e->tl_gpa + slot(eng));
-}
-
 static bool done(struct env *e, int eng)
 {
-	return seqno_now(e, eng) == e->seqno[eng];
+	return iw_seqno_now(&e->q, eng) == e->q.seqno[eng];
 }
 
 /* I915_PARAM_CS_TIMESTAMP_FREQUENCY as the guest's i915 computes it on a
@@ -100,41 +54,26 @@ static bool done(struct env *e, int eng)
  * CTC_MODE source bit 0 clear): 24 MHz >> (3 - CTC_MODE bits 2:1). */
 static uint64_t guest_cs_ts_hz(struct env *e)
 {
-	uint32_t ctc = (uint32_t)gi_mmio_read(&e->g, CTC_MODE, 4);
+	uint32_t ctc = (uint32_t)gi_mmio_read(&e->q.g, CTC_MODE, 4);
 
 	assert_int_equal(ctc & 1, 0);
 	return 24000000ull >> (3 - ((ctc >> 1) & 3));
 }
 
 /* gem_wsim's step: the batch at BATCH_VA + off for engine eng, the CPU's
- * duration written, then i915's request around it (test_i915_replay's
- * shape): invalidate, init breadcrumb, batch start, fini breadcrumb. */
+ * duration written, then i915's request around it
+ * (tests/harness/i915_world.h). */
 static struct wsim_layout submit_wsim(struct env *e, int eng, uint64_t off,
 				      uint32_t ticks, bool preempt)
 {
-	uint32_t hwsp = e->tl_gm + slot(eng);
 	struct wsim_layout l;
-	struct i915_cs cs;
 
 	l = wsim_emit(e->batch, BATCH_VA + off,
 		      gen9_engine_mmio_base((enum gen9_engine_id)eng), preempt);
 	wsim_set_duration(e->batch, &l, ticks);
-	fake_hv_guest_write(&e->mw.hv, VM, e->batch_gpa + off, e->batch,
+	fake_hv_guest_write(&e->mw.hv, VM, e->q.batch_gpa + off, e->batch,
 			    sizeof(e->batch));
-	e->seqno[eng]++;
-	i915_cs_reset(&cs);
-	if (eng == GEN9_RCS0)
-		i915_gen8_emit_flush_rcs(&cs, I915_EMIT_INVALIDATE);
-	else
-		i915_gen8_emit_flush_xcs(&cs, I915_EMIT_INVALIDATE, eng);
-	i915_gen8_emit_init_breadcrumb(&cs, hwsp, e->seqno[eng]);
-	i915_gen8_emit_bb_start_noarb(&cs, BATCH_VA + off, 0);
-	if (eng == GEN9_RCS0)
-		i915_gen8_emit_fini_breadcrumb_rcs(&cs, hwsp, e->seqno[eng]);
-	else
-		i915_gen8_emit_fini_breadcrumb_xcs(&cs, hwsp, e->seqno[eng]);
-	gi_ring_emit(&e->g, e->ctx[eng], cs.dw, cs.n);
-	gi_submit(&e->g, e->ctx[eng], -1);
+	iw_submit(&e->q, eng, BATCH_VA + off);
 	return l;
 }
 
@@ -142,7 +81,7 @@ static struct wsim_layout submit_wsim(struct env *e, int eng, uint64_t off,
 static void tick(struct env *e)
 {
 	gen9_model_udelay(&e->mw.m, STEP_US);
-	gi_service(&e->g);
+	gi_service(&e->q.g);
 }
 
 /* Rounds until eng's request completes (at most max); -1 if it did not. */
@@ -160,14 +99,14 @@ static int run_until_done(struct env *e, int eng, int max)
 
 static uint32_t guest_ctx_timestamp(struct env *e, int eng)
 {
-	return gi_read32(&e->g, e->g.ctx[e->ctx[eng]].lrca_gpa +
+	return gi_read32(&e->q.g, e->q.g.ctx[e->q.ctx[eng]].lrca_gpa +
 					LRC_STATE_OFFSET + 4 * CTX_TIMESTAMP);
 }
 
 /* What the SRM left at batch + 4000: ~delta; delta in ticks. */
 static uint32_t stored_delta(struct env *e, uint64_t off)
 {
-	return ~gi_read32(&e->g, e->batch_gpa + off + WSIM_DELTA_OFF);
+	return ~gi_read32(&e->q.g, e->q.batch_gpa + off + WSIM_DELTA_OFF);
 }
 
 /* The guest reports the rate the model's clocks run at, and the ring's
@@ -178,9 +117,9 @@ static void test_guest_sees_the_model_clock_rate(void **state)
 	uint64_t t0, t1;
 
 	assert_int_equal(guest_cs_ts_hz(e), 12000000);
-	t0 = gi_mmio_read(&e->g, RING_TIMESTAMP(0x2000), 4);
+	t0 = gi_mmio_read(&e->q.g, RING_TIMESTAMP(0x2000), 4);
 	gen9_model_udelay(&e->mw.m, 1000);
-	t1 = gi_mmio_read(&e->g, RING_TIMESTAMP(0x2000), 4);
+	t1 = gi_mmio_read(&e->q.g, RING_TIMESTAMP(0x2000), 4);
 	assert_int_equal(t1 - t0, 12000); /* 1 ms at 12 MHz */
 }
 
@@ -201,13 +140,13 @@ static void test_wsim_step_ends_after_its_duration(void **state)
 	assert_int_equal(e->batch[l.math_dw], 0x0d000003); /* MI_MATH(4) */
 	assert_int_equal(e->batch[l.duration_dw], ~2400u);
 	rounds = run_until_done(e, GEN9_RCS0, 200);
-	assert_false(vgpu_failed(e->v));
+	assert_false(vgpu_failed(e->q.v));
 	/* 200 us of context time cannot pass in fewer rounds of 10 us */
 	assert_true(rounds >= 200 / STEP_US);
 	assert_true(rounds <= 200 / STEP_US + 5);
-	assert_int_equal(e->v->stats.workloads_rejected, 0);
-	assert_int_equal(e->v->stats.user_faults, 0);
-	assert_int_equal(e->v->stats.scan_loops, 1);
+	assert_int_equal(e->q.v->stats.workloads_rejected, 0);
+	assert_int_equal(e->q.v->stats.user_faults, 0);
+	assert_int_equal(e->q.v->stats.scan_loops, 1);
 	assert_int_equal(e->mw.m.engine[GEN9_RCS0].stats.math_undefined, 0);
 	assert_int_equal(e->mw.m.engine[GEN9_RCS0].stats.cond_ends, ends + 1);
 	assert_true(e->mw.m.engine[GEN9_RCS0].stats.batches - b0 >= 20);
@@ -215,7 +154,7 @@ static void test_wsim_step_ends_after_its_duration(void **state)
 	 * in steps of STEP_US (120 ticks). */
 	assert_true(stored_delta(e, 0) >= ticks);
 	assert_true(stored_delta(e, 0) < ticks + 12 * STEP_US);
-	assert_int_equal(gi_wait_idle(&e->g, GEN9_RCS0, 50), 0);
+	assert_int_equal(gi_wait_idle(&e->q.g, GEN9_RCS0, 50), 0);
 	/* the context's clock, saved in its image, counted the run */
 	assert_true(guest_ctx_timestamp(e, GEN9_RCS0) >= ticks);
 }
@@ -231,18 +170,18 @@ static void test_ctx_clock_stops_while_switched_out(void **state)
 
 	submit_wsim(e, GEN9_RCS0, 0, ticks, true);
 	assert_true(run_until_done(e, GEN9_RCS0, 200) >= 100 / STEP_US);
-	assert_int_equal(gi_wait_idle(&e->g, GEN9_RCS0, 50), 0);
+	assert_int_equal(gi_wait_idle(&e->q.g, GEN9_RCS0, 50), 0);
 	t1 = guest_ctx_timestamp(e, GEN9_RCS0);
 	for (k = 0; k < 100; k++) /* 1 ms idle: 12000 ticks */
 		tick(e);
 	submit_wsim(e, GEN9_RCS0, 0, ticks, true);
 	assert_true(run_until_done(e, GEN9_RCS0, 200) >= 100 / STEP_US);
-	assert_int_equal(gi_wait_idle(&e->g, GEN9_RCS0, 50), 0);
+	assert_int_equal(gi_wait_idle(&e->q.g, GEN9_RCS0, 50), 0);
 	t2 = guest_ctx_timestamp(e, GEN9_RCS0);
 	assert_true(t2 - t1 >= ticks);
 	assert_true(t2 - t1 < ticks + 12 * 60); /* not the 12000 idle ticks */
 	assert_true(stored_delta(e, 0) >= ticks);
-	assert_int_equal(e->v->stats.faults, 0);
+	assert_int_equal(e->q.v->stats.faults, 0);
 }
 
 /* Every engine at once (gem_engine_mmio_base: RCS 0x2000, BCS 0x22000,
@@ -263,7 +202,7 @@ static void test_wsim_every_engine(void **state)
 				finished[k] = n;
 		tick(e);
 	}
-	assert_false(vgpu_failed(e->v));
+	assert_false(vgpu_failed(e->q.v));
 	for (k = 0; k < NR_ENG; k++) {
 		uint32_t want = (uint32_t)(1200 * (k + 1));
 
@@ -274,17 +213,17 @@ static void test_wsim_every_engine(void **state)
 		if (k)
 			assert_true(finished[k] > finished[k - 1]);
 	}
-	assert_int_equal(e->v->stats.workloads_rejected, 0);
-	assert_int_equal(e->v->stats.faults, 0);
+	assert_int_equal(e->q.v->stats.workloads_rejected, 0);
+	assert_int_equal(e->q.v->stats.faults, 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_guest_sees_the_model_clock_rate, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_wsim_step_ends_after_its_duration, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_ctx_clock_stops_while_switched_out, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_wsim_every_engine, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_guest_sees_the_model_clock_rate, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_wsim_step_ends_after_its_duration, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_ctx_clock_stops_while_switched_out, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_wsim_every_engine, setup, iw_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

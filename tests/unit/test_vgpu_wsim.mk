@@ -3,4 +3,4 @@
 UNIT_TESTS += test_vgpu_wsim
 test_vgpu_wsim_SRCS := $(wildcard gpu/vgpu/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c) \
 	tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c \
-	tests/harness/guest_i915.c tests/harness/i915_shapes.c tests/harness/gem_wsim.c
+	tests/harness/guest_i915.c tests/harness/i915_shapes.c tests/harness/i915_world.c tests/harness/gem_wsim.c
