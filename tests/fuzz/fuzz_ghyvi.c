@@ -1,5 +1,5 @@
 /* Fuzz gHyvi's hybrid strict / relaxed PPGTT shadowing
- * (gpu/vgpu/ghyvi_relax.c, ghyvi_verify.c and their hooks in vgpu_spt.c /
+ * (gpu/ghyvi/ghyvi_relax.c, ghyvi_verify.c and their hooks in vgpu_spt.c /
  * vgpu_ppgtt.c).
  *
  * The input drives the attacker guest of fuzz_vgpu_common.c: it builds a

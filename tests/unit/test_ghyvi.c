@@ -1,4 +1,4 @@
-/* gHyvi: hybrid strict / relaxed PPGTT shadowing (gpu/vgpu/ghyvi_relax.c).
+/* gHyvi: hybrid strict / relaxed PPGTT shadowing (gpu/ghyvi/ghyvi_relax.c).
  * Every policy, the adaptive switch both ways, the verifier (on in every
  * test: a mismatch would fail vgpu_mm_prepare), and bad guest input while
  * relaxed: garbage entries, pages freed and reused, pages that stop being

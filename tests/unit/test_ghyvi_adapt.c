@@ -1,4 +1,4 @@
-/* gHyvi ADAPTIVE (gpu/vgpu/ghyvi_adapt.c): the per-table transitions and
+/* gHyvi ADAPTIVE (gpu/ghyvi/ghyvi_adapt.c): the per-table transitions and
  * their cost rule. Isolated stores never relax a table; a burst on a table
  * nothing is known about relaxes at break-even; a table (or a vGPU) whose
  * windows were long relaxes at the first trap; a table written in every

@@ -260,7 +260,7 @@ void load_costs(const char *exits_md)
 			adapt_overhead = a > s ? (a - s) / BLIT_PTES : 0;
 	}
 	snprintf(unit_source, sizeof(unit_source), "%s",
-		 ok ? exits_md : "the policy's defaults (gpu/vgpu/ghyvi_adapt.c, recorded from make bench)");
+		 ok ? exits_md : "the policy's defaults (gpu/ghyvi/ghyvi_adapt.c, recorded from make bench)");
 }
 
 double model_cost(const struct result *r, const struct vgpu_ghyvi_costs *c)
