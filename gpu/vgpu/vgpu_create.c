@@ -91,7 +91,9 @@ int gvt_create(struct gpu_hw *hw, const struct hv_if *hv,
 	if (p)
 		gvt->p = *p;
 	set_defaults(&gvt->p);
-	ret = gvt_layout(gvt);
+	ret = vgpu_ext_check(&gvt->p);
+	if (!ret)
+		ret = gvt_layout(gvt);
 	if (!ret)
 		ret = gvt_gscale_init(gvt);
 	if (!ret)

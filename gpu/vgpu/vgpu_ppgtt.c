@@ -33,11 +33,12 @@
  *    reused as data) untracks the page instead of failing (guest §10).
  * Only this vGPU's state is touched on any failure.
  *
- * gHyvi (ghyvi_relax.c): each trap also feeds the per-page write-rate
- * detector that may relax the page; vgpu_mm_prepare reconstructs every
- * relaxed page before anything else, and (test mode) verifies the tree.
- * Dropping a tree frees its relaxed tables' snapshots with them
- * (ghyvi_on_free); a rebuilt table starts strict or relaxed afresh. */
+ * A research system attached through the PPGTT hooks (vgpu_ext.h; gHyvi,
+ * gpu/ghyvi) hears of each trap (ppgtt_write: it may relax the page);
+ * vgpu_mm_prepare lets it bring relaxed pages up to date before anything
+ * else (ppgtt_sync) and check the finished tree (ppgtt_check). Dropping a
+ * tree tells it of every table freed (spt_gone); a rebuilt table starts
+ * strict or relaxed afresh. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 
@@ -429,13 +430,14 @@ int vgpu_mm_prepare(struct vgpu *v, int mm, uint64_t *root)
 {
 	struct shadow_mm *m = &MM(v, mm);
 	uint64_t t0 = vgpu_time_start(v);
+	int ret;
 
 	/* Entries left without shadow memory: room first (this root is held
 	 * by the workload, so it stays). Then relaxed pages: their changed
 	 * entries may leave half-written marks or untrack tables, which the
 	 * passes below finish. */
 	mm_relieve(v, mm);
-	ghyvi_reconstruct(v);
+	vgpu_ext_ppgtt_sync(v);
 	flush_post_shadow(v);
 	if (m->gen != v->ppgtt_gen) {
 		/* Some table was untracked since: replace a dead root, then
@@ -468,10 +470,9 @@ int vgpu_mm_prepare(struct vgpu *v, int mm, uint64_t *root)
 	vgpu_time_add(v, &v->stats.ns_shadow, t0);
 	if (m->root == SPT_NONE)
 		return -GPU_EFAULT;
-	if (v->ghyvi.p.verify && ghyvi_verify_mm(v, mm)) {
-		vgpu_err(v, "verify: shadow differs from guest tables; workload refused");
-		return -GPU_EIO;
-	}
+	ret = vgpu_ext_ppgtt_check(v, mm);
+	if (ret)
+		return ret;
 	*root = SPT(v, m->root).shadow_hpa;
 	return 0;
 }
@@ -527,7 +528,7 @@ static void page_write_one(struct vgpu *v, uint64_t gpa, uint32_t len)
 	}
 	for (k = 0; k < n; k++)
 		trap_one(v, found[k], gpa & 0xfff, len);
-	ghyvi_on_trap(v, gpa >> 12);
+	vgpu_ext_ppgtt_write(v, gpa >> 12);
 }
 
 int vgpu_page_write(struct vgpu *v, uint64_t gpa, const void *data,
@@ -595,7 +596,7 @@ void vgpu_ppgtt_fini(struct vgpu *v)
 			if (s && s->level)
 				spt_free(v, i);
 		}
-	ghyvi_fini(v);
+	vgpu_ext_detach(v);
 	vslab_fini(v, &v->mms);
 	vslab_fini(v, &v->spts);
 }

@@ -71,23 +71,16 @@ struct spt {
 	uint64_t shadow_hpa;
 	int32_t *child; /* levels > 1: spt index per entry, SPT_NONE */
 	uint64_t post[VGPU_PTES_PER_PAGE / 64]; /* entries left half-written */
-	/* gHyvi (ghyvi_relax.c) */
-	bool relaxed; /* unprotected; reconstructed before submissions */
-	uint32_t cool; /* consecutive quiet reconstructions */
-	uint32_t win_traps; /* traps in the current rate window */
-	uint64_t win_start;
-	uint64_t *snap; /* relaxed: guest entries the shadow was built from */
-	int32_t rprev, rnext; /* relaxed list */
-	uint32_t vstamp; /* verifier walk */
-	uint32_t relax_at; /* own relax threshold (back-off), 0 = default */
-	uint32_t absorbed; /* entries changed while relaxed this period */
-	/* ADAPTIVE (ghyvi_adapt.c): this table's stores in the current
-	 * window between submissions, what its busy windows held (moving
-	 * mean x16, over nobs windows), its last busy window (+1; 0: none)
-	 * and how often a busy window followed a busy one (moving rate
-	 * x16). */
-	uint32_t seg, seg_traps, ew16, lastw;
-	uint16_t nobs, cont16;
+	/* Unprotected: the research system with the PPGTT hooks (gHyvi,
+	 * vgpu_ext.h) brings the shadow up to date before each use; the
+	 * baseline does not write-protect its frame. */
+	bool relaxed;
+	/* Optional: the guest entries the shadow was built from (that
+	 * system allocates and frees it; spt_fill and spt_update_entry keep
+	 * it current). */
+	uint64_t *snap;
+	/* That system's own per-table state, zeroed at allocation. */
+	_Alignas(8) unsigned char ext[VGPU_SPT_EXT_BYTES];
 };
 
 /* A guest PPGTT root the vGPU knows of: announced (g2v) and/or used by
@@ -107,37 +100,6 @@ struct shadow_mm {
 	uint64_t last_use;
 	int32_t hnext; /* root_gpa hash chain, or free list */
 	int32_t lprev, lnext; /* LRU list of shadowed roots, newest first */
-};
-
-/* Relaxed tables (and STATIC pins) per vGPU: the rest stay strict. */
-#define GHYVI_MAX_RELAXED 2048
-
-/* Window sizes 1..32 exactly, then 33-64, 65-128, ..., 1025 and more. */
-#define GHYVI_EXACT 32
-#define GHYVI_BINS (GHYVI_EXACT + 6)
-#define GHYVI_TOUCHED 64 /* more in one window: learnt at their next trap */
-
-/* gHyvi per-vGPU state (ghyvi_relax.c). */
-struct ghyvi {
-	struct vgpu_ghyvi_params p; /* defaults resolved */
-	int32_t rhead; /* relaxed list */
-	uint32_t nrelaxed;
-	uint64_t *pins; /* STATIC: pinned guest frames */
-	uint32_t npins;
-	size_t pin_pages;
-	int32_t *work; /* reconstruction work list (GHYVI_MAX_RELAXED) */
-	size_t work_pages;
-	uint64_t *buf; /* one guest table page */
-	uint32_t vstamp;
-	/* ADAPTIVE: windows between submissions so far, and how many stores
-	 * a table's busy window held, vGPU-wide (decaying histogram: x16
-	 * counts and sums of window sizes per bin; ghyvi_adapt.c). */
-	uint32_t seg;
-	uint64_t hcnt[GHYVI_BINS], hsum[GHYVI_BINS], htotal;
-	uint64_t smass[GHYVI_BINS], ssum[GHYVI_BINS]; /* suffix sums */
-	bool hdirty;
-	int32_t touched[GHYVI_TOUCHED]; /* strict tables trapped this window */
-	uint32_t ntouched;
 };
 
 /* ---- execlists and workloads ------------------------------------------------ */
@@ -307,6 +269,13 @@ struct bbw_seg {
 	uint32_t hdr[VGPU_PAGE / 4 / 32];
 };
 
+/* A research system attached to a vGPU (vgpu_ext.h): its hooks and the
+ * state its attach made. */
+struct vgpu_ext_slot {
+	const struct vgpu_ext_ops *ops;
+	void *state;
+};
+
 struct vgpu {
 	struct gvt *gvt;
 	int id; /* 1..GVT_MAX_VGPUS */
@@ -417,7 +386,8 @@ struct vgpu {
 	uint32_t bbw_used;
 	uint64_t slice_used_ns;
 	struct vgpu_stats stats;
-	struct ghyvi ghyvi; /* hybrid PPGTT shadowing state */
+	/* The research systems attached to it (vgpu_ext.c). */
+	struct vgpu_ext_slot ext[VGPU_EXT_MAX];
 };
 
 /* ---- the device ------------------------------------------------------------------ */
@@ -778,41 +748,27 @@ int vgpu_mm_destroy_g2v(struct vgpu *v, uint64_t root_gpa);
 /* Before the GPU uses mm: finish half-written entries, rebuild after an
  * untrack. Returns the shadow root's host-physical address via *root. */
 int vgpu_mm_prepare(struct vgpu *v, int mm, uint64_t *root);
-/* gHyvi (ghyvi_relax.c, ghyvi_verify.c). */
-int ghyvi_init(struct vgpu *v);
-void ghyvi_fini(struct vgpu *v);
-/* A new table was allocated on gfn: relax it at birth (FULL, pinned, or
- * its frame already relaxed)? Decides and links; spt_fill fills snap. */
-bool ghyvi_on_alloc(struct vgpu *v, int32_t idx);
-/* The table is going away / stops being a table. */
-void ghyvi_on_free(struct vgpu *v, int32_t idx);
-/* A trap was applied to the tables on gfn (strict path). */
-void ghyvi_on_trap(struct vgpu *v, uint64_t gfn);
-/* Before the GPU uses the vGPU's shadow: reconstruct every relaxed page. */
-void ghyvi_reconstruct(struct vgpu *v);
-/* ADAPTIVE (ghyvi_adapt.c). A store to strict table idx trapped: relax
- * its frame now? */
-bool ghyvi_adapt_trap(struct vgpu *v, int32_t idx);
-/* Relaxed table idx was protected and diffed at a submission: relax it
- * again for the next window (likely busy)? */
-bool ghyvi_adapt_stay(struct vgpu *v, int32_t idx);
-/* Relaxed table idx was reconstructed; `changed` entries had changed. */
-void ghyvi_adapt_window(struct vgpu *v, int32_t idx, uint32_t changed);
-/* The window ends (a submission): record the strict tables trapped in it
- * now rather than at their next trap. */
-void ghyvi_adapt_close(struct vgpu *v);
-/* Forget what was learnt (a policy change). */
-void ghyvi_adapt_reset(struct vgpu *v);
-/* The costs in use (defaults filled in). */
-void ghyvi_adapt_costs(struct vgpu_ghyvi_costs *c);
-/* Diff table idx against its snapshot; re-shadow changed entries.
- * Returns entries re-translated; may kill idx (check ->dead). */
-uint32_t spt_reconstruct(struct vgpu *v, int32_t idx, const uint64_t *guest);
+/* Validate and translate guest value g into entry i of table idx: the
+ * one writer of shadow entries (a trap, a fill, a repair, gHyvi's diff).
+ * -GPU_EINVAL: a value no page table holds (the caller untracks the
+ * table); -GPU_ENOSPC: no shadow memory for the table below, the entry
+ * is marked to be re-read before the next submission. */
+int spt_set(struct vgpu *v, int32_t idx, unsigned int i, uint64_t g);
 /* The shadow value entry i of table idx must hold for guest value g;
  * false when the entry cannot be checked (child missing). */
 bool spt_expected(struct vgpu *v, int32_t idx, uint64_t g, uint64_t *want);
-/* Verifier: mismatching entries in the tree of mm (ghyvi_verify.c). */
-uint32_t ghyvi_verify_mm(struct vgpu *v, int mm);
+
+/* ---- research systems' hooks (vgpu_ext.c; vgpu_ext.h) -------------------- */
+
+/* -GPU_EINVAL when the list cannot work (two systems with PPGTT hooks). */
+int vgpu_ext_check(const struct gvt_params *p);
+int vgpu_ext_attach(struct vgpu *v);
+void vgpu_ext_detach(struct vgpu *v);
+bool vgpu_ext_spt_new(struct vgpu *v, int32_t idx);
+void vgpu_ext_spt_gone(struct vgpu *v, int32_t idx);
+void vgpu_ext_ppgtt_write(struct vgpu *v, uint64_t gfn);
+void vgpu_ext_ppgtt_sync(struct vgpu *v);
+int vgpu_ext_ppgtt_check(struct vgpu *v, int mm);
 
 /* Walk the guest's own tables (for the scanner). */
 int vgpu_ppgtt_gva_to_gpa(struct vgpu *v, uint64_t root_gpa, uint64_t gva,

@@ -9,10 +9,11 @@
  * another shadow page. Anything else becomes a not-present entry, so the
  * GPU faults instead of reaching memory the VM does not own.
  *
- * Under gHyvi (ghyvi_relax.c) a table may instead be relaxed: unprotected,
- * with a snapshot of the guest entries its shadow was built from, and
- * brought up to date by spt_reconstruct() before the GPU uses it. The
- * shadow values are the same either way (spt_set is the only writer).
+ * A research system attached through the PPGTT hooks (vgpu_ext.h; gHyvi,
+ * gpu/ghyvi) may instead keep a table relaxed: unprotected, with a
+ * snapshot of the guest entries its shadow was built from, brought up to
+ * date before the GPU uses it. The shadow values are the same either way
+ * (spt_set is the only writer).
  *
  * Recursion (fill, put) is bounded by the four levels. */
 #include "gpu/vgpu/vgpu_priv.h"
@@ -50,8 +51,8 @@ void *spt_page_alloc(struct vgpu *v, size_t n, uint64_t *hpa)
 	return p;
 }
 
-/* A gHyvi snapshot: optional (the table stays strict without one), so a
- * refusal does not make a tree incomplete. */
+/* A snapshot for a relaxed table (vgpu_ext.h): optional (the table stays
+ * strict without one), so a refusal does not make a tree incomplete. */
 void *spt_snap_alloc(struct vgpu *v)
 {
 	bool was = v->pt_short;
@@ -82,7 +83,7 @@ int vgpu_ppgtt_init(struct vgpu *v)
 	if (!ret)
 		ret = vgpu_mm_init(v);
 	if (!ret)
-		ret = ghyvi_init(v);
+		ret = vgpu_ext_attach(v);
 	return ret;
 }
 
@@ -155,9 +156,9 @@ int32_t spt_alloc(struct vgpu *v, uint64_t gfn, int level)
 			s->child[i] = SPT_NONE;
 	s->gfn = gfn;
 	s->level = (uint8_t)level;
-	s->rprev = s->rnext = SPT_NONE;
-	/* Relaxed at birth (gHyvi): never protected; spt_fill snapshots. */
-	if (!ghyvi_on_alloc(v, idx) && !gfn_tracked_by_other(v, gfn, idx))
+	/* Relaxed at birth (vgpu_ext.h): never protected; spt_fill
+	 * snapshots. */
+	if (!vgpu_ext_spt_new(v, idx) && !gfn_tracked_by_other(v, gfn, idx))
 		wp(v, gfn, true);
 	s->hnext = v->spt_hash[h];
 	v->spt_hash[h] = idx;
@@ -200,7 +201,7 @@ void spt_free(struct vgpu *v, int32_t idx)
 
 	if (!s->dead && !s->relaxed && !gfn_tracked_by_other(v, s->gfn, idx))
 		wp(v, s->gfn, false);
-	ghyvi_on_free(v, idx);
+	vgpu_ext_spt_gone(v, idx);
 	spt_unhash(v, idx);
 	spt_page_free(v, s->shadow, 1);
 	spt_page_free(v, s->child, 1);
@@ -231,7 +232,7 @@ void spt_kill(struct vgpu *v, int32_t idx)
 		return;
 	if (!s->relaxed && !gfn_tracked_by_other(v, s->gfn, idx))
 		wp(v, s->gfn, false);
-	ghyvi_on_free(v, idx);
+	vgpu_ext_spt_gone(v, idx);
 	s->dead = true;
 	memset(s->post, 0, sizeof(s->post));
 	spt_drop_children(v, idx);
@@ -317,7 +318,7 @@ static int shadow_entry(struct vgpu *v, int level, uint64_t g, uint64_t *out,
 	return 0;
 }
 
-static int spt_set(struct vgpu *v, int32_t idx, unsigned int i, uint64_t g)
+int spt_set(struct vgpu *v, int32_t idx, unsigned int i, uint64_t g)
 {
 	struct spt *s = &SPT(v, idx);
 	int32_t child, old;
@@ -407,71 +408,6 @@ void spt_repair(struct vgpu *v, int32_t idx)
 		if (spt_update_entry(v, idx, i) == -GPU_EINVAL)
 			spt_kill(v, idx);
 	}
-}
-
-/* 64 entries equal? Branch-free over the block. */
-static bool block_same(const uint64_t *a, const uint64_t *b)
-{
-	uint64_t d = 0;
-	unsigned int k;
-
-	for (k = 0; k < 64; k++)
-		d |= a[k] ^ b[k];
-	return !d;
-}
-
-/* gHyvi reconstruction of one relaxed table (seeds/ghyvi.txt §4.4): guest
- * holds the table's current guest entries. Only entries that differ from
- * the snapshot (or were left half-written) go through spt_set, the same
- * validation and translation a trapped store gets: a page outside the VM
- * becomes not-present, a value no page table holds untracks the table. */
-uint32_t spt_reconstruct(struct vgpu *v, int32_t idx, const uint64_t *guest)
-{
-	struct spt *s = &SPT(v, idx);
-	uint64_t t0 = vgpu_time_start(v), tset = 0;
-	uint32_t changed = 0;
-	unsigned int i;
-	int ret;
-
-	v->stats.recon_pages++;
-	v->stats.recon_compared += VGPU_PTES_PER_PAGE;
-	for (i = 0; i < VGPU_PTES_PER_PAGE && !s->dead && s->snap; i++) {
-		uint64_t bit = 1ull << (i % 64), t1;
-
-		/* A block of 64 entries with no half-written mark that equals
-		 * the snapshot is skipped whole: a tight loop the compiler
-		 * keeps in registers (most of a relaxed page is unchanged). */
-		if (!(i % 64) && !s->post[i / 64] &&
-		    block_same(guest + i, s->snap + i)) {
-			i += 63;
-			continue;
-		}
-		if (guest[i] == s->snap[i] && !(s->post[i / 64] & bit))
-			continue;
-		s->snap[i] = guest[i];
-		s->post[i / 64] &= ~bit;
-		changed++;
-		v->stats.recon_entries++;
-		t1 = vgpu_time_start(v);
-		ret = spt_set(v, idx, i, guest[i]);
-		tset += gvt_now(v->gvt) - t1;
-		if (ret == -GPU_EINVAL) {
-			v->stats.recon_dropped++;
-			spt_kill(v, idx);
-			break;
-		}
-		if ((guest[i] & GEN8_PAGE_PRESENT) && !s->shadow[i])
-			v->stats.recon_dropped++;
-	}
-	/* Unit costs (make bench): the compare, and the re-translations of
-	 * leaf entries (an inner one may build a whole subtree: not a unit
-	 * cost, and rare once the tree exists). */
-	if (s->level == SPT_PT) {
-		v->stats.ns_retranslate += tset;
-		v->stats.retranslated_ptes += changed;
-	}
-	v->stats.ns_diff += gvt_now(v->gvt) - t0 - tset;
-	return changed;
 }
 
 /* What shadow_entry() would produce for g, without side effects. */

@@ -25,6 +25,7 @@
  * alone (slice ends, hang timeouts). The plain model has no interrupt line
  * to the CPU: there the mediator runs every round (polling). */
 #include "boot/config.h"
+#include "gpu/ghyvi/ghyvi.h"
 #include "gpu/hw/pgpu.h"
 #include "gpu/hw/pgpu_takeover.h"
 #include "gpu/model/gen9_model.h"
@@ -252,7 +253,10 @@ void gpu_host_early(const struct hv_config *cfg, uint64_t map_top,
 void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 {
 	static const struct hv_if hv = { &hv_ops_impl, NULL };
-	struct gvt_params p = { .gscale = true };
+	/* gHyvi is attached to every vGPU: its policy is per VM (hv.cfg
+	 * vgpu_ppgtt=, strict: the baseline's behaviour) and can change at
+	 * run time (the shell's ppgtt). */
+	struct gvt_params p = { .gscale = true, .ext = { &ghyvi_ext_ops } };
 	bool msi_ok;
 	int err;
 

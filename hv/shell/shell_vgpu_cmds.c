@@ -3,6 +3,7 @@
  * (gScale's high-GM slots and who shares them), sched (GPU and VM
  * scheduling); ppgtt (gHyvi's policy of a vGPU) and balloon (gBalloon's
  * resize of its high GM) change state. Parse and validate first, then act. */
+#include "gpu/ghyvi/ghyvi.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/gpu/gpu_balloon.h"

@@ -1,5 +1,5 @@
 /* Fuzz gHyvi's hybrid strict / relaxed PPGTT shadowing
- * (gpu/vgpu/ghyvi_relax.c, ghyvi_verify.c and their hooks in vgpu_spt.c /
+ * (gpu/ghyvi/ghyvi_relax.c, ghyvi_verify.c and their hooks in vgpu_spt.c /
  * vgpu_ppgtt.c).
  *
  * The input drives the attacker guest of fuzz_vgpu_common.c: it builds a
@@ -48,6 +48,7 @@
  * FILE prints what an input reached (traps, relaxes, reconstructions). */
 #define FZ_RESTORE 1 /* the world built once, put back after each input */
 #include "tests/fuzz/fuzz_vgpu_common.c"
+#include "gpu/ghyvi/ghyvi_priv.h"
 #include "gpu/hw/gen9_cmds.h"
 
 #define FZ_PAGES 24 /* pg[0] = the guest's PML4, pg[1..] contiguous */
@@ -81,7 +82,7 @@ static uint32_t fz_verified_tables(struct fz_env *e)
 	for (i = 0; i < vslab_end(&e->a->spts); i++) {
 		const struct spt *s = vslab_get(&e->a->spts, i);
 
-		n += s && s->level && s->vstamp == e->a->ghyvi.vstamp;
+		n += s && s->level && GS(e->a, i)->vstamp == ghyvi_of(e->a)->vstamp;
 	}
 	return n + 1;
 }
@@ -114,11 +115,11 @@ static void fz_check_ghyvi(struct fz_env *e)
 			       s->level);
 		}
 	}
-	for (i = v->ghyvi.rhead; i != SPT_NONE && n <= (uint32_t)vslab_end(&v->spts);
-	     i = SPT(v, i).rnext, n++)
+	for (i = ghyvi_of(v)->rhead; i != SPT_NONE && n <= (uint32_t)vslab_end(&v->spts);
+	     i = GS(v, i)->rnext, n++)
 		if (!SPT(v, i).relaxed)
 			fz_die("non-relaxed table on the relaxed list", (uint64_t)i, 0);
-	if (n != nrel || nrel != v->ghyvi.nrelaxed || vgpu_ghyvi_relaxed(v) != nrel)
+	if (n != nrel || nrel != ghyvi_of(v)->nrelaxed || vgpu_ghyvi_relaxed(v) != nrel)
 		fz_die("relaxed list / count mismatch", n, nrel);
 }
 

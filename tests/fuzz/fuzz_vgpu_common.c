@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/ghyvi/ghyvi.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/world/fake_gpu_hw.h"
 #include "tests/world/fake_hv_ops.h"
@@ -72,6 +73,9 @@ static const struct gvt_params fz_params = {
 #ifdef FZ_GSCALE
 	.gscale = true,
 #endif
+	/* gHyvi attached (strict unless a target sets a policy), as in
+	 * the hypervisor. */
+	.ext = { &ghyvi_ext_ops },
 };
 #define FZ_PARAMS (&fz_params)
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "tests/harness/ppgtt_env.h"
+#include "gpu/ghyvi/ghyvi.h"
 
 #define MiB (1ull << 20)
 
@@ -15,7 +16,11 @@ static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
 int ppgtt_env_setup(void **state)
 {
 	struct ppgtt_env *e = calloc(1, sizeof(*e));
-	struct mw_config c = { .pool_mib = 64, .ram_mib = 16, .fake_gpu = true };
+	/* gHyvi attached (strict until a test sets a policy), as in the
+	 * hypervisor. */
+	static const struct gvt_params p = { .ext = { &ghyvi_ext_ops } };
+	struct mw_config c = { .pool_mib = 64, .ram_mib = 16, .fake_gpu = true,
+			       .params = &p };
 
 	assert_non_null(e);
 	assert_int_equal(mw_init(&e->mw, &c), 0);

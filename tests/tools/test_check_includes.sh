@@ -28,6 +28,9 @@ good() {
 	file "$1" gpu/hw/gen9_cmds.h '#include "gpu/hw/gen9_regs.h"'
 	file "$1" gpu/gscale/gscale.c '#include "gpu/hw/gen9_regs.h"' '#include "mini/string.h"'
 	file "$1" gpu/policy/slots.c '#include "gpu/hw/gen9_regs.h"'
+	file "$1" gpu/vgpu/vgpu_ext.h
+	file "$1" gpu/ghyvi/ghyvi.h '#include "gpu/vgpu/vgpu.h"' '#include "gpu/vgpu/vgpu_ext.h"'
+	file "$1" hv/gpu/gpu_host.c '#include "gpu/ghyvi/ghyvi.h"'
 	file "$1" guest-shim/include/g9hv/hypercall.h
 	file "$1" guest-shim/testguest/tg.h '#include "guest-shim/include/g9hv/hypercall.h"' \
 		'#include "gpu/hw/gen9_cmds.h"'
@@ -81,11 +84,25 @@ good research
 file research gpu/gscale/gscale.c '#include "gpu/policy/slots.h"'
 expect research 1 '^FORBIDDEN gpu/gscale/gscale.c:1 includes gpu/policy/slots.h: a research system'
 
+# gHyvi and gScale, both ways.
+good ghyvi-gscale
+file ghyvi-gscale gpu/ghyvi/ghyvi_relax.c '#include "gpu/ghyvi/ghyvi.h"' '#include "gpu/gscale/gscale.h"'
+expect ghyvi-gscale 1 '^FORBIDDEN gpu/ghyvi/ghyvi_relax.c:2 includes gpu/gscale/gscale.h: a research system \(gpu/ghyvi/\)'
+
+good gscale-ghyvi
+file gscale-ghyvi gpu/gscale/gscale_copy.c '#include "gpu/ghyvi/ghyvi.h"'
+expect gscale-ghyvi 1 '^FORBIDDEN gpu/gscale/gscale_copy.c:1 includes gpu/ghyvi/ghyvi.h: a research system \(gpu/gscale/\)'
+
+# The mediator reaches gHyvi only through the hook table.
+good vgpu-ghyvi
+file vgpu-ghyvi gpu/vgpu/vgpu_spt.c '#include "gpu/vgpu/vgpu.h"' '#include "gpu/ghyvi/ghyvi.h"'
+expect vgpu-ghyvi 1 '^FORBIDDEN gpu/vgpu/vgpu_spt.c:2 includes gpu/ghyvi/ghyvi.h: the mediator calls gHyvi only through its hook table'
+
 # A research folder added on the command line (a row of the table).
 good research-more
-file research-more gpu/ghyvi/relax.c '#include "gpu/gscale/gscale.h"'
+file research-more gpu/dymgpu/live.c '#include "gpu/gscale/gscale.h"'
 expect research-more 0 '^$'
-expect research-more 1 '^FORBIDDEN gpu/ghyvi/relax.c:1 includes gpu/gscale/gscale.h' --research gpu/ghyvi
+expect research-more 1 '^FORBIDDEN gpu/dymgpu/live.c:1 includes gpu/gscale/gscale.h' --research gpu/dymgpu
 
 # Every break is listed, with the count.
 good many

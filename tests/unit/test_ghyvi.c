@@ -1,4 +1,4 @@
-/* gHyvi: hybrid strict / relaxed PPGTT shadowing (gpu/vgpu/ghyvi_relax.c).
+/* gHyvi: hybrid strict / relaxed PPGTT shadowing (gpu/ghyvi/ghyvi_relax.c).
  * Every policy, the adaptive switch both ways, the verifier (on in every
  * test: a mismatch would fail vgpu_mm_prepare), and bad guest input while
  * relaxed: garbage entries, pages freed and reused, pages that stop being
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/ghyvi/ghyvi_priv.h"
 #include "tests/harness/ppgtt_env.h"
 
 #define MiB (1ull << 20)
@@ -332,7 +332,7 @@ static void test_backoff(void **state)
 	store(e, pt + 8 * 10, 0); /* trap: relaxed, then nothing absorbed */
 	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	submit(e);
-	assert_int_equal(SPT(e->v, spt_of(e, pt, 1)).relax_at, 2);
+	assert_int_equal(GS(e->v, spt_of(e, pt, 1))->relax_at, 2);
 	store(e, pt + 8 * 11, 0); /* one trap: no longer enough */
 	assert_true(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	store(e, pt + 8 * 12, 0); /* the second relaxes */
@@ -340,7 +340,7 @@ static void test_backoff(void **state)
 	for (i = 0; i < 16; i++) /* a burst, absorbed */
 		store(e, pt + 8 * (100 + i), (data + 4096ull * (i % 8)) | 3);
 	submit(e);
-	assert_int_equal(SPT(e->v, spt_of(e, pt, 1)).relax_at, 0);
+	assert_int_equal(GS(e->v, spt_of(e, pt, 1))->relax_at, 0);
 	store(e, pt + 8 * 13, 0);
 	assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 	submit(e);
@@ -357,7 +357,7 @@ static void test_backoff(void **state)
 			assert_false(fake_hv_is_wp(&e->mw.hv, 1, pt));
 			submit(e);
 		}
-		assert_int_equal(SPT(e->v, spt_of(e, pt, 1)).relax_at, 0);
+		assert_int_equal(GS(e->v, spt_of(e, pt, 1))->relax_at, 0);
 	}
 }
 

@@ -1,4 +1,4 @@
-/* gHyvi ADAPTIVE (gpu/vgpu/ghyvi_adapt.c): the per-table transitions and
+/* gHyvi ADAPTIVE (gpu/ghyvi/ghyvi_adapt.c): the per-table transitions and
  * their cost rule. Isolated stores never relax a table; a burst on a table
  * nothing is known about relaxes at break-even; a table (or a vGPU) whose
  * windows were long relaxes at the first trap; a table written in every
@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/ghyvi/ghyvi_priv.h"
 #include "tests/harness/ppgtt_env.h"
 
 #define VA 0x100000000ull
@@ -84,7 +84,7 @@ static bool relaxed(struct fix *f, int t)
 
 static const struct vgpu_ghyvi_costs *costs(struct fix *f)
 {
-	return &f->e->v->ghyvi.p.cost;
+	return &ghyvi_of(f->e->v)->p.cost;
 }
 
 /* The rule's break-even trap count with nothing learnt. */

@@ -14,6 +14,7 @@
 
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/model/gen9_model.h"
+#include "gpu/ghyvi/ghyvi.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/world/model_world.h"
@@ -37,8 +38,9 @@ struct world {
 
 static void world_init(struct world *w, enum vgpu_ppgtt_policy pol)
 {
-	/* The hypervisor's way to pick a policy. */
-	struct gvt_params p = { .ghyvi_policy = pol };
+	/* As the hypervisor does: gHyvi attached, the VM's policy set on the
+	 * new vGPU before it runs (hv/gpu/gpu_host.c set_ppgtt). */
+	struct gvt_params p = { .ext = { &ghyvi_ext_ops } };
 	struct mw_config c = { .pool_mib = 48, .ram_mib = 8, .params = &p };
 	struct vgpu_ghyvi_params gp = { 0 };
 	int i;
@@ -47,7 +49,8 @@ static void world_init(struct world *w, enum vgpu_ppgtt_policy pol)
 	assert_int_equal(mw_init(&w->mw, &c), 0);
 	assert_int_equal(mw_add_vgpu(&w->mw, &e2e_type, 1, VM_RAM, &w->v), 0);
 	vgpu_ghyvi_get(w->v, &gp);
-	assert_int_equal(gp.policy, pol);
+	assert_int_equal(gp.policy, VGPU_PPGTT_STRICT);
+	gp.policy = pol;
 	gp.relax_traps = 1;
 	gp.cool_rounds = 2;
 	gp.static_pages = 4;

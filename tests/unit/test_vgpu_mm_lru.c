@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "gpu/hw/gen9_cmds.h"
+#include "gpu/ghyvi/ghyvi.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/harness/i915_shapes.h"
@@ -59,7 +60,8 @@ struct env {
 static int setup(void **state)
 {
 	struct env *e = calloc(1, sizeof(*e));
-	struct mw_config c = { .pool_mib = 96, .ram_mib = 100 };
+	static const struct gvt_params p = { .ext = { &ghyvi_ext_ops } };
+	struct mw_config c = { .pool_mib = 96, .ram_mib = 100, .params = &p };
 	struct guest_i915 *g = &e->g;
 	struct vgpu_ghyvi_params gp;
 	uint32_t k, i;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/ghyvi/ghyvi_priv.h"
 
 #define MiB (1ull << 20)
 #define NPT 512          /* page-table pages (the paper's 512, Fig. 6) */

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/ghyvi/ghyvi_priv.h"
 #include "tools/eval/common/evcommon.h"
 #include "tests/world/fake_gpu_hw.h"
 #include "tests/world/fake_hv_ops.h"
@@ -141,12 +141,13 @@ static uint64_t data_pte(struct world *w, uint32_t k)
 
 static void world_init(struct world *w)
 {
+	static const struct gvt_params gp = { .ext = { &ghyvi_ext_ops } };
 	uint64_t next = 0x100000, e;
 	int i, j;
 
 	memset(w, 0, sizeof(*w));
 	if (fake_hv_init(&w->hv, 96, 16) || fake_gpu_init(&w->gpu, 256, 4096, &w->hv.dma) ||
-	    gvt_create(&w->gpu.hw, &w->hv.hv, NULL, &w->gvt) ||
+	    gvt_create(&w->gpu.hw, &w->hv.hv, &gp, &w->gvt) ||
 	    fake_hv_add_vm(&w->hv, 1, 16 * MiB) ||
 	    vgpu_create(w->gvt, &vtype, 1, &w->v)) {
 		fprintf(stderr, "ghyvi-eval: setup failed\n");
@@ -260,7 +261,7 @@ void load_costs(const char *exits_md)
 			adapt_overhead = a > s ? (a - s) / BLIT_PTES : 0;
 	}
 	snprintf(unit_source, sizeof(unit_source), "%s",
-		 ok ? exits_md : "the policy's defaults (gpu/vgpu/ghyvi_adapt.c, recorded from make bench)");
+		 ok ? exits_md : "the policy's defaults (gpu/ghyvi/ghyvi_adapt.c, recorded from make bench)");
 }
 
 double model_cost(const struct result *r, const struct vgpu_ghyvi_costs *c)

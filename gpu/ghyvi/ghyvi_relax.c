@@ -1,4 +1,5 @@
-/* gHyvi: hybrid strict / relaxed PPGTT shadowing (seeds/ghyvi.txt §4).
+/* gHyvi: hybrid strict / relaxed PPGTT shadowing (the paper's §4;
+ * README.md in this folder).
  *
  * A page-table page with a shadow is either
  *  - strict (gVirt): write-protected through hv_ops; every guest store traps
@@ -6,10 +7,10 @@
  *  - relaxed: a snapshot holds the guest entries its shadow was built from;
  *    the page is unprotected, stores do not trap, and before any workload
  *    of the vGPU reaches the hardware (vgpu_mm_prepare ->
- *    ghyvi_reconstruct) the page is diffed against the snapshot and only
- *    the changed entries are validated and translated again
- *    (spt_reconstruct: the same spt_set a trap uses, so validation is never
- *    relaxed).
+ *    the ppgtt_sync hook, ghyvi_reconstruct) the page is diffed against
+ *    the snapshot and only the changed entries are validated and
+ *    translated again (ghyvi_diff_table: the same spt_set a trap uses, so
+ *    validation is never relaxed).
  *
  * Every table on one guest frame (a frame may be a table at several
  * levels) is in the same mode: protection is per frame.
@@ -32,10 +33,10 @@
  * reconstruction (the relaxed list is reset); ADAPTIVE (ours, the default
  * once gHyvi is on) decides both ways per table from what each step
  * costs (ghyvi_adapt.c). */
-#include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/ghyvi/ghyvi_priv.h"
 #include "mini/string.h"
 
-/* Defaults and why (gpu/vgpu/README.md, "gHyvi"):
+/* Defaults and why (README.md in this folder):
  * - static 200 pages: the paper's best static setting (Fig. 13).
  * - relax at the 1st trap (the paper's rule, Fig. 8: updates to one page
  *   come in contiguous bursts, so the first store predicts more) plus a
@@ -83,10 +84,14 @@ static bool policy_ok(uint32_t p)
 	return p < VGPU_PPGTT_NR_POLICIES;
 }
 
-int ghyvi_init(struct vgpu *v)
-{
-	struct ghyvi *g = &v->ghyvi;
+#define GHYVI_STATE_PAGES ((sizeof(struct ghyvi) + VGPU_PAGE - 1) / VGPU_PAGE)
 
+int ghyvi_attach(struct vgpu *v, void **state)
+{
+	struct ghyvi *g = gvt_pages(v->gvt, GHYVI_STATE_PAGES, NULL);
+
+	if (!g)
+		return -GPU_ENOMEM;
 	memset(g, 0, sizeof(*g));
 	g->rhead = SPT_NONE;
 	g->pin_pages = (GHYVI_MAX_RELAXED * sizeof(uint64_t) + VGPU_PAGE - 1) / VGPU_PAGE;
@@ -95,25 +100,22 @@ int ghyvi_init(struct vgpu *v)
 	g->work = gvt_pages(v->gvt, g->work_pages, NULL);
 	g->buf = gvt_pages(v->gvt, 1, NULL);
 	if (!g->pins || !g->work || !g->buf) {
-		ghyvi_fini(v);
+		ghyvi_detach(v, g);
 		return -GPU_ENOMEM;
 	}
-	if (policy_ok(v->gvt->p.ghyvi_policy))
-		g->p.policy = (enum vgpu_ppgtt_policy)v->gvt->p.ghyvi_policy;
-	resolve(&g->p);
+	resolve(&g->p); /* STRICT until vgpu_ghyvi_set */
+	*state = g;
 	return 0;
 }
 
-void ghyvi_fini(struct vgpu *v)
+void ghyvi_detach(struct vgpu *v, void *state)
 {
-	struct ghyvi *g = &v->ghyvi;
+	struct ghyvi *g = state;
 
 	gvt_free_pages(v->gvt, g->pins, g->pin_pages);
 	gvt_free_pages(v->gvt, g->work, g->work_pages);
 	gvt_free_pages(v->gvt, g->buf, 1);
-	g->pins = NULL;
-	g->work = NULL;
-	g->buf = NULL;
+	gvt_free_pages(v->gvt, g, GHYVI_STATE_PAGES);
 }
 
 static void protect(struct vgpu *v, uint64_t gfn, bool on)
@@ -131,34 +133,36 @@ static void protect(struct vgpu *v, uint64_t gfn, bool on)
 
 static void link(struct vgpu *v, int32_t idx)
 {
-	struct spt *s = &SPT(v, idx);
+	struct ghyvi *g = ghyvi_of(v);
+	struct ghyvi_spt *s = GS(v, idx);
 
-	s->relaxed = true;
+	SPT(v, idx).relaxed = true;
 	s->cool = 0;
 	s->rprev = SPT_NONE;
-	s->rnext = v->ghyvi.rhead;
+	s->rnext = g->rhead;
 	if (s->rnext != SPT_NONE)
-		SPT(v, s->rnext).rprev = idx;
-	v->ghyvi.rhead = idx;
-	v->ghyvi.nrelaxed++;
+		GS(v, s->rnext)->rprev = idx;
+	g->rhead = idx;
+	g->nrelaxed++;
 	v->stats.pte_relaxed++;
 }
 
 static void unlink(struct vgpu *v, int32_t idx)
 {
-	struct spt *s = &SPT(v, idx);
+	struct ghyvi *g = ghyvi_of(v);
+	struct ghyvi_spt *s = GS(v, idx);
 
-	if (!s->relaxed)
+	if (!SPT(v, idx).relaxed)
 		return;
 	if (s->rprev != SPT_NONE)
-		SPT(v, s->rprev).rnext = s->rnext;
+		GS(v, s->rprev)->rnext = s->rnext;
 	else
-		v->ghyvi.rhead = s->rnext;
+		g->rhead = s->rnext;
 	if (s->rnext != SPT_NONE)
-		SPT(v, s->rnext).rprev = s->rprev;
+		GS(v, s->rnext)->rprev = s->rprev;
 	s->rprev = s->rnext = SPT_NONE;
-	s->relaxed = false;
-	v->ghyvi.nrelaxed--;
+	SPT(v, idx).relaxed = false;
+	g->nrelaxed--;
 }
 
 /* Live tables on a guest frame. */
@@ -177,10 +181,11 @@ static int tables_on(struct vgpu *v, uint64_t gfn, int32_t out[SPT_PML4])
 
 static bool pinned(const struct vgpu *v, uint64_t gfn)
 {
+	const struct ghyvi *g = ghyvi_of(v);
 	uint32_t i;
 
-	for (i = 0; i < v->ghyvi.npins; i++)
-		if (v->ghyvi.pins[i] == gfn)
+	for (i = 0; i < g->npins; i++)
+		if (g->pins[i] == gfn)
 			return true;
 	return false;
 }
@@ -191,18 +196,19 @@ static bool pinned(const struct vgpu *v, uint64_t gfn)
  * trapped and the snapshot equals the guest page). */
 static void relax_frame(struct vgpu *v, uint64_t gfn, bool snapshot)
 {
+	struct ghyvi *g = ghyvi_of(v);
 	int32_t t[SPT_PML4];
 	int n = tables_on(v, gfn, t), k;
 	uint64_t t0;
 
-	if (!n || v->ghyvi.nrelaxed + (uint32_t)n > GHYVI_MAX_RELAXED)
+	if (!n || g->nrelaxed + (uint32_t)n > GHYVI_MAX_RELAXED)
 		return; /* at the cap: stays strict */
 	for (k = 0; k < n; k++) {
 		struct spt *s = &SPT(v, t[k]);
 
 		if (s->relaxed)
 			return; /* already */
-		if (!snapshot && (!s->snap || s->seg != v->ghyvi.seg))
+		if (!snapshot && (!s->snap || GS(v, t[k])->seg != g->seg))
 			return; /* not diffed just now: no current snapshot */
 		if (!s->snap)
 			s->snap = spt_snap_alloc(v);
@@ -220,8 +226,8 @@ static void relax_frame(struct vgpu *v, uint64_t gfn, bool snapshot)
 		v->stats.snapshots++;
 	}
 	for (k = 0; k < n; k++) {
-		SPT(v, t[k]).win_traps = 0;
-		SPT(v, t[k]).absorbed = 0;
+		GS(v, t[k])->win_traps = 0;
+		GS(v, t[k])->absorbed = 0;
 		link(v, t[k]);
 	}
 	protect(v, gfn, false);
@@ -232,11 +238,76 @@ static void relax_gfn(struct vgpu *v, uint64_t gfn)
 	relax_frame(v, gfn, true);
 }
 
+/* 64 entries equal? Branch-free over the block. */
+static bool block_same(const uint64_t *a, const uint64_t *b)
+{
+	uint64_t d = 0;
+	unsigned int k;
+
+	for (k = 0; k < 64; k++)
+		d |= a[k] ^ b[k];
+	return !d;
+}
+
+/* Reconstruction of one relaxed table (the paper's §4.4): guest
+ * holds the table's current guest entries. Only entries that differ from
+ * the snapshot (or were left half-written) go through spt_set, the same
+ * validation and translation a trapped store gets: a page outside the VM
+ * becomes not-present, a value no page table holds untracks the table. */
+uint32_t ghyvi_diff_table(struct vgpu *v, int32_t idx, const uint64_t *guest)
+{
+	struct spt *s = &SPT(v, idx);
+	uint64_t t0 = vgpu_time_start(v), tset = 0;
+	uint32_t changed = 0;
+	unsigned int i;
+	int ret;
+
+	v->stats.recon_pages++;
+	v->stats.recon_compared += VGPU_PTES_PER_PAGE;
+	for (i = 0; i < VGPU_PTES_PER_PAGE && !s->dead && s->snap; i++) {
+		uint64_t bit = 1ull << (i % 64), t1;
+
+		/* A block of 64 entries with no half-written mark that equals
+		 * the snapshot is skipped whole: a tight loop the compiler
+		 * keeps in registers (most of a relaxed page is unchanged). */
+		if (!(i % 64) && !s->post[i / 64] &&
+		    block_same(guest + i, s->snap + i)) {
+			i += 63;
+			continue;
+		}
+		if (guest[i] == s->snap[i] && !(s->post[i / 64] & bit))
+			continue;
+		s->snap[i] = guest[i];
+		s->post[i / 64] &= ~bit;
+		changed++;
+		v->stats.recon_entries++;
+		t1 = vgpu_time_start(v);
+		ret = spt_set(v, idx, i, guest[i]);
+		tset += gvt_now(v->gvt) - t1;
+		if (ret == -GPU_EINVAL) {
+			v->stats.recon_dropped++;
+			spt_kill(v, idx);
+			break;
+		}
+		if ((guest[i] & GEN8_PAGE_PRESENT) && !s->shadow[i])
+			v->stats.recon_dropped++;
+	}
+	/* Unit costs (make bench): the compare, and the re-translations of
+	 * leaf entries (an inner one may build a whole subtree: not a unit
+	 * cost, and rare once the tree exists). */
+	if (s->level == SPT_PT) {
+		v->stats.ns_retranslate += tset;
+		v->stats.retranslated_ptes += changed;
+	}
+	v->stats.ns_diff += gvt_now(v->gvt) - t0 - tset;
+	return changed;
+}
+
 /* Read the guest page; untrack the tables on it when it is gone. */
 static bool read_guest(struct vgpu *v, int32_t idx)
 {
 	uint64_t t0 = vgpu_time_start(v);
-	int err = vgpu_read_gpa(v, SPT(v, idx).gfn << 12, v->ghyvi.buf,
+	int err = vgpu_read_gpa(v, SPT(v, idx).gfn << 12, ghyvi_of(v)->buf,
 				VGPU_PAGE);
 
 	vgpu_time_add(v, &v->stats.ns_diff, t0); /* part of a page's diff */
@@ -249,10 +320,11 @@ static bool read_guest(struct vgpu *v, int32_t idx)
 /* End of a relaxed period: did it pay? */
 static void backoff(struct vgpu *v, int32_t idx)
 {
-	struct spt *s = &SPT(v, idx);
-	uint32_t thr = s->relax_at ? s->relax_at : v->ghyvi.p.relax_traps;
+	const struct ghyvi *g = ghyvi_of(v);
+	struct ghyvi_spt *s = GS(v, idx);
+	uint32_t thr = s->relax_at ? s->relax_at : g->p.relax_traps;
 
-	if (v->ghyvi.p.no_backoff)
+	if (g->p.no_backoff)
 		return;
 	if (s->absorbed < GHYVI_PAYOFF)
 		s->relax_at = thr * 2 < GHYVI_MAX_RELAX_AT ? thr * 2 : GHYVI_MAX_RELAX_AT;
@@ -264,6 +336,7 @@ static void backoff(struct vgpu *v, int32_t idx)
 /* relaxed -> strict for every table on gfn: protect, then diff. */
 static void strict_gfn(struct vgpu *v, uint64_t gfn)
 {
+	struct ghyvi *g = ghyvi_of(v);
 	int32_t t[SPT_PML4];
 	int n = tables_on(v, gfn, t), k, pass;
 	uint32_t changed;
@@ -287,12 +360,12 @@ static void strict_gfn(struct vgpu *v, uint64_t gfn)
 				continue;
 			if (!read_guest(v, idx))
 				continue;
-			changed = spt_reconstruct(v, idx, v->ghyvi.buf);
-			SPT(v, idx).absorbed += changed;
+			changed = ghyvi_diff_table(v, idx, g->buf);
+			GS(v, idx)->absorbed += changed;
 			if (SPT(v, idx).relaxed) {
 				unlink(v, idx);
-				SPT(v, idx).win_traps = 0;
-				if (v->ghyvi.p.policy == VGPU_PPGTT_ADAPTIVE)
+				GS(v, idx)->win_traps = 0;
+				if (g->p.policy == VGPU_PPGTT_ADAPTIVE)
 					ghyvi_adapt_window(v, idx, changed);
 				else
 					backoff(v, idx);
@@ -308,14 +381,16 @@ static void strict_gfn(struct vgpu *v, uint64_t gfn)
 		protect(v, gfn, false);
 }
 
-bool ghyvi_on_alloc(struct vgpu *v, int32_t idx)
+bool ghyvi_on_alloc(struct vgpu *v, void *state, int32_t idx)
 {
+	const struct ghyvi *g = state;
 	struct spt *s = &SPT(v, idx);
 	int32_t t[SPT_PML4];
 	int n = tables_on(v, s->gfn, t), k;
 	bool want = false, others = false;
 
-	if (v->ghyvi.p.policy == VGPU_PPGTT_STRICT)
+	GS(v, idx)->rprev = GS(v, idx)->rnext = SPT_NONE;
+	if (g->p.policy == VGPU_PPGTT_STRICT)
 		return false;
 	for (k = 0; k < n; k++) {
 		if (t[k] == idx)
@@ -324,12 +399,12 @@ bool ghyvi_on_alloc(struct vgpu *v, int32_t idx)
 			return false; /* the frame is protected: stay strict */
 		want = others = true;
 	}
-	if (v->ghyvi.p.policy == VGPU_PPGTT_FULL ||
-	    (v->ghyvi.p.policy == VGPU_PPGTT_STATIC && pinned(v, s->gfn)))
+	if (g->p.policy == VGPU_PPGTT_FULL ||
+	    (g->p.policy == VGPU_PPGTT_STATIC && pinned(v, s->gfn)))
 		want = true;
 	if (!want)
 		return false;
-	if (v->ghyvi.nrelaxed < GHYVI_MAX_RELAXED)
+	if (g->nrelaxed < GHYVI_MAX_RELAXED)
 		s->snap = spt_snap_alloc(v);
 	if (!s->snap) {
 		/* No memory: the frame goes (back) to strict as a whole. */
@@ -341,27 +416,28 @@ bool ghyvi_on_alloc(struct vgpu *v, int32_t idx)
 	return true;
 }
 
-void ghyvi_on_free(struct vgpu *v, int32_t idx)
+void ghyvi_on_free(struct vgpu *v, void *state, int32_t idx)
 {
 	struct spt *s = &SPT(v, idx);
 
+	(void)state; /* unlink finds it */
 	unlink(v, idx);
 	spt_page_free(v, s->snap, 1);
 	s->snap = NULL;
 }
 
-void ghyvi_on_trap(struct vgpu *v, uint64_t gfn)
+void ghyvi_on_trap(struct vgpu *v, void *state, uint64_t gfn)
 {
-	struct ghyvi *g = &v->ghyvi;
+	struct ghyvi *g = state;
 	int32_t t[SPT_PML4];
 	int n = tables_on(v, gfn, t);
-	struct spt *s;
+	struct ghyvi_spt *s;
 	uint64_t now;
 
 	if (!n)
 		return;
-	s = &SPT(v, t[0]);
-	if (s->relaxed) {
+	s = GS(v, t[0]);
+	if (SPT(v, t[0]).relaxed) {
 		v->stats.pte_late_traps++;
 		return;
 	}
@@ -396,9 +472,9 @@ void ghyvi_on_trap(struct vgpu *v, uint64_t gfn)
 	}
 }
 
-void ghyvi_reconstruct(struct vgpu *v)
+void ghyvi_reconstruct(struct vgpu *v, void *state)
 {
-	struct ghyvi *g = &v->ghyvi;
+	struct ghyvi *g = state;
 	uint64_t t0;
 	uint32_t n = 0, k;
 	int32_t i;
@@ -413,10 +489,11 @@ void ghyvi_reconstruct(struct vgpu *v)
 	/* Reconstruction may free tables (an entry cleared) and create new
 	 * ones (relaxed at birth under FULL, with a fresh snapshot): work on
 	 * a copy of the list and skip what is gone. */
-	for (i = g->rhead; i != SPT_NONE && n < GHYVI_MAX_RELAXED; i = SPT(v, i).rnext)
+	for (i = g->rhead; i != SPT_NONE && n < GHYVI_MAX_RELAXED; i = GS(v, i)->rnext)
 		g->work[n++] = i;
 	for (k = 0; k < n; k++) {
 		struct spt *s;
+		struct ghyvi_spt *gs;
 		uint32_t changed;
 
 		/* a table freed by an earlier repair may have taken its
@@ -424,12 +501,13 @@ void ghyvi_reconstruct(struct vgpu *v)
 		if (!vslab_has(&v->spts, g->work[k]))
 			continue;
 		s = &SPT(v, g->work[k]);
+		gs = GS(v, g->work[k]);
 		if (!s->level || s->dead || !s->relaxed)
 			continue;
 		if (g->p.policy == VGPU_PPGTT_ADAPTIVE) {
 			/* Protect and diff (a sibling on the frame that was
 			 * kept relaxed below has had its window already). */
-			if (s->seg == g->seg)
+			if (gs->seg == g->seg)
 				continue;
 			strict_gfn(v, s->gfn);
 			if (s->level && !s->dead &&
@@ -444,14 +522,14 @@ void ghyvi_reconstruct(struct vgpu *v)
 		}
 		if (!read_guest(v, g->work[k]))
 			continue;
-		changed = spt_reconstruct(v, g->work[k], g->buf);
-		s->absorbed += changed;
+		changed = ghyvi_diff_table(v, g->work[k], g->buf);
+		gs->absorbed += changed;
 		if (g->p.policy != VGPU_PPGTT_DYNAMIC || s->dead ||
 		    g->p.cool_rounds == GHYVI_NEVER)
 			continue;
 		if (changed >= g->p.cool_entries)
-			s->cool = 0;
-		else if (++s->cool >= g->p.cool_rounds)
+			gs->cool = 0;
+		else if (++gs->cool >= g->p.cool_rounds)
 			strict_gfn(v, s->gfn);
 	}
 	vgpu_time_add(v, &v->stats.ns_reconstruct, t0);
@@ -461,11 +539,11 @@ void ghyvi_reconstruct(struct vgpu *v)
 
 int vgpu_ghyvi_set(struct vgpu *v, const struct vgpu_ghyvi_params *p)
 {
-	struct ghyvi *g = &v->ghyvi;
+	struct ghyvi *g = ghyvi_of(v);
 	struct vgpu_ghyvi_params np = *p;
 	int32_t i;
 
-	if (!policy_ok((uint32_t)p->policy))
+	if (!g || !policy_ok((uint32_t)p->policy))
 		return -GPU_EINVAL;
 	resolve(&np);
 	/* Back to a consistent all-strict state first. */
@@ -481,11 +559,9 @@ int vgpu_ghyvi_set(struct vgpu *v, const struct vgpu_ghyvi_params *p)
 	if (g->npins > np.static_pages)
 		g->npins = np.static_pages;
 	for (i = 0; i < vslab_end(&v->spts); i++) {
-		struct spt *s = vslab_get(&v->spts, i);
-
-		if (s) {
-			s->win_traps = 0;
-			s->relax_at = 0;
+		if (vslab_get(&v->spts, i)) {
+			GS(v, i)->win_traps = 0;
+			GS(v, i)->relax_at = 0;
 		}
 	}
 	for (i = 0; i < vslab_end(&v->spts); i++) {
@@ -502,14 +578,21 @@ int vgpu_ghyvi_set(struct vgpu *v, const struct vgpu_ghyvi_params *p)
 
 void vgpu_ghyvi_get(const struct vgpu *v, struct vgpu_ghyvi_params *p)
 {
-	*p = v->ghyvi.p;
+	const struct ghyvi *g = ghyvi_of(v);
+
+	if (g)
+		*p = g->p;
+	else
+		memset(p, 0, sizeof(*p)); /* no gHyvi: the baseline, strict */
 }
 
 int vgpu_ghyvi_pin(struct vgpu *v, uint64_t gpa)
 {
-	struct ghyvi *g = &v->ghyvi;
+	struct ghyvi *g = ghyvi_of(v);
 	uint64_t gfn = gpa >> 12;
 
+	if (!g)
+		return -GPU_EINVAL;
 	if (pinned(v, gfn))
 		return 0;
 	if (g->npins >= g->p.static_pages)
@@ -522,5 +605,18 @@ int vgpu_ghyvi_pin(struct vgpu *v, uint64_t gpa)
 
 uint32_t vgpu_ghyvi_relaxed(const struct vgpu *v)
 {
-	return v->ghyvi.nrelaxed;
+	const struct ghyvi *g = ghyvi_of(v);
+
+	return g ? g->nrelaxed : 0;
 }
+
+const struct vgpu_ext_ops ghyvi_ext_ops = {
+	.name = "ghyvi",
+	.attach = ghyvi_attach,
+	.detach = ghyvi_detach,
+	.spt_new = ghyvi_on_alloc,
+	.spt_gone = ghyvi_on_free,
+	.ppgtt_write = ghyvi_on_trap,
+	.ppgtt_sync = ghyvi_reconstruct,
+	.ppgtt_check = ghyvi_check,
+};

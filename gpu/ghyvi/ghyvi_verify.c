@@ -1,23 +1,25 @@
 /* gHyvi's correctness invariant, checked (test mode): the hardware never
  * runs a workload while a shadow entry differs from what the guest's table
- * says. vgpu_mm_prepare() calls ghyvi_verify_mm() on the tree it is about
- * to hand to the GPU when vgpu_ghyvi_params.verify is set; a mismatch
- * refuses the workload. It re-derives every entry from guest memory with
- * spt_expected() (the translation spt_set would make, without side
- * effects), so it checks strict and relaxed tables alike. Half-written
- * entries (post-shadow) must be not-present. */
-#include "gpu/vgpu/vgpu_priv.h"
+ * says. vgpu_mm_prepare() calls the ppgtt_check hook (ghyvi_check) on the
+ * tree it is about to hand to the GPU; when vgpu_ghyvi_params.verify is
+ * set, ghyvi_verify_mm() walks it and a mismatch refuses the workload. It
+ * re-derives every entry from guest memory with spt_expected() (the
+ * translation spt_set would make, without side effects), so it checks
+ * strict and relaxed tables alike. Half-written entries (post-shadow) must
+ * be not-present. */
+#include "gpu/ghyvi/ghyvi_priv.h"
 
 static uint32_t verify_table(struct vgpu *v, int32_t idx, int depth)
 {
 	struct spt *s = &SPT(v, idx);
+	uint32_t stamp = ghyvi_of(v)->vstamp;
 	uint64_t base = s->gfn << 12;
 	uint32_t bad = 0;
 	unsigned int i;
 
-	if (s->vstamp == v->ghyvi.vstamp || depth > SPT_PML4)
+	if (GS(v, idx)->vstamp == stamp || depth > SPT_PML4)
 		return 0;
-	s->vstamp = v->ghyvi.vstamp;
+	GS(v, idx)->vstamp = stamp;
 	if (s->dead) {
 		/* Untracked: must map nothing. */
 		for (i = 0; i < VGPU_PTES_PER_PAGE; i++)
@@ -56,11 +58,22 @@ uint32_t ghyvi_verify_mm(struct vgpu *v, int mm)
 
 	if (!m || !m->used || m->root == SPT_NONE)
 		return 0;
-	v->ghyvi.vstamp++;
+	ghyvi_of(v)->vstamp++;
 	v->stats.verify_runs++;
 	bad = verify_table(v, MM(v, mm).root, 1);
 	v->stats.verify_mismatch += bad;
 	return bad;
+}
+
+int ghyvi_check(struct vgpu *v, void *state, int mm)
+{
+	const struct ghyvi *g = state;
+
+	if (g->p.verify && ghyvi_verify_mm(v, mm)) {
+		vgpu_err(v, "verify: shadow differs from guest tables; workload refused");
+		return -GPU_EIO;
+	}
+	return 0;
 }
 
 /* Every root that is up to date (others are rebuilt before their use). */
@@ -68,6 +81,9 @@ uint32_t vgpu_ghyvi_verify(struct vgpu *v)
 {
 	uint32_t bad = 0;
 	int i;
+
+	if (!ghyvi_of(v))
+		return 0;
 
 	for (i = 0; i < vslab_end(&v->mms); i++) {
 		const struct shadow_mm *m = vslab_get(&v->mms, i);

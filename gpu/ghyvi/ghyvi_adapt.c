@@ -40,7 +40,7 @@
  * changed (repeated stores to one entry count once: conservative). Every
  * transition is the same relax_gfn / strict_gfn the other policies use,
  * so validation and the shadow's exactness do not depend on the choice. */
-#include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/ghyvi/ghyvi_priv.h"
 #include "mini/string.h"
 
 /* Default unit costs: Bochs instruction counts, build/bench/exits.md
@@ -99,9 +99,10 @@ static unsigned int bin_of(uint32_t k)
 }
 
 /* A table's window `w` ended with k >= 1 stores: learn from it. */
-static void record(struct vgpu *v, struct spt *s, uint32_t k, uint32_t w)
+static void record(struct vgpu *v, struct ghyvi_spt *s, uint32_t k,
+		   uint32_t w)
 {
-	struct ghyvi *g = &v->ghyvi;
+	struct ghyvi *g = ghyvi_of(v);
 	unsigned int b = bin_of(k);
 
 	s->ew16 = s->nobs ? s->ew16 - s->ew16 / 4 + k * 4 : k * 16;
@@ -128,7 +129,7 @@ static void record(struct vgpu *v, struct spt *s, uint32_t k, uint32_t w)
 
 /* A strict table: close the window its last traps were in, if it is
  * not `now`. */
-static void roll_to(struct vgpu *v, struct spt *s, uint32_t now)
+static void roll_to(struct vgpu *v, struct ghyvi_spt *s, uint32_t now)
 {
 	if (s->seg == now)
 		return;
@@ -138,9 +139,9 @@ static void roll_to(struct vgpu *v, struct spt *s, uint32_t now)
 	s->seg_traps = 0;
 }
 
-static void roll(struct vgpu *v, struct spt *s)
+static void roll(struct vgpu *v, struct ghyvi_spt *s)
 {
-	roll_to(v, s, v->ghyvi.seg);
+	roll_to(v, s, ghyvi_of(v)->seg);
 }
 
 /* Windows of every size from bin b up (suffix sums), recomputed after
@@ -176,9 +177,10 @@ static uint32_t longest(const struct ghyvi *g)
 }
 
 /* Relax at the j-th trap of this window? */
-static bool worth_relaxing(struct vgpu *v, const struct spt *s, uint32_t j)
+static bool worth_relaxing(struct vgpu *v, const struct ghyvi_spt *s,
+			   uint32_t j)
 {
-	struct ghyvi *g = &v->ghyvi;
+	struct ghyvi *g = ghyvi_of(v);
 	uint64_t save = saving(&g->p.cost), cost = window_cost(&g->p.cost);
 	uint64_t mass, sum;
 	unsigned int b;
@@ -214,8 +216,8 @@ static bool worth_relaxing(struct vgpu *v, const struct spt *s, uint32_t j)
 
 bool ghyvi_adapt_trap(struct vgpu *v, int32_t idx)
 {
-	struct ghyvi *g = &v->ghyvi;
-	struct spt *s = &SPT(v, idx);
+	struct ghyvi *g = ghyvi_of(v);
+	struct ghyvi_spt *s = GS(v, idx);
 
 	roll(v, s);
 	if (!s->seg_traps++ && g->ntouched < GHYVI_TOUCHED)
@@ -225,36 +227,38 @@ bool ghyvi_adapt_trap(struct vgpu *v, int32_t idx)
 
 void ghyvi_adapt_close(struct vgpu *v)
 {
-	struct ghyvi *g = &v->ghyvi;
+	struct ghyvi *g = ghyvi_of(v);
 
 	for (uint32_t i = 0; i < g->ntouched; i++) {
-		struct spt *s = &SPT(v, g->touched[i]);
+		const struct spt *s = &SPT(v, g->touched[i]);
+		struct ghyvi_spt *gs = GS(v, g->touched[i]);
 
 		/* Gone, relaxed since (its diff records the window) or
 		 * reused: not this window's strict table any more. */
-		if (!s->level || s->dead || s->relaxed || s->seg != g->seg)
+		if (!s->level || s->dead || s->relaxed || gs->seg != g->seg)
 			continue;
-		roll_to(v, s, g->seg + 1);
+		roll_to(v, gs, g->seg + 1);
 	}
 	g->ntouched = 0;
 }
 
 bool ghyvi_adapt_stay(struct vgpu *v, int32_t idx)
 {
-	const struct vgpu_ghyvi_costs *c = &v->ghyvi.p.cost;
-	const struct spt *s = &SPT(v, idx);
+	const struct ghyvi *g = ghyvi_of(v);
+	const struct vgpu_ghyvi_costs *c = &g->p.cost;
+	const struct ghyvi_spt *s = GS(v, idx);
 
 	/* Busy in the window just closed, and busy windows usually come in
 	 * runs: keep it relaxed for the next. */
-	return s->lastw == v->ghyvi.seg &&
+	return s->lastw == g->seg &&
 	       (uint64_t)s->cont16 * (saving(c) + c->snapshot) >
 		       (uint64_t)(16 - s->cont16) * (2ull * c->ept + c->diff);
 }
 
 void ghyvi_adapt_window(struct vgpu *v, int32_t idx, uint32_t changed)
 {
-	struct spt *s = &SPT(v, idx);
-	uint32_t closing = v->ghyvi.seg - 1;
+	struct ghyvi_spt *s = GS(v, idx);
+	uint32_t seg = ghyvi_of(v)->seg, closing = seg - 1;
 
 	/* ghyvi_reconstruct has opened the next window already: traps
 	 * counted in the one closing now are the table's, else none. */
@@ -262,13 +266,13 @@ void ghyvi_adapt_window(struct vgpu *v, int32_t idx, uint32_t changed)
 		s->seg_traps = 0;
 	if (s->seg_traps + changed)
 		record(v, s, s->seg_traps + changed, closing);
-	s->seg = v->ghyvi.seg;
+	s->seg = seg;
 	s->seg_traps = 0;
 }
 
 void ghyvi_adapt_reset(struct vgpu *v)
 {
-	struct ghyvi *g = &v->ghyvi;
+	struct ghyvi *g = ghyvi_of(v);
 	int32_t i;
 
 	memset(g->hcnt, 0, sizeof(g->hcnt));
@@ -277,10 +281,11 @@ void ghyvi_adapt_reset(struct vgpu *v)
 	g->hdirty = true;
 	g->ntouched = 0;
 	for (i = 0; i < vslab_end(&v->spts); i++) {
-		struct spt *s = vslab_get(&v->spts, i);
+		struct ghyvi_spt *s;
 
-		if (!s)
+		if (!vslab_get(&v->spts, i))
 			continue;
+		s = GS(v, i);
 		s->seg = s->seg_traps = s->ew16 = s->lastw = s->cont16 = 0;
 		s->nobs = 0;
 	}

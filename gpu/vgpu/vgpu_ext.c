@@ -1,0 +1,118 @@
+/* The research systems' hook table (vgpu_ext.h): attaching the systems
+ * gvt_params.ext lists to a vGPU, and the calls from the baseline. With
+ * nothing listed every call here does nothing and the mediator is the
+ * gVirt baseline alone. */
+#include "gpu/vgpu/vgpu_priv.h"
+
+static bool has_ppgtt_hooks(const struct vgpu_ext_ops *o)
+{
+	return o->spt_new || o->spt_gone || o->ppgtt_write || o->ppgtt_sync ||
+	       o->ppgtt_check;
+}
+
+int vgpu_ext_check(const struct gvt_params *p)
+{
+	unsigned int i, ppgtt = 0;
+
+	for (i = 0; i < VGPU_EXT_MAX; i++)
+		if (p->ext[i] && has_ppgtt_hooks(p->ext[i]))
+			ppgtt++;
+	/* Two systems cannot both own the page tables' protection. */
+	return ppgtt > 1 ? -GPU_EINVAL : 0;
+}
+
+int vgpu_ext_attach(struct vgpu *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGPU_EXT_MAX; i++) {
+		const struct vgpu_ext_ops *o = v->gvt->p.ext[i];
+		void *st = NULL;
+		int ret;
+
+		if (!o)
+			continue;
+		ret = o->attach ? o->attach(v, &st) : 0;
+		if (ret) {
+			vgpu_ext_detach(v);
+			return ret;
+		}
+		v->ext[i].ops = o;
+		v->ext[i].state = st;
+	}
+	return 0;
+}
+
+void vgpu_ext_detach(struct vgpu *v)
+{
+	unsigned int i = VGPU_EXT_MAX;
+
+	while (i--) {
+		const struct vgpu_ext_ops *o = v->ext[i].ops;
+
+		if (o && o->detach)
+			o->detach(v, v->ext[i].state);
+		v->ext[i].ops = NULL;
+		v->ext[i].state = NULL;
+	}
+}
+
+void *vgpu_ext_state(const struct vgpu *v, const struct vgpu_ext_ops *ops)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGPU_EXT_MAX; i++)
+		if (v->ext[i].ops == ops)
+			return v->ext[i].state;
+	return NULL;
+}
+
+/* The one attached system with PPGTT hooks (vgpu_ext_check), or NULL. */
+static const struct vgpu_ext_slot *ppgtt_ext(const struct vgpu *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGPU_EXT_MAX; i++)
+		if (v->ext[i].ops && has_ppgtt_hooks(v->ext[i].ops))
+			return &v->ext[i];
+	return NULL;
+}
+
+bool vgpu_ext_spt_new(struct vgpu *v, int32_t idx)
+{
+	const struct vgpu_ext_slot *x = ppgtt_ext(v);
+
+	return x && x->ops->spt_new && x->ops->spt_new(v, x->state, idx);
+}
+
+void vgpu_ext_spt_gone(struct vgpu *v, int32_t idx)
+{
+	const struct vgpu_ext_slot *x = ppgtt_ext(v);
+
+	if (x && x->ops->spt_gone)
+		x->ops->spt_gone(v, x->state, idx);
+}
+
+void vgpu_ext_ppgtt_write(struct vgpu *v, uint64_t gfn)
+{
+	const struct vgpu_ext_slot *x = ppgtt_ext(v);
+
+	if (x && x->ops->ppgtt_write)
+		x->ops->ppgtt_write(v, x->state, gfn);
+}
+
+void vgpu_ext_ppgtt_sync(struct vgpu *v)
+{
+	const struct vgpu_ext_slot *x = ppgtt_ext(v);
+
+	if (x && x->ops->ppgtt_sync)
+		x->ops->ppgtt_sync(v, x->state);
+}
+
+int vgpu_ext_ppgtt_check(struct vgpu *v, int mm)
+{
+	const struct vgpu_ext_slot *x = ppgtt_ext(v);
+
+	return x && x->ops->ppgtt_check ? x->ops->ppgtt_check(v, x->state, mm)
+					: 0;
+}
