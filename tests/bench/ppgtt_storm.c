@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "gpu/ghyvi/ghyvi.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "tests/harness/ppgtt_env.h"
 
@@ -63,7 +64,9 @@ static void guest_pages(struct storm *s)
 
 static void storm_init(struct storm *s, uint32_t n)
 {
-	struct mw_config c = { .pool_mib = 96, .ram_mib = 100 };
+	/* gHyvi attached, as the hypervisor attaches it to every vGPU. */
+	static const struct gvt_params p = { .ext = { &ghyvi_ext_ops } };
+	struct mw_config c = { .pool_mib = 96, .ram_mib = 100, .params = &p };
 	uint32_t k;
 
 	s->pml4 = calloc(n, sizeof(*s->pml4));
