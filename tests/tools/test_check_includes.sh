@@ -31,6 +31,8 @@ good() {
 	file "$1" gpu/vgpu/vgpu_ext.h
 	file "$1" gpu/ghyvi/ghyvi.h '#include "gpu/vgpu/vgpu.h"' '#include "gpu/vgpu/vgpu_ext.h"'
 	file "$1" hv/gpu/gpu_host.c '#include "gpu/ghyvi/ghyvi.h"'
+	file "$1" gpu/display/vdisp_aux.h
+	file "$1" gpu/display/vdisp_aux.c '#include "gpu/display/vdisp_aux.h"' '#include "mini/string.h"'
 	file "$1" guest-shim/include/g9hv/hypercall.h
 	file "$1" guest-shim/testguest/tg.h '#include "guest-shim/include/g9hv/hypercall.h"' \
 		'#include "gpu/hw/gen9_cmds.h"'
@@ -67,6 +69,16 @@ expect vm-glue 1 '^FORBIDDEN hv/vm/vm_restart.c:1 includes hv/gpu/gpu_teardown.h
 good gpu-hv
 file gpu-hv gpu/vgpu/vgpu_util.c '#include "gpu/vgpu/vgpu.h"' '#  include "hv/page_alloc.h"'
 expect gpu-hv 1 '^FORBIDDEN gpu/vgpu/vgpu_util.c:2 includes hv/page_alloc.h: the GPU side'
+
+good display-vgpu
+file display-vgpu gpu/display/vdisp_aux.c '#include "gpu/display/vdisp_aux.h"' \
+	'#include "gpu/vgpu/vgpu.h"'
+file display-vgpu gpu/display/vdisp_aux.h
+expect display-vgpu 1 '^FORBIDDEN gpu/display/vdisp_aux.c:2 includes gpu/vgpu/vgpu.h: the virtual monitor'
+
+good display-hv
+file display-hv gpu/display/vdisp_edid.c '#include "hv/log.h"'
+expect display-hv 1 '^FORBIDDEN gpu/display/vdisp_edid.c:1 includes hv/log.h: the GPU side'
 
 good guest-hv
 file guest-hv guest-shim/testguest/tg.h '#include "hv/x86.h"'
