@@ -203,7 +203,7 @@ struct fw_range {
 #define R GEN9_FW_RENDER_BIT
 #define G GEN9_FW_GT_BIT
 #define M GEN9_FW_MEDIA_BIT
-/* __gen9_fw_ranges as listed in gen9-facts §8. */
+/* i915's __gen9_fw_ranges (intel_uncore.c), as it is; gen9-facts §8. */
 static const struct fw_range gen9_fw_ranges[] = {
 	{ 0x00000, 0x00aff, G }, { 0x00b00, 0x01fff, 0 },
 	{ 0x02000, 0x026ff, R }, { 0x02700, 0x02fff, G },
