@@ -1,6 +1,6 @@
-/* hv_main: the hypervisor's life after ExitBootServices. Data flow 1 of
- * design.md: own CPU tables and memory, console, platform discovery (ACPI,
- * PCI, GPU, VT-x), then the VMs of hv.cfg and the console shell. */
+/* hv_main: the hypervisor's life after ExitBootServices (docs/architecture.md,
+ * "1. Boot"): own CPU tables and memory, console, platform discovery
+ * (ACPI, PCI, GPU, VT-x), then the VMs of hv.cfg and the console shell. */
 #include "gpu/hw/gen9_regs.h"
 #include "hv/console.h"
 #include "hv/console_fb.h"

@@ -77,7 +77,8 @@ emu-case-%: $(EMU_INPUTS)
 
 # Tests of the tools themselves (shell scripts under tests/tools/), recorded
 # with the unit tests; test_check_includes.sh also holds the tree to its
-# include rules (tools/check-includes).
+# include rules (tools/check-includes), test_check_citations.sh to citing
+# only files it holds (tools/check-citations).
 TOOL_TESTS := $(wildcard tests/tools/test_*.sh)
 tool-tests:
 	@tools/run-tests unit $(TOOL_TESTS)

@@ -1,5 +1,5 @@
 /* gScale: sharing the global graphics memory (GGTT address space) among
- * many vGPUs (seeds/gscale.txt).
+ * many vGPUs (gScale paper).
  *
  * gVirt gives every vGPU a private, non-overlapping slice of the GGTT, so
  * the aperture (low GM) caps the number of vGPUs at a handful. gScale lets

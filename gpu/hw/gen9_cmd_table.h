@@ -10,7 +10,7 @@
  *
  * Facts: Mesa's genxml gen9.xml (DWord Length field widths and fixed
  * lengths), Linux gvt/cmd_parser.c (the same, per engine), i915
- * i915_cmd_parser.c and gt/gen8_engine_cs.c (what i915 emits), gen9.md §6.
+ * i915_cmd_parser.c and gt/gen8_engine_cs.c (what i915 emits), gen9-facts §6.
  * Header-only so every build that decodes commands gets it without a
  * makefile change. */
 /* gen9_cmds.h first: it includes this file after its own definitions. */

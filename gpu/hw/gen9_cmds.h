@@ -1,5 +1,5 @@
 /* Gen9 command-streamer instruction encodings: header fields, opcodes and
- * lengths (gen9.md §6; GVT cmd_parser.c, i915 intel_gpu_commands.h, Mesa
+ * lengths (gen9-facts §6; GVT cmd_parser.c, i915 intel_gpu_commands.h, Mesa
  * gen9.xml, igt). Shared by the model's command streamer and the mediator's
  * command scanner.
  *
@@ -11,7 +11,7 @@
 
 #include "gpu/hw/gen9_regs.h"
 
-/* DW0 bits 31:29 select the client (gen9.md §6.1). */
+/* DW0 bits 31:29 select the client (gen9-facts §6.1). */
 #define INSTR_CLIENT_SHIFT 29
 #define INSTR_CLIENT_MASK 0x7u
 #define   INSTR_MI_CLIENT 0x0
@@ -167,7 +167,7 @@ static inline uint32_t instr_client(uint32_t dw0)
 #define   PIPE_CONTROL_STORE_DATA_INDEX (1u << 21)
 #define   PIPE_CONTROL_MMIO_WRITE (1u << 23)
 #define   PIPE_CONTROL_GLOBAL_GTT_IVB (1u << 24) /* dest GGTT (1) / PPGTT (0) */
-#define   PIPE_CONTROL_FLUSH_L3 (1u << 26) /* "flush LLC" in gen9.md */
+#define   PIPE_CONTROL_FLUSH_L3 (1u << 26) /* "flush LLC" in gen9-facts §6.2 */
 
 /* Total length of a command in dwords on a given engine: defined once, in
  * the shared command table (gen9_cmd_table.h), for the scanner and the

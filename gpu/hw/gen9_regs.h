@@ -3,8 +3,8 @@
  *
  * Names follow Linux i915 (and through it the hardware documentation) so a
  * reader can grep either. Every group names where its facts come from; the
- * project's digest of those sources is ../shared/specs/gen9.md, cited here as
- * "gen9.md §N". Offsets are byte offsets into BAR0 (GTTMMADR) unless said
+ * project's digest of those sources is docs/gen9-facts.md, cited here as
+ * "gen9-facts §N". Offsets are byte offsets into BAR0 (GTTMMADR) unless said
  * otherwise. Plain integers, no i915_reg_t wrapper: gpu_hw takes uint32_t.
  *
  * This header is an API other code builds on: change it only by adding. */
@@ -23,7 +23,7 @@
 #define GEN9_GENMASK_ULL(h, l) ((~0ull >> (63 - (h))) & (~0ull << (l)))
 
 /* Masked registers: the upper 16 bits select which of the lower 16 bits a
- * write changes (i915 _MASKED_BIT_ENABLE etc.; gen9.md §4.2, §8). */
+ * write changes (i915 _MASKED_BIT_ENABLE etc.; gen9-facts §4.2, §8). */
 #define _MASKED_FIELD(mask, value) (((uint32_t)(mask) << 16) | (value))
 #define _MASKED_BIT_ENABLE(a) _MASKED_FIELD((a), (a))
 #define _MASKED_BIT_DISABLE(a) _MASKED_FIELD((a), 0)
@@ -36,7 +36,7 @@ static inline uint32_t gen9_masked_update(uint32_t old, uint32_t wr)
 	return (old & ~mask & 0xffffu) | (wr & mask);
 }
 
-/* ---- PCI (device 00:02.0): gen9.md §1.1, §1.2 ------------------------- */
+/* ---- PCI (device 00:02.0): gen9-facts §1.1, §1.2 ------------------------- */
 
 #define PCI_VENDOR_ID_INTEL 0x8086
 #define GEN9_PCI_BDF_DEV 2 /* 00:02.0 */
@@ -76,10 +76,10 @@ static inline uint32_t gen9_masked_update(uint32_t old, uint32_t wr)
 
 #define GEN9_BAR0_SIZE 0x1000000u /* 16 MiB */
 #define GEN9_MMIO_SIZE 0x200000u /* registers: first 2 MiB of BAR0 */
-#define GEN9_GGTT_OFFSET 0x800000u /* PTE array: BAR0 + 8 MiB (gen9.md §1.4) */
+#define GEN9_GGTT_OFFSET 0x800000u /* PTEs: BAR0 + 8 MiB, gen9-facts §1.4 */
 #define GEN9_GGTT_MAX_SIZE 0x800000u /* at most 8 MiB of PTEs */
 
-/* GGC (GMCH control), gen9.md §1.3 (i915_drm.h, early-quirks.c). */
+/* GGC (GMCH control), gen9-facts §1.3 (i915_drm.h, early-quirks.c). */
 #define BDW_GMCH_GMS_SHIFT 8
 #define BDW_GMCH_GMS_MASK 0xff
 #define BDW_GMCH_GGMS_SHIFT 6
@@ -110,7 +110,7 @@ static inline uint64_t gen9_ggc_ggtt_size(uint16_t ggc)
 	return gen9_ggc_gsm_size(ggc) / 8 * 4096;
 }
 
-/* MSAC APSZ[4:0] -> aperture size (datasheet page-109, gen9.md §1.2). */
+/* MSAC APSZ[4:0] -> aperture size (datasheet page-109, gen9-facts §1.2). */
 static inline uint64_t gen9_msac_aperture_size(uint8_t msac)
 {
 	uint32_t apsz = msac & 0x1f;
@@ -124,7 +124,7 @@ static inline uint64_t gen9_msac_aperture_size(uint8_t msac)
 	return size;
 }
 
-/* ---- GGTT PTE (gen8 64-bit format), gen9.md §2 ------------------------ */
+/* ---- GGTT PTE (gen8 64-bit format), gen9-facts §2 ------------------------ */
 
 #define GEN8_PAGE_PRESENT BIT_ULL(0)
 #define GEN8_PAGE_RW BIT_ULL(1) /* PPGTT entries only */
@@ -172,8 +172,8 @@ static inline uint64_t gen8_pte_addr(uint64_t pte)
 #define GEN8_PRIVATE_PAT_HI 0x40e4
 
 /* Page-fault reporting, gen8 (i915_reg.h / intel_gt_regs.h GEN8_RING_FAULT_REG,
- * GEN8_FAULT_TLB_DATA0/1; read by intel_gt.c gen8_check_faults). Not in
- * gen9.md: from i915 directly. */
+ * GEN8_FAULT_TLB_DATA0/1; read by intel_gt.c gen8_check_faults); from i915
+ * directly, not in docs/gen9-facts.md. */
 #define GEN8_RING_FAULT_REG 0x4094
 #define   RING_FAULT_VALID BIT(0)
 #define   RING_FAULT_FAULT_TYPE_SHIFT 1 /* 2:1 */
@@ -185,7 +185,7 @@ static inline uint64_t gen8_pte_addr(uint64_t pte)
 #define   FAULT_VA_HIGH_BITS 0xf /* address bits 47:44 */
 #define   FAULT_GTT_SEL BIT(4)
 
-/* ---- Fence registers, gen9.md §3 -------------------------------------- */
+/* ---- Fence registers, gen9-facts §3 -------------------------------------- */
 
 #define GEN9_NUM_FENCES 32
 #define FENCE_REG_GEN6_LO(i) (0x100000 + 8 * (i))
@@ -198,7 +198,7 @@ static inline uint64_t gen8_pte_addr(uint64_t pte)
 #define   GEN6_FENCE_END_MASK GEN9_GENMASK_ULL(63, 44) /* last page, incl. */
 #define   GEN7_FENCE_MAX_PITCH_VAL 0x0800
 
-/* ---- Engines, gen9.md §4.1 -------------------------------------------- */
+/* ---- Engines, gen9-facts §4.1 -------------------------------------------- */
 
 /* i915's engine ids and order. */
 enum gen9_engine_id {
@@ -217,7 +217,7 @@ enum gen9_engine_id {
 #define VEBOX_RING_BASE 0x1a000
 #define GEN9_RING_REG_SPAN 0x1000 /* per-engine register block size */
 
-/* Per-engine registers, offsets from the engine base (gen9.md §4.2). */
+/* Per-engine registers, offsets from the engine base (gen9-facts §4.2). */
 #define RING_EXCC(base) ((base) + 0x028)
 #define RING_TAIL(base) ((base) + 0x030)
 #define   TAIL_ADDR 0x001ffff8
@@ -250,7 +250,7 @@ enum gen9_engine_id {
 #define RING_EIR(base) ((base) + 0x0b0)
 #define RING_EMR(base) ((base) + 0x0b4)
 #define RING_ESR(base) ((base) + 0x0b8)
-/* EIR/EMR/ESR bits (i915_reg.h, not in gen9.md). */
+/* EIR/EMR/ESR bits (i915_reg.h; not in docs/gen9-facts.md). */
 #define   I915_ERROR_INSTRUCTION BIT(0)
 #define   I915_ERROR_MEMORY_REFRESH BIT(1)
 #define   I915_ERROR_PAGE_TABLE BIT(4)
@@ -299,12 +299,13 @@ enum gen9_engine_id {
 #define GEN8_RING_CS_GPR(base, n) ((base) + 0x600 + (n) * 8)
 #define GEN8_RING_CS_GPR_UDW(base, n) ((base) + 0x600 + (n) * 8 + 4)
 
-/* Blitter Y-tiling control (masked: bit 0 src Y, bit 1 dst Y), gen9.md §6.2 */
+/* Blitter Y-tiling control (masked: bit 0 src Y, bit 1 dst Y),
+ * gen9-facts §6.2. */
 #define BCS_SWCTRL 0x22200
 #define   BCS_SRC_Y BIT(0)
 #define   BCS_DST_Y BIT(1)
 
-/* ---- Execlists, gen9.md §4.3 - §4.5 ----------------------------------- */
+/* ---- Execlists, gen9-facts §4.3 - §4.5 ----------------------------------- */
 
 /* Context descriptor (64 bit; the upper dword is the context ID). */
 #define GEN8_CTX_VALID BIT(0)
@@ -365,7 +366,7 @@ enum gen9_engine_id {
 #define I915_HWS_CSB_BUF0_INDEX 0x10 /* entry i at 0x10 + 2i (lo, hi) */
 #define I915_HWS_CSB_WRITE_INDEX 0x1f
 
-/* ---- Logical ring context image, gen9.md §5 --------------------------- */
+/* ---- Logical ring context image, gen9-facts §5 --------------------------- */
 
 #define LRC_PPHWSP_PN 0 /* page 0: per-process HWSP */
 #define LRC_STATE_PN 1 /* page 1: register state */
@@ -411,7 +412,7 @@ enum gen9_engine_id {
 #define GEN9_CTX_LRI_HEADER_0_VAL 0x1100101b /* LRI(14), force posted */
 #define GEN9_CTX_LRI_HEADER_1_VAL 0x11001011 /* LRI(9), force posted */
 
-/* ---- Interrupts, gen9.md §7 ------------------------------------------- */
+/* ---- Interrupts, gen9-facts §7 ------------------------------------------- */
 
 #define GEN8_MASTER_IRQ 0x44200
 #define   GEN8_MASTER_IRQ_CONTROL BIT(31)
@@ -460,7 +461,7 @@ enum gen9_engine_id {
 #define GEN8_VCS1_IRQ_SHIFT 16
 #define GEN8_VECS_IRQ_SHIFT 0
 
-/* Display interrupt banks (for a minimal fake), gen9.md §7.3. */
+/* Display interrupt banks (for a minimal fake), gen9-facts §7.3. */
 #define GEN8_DE_PIPE_ISR(p) (0x44400 + 0x10 * (p))
 #define GEN8_DE_PIPE_IMR(p) (0x44404 + 0x10 * (p))
 #define GEN8_DE_PIPE_IIR(p) (0x44408 + 0x10 * (p))
@@ -482,7 +483,7 @@ enum gen9_engine_id {
 #define SDEIIR 0xc4008
 #define SDEIER 0xc400c
 
-/* ---- Forcewake, gen9.md §8 -------------------------------------------- */
+/* ---- Forcewake, gen9-facts §8 -------------------------------------------- */
 
 #define FORCEWAKE_RENDER_GEN9 0xa278
 #define FORCEWAKE_ACK_RENDER_GEN9 0x0d84
@@ -508,7 +509,7 @@ enum gen9_fw_domain {
 #define FPGA_DBG 0x42300
 #define   FPGA_DBG_RM_NOCLAIM BIT(31)
 
-/* Early-probe registers a model should answer (gen9.md §8). */
+/* Early-probe registers a model should answer (gen9-facts §8). */
 #define GEN8_FUSE2 0x9120
 #define GEN9_EU_DISABLE(s) (0x9134 + 4 * (s))
 #define CTC_MODE 0xa26c
@@ -517,12 +518,12 @@ enum gen9_fw_domain {
 #define GEN6_PCODE_DATA 0x138128
 #define GEN6_PCODE_DATA1 0x13812c
 
-/* Stolen memory mirrors, gen9.md §1.3. */
+/* Stolen memory mirrors, gen9-facts §1.3. */
 #define GEN6_STOLEN_RESERVED 0x1082c0
 #define GEN6_DSMBASE 0x1080c0
 #define GEN6_GSMBASE 0x108100
 
-/* ---- Reset, gen9.md §10 ----------------------------------------------- */
+/* ---- Reset, gen9-facts §10 ----------------------------------------------- */
 
 #define GEN6_GDRST 0x941c
 #define   GEN6_GRDOM_FULL BIT(0)
@@ -566,7 +567,7 @@ static inline int gen9_engine_from_mmio(uint32_t off)
 	return -1;
 }
 
-/* GT interrupt bank and shift of an engine's 16-bit field (gen9.md §7.2). */
+/* GT interrupt bank and shift of an engine's 16-bit field (gen9-facts §7.2). */
 static inline unsigned int gen9_engine_irq_bank(enum gen9_engine_id id)
 {
 	switch (id) {
@@ -593,7 +594,7 @@ static inline uint32_t gen9_engine_master_bit(enum gen9_engine_id id)
 	}
 }
 
-/* GDRST domain bit for an engine (gen9.md §10). */
+/* GDRST domain bit for an engine (gen9-facts §10). */
 static inline uint32_t gen9_engine_reset_domain(enum gen9_engine_id id)
 {
 	switch (id) {
@@ -639,7 +640,7 @@ static inline const char *gen9_engine_name(enum gen9_engine_id id)
 	}
 }
 
-/* ---- Device identification (gpu/hw/pci_ids.c), gen9.md §1.1 ----------- */
+/* ---- Device identification (gpu/hw/pci_ids.c), gen9-facts §1.1 ----------- */
 
 enum gen9_gt {
 	GEN9_GT_UNKNOWN = 0,

@@ -6,7 +6,7 @@
  * other left to right along a tile row of stride / tile width tiles, tile
  * rows top to bottom. This is the layout igt's x_ptr / y_ptr write
  * (lib/intel_bufops.c) and that a fence register makes the aperture undo
- * for CPU accesses (gen9.md §3). Gen8+ has no bit-6 swizzling (i915 reads
+ * for CPU accesses (gen9-facts §3). Gen8+ has no bit-6 swizzling (i915 reads
  * no swizzle registers there), so none is applied. */
 #ifndef GPU_HW_GEN9_TILING_H
 #define GPU_HW_GEN9_TILING_H

@@ -175,7 +175,7 @@ static inline int gpu_hw_ggtt_write_range(struct gpu_hw *hw, uint32_t first,
 
 /* After a batch of PTE writes: GFX_FLSH_CNTL invalidates the GGTT TLBs and,
  * being an uncached MMIO write, drains the WC buffer the PTEs went through
- * (gen9.md §2, gen8_ggtt_invalidate). */
+ * (gen9-facts §2, gen8_ggtt_invalidate). */
 static inline void gpu_hw_ggtt_flush(struct gpu_hw *hw)
 {
 	gpu_hw_write32(hw, GFX_FLSH_CNTL_GEN6, GFX_FLSH_CNTL_EN);

@@ -1,4 +1,4 @@
-/* Skylake (Gen9) device ids, GT levels and engines: gen9.md §1.1
+/* Skylake (Gen9) device ids, GT levels and engines: gen9-facts §1.1
  * (include/drm/intel/pciids.h; engines from i915_pci.c skl_gt*_info). */
 #include "gpu/hw/gen9_regs.h"
 

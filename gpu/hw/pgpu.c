@@ -1,4 +1,5 @@
-/* The physical Gen9 GPU driver over gpu_hw (gen9.md, cited per function).
+/* The physical Gen9 GPU driver over gpu_hw (docs/gen9-facts.md,
+ * cited per function as gen9-facts §N).
  * Protocols follow what i915 does on gen9, since that is what the
  * hardware is known to accept. */
 #include "gpu/hw/pgpu.h"
@@ -91,7 +92,7 @@ static void irq_reset(struct pgpu *p)
 	for (n = 0; n < GEN8_GT_BANKS; n++) {
 		gpu_hw_write32(p->hw, GEN8_GT_IMR(n), ~0u);
 		gpu_hw_write32(p->hw, GEN8_GT_IER(n), 0);
-		/* Twice: IIR can hold a second queued event (gen9.md §7.2) */
+		/* Twice: IIR may queue a second event (gen9-facts §7.2) */
 		gpu_hw_write32(p->hw, GEN8_GT_IIR(n), ~0u);
 		gpu_hw_write32(p->hw, GEN8_GT_IIR(n), ~0u);
 		p->irq_mask[n] = 0;
@@ -126,7 +127,7 @@ int pgpu_init(struct pgpu *p, struct gpu_hw *hw)
 	return 0;
 }
 
-/* ---- forcewake: gen9.md §8 -------------------------------------------- */
+/* ---- forcewake: gen9-facts §8 -------------------------------------------- */
 
 static int fw_wait_ack(struct pgpu *p, int d, uint32_t want)
 {
@@ -202,7 +203,7 @@ struct fw_range {
 #define R GEN9_FW_RENDER_BIT
 #define G GEN9_FW_GT_BIT
 #define M GEN9_FW_MEDIA_BIT
-/* __gen9_fw_ranges as listed in gen9.md §8. */
+/* i915's __gen9_fw_ranges (intel_uncore.c), as it is; gen9-facts §8. */
 static const struct fw_range gen9_fw_ranges[] = {
 	{ 0x00000, 0x00aff, G }, { 0x00b00, 0x01fff, 0 },
 	{ 0x02000, 0x026ff, R }, { 0x02700, 0x02fff, G },
@@ -245,7 +246,7 @@ uint32_t pgpu_fw_domains_for_reg(uint32_t off)
 	return 0;
 }
 
-/* ---- GGTT and fences: gen9.md §2, §3 ---------------------------------- */
+/* ---- GGTT and fences: gen9-facts §2, §3 ---------------------------------- */
 
 int pgpu_ggtt_write(struct pgpu *p, uint32_t index, uint64_t pte)
 {

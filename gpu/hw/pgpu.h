@@ -3,7 +3,7 @@
  * It owns the device-global state the mediator must not race on:
  * forcewake reference counts, the interrupt master, the GGTT flush, fences,
  * and per engine the execlist ports and the CSB read pointer.
- * Facts: ../shared/specs/gen9.md (cited as gen9.md §N).
+ * Facts: docs/gen9-facts.md (cited as gen9-facts §N).
  *
  * Counters are plain fields in struct pgpu_stats; the shell prints them. */
 #ifndef GPU_HW_PGPU_H
@@ -16,7 +16,7 @@
 #include "gpu/hw/gen9_regs.h"
 #include "gpu/hw/gpu_hw.h"
 
-/* Bounded waits (i915's budgets, gen9.md §8, §10). */
+/* Bounded waits (i915's budgets, gen9-facts §8, §10). */
 #define PGPU_FORCEWAKE_TIMEOUT_US 50000
 #define PGPU_GDRST_TIMEOUT_US 2000
 #define PGPU_RESET_READY_TIMEOUT_US 700
@@ -27,7 +27,7 @@
  * longer than this (a huge blit) would be mistaken for a hang. */
 #define PGPU_HANG_NO_PROGRESS_US 1000000
 
-/* One decoded Context Status Buffer entry (gen9.md §4.5). */
+/* One decoded Context Status Buffer entry (gen9-facts §4.5). */
 struct pgpu_csb_event {
 	uint32_t status; /* GEN8_CTX_STATUS_* bits */
 	uint32_t ctx_id; /* upper dword of the descriptor concerned */
@@ -92,14 +92,14 @@ int pgpu_decode_config(const uint8_t *cfg, size_t len, uint64_t bar2_size,
  * requests, mask and clear all GT interrupts. */
 int pgpu_init(struct pgpu *p, struct gpu_hw *hw);
 
-/* ---- forcewake (gen9.md §8) ---- */
+/* ---- forcewake (gen9-facts §8) ---- */
 /* domains: GEN9_FW_*_BIT mask. Reference counted per domain. */
 int pgpu_forcewake_get(struct pgpu *p, uint32_t domains);
 void pgpu_forcewake_put(struct pgpu *p, uint32_t domains);
 /* Domains the register at off needs (__gen9_fw_ranges); 0 for none. */
 uint32_t pgpu_fw_domains_for_reg(uint32_t off);
 
-/* ---- GGTT and fences (gen9.md §2, §3) ---- */
+/* ---- GGTT and fences (gen9-facts §2, §3) ---- */
 int pgpu_ggtt_write(struct pgpu *p, uint32_t index, uint64_t pte);
 uint64_t pgpu_ggtt_read(struct pgpu *p, uint32_t index);
 /* Write n entries then flush once. */
@@ -113,7 +113,7 @@ uint64_t pgpu_fence_read(struct pgpu *p, unsigned int i);
 uint64_t pgpu_fence_encode(uint32_t start, uint32_t size, uint32_t stride,
 			   bool tiling_y);
 
-/* ---- engines and execlists (gen9.md §4) ---- */
+/* ---- engines and execlists (gen9-facts §4) ---- */
 /* Bring an engine up in execlist mode with its status page at hwsp_ggtt
  * (already mapped in the GGTT) whose CPU view is hwsp (may be NULL: the
  * CSB is then read from MMIO). Caller holds forcewake for the engine. */
@@ -124,7 +124,7 @@ int pgpu_engine_init(struct pgpu *p, enum gen9_engine_id id,
 uint64_t pgpu_lrc_descriptor(uint32_t lrca, uint32_t ctx_id,
 			     unsigned int addressing_mode);
 /* Submit elements 0 and 1 (desc1 may be 0). Writes element 1 first; the
- * 4th write (desc0 low) triggers the hardware (gen9.md §4.3). */
+ * 4th write (desc0 low) triggers the hardware (gen9-facts §4.3). */
 int pgpu_execlist_submit(struct pgpu *p, enum gen9_engine_id id,
 			 uint64_t desc0, uint64_t desc1);
 /* Consume CSB entries between our read pointer and the hardware write
@@ -134,7 +134,7 @@ int pgpu_csb_process(struct pgpu *p, enum gen9_engine_id id,
 		     struct pgpu_csb_event *ev, int max);
 /* True when the engine reports idle (no active element). */
 bool pgpu_engine_idle(struct pgpu *p, enum gen9_engine_id id);
-/* The engine's error identity (RING_EIR; gen9.md §10): non-zero after a
+/* The engine's error identity (RING_EIR; gen9-facts §10): non-zero after a
  * page-table or instruction error, until the engine is reset. */
 uint32_t pgpu_engine_error(struct pgpu *p, enum gen9_engine_id id);
 /* The watchdog, called periodically with the caller's clock: true when
@@ -145,7 +145,7 @@ uint32_t pgpu_engine_error(struct pgpu *p, enum gen9_engine_id id);
 bool pgpu_engine_hung(struct pgpu *p, enum gen9_engine_id id,
 		      uint64_t now_us, uint64_t limit_us);
 
-/* ---- interrupts (gen9.md §7) ---- */
+/* ---- interrupts (gen9-facts §7) ---- */
 /* Enable (IER) and unmask (IMR) the given per-engine bits, e.g.
  * GEN8_ENGINE_DEFAULT_IRQS, for every present engine; banks otherwise
  * masked. Does not touch the master. */
@@ -156,7 +156,7 @@ void pgpu_irq_master_disable(struct pgpu *p);
  * master back on. Returns true when anything was pending. */
 bool pgpu_irq_handle(struct pgpu *p, struct pgpu_irq_status *st);
 
-/* ---- reset (gen9.md §10) ---- */
+/* ---- reset (gen9-facts §10) ---- */
 /* Per-engine reset as i915's gen8_reset_engines: STOP_RING, then the
  * RING_RESET_CTL handshake (REQUEST_RESET and wait for READY_TO_RESET; a
  * pending CAT_ERROR is cleared and waited for instead), GDRST domain bit

@@ -1,5 +1,5 @@
 /* pGPU engines: execlist bring-up, ELSP submission, CSB processing and
- * engine reset (gen9.md §4, §10). */
+ * engine reset (gen9-facts §4, §10). */
 #include "gpu/hw/pgpu.h"
 #include "mini/string.h"
 
@@ -39,7 +39,7 @@ static void restore_irq_mask(struct pgpu *p, enum gen9_engine_id id,
 		gpu_hw_write32(p->hw, RING_IMR(e->base), ~bits);
 }
 
-/* enable_execlists() order (gen9.md §4.2). */
+/* enable_execlists() order (gen9-facts §4.2). */
 int pgpu_engine_init(struct pgpu *p, enum gen9_engine_id id,
 		     uint32_t hwsp_ggtt, uint32_t *hwsp)
 {
@@ -80,7 +80,7 @@ uint64_t pgpu_lrc_descriptor(uint32_t lrca, uint32_t ctx_id,
 }
 
 /* Element 1 first, element 0 low dword last: that write triggers the
- * hardware (gen9.md §4.3). A pair still waiting for its IDLE_TO_ACTIVE /
+ * hardware (gen9-facts §4.3). A pair still waiting for its IDLE_TO_ACTIVE /
  * PREEMPTED acknowledgement blocks the port, as in i915. */
 int pgpu_execlist_submit(struct pgpu *p, enum gen9_engine_id id,
 			 uint64_t desc0, uint64_t desc1)
@@ -125,7 +125,7 @@ static void csb_read(struct pgpu *p, struct pgpu_engine *e, unsigned int i,
 	ev->ctx_id = gpu_hw_read32(p->hw, RING_CONTEXT_STATUS_BUF_HI(e->base, i));
 }
 
-/* i915's reading of an entry (gen8-11 path, gen9.md §4.5):
+/* i915's reading of an entry (gen8-11 path, gen9-facts §4.5):
  * IDLE_TO_ACTIVE or PREEMPTED promotes the pending pair; anything else
  * means element 0 finished and element 1, if any, moves up. */
 static void csb_track(struct pgpu_engine *e, const struct pgpu_csb_event *ev)
@@ -229,7 +229,7 @@ bool pgpu_engine_hung(struct pgpu *p, enum gen9_engine_id id,
 	return true;
 }
 
-/* ---- reset: gen9.md §10 ------------------------------------------------ */
+/* ---- reset: gen9-facts §10 ---------------------------------------------- */
 
 static void forget(struct pgpu_engine *e)
 {

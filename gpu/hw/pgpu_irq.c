@@ -1,5 +1,5 @@
 /* pGPU interrupts: GT bank setup and the gen8+ handler protocol
- * (gen9.md §7). */
+ * (gen9-facts §7). */
 #include "gpu/hw/pgpu.h"
 #include "mini/string.h"
 

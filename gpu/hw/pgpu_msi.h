@@ -1,4 +1,4 @@
-/* The iGPU's MSI capability (gen9.md §1.2: ID 0x05 at 0xAC on hardware,
+/* The iGPU's MSI capability (gen9-facts §1.2: ID 0x05 at 0xAC on hardware,
  * one vector, 32-bit address, no masking), found by walking the capability
  * list and programmed to send one vector to one local APIC (SDM 3A 10.11:
  * address 0xFEE<dest id>000, physical destination, no redirection hint;

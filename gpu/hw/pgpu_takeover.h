@@ -1,5 +1,5 @@
 /* Taking the physical Gen9 over from the firmware, in the order i915
- * brings a Skylake up (docs/hardware.md, "Takeover"; gen9.md §1.3, §8,
+ * brings a Skylake up (docs/hardware.md, "Takeover"; gen9-facts §1.3, §8,
  * §9, §10, and i915 6.1: intel_uncore.c, intel_reset.c,
  * intel_workarounds.c skl_gt_workarounds_init, intel_gtt.c
  * bdw_setup_private_ppat, intel_mocs.c skl_mocs_table,
@@ -13,7 +13,7 @@
 
 #include "gpu/hw/pgpu.h"
 
-/* Display (gen9.md §9): pipes A-C at +0x1000, universal planes at +0x100. */
+/* Display (gen9-facts §9): pipes A-C at +0x1000, universal planes at +0x100. */
 #define SKL_TRANSCONF(pipe) (0x70008 + 0x1000 * (pipe))
 #define   TRANSCONF_ENABLE BIT(31)
 #define   TRANSCONF_STATE BIT(30)
@@ -41,7 +41,8 @@
 #define   GAMT_ECO_ENABLE_IN_PLACE_DECOMPRESS BIT(18) /* WaInPlaceDecompressionHang, SKL H0+ */
 #define SKL_REVID_H0 0x07
 
-/* Private PAT (gen9.md §2): eight bytes, type 1:0, target cache 3:2, age 5:4. */
+/* Private PAT (gen9-facts §2): eight bytes, type 1:0, target cache 3:2,
+ * age 5:4. */
 #define GEN8_PPAT_UC 0x0u
 #define GEN8_PPAT_WC 0x1u
 #define GEN8_PPAT_WT 0x2u
@@ -66,7 +67,7 @@
 #define LE_LRUM(x) ((uint32_t)(x) << 4)
 #define L3_CACHEABILITY(x) ((uint32_t)(x) << 4) /* 1 UC, 3 WB */
 
-/* Stolen memory's reserved top (i915_gem_stolen.c, gen9.md §1.3). */
+/* Stolen memory's reserved top (i915_gem_stolen.c, gen9-facts §1.3). */
 #define GEN6_STOLEN_RESERVED_ENABLE BIT(0)
 #define GEN6_STOLEN_RESERVED_ADDR_MASK 0xfff00000u
 #define GEN8_STOLEN_RESERVED_SIZE_SHIFT 7 /* 8:7: 1, 2, 4, 8 MiB */

@@ -2,7 +2,7 @@
  * A CPU access at aperture offset a goes through the GGTT entry of a's
  * page, unless a valid fence register covers a: then the range is seen by
  * the CPU as linear rows of the fence's pitch, and the hardware finds each
- * byte where the fence's tiling (X or Y) put it (gen9.md §3; the layout in
+ * byte where the fence's tiling (X or Y) put it (gen9-facts §3; the layout in
  * gpu/hw/gen9_tiling.h; no bit-6 swizzle on gen8+). This is what makes
  * gScale's fence memory pool work on hardware, and what gpu=model-mmio's
  * trapped BAR2 answers with. */

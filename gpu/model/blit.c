@@ -1,5 +1,5 @@
 /* The blitter: XY_COLOR_BLT and XY_SRC_COPY_BLT on linear surfaces, 8, 16
- * and 32 bits per pixel, any ternary raster operation (gen9.md §6.2).
+ * and 32 bits per pixel, any ternary raster operation (gen9-facts §6.2).
  * Surfaces are addressed through the context's PPGTT: 2D commands carry no
  * address-space bit, and with execlists every context has a PPGTT. */
 #include "gpu/model/model_internal.h"

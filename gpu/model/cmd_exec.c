@@ -1,7 +1,7 @@
 /* The command streamer: executes MI commands and PIPE_CONTROL for real
  * (memory writes through the GGTT or the context's PPGTT, register loads,
  * interrupts, batch buffer nesting) and skips everything else by its
- * encoded length (gen9.md §6). Lengths, addresses, alignment and access
+ * encoded length (gen9-facts §6). Lengths, addresses, alignment and access
  * sizes come from the shared command table (gpu/hw/gen9_cmd_table.h), the
  * one the mediator's scanner uses.
  *
@@ -486,7 +486,7 @@ static bool is_pipe_control(uint32_t dw0)
 	       GFXPIPE_SUBOPCODE(dw0) == 0;
 }
 
-/* PIPE_CONTROL post-sync operation and notify (gen9.md §6.2). */
+/* PIPE_CONTROL post-sync operation and notify (gen9-facts §6.2). */
 static enum cs_result pipe_control(struct cs_cmd *c)
 {
 	struct cs_ref ref;

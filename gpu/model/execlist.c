@@ -1,7 +1,7 @@
 /* Execlists: ELSP submission, logical ring context load/save and the
- * Context Status Buffer (gen9.md §4.3 - §4.5, §5).
+ * Context Status Buffer (gen9-facts §4.3 - §4.5, §5).
  *
- * Event sequences follow GVT's emulation (gen9.md §4.5 table):
+ * Event sequences follow GVT's emulation (gen9-facts §4.5 table):
  *   idle + ELSP                     -> IDLE_TO_ACTIVE (ctx id 0)
  *   running + ELSP, same element 0  -> PREEMPTED | LITE_RESTORE
  *   running + ELSP, other context   -> kept pending, no entry yet
@@ -269,7 +269,7 @@ static void submit(struct gen9_model *m, struct gen9_model_engine *e,
 }
 
 /* The 4th dword (element 0, low) triggers the submission; the order is
- * desc1.hi, desc1.lo, desc0.hi, desc0.lo (gen9.md §4.3). */
+ * desc1.hi, desc1.lo, desc0.hi, desc0.lo (gen9-facts §4.3). */
 void model_elsp_write(struct gen9_model *m, struct gen9_model_engine *e,
 		      uint32_t val)
 {

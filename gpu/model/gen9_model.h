@@ -6,7 +6,7 @@
  * through struct gpu_dma. gen9_model_attach() turns it into a gpu_hw backend
  * ("gen9-model"); nothing above gpu_hw needs to know it is not silicon.
  *
- * Facts it follows are in ../shared/specs/gen9.md (cited "gen9.md §N").
+ * Facts it follows are in docs/gen9-facts.md (cited "gen9-facts §N").
  *
  * Memory: the model allocates nothing. The caller provides
  *   - the register file: GEN9_MODEL_REGS_BYTES (2 MiB, one uint32_t per
@@ -85,7 +85,7 @@ struct gen9_model_fault {
 	uint32_t header; /* command being executed */
 };
 
-/* Context registers loaded from the LRC image (gen9.md §5). */
+/* Context registers loaded from the LRC image (gen9-facts §5). */
 struct gen9_model_ctx {
 	uint64_t desc;
 	uint32_t lrca;

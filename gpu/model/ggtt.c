@@ -1,4 +1,4 @@
-/* The model's GGTT: the PTE array at BAR0 + 8 MiB (gen9.md §1.4, §2); the
+/* The model's GGTT: the PTE array at BAR0 + 8 MiB (gen9-facts §1.4, §2); the
  * aperture window CPU accesses go through is aperture.c. */
 #include "gpu/model/model_internal.h"
 #include "mini/string.h"

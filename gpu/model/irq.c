@@ -1,5 +1,5 @@
 /* GT interrupts: per-bank IIR/IMR/IER and the master control
- * (gen9.md §7, semantics as GVT models them):
+ * (gen9-facts §7, semantics as GVT models them):
  *  - an event sets its IIR bit when the bank's IMR bit is clear (and the
  *    engine's RING_IMR, at the same shifted position, is clear);
  *  - IIR is write-1-to-clear; an event arriving while its bit is still set

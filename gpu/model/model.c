@@ -61,7 +61,7 @@ static int apply_defaults(struct gen9_model *m)
 	return 0;
 }
 
-/* Values a freshly powered device reads back (gen9.md §8). */
+/* Values a freshly powered device reads back (gen9-facts §8). */
 static void reset_registers(struct gen9_model *m)
 {
 	memset(m->regs, 0, GEN9_MODEL_REGS_BYTES);
@@ -69,7 +69,8 @@ static void reset_registers(struct gen9_model *m)
 		memset(m->reg_dirty, 1, GEN9_MODEL_REG_PAGES);
 	model_irq_reset(m);
 	/* One slice (bit 25); subslice 3 fused off: a GT2 with 3 subslices.
-	 * The model's choice; the fuse values are not in gen9.md. */
+	 * The model's choice: docs/gen9-facts.md §8 says only that i915
+	 * reads these fuses. */
 	mreg_set(m, GEN8_FUSE2, (1u << 25) | (1u << 23));
 	mreg_set(m, GEN6_DSMBASE, (uint32_t)m->cfg.stolen_base);
 	/* what the BIOS leaves on Skylake: i915 derives the timestamp
@@ -189,7 +190,7 @@ static uint8_t model_msac(uint64_t size)
 	return apsz;
 }
 
-/* Config space layout of gen9.md §1.2, capability chain 0x40 -> 0x70 ->
+/* Config space layout of gen9-facts §1.2, capability chain 0x40 -> 0x70 ->
  * 0xAC (MSI) -> 0xD0 (PM). */
 void gen9_model_pci_config(const struct gen9_model *m, uint8_t *cfg)
 {

@@ -1,6 +1,6 @@
 /* PPGTT walks for a context: 4-level (PML4 in PDP0, "legacy 64-bit",
  * i915's default on SKL) and 3-level (four PDP registers, "legacy 32-bit").
- * Formats: gen9.md §5.1. Page tables live in host-physical memory. */
+ * Formats: gen9-facts §5.1. Page tables live in host-physical memory. */
 #include "gpu/model/model_internal.h"
 
 /* Read entry idx of the table page at hpa; false when not RAM. */

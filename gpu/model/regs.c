@@ -11,7 +11,7 @@ struct reg_range {
 };
 
 /* Registers outside the engine blocks that the model implements or
- * deliberately stores (gen9.md §2, §3, §7, §8, §10). */
+ * deliberately stores (gen9-facts §2, §3, §7, §8, §10). */
 static const struct reg_range known[] = {
 	{ FORCEWAKE_ACK_RENDER_GEN9, FORCEWAKE_ACK_MEDIA_GEN9 },
 	{ GEN8_RING_FAULT_REG, GEN8_RING_FAULT_REG },

@@ -1,5 +1,5 @@
 /* Forcewake, GDRST and the PCODE mailbox: the "uncore" handshakes a
- * driver polls on (gen9.md §8, §10). Acks and reset completion can be
+ * driver polls on (gen9-facts §8, §10). Acks and reset completion can be
  * delayed by a number of polls so drivers' wait loops are exercised. */
 #include "gpu/model/model_internal.h"
 #include "gpu/model/uncore.h"
@@ -92,7 +92,7 @@ void model_reset_ctl_write(struct gen9_model *m, struct gen9_model_engine *e,
 	mreg_set(m, RING_RESET_CTL(e->base), v);
 }
 
-/* Answers what GVT answers (gen9.md §8); every command succeeds. */
+/* Answers what GVT answers (gen9-facts §8); every command succeeds. */
 void model_pcode_write(struct gen9_model *m, uint32_t val)
 {
 	if (val & GEN6_PCODE_READY) {

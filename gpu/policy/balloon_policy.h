@@ -1,4 +1,4 @@
-/* gBalloon's policy loop (seeds/gballoon.txt §3.1-3.3) as a pure state
+/* gBalloon's policy loop (gBalloon paper §3.1-3.3) as a pure state
  * machine: a bounded queue of guests' GM expansion requests, and every
  * period (0.5 s) a decision from f(W, R_copy) = alpha W + beta R_copy:
  *

@@ -4,7 +4,7 @@
  *
  * Why only busy ones: under slot sharing a slot costs copies at a switch
  * only when two of its users both have work (an idle vGPU is never
- * switched to, seeds/gscale.txt §4.3); a busy vGPU beside idle ones costs
+ * switched to, gScale paper §4.3); a busy vGPU beside idle ones costs
  * nothing. So the rule is not "balance the slots" but "no slot with two
  * busy users", and every move has to remove such a collision.
  *

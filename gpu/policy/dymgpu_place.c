@@ -1,5 +1,5 @@
 /* DymGPU's two greedy placements of vGPUs on high-GM slots
- * (seeds/dymgpu.txt, "Memory allocator", figures 5 and 6). */
+ * (DymGPU paper, "Memory allocator", figures 5 and 6). */
 #include "gpu/policy/slots.h"
 #include "gpu/hw/gpu_hw.h"
 

@@ -1,4 +1,4 @@
-/* DymGPU's memory allocator as a placement manager (seeds/dymgpu.txt
+/* DymGPU's memory allocator as a placement manager (DymGPU paper
  * §III-B): it keeps the slot layout of every vGPU and re-places them with
  * the size-based or the utilization-based algorithm (dymgpu_place_by_size /
  * _by_util, slots.h) when

@@ -1,4 +1,4 @@
-/* gBalloon's GPU memory adjustment (seeds/gballoon.txt, Algorithm 1): when
+/* gBalloon's GPU memory adjustment (gBalloon paper, Algorithm 1): when
  * a vGPU grows or shrinks by Q slots, split Q between its two ends so that
  * the vGPU shares as few slots as possible with the others. The loops and
  * their bounds follow the paper's pseudocode line by line. */

@@ -1,5 +1,5 @@
-/* The policy monitor: what DymGPU's "monitor" (seeds/dymgpu.txt §III-A)
- * and gBalloon's profiler (seeds/gballoon.txt §3.2) collect, per vGPU and
+/* The policy monitor: what DymGPU's "monitor" (DymGPU paper §III-A)
+ * and gBalloon's profiler (gBalloon paper §3.2) collect, per vGPU and
  * for the host, so placement and ballooning can decide.
  *
  * Per vGPU: GM requested and used (GGTT entries), active or idle (no

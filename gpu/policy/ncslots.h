@@ -1,6 +1,6 @@
 /* Non-contiguous slots ("ours", issue 7): a vGPU's high GM is a SET of
  * slots instead of one run [P, P + S). gBalloon's own future work
- * (seeds/gballoon.txt §6) names the limit this removes: contiguous ranges
+ * (gBalloon paper §6) names the limit this removes: contiguous ranges
  * can only grow or shrink at their two ends, so expansion often has to
  * cover a busy neighbour even when free slots exist elsewhere.
  *

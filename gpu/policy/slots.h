@@ -1,5 +1,5 @@
 /* Slot-level placement of vGPUs' high graphics memory, the common ground of
- * DymGPU (seeds/dymgpu.txt) and gBalloon (seeds/gballoon.txt).
+ * DymGPU (DymGPU paper) and gBalloon (gBalloon paper).
  *
  * High GM is M slots (64 MiB each in both papers). vGPU i occupies S[i]
  * consecutive slots starting at P[i]; vGPUs may overlap, and every slot

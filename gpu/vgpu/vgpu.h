@@ -1,18 +1,19 @@
 /* The vGPU mediator (gVirt baseline): one struct gvt per physical GPU, one
  * struct vgpu per VM that gets a virtual Gen9 GPU.
  *
- * It sits between two narrow interfaces (../shared/design.md, "the one rule
- * that keeps it testable"): gpu_hw below (gpu/hw/gpu_hw.h) and hv_ops above
- * (gpu/hv_ops.h). The hypervisor calls in here for every trapped access of
- * a VM to its virtual 00:02.0:
+ * It sits between two narrow interfaces, so the same code runs on the
+ * model in the host tests (docs/architecture.md, "The layers"): gpu_hw
+ * below (gpu/hw/gpu_hw.h) and hv_ops above (gpu/hv_ops.h). The hypervisor
+ * calls in here for every trapped access of a VM to its virtual 00:02.0:
  *
  *   PCI config space  -> vgpu_cfg_read / vgpu_cfg_write
  *   BAR0 (16 MiB)     -> vgpu_mmio_read / vgpu_mmio_write
  *   write-protected guest pages (page tables, looped batches) -> vgpu_page_write
  *   timer / physical GPU interrupt -> gvt_poll
  *
- * What a stock i915 guest expects is in ../shared/specs/i915-guest.md
- * (cited "guest §N"); hardware facts in ../shared/specs/gen9.md ("gen9 §N").
+ * What a stock i915 guest expects is in docs/i915-guest-facts.md (cited
+ * "i915-guest §N"); hardware facts in docs/gen9-facts.md ("gen9-facts
+ * §N"); GVT-g's own choices in docs/gvt-facts.md ("gvt-facts §N").
  *
  * Errors: 0 / non-negative on success, negative GPU_E* codes otherwise.
  * No call here blocks or allocates except create/destroy and the first
@@ -52,7 +53,7 @@
 #define GVT_OVERRUN_NS 16000000ull /* grace past the slice while others wait */
 #define GVT_MAX_OVERRUNS 3 /* overruns before a vGPU is failed for good */
 
-/* A vGPU type: how much of the GPU one vGPU gets (gvt features §2). */
+/* A vGPU type: how much of the GPU one vGPU gets (gvt-facts §2). */
 struct vgpu_type {
 	const char *name;
 	uint64_t low_gm_size; /* aperture-backed (mappable) GM, bytes */
@@ -124,8 +125,9 @@ struct gvt_params {
 	const struct vgpu_ext_ops *ext[VGPU_EXT_MAX];
 };
 
-/* Counters a shell prints and the evaluation reads (design.md
- * "Conventions"). Times are hv_ops now_ns() deltas. */
+/* Counters where the papers measure something: the shell prints them
+ * (docs/shell.md), the evaluation reads them. Times are hv_ops now_ns()
+ * deltas. */
 struct vgpu_stats {
 	/* MMIO / config */
 	uint64_t mmio_reads, mmio_writes;
@@ -292,7 +294,7 @@ struct gvt_status {
 	uint64_t slot_bytes, high_base;
 	uint64_t switches, entries_copied, entries_prefetched;
 	uint64_t copy_ns;      /* time spent copying at switches (hv_ops now_ns) */
-	/* Physical resets (gen9.md §10): the pGPU driver's counts (engine
+	/* Physical resets (gen9-facts §10): the pGPU driver's counts (engine
 	 * resets include each full one; takeover's reset counted too), the
 	 * full resets the mediator escalated to, and the wedged state. */
 	uint64_t hangs, engine_resets, full_resets, full_reset_failures;
@@ -454,7 +456,7 @@ int vgpu_ggtt_entry(struct vgpu *v, uint32_t index, uint64_t *guest,
  * (GDRST) or vgpu_reset does: submissions are dropped meanwhile. */
 bool vgpu_failed(const struct vgpu *v);
 
-/* ---- reset (vgpu_reset.c, docs/vgpu-reset.md) ----------------------------- */
+/* ---- reset (vgpu_reset.c, docs/vgpu-reset.md) --------------------------- */
 
 /* Put v back to its post-reset state without its VM's help: the physical
  * engines running its work reset, its queued work dropped, execlist/CSB
@@ -477,7 +479,7 @@ int vgpu_reset_device(struct vgpu *v);
  * helps; its VM is stopped. */
 bool vgpu_dead(const struct vgpu *v);
 
-/* ---- trapped guest accesses ------------------------------------------------ */
+/* ---- trapped guest accesses --------------------------------------------- */
 
 /* PCI config space of the virtual 00:02.0; size 1, 2 or 4, naturally
  * aligned, off < 256. Reads of bad accesses give all ones. */

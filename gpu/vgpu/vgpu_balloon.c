@@ -1,5 +1,5 @@
 /* Ballooning a running vGPU's high GM over gScale's slots (gBalloon,
- * seeds/gballoon.txt §3), on one run of slots (Algorithm 1) or, for a
+ * gBalloon paper §3), on one run of slots (Algorithm 1) or, for a
  * guest that takes a list of ranges, on any set of slots (non-contiguous
  * slots, gpu/policy/ncslots.h, issue 17).
  *

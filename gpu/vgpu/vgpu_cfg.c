@@ -1,4 +1,5 @@
-/* PCI configuration space of the virtual 00:02.0 (guest §6, gen9 §1.2).
+/* PCI configuration space of the virtual 00:02.0 (i915-guest §6,
+ * gen9-facts §1.2).
  *
  * Built from what gpu_hw knows about the physical device: same vendor,
  * device and revision ids (i915 keys everything on the device id), VGA
@@ -59,7 +60,7 @@ void vgpu_cfg_init(struct vgpu *v)
 	memset(v->cfg, 0, sizeof(v->cfg));
 	put16(v, GEN9_PCI_VENDOR, PCI_VENDOR_ID_INTEL);
 	put16(v, GEN9_PCI_DEVICE, info->device_id);
-	put16(v, GEN9_PCI_COMMAND, 0); /* io, mem, master off (guest §6.1) */
+	put16(v, GEN9_PCI_COMMAND, 0); /* io, mem, master off (i915-guest §6) */
 	put16(v, 0x06, 0x0010); /* status: capability list */
 	put8(v, GEN9_PCI_REVISION, info->revision);
 	put8(v, GEN9_PCI_CLASS, 0x00);
@@ -79,12 +80,12 @@ void vgpu_cfg_init(struct vgpu *v)
 	put8(v, CFG_CAP_VNDR, 0x09);
 	put8(v, CFG_CAP_VNDR + 1, GEN9_PCI_MSI_CAP);
 	put8(v, CFG_CAP_VNDR + 2, 0x0c);
-	/* GGC: keep the GTT size, no stolen memory (guest §6.2). */
+	/* GGC: keep the GTT size, no stolen memory (i915-guest §6.2). */
 	ggc &= (uint16_t)~(BDW_GMCH_GMS_MASK << BDW_GMCH_GMS_SHIFT);
 	put16(v, GEN9_PCI_GGC, ggc);
 	put32(v, GEN9_PCI_BDSM, 0);
 	put8(v, GEN9_PCI_MSAC, msac_for(v->gvt->aperture_size));
-	/* MSI: one vector, 32-bit address (gen9 §1.2). */
+	/* MSI: one vector, 32-bit address (gen9-facts §1.2). */
 	put8(v, GEN9_PCI_MSI_CAP, 0x05);
 	put8(v, GEN9_PCI_MSI_CAP + 1, GEN9_PCI_PM_CAP);
 	put16(v, GEN9_PCI_MSI_CTRL, 0);
@@ -130,7 +131,7 @@ static uint64_t bar_base(const struct vgpu *v, unsigned int bar)
 }
 
 /* The aperture: guest BAR2 offset X is host aperture offset X, for X in
- * the vGPU's low slice only (guest §3, "Aperture access path"); the rest
+ * the vGPU's low slice only (i915-guest §3, "Aperture access path"); the rest
  * of the guest's BAR2 stays unmapped and traps.
  *
  * A guest may move BAR2 as often as it likes (a REP OUTSD of 256 BAR
@@ -295,7 +296,7 @@ static void cfg_write_byte(struct vgpu *v, uint32_t off, uint8_t b)
 		v->cfg[off] = b;
 		break;
 	case GEN9_PCI_MSI_CTRL:
-		/* GVT refuses anything but the enable bit (gen9 §1.2). */
+		/* GVT refuses anything but the enable bit (gen9-facts §1.2). */
 		v->cfg[off] = b & MSI_CTRL_ENABLE;
 		break;
 	case PM_CSR:

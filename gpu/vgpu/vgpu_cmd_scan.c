@@ -1,5 +1,6 @@
 /* The command scanner: audits every command a workload will execute,
- * before it reaches the hardware (design.md data flow 4, gvt features §6),
+ * before it reaches the hardware (the submission flow, docs/architecture.md
+ * "2.–5."; GVT-g's scanner: gvt-facts §6),
  * and makes what it audited the only thing that can run.
  *
  * Nothing the GPU runs stays guest-writable after the check:
@@ -349,7 +350,7 @@ static bool nonpriv(const struct scanner *s)
 	return src->kind == SRC_BB && src->ppgtt;
 }
 
-/* ---- audits --------------------------------------------------------------- */
+/* ---- audits ------------------------------------------------------------- */
 
 static int check_gm(struct scanner *s, uint32_t hdr, uint64_t addr,
 		    uint64_t len)
@@ -570,7 +571,7 @@ static int noop_command(struct scanner *s, uint32_t len)
 	return 0;
 }
 
-/* ---- batch buffers ---------------------------------------------------------- */
+/* ---- batch buffers ------------------------------------------------------ */
 
 /* A batch copy is final (ended or chained away at the command at its
  * current position, `len` dwords): what follows in its page is free for
@@ -782,7 +783,7 @@ static int audit_cond_bb_end(struct scanner *s, uint32_t hdr, uint32_t len)
 	return audit_mem(s, hdr, len);
 }
 
-/* ---- classification ------------------------------------------------------- */
+/* ---- classification ----------------------------------------------------- */
 
 static int mi_cmd(struct scanner *s, uint32_t hdr, uint32_t len)
 {

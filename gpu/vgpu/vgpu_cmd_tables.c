@@ -1,6 +1,6 @@
 /* What guest command buffers may do: the data the scanner (vgpu_cmd_scan.c)
  * checks against. Kept as tables so a register a new guest driver needs is
- * one line (user issues §4: strict parsers broke each new driver release).
+ * one line (gvt-facts §F4: strict parsers broke each new driver release).
  *
  * Registers: MI_LOAD_REGISTER_IMM/MEM/REG and MI_STORE_REGISTER_MEM (and
  * PIPE_CONTROL's post-sync register write) reach only registers listed
@@ -50,7 +50,7 @@ static const struct reg_allow reg_allow[] = {
 	{ 0xc800, 0xcffc, RW, false, -1 }, /* MOCS */
 	{ 0xe100, 0xe1fc, RW, false, GEN9_RCS0 }, /* half slice chicken */
 	{ 0xe4f0, 0xe4f4, RW, false, GEN9_RCS0 }, /* row chicken */
-	/* blitter: Y-tiling control (gen9 §6.2) */
+	/* blitter: Y-tiling control (gen9-facts §6.2) */
 	{ 0x22200, 0x22200, RW, false, GEN9_BCS0 },
 };
 

@@ -1,6 +1,6 @@
 /* Device and vGPU life cycle, and static resource partitioning.
  *
- * How many vGPUs fit (gvt features §2, user issues §1): each needs its
+ * How many vGPUs fit (gvt-facts §2, gvt-facts §F1): each needs its
  * low GM inside the aperture, its high GM above it, and its fences, after
  * the host took its share. For a 4 GiB GGTT, the common 256 MiB aperture,
  * GVT's host reservation (128 MiB low, 384 MiB high, 4 fences) and the
@@ -134,7 +134,7 @@ void gvt_destroy(struct gvt *gvt)
 	gvt_free_pages(gvt, gvt, gvt->gvt_pages);
 }
 
-/* ---- resources ------------------------------------------------------------- */
+/* ---- resources ---------------------------------------------------------- */
 
 static uint64_t fit_count(const struct gm_region *r, uint64_t size)
 {
@@ -222,7 +222,7 @@ struct vgpu *gvt_vgpu_by_vm(struct gvt *gvt, uint32_t vm)
 	return NULL;
 }
 
-/* ---- vGPUs --------------------------------------------------------------------- */
+/* ---- vGPUs -------------------------------------------------------------- */
 
 /* gScale: shared GM from gpu/gscale, and shared fences: every vGPU's
  * fences are the guests' first physical fences, loaded at its switch. */

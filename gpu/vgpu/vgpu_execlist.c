@@ -1,4 +1,5 @@
-/* Per-engine registers and virtual execlists (guest §8, gen9 §4.3-4.5).
+/* Per-engine registers and virtual execlists (i915-guest §8, gen9-facts
+ * §4.3-4.5).
  *
  * The guest submits by writing four dwords to ELSP (element 1 first, each
  * upper dword first); the fourth makes two descriptors, each a workload.
@@ -40,7 +41,7 @@ void vgpu_csb_write(struct vgpu *v, struct vgpu_engine *e, uint32_t status,
 	vreg_set(v, RING_CONTEXT_STATUS_BUF_HI(base, wp), ctx_id);
 	vreg_set(v, RING_CONTEXT_STATUS_PTR(base),
 		 (ptr & ~(uint32_t)GEN8_CSB_WRITE_PTR_MASK) | wp);
-	/* i915 reads the HWSP mirror, not the registers (guest §8). */
+	/* i915 reads the HWSP mirror, not the registers (i915-guest §8). */
 	if (vgpu_gm_valid(v, hws, VGPU_PAGE)) {
 		uint32_t wpd = wp;
 
@@ -133,7 +134,7 @@ static uint32_t execlist_status_hi(const struct vgpu_engine *e)
 	return CTX_ID(run->desc[run->cur]);
 }
 
-/* ---- submission ---------------------------------------------------------------- */
+/* ---- submission --------------------------------------------------------- */
 
 static int desc_check(struct vgpu *v, uint64_t desc)
 {
@@ -311,7 +312,7 @@ int vgpu_elsp_write(struct vgpu *v, struct vgpu_engine *e, uint32_t val)
 	return 0;
 }
 
-/* ---- engine register block ------------------------------------------------------ */
+/* ---- engine register block ---------------------------------------------- */
 
 int vgpu_engine_reg_read(struct vgpu *v, uint32_t off, uint32_t *val)
 {
@@ -439,7 +440,7 @@ int vgpu_engine_reg_write(struct vgpu *v, uint32_t off, uint32_t val)
 	}
 }
 
-/* ---- life cycle -------------------------------------------------------------------- */
+/* ---- life cycle --------------------------------------------------------- */
 
 /* The CSB and ELSP side of an engine reset; what runs is kept. */
 static void engine_csb_reset(struct vgpu *v, struct vgpu_engine *e)

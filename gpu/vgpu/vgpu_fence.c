@@ -1,8 +1,8 @@
 /* Fence registers: guest fence i (i < fence_num from PVINFO) is physical
  * fence fence_base + i, written to the hardware at once as GVT does
- * (guest §4). A fence names a GGTT range; a valid fence over GM that is not
- * this vGPU's would change how another VM's aperture reads detile, so such
- * a value reaches the hardware with its valid bit cleared (counted).
+ * (i915-guest §4). A fence names a GGTT range; a valid fence over GM that
+ * is not this vGPU's would change how another VM's aperture reads detile,
+ * so such a value reaches the hardware with its valid bit cleared (counted).
  *
  * gScale mode: every vGPU's fences use the same physical fences (shared
  * like its GM), live only while the vGPU owns the GPU: a write goes to the

@@ -1,4 +1,4 @@
-/* gScale's fence memory space pool (seeds/gscale.txt, figure 8).
+/* gScale's fence memory space pool (gScale paper, figure 8).
  *
  * Under gScale the guest's aperture pages are ladder-mapped straight to the
  * pages behind them, so a CPU access never goes through the GGTT - and so

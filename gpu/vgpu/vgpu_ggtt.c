@@ -1,15 +1,15 @@
 /* The guest's GGTT window: BAR0 + 8 MiB, one 8-byte PTE per 4 KiB of GGTT
- * address space (gen9 §1.4, §2).
+ * address space (gen9-facts §1.4, §2).
  *
- * The guest sees the whole GGTT (guest §1.4) but owns only its two slices;
- * writes elsewhere are dropped cheaply because a ballooning guest may write
- * scratch entries over the whole space (guest §10). For an entry in its
- * slices the guest's value is kept as written (reads return it) and the
+ * The guest sees the whole GGTT (i915-guest §1, item 4) but owns only its
+ * two slices; writes elsewhere are dropped cheaply because a ballooning
+ * guest may write scratch entries over the whole space (i915-guest §10).
+ * For an entry in its slices the guest's value is kept as written (reads return it) and the
  * physical entry gets the host page behind the guest page, after
  * hv_ops has confirmed the page is this VM's RAM. A PTE naming anything
  * else is dropped: the physical entry keeps its previous (valid) value.
  *
- * 64-bit PTEs also arrive as two 4-byte halves (guest §10): halves wait in
+ * 64-bit PTEs also arrive as two 4-byte halves (i915-guest §10): halves wait in
  * a small per-vGPU table until their partner arrives; half an entry never
  * reaches the hardware. */
 #include "gpu/vgpu/vgpu_priv.h"

@@ -1,11 +1,11 @@
 /* Graphics memory (GGTT address space) partitioning and the guest's view of
  * it.
  *
- * gVirt partitions the GGTT statically (gvt features §2): the host keeps
+ * gVirt partitions the GGTT statically (gvt-facts §2): the host keeps
  * [0, host_low) of the aperture-backed ("low", mappable) part and
  * [aperture, aperture + host_high) of the part above it ("high", hidden);
  * every vGPU gets one extent of each. Guests are told their extents through
- * PVINFO and balloon the rest away (guest §3), so guest and host GGTT
+ * PVINFO and balloon the rest away (i915-guest §3), so guest and host GGTT
  * addresses are the same numbers: commands and registers are validated,
  * never translated.
  *

@@ -1,4 +1,4 @@
-/* Virtual interrupt registers (gen9 §7, guest §7 step 9).
+/* Virtual interrupt registers (gen9-facts §7, i915-guest §7 step 9).
  *
  * Semantics follow GVT's model: an event sets its IIR bit unless IMR masks
  * it; IIR is write-1-to-clear; (IIR & IER) != 0 sets the bank's bit in the

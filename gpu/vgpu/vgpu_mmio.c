@@ -1,4 +1,4 @@
-/* BAR0 trap dispatch (design.md data flow 2).
+/* BAR0 trap dispatch (the guest MMIO flow of docs/architecture.md, "2.–5.").
  *
  * The hypervisor decodes the faulting instruction and calls in with an
  * offset, a width and (for writes) a value. BAR0 is

@@ -1,7 +1,7 @@
 /* Registers that belong to whoever owns the GPU and are not in the
  * context image: saved from the hardware into the outgoing owner's vreg
  * and loaded from the incoming owner's vreg at each vGPU switch (GVT's
- * Gen9 list, gvt features §9, trimmed to what the model and i915 touch;
+ * Gen9 list, gvt-facts §9, trimmed to what the model and i915 touch;
  * MOCS and L3CC are the bulk). The host (owner NULL) has its own save area.
  * While a vGPU owns the GPU, guest writes to these go through at once
  * (mmio_default_write).

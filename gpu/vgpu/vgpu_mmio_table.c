@@ -6,8 +6,9 @@
  * Policies: EMULATED (vreg only), TRACKED (vreg, and on the hardware while
  * this vGPU owns it: vgpu_mmio_switch.c), PT_RO (reads from the hardware,
  * writes dropped), RO (vreg, writes dropped). Special handlers emulate the
- * registers i915 polls or handshakes with during probe (guest §7). Adding a
- * register a new guest driver needs is one line here (user issues §4). */
+ * registers i915 polls or handshakes with during probe (i915-guest §7).
+ * Adding a register a new guest driver needs is one line here (gvt-facts
+ * §F4). */
 #include "gpu/vgpu/vgpu_priv.h"
 
 #define SKL_FUSE_STATUS 0x42000
@@ -124,7 +125,7 @@ static int tlb_write(struct vgpu *v, uint32_t off, uint32_t val)
 }
 
 /* PCODE mailbox: answer READY/no error, with GVT's fake values for the
- * requests i915 makes on Skylake (guest §7 step 7). */
+ * requests i915 makes on Skylake (i915-guest §7 step 7). */
 static int pcode_write(struct vgpu *v, uint32_t off, uint32_t val)
 {
 	uint32_t cmd = val & 0xff;

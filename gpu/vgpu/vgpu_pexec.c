@@ -8,7 +8,7 @@
  * so it works from a timer as well as after the GPU's interrupt (the
  * hypervisor runs gvt_poll from its MSI on the MMIO backend). An engine
  * error (EIR), the pGPU watchdog (no progress, MMIO backend) or a
- * workload past the hang timeout resets that engine only (gen9 §10).
+ * workload past the hang timeout resets that engine only (gen9-facts §10).
  *
  * Preemption: to take an engine from a workload that has not finished,
  * the mediator submits an empty context of its own over it (pexec_preempt).

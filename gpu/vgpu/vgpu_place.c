@@ -1,5 +1,5 @@
 /* DymGPU live: the monitor fed from the scheduler, and re-placement of
- * running vGPUs' high GM over gScale's slots (seeds/dymgpu.txt §III).
+ * running vGPUs' high GM over gScale's slots (DymGPU paper §III).
  *
  * The monitor (gpu/policy/monitor.h) is fed at the scheduler's points
  * (vgpu_sched.c): a workload dispatched (the vGPU is active), a workload

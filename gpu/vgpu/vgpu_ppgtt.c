@@ -1,4 +1,4 @@
-/* PPGTT roots and the write-trap path (strict shadowing, gvt features §5).
+/* PPGTT roots and the write-trap path (strict shadowing, gvt-facts §5).
  *
  * A shadow "mm" is one guest PML4 the vGPU knows of: announced by the
  * guest (g2v notify) or used by a submitted workload. Its shadow tree is
@@ -30,7 +30,7 @@
  *    the GPU (an entry whose table below found no shadow memory is
  *    marked the same way);
  *  - a value no page table holds (bits above 45, e.g. all ones from a page
- *    reused as data) untracks the page instead of failing (guest §10).
+ *    reused as data) untracks the page instead of failing (i915-guest §10).
  * Only this vGPU's state is touched on any failure.
  *
  * A research system attached through the PPGTT hooks (vgpu_ext.h; gHyvi,

@@ -22,7 +22,7 @@ struct parray {
 	size_t tab_pages; /* pages holding page[] itself */
 };
 
-/* ---- PPGTT shadowing (vgpu_spt.c, vgpu_ppgtt.c) ---------------------------- */
+/* ---- PPGTT shadowing (vgpu_spt.c, vgpu_ppgtt.c) ------------------------- */
 
 /* Objects kept in chunks allocated as they are needed and freed when
  * empty (vgpu_slab.c), so an index stays valid while its object lives and
@@ -102,7 +102,7 @@ struct shadow_mm {
 	int32_t lprev, lnext; /* LRU list of shadowed roots, newest first */
 };
 
-/* ---- execlists and workloads ------------------------------------------------ */
+/* ---- execlists and workloads -------------------------------------------- */
 
 #define VGPU_WL_QUEUE 8 /* workloads queued per engine per vGPU */
 #define VGPU_SRING_PAGES 16 /* shadow ring at rest: 64 KiB */
@@ -191,7 +191,7 @@ struct workload {
 	uint32_t bbw_mask;
 };
 
-/* Virtual execlist: two slots, each an ELSP pair (gvt features §8). */
+/* Virtual execlist: two slots, each an ELSP pair (gvt-facts §8). */
 struct vexeclist_slot {
 	bool valid;
 	uint64_t desc[2];
@@ -231,7 +231,7 @@ struct vgpu_engine {
 	bool tlb_inval;
 };
 
-/* ---- the vGPU ---------------------------------------------------------------- */
+/* ---- the vGPU ----------------------------------------------------------- */
 
 #define VGPU_PARTIAL_PTES 16
 #define VGPU_CFG_SIZE 256
@@ -390,7 +390,7 @@ struct vgpu {
 	struct vgpu_ext_slot ext[VGPU_EXT_MAX];
 };
 
-/* ---- the device ------------------------------------------------------------------ */
+/* ---- the device --------------------------------------------------------- */
 
 /* One extent allocator per GM region (low, high). */
 #define GM_MAX_EXTENTS (GVT_MAX_VGPUS + 1)
@@ -475,7 +475,7 @@ struct gvt {
 	uint32_t place_pages;
 };
 
-/* ---- gScale (vgpu_gscale.c) ---------------------------------------------------------- */
+/* ---- gScale (vgpu_gscale.c) --------------------------------------------- */
 
 int gvt_gscale_init(struct gvt *gvt);
 void gvt_gscale_fini(struct gvt *gvt);
@@ -488,7 +488,7 @@ void vgpu_ladder_map_all(struct vgpu *v);
 void vgpu_ladder_map_one(struct vgpu *v, uint32_t index);
 void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next, struct vgpu *after);
 
-/* ---- monitor and DymGPU live (vgpu_place.c) ------------------------------------------------ */
+/* ---- monitor and DymGPU live (vgpu_place.c) ----------------------------- */
 
 int gvt_place_init(struct gvt *gvt);
 void gvt_place_fini(struct gvt *gvt);
@@ -501,7 +501,7 @@ void gvt_mon_ran(struct gvt *gvt, struct vgpu *v, uint64_t start,
 void gvt_mon_switch(struct gvt *gvt, struct vgpu *v, uint64_t n,
 		    uint64_t ns);
 
-/* ---- helpers (vgpu_util.c) ---------------------------------------------------------- */
+/* ---- helpers (vgpu_util.c) ---------------------------------------------- */
 
 void *gvt_pages(struct gvt *gvt, size_t n, uint64_t *hpa);
 void gvt_free_pages(struct gvt *gvt, void *va, size_t n);
@@ -527,7 +527,7 @@ int vgpu_read_gpa(struct vgpu *v, uint64_t gpa, void *buf, size_t len);
 int vgpu_write_gpa(struct vgpu *v, uint64_t gpa, const void *buf, size_t len);
 int vgpu_gpa_to_hpa(struct vgpu *v, uint64_t gpa, uint64_t *hpa);
 
-/* ---- vreg (vgpu_mmio.c) --------------------------------------------------------------- */
+/* ---- vreg (vgpu_mmio.c) ------------------------------------------------- */
 
 static inline uint32_t *vreg_ptr(struct vgpu *v, uint32_t off)
 {
@@ -584,7 +584,7 @@ void vgpu_vreg_reset(struct vgpu *v, uint32_t below);
 void vgpu_vreg_reset_range(struct vgpu *v, uint32_t start, uint32_t end);
 int gvt_snapshot_golden(struct gvt *gvt);
 
-/* ---- PVINFO (vgpu_pvinfo.c) --------------------------------------------------------------- */
+/* ---- PVINFO (vgpu_pvinfo.c) --------------------------------------------- */
 
 #define VGT_PVINFO_PAGE 0x78000u
 #define VGT_PVINFO_SIZE 0x1000u
@@ -631,13 +631,13 @@ void vgpu_pvinfo_update_gm(struct vgpu *v);
 int vgpu_pvinfo_read(struct vgpu *v, uint32_t off, uint32_t *val);
 int vgpu_pvinfo_write(struct vgpu *v, uint32_t off, uint32_t val);
 
-/* ---- config space (vgpu_cfg.c) ---------------------------------------------------------------- */
+/* ---- config space (vgpu_cfg.c) ------------------------------------------ */
 
 void vgpu_cfg_init(struct vgpu *v);
 void vgpu_aperture_unmap(struct vgpu *v);
 bool vgpu_msi_enabled(const struct vgpu *v);
 
-/* ---- interrupts (vgpu_irq.c) ----------------------------------------------------------------------- */
+/* ---- interrupts (vgpu_irq.c) -------------------------------------------- */
 
 void vgpu_irq_init(struct vgpu *v);
 /* An engine event (GT_* bits of its 16-bit field). */
@@ -647,7 +647,7 @@ int vgpu_irq_write(struct vgpu *v, uint32_t off, uint32_t val);
 /* Re-evaluate the master and inject an MSI when due. */
 void vgpu_irq_update(struct vgpu *v);
 
-/* ---- GM and GGTT (vgpu_gm.c, vgpu_ggtt.c, vgpu_fence.c) ------------------------------------- */
+/* ---- GM and GGTT (vgpu_gm.c, vgpu_ggtt.c, vgpu_fence.c) ----------------- */
 
 /* The vGPU's high GM becomes ranges r[0..n) (sorted, checked by the
  * caller); high_base/high_size/high_total follow. */
@@ -702,7 +702,7 @@ void vgpu_ap_detile_clear(struct vgpu *v, unsigned int i);
 bool vgpu_ap_detiled(const struct vgpu *v, uint32_t index);
 void vgpu_fence_recheck_high(struct vgpu *v);
 
-/* ---- PPGTT (vgpu_spt.c, vgpu_ppgtt.c) ------------------------------------------------------------- */
+/* ---- PPGTT (vgpu_spt.c, vgpu_ppgtt.c) ----------------------------------- */
 
 /* Slabs (vgpu_slab.c). alloc: a zeroed object, SPT_NONE when the budget
  * or max objects are reached. get: NULL for an index in no chunk (for
@@ -774,7 +774,7 @@ int vgpu_ext_ppgtt_check(struct vgpu *v, int mm);
 int vgpu_ppgtt_gva_to_gpa(struct vgpu *v, uint64_t root_gpa, uint64_t gva,
 			  uint64_t *gpa);
 
-/* ---- execlists, workloads, scanner, scheduler ---------------------------------------------------- */
+/* ---- execlists, workloads, scanner, scheduler --------------------------- */
 
 int vgpu_engines_init(struct vgpu *v);
 void vgpu_engines_fini(struct vgpu *v);

@@ -1,10 +1,10 @@
-/* The PVINFO page at BAR0 + 0x78000 (guest §2): how a stock i915 learns it
+/* The PVINFO page at BAR0 + 0x78000 (i915-guest §2): how a stock i915 learns it
  * runs on a GVT-g vGPU, which GGTT slices and fences it owns, and how it
  * announces its PPGTTs.
  *
  * The page lives in the vreg file, filled at creation like GVT's
  * populate_pvinfo_page(). i915 reads the magic as one qword and the version
- * as one word (guest §2.1); the MMIO layer assembles those from dwords. */
+ * as one word (i915-guest §2.1); the MMIO layer assembles those from dwords. */
 #include "gpu/vgpu/vgpu_priv.h"
 
 #define PV(off) (VGT_PVINFO_PAGE + (off))
@@ -20,7 +20,7 @@ void vgpu_pvinfo_init(struct vgpu *v)
 	vreg_set(v, PV(PV_VERSION), VGT_VERSION_MAJOR | VGT_VERSION_MINOR << 16);
 	vreg_set(v, PV(PV_VGT_ID), (uint32_t)v->id);
 	/* Full PPGTT and HWSP emulation are mandatory for 5.x+ guests; no
-	 * HUGE_GTT so the guest uses 4 KiB GTT pages only (guest §2.3). */
+	 * HUGE_GTT so the guest uses 4 KiB GTT pages only (i915-guest §2.3). */
 	vreg_set(v, PV(PV_CAPS), VGT_CAPS_FULL_PPGTT | VGT_CAPS_HWSP_EMULATION);
 	vreg_set(v, PV(PV_MAPPABLE_BASE), (uint32_t)v->low_base);
 	vreg_set(v, PV(PV_MAPPABLE_SIZE), (uint32_t)v->low_size);
@@ -97,7 +97,7 @@ static void g2v_notify(struct vgpu *v, uint32_t what)
 		break;
 	case VGT_G2V_PPGTT_L3_CREATE:
 	case VGT_G2V_PPGTT_L3_DESTROY:
-		/* 3-level PPGTT is not used by i915 on Skylake (guest §2.4);
+		/* i915 on Skylake uses no 3-level PPGTT (i915-guest §2.4);
 		 * its workloads are refused at submission. */
 		ret = -GPU_ENOTSUP;
 		break;

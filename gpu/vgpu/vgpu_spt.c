@@ -220,7 +220,7 @@ void spt_put(struct vgpu *v, int32_t idx)
 	spt_free(v, idx);
 }
 
-/* The page stopped being a page table (guest §10, user issues §3): stop
+/* The page stopped being a page table (i915-guest §10, gvt-facts §F3): stop
  * tracking it instead of failing. Its shadow empties at once, so nothing
  * the GPU reaches through it survives; roots using it are rebuilt from the
  * guest's tables before their next submission. */

@@ -1,5 +1,5 @@
 /* Workloads: one context descriptor from an ELSP write, turned into
- * something safe to run (design.md data flow 4).
+ * something safe to run (the submission flow of docs/architecture.md, "2.–5.").
  *
  * At submission (the guest's ELSP write) the mediator snapshots what it
  * needs from the guest's context image (ring registers, PPGTT root),
@@ -75,7 +75,7 @@ void vgpu_ctx_state_template(uint32_t *st, int engine, uint32_t base)
 	sanitize_state(st, engine, base);
 }
 
-/* ---- submission ------------------------------------------------------------ */
+/* ---- submission --------------------------------------------------------- */
 
 static const struct workload *last_of_ctx(struct vgpu_engine *e, uint32_t lrca)
 {
@@ -347,7 +347,7 @@ int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,
 	return 0;
 }
 
-/* ---- dispatch and completion --------------------------------------------------- */
+/* ---- dispatch and completion -------------------------------------------- */
 
 static int copy_engine_pages(struct vgpu *v, struct vgpu_engine *e,
 			     uint32_t lrca, bool to_guest)

@@ -1,5 +1,5 @@
 /* The test guest's GPU test (mode=gpu, mode=gpu-attack): drives its vGPU
- * at 00:02.0 the way a stock i915 does (../shared/specs/i915-guest.md):
+ * at 00:02.0 the way a stock i915 does (docs/i915-guest-facts.md):
  * PCI config space, BAR0 registers and GGTT entries, PVINFO, a 4-level
  * PPGTT built with CPU stores (which the mediator traps), one blitter
  * context submitted through ELSP, the CSB in the status page, MSI.
@@ -109,7 +109,7 @@ static uint32_t gm_alloc(uint32_t bytes, bool mappable)
 	return at;
 }
 
-/* ---- probe: PCI, PVINFO, ballooning (guest §2, §3, §6) ----------------- */
+/* ---- probe: PCI, PVINFO, ballooning (i915-guest §2, §3, §6) ------------- */
 
 static bool pci_setup(void)
 {
@@ -161,7 +161,7 @@ static bool pvinfo(void)
 	return magic == PV_MAGIC;
 }
 
-/* ---- GGTT, PPGTT, engine, context (guest §2.4, §7, §8) ----------------- */
+/* ---- GGTT, PPGTT, engine, context (i915-guest §2.4, §7, §8) ------------- */
 
 static void ggtt_bind(uint32_t gm, uint64_t gpa, uint32_t n)
 {
@@ -514,7 +514,7 @@ void gpu_fence_test(void)
 	uint64_t mem = alloc_pages(2);
 
 	ggtt_bind(gm, mem, 2);
-	wr32(FENCE_REG_GEN6_LO(0), 0);	/* i915's order (gen9.md §3) */
+	wr32(FENCE_REG_GEN6_LO(0), 0);	/* i915's order (gen9-facts §3) */
 	wr32(FENCE_REG_GEN6_HI(0), ((gm + PG) & 0xfffff000u) | (1024 / 128 - 1));
 	wr32(FENCE_REG_GEN6_LO(0), gm | 1);
 	for (int k = 0; k < 4; k++) {

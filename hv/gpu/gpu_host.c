@@ -413,7 +413,7 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
 		(unsigned long long)hs, c->fences);
 }
 
-/* placement=dymgpu: DymGPU's size-based placement (seeds/dymgpu.txt,
+/* placement=dymgpu: DymGPU's size-based placement (DymGPU paper,
  * figure 5) of every vGPU at once, applied before any guest runs, so no
  * guest ever sees its GM move (moving a running vGPU needs a guest that is
  * told: see gpu/vgpu/vgpu_balloon.c). */
@@ -600,7 +600,7 @@ void gpu_host_vgpu_lines(struct vgpu *v, unsigned vm_id,
 	l->nr_high = vgpu_high_ranges(v, l->hr, VGPU_MAX_RANGES);
 }
 
-/* The physical GPU's hangs and resets (gen9.md §10): what the pGPU driver
+/* The physical GPU's hangs and resets (gen9-facts §10): what the pGPU driver
  * did (its full resets include the takeover's), the failed engine resets
  * the mediator escalated to a full reset, and whether the GPU is wedged.
  * At the end of a run only when something was reset. */

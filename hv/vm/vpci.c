@@ -7,8 +7,8 @@
 #define HOST_BRIDGE_ID	0x191f8086u	/* Skylake host bridge/DRAM regs */
 #define HOST_BRIDGE_CLASS 0x06000000u	/* bridge, host, revision 0 */
 /* An Intel Z170 LPC bridge: i915 finds the PCH by scanning ISA bridges and
- * masking the device id with 0xff80 (0xa100 = Sunrise Point, specs/gen9.md
- * "PCH"). Without it a guest on an unknown hypervisor finds no PCH. */
+ * masking the device id with 0xff80 (0xa100 = Sunrise Point, i915-guest
+ * §6.3). Without it a guest on an unknown hypervisor finds no PCH. */
 #define ISA_BRIDGE_ID	0xa1458086u
 #define ISA_BRIDGE_CLASS 0x06010000u	/* bridge, ISA, revision 0 */
 #define PCI_CMD_STATUS_MEM 0x00000006u	/* memory + bus master enabled */

@@ -1,5 +1,5 @@
 /* The i915-like guest; see guest_i915.h. Values and sequences follow
- * ../shared/specs/i915-guest.md (cited guest §N). */
+ * docs/i915-guest-facts.md (cited i915-guest §N). */
 #include "tests/harness/guest_i915.h"
 
 #include <stdio.h>
@@ -66,7 +66,7 @@ uint64_t gi_alloc_pages(struct guest_i915 *g, uint32_t n)
 	return gpa;
 }
 
-/* ---- probe (guest §2, §3, §6, §7) ------------------------------------------ */
+/* ---- probe (i915-guest §2, §3, §6, §7) ---------------------------------- */
 
 static int pci_setup(struct guest_i915 *g)
 {
@@ -85,7 +85,7 @@ static int pci_setup(struct guest_i915 *g)
 	vgpu_cfg_write(g->v, 0x10, 0xd0000004, 4);
 	vgpu_cfg_write(g->v, 0x14, 0, 4);
 	vgpu_cfg_write(g->v, 0x04, 0x0006, 2); /* memory + bus master */
-	/* GGC: GTT size from GGMS (guest §6.2). */
+	/* GGC: GTT size from GGMS (i915-guest §6.2). */
 	g->ggtt_total = ((1ull << ((cfg_read(g, 0x50, 2) >> 6) & 3)) << 20) / 8 * PG;
 	/* MSI: one vector (pci_enable_msi). */
 	vgpu_cfg_write(g->v, GEN9_PCI_MSI_ADDR, MSI_ADDR, 4);
@@ -109,7 +109,7 @@ static int detect(struct guest_i915 *g)
 	return 0;
 }
 
-/* intel_vgt_balloon()'s validation (guest §3). */
+/* intel_vgt_balloon()'s validation (i915-guest §3). */
 static int balloon(struct guest_i915 *g)
 {
 	g->low_base = (uint32_t)gi_mmio_read(g, PV + 0x40, 4);
@@ -163,7 +163,7 @@ int gi_probe(struct guest_i915 *g, struct fake_hv *hv, struct vgpu *v,
 	return 0;
 }
 
-/* ---- GGTT (guest §3, gen9 §2) ---------------------------------------------- */
+/* ---- GGTT (i915-guest §3, gen9-facts §2) -------------------------------- */
 
 uint32_t gi_gm_alloc(struct guest_i915 *g, uint32_t bytes, bool mappable)
 {
@@ -197,7 +197,7 @@ void gi_ggtt_bind(struct guest_i915 *g, uint32_t gm, uint64_t gpa, uint32_t n)
 	gi_mmio_write(g, GFX_FLSH_CNTL_GEN6, GFX_FLSH_CNTL_EN, 4);
 }
 
-/* ---- PPGTT (guest §2.4, gen9 §5.1) ------------------------------------------ */
+/* ---- PPGTT (i915-guest §2.4, gen9-facts §5.1) --------------------------- */
 
 static void pt_store(struct guest_i915 *g, uint64_t gpa, uint64_t val)
 {
@@ -259,7 +259,7 @@ void gi_ppgtt_map(struct guest_i915 *g, uint64_t va, uint64_t gpa, uint32_t n)
 	}
 }
 
-/* ---- engines and interrupts (guest §7 step 9-10, §8) -------------------------- */
+/* ---- engines and interrupts (i915-guest §7 step 9-10, §8) --------------- */
 
 void gi_irq_init(struct guest_i915 *g)
 {
@@ -291,7 +291,7 @@ int gi_engine_init(struct guest_i915 *g, int engine)
 		      _MASKED_BIT_ENABLE(GFX_RUN_LIST_ENABLE), 4);
 	gi_mmio_write(g, RING_MI_MODE(e->base), _MASKED_BIT_DISABLE(STOP_RING), 4);
 	gi_mmio_write(g, RING_HWS_PGA(e->base), e->hwsp_gm, 4);
-	/* CSB reset: read = write = 5, stale slots all ones (guest §8). */
+	/* CSB reset: read = write = 5, stale slots all ones (i915-guest §8). */
 	gi_mmio_write(g, RING_CONTEXT_STATUS_PTR(e->base), GEN8_CSB_PTR_RESET_VALUE, 4);
 	for (i = 0; i < 12; i++)
 		gi_write32(g, e->hwsp_gpa + (I915_HWS_CSB_BUF0_INDEX + i) * 4, ff);
@@ -378,7 +378,7 @@ void gi_emit_bb_start(struct guest_i915 *g, int ctx, uint64_t va, bool ppgtt)
 }
 
 /* gen8_emit_fini_breadcrumb: a GGTT store of the seqno, then a user
- * interrupt; PIPE_CONTROL on RCS, MI_FLUSH_DW elsewhere (gen9 §6.3). */
+ * interrupt; PIPE_CONTROL on RCS, MI_FLUSH_DW elsewhere (gen9-facts §6.3). */
 void gi_emit_breadcrumb(struct guest_i915 *g, int ctx, uint32_t gm, uint32_t val)
 {
 	if (g->ctx[ctx].engine == GEN9_RCS0) {
@@ -421,14 +421,14 @@ void gi_submit(struct guest_i915 *g, int ctx0, int ctx1)
 	if (ctx1 >= 0)
 		gi_write32(g, g->ctx[ctx1].lrca_gpa + LRC_STATE_OFFSET + CTX_RING_TAIL * 4,
 			   g->ctx[ctx1].tail);
-	/* write_desc(): element 1 first, upper dword first (guest §8). */
+	/* write_desc(): element 1 first, upper dword first (i915-guest §8). */
 	gi_mmio_write(g, RING_ELSP(base), d1 >> 32, 4);
 	gi_mmio_write(g, RING_ELSP(base), (uint32_t)d1, 4);
 	gi_mmio_write(g, RING_ELSP(base), d0 >> 32, 4);
 	gi_mmio_write(g, RING_ELSP(base), (uint32_t)d0, 4);
 }
 
-/* ---- servicing ---------------------------------------------------------------- */
+/* ---- servicing ---------------------------------------------------------- */
 
 static void take_irq(struct guest_i915 *g)
 {

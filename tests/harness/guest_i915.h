@@ -1,5 +1,5 @@
 /* An i915-like guest driver for mediator tests: it talks to its vGPU only
- * the way a stock i915 does (guest §1-§8) - PCI config space, BAR0 MMIO
+ * the way a stock i915 does (i915-guest §1-§8) - PCI config space, BAR0 MMIO
  * (registers and GGTT entries), its own RAM - and never looks inside the
  * mediator. It detects PVINFO (8-byte magic read, 2-byte version read),
  * balloons, writes GGTT entries, builds a 4-level PPGTT with CPU stores

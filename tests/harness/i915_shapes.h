@@ -3,7 +3,7 @@
  * one per i915 function (names given), so host tests can replay the real
  * driver's request shapes through the mediator and the model.
  *
- * GVT-g guest specifics (guest §5, intel_execlists_submission.c): no
+ * GVT-g guest specifics (i915-guest §5, intel_execlists_submission.c): no
  * preemption and no semaphores on a vGPU, so batches start with
  * gen8_emit_bb_start_noarb and the fini breadcrumb has no preempt
  * busywait (MI_SEMAPHORE_WAIT). */

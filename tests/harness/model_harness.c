@@ -153,7 +153,7 @@ static void put_reg(uint32_t *st, unsigned int dw, uint32_t reg, uint32_t v)
 	st[dw] = v;
 }
 
-/* The gen9 state page layout of gen9.md §5 (first 0x34 dwords). */
+/* The gen9 state page layout of gen9-facts §5 (first 0x34 dwords). */
 void h_ctx_create(struct harness *h, struct h_ctx *c, enum gen9_engine_id id,
 		  uint64_t pml4, uint32_t ctx_id)
 {

@@ -1,4 +1,4 @@
-/* The Gen9 model's execlists: CSB event order (gen9.md §4.5 table), the
+/* The Gen9 model's execlists: CSB event order (gen9-facts §4.5 table), the
  * HWSP mirror, context save/restore, pending pairs, lite restore. */
 #include <setjmp.h>
 #include <stdarg.h>

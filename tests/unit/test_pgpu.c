@@ -33,7 +33,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* ---- probe ---------------------------------------------------------------- */
+/* ---- probe -------------------------------------------------------------- */
 
 static void test_decode_config_from_model(void **state)
 {
@@ -119,7 +119,7 @@ static void test_init_masks_interrupts(void **state)
 	assert_int_equal(h_rd(&H, GEN8_MASTER_IRQ), 0);
 }
 
-/* ---- forcewake ------------------------------------------------------------- */
+/* ---- forcewake ---------------------------------------------------------- */
 
 static void test_forcewake_refcount(void **state)
 {
@@ -192,7 +192,7 @@ static void test_fw_domains_for_reg(void **state)
 			 gen9_engine_fw_domains(GEN9_VCS1));
 }
 
-/* ---- GGTT and fences -------------------------------------------------------- */
+/* ---- GGTT and fences ---------------------------------------------------- */
 
 static void test_ggtt_write_range_flushes_once(void **state)
 {
@@ -232,7 +232,7 @@ static void test_fences(void **state)
 	assert_int_equal(pgpu_fence_read(&P, 32), 0);
 }
 
-/* ---- submission end to end --------------------------------------------------- */
+/* ---- submission end to end ---------------------------------------------- */
 
 struct eng_setup {
 	uint32_t hwsp;
@@ -251,7 +251,7 @@ static void bring_up(enum gen9_engine_id id, struct eng_setup *s, bool mmio_csb)
 }
 
 /* i915's render breadcrumb: PIPE_CONTROL QW write of the seqno to a GGTT
- * address, then MI_USER_INTERRUPT (gen9.md §6.3). */
+ * address, then MI_USER_INTERRUPT (gen9-facts §6.3). */
 static void emit_rcs_seqno(struct h_ctx *c, uint32_t addr, uint32_t seqno)
 {
 	h_emit(&H, c, GFX_OP_PIPE_CONTROL(6));
@@ -265,7 +265,7 @@ static void emit_rcs_seqno(struct h_ctx *c, uint32_t addr, uint32_t seqno)
 	h_emit(&H, c, MI_ARB_ON_OFF | MI_ARB_ENABLE);
 }
 
-/* Other engines: MI_FLUSH_DW post-sync dword store (gen9.md §6.3). */
+/* Other engines: MI_FLUSH_DW post-sync dword store (gen9-facts §6.3). */
 static void emit_xcs_seqno(struct h_ctx *c, uint32_t addr, uint32_t seqno)
 {
 	h_emit(&H, c, (MI_FLUSH_DW + 1) | MI_FLUSH_DW_OP_STOREDW);
@@ -413,7 +413,7 @@ static void test_submit_argument_checks(void **state)
 	assert_int_equal(pgpu_csb_process(&P, GEN9_RCS0, &ev, 1), 0);
 }
 
-/* ---- hang, reset -------------------------------------------------------------- */
+/* ---- hang, reset -------------------------------------------------------- */
 
 static void test_fault_reset_and_recover(void **state)
 {

@@ -215,7 +215,7 @@ static void io_wr(void *ctx, uint16_t off, uint32_t v)
 	trapdev_cfg_write(ctx, off, v);
 }
 
-/* pgpu_msi_program finds the capability at 0xAC (gen9.md §1.2) through
+/* pgpu_msi_program finds the capability at 0xAC (gen9-facts §1.2) through
  * the list, writes address and data, turns INTx off and MSI on; the
  * device then sends exactly that vector to that APIC id, and nothing
  * while MSI is off. */

@@ -2,8 +2,9 @@
  *
  * IA32_VMX_BASIC, the allowed-1 half of IA32_VMX_PROCBASED_CTLS2 and
  * IA32_VMX_EPT_VPID_CAP are the values read on Bochs 2.7 (corei7_skylake_x)
- * under OVMF (design.md). The other MSR values are made up in the shape of
- * a Skylake's and serve the error and selection paths. */
+ * under OVMF (docs/debugging-in-bochs.md, "What Bochs reports of VT-x").
+ * The other MSR values are made up in the shape of a Skylake's and serve
+ * the error and selection paths. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* The guest <-> hypervisor channel for GPU memory (issue 7), modelled on
- * vCUDA's VMRPC (seeds/vcuda.txt): a control page and a message ring in
+ * vCUDA's VMRPC (vCUDA paper): a control page and a message ring in
  * guest RAM that both sides share, and a hypercall to say "look now".
  *
  * Layout: the guest hands the hypervisor VMRPC_PAGES contiguous pages of

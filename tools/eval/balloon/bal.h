@@ -32,7 +32,7 @@
 #define MAX_PHASES 3
 /* Cost of one GGTT entry copied on the paper's hardware: gScale-basic
  * copies 64 + 384 MiB = 114688 entries per switch and measured it as
- * 21.8% of the 16 ms a vGPU then owns the engine (seeds/gscale.txt §5.4):
+ * 21.8% of the 16 ms a vGPU then owns the engine (gScale paper §5.4):
  * 3.49 ms / 114688 = 30.4 ns, an MMIO write to the GGTT. */
 #define HW_NS_PER_ENTRY 30.4
 #define HW_CYCLES_PER_US 3400		/* 3.4 GHz: R_copy in cycles */

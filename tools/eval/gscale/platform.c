@@ -8,7 +8,7 @@
 
 #include "tools/eval/gscale/eval.h"
 
-/* gScale's layout (seeds/gscale.txt, figure 9): the host keeps the first
+/* gScale's layout (gScale paper, figure 9): the host keeps the first
  * 128 MiB of the aperture and 384 MiB of high GM; a fence memory pool of
  * 32 MiB follows the host's low part; guests share the rest of the
  * aperture (96 MiB) and the rest of high GM, cut into slots. */
