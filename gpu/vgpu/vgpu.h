@@ -431,6 +431,12 @@ int vgpu_id(const struct vgpu *v);
  * of range, -GPU_ENOSPC when the host's GM for the pools is used up (the
  * old budget stays then). */
 int vgpu_set_batch_budget(struct vgpu *v, uint32_t kib);
+/* The vGPU's virtual monitor on port D (hv.cfg vgpu_display=,
+ * docs/display.md): a mode name of gpu/display's table ("1024x768", what
+ * a vGPU starts with) or "none" for no monitor (AUX times out, no live
+ * status: the vGPU of before issue 29). Before its guest runs: the
+ * change is no hotplug. -GPU_EINVAL for any other name. */
+int vgpu_set_display(struct vgpu *v, const char *mode);
 uint32_t vgpu_batch_budget(const struct vgpu *v);
 const struct vgpu_stats *vgpu_get_stats(const struct vgpu *v);
 /* The vGPU's slices in GGTT address space (host == guest addresses);
