@@ -90,6 +90,8 @@ static void end_vm(struct parser *p)
 	if (seen(p, VK_SHADOW_PT) && !low && !high)
 		cfg_err_at(p, p->sec_line,
 			   "vgpu_shadow_pt_kib given without a vGPU");
+	if (seen(p, VK_DISPLAY) && !low && !high)
+		cfg_err_at(p, p->sec_line, "vgpu_display given without a vGPU");
 
 	vm->has_vgpu = low && high;
 	if (!vm->has_vgpu) {
@@ -101,6 +103,7 @@ static void end_vm(struct parser *p)
 		vm->vgpu_trace = false;
 		vm->vgpu_batch_kib = 0;
 		vm->shadow_pt_kib = 0;
+		vm->vgpu_display[0] = '\0';
 	} else {
 		if (!seen(p, VK_SHADOW_PT))
 			vm->shadow_pt_kib = HVCFG_DEFAULT_SHADOW_PT_KIB;

@@ -48,6 +48,7 @@
 #define HVCFG_GM_MAX		(4ull << 30)	/* each of low and high GM */
 #define HVCFG_FENCES_MAX	32
 /* vgpu_batch_kib= (gpu/vgpu/vgpu_priv.h VGPU_SBB_MIN_KIB/MAX_KIB) */
+#define HVCFG_DISPLAY_MAX	15	/* vgpu_display= value, chars */
 #define HVCFG_BATCH_KIB_MIN	256
 #define HVCFG_BATCH_KIB_MAX	65536
 /* vgpu_shadow_pt_kib=: the vGPU's budget of shadow page-table memory
@@ -134,6 +135,9 @@ struct hvcfg_vm {
 	uint32_t shadow_pt_kib;		/* shadow page-table budget, KiB */
 	bool vgpu_trace;		/* log every guest access to the vGPU */
 	uint32_t vgpu_batch_kib;	/* shadow batch budget; 0: default */
+	/* vgpu_display=: the virtual monitor's mode name (gpu/display's
+	 * table) or "none"; "": the mediator's default (1024x768). */
+	char vgpu_display[HVCFG_DISPLAY_MAX + 1];
 	bool no_autostart;		/* autostart=no: created only by the
 					 * shell's `vm NAME start` */
 };

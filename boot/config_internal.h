@@ -92,6 +92,7 @@ enum {
 	VK_AUTOSTART,
 	VK_BATCH_KIB,
 	VK_SHADOW_PT,
+	VK_DISPLAY,
 	NR_VK
 };
 

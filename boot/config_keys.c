@@ -9,6 +9,7 @@
 #include "mini/stdio.h"
 #include "mini/string.h"
 #include "boot/config_internal.h"
+#include "gpu/display/vdisp_edid.h"
 
 /* ---- keys -------------------------------------------------------------- */
 
@@ -567,6 +568,22 @@ static bool set_batch_kib(struct parser *p, const struct key *k,
 	return true;
 }
 
+/* vgpu_display=: the vGPU's virtual monitor (docs/display.md), a mode
+ * of gpu/display's table by its exact name, or none for no monitor. */
+static bool set_display(struct parser *p, const struct key *k,
+			struct span v)
+{
+	char name[HVCFG_DISPLAY_MAX + 1];
+
+	cfg_copy_span(name, sizeof(name), v);
+	if (v.n > HVCFG_DISPLAY_MAX || strlen(name) != v.n ||
+	    (strcmp(name, "none") != 0 && !vdisp_mode_parse(name, NULL)))
+		return bad_value(p, k, v, "is not a mode (" VDISP_MODE_FIRST
+				 " .. " VDISP_MODE_LAST ", none)");
+	memcpy(p->vm->vgpu_display, name, sizeof(name));
+	return true;
+}
+
 /* Known so that the error says why instead of "unknown key". */
 static bool set_vcpus(struct parser *p, const struct key *k, struct span v)
 {
@@ -590,4 +607,5 @@ const struct key cfg_vm_keys[NR_VK] = {
 	[VK_AUTOSTART]	= { "autostart", false, set_autostart, NULL },
 	[VK_BATCH_KIB]	= { "vgpu_batch_kib", false, set_batch_kib, NULL },
 	[VK_SHADOW_PT]	= { "vgpu_shadow_pt_kib", false, set_shadow_pt, NULL },
+	[VK_DISPLAY]	= { "vgpu_display", false, set_display, NULL },
 };

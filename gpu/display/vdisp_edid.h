@@ -48,6 +48,9 @@ const struct vdisp_mode *vdisp_mode_default(void);
  * the error vdisp_mode_parse gives (the unit test holds the two equal). */
 #define VDISP_MODE_NAMES \
 	"640x480 800x600 1024x768 1280x720 1280x1024 1920x1080"
+/* Its ends, for an error line too short for the whole list. */
+#define VDISP_MODE_FIRST "640x480"
+#define VDISP_MODE_LAST "1920x1080"
 
 /* The mode a vgpu_display= value names, or NULL with *err set to a
  * sentence naming the allowed values (static storage). */

@@ -133,7 +133,7 @@ struct vgpu_stats {
 	uint64_t mmio_reads, mmio_writes;
 	uint64_t mmio_unknown; /* accesses to registers not in the table */
 	uint64_t mmio_store_only; /* writes a range only stores (no model) */
-	uint64_t aux_transactions; /* DP AUX transactions (no sink: time-out) */
+	uint64_t aux_transactions; /* DP AUX sends, all ports (A-C: time-out) */
 	uint64_t gmbus_naks; /* GMBUS cycles (no monitor: not acked) */
 	uint64_t mmio_bad_access; /* size/alignment the device rejects */
 	uint64_t mmio_ro_dropped; /* writes to read-only registers */
@@ -433,6 +433,12 @@ int vgpu_id(const struct vgpu *v);
  * of range, -GPU_ENOSPC when the host's GM for the pools is used up (the
  * old budget stays then). */
 int vgpu_set_batch_budget(struct vgpu *v, uint32_t kib);
+/* The vGPU's virtual monitor on port D (hv.cfg vgpu_display=,
+ * docs/display.md): a mode name of gpu/display's table ("1024x768", what
+ * a vGPU starts with) or "none" for no monitor (AUX times out, no live
+ * status: the vGPU of before issue 29). Before its guest runs: the
+ * change is no hotplug. -GPU_EINVAL for any other name. */
+int vgpu_set_display(struct vgpu *v, const char *mode);
 uint32_t vgpu_batch_budget(const struct vgpu *v);
 const struct vgpu_stats *vgpu_get_stats(const struct vgpu *v);
 /* The vGPU's slices in GGTT address space (host == guest addresses);

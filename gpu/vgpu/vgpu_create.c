@@ -317,6 +317,7 @@ static int vgpu_state_init(struct vgpu *v)
 	vgpu_pvinfo_init(v);
 	vgpu_irq_init(v);
 	vgpu_fence_reset(v);
+	vgpu_display_init(v);
 	return 0;
 }
 
@@ -347,6 +348,7 @@ int vgpu_create(struct gvt *gvt, const struct vgpu_type *t, uint32_t vm,
 	v->vm = vm;
 	v->type = *t;
 	v->own_slot = (uint32_t)id;
+	v->disp_mode = vdisp_mode_default(); /* GVT's default monitor */
 	gvt->vgpu[id] = v;
 	gvt->nr_vgpus++;
 	ret = vgpu_state_init(v);

@@ -105,6 +105,17 @@ void vgpu_raise_engine_irq(struct vgpu *v, int engine, uint32_t bits)
 	irq_eval(v, true);
 }
 
+void vgpu_raise_display_irq(struct vgpu *v, uint32_t bank, uint32_t bits)
+{
+	uint32_t set = bits & ~vreg(v, bank + 4); /* IMR */
+
+	if (!set)
+		return;
+	vreg_set(v, bank + 8, vreg(v, bank + 8) | set); /* IIR */
+	v->stats.irqs_raised++;
+	irq_eval(v, true);
+}
+
 static const struct irq_bank *bank_of(uint32_t off)
 {
 	size_t i;
@@ -127,7 +138,9 @@ int vgpu_irq_read(struct vgpu *v, uint32_t off, uint32_t *val)
 	}
 	b = bank_of(off);
 	if (b && off == b->base) {
-		*val = 0; /* ISR: no live sources are modelled */
+		/* ISR: live sources only where modelled (the monitor's
+		 * hotplug line: vgpu_display.c). */
+		*val = vgpu_display_isr(v, off);
 		return 0;
 	}
 	*val = vreg(v, off);

@@ -27,12 +27,7 @@
 #define GEN9_PCODE_SAGV_CONTROL 0x21
 #define GEN9_SAGV_DISABLE 0x0
 #define GEN9_SAGV_IS_DISABLED 0x1
-#define DP_AUX_CH_CTL(port) (0x64010 + 0x100 * (port)) /* SKL DDI A..D */
-#define DP_AUX_CH_CTL_SEND_BUSY BIT(31)
-#define DP_AUX_CH_CTL_DONE BIT(30)
-#define DP_AUX_CH_CTL_TIME_OUT_ERROR BIT(28)
-#define DP_AUX_CH_CTL_RECEIVE_ERROR BIT(25)
-#define DP_AUX_CH_CTL_MESSAGE_SIZE (0x1fu << 20)
+/* DP_AUX_CH_CTL_* and the ports' offsets: gpu/display/vdisp_aux.h. */
 #define DP_AUX_CH_CTL_STICKY (DP_AUX_CH_CTL_DONE | DP_AUX_CH_CTL_TIME_OUT_ERROR | \
 			      DP_AUX_CH_CTL_RECEIVE_ERROR)
 #define PCH_GMBUS0 0xc5100
@@ -175,10 +170,11 @@ static int req_state_write(struct vgpu *v, uint32_t off, uint32_t val)
 	return 0;
 }
 
-/* DP AUX channel control: a vGPU has no DP sink behind any port, so a
- * transaction (SEND_BUSY written) completes at once with a time-out, as
- * on hardware with nothing plugged in (and as GVT answers for a port
- * without a virtual monitor). DONE and the error bits are sticky, cleared
+/* DP AUX channel control of ports A-C: a vGPU has no DP sink behind
+ * them (its monitor is on port D: vgpu_display.c), so a transaction
+ * (SEND_BUSY written) completes at once with a time-out, as on hardware
+ * with nothing plugged in (and as GVT answers for a port without a
+ * virtual monitor). DONE and the error bits are sticky, cleared
  * by writing 1. i915 (intel_dp_aux_xfer) then reports the port as not
  * connected instead of timing out on a busy bit that never clears. */
 static int aux_ctl_write(struct vgpu *v, uint32_t off, uint32_t val)
@@ -188,7 +184,7 @@ static int aux_ctl_write(struct vgpu *v, uint32_t off, uint32_t val)
 	val = (val & ~DP_AUX_CH_CTL_STICKY) | sticky;
 	if (val & DP_AUX_CH_CTL_SEND_BUSY) {
 		v->stats.aux_transactions++;
-		val &= ~(DP_AUX_CH_CTL_SEND_BUSY | DP_AUX_CH_CTL_MESSAGE_SIZE |
+		val &= ~(DP_AUX_CH_CTL_SEND_BUSY | DP_AUX_CH_CTL_MESSAGE_SIZE_MASK |
 			 DP_AUX_CH_CTL_RECEIVE_ERROR);
 		val |= DP_AUX_CH_CTL_DONE | DP_AUX_CH_CTL_TIME_OUT_ERROR;
 	}
@@ -375,14 +371,15 @@ static const struct mmio_range table[] = {
 	R(CDCLK_CTL, CDCLK_CTL + 3, EMU, 0, NULL, NULL, "cdclk"),
 	R(LCPLL1_CTL, LCPLL2_CTL + 3, EMU, 0, NULL, req_state_write, "lcpll"),
 	R(0x46018, 0x6400f, EMU, 0, NULL, NULL, "display"),
-	R(DP_AUX_CH_CTL(0), DP_AUX_CH_CTL(0) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl a"),
+	R(DP_AUX_CH_CTL_SKL(0), DP_AUX_CH_CTL_SKL(0) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl a"),
 	R(0x64014, 0x6410f, EMU, 0, NULL, NULL, "display"),
-	R(DP_AUX_CH_CTL(1), DP_AUX_CH_CTL(1) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl b"),
+	R(DP_AUX_CH_CTL_SKL(1), DP_AUX_CH_CTL_SKL(1) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl b"),
 	R(0x64114, 0x6420f, EMU, 0, NULL, NULL, "display"),
-	R(DP_AUX_CH_CTL(2), DP_AUX_CH_CTL(2) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl c"),
+	R(DP_AUX_CH_CTL_SKL(2), DP_AUX_CH_CTL_SKL(2) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl c"),
 	R(0x64214, 0x6430f, EMU, 0, NULL, NULL, "display"),
-	R(DP_AUX_CH_CTL(3), DP_AUX_CH_CTL(3) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl d"),
-	R(0x64314, EDP_PSR_IMR + 3, EMU, 0, NULL, NULL, "display"),
+	R(VDISP_AUX_PORT_D_CTL, VDISP_AUX_PORT_D_CTL + VDISP_AUX_SPAN - 1, EMU, 0,
+	  vgpu_aux_d_read, vgpu_aux_d_write, "aux d monitor"),
+	R(VDISP_AUX_PORT_D_CTL + VDISP_AUX_SPAN, EDP_PSR_IMR + 3, EMU, 0, NULL, NULL, "display"),
 	/* Write 1 to clear: i915 clears it with all ones at IRQ reset and
 	 * then asserts it reads zero (gen3_assert_iir_is_zero). */
 	R(EDP_PSR_IIR, EDP_PSR_IIR + 3, EMU, MMIO_F_W1C, NULL, NULL, "edp psr iir"),

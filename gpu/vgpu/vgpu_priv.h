@@ -6,6 +6,7 @@
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/hw/gen9_regs.h"
 #include "gpu/hw/pgpu.h"
+#include "gpu/display/vdisp_aux.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/vgpu/vgpu.h"
 
@@ -322,6 +323,10 @@ struct vgpu {
 	bool pv_notified; /* guest read PVINFO magic */
 	bool pv_odd_read_logged;
 	bool display_ready;
+	/* The virtual monitor (vgpu_display.c): its mode (NULL: headless)
+	 * and port D's AUX channel, which reaches it. */
+	const struct vdisp_mode *disp_mode;
+	struct vdisp_aux aux_d;
 	uint64_t pv_pdp[4];
 	bool failed;
 	bool banned; /* failed for good: too many GPU time overruns */
@@ -643,7 +648,20 @@ void vgpu_irq_init(struct vgpu *v);
 /* An engine event (GT_* bits of its 16-bit field). */
 void vgpu_raise_engine_irq(struct vgpu *v, int engine, uint32_t bits);
 int vgpu_irq_read(struct vgpu *v, uint32_t off, uint32_t *val);
+/* A display event: bits into the bank's IIR (base = its ISR) unless IMR
+ * masks them, then the master and MSI as for any event. */
+void vgpu_raise_display_irq(struct vgpu *v, uint32_t bank, uint32_t bits);
 int vgpu_irq_write(struct vgpu *v, uint32_t off, uint32_t val);
+
+/* ---- the virtual monitor (vgpu_display.c, docs/display.md) ---- */
+/* Port D's monitor and its live status, after the vreg file and the
+ * interrupt registers are (re)initialised: at creation and at reset. */
+void vgpu_display_init(struct vgpu *v);
+/* The live bits an interrupt bank's ISR reads (SDEISR: port D's hotplug
+ * line while a monitor is plugged in); 0 for every other bank. */
+uint32_t vgpu_display_isr(struct vgpu *v, uint32_t isr);
+int vgpu_aux_d_read(struct vgpu *v, uint32_t off, uint32_t *val);
+int vgpu_aux_d_write(struct vgpu *v, uint32_t off, uint32_t val);
 /* Re-evaluate the master and inject an MSI when due. */
 void vgpu_irq_update(struct vgpu *v);
 

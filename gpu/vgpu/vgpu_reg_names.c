@@ -3,7 +3,8 @@
  * vGPU by name (issue 15: "whatever the driver writes that we do not model
  * is logged once by register name"). Names and offsets as in the hardware
  * documentation / i915's i915_reg.h; the list follows what Linux 6.1's
- * i915 wrote in Bochs (tests/fixtures/i915-probe.trace). Sorted by offset
+ * i915 wrote in Bochs (tests/fixtures/i915-probe.trace), and its modeset
+ * on the virtual monitor (pipe A, port D: docs/display.md). Sorted by offset
  * (a unit test checks); engine-relative registers are in the engine
  * blocks, handled by vgpu_execlist.c, and not listed here. */
 #include "gpu/vgpu/vgpu_priv.h"
@@ -93,6 +94,7 @@ static const struct reg_name names[] = {
 	{ 0x46000, "CDCLK_CTL" },
 	{ 0x46010, "LCPLL1_CTL" },
 	{ 0x46014, "LCPLL2_CTL" },
+	{ 0x46140, "TRANS_CLK_SEL(A)" },
 	{ 0x46408, "HSW_NDE_RSTWRN_OPT" },
 	{ 0x46430, "GEN8_CHICKEN_DCPR_1" },
 	{ 0x46530, "GEN9_CLKGATE_DIS_0" },
@@ -100,15 +102,37 @@ static const struct reg_name names[] = {
 	{ 0x48254, "BLC_PWM_CPU_CTL" },
 	{ 0x51000, "SKL_DFSM" },
 	{ 0x51004, "SKL_DSSM" },
+	{ 0x60000, "HTOTAL(A)" },
+	{ 0x60004, "HBLANK(A)" },
+	{ 0x60008, "HSYNC(A)" },
+	{ 0x6000c, "VTOTAL(A)" },
+	{ 0x60010, "VBLANK(A)" },
+	{ 0x60014, "VSYNC(A)" },
+	{ 0x6001c, "PIPESRC(A)" },
+	{ 0x60028, "VSYNCSHIFT(A)" },
+	{ 0x60030, "PIPE_DATA_M1(A)" },
+	{ 0x60034, "PIPE_DATA_N1(A)" },
+	{ 0x60040, "PIPE_LINK_M1(A)" },
+	{ 0x60044, "PIPE_LINK_N1(A)" },
 	{ 0x60400, "TRANS_DDI_FUNC_CTL(A)" },
+	{ 0x60410, "TRANS_MSA_MISC(A)" },
 	{ 0x64000, "DDI_BUF_CTL(A)" },
 	{ 0x64010, "DP_AUX_CH_CTL(A)" },
 	{ 0x64040, "DP_TP_CTL(A)" },
 	{ 0x64110, "DP_AUX_CH_CTL(B)" },
 	{ 0x64210, "DP_AUX_CH_CTL(C)" },
+	{ 0x64300, "DDI_BUF_CTL(D)" },
 	{ 0x64310, "DP_AUX_CH_CTL(D)" },
+	{ 0x64340, "DP_TP_CTL(D)" },
+	{ 0x64344, "DP_TP_STATUS(D)" },
 	{ 0x64834, "EDP_PSR_IMR" },
 	{ 0x64838, "EDP_PSR_IIR" },
+	{ 0x64f20, "DDI_BUF_TRANS(D)" },
+	{ 0x68170, "PS_WIN_POS(A,1)" },
+	{ 0x68174, "PS_WIN_SZ(A,1)" },
+	{ 0x68180, "PS_CTRL(A,1)" },
+	{ 0x6c040, "DPLL1_CFGCR1" },
+	{ 0x6c044, "DPLL1_CFGCR2" },
 	{ 0x6c058, "DPLL_CTRL1" },
 	{ 0x6c05c, "DPLL_CTRL2" },
 	{ 0x6c060, "DPLL_STATUS" },
@@ -116,7 +140,11 @@ static const struct reg_name names[] = {
 	{ 0x70030, "PIPEMISC(A)" },
 	{ 0x70080, "CURCNTR(A)" },
 	{ 0x70180, "PLANE_CTL(A,1)" },
+	{ 0x70188, "PLANE_STRIDE(A,1)" },
+	{ 0x7018c, "PLANE_POS(A,1)" },
+	{ 0x70190, "PLANE_SIZE(A,1)" },
 	{ 0x7019c, "PLANE_SURF(A,1)" },
+	{ 0x70240, "PLANE_WM(A,1,0)" },
 	{ 0x7027c, "PLANE_BUF_CFG(A,1)" },
 	{ 0x71008, "PIPECONF(B)" },
 	{ 0x72008, "PIPECONF(C)" },

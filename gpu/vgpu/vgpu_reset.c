@@ -212,6 +212,7 @@ int vgpu_reset_device(struct vgpu *v)
 	vgpu_cfg_init(v);
 	vgpu_pvinfo_init(v);
 	vgpu_irq_init(v);
+	vgpu_display_init(v); /* the monitor stays plugged in */
 	v->failed = false;
 	v->fault_user = false;
 	v->hold_until = 0;

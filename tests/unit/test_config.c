@@ -376,6 +376,36 @@ static void test_vgpu_batch_kib(void **state)
 	assert_int_equal(vm("vm1")->vgpu_batch_kib, 0);
 }
 
+/* vgpu_display=: the virtual monitor's mode by its exact name, or none;
+ * anything else refused with its line, the VM not started. */
+static void test_vgpu_display(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"), 0);
+	assert_string_equal(vm("vm1")->vgpu_display, ""); /* mediator's default */
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"
+			       "vgpu_display=1920x1080\n"), 0);
+	assert_string_equal(vm("vm1")->vgpu_display, "1920x1080");
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"
+			       "vgpu_display=none\n"), 0);
+	assert_string_equal(vm("vm1")->vgpu_display, "none");
+	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
+			 "vgpu_display=1024X768\n", 6, "vm1",
+			 "vgpu_display: '1024X768' is not a mode "
+			 "(640x480 .. 1920x1080, none)");
+	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
+			 "vgpu_display=1024x700\n", 6, "vm1",
+			 "vgpu_display: '1024x700' is not a mode "
+			 "(640x480 .. 1920x1080, none)");
+	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
+			 "vgpu_display=1024x768x60hz-please\n", 6, "vm1",
+			 "vgpu_display: '1024x768x60hz-please' is not a mode "
+			 "(640x480 .. 1920x1080, none)");
+	check_only_error(VM1 "vgpu_display=1024x768\n", 1, "vm1",
+			 "vgpu_display given without a vGPU");
+	assert_string_equal(vm("vm1")->vgpu_display, "");
+}
+
 static void test_vgpu(void **state)
 {
 	(void)state;
@@ -804,6 +834,7 @@ int main(void)
 		cmocka_unit_test(test_vgpu_ppgtt),
 		cmocka_unit_test(test_vgpu_trace),
 		cmocka_unit_test(test_vgpu_batch_kib),
+		cmocka_unit_test(test_vgpu_display),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_global_values),

@@ -86,6 +86,8 @@ static void test_parse(void **state)
 	}
 	/* The error names exactly the table's modes, in order. */
 	assert_string_equal(names, VDISP_MODE_NAMES);
+	assert_string_equal(VDISP_MODE_FIRST, vdisp_modes[0].name);
+	assert_string_equal(VDISP_MODE_LAST, vdisp_modes[vdisp_mode_count - 1].name);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err = NULL;
 		assert_null(vdisp_mode_parse(bad[i], &err));
