@@ -89,14 +89,14 @@ enum hvcfg_gpu {
 				 * the iGPU (hv/gpu/gpu_trapdev.c) */
 };
 
-/* vtd=: program the iGPU's VT-d unit (hv/vtd.c) when the DMAR has one. */
+/* vtd=: program the iGPU's VT-d unit (hv/vtd/vtd.c) when the DMAR has one. */
 enum hvcfg_vtd {
 	HVCFG_VTD_ON,
 	HVCFG_VTD_OFF,
 };
 
 /* vtd_selftest=: after boot, DMA from a test device through the iGPU's
- * VT-d tables (hv/vtd_selftest.c). */
+ * VT-d tables (hv/vtd/vtd_selftest.c). */
 enum hvcfg_vtd_selftest {
 	HVCFG_VTD_SELFTEST_NONE,
 	HVCFG_VTD_SELFTEST_EDU,	/* QEMU's edu device */

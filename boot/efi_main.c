@@ -1,7 +1,7 @@
 /* UEFI entry: gather what only the firmware knows, load hv.cfg and the files
  * it names, leave boot services, and hand over to hv_main on our own stack. */
 #include "boot/efi_util.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "mini/stdio.h"
 #include "mini/string.h"
 
@@ -16,7 +16,7 @@ extern const char hv_build_id[];
 extern const char default_hv_cfg[];
 extern const unsigned long default_hv_cfg_len;
 
-/* Assembly trampoline (hv/entry.asm): switches to stack_top, calls hv_main. */
+/* Assembly trampoline (hv/cpu/entry.asm): switches to stack_top, calls hv_main. */
 void hv_start(const struct boot_info *bi, uint64_t stack_top)
 	__attribute__((noreturn));
 

@@ -1,6 +1,6 @@
 /* libc-mini's check hook on the machine (see mini/check.h). */
-#include "hv/console.h"
-#include "hv/platform.h"
+#include "hv/console/console.h"
+#include "hv/platform/platform.h"
 #include "mini/check.h"
 
 void lm_check_failed(enum lm_check_scope scope, const char *file, int line,

@@ -3,9 +3,9 @@
 #define HV_HV_H
 
 #include "boot/boot_info.h"
-#include "hv/acpi.h"
-#include "hv/paging.h"
-#include "hv/vtx_detect.h"
+#include "hv/platform/acpi.h"
+#include "hv/mm/paging.h"
+#include "hv/platform/vtx_detect.h"
 
 struct hv_platform {
 	const struct boot_info *bi;

@@ -2,21 +2,21 @@
  * "1. Boot"): own CPU tables and memory, console, platform discovery
  * (ACPI, PCI, GPU, VT-x), then the VMs of hv.cfg and the console shell. */
 #include "gpu/hw/gen9_regs.h"
-#include "hv/console.h"
-#include "hv/console_fb.h"
-#include "hv/cpu.h"
+#include "hv/console/console.h"
+#include "hv/console/console_fb.h"
+#include "hv/cpu/cpu.h"
 #include "hv/hv.h"
-#include "hv/mem.h"
-#include "hv/page_alloc.h"
-#include "hv/paging_mmio.h"
-#include "hv/pci.h"
-#include "hv/platform.h"
+#include "hv/mm/mem.h"
+#include "hv/mm/page_alloc.h"
+#include "hv/mm/paging_mmio.h"
+#include "hv/platform/pci.h"
+#include "hv/platform/platform.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/gpu/gpu_smoke.h"
 #include "hv/orchestrate.h"
-#include "hv/vtd.h"
-#include "hv/vtd_selftest.h"
-#include "hv/x86.h"
+#include "hv/vtd/vtd.h"
+#include "hv/vtd/vtd_selftest.h"
+#include "hv/cpu/x86.h"
 
 struct hv_platform hv_platform = { .gpu_index = -1 };
 

@@ -41,7 +41,7 @@ $(BUILD)/efi/%.o: %.c | $(DEPS_STAMP)
 	@echo "  CC      $<"
 	$(Q)$(EFI_CC) $(EFI_CFLAGS) $(EFI_CFLAGS_NOSSE) -MMD -MP -c -o $@ $<
 
-$(BUILD)/efi/%.o: %.asm $(wildcard hv/*.inc) | $(DEPS_STAMP)
+$(BUILD)/efi/%.o: %.asm $(wildcard hv/*/*.inc) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
 	$(Q)nasm $(NASMFLAGS) -o $@ $<

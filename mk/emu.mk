@@ -55,10 +55,10 @@ bochs: $(IMAGE)
 # Reads the framebuffer console's text off a QEMU screen dump, with the
 # console's own font (the fbcon-qemu case's check).
 FBCHECK := $(BUILD)/host/fbcheck
-$(FBCHECK): tools/fbcheck.c hv/fbcon_font.c hv/fbcon_font.h
+$(FBCHECK): tools/fbcheck.c hv/console/fbcon_font.c hv/console/fbcon_font.h
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
-	$(Q)gcc -O2 -Wall -Wextra -Werror -I. -o $@ tools/fbcheck.c hv/fbcon_font.c
+	$(Q)gcc -O2 -Wall -Wextra -Werror -I. -o $@ tools/fbcheck.c hv/console/fbcon_font.c
 
 # Every case is its own target, so `make -j2 emu` runs two at once (each
 # emulator is one busy thread; the cases share nothing but the EFI binary

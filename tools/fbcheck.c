@@ -5,7 +5,7 @@
  * It is an exact OCR: the screen is cut into the console's 8x16 cells from
  * the top-left corner; a cell of one colour is a blank, a cell of two
  * colours (the screen's background, the most common colour, and one other)
- * must equal a glyph of the console's own font (hv/fbcon_font.c, compiled
+ * must equal a glyph of the console's own font (hv/console/fbcon_font.c, compiled
  * in) pixel for pixel. A cell that matches nothing is printed as DEL
  * (0x7f) and counted; the exit status is 1 when there is any, 2 when the
  * file is not a PPM this tool reads. Used by the fbcon-qemu emulator case
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hv/fbcon_font.h"
+#include "hv/console/fbcon_font.h"
 
 #define UNKNOWN 0x7f
 

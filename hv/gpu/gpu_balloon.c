@@ -29,18 +29,18 @@
  * copies (nr_cpus = 1: the hypervisor runs every VM on the boot CPU). */
 #include "gpu/policy/balloon_policy.h"
 #include "gpu/vgpu/vgpu.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/hv_errno.h"
 #include "hv/gpu/hv_ops_impl.h"
 #include "hv/gpu/vgpu_dev.h"
-#include "hv/tsc.h"
+#include "hv/platform/tsc.h"
 #include "hv/vm/sched.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vmrpc.h"
 #include "guest-shim/include/g9hv/vmrpc.h"
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 #include "mini/string.h"
 
 struct balloon_vm {

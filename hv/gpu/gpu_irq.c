@@ -2,12 +2,12 @@
 #include "gpu/hw/pgpu.h"
 #include "gpu/hw/pgpu_msi.h"
 #include "gpu/vgpu/vgpu.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/gpu/gpu_irq.h"
 #include "hv/gpu/hv_ops_impl.h"
-#include "hv/host_irq.h"
-#include "hv/host_lapic.h"
-#include "hv/pci.h"
+#include "hv/cpu/host_irq.h"
+#include "hv/cpu/host_lapic.h"
+#include "hv/platform/pci.h"
 
 #define GPU_TICK_NS 1000000ull
 

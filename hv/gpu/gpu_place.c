@@ -6,7 +6,7 @@
  * same). A guest without the channel (a stock i915) stays pinned. */
 #include "gpu/vgpu/vgpu.h"
 #include "guest-shim/include/g9hv/vmrpc.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/gpu/gpu_place.h"
 #include "hv/gpu/hv_ops_impl.h"

@@ -1,12 +1,12 @@
 /* The smoke test's environment in the hypervisor (gpu_smoke.h). */
 #include "gpu/hw/pgpu_smoke.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/gpu/gpu_smoke.h"
-#include "hv/host_irq.h"
-#include "hv/mem.h"
-#include "hv/tsc.h"
-#include "hv/vtd.h"
-#include "hv/x86.h"
+#include "hv/cpu/host_irq.h"
+#include "hv/mm/mem.h"
+#include "hv/platform/tsc.h"
+#include "hv/vtd/vtd.h"
+#include "hv/cpu/x86.h"
 
 /* GGTT entries the test borrows: 8 MiB into the aperture, inside what
  * the firmware's framebuffer used (the takeover switched it off) and what

@@ -12,7 +12,7 @@
  * handlers that may be inside the mediator. What the vGPU did stays as a
  * summary for `vgpus` and the end of a test run. */
 #include "gpu/vgpu/vgpu.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/gpu/gpu_teardown.h"

@@ -1,7 +1,7 @@
 /* The VM side of its virtual GPU; see vgpu_dev.h. */
 #include "gpu/vgpu/vgpu.h"
 #include "guest-shim/include/g9hv/hypercall.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/gpu/gpu_teardown.h"
 #include "hv/gpu/gpu_trapdev.h"
 #include "hv/gpu/vgpu_dev.h"

@@ -1,10 +1,10 @@
 /* Serial console shell: line editing, tokenizing and the registered
  * command groups. */
 #include "hv/shell/shell.h"
-#include "hv/console.h"
-#include "hv/line_edit.h"
+#include "hv/console/console.h"
+#include "hv/console/line_edit.h"
 #include "hv/shell/shell_console.h"
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 #include "mini/string.h"
 
 /* The command groups, in the order they were registered: help lists them

@@ -1,12 +1,12 @@
 /* Shell commands about the machine itself. VM and vGPU commands join the
  * table as those subsystems land. */
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/hv.h"
-#include "hv/page_alloc.h"
-#include "hv/pci.h"
-#include "hv/platform.h"
+#include "hv/mm/page_alloc.h"
+#include "hv/platform/pci.h"
+#include "hv/platform/platform.h"
 #include "hv/shell/shell.h"
-#include "hv/tsc.h"
+#include "hv/platform/tsc.h"
 #include "mini/stdlib.h"
 
 int shell_cmd_help(int argc, char **argv);

@@ -1,6 +1,6 @@
 /* The attached console; see shell_console.h. */
 #include "hv/shell/shell_console.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/shell/attach_keys.h"
 #include "hv/shell/shell.h"
 #include "hv/vm/vm.h"

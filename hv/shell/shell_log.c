@@ -1,8 +1,8 @@
-/* `log`: the console log ring (hv/log_ring.c), replayed on the console. On a
+/* `log`: the console log ring (hv/console/log_ring.c), replayed on the console. On a
  * PC without a serial port the screen shows only its last rows and has no
  * scroll-back: `log N SKIP` pages back through the ring from the keyboard
  * (log 40, log 40 40, log 40 80, ...). */
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/shell/shell.h"
 #include "mini/stdlib.h"
 

@@ -1,11 +1,11 @@
 /* Shell commands about VMs: vms, vm <id> regs|pause|resume|stop|restart,
  * exits <id>, console <id>.
  * Parse and validate first, then act (a bad argument changes nothing). */
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/hv_errno.h"
 #include "hv/shell/shell.h"
 #include "hv/shell/shell_console.h"
-#include "hv/tsc.h"
+#include "hv/platform/tsc.h"
 #include "hv/vm/vm.h"
 #include "hv/vmx/exit_reason.h"
 #include "mini/stdlib.h"

@@ -2,9 +2,9 @@
  * translates, the pages the GPU may reach by owner, the faults it
  * recorded and the invalidations done). Reads fault records first, so
  * the counters shown are current. */
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/shell/shell.h"
-#include "hv/vtd.h"
+#include "hv/vtd/vtd.h"
 
 static int cmd_vtd(int argc, char **argv)
 {

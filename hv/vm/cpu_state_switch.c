@@ -1,6 +1,6 @@
 /* Switching the CPU state VMX leaves alone; see cpu_state_switch.h. */
 #include "hv/vm/cpu_state_switch.h"
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 #include "mini/string.h"
 
 #define DR6_INIT	0xffff0ff0ull

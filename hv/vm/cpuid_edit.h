@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 
 /* Edit the host's answer *c to basic leaf `leaf`, subleaf `sub`, into what
  * the guest sees. Leaves 0, 0x15 and 0x16 are the caller's. */

@@ -15,11 +15,11 @@
  *    leaf 1), as KVM offers none: their MSRs are the host's business.
  * The edits of the host's basic leaves are in cpuid_edit.c (host-tested). */
 #include "guest-shim/include/g9hv/hypercall.h"
-#include "hv/tsc.h"
+#include "hv/platform/tsc.h"
 #include "hv/vm/cpuid_edit.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vmexit.h"
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 
 #define LEAF_TSC		0x15u
 #define LEAF_FREQ		0x16u

@@ -7,7 +7,7 @@
  * wp_page: the store is emulated into RAM, so the guest sees plain memory);
  * or an access to nothing at all, which no device can answer: that VM is
  * stopped with the address and the instruction. */
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/hv_errno.h"
 #include "hv/vm/mmio.h"
 #include "hv/vm/mmio_edge.h"

@@ -1,14 +1,14 @@
 /* Small exit handlers: HLT, timers and interrupt windows, host interrupts,
  * control registers, VMX instructions from the guest, and the fatal ones. */
-#include "hv/console.h"
-#include "hv/host_irq.h"
+#include "hv/console/console.h"
+#include "hv/cpu/host_irq.h"
 #include "hv/vm/guest_state_vmcs.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vmexit.h"
 #include "hv/vmx/exit_reason.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 
 #define PIC1_CMD	0x20
 #define PIC2_CMD	0xa0
@@ -52,7 +52,7 @@ enum exit_action handle_interrupt_window(struct vm *vm,
 
 /* A host interrupt arrived while a guest ran; "acknowledge interrupt on
  * exit" handed us its vector. A registered one (the GPU's MSI) goes to its
- * handler (hv/host_irq.c, which sends the EOI) and ends the slice, so the
+ * handler (hv/cpu/host_irq.c, which sends the EOI) and ends the slice, so the
  * main loop runs the work it marked pending now rather than after the
  * guest's slice. Anything else is a stray: every other host source is
  * masked at boot; acknowledge it where it may have come from and go on. */

@@ -3,12 +3,12 @@
  * from the VMCS or the virtual APIC; any other gets #GP, as a CPU without
  * that MSR would give, and is counted and logged. */
 #include "hv/vm/guest_state_vmcs.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/vm/msr_platform.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vmexit.h"
 #include "hv/vmx/vmx_insn.h"
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 
 #define MISC_ENABLE_FAST_STRINGS 1ull
 #define MTRR_DEF_TYPE_WB_ON	0x806ull	/* MTRRs enabled, default WB */

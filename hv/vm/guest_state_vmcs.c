@@ -1,6 +1,6 @@
 /* Guest CR/MSR writes into the VMCS, checked first; see guest_state_vmcs.h. */
 #include "hv/vm/guest_state_vmcs.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/hv.h"
 #include "hv/vm/guest_state_check.h"
 #include "hv/vm/vcpu.h"

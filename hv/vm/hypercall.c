@@ -7,8 +7,8 @@
  * may do: then it stays and the guest repeats the call (the guest channel's
  * kick). */
 #include "guest-shim/include/g9hv/hypercall.h"
-#include "hv/console.h"
-#include "hv/tsc.h"
+#include "hv/console/console.h"
+#include "hv/platform/tsc.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vm/vmexit.h"

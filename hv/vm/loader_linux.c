@@ -5,7 +5,7 @@
  * long mode with an identity map covering all of that, a GDT whose 0x10
  * and 0x18 are flat code and data, interrupts off, RSI = zero page. */
 #include "hv/vm/loader_linux.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/hv_errno.h"
 #include "hv/vm/bzimage.h"
 #include "hv/vm/vacpi.h"

@@ -1,14 +1,14 @@
 /* The round-robin scheduler of VMs on one CPU; see sched.h. */
 #include "hv/vm/sched.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/vm/sched_slice.h"
-#include "hv/tsc.h"
+#include "hv/platform/tsc.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vmexit.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 
 #define PREEMPT_MAX		0xffffffffull	/* the field is 32 bits */
 

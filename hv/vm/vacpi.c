@@ -1,7 +1,7 @@
 /* Per-VM ACPI tables; see vacpi.h. Layouts: ACPI 6.4 chapter 5.2 (RSDP
  * 5.2.5, XSDT 5.2.8, FADT 5.2.9 Table 5.9, MADT 5.2.12, GAS 5.2.3.2). */
 #include "hv/vm/vacpi.h"
-#include "hv/acpi_tables.h"
+#include "hv/platform/acpi_tables.h"
 #include "mini/string.h"
 
 #define OEM_ID		"G9HV  "

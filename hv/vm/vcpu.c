@@ -4,14 +4,14 @@
 #include "hv/vm/vcpu.h"
 #include "hv/vm/cpu_state_switch.h"
 #include "hv/vm/guest_state_vmcs.h"
-#include "hv/console.h"
-#include "hv/cpu.h"
+#include "hv/console/console.h"
+#include "hv/cpu/cpu.h"
 #include "hv/hv_errno.h"
-#include "hv/mem.h"
+#include "hv/mm/mem.h"
 #include "hv/vmx/exit_reason.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 #include "mini/string.h"
 
 int vmx_enter(struct guest_regs *regs, int launched);

@@ -5,7 +5,7 @@
  * registers one `struct vdev` with the VM: its name, the PCI function it
  * answers at (config space through 0xCF8/0xCFC, hv/vm/vpci.c), its MMIO
  * and port ranges (registered with it, removed with it), whether it
- * reaches the VM's RAM by DMA (hv/vtd_vms.c), and hooks, each called with
+ * reaches the VM's RAM by DMA (hv/vtd/vtd_vms.c), and hooks, each called with
  * the device's own opaque pointer:
  *   cfg_read/cfg_write  its PCI configuration space;
  *   page_write          a store emulated into a guest page it

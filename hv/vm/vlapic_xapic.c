@@ -8,11 +8,11 @@
  * guest in x2APIC mode, and both reach the same registers: register at
  * offset N*16 is x2APIC MSR 0x800+N, except the few below whose xAPIC
  * form differs (ID in bits 24-31, ICR split in two, LDR/DFR writable). */
-#include "hv/tsc.h"
+#include "hv/platform/tsc.h"
 #include "hv/vm/mmio.h"
 #include "hv/vm/vlapic.h"
 #include "hv/vm/vm.h"
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 
 #define XAPIC_ID	0x020
 #define XAPIC_EOI	0x0b0

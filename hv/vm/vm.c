@@ -1,9 +1,9 @@
 /* VM lifetime: creation from an hv.cfg section, stopping, counters. */
 #include "hv/vm/vm.h"
-#include "hv/console.h"
-#include "hv/regs_dump.h"
+#include "hv/console/console.h"
+#include "hv/cpu/regs_dump.h"
 #include "hv/hv_errno.h"
-#include "hv/mem.h"
+#include "hv/mm/mem.h"
 #include "hv/hv.h"
 #include "hv/vm/loader_linux.h"
 #include "hv/vm/loader_raw64.h"
@@ -11,7 +11,7 @@
 #include "hv/vm/vm_mem.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 #include "mini/stdio.h"
 #include "mini/string.h"
 

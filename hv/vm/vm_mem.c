@@ -1,7 +1,7 @@
 /* Guest RAM, guest memory access and EPT maintenance; see vm_mem.h. */
 #include "hv/vm/vm_mem.h"
 #include "hv/hv_errno.h"
-#include "hv/mem.h"
+#include "hv/mm/mem.h"
 #include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 #include "hv/vmx/vmx.h"

@@ -2,11 +2,11 @@
  * guest time, and its interrupt plumbing (the figures behind the boot
  * measurements in docs/linux-guests.md; `exits <vm>` in the shell shows
  * the same counts while a VM runs). */
-#include "hv/console.h"
-#include "hv/tsc.h"
+#include "hv/console/console.h"
+#include "hv/platform/tsc.h"
 #include "hv/vm/vm.h"
 #include "hv/vmx/exit_reason.h"
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 
 static uint64_t ms(uint64_t tsc)
 {

@@ -7,17 +7,17 @@
  * the UART, the local APIC, the IOAPIC, PCI address latch, test device,
  * guest channel, and the vCPU; registered devices (vdev.h) are reset
  * through their own reset hooks. */
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/hv.h"
 #include "hv/hv_errno.h"
-#include "hv/tsc.h"
+#include "hv/platform/tsc.h"
 #include "hv/vm/sched.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 #include "mini/stdio.h"
 #include "mini/string.h"
 

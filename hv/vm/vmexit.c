@@ -1,6 +1,6 @@
 /* The exit table and its dispatcher; see vmexit.h. */
 #include "hv/vm/vmexit.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vmx/exit_reason.h"
 #include "hv/vmx/vmx_insn.h"

@@ -4,7 +4,7 @@
  * by vmrpc_ring.c, and written only at the reply slots of the registered
  * control page. Everything a guest gets wrong is counted per VM and
  * reported with its name; the VM runs on. */
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vm/vmrpc.h"

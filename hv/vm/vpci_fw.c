@@ -1,6 +1,6 @@
 /* See vpci_fw.h. BAR sizing: PCI Local Bus 3.0, section 6.2.5.1. */
 #include "hv/vm/vpci_fw.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/vm/vacpi.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vpci.h"

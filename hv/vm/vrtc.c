@@ -1,7 +1,7 @@
 /* See vrtc.h. */
 #include "hv/vm/vrtc.h"
-#include "hv/host_rtc.h"
-#include "hv/rtc_time.h"
+#include "hv/platform/host_rtc.h"
+#include "hv/platform/rtc_time.h"
 #include "hv/vm/vm.h"
 
 #define INDEX_NMI_OFF	0x80	/* bit 7 of port 0x70 on a PC: not ours */

@@ -1,6 +1,6 @@
 /* Per-VM 16550A emulation; see vuart.h. */
 #include "hv/vm/vuart.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/vm/vioapic.h"
 #include "hv/vm/vm.h"
 

@@ -7,7 +7,7 @@
  * and split 1 GiB leaves too so a tree built elsewhere still works. */
 #include "hv/vmx/ept.h"
 #include "hv/hv_errno.h"
-#include "hv/mem.h"
+#include "hv/mm/mem.h"
 
 #define EPT_TOP_LEVEL	3
 #define EPT_ENTRIES	512

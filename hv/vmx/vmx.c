@@ -1,12 +1,12 @@
 /* VMX bring-up (SDM Vol. 3C 24.7-24.8) and the controls every VMCS uses. */
 #include "hv/vmx/vmx.h"
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/hv_errno.h"
-#include "hv/mem.h"
+#include "hv/mm/mem.h"
 #include "hv/vmx/exit_reason.h"
 #include "hv/vmx/vmx_defs.h"
 #include "hv/vmx/vmx_insn.h"
-#include "hv/x86.h"
+#include "hv/cpu/x86.h"
 
 struct vmx_cpu vmx_cpu;
 

@@ -63,7 +63,7 @@
 #define MSR_IA32_KERNEL_GS_BASE		0xc0000102u
 #define MSR_IA32_TSC_AUX		0xc0000103u
 
-/* IA32_FEATURE_CONTROL (0x3a) and its bits live in hv/x86.h, next to the
+/* IA32_FEATURE_CONTROL (0x3a) and its bits live in hv/cpu/x86.h, next to the
  * code that sets and locks it before VMXON. */
 
 /* IA32_EFER */

@@ -1,5 +1,5 @@
 /* The VMX instructions as C calls (SDM Vol. 3C chapter 31), in the style of
- * hv/x86.h: one tiny inline per instruction, no logic.
+ * hv/cpu/x86.h: one tiny inline per instruction, no logic.
  *
  * VMX instructions report failure in RFLAGS (SDM 31.2): CF=1 is
  * VMfailInvalid (no current VMCS, or a bad pointer), ZF=1 is VMfailValid

@@ -1,5 +1,5 @@
 /* fbcon_cost WIDTH HEIGHT LOG [REPEAT]: prints the console log LOG through
- * the framebuffer console (hv/fbcon.c, the code the hypervisor runs) on a
+ * the framebuffer console (hv/console/fbcon.c, the code the hypervisor runs) on a
  * WIDTHxHEIGHT 32-bit framebuffer in memory, line by line as the console
  * hands it over, REPEAT times (default 20), and reports bytes, cells drawn
  * and scrolls. tools/fbcon-cost runs it under callgrind, counting only
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hv/fbcon.h"
+#include "hv/console/fbcon.h"
 
 static struct fbcon con;
 

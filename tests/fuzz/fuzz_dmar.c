@@ -1,8 +1,8 @@
-/* libFuzzer target for the ACPI walk's DMAR parser (hv/acpi.c), and the
+/* libFuzzer target for the ACPI walk's DMAR parser (hv/platform/acpi.c), and the
  * MADT and MCFG parsers beside it.
  *
  * ACPI tables come from firmware, and the hypervisor programs a DMA
- * remapping unit from what the DMAR says (hv/vtd.c): a broken table must
+ * remapping unit from what the DMAR says (hv/vtd/vtd.c): a broken table must
  * give a defined, bounded result. Input: byte 0 picks the signature
  * (DMAR, or APIC / MCFG), the rest is the table body after its 36-byte
  * header; the harness builds an RSDP and an XSDT around it with correct
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hv/acpi.h"
-#include "hv/acpi_tables.h"
+#include "hv/platform/acpi.h"
+#include "hv/platform/acpi_tables.h"
 
 #define MAX_BODY 8192
 

@@ -1,7 +1,7 @@
-/* libFuzzer target for the screen console: hv/fbcon.c draws whatever the
+/* libFuzzer target for the screen console: hv/console/fbcon.c draws whatever the
  * console prints, which includes a Linux guest's serial output when the
  * console is attached to it (escape sequences, UTF-8, any byte), and
- * hv/kbd_scancode.c decodes whatever the keyboard controller delivers.
+ * hv/console/kbd_scancode.c decodes whatever the keyboard controller delivers.
  *
  * Input: 2 bytes of width, 2 of height, 1 of pitch padding (all small),
  * then bytes printed and, the same bytes again, fed as scancodes. The
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hv/fbcon.h"
-#include "hv/fbcon_font.h"
-#include "hv/kbd_scancode.h"
+#include "hv/console/fbcon.h"
+#include "hv/console/fbcon_font.h"
+#include "hv/console/kbd_scancode.h"
 
 #define GUARD 0x5a
 

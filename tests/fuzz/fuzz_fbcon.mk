@@ -1,2 +1,2 @@
 FUZZ_TARGETS += fuzz_fbcon
-fuzz_fbcon_SRCS := hv/fbcon.c hv/fbcon_font.c hv/kbd_scancode.c
+fuzz_fbcon_SRCS := hv/console/fbcon.c hv/console/fbcon_font.c hv/console/kbd_scancode.c

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hv/mem.h"
+#include "hv/mm/mem.h"
 #include "tests/harness/fake_pages.h"
 
 struct live_block {

@@ -1,4 +1,4 @@
-/* Test double for the hypervisor's page allocator (hv/mem.h).
+/* Test double for the hypervisor's page allocator (hv/mm/mem.h).
  *
  * Pages come from aligned_alloc and are zeroed, like the real allocator's.
  * The double keeps a registry of live allocations so a test can assert that

@@ -27,7 +27,7 @@ good() {
 	file "$1" gpu/vgpu/vgpu_pvinfo.c '/* No huge GTT (i915-guest §2.3; docs/i915-guest-facts.md). */'
 	file "$1" gpu/vgpu/vgpu_spt.c '/* Untrack (gvt-facts §F3). */'
 	file "$1" gpu/gscale/gscale.h '/* Slots (gScale paper, §4.3; docs/papers.md). */'
-	file "$1" hv/vtd_selftest.c "/* QEMU's docs/specs/edu.txt names the device. */"
+	file "$1" hv/vtd/vtd_selftest.c "/* QEMU's docs/specs/edu.txt names the device. */"
 	# A binary file is not read.
 	mkdir -p "$work/$1/tests"
 	printf 'design.md\0' > "$work/$1/tests/blob.bin"

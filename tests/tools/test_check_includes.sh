@@ -21,6 +21,9 @@ file() {
 good() {
 	file "$1" hv/vm/vm.h '#include <stdint.h>' '#include "mini/string.h"'
 	file "$1" hv/vm/vdev.c '#include "hv/vm/vm.h"'
+	file "$1" hv/console/console.h
+	file "$1" hv/mm/paging.c '#include "hv/console/console.h"' '#include "hv/cpu/x86.h"'
+	file "$1" hv/cpu/x86.h
 	file "$1" hv/gpu/vgpu_dev.c '#include "gpu/vgpu/vgpu.h"' '#include "hv/vm/vm.h"'
 	file "$1" gpu/hv_ops.h '#include <stddef.h>'
 	file "$1" gpu/vgpu/vgpu.h '#include "gpu/hv_ops.h"' '#include "gpu/hw/gen9_regs.h"'
@@ -67,8 +70,8 @@ file vm-glue hv/gpu/gpu_teardown.h
 expect vm-glue 1 '^FORBIDDEN hv/vm/vm_restart.c:1 includes hv/gpu/gpu_teardown.h'
 
 good gpu-hv
-file gpu-hv gpu/vgpu/vgpu_util.c '#include "gpu/vgpu/vgpu.h"' '#  include "hv/page_alloc.h"'
-expect gpu-hv 1 '^FORBIDDEN gpu/vgpu/vgpu_util.c:2 includes hv/page_alloc.h: the GPU side'
+file gpu-hv gpu/vgpu/vgpu_util.c '#include "gpu/vgpu/vgpu.h"' '#  include "hv/mm/page_alloc.h"'
+expect gpu-hv 1 '^FORBIDDEN gpu/vgpu/vgpu_util.c:2 includes hv/mm/page_alloc.h: the GPU side'
 
 good display-vgpu
 file display-vgpu gpu/display/vdisp_aux.c '#include "gpu/display/vdisp_aux.h"' \
@@ -81,12 +84,12 @@ file display-hv gpu/display/vdisp_edid.c '#include "hv/log.h"'
 expect display-hv 1 '^FORBIDDEN gpu/display/vdisp_edid.c:1 includes hv/log.h: the GPU side'
 
 good guest-hv
-file guest-hv guest-shim/testguest/tg.h '#include "hv/x86.h"'
-expect guest-hv 1 '^FORBIDDEN guest-shim/testguest/tg.h:1 includes hv/x86.h: the guest'
+file guest-hv guest-shim/testguest/tg.h '#include "hv/cpu/x86.h"'
+expect guest-hv 1 '^FORBIDDEN guest-shim/testguest/tg.h:1 includes hv/cpu/x86.h: the guest'
 
 good guest-asm
-file guest-asm guest-shim/testguest/entry.asm '%include "hv/gpr_frame.inc"'
-expect guest-asm 1 '^FORBIDDEN guest-shim/testguest/entry.asm:1 includes hv/gpr_frame.inc'
+file guest-asm guest-shim/testguest/entry.asm '%include "hv/cpu/gpr_frame.inc"'
+expect guest-asm 1 '^FORBIDDEN guest-shim/testguest/entry.asm:1 includes hv/cpu/gpr_frame.inc'
 
 good guest-gpu
 file guest-gpu guest-shim/drm-client/gem.c '#include "gpu/vgpu/vgpu.h"'
@@ -118,6 +121,11 @@ expect research-more 1 '^FORBIDDEN gpu/dymgpu/live.c:1 includes gpu/gscale/gscal
 
 # Every break is listed, with the count.
 good many
+# The base layer (hv/console, cpu, mm, platform) reaches no subsystem.
+good base-up
+file base-up hv/mm/paging.c '#include "hv/console/console.h"' '#include "hv/vtd/vtd.h"'
+expect base-up 1 '^FORBIDDEN hv/mm/paging.c:2 includes hv/vtd/vtd.h: the base layer'
+
 file many hv/vm/a.c '#include "gpu/a.h"' '#include "hv/gpu/b.h"'
 expect many 1 '2 forbidden'
 

@@ -1,8 +1,8 @@
-/* Unit tests of the ACPI table walk (hv/acpi.c).
+/* Unit tests of the ACPI table walk (hv/platform/acpi.c).
  *
  * Tables are built in an arena mapped below 2 GiB (MAP_32BIT), so that the
  * 32-bit pointers of an RSDP v1 and an RSDT can reach them too. As on the
- * machine, a pointer is its own "physical address" (hv/mem.h). */
+ * machine, a pointer is its own "physical address" (hv/mm/mem.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "hv/acpi.h"
-#include "hv/acpi_tables.h"
+#include "hv/platform/acpi.h"
+#include "hv/platform/acpi_tables.h"
 #include "hv/hv_errno.h"
 
 #define ARENA_SIZE (1u << 20)

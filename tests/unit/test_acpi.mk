@@ -1,3 +1,3 @@
-# ACPI table walk (hv/acpi.c): host unit test.
+# ACPI table walk (hv/platform/acpi.c): host unit test.
 UNIT_TESTS += test_acpi
-test_acpi_SRCS := hv/acpi.c
+test_acpi_SRCS := hv/platform/acpi.c

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "hv/hv_errno.h"
-#include "hv/mem.h"
+#include "hv/mm/mem.h"
 #include "hv/vmx/ept.h"
 #include "tests/harness/fake_pages.h"
 

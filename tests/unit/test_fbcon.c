@@ -1,4 +1,4 @@
-/* Unit tests of the framebuffer text console (hv/fbcon.c) and its font.
+/* Unit tests of the framebuffer text console (hv/console/fbcon.c) and its font.
  *
  * The framebuffer is plain memory with guard bytes: the padding between a
  * row's last pixel and the next row (pitch > width * 4) and a zone after
@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "hv/fbcon.h"
-#include "hv/fbcon_font.h"
+#include "hv/console/fbcon.h"
+#include "hv/console/fbcon_font.h"
 
 #define GUARD 0xa5
 #define FG 0x112233

@@ -1,3 +1,3 @@
-# Framebuffer text console (hv/fbcon.c) and its font: host unit test.
+# Framebuffer text console (hv/console/fbcon.c) and its font: host unit test.
 UNIT_TESTS += test_fbcon
-test_fbcon_SRCS := hv/fbcon.c hv/fbcon_font.c
+test_fbcon_SRCS := hv/console/fbcon.c hv/console/fbcon_font.c

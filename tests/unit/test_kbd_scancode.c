@@ -1,4 +1,4 @@
-/* Unit tests of the set-1 scancode decoder (hv/kbd_scancode.c): what a
+/* Unit tests of the set-1 scancode decoder (hv/console/kbd_scancode.c): what a
  * terminal would send for key presses on a US keyboard, as QEMU's PS/2
  * keyboard and a PC's i8042 (translation on) deliver them. */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "hv/kbd_scancode.h"
+#include "hv/console/kbd_scancode.h"
 
 static struct kbd_state st;
 static char typed[64];

@@ -1,4 +1,4 @@
-/* Unit tests of the serial console line editor (hv/line_edit.c).
+/* Unit tests of the serial console line editor (hv/console/line_edit.c).
  *
  * The echo callback appends to a capture buffer, so each test states the
  * exact bytes a terminal would have received. */
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "hv/line_edit.h"
+#include "hv/console/line_edit.h"
 
 #define ERASE1 "\b \b"
 #define UP "\x1b[A"

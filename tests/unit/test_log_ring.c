@@ -1,4 +1,4 @@
-/* Unit tests of the console log ring (hv/log_ring.c).
+/* Unit tests of the console log ring (hv/console/log_ring.c).
  *
  * A reference model (the whole stream ever written, kept in a big buffer)
  * says what the ring must hold: its last min(total, size) bytes. */
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "hv/log_ring.h"
+#include "hv/console/log_ring.h"
 
 #define CAP 16
 

@@ -1,3 +1,3 @@
-# Console log ring (hv/log_ring.c): host unit test.
+# Console log ring (hv/console/log_ring.c): host unit test.
 UNIT_TESTS += test_log_ring
-test_log_ring_SRCS := hv/log_ring.c
+test_log_ring_SRCS := hv/console/log_ring.c

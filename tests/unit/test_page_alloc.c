@@ -1,7 +1,7 @@
-/* Unit tests of the physical page allocator (hv/page_alloc.c).
+/* Unit tests of the physical page allocator (hv/mm/page_alloc.c).
  *
  * "Physical memory" is a page-aligned arena from aligned_alloc; as on the
- * machine, a pointer is its own physical address (hv/mem.h). Host heap
+ * machine, a pointer is its own physical address (hv/mm/mem.h). Host heap
  * addresses are far above PAGE_ALLOC_MIN_ADDR, so ranges below 1 MiB are
  * fabricated and only inspected (page_alloc_range, stats), never allocated
  * from: the allocator touches memory only when it hands it out. */
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "hv/page_alloc.h"
+#include "hv/mm/page_alloc.h"
 
 #define ARENA_PAGES 256
 #define POISON 0xa5

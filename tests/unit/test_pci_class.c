@@ -1,6 +1,6 @@
-/* Unit tests of hv/pci.c: pci_class_name, and pci_scan / config reads
+/* Unit tests of hv/platform/pci.c: pci_class_name, and pci_scan / config reads
  * through an ECAM window that is plain memory here (a pointer is its own
- * physical address, hv/mem.h). Only bus range 0..0 is used, so every access
+ * physical address, hv/mm/mem.h). Only bus range 0..0 is used, so every access
  * goes through ECAM, never the I/O ports. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "hv/console.h"
-#include "hv/pci.h"
+#include "hv/console/console.h"
+#include "hv/platform/pci.h"
 
 #define ECAM_BUS_BYTES (1u << 20)
 
@@ -22,7 +22,7 @@ static uint8_t *ecam;
 static char printed[8192];
 static size_t printed_len;
 
-/* hv/console.c's kprintf, captured. */
+/* hv/console/console.c's kprintf, captured. */
 void kprintf(const char *fmt, ...)
 {
 	va_list ap;

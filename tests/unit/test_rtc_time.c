@@ -1,4 +1,4 @@
-/* Unit tests of hv/rtc_time.c: calendar conversions on known dates (leap
+/* Unit tests of hv/platform/rtc_time.c: calendar conversions on known dates (leap
  * days, century rules) and the register bytes a guest reads. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "hv/rtc_time.h"
+#include "hv/platform/rtc_time.h"
 
 static void check_date(uint64_t secs, unsigned y, unsigned mo, unsigned d,
 		       unsigned h, unsigned mi, unsigned s, unsigned wday)

@@ -1,3 +1,3 @@
-# Calendar and MC146818 registers of the VMs' CMOS clock (hv/rtc_time.c).
+# Calendar and MC146818 registers of the VMs' CMOS clock (hv/platform/rtc_time.c).
 UNIT_TESTS += test_rtc_time
-test_rtc_time_SRCS := hv/rtc_time.c
+test_rtc_time_SRCS := hv/platform/rtc_time.c

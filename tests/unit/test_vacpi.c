@@ -2,7 +2,7 @@
  * the others are, carries the fields Linux reads (hardware-reduced FADT
  * with sleep and reset registers, MADT with one LAPIC and one IOAPIC, \_S5,
  * COM1, the RTC and the PCI root bridge in the DSDT, decoded back); and
- * the hypervisor's own ACPI walker (hv/acpi.c), which parses real firmware
+ * the hypervisor's own ACPI walker (hv/platform/acpi.c), which parses real firmware
  * tables, reads them back. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,8 +12,8 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
-#include "hv/acpi.h"
-#include "hv/acpi_tables.h"
+#include "hv/platform/acpi.h"
+#include "hv/platform/acpi_tables.h"
 #include "hv/vm/vacpi.h"
 
 static uint32_t len_of(const uint8_t *t)

@@ -1,3 +1,3 @@
-# Per-VM ACPI tables (hv/vm/vacpi.c), read back by hv/acpi.c: host unit test.
+# Per-VM ACPI tables (hv/vm/vacpi.c), read back by hv/platform/acpi.c: host unit test.
 UNIT_TESTS += test_vacpi
-test_vacpi_SRCS := hv/vm/vacpi.c hv/acpi.c
+test_vacpi_SRCS := hv/vm/vacpi.c hv/platform/acpi.c

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "hv/hv_errno.h"
-#include "hv/mem.h"
+#include "hv/mm/mem.h"
 #include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mem.h"

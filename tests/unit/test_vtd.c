@@ -10,8 +10,8 @@
 #include <cmocka.h>
 
 #include "hv/hv_errno.h"
-#include "hv/vtd_fault.h"
-#include "hv/vtd_tables.h"
+#include "hv/vtd/vtd_fault.h"
+#include "hv/vtd/vtd_tables.h"
 #include "tests/harness/fake_pages.h"
 
 #define IGPU_DEVFN (2 << 3)

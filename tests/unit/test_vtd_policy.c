@@ -1,4 +1,4 @@
-/* Which pages the iGPU may reach (hv/vtd_policy.c), checked by walking the
+/* Which pages the iGPU may reach (hv/vtd/vtd_policy.c), checked by walking the
  * tables the way the unit does (vtd_translate): the RMRRs, the mediator's
  * pages, the RAM of VMs that have a vGPU while they run, test buffers,
  * and nothing else; pages taken back ask for an IOTLB invalidation. */
@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "hv/hv_errno.h"
-#include "hv/vtd_policy.h"
-#include "hv/vtd_tables.h"
+#include "hv/vtd/vtd_policy.h"
+#include "hv/vtd/vtd_tables.h"
 #include "tests/harness/fake_pages.h"
 
 #define IGPU_DEVFN (2 << 3)

@@ -1,5 +1,5 @@
-/* Programming a VT-d unit (hv/vtd_unit.c, hv/vtd_inval.c) and reading
- * its faults (hv/vtd_fault.c), against a fake unit that behaves as the
+/* Programming a VT-d unit (hv/vtd/vtd_unit.c, hv/vtd/vtd_inval.c) and reading
+ * its faults (hv/vtd/vtd_fault.c), against a fake unit that behaves as the
  * spec says a unit does: GSTS follows GCMD, SRTP latches RTADDR and sets
  * RTPS, CCMD/IOTLB_REG clear ICC/IVT and report the granularity done,
  * the invalidation queue executes descriptors up to IQT and writes a wait
@@ -16,10 +16,10 @@
 #include <cmocka.h>
 
 #include "hv/hv_errno.h"
-#include "hv/mem.h"
-#include "hv/vtd_fault.h"
-#include "hv/vtd_regs.h"
-#include "hv/vtd_unit.h"
+#include "hv/mm/mem.h"
+#include "hv/vtd/vtd_fault.h"
+#include "hv/vtd/vtd_regs.h"
+#include "hv/vtd/vtd_unit.h"
 #include "tests/harness/fake_pages.h"
 
 /* -- the fake unit -- */

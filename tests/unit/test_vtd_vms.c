@@ -1,4 +1,4 @@
-/* The rule hv/vtd_vms.c applies every main-loop round: the GPU may reach
+/* The rule hv/vtd/vtd_vms.c applies every main-loop round: the GPU may reach
  * the RAM of a VM while it has a device that does DMA (the vGPU, as the
  * VM's device registry hv/vm/vdev.h says) and has not stopped. The VM
  * table and the registry are the real ones (hv/vm/vm.h, hv/vm/vdev.c);
@@ -11,11 +11,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "hv/mem.h"
+#include "hv/mm/mem.h"
 #include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
-#include "hv/vtd.h"
-#include "hv/vtd_vms.h"
+#include "hv/vtd/vtd.h"
+#include "hv/vtd/vtd_vms.h"
 
 struct vm vms[VM_MAX];
 unsigned nr_vms;

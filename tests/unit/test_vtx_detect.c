@@ -1,4 +1,4 @@
-/* Unit tests of the VT-x availability decision (hv/vtx_detect.c). */
+/* Unit tests of the VT-x availability decision (hv/platform/vtx_detect.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "hv/vtx_detect.h"
-#include "hv/x86.h"
+#include "hv/platform/vtx_detect.h"
+#include "hv/cpu/x86.h"
 
 #define VMX CPUID_1_ECX_VMX
 #define HYP CPUID_1_ECX_HYPERVISOR

@@ -1,5 +1,5 @@
 /* Thin wrappers over the x86 instructions both programs built here use:
- * the hypervisor (hv/x86.h adds control registers and MSR numbers) and
+ * the hypervisor (hv/cpu/x86.h adds control registers and MSR numbers) and
  * the test guest that runs inside its VMs (guest-shim/testguest/tg.h).
  * Names follow the SDM mnemonics. */
 #ifndef MINI_X86_H

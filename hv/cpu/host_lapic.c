@@ -1,0 +1,86 @@
+/* The hypervisor's local APIC (host_lapic.h). xAPIC registers are the
+ * 4 KiB MMIO page at IA32_APIC_BASE (identity-mapped like all low MMIO);
+ * in x2APIC mode the same registers are MSRs 0x800 + offset / 16. */
+#include "hv/cpu/host_lapic.h"
+#include "hv/mm/mem.h"
+#include "hv/cpu/x86.h"
+
+#define MSR_APIC_BASE		0x1bu
+#define APIC_BASE_X2APIC	(1ull << 10)
+#define APIC_BASE_ADDR_MASK	0x000ffffffffff000ull
+#define REG_ID			0x020
+#define REG_TPR			0x080
+#define REG_EOI			0x0b0
+#define REG_SVR			0x0f0
+#define REG_ICR_LO		0x300
+#define REG_ICR_HI		0x310
+#define REG_LVT_TIMER		0x320
+#define REG_LVT_LINT0		0x350
+#define LVT_MASKED		(1u << 16)
+#define SVR_ENABLE		(1u << 8)
+#define ICR_BUSY		(1u << 12)	/* xAPIC delivery status */
+#define ICR_LEVEL_ASSERT	(1u << 14)	/* fixed + edge + physical */
+#define ICR_WAIT_LOOPS		100000
+
+bool lapic_is_x2apic(void)
+{
+	return rdmsr(MSR_APIC_BASE) & APIC_BASE_X2APIC;
+}
+
+static volatile uint32_t *xreg(uint32_t off)
+{
+	return (volatile uint32_t *)hv_va((rdmsr(MSR_APIC_BASE) &
+					   APIC_BASE_ADDR_MASK) + off);
+}
+
+static uint32_t reg_read(uint32_t off)
+{
+	return lapic_is_x2apic() ? (uint32_t)rdmsr(0x800 + off / 16)
+				 : *xreg(off);
+}
+
+static void reg_write(uint32_t off, uint32_t v)
+{
+	if (lapic_is_x2apic())
+		wrmsr(0x800 + off / 16, v);
+	else
+		*xreg(off) = v;
+}
+
+void lapic_init(void)
+{
+	/* The firmware's timer and its LINT0 (the 8259's ExtINT path) must
+	 * not fire into our windows. */
+	reg_write(REG_LVT_TIMER, reg_read(REG_LVT_TIMER) | LVT_MASKED);
+	reg_write(REG_LVT_LINT0, reg_read(REG_LVT_LINT0) | LVT_MASKED);
+	reg_write(REG_TPR, 0);
+	reg_write(REG_SVR, (reg_read(REG_SVR) & ~0xffu) | SVR_ENABLE |
+				   LAPIC_SPURIOUS_VECTOR);
+}
+
+uint32_t lapic_id(void)
+{
+	return lapic_is_x2apic() ? (uint32_t)rdmsr(0x802) : *xreg(REG_ID) >> 24;
+}
+
+void lapic_eoi(void)
+{
+	reg_write(REG_EOI, 0);
+}
+
+int lapic_send_fixed(uint32_t dest, uint8_t vector)
+{
+	if (lapic_is_x2apic()) {
+		/* One 64-bit write; no delivery status to wait for. */
+		wrmsr(0x830, (uint64_t)dest << 32 | ICR_LEVEL_ASSERT | vector);
+		return 0;
+	}
+	for (unsigned i = 0; *xreg(REG_ICR_LO) & ICR_BUSY; i++) {
+		if (i == ICR_WAIT_LOOPS)
+			return -1;
+		cpu_relax();
+	}
+	*xreg(REG_ICR_HI) = dest << 24;
+	*xreg(REG_ICR_LO) = ICR_LEVEL_ASSERT | vector; /* sends */
+	return 0;
+}
