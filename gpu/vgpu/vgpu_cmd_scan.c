@@ -123,6 +123,23 @@ static void note_user_fault(struct scanner *s, int err)
 	r->cut_events = s->top_events;
 }
 
+/* The guest's ring offset of shadow ring position pos: the segment was
+ * copied from the guest's head to the shadow ring's s_head, after a
+ * MI_NOOP pad when the guest's head was not qword-aligned
+ * (vgpu_workload.c queue_ring). */
+static uint64_t guest_ring_off(const struct scanner *s, uint32_t pos)
+{
+	const struct workload *w = s->w;
+	uint32_t ssize = vgpu_sring_size(s->e);
+	uint32_t pad = w->head % 8 ? 4 : 0;
+	uint32_t done = (pos - w->s_head + ssize) % ssize;
+
+	if (!w->ring_size)
+		return pos;
+	done = done >= pad ? done - pad : 0;
+	return (w->head + done) % w->ring_size;
+}
+
 static int reject(struct scanner *s, int err, uint32_t hdr, uint64_t addr,
 		  const char *why)
 {
@@ -131,25 +148,46 @@ static int reject(struct scanner *s, int err, uint32_t hdr, uint64_t addr,
 	s->res->reason = err;
 	s->res->bad_header = hdr;
 	s->res->bad_addr = addr;
-	s->res->cmd_at = src->kind == SRC_BB ? src->addr : src->pos;
+	s->res->bad_kind = SCAN_BAD_ADDR;
+	s->res->cmd_at = src->kind == SRC_BB ? src->addr
+					     : guest_ring_off(s, src->pos);
 	s->res->cmd_level = s->depth;
 	s->res->why = why;
 	note_user_fault(s, err);
 	return err;
 }
 
+/* A refusal over what the command named that is not a graphics address:
+ * the log must not call a register offset an address. */
+static int reject_kind(struct scanner *s, int err, uint32_t hdr,
+		       enum scan_bad_kind kind, uint64_t what, const char *why)
+{
+	int ret = reject(s, err, hdr, what, why);
+
+	s->res->bad_kind = kind;
+	return ret;
+}
+
 const char *vgpu_scan_where(const struct scan_result *r, char *buf, size_t n)
 {
 	static const char *const level[] = { "ring offset", "batch",
 					     "second-level batch" };
+	static const char *const kind[] = {
+		[SCAN_BAD_ADDR] = "address",
+		[SCAN_BAD_REG] = "register",
+		[SCAN_BAD_INDEX] = "status page offset",
+	};
 	int lv = r->cmd_level >= 0 && r->cmd_level <= SCAN_BB_LEVELS
 			 ? r->cmd_level
 			 : 0;
+	unsigned int kd = (unsigned int)r->bad_kind <= SCAN_BAD_INDEX
+				  ? (unsigned int)r->bad_kind
+				  : SCAN_BAD_ADDR;
 	int k = snprintf(buf, n, "header 0x%08x, %s 0x%llx", r->bad_header,
 			 level[lv], (unsigned long long)r->cmd_at);
 
-	if (r->bad_addr && k >= 0 && (size_t)k < n)
-		snprintf(buf + k, n - (size_t)k, ", address 0x%llx",
+	if ((r->bad_addr || kd != SCAN_BAD_ADDR) && k >= 0 && (size_t)k < n)
+		snprintf(buf + k, n - (size_t)k, ", %s 0x%llx", kind[kd],
 			 (unsigned long long)r->bad_addr);
 	return buf;
 }
@@ -391,7 +429,8 @@ static int check_reg(struct scanner *s, uint32_t hdr, uint32_t i,
 		neutralize_reg(s, i, reg);
 		return 0;
 	}
-	return reject(s, -GPU_EPERM, hdr, reg, "register not allowed");
+	return reject_kind(s, -GPU_EPERM, hdr, SCAN_BAD_REG, reg,
+			   "register not allowed");
 }
 
 /* In the copy of a non-privileged batch: the selectors the hardware
@@ -440,7 +479,9 @@ static int audit_mem(struct scanner *s, uint32_t hdr, uint32_t len)
 	}
 	if (r.index)
 		return r.index_off + r.size <= VGPU_PAGE ? 0 :
-			reject(s, -GPU_EPERM, hdr, r.index_off, "store index outside the status page");
+			reject_kind(s, -GPU_EPERM, hdr, SCAN_BAD_INDEX,
+				    r.index_off,
+				    "store index outside the status page");
 	return r.ggtt ? check_gm(s, hdr, r.addr, r.size) : 0;
 }
 

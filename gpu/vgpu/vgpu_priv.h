@@ -824,9 +824,15 @@ struct scan_result {
 	uint32_t events; /* per-engine IIR bits */
 	int reason; /* 0 or -GPU_E* */
 	uint32_t bad_header;
-	uint64_t bad_addr; /* the address the command named, 0 if none */
+	uint64_t bad_addr; /* what the command named (bad_kind), 0 if none */
+	enum scan_bad_kind {
+		SCAN_BAD_ADDR,	/* a graphics address (printed when nonzero) */
+		SCAN_BAD_REG,	/* an MMIO register offset */
+		SCAN_BAD_INDEX,	/* a byte offset in the status page */
+	} bad_kind;
 	/* Where the refused command lies: its graphics address in a batch
-	 * (cmd_level 1 or 2), its offset in the shadow ring (cmd_level 0). */
+	 * (cmd_level 1 or 2), its byte offset in the guest's ring
+	 * (cmd_level 0), which is what the guest's owner can look up. */
 	uint64_t cmd_at;
 	int cmd_level;
 	const char *why;

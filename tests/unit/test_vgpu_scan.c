@@ -359,6 +359,37 @@ static void test_refusal_where(void **state)
 			    "header 0x11000001, batch 0x500000040, address 0x2230");
 	r.cmd_level = 2;
 	assert_string_equal(vgpu_scan_where(&r, buf, 20), "header 0x11000001, ");
+	/* A register is named as one, also at offset 0. */
+	r.cmd_level = 0;
+	r.cmd_at = 0x40;
+	r.bad_kind = SCAN_BAD_REG;
+	r.bad_addr = 0;
+	assert_string_equal(vgpu_scan_where(&r, buf, sizeof(buf)),
+			    "header 0x11000001, ring offset 0x40, register 0x0");
+}
+
+/* A refusal in the ring gives the offset in the guest's ring, not in the
+ * mediator's shadow ring: a second context on the render engine has its
+ * own ring from 0 while the shared shadow ring is past the first's work. */
+static void test_refusal_guest_ring_offset(void **state)
+{
+	struct env *e = *state;
+	uint32_t ok[4] = { MI_LOAD_REGISTER_IMM(1), 0x2600, 1, MI_NOOP };
+	uint32_t bad[4] = { MI_NOOP, MI_LOAD_REGISTER_IMM(1), 0x2230, 0 };
+	int c2 = gi_ctx_create(&e->g, RCS);
+	char want[64];
+
+	assert_true(c2 >= 0);
+	assert_true(submit(e, RCS, ok, 4));
+	assert_true(submit(e, RCS, ok, 4));
+	snprintf(want, sizeof(want), "ring offset 0x%x, register 0x2230",
+		 e->g.ctx[c2].tail + 4);
+	e->mw.hv.log_watch = "workload rejected";
+	gi_ring_emit(&e->g, c2, bad, 4);
+	gi_submit(&e->g, c2, -1);
+	gi_service(&e->g);
+	if (!strstr(e->mw.hv.watched, want))
+		fail_msg("log \"%s\", want \"%s\"", e->mw.hv.watched, want);
 }
 
 static void test_ring_copy_is_what_runs(void **state)
@@ -477,6 +508,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ppgtt_batches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_privileged_batch_copied, setup, teardown),
 		cmocka_unit_test(test_refusal_where),
+		cmocka_unit_test_setup_teardown(test_refusal_guest_ring_offset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_copy_is_what_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cond_bb_end_audited, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_loops_need_an_exit, setup, teardown),

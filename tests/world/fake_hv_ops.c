@@ -300,6 +300,8 @@ static void op_log(void *ctx, int level, int id, const char *msg)
 	if (level >= 0 && level < 4)
 		f->logs[level]++;
 	snprintf(f->last_log, sizeof(f->last_log), "vgpu%d: %s", id, msg);
+	if (f->log_watch && strstr(msg, f->log_watch))
+		snprintf(f->watched, sizeof(f->watched), "%s", f->last_log);
 	if (f->verbose || (level == HV_LOG_ERR && getenv("FAKE_HV_ERRORS")))
 		fprintf(stderr, "[%d] %s\n", level, f->last_log);
 }

@@ -59,6 +59,10 @@ struct fake_hv {
 	uint64_t foreign_maps; /* ept_map of another VM's RAM: must stay 0 */
 	uint64_t logs[4];
 	char last_log[256];
+	/* When set, the last log line containing log_watch is kept in
+	 * watched (a later, unrelated line does not hide it). */
+	const char *log_watch;
+	char watched[256];
 	bool verbose;
 	uint8_t *dirty; /* fake_hv_track_dirty: a byte per arena page */
 	fake_trap_fn trap;
