@@ -302,7 +302,7 @@ int emul_string(const struct emul_ops *ops, void *ctx,
 		struct emul_fault *f)
 {
 	struct emul e = { .ops = ops, .ctx = ctx, .f = f };
-	unsigned moved = 0;
+	unsigned elems = 0;
 	bool more;
 	int err;
 
@@ -314,15 +314,14 @@ int emul_string(const struct emul_ops *ops, void *ctx,
 		return EMUL_OK;
 	}
 	for (;;) {
-		err = string_elem(&e, insn, regs, env, moved == 0, &more);
+		err = string_elem(&e, insn, regs, env, elems == 0, &more);
 		if (err || !more)
 			return err;
-		moved += insn->size;
 		if (mmio_insn_string_step(insn, regs, env->df)) {
 			*done = true;
 			return EMUL_OK;
 		}
-		if (moved + insn->size > EMUL_STRING_MAX_BYTES)
+		if (++elems == EMUL_STRING_MAX_ELEMS)
 			return EMUL_OK;
 	}
 }

@@ -7,7 +7,7 @@
  * and also (from byte 17 on) a guest RAM image for a page walk. Whatever
  * the decode, the emulation must stay in its buffers (ASan), answer one
  * of its three results, and for a string: move at most
- * EMUL_STRING_MAX_BYTES per call, make progress on every call that
+ * EMUL_STRING_MAX_ELEMS elements per call, make progress on every call that
  * leaves the instruction unfinished, step rSI/rDI by exactly the
  * elements rCX lost, and never touch memory after a fault. */
 #include <stdint.h>
@@ -119,7 +119,7 @@ static void check_step(const struct mmio_insn *in, const struct guest_regs *a,
 	uint64_t dist = df ? (a->rdi - b->rdi) & m : (b->rdi - a->rdi) & m;
 	uint64_t elems = dist / in->size;
 
-	if (dist % in->size || elems * in->size > EMUL_STRING_MAX_BYTES)
+	if (dist % in->size || elems > EMUL_STRING_MAX_ELEMS)
 		abort();
 	if (in->rep && ((a->rcx - b->rcx) & m) != elems)
 		abort();
