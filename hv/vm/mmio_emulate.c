@@ -78,7 +78,9 @@ static enum exit_action cannot_emulate(struct mmio_exit *e, const char *why)
 {
 	char hex[3 * INSN_MAX_LEN + 1];
 
-	hex_bytes(e->bytes, e->len ? e->len : 3, hex, sizeof(hex));
+	/* The instruction's own bytes once decoded, else all fetched. */
+	hex_bytes(e->bytes, e->insn.len ? e->insn.len : e->len, hex,
+		  sizeof(hex));
 	e->vm->stats.events[VM_EV_MMIO_UNEMULATED]++;
 	vm_dump_regs(e->vm);
 	vm_stop(e->vm, "cannot emulate %s of %s at %llx (instruction %s, "
