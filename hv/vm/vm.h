@@ -127,6 +127,7 @@ struct vm {
 	uint8_t rtc_index;	/* CMOS register selected at port 0x70 */
 	uint64_t rtc_writes;	/* dropped writes to the read-only RTC */
 	uint64_t testdev_scratch, testdev_count;
+	uint8_t testdev_mem[0x800];	/* G9HV_TESTDEV_MEM */
 
 	/* The guest channel (hv/vm/vmrpc.c), once the guest set it up. */
 	struct vmrpc_state {
