@@ -28,6 +28,10 @@
  * (C5/C4; VEX.L for the 32-byte YMM forms). Their memory access is 4, 8,
  * 16 or 32 bytes; the caller splits what a device cannot take at once.
  *
+ * The accesses themselves are carried out by hv/vm/mmio_emul.c (per page,
+ * string chunks) for hv/vm/mmio_emulate.c; docs/mmio-emulation.md lists
+ * all of it.
+ *
  * Everything else is -HV_ENOTSUP. The decoder never reads beyond `len` bytes
  * nor beyond 15; it does not compute the effective address (the exit gives
  * us the guest-physical address) but parses ModRM, SIB and displacements
