@@ -287,6 +287,8 @@ enum exit_action mmio_emulate(struct vm *vm, const struct mmio_region *reg,
 	};
 
 	e.len = fetch_insn(vm, e.bytes);
+	if (qual & EPT_QUAL_FETCH)
+		return cannot_emulate(&e, "code executed from MMIO");
 	e.err = e.len ? insn_decode(e.bytes, e.len, e.mode, &e.insn)
 		      : -HV_EFAULT;
 	if (e.err)
