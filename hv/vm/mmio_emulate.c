@@ -1,6 +1,6 @@
 /* The instruction behind an MMIO exit, emulated on the running VM; see
  * mmio_access.h. */
-#include "hv/console.h"
+#include "hv/console/console.h"
 #include "hv/hv_errno.h"
 #include "hv/vm/mmio_access.h"
 #include "hv/vm/mmio_edge.h"
