@@ -59,46 +59,63 @@ static bool is_leaf(int level, uint64_t e)
 	return level == 0 || ((level == 1 || level == 2) && (e & PTE_PS));
 }
 
+/* A walk in progress: the rights every level so far granted. */
+struct walk {
+	const struct emul_paging *pg;
+	uint64_t lin;
+	bool write, w_ok, u_ok;
+	struct emul_fault *f;
+};
+
+static int outside(struct emul_fault *f)
+{
+	f->why = "a guest page table outside its RAM";
+	return EMUL_STOP;
+}
+
+/* The leaf entry e at `at`, mapping `span` bytes: the rights checked,
+ * then A (and D for a write) set, then the address. */
+static int leaf(struct walk *w, uint64_t at, uint64_t e, uint64_t span,
+		uint64_t *gpa)
+{
+	uint32_t err = protection(w->pg, w->write, w->w_ok, w->u_ok);
+
+	if (err)
+		return page_fault(w->f, w->lin, err);
+	if (mark(w->pg, at, e, PTE_A | (w->write ? PTE_D : 0)))
+		return outside(w->f);
+	*gpa = (e & PTE_ADDR & ~(span - 1)) | (w->lin & (span - 1));
+	return EMUL_OK;
+}
+
 int emul_walk(const struct emul_paging *pg, uint64_t lin, bool write,
 	      uint64_t *gpa, struct emul_fault *f)
 {
+	struct walk w = { pg, lin, write, true, true, f };
 	uint64_t table = pg->cr3 & PTE_ADDR, e = 0, at;
-	bool w_ok = true, u_ok = true;
-	uint32_t err = (write ? EMUL_PF_W : 0) |
-		       (pg->cpl == 3 ? EMUL_PF_U : 0);
 
 	if (!(pg->cr0 & CR0_PG)) {
 		*gpa = lin;
-		return 0;
+		return EMUL_OK;
 	}
 	for (int level = 3; level >= 0; level--) {
 		unsigned shift = 12 + 9 * (unsigned)level;
-		uint64_t span = 1ull << shift;
 
 		at = table + ((lin >> shift) & 511) * 8;
 		if (pg->pte_read(pg->ctx, at, &e))
-			goto outside;
+			return outside(f);
 		if (!(e & PTE_P))
-			return page_fault(f, lin, err);
-		w_ok = w_ok && (e & PTE_W);
-		u_ok = u_ok && (e & PTE_U);
-		if (!is_leaf(level, e)) {
-			if (mark(pg, at, e, PTE_A))
-				goto outside;
-			table = e & PTE_ADDR;
-			continue;
-		}
-		err = protection(pg, write, w_ok, u_ok);
-		if (err)
-			return page_fault(f, lin, err);
-		if (mark(pg, at, e, PTE_A | (write ? PTE_D : 0)))
-			goto outside;
-		*gpa = (e & PTE_ADDR & ~(span - 1)) | (lin & (span - 1));
-		return 0;
+			return page_fault(f, lin, (write ? EMUL_PF_W : 0) |
+					  (pg->cpl == 3 ? EMUL_PF_U : 0));
+		w.w_ok = w.w_ok && (e & PTE_W);
+		w.u_ok = w.u_ok && (e & PTE_U);
+		if (is_leaf(level, e))
+			return leaf(&w, at, e, 1ull << shift, gpa);
+		if (mark(pg, at, e, PTE_A))
+			return outside(f);
+		table = e & PTE_ADDR;
 	}
-outside:
-	f->why = "a guest page table outside its RAM";
-	return EMUL_STOP;
+	return outside(f);	/* not reached: level 0 is a leaf */
 }
 
 /* --- one access, in page parts ------------------------------------------ */
