@@ -9,6 +9,7 @@
 #include "hv/vmx/vmx_insn.h"
 
 #include "mini/string.h"
+#include "mini/x86.h"
 
 static int pte_read(void *ctx, uint64_t gpa, uint64_t *pte)
 {
@@ -22,13 +23,26 @@ static int pte_write(void *ctx, uint64_t gpa, uint64_t pte)
 	return vm_write_gpa(ctx, gpa, &pte, sizeof(pte));
 }
 
+/* The guest sees the CPU's own physical-address width (exit_cpuid.c
+ * answers the extended leaves with the CPU's own values). */
+static unsigned maxphyaddr(void)
+{
+	static unsigned bits;
+
+	if (!bits)
+		bits = cpuid(0x80000008u, 0).eax & 0xff;
+	return bits;
+}
+
 static int walk(void *ctx, uint64_t lin, bool write, uint64_t *gpa,
 		struct emul_fault *f)
 {
 	const struct emul_paging pg = {
 		.cr0 = vmread(VMCS_GUEST_CR0), .cr3 = vmread(VMCS_GUEST_CR3),
 		.cr4 = vmread(VMCS_GUEST_CR4),
-		.rflags = vmread(VMCS_GUEST_RFLAGS), .cpl = vcpu_cpl(),
+		.rflags = vmread(VMCS_GUEST_RFLAGS),
+		.efer = vmread(VMCS_GUEST_IA32_EFER), .cpl = vcpu_cpl(),
+		.maxphyaddr = maxphyaddr(),
 		.ctx = ctx, .pte_read = pte_read, .pte_write = pte_write,
 	};
 

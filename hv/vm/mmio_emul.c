@@ -17,6 +17,7 @@
 #define PTE_D		0x040ull
 #define PTE_PS		0x080ull
 #define PTE_ADDR	0x000ffffffffff000ull
+#define PTE_XD		BIT64(63)
 #define RFLAGS_AC_BIT	BIT64(18)
 
 static int page_fault(struct emul_fault *f, uint64_t lin, uint32_t err)
@@ -26,14 +27,18 @@ static int page_fault(struct emul_fault *f, uint64_t lin, uint32_t err)
 	return EMUL_PF;
 }
 
+static uint32_t access_bits(const struct emul_paging *pg, bool write)
+{
+	return (write ? EMUL_PF_W : 0) | (pg->cpl == 3 ? EMUL_PF_U : 0);
+}
+
 /* The rights the walk collected, against the access (SDM Vol. 3A 4.6):
  * 0 or a #PF error code. */
 static uint32_t protection(const struct emul_paging *pg, bool write,
 			   bool w_ok, bool u_ok)
 {
 	bool user = pg->cpl == 3;
-	uint32_t err = EMUL_PF_P | (write ? EMUL_PF_W : 0) |
-		       (user ? EMUL_PF_U : 0);
+	uint32_t err = EMUL_PF_P | access_bits(pg, write);
 
 	if (user && !u_ok)
 		return err;
@@ -57,6 +62,23 @@ static int mark(const struct emul_paging *pg, uint64_t at, uint64_t e,
 static bool is_leaf(int level, uint64_t e)
 {
 	return level == 0 || ((level == 1 || level == 2) && (e & PTE_PS));
+}
+
+/* Bits that must be 0 in a present entry at this level (SDM Vol. 3A
+ * 4.5.4, Figure 4-11): the address above MAXPHYADDR, XD without NXE, PS
+ * in a PML4E, and a large page's address bits below its size. */
+static uint64_t reserved(const struct emul_paging *pg, int level, uint64_t e)
+{
+	unsigned phys = pg->maxphyaddr ? pg->maxphyaddr : 52;
+	uint64_t r = ((1ull << 52) - 1) & ~((1ull << phys) - 1);
+
+	if (!(pg->efer & EFER_NXE))
+		r |= PTE_XD;
+	if (level == 3)
+		r |= PTE_PS;
+	else if (level > 0 && (e & PTE_PS))	/* bits 12 (PAT) up to size */
+		r |= ((1ull << (12 + 9 * level)) - 1) & ~0x1fffull;
+	return r;
 }
 
 /* A walk in progress: the rights every level so far granted. */
@@ -105,8 +127,10 @@ int emul_walk(const struct emul_paging *pg, uint64_t lin, bool write,
 		if (pg->pte_read(pg->ctx, at, &e))
 			return outside(f);
 		if (!(e & PTE_P))
-			return page_fault(f, lin, (write ? EMUL_PF_W : 0) |
-					  (pg->cpl == 3 ? EMUL_PF_U : 0));
+			return page_fault(f, lin, access_bits(pg, write));
+		if (e & reserved(pg, level, e))
+			return page_fault(f, lin, EMUL_PF_P | EMUL_PF_RSVD |
+					  access_bits(pg, write));
 		w.w_ok = w.w_ok && (e & PTE_W);
 		w.u_ok = w.u_ok && (e & PTE_U);
 		if (is_leaf(level, e))

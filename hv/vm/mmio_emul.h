@@ -102,16 +102,19 @@ int emul_string(const struct emul_ops *ops, void *ctx,
 		struct emul_fault *f);
 
 /* The guest's 4-level page walk for a data access (SDM Vol. 3A 4.5 and
- * 4.6): present bits, R/W (enforced for supervisor writes only with
- * CR0.WP), U/S, SMAP (a supervisor access to a user page with CR4.SMAP
- * and RFLAGS.AC clear), 2 MiB and 1 GiB pages; it sets the accessed
- * bits on the way and the leaf's dirty bit for a write, as the CPU does.
+ * 4.6): present bits, reserved bits (above MAXPHYADDR, XD without
+ * EFER.NXE, PS in a PML4E, the low address bits of a large page), R/W
+ * (enforced for supervisor writes only with CR0.WP), U/S, SMAP (a
+ * supervisor access to a user page with CR4.SMAP and RFLAGS.AC clear),
+ * 2 MiB and 1 GiB pages; it sets the accessed bits on the way and the
+ * leaf's dirty bit for a write, as the CPU does.
  * Paging off: linear is physical. pte_read/pte_write move one 8-byte
  * entry at a guest-physical address (nonzero: not RAM, which the CPU
  * would answer with a machine check; here a #PF-less refusal). */
 struct emul_paging {
-	uint64_t cr0, cr3, cr4, rflags;
+	uint64_t cr0, cr3, cr4, rflags, efer;
 	unsigned cpl;
+	unsigned maxphyaddr;	/* CPUID 80000008h EAX[7:0]; 0: 52 */
 	void *ctx;
 	int (*pte_read)(void *ctx, uint64_t gpa, uint64_t *pte);
 	int (*pte_write)(void *ctx, uint64_t gpa, uint64_t pte);
@@ -119,6 +122,7 @@ struct emul_paging {
 #define EMUL_PF_P	0x1u	/* the page was present: a protection fault */
 #define EMUL_PF_W	0x2u
 #define EMUL_PF_U	0x4u
+#define EMUL_PF_RSVD	0x8u
 /* 0, EMUL_PF (f->lin, f->pf_err), or EMUL_STOP (a table outside RAM). */
 int emul_walk(const struct emul_paging *pg, uint64_t lin, bool write,
 	      uint64_t *gpa, struct emul_fault *f);

@@ -196,7 +196,9 @@ static void run_walk(uint64_t lin, unsigned cpl, uint64_t cr3, bool write)
 {
 	struct emul_paging pg = {
 		.cr0 = CR0_PG | (cpl & 2 ? CR0_WP : 0), .cr3 = cr3 & 0x3000,
-		.cr4 = cpl & 4 ? CR4_SMAP : 0, .rflags = 0, .cpl = cpl & 1 ? 3 : 0,
+		.cr4 = cpl & 4 ? CR4_SMAP : 0, .rflags = 0,
+		.efer = cpl & 8 ? EFER_NXE : 0, .cpl = cpl & 1 ? 3 : 0,
+		.maxphyaddr = cpl & 16 ? 39 : 0,
 		.pte_read = pt_read, .pte_write = pt_write,
 	};
 	struct emul_fault f = { 0 };
@@ -206,7 +208,7 @@ static void run_walk(uint64_t lin, unsigned cpl, uint64_t cr3, bool write)
 	check_result(rc);
 	if (rc == EMUL_OK && (gpa & 0xfff) != (lin & 0xfff))
 		abort();
-	if (rc == EMUL_PF && (f.lin != lin || (f.pf_err & ~7u)))
+	if (rc == EMUL_PF && (f.lin != lin || (f.pf_err & ~15u)))
 		abort();
 }
 

@@ -514,7 +514,8 @@ static struct emul_paging paging(unsigned cpl)
 {
 	struct emul_paging pg = {
 		.cr0 = CR0_PG | CR0_WP, .cr3 = 0x1000, .cr4 = 0,
-		.rflags = 0, .cpl = cpl, .ctx = NULL,
+		.rflags = 0, .efer = EFER_NXE, .cpl = cpl, .maxphyaddr = 39,
+		.ctx = NULL,
 		.pte_read = pt_read, .pte_write = pt_write,
 	};
 	return pg;
@@ -556,8 +557,26 @@ static void test_walk(void **state)
 	pg.cr0 = 0;
 	assert_int_equal(emul_walk(&pg, 0x123456789ull, false, &gpa, &f), 0);
 	assert_int_equal(gpa, 0x123456789ull);
-	/* a table outside RAM */
+	/* reserved bits: above MAXPHYADDR, XD without NXE, a 2 MiB page's
+	 * address bits below 2 MiB, PS in the PML4E */
 	pg = paging(0);
+	set_pte(0x4000 + 5 * 8, (1ull << 40) | 0x9000 | 0x7);
+	assert_int_equal(emul_walk(&pg, 0x405000, false, &gpa, &f), EMUL_PF);
+	assert_int_equal(f.pf_err, EMUL_PF_P | EMUL_PF_RSVD);
+	set_pte(0x4000 + 5 * 8, (1ull << 63) | 0x9000 | 0x7);
+	assert_int_equal(emul_walk(&pg, 0x405000, false, &gpa, &f), 0);
+	pg.efer = 0;
+	assert_int_equal(emul_walk(&pg, 0x405000, true, &gpa, &f), EMUL_PF);
+	assert_int_equal(f.pf_err, EMUL_PF_P | EMUL_PF_RSVD | EMUL_PF_W);
+	pg.efer = EFER_NXE;
+	set_pte(0x3000 + 3 * 8, 0xa00000 | 0x2000 | 0x80 | 0x7);
+	assert_int_equal(emul_walk(&pg, 0x600000, false, &gpa, &f), EMUL_PF);
+	set_pte(0x3000 + 3 * 8, 0xa00000 | 0x1000 | 0x80 | 0x7); /* PAT bit */
+	assert_int_equal(emul_walk(&pg, 0x600000, false, &gpa, &f), 0);
+	set_pte(0x1000, 0x2000 | 0x80 | 0x7);
+	assert_int_equal(emul_walk(&pg, 0x405000, false, &gpa, &f), EMUL_PF);
+	set_pte(0x1000, 0x2000 | 0x7);
+	/* a table outside RAM */
 	set_pte(0x3000 + 2 * 8, 0x800000 | 0x7);
 	assert_int_equal(emul_walk(&pg, 0x405000, false, &gpa, &f), EMUL_STOP);
 }
