@@ -54,6 +54,9 @@ void tg_exit(int status) __attribute__((noreturn));
 void hostile_main(const struct raw64_boot_info *bi, uint64_t tsc_hz)
 	__attribute__((noreturn));
 
+/* mode=hostile mmio-emul (mmio_emul_test.c). */
+void mmio_emul_run(void);
+
 /* mode=hostile exithog / exitvictim (exithog.c). */
 void exithog_run(uint64_t tsc_hz);
 void exitvictim_run(uint64_t tsc_hz, uint64_t minshare);

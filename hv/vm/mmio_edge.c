@@ -17,6 +17,12 @@ const char *mmio_walk_problem(uint64_t qual)
 	return NULL;
 }
 
+const char *mmio_access_name(uint64_t qual)
+{
+	return (qual & EPT_QUAL_WRITE) ? "write" :
+	       (qual & EPT_QUAL_FETCH) ? "instruction fetch" : "read";
+}
+
 const char *mmio_span_problem(const struct mmio_access *a, uint64_t rgpa,
 			      uint64_t rsize)
 {

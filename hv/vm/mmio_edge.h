@@ -20,6 +20,10 @@
 
 const char *mmio_walk_problem(uint64_t qual);
 
+/* "write", "instruction fetch" or "read": the exit qualification's access,
+ * for messages. */
+const char *mmio_access_name(uint64_t qual);
+
 /* gla: VMCS guest-linear address (valid with qual bit 7); ea: the linear
  * address the instruction itself accesses (segment base + effective
  * address), if known; region of [rgpa, rgpa + rsize), rsize 0 = the page

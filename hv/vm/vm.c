@@ -40,7 +40,8 @@ static const char *const event_names[VM_EV_COUNT] = {
 	[VM_EV_VGPU_BAR] = "misplaced vGPU BARs",
 	[VM_EV_VMRPC] = "bad guest-channel records",
 	[VM_EV_BAD_CPU_STATE] = "illegal CR/MSR values (#GP)",
-	[VM_EV_MMIO_FAULT] = "faulting MMIO moves (#GP/#UD/#NM)",
+	[VM_EV_MMIO_FAULT] = "faulting MMIO moves (#GP/#UD/#NM/#PF)",
+	[VM_EV_MMIO_UNEMULATED] = "MMIO accesses not emulated (VM stopped)",
 };
 
 const char *vm_state_name(enum vm_state s)

@@ -39,7 +39,11 @@ enum vm_event {
 	VM_EV_VMRPC,		/* malformed or lost guest-channel records */
 	VM_EV_BAD_CPU_STATE,	/* illegal CR/MSR value -> #GP injected */
 	VM_EV_MMIO_FAULT,	/* an MMIO move the CPU faults on (misaligned
-				 * MOVAPS, SSE off, AVX) -> #GP/#UD/#NM */
+				 * MOVAPS, SSE off, AVX) -> #GP/#UD/#NM, or
+				 * a #PF on a page it reaches besides the
+				 * exit's (a split access, a string) */
+	VM_EV_MMIO_UNEMULATED,	/* an MMIO access the emulator cannot carry
+				 * out -> the VM is stopped */
 	VM_EV_COUNT,
 };
 
@@ -123,6 +127,7 @@ struct vm {
 	uint8_t rtc_index;	/* CMOS register selected at port 0x70 */
 	uint64_t rtc_writes;	/* dropped writes to the read-only RTC */
 	uint64_t testdev_scratch, testdev_count;
+	uint8_t testdev_mem[0x800];	/* G9HV_TESTDEV_MEM */
 
 	/* The guest channel (hv/vm/vmrpc.c), once the guest set it up. */
 	struct vmrpc_state {

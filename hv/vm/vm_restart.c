@@ -33,6 +33,7 @@ static void devices_reset(struct vm *vm)
 	vm->pci_addr = 0;
 	vm->rtc_index = 0;
 	vm->testdev_scratch = vm->testdev_count = 0;
+	memset(vm->testdev_mem, 0, sizeof(vm->testdev_mem));
 	memset(&vm->vmrpc, 0, sizeof(vm->vmrpc));
 	vm->linux_guest = false;	/* the loader decides again */
 }

@@ -8,12 +8,29 @@
 #include "hv/vm/vtestdev.h"
 #include "hv/vm/vm.h"
 
+#include "mini/string.h"
+
+/* [off, off + size) of the memory window, or NULL when off is not in it
+ * (the emulator never hands a device a piece crossing its end, and 8
+ * divides the window's start). */
+static uint8_t *testdev_mem(struct vm *vm, uint64_t off, unsigned size)
+{
+	if (off < G9HV_TESTDEV_MEM || size > 8 ||
+	    off + size > G9HV_TESTDEV_MEM + G9HV_TESTDEV_MEM_SIZE)
+		return NULL;
+	return &vm->testdev_mem[off - G9HV_TESTDEV_MEM];
+}
+
 static uint64_t testdev_read(struct vm *vm, uint64_t off, unsigned size)
 {
-	uint64_t v;
+	uint8_t *mem = testdev_mem(vm, off, size);
+	uint64_t v = 0;
 
-	(void)size;
 	vm->testdev_count++;
+	if (mem) {
+		memcpy(&v, mem, size);
+		return v;
+	}
 	switch (off & ~7ull) {
 	case G9HV_TESTDEV_SCRATCH: v = vm->testdev_scratch; break;
 	case G9HV_TESTDEV_ID: v = G9HV_TESTDEV_MAGIC; break;
@@ -26,9 +43,12 @@ static uint64_t testdev_read(struct vm *vm, uint64_t off, unsigned size)
 static void testdev_write(struct vm *vm, uint64_t off, unsigned size,
 			  uint64_t val)
 {
-	(void)size;
+	uint8_t *mem = testdev_mem(vm, off, size);
+
 	vm->testdev_count++;
-	if (off == G9HV_TESTDEV_SCRATCH)
+	if (mem)
+		memcpy(mem, &val, size);
+	else if (off == G9HV_TESTDEV_SCRATCH)
 		vm->testdev_scratch = val;
 }
 

@@ -22,10 +22,15 @@
  *
  * and the SSE/AVX moves a compiler's memcpy/memset emits (insn_vec.c has
  * the table): MOVUPS/UPD/APS/APD, MOVDQU/DQA, MOVNTPS/PD/DQ, MOVNTDQA,
- * LDDQU, MOVSS/SD, MOVD/MOVQ to and from an XMM register, legacy-encoded
+ * LDDQU, MOVSS/SD, MOVD/MOVQ to and from an XMM register, MOVLPS/LPD and
+ * MOVHPS/HPD (8 bytes into or out of one half of an XMM), legacy-encoded
  * (66/F3/F2 as mandatory prefixes, REX.R for XMM8-15) or VEX-encoded
  * (C5/C4; VEX.L for the 32-byte YMM forms). Their memory access is 4, 8,
  * 16 or 32 bytes; the caller splits what a device cannot take at once.
+ *
+ * The accesses themselves are carried out by hv/vm/mmio_emul.c (per page,
+ * string chunks) for hv/vm/mmio_emulate.c; docs/mmio-emulation.md lists
+ * all of it.
  *
  * Everything else is -HV_ENOTSUP. The decoder never reads beyond `len` bytes
  * nor beyond 15; it does not compute the effective address (the exit gives
@@ -91,6 +96,14 @@ struct mmio_insn {
 				 * STOS and moffs forms; unused for MOVS and
 				 * MOV_STORE_IMM); XMM/YMM number 0-15 for the
 				 * vector kinds */
+	uint8_t vec_off;	/* vector kinds: the register byte the memory
+				 * operand starts at (8 for MOVHPS/HPD) */
+	bool merge;		/* vector load that writes only [vec_off,
+				 * vec_off + size) of XMM bytes [0, 16), the
+				 * rest coming from register `vsrc` (MOVLPS/
+				 * HPS...: the destination itself, or VEX's
+				 * vvvv); [16, reg_size) is zeroed */
+	uint8_t vsrc;
 	uint8_t align;		/* the access must be aligned to this many
 				 * bytes or the CPU raises #GP(0) (MOVAPS,
 				 * MOVDQA, MOVNT*...); 0: any address */
@@ -129,16 +142,17 @@ struct vec_regs {
 	uint8_t b[INSN_VEC_REGS][INSN_VEC_BYTES];
 };
 
-/* The bytes a vector store writes (insn->size of them, the rest of out
- * zeroed); nothing but zeros for other kinds. */
+/* The bytes a vector store writes (insn->size of them from register byte
+ * vec_off, the rest of out zeroed); nothing but zeros for other kinds. */
 void mmio_insn_vec_store_bytes(const struct mmio_insn *insn,
 			       const struct vec_regs *vr,
 			       uint8_t out[INSN_VEC_BYTES]);
 
 /* Complete a vector load: in[0..size) was read from the device; the
  * register gets it, zeroed up to reg_size, its bytes above untouched
- * (legacy SSE leaves YMM's upper half alone, VEX clears it). Does
- * nothing for other kinds. */
+ * (legacy SSE leaves YMM's upper half alone, VEX clears it). A merge
+ * form (insn->merge) takes XMM bytes [0, 16) from vsrc, puts the memory
+ * at vec_off and zeroes [16, reg_size). Does nothing for other kinds. */
 void mmio_insn_vec_complete_load(const struct mmio_insn *insn,
 				 struct vec_regs *vr,
 				 const uint8_t in[INSN_VEC_BYTES]);

@@ -9,8 +9,9 @@
  *           REX.W the 8-byte MOVD/MOVQ;
  *   VEX     C5 RvvvvLpp op, or C4 RXBmmmmm WvvvvLpp op: pp stands for
  *           the mandatory prefix and mmmmm for the map; a 66, F2, F3,
- *           LOCK or REX before it, vvvv other than 1111, or VEX.L = 1
- *           where the instruction wants L0 is #UD. Outside 64-bit mode
+ *           LOCK or REX before it, vvvv other than 1111 (except as
+ *           the merge source of VMOVLPS/HPS/LPD/HPD's loads), or VEX.L
+ *           = 1 where the instruction wants L0 is #UD. Outside 64-bit mode
  *           C4/C5 are LES/LDS unless the next byte's top bits are 11, and
  *           R, X, B and W do not apply.
  * A #UD encoding is -HV_EINVAL: the CPU raised #UD before any access, so
@@ -30,6 +31,9 @@ enum vec_map { VM_0F = 1, VM_0F38 = 2 };	/* VEX mmmmm numbering */
 #define VF_LIG		0x08	/* VEX.L ignored: the size is msize */
 #define VF_ZERO		0x10	/* a legacy load clears the XMM above it */
 #define VF_LEGACY	0x20	/* no VEX form */
+#define VF_MERGE	0x40	/* a load writes 8 bytes of the XMM, the rest
+				 * kept (legacy) or from vvvv (VEX) */
+#define VF_HI		0x80	/* the memory is the XMM's high 8 bytes */
 
 struct vecop {
 	uint8_t map, pfx, op;
@@ -69,6 +73,16 @@ static const struct vecop vecops[] = {
 	{ VM_0F, VP_66, 0x7e, ST, 4, VF_W8 | VF_L0 },
 	{ VM_0F, VP_F3, 0x7e, LD, 8, VF_L0 | VF_ZERO },		/* movq */
 	{ VM_0F, VP_66, 0xd6, ST, 8, VF_L0 },
+	/* one half of the XMM: MOVLPS/LPD the low 8 bytes, MOVHPS/HPD the
+	 * high 8 (with mod = 11, 0F 12/16 are MOVHLPS/MOVLHPS: no memory) */
+	{ VM_0F, VP_NONE, 0x12, LD, 8, VF_L0 | VF_MERGE },	/* movlps */
+	{ VM_0F, VP_NONE, 0x13, ST, 8, VF_L0 },
+	{ VM_0F, VP_66,   0x12, LD, 8, VF_L0 | VF_MERGE },	/* movlpd */
+	{ VM_0F, VP_66,   0x13, ST, 8, VF_L0 },
+	{ VM_0F, VP_NONE, 0x16, LD, 8, VF_L0 | VF_MERGE | VF_HI }, /* movhps */
+	{ VM_0F, VP_NONE, 0x17, ST, 8, VF_L0 | VF_HI },
+	{ VM_0F, VP_66,   0x16, LD, 8, VF_L0 | VF_MERGE | VF_HI }, /* movhpd */
+	{ VM_0F, VP_66,   0x17, ST, 8, VF_L0 | VF_HI },
 	/* a general-purpose non-temporal store */
 	{ VM_0F, VP_NONE, 0xc3, INSN_MOV_STORE, 4,
 	  VF_W8 | VF_LEGACY },					/* movnti */
@@ -95,15 +109,47 @@ struct vec_enc {
 	uint8_t vvvv;	/* VEX's register operand, un-inverted */
 };
 
+/* A VEX form names a second source in vvvv only where it merges (the
+ * loads of VMOVLPS/HPS...); elsewhere vvvv is 1111 or the form is #UD,
+ * and so is VEX.L = 1 where the instruction wants L0. */
+static bool vex_ud(const struct vecop *v, const struct vec_enc *e)
+{
+	if (!e->vex)
+		return false;
+	return (e->vvvv != 0 && !(v->flags & VF_MERGE)) ||
+	       (e->l && (v->flags & VF_L0));
+}
+
+static uint8_t vec_size(const struct vecop *v, const struct vec_enc *e,
+			enum insn_mode mode)
+{
+	if (v->flags & VF_W8)
+		return mode == INSN_MODE_64 && (e->rex & REX_W) ? 8 : 4;
+	if (v->msize)
+		return v->msize;
+	return e->l ? 32 : 16;
+}
+
+/* The register bytes a load defines: VEX clears up to the YMM's top; a
+ * legacy load its whole XMM (VF_ZERO, a merge), else just what it read. */
+static uint8_t vec_reg_size(const struct vecop *v, const struct vec_enc *e,
+			    uint8_t size)
+{
+	if (v->kind != INSN_VEC_LOAD)
+		return size;
+	if (e->vex)
+		return INSN_VEC_BYTES;
+	return (v->flags & (VF_ZERO | VF_MERGE)) ? 16 : size;
+}
+
 static int vec_operands(struct cursor *c, enum insn_mode mode,
 			const struct prefixes *p, const struct vecop *v,
 			const struct vec_enc *e, struct mmio_insn *out)
 {
-	bool w = mode == INSN_MODE_64 && (e->rex & REX_W);
 	uint8_t modrm;
 	int err;
 
-	if (e->vex && (e->vvvv != 0 || (e->l && (v->flags & VF_L0))))
+	if (vex_ud(v, e))
 		return -HV_EINVAL;
 	out->kind = (enum mmio_insn_kind)v->kind;
 	out->vex = e->vex;
@@ -113,17 +159,12 @@ static int vec_operands(struct cursor *c, enum insn_mode mode,
 	if (err)
 		return err;
 	out->reg = (uint8_t)(MODRM_REG(modrm) | ((e->rex & REX_R) ? 8 : 0));
-	if (v->flags & VF_W8)
-		out->size = w ? 8 : 4;
-	else if (v->msize)
-		out->size = v->msize;
-	else
-		out->size = e->l ? 32 : 16;
+	out->size = vec_size(v, e, mode);
 	out->align = (v->flags & VF_ALIGN) ? out->size : 0;
-	out->reg_size = out->size;
-	if (v->kind == INSN_VEC_LOAD)	/* VEX clears up to the YMM's top */
-		out->reg_size = e->vex ? INSN_VEC_BYTES :
-				(v->flags & VF_ZERO) ? 16 : out->size;
+	out->reg_size = vec_reg_size(v, e, out->size);
+	out->vec_off = (v->flags & VF_HI) ? 8 : 0;
+	out->merge = (v->flags & VF_MERGE) != 0;
+	out->vsrc = e->vex && out->merge ? e->vvvv : out->reg;
 	return 0;
 }
 
@@ -249,7 +290,9 @@ int insn_decode_vec(struct cursor *c, enum insn_mode mode,
 static bool is_vec(const struct mmio_insn *insn)
 {
 	return (insn->kind == INSN_VEC_LOAD || insn->kind == INSN_VEC_STORE) &&
-	       insn->reg < INSN_VEC_REGS && insn->size <= INSN_VEC_BYTES &&
+	       insn->reg < INSN_VEC_REGS && insn->vsrc < INSN_VEC_REGS &&
+	       insn->size <= INSN_VEC_BYTES &&
+	       insn->vec_off + insn->size <= INSN_VEC_BYTES &&
 	       insn->reg_size <= INSN_VEC_BYTES;
 }
 
@@ -259,7 +302,23 @@ void mmio_insn_vec_store_bytes(const struct mmio_insn *insn,
 {
 	memset(out, 0, INSN_VEC_BYTES);
 	if (is_vec(insn) && insn->kind == INSN_VEC_STORE)
-		memcpy(out, vr->b[insn->reg], insn->size);
+		memcpy(out, vr->b[insn->reg] + insn->vec_off, insn->size);
+}
+
+/* MOVLPS/HPS-class: the other half of the XMM from vsrc, the memory at
+ * vec_off, [16, reg_size) zeroed (VEX), above it untouched. */
+static void complete_merge(const struct mmio_insn *insn, struct vec_regs *vr,
+			   const uint8_t in[INSN_VEC_BYTES])
+{
+	uint8_t *r = vr->b[insn->reg];
+	uint8_t x[16];
+
+	if (insn->vec_off + insn->size > 16 || insn->reg_size < 16)
+		return;
+	memcpy(x, vr->b[insn->vsrc], 16);
+	memcpy(x + insn->vec_off, in, insn->size);
+	memcpy(r, x, 16);
+	memset(r + 16, 0, insn->reg_size - 16u);
 }
 
 void mmio_insn_vec_complete_load(const struct mmio_insn *insn,
@@ -271,6 +330,10 @@ void mmio_insn_vec_complete_load(const struct mmio_insn *insn,
 	if (!is_vec(insn) || insn->kind != INSN_VEC_LOAD ||
 	    insn->reg_size < insn->size)
 		return;
+	if (insn->merge) {
+		complete_merge(insn, vr, in);
+		return;
+	}
 	r = vr->b[insn->reg];
 	memcpy(r, in, insn->size);
 	memset(r + insn->size, 0, insn->reg_size - insn->size);

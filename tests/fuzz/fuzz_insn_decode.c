@@ -55,13 +55,29 @@ static void check_pieces(const struct mmio_insn *in)
 	}
 }
 
+/* What a load leaves in byte i of register r (the register file was all
+ * 0x5a before, the memory all 0xc3). */
+static uint8_t vec_load_want(const struct mmio_insn *in, unsigned r,
+			     unsigned i, uint8_t before)
+{
+	if (in->kind != INSN_VEC_LOAD || r != in->reg || i >= in->reg_size)
+		return before;
+	if (!in->merge)
+		return i < in->size ? 0xc3 : 0;
+	if (i >= 16)
+		return 0;
+	return i >= in->vec_off && i < in->vec_off + in->size ? 0xc3 : 0x5a;
+}
+
 static void check_vec(const struct mmio_insn *in)
 {
 	uint8_t out[INSN_VEC_BYTES], src[INSN_VEC_BYTES];
 	struct vec_regs vr, before;
 
-	if (in->reg >= INSN_VEC_REGS || in->reg_size < in->size ||
-	    in->reg_size > INSN_VEC_BYTES ||
+	if (in->reg >= INSN_VEC_REGS || in->vsrc >= INSN_VEC_REGS ||
+	    in->reg_size < in->size || in->reg_size > INSN_VEC_BYTES ||
+	    in->vec_off + in->size > 16u + (in->size > 16 ? 16u : 0u) ||
+	    (in->merge && (in->kind != INSN_VEC_LOAD || in->reg_size < 16)) ||
 	    (in->align && in->align != in->size))
 		abort();
 	memset(&vr, 0x5a, sizeof(vr));
@@ -74,15 +90,10 @@ static void check_vec(const struct mmio_insn *in)
 			abort();
 	mmio_insn_vec_complete_load(in, &vr, src);
 	for (unsigned r = 0; r < INSN_VEC_REGS; r++)
-		for (unsigned i = 0; i < INSN_VEC_BYTES; i++) {
-			uint8_t want = before.b[r][i];
-
-			if (in->kind == INSN_VEC_LOAD && r == in->reg &&
-			    i < in->reg_size)
-				want = i < in->size ? 0xc3 : 0;
-			if (vr.b[r][i] != want)
+		for (unsigned i = 0; i < INSN_VEC_BYTES; i++)
+			if (vr.b[r][i] != vec_load_want(in, r, i,
+							before.b[r][i]))
 				abort();
-		}
 	(void)mmio_insn_vec_fault(in, 0x80000033, 0x40200, 0x1008);
 }
 

@@ -839,6 +839,36 @@ static const struct vvec vgood[] = {
 	  LD, 5, 4, 32, 0, 0, true, 0x0f6e, 0 },
 	{ "movups [bx+si],xmm1 (16)", M16, B(0x0f, 0x11, 0x08),
 	  ST, 3, 16, 16, 1, 0, false, 0x0f11, 0 },
+	/* one half of the XMM: 8 bytes, the rest merged (legacy loads
+	 * define the whole XMM, VEX ones the whole YMM) */
+	{ "movlps xmm1,[rax]", M64, B(0x0f, 0x12, 0x08),
+	  LD, 3, 8, 16, 1, 0, false, 0x0f12, 0 },
+	{ "movlps [rax],xmm1", M64, B(0x0f, 0x13, 0x08),
+	  ST, 3, 8, 8, 1, 0, false, 0x0f13, 0 },
+	{ "movlpd xmm2,[rbx+8]", M64, B(0x66, 0x0f, 0x12, 0x53, 0x08),
+	  LD, 5, 8, 16, 2, 0, false, 0x0f12, 8 },
+	{ "movlpd [rbx+8],xmm2", M64, B(0x66, 0x0f, 0x13, 0x53, 0x08),
+	  ST, 5, 8, 8, 2, 0, false, 0x0f13, 8 },
+	{ "movhps xmm9,[rcx]", M64, B(0x44, 0x0f, 0x16, 0x09),
+	  LD, 4, 8, 16, 9, 0, false, 0x0f16, 0 },
+	{ "movhps [rcx],xmm9", M64, B(0x44, 0x0f, 0x17, 0x09),
+	  ST, 4, 8, 8, 9, 0, false, 0x0f17, 0 },
+	{ "movhpd xmm3,[rdx]", M64, B(0x66, 0x0f, 0x16, 0x1a),
+	  LD, 4, 8, 16, 3, 0, false, 0x0f16, 0 },
+	{ "movhpd [rdx],xmm3", M64, B(0x66, 0x0f, 0x17, 0x1a),
+	  ST, 4, 8, 8, 3, 0, false, 0x0f17, 0 },
+	{ "vmovlps xmm1,xmm2,[rax] (vvvv a source)", M64,
+	  B(0xc5, 0xe8, 0x12, 0x08), LD, 4, 8, 32, 1, 0, true, 0x0f12, 0 },
+	{ "vmovlps [rax],xmm1", M64, B(0xc5, 0xf8, 0x13, 0x08),
+	  ST, 4, 8, 8, 1, 0, true, 0x0f13, 0 },
+	{ "vmovhps xmm4,xmm5,[rax]", M64, B(0xc5, 0xd0, 0x16, 0x20),
+	  LD, 4, 8, 32, 4, 0, true, 0x0f16, 0 },
+	{ "vmovhps [rax],xmm4", M64, B(0xc5, 0xf8, 0x17, 0x20),
+	  ST, 4, 8, 8, 4, 0, true, 0x0f17, 0 },
+	{ "vmovlpd xmm10,xmm11,[rax]", M64, B(0xc5, 0x21, 0x12, 0x10),
+	  LD, 4, 8, 32, 10, 0, true, 0x0f12, 0 },
+	{ "vmovhpd [rax],xmm12", M64, B(0xc5, 0x79, 0x17, 0x20),
+	  ST, 4, 8, 8, 12, 0, true, 0x0f17, 0 },
 };
 
 #define VEQ(field, want)                                                      \
@@ -902,8 +932,14 @@ static const struct bad vbad[] = {
 	{ "vinsertf128 (map 0F3A, not a move)", M64,
 	  B(0xc4, 0xe3, 0x7d, 0x18, 0x08, 0x00), -HV_ENOTSUP },
 	{ "MMX movq mm1,[rax]", M64, B(0x0f, 0x6f, 0x08), -HV_ENOTSUP },
-	{ "movhps [rax],xmm1 (not emulated)", M64, B(0x0f, 0x17, 0x08),
-	  -HV_ENOTSUP },
+	{ "movhlps xmm1,xmm0 (register form of 0F 12)", M64,
+	  B(0x0f, 0x12, 0xc8), -HV_EINVAL },
+	{ "vmovhps [rax],xmm4 with vvvv=0101 (#UD: a store)", M64,
+	  B(0xc5, 0xd0, 0x17, 0x20), -HV_EINVAL },
+	{ "vmovlps xmm1,xmm2,[rax] with VEX.L=1 (#UD)", M64,
+	  B(0xc5, 0xec, 0x12, 0x08), -HV_EINVAL },
+	{ "movddup xmm1,[rax] (F2 0F 12: not a copy)", M64,
+	  B(0xf2, 0x0f, 0x12, 0x08), -HV_ENOTSUP },
 	{ "lds ecx,[eax] in 32-bit mode (C5, mod != 11)", M32,
 	  B(0xc5, 0x08), -HV_ENOTSUP },
 	{ "truncated VEX", M64, B(0xc4, 0xe2), -HV_ENODATA },
@@ -1015,6 +1051,69 @@ static void test_vec_complete_load(void **state)
 	}
 }
 
+/* MOVLPS/HPS-class loads: 8 bytes into one half, the other half from
+ * the destination itself (legacy; YMM's top untouched) or from vvvv
+ * (VEX; YMM's top zeroed); stores take the half they name. */
+static void test_vec_merge(void **state)
+{
+	static const struct {
+		const char *what;
+		uint8_t bytes[5];
+		size_t n;
+		unsigned reg, src, off, zero_top;
+	} c[] = {
+		{ "movlps xmm1,[rax]", { 0x0f, 0x12, 0x08 }, 3, 1, 1, 0, 0 },
+		{ "movhps xmm9,[rcx]", { 0x44, 0x0f, 0x16, 0x09 }, 4, 9, 9, 8,
+		  0 },
+		{ "movhpd xmm3,[rdx]", { 0x66, 0x0f, 0x16, 0x1a }, 4, 3, 3, 8,
+		  0 },
+		{ "vmovlps xmm1,xmm2,[rax]", { 0xc5, 0xe8, 0x12, 0x08 }, 4, 1, 2,
+		  0, 1 },
+		{ "vmovhps xmm4,xmm5,[rax]", { 0xc5, 0xd0, 0x16, 0x20 }, 4, 4, 5,
+		  8, 1 },
+	};
+	static const uint8_t movhps_st[] = { 0x44, 0x0f, 0x17, 0x09 };
+	uint8_t mem[INSN_VEC_BYTES], out[INSN_VEC_BYTES];
+
+	(void)state;
+	for (unsigned i = 0; i < INSN_VEC_BYTES; i++)
+		mem[i] = (uint8_t)(0xa0 + i);
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct vec_regs vr, before;
+		struct mmio_insn in;
+
+		fill_regs(&vr);
+		before = vr;
+		decode_ok(c[k].bytes, c[k].n, M64, &in);
+		mmio_insn_vec_complete_load(&in, &vr, mem);
+		for (unsigned b = 0; b < INSN_VEC_BYTES; b++) {
+			uint8_t want = before.b[c[k].reg][b];
+
+			if (b < 16)
+				want = b >= c[k].off && b < c[k].off + 8 ?
+				       mem[b - c[k].off] : before.b[c[k].src][b];
+			else if (c[k].zero_top)
+				want = 0;
+			if (vr.b[c[k].reg][b] != want)
+				fail_msg("%s: byte %u = %x, want %x", c[k].what,
+					 b, vr.b[c[k].reg][b], want);
+		}
+		for (unsigned r = 0; r < INSN_VEC_REGS; r++)
+			if (r != c[k].reg)
+				assert_memory_equal(vr.b[r], before.b[r], 32);
+	}
+	{
+		struct vec_regs vr;
+		struct mmio_insn in;
+
+		fill_regs(&vr);
+		decode_ok(movhps_st, sizeof(movhps_st), M64, &in);
+		mmio_insn_vec_store_bytes(&in, &vr, out);
+		assert_memory_equal(out, vr.b[9] + 8, 8);
+		assert_int_equal(out[8], 0);
+	}
+}
+
 #define CR0_TS_BIT (1ull << 3)
 #define CR0_EM_BIT (1ull << 2)
 #define CR4_OSFXSR_BIT (1ull << 9)
@@ -1085,6 +1184,7 @@ int main(void)
 		cmocka_unit_test(test_vec_store_bytes),
 		cmocka_unit_test(test_vec_complete_load),
 		cmocka_unit_test(test_vec_faults),
+		cmocka_unit_test(test_vec_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -64,5 +64,9 @@
 #define G9HV_TESTDEV_ID		0x08	/* read-only: G9HV_TESTDEV_MAGIC */
 #define G9HV_TESTDEV_COUNT	0x10	/* read-only: accesses so far */
 #define G9HV_TESTDEV_MAGIC	0x4739485654455354ull	/* "TSETVH9G" */
+/* Plain memory behind traps, for exercising the MMIO emulator (string
+ * moves, SSE moves, page-crossing accesses): any width, any alignment. */
+#define G9HV_TESTDEV_MEM	0x800
+#define G9HV_TESTDEV_MEM_SIZE	0x800
 
 #endif
