@@ -54,8 +54,9 @@ BOCHS_TZ='UTC0UTD0,M3.5.0,M10.5.0'
 
 # bochs_rc IMG OUTDIR PORT: writes OUTDIR/bochsrc (OVMF, BOCHS_CPUS logical
 # CPUs (default 1) of corei7_skylake_x with VT-x/EPT, the disk image, COM1
-# as a TCP server on PORT for tools/bochs-com1, port 0xE9 on Bochs's stdout) and OUTDIR/debugger.rc
-# (Debian's Bochs has its debugger built in: "c" starts the simulation).
+# as a TCP server on PORT for tools/bochs-com1, port 0xE9 on Bochs's
+# stdout) and OUTDIR/debugger.rc (Debian's Bochs has its debugger built
+# in: "c" starts the simulation).
 bochs_rc() {
 	local img=$1 out=$2 port=$3
 	cat > "$out/bochsrc" <<RC
