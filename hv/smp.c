@@ -199,6 +199,22 @@ static void start_bsp(void)
 		tsc_calibrate();
 }
 
+/* selftest=smp-ghost: an AP with an id above every listed one (within the
+ * xAPIC range), which no CPU answers to. */
+static void add_ghost(struct smp_plan *plan, const struct cpu_list *l)
+{
+	uint32_t id = plan->bsp_apic_id;
+
+	for (uint32_t i = 0; i < l->n; i++)
+		if (l->ids[i] > id)
+			id = l->ids[i];
+	if (id + 1 > SMP_XAPIC_MAX_ID || plan->nr_aps + 1 >= SMP_MAX_CPUS)
+		return;
+	kprintf("smp: selftest: also starting LAPIC ID %u, which no CPU "
+		"has\n", id + 1);
+	plan->ap_apic_id[plan->nr_aps++] = id + 1;
+}
+
 void smp_boot(const struct boot_info *bi)
 {
 	struct cpu_list l = firmware_cpus(bi);
@@ -209,6 +225,8 @@ void smp_boot(const struct boot_info *bi)
 	start_bsp();
 	smp_plan_build(l.ids, l.n, up[0]->apic_id, lapic_is_x2apic(), &plan);
 	print_skips(&plan, &l);
+	if (bi->cfg->selftest == HVCFG_SELFTEST_SMP_GHOST)
+		add_ghost(&plan, &l);
 	if (plan.nr_aps)
 		tramp = install_trampoline(bi, &tramp_pa);
 	for (uint32_t i = 0; tramp && i < plan.nr_aps; i++)
