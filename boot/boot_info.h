@@ -28,6 +28,11 @@ struct mem_range {
 
 #define BOOT_MAX_MEM_RANGES 512
 #define BOOT_MAX_FILES 32
+#define BOOT_MAX_CPUS 64
+/* Pages reserved below 1 MiB for the APs' real-mode start (hv/smp.c): the
+ * code page and a copy of the top-level page table that 32-bit code can
+ * reach (docs/smp.md). */
+#define BOOT_AP_TRAMPOLINE_PAGES 2
 
 struct boot_file {
 	char path[128];
@@ -57,6 +62,15 @@ struct boot_info {
 	uint64_t acpi_rsdp; /* physical address, 0 if the firmware had none */
 	bool has_fb;
 	struct boot_fb fb;
+
+	/* The logical CPUs UEFI's MP services knew (APIC ids), for machines
+	 * whose firmware publishes no MADT (OVMF in Bochs); the MADT wins
+	 * where there is one. nr_fw_cpus 0: the protocol was not there. */
+	uint32_t nr_fw_cpus, fw_cpus_dropped;
+	uint32_t fw_cpu_apic_id[BOOT_MAX_CPUS];
+	/* BOOT_AP_TRAMPOLINE_PAGES reserved below 640 KiB as loader data, or
+	 * 0 when the firmware had none there. */
+	uint64_t ap_trampoline;
 
 	const struct hv_config *cfg;
 	bool cfg_found;     /* hv.cfg existed on the ESP */

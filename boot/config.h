@@ -74,11 +74,16 @@ enum hvcfg_test_exit {
 	HVCFG_EXIT_SHELL,	/* when the shell's `halt` command runs */
 };
 
-/* selftest=: deliberately fault after boot to exercise the handler. */
+/* selftest=: deliberately fault after boot to exercise the handler, or
+ * start a CPU that is not there. */
 enum hvcfg_selftest {
 	HVCFG_SELFTEST_NONE,
 	HVCFG_SELFTEST_PF,	/* page fault */
 	HVCFG_SELFTEST_UD,	/* invalid opcode */
+	/* at SMP bring-up, one more AP than the firmware listed, with an
+	 * APIC id no CPU has: the bounded wait and the report of an AP
+	 * that never checks in (hv/smp.c) */
+	HVCFG_SELFTEST_SMP_GHOST,
 };
 
 /* gpu=: which physical GPU serves the vGPUs. */

@@ -239,6 +239,7 @@ static const struct keyword selftest_words[] = {
 	{ "none", HVCFG_SELFTEST_NONE },
 	{ "pf", HVCFG_SELFTEST_PF },
 	{ "ud", HVCFG_SELFTEST_UD },
+	{ "smp-ghost", HVCFG_SELFTEST_SMP_GHOST },
 	{ NULL, 0 },
 };
 
@@ -247,7 +248,7 @@ static bool set_selftest(struct parser *p, const struct key *k, struct span v)
 	unsigned x;
 
 	if (!lookup_keyword(selftest_words, v, &x))
-		return bad_value(p, k, v, "is not one of none, pf, ud");
+		return bad_value(p, k, v, "is not one of none, pf, ud, smp-ghost");
 	p->cfg->selftest = (enum hvcfg_selftest)x;
 	return true;
 }

@@ -156,6 +156,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	load_config(bi);
 	load_vm_files(bi);
 	efi_collect_sysinfo(bi);
+	efi_collect_cpus(bi);
 
 	stack = efi_alloc_pages(HV_STACK_BYTES);
 	if (!stack) {

@@ -19,6 +19,8 @@ void *efi_alloc_pages(UINTN bytes);
 EFI_STATUS efi_read_file(const char *path, void **data, UINT64 *size);
 
 void efi_collect_sysinfo(struct boot_info *bi);
+/* The CPUs of UEFI's MP services and the APs' start pages (efi_cpus.c). */
+void efi_collect_cpus(struct boot_info *bi);
 
 /* Prints the device path of the volume we were loaded from (efi_bootdev.c). */
 void efi_print_boot_device(void);

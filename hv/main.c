@@ -1,6 +1,7 @@
 /* hv_main: the hypervisor's life after ExitBootServices (docs/architecture.md,
  * "1. Boot"): own CPU tables and memory, console, platform discovery
- * (ACPI, PCI, GPU, VT-x), then the VMs of hv.cfg and the console shell. */
+ * (ACPI, PCI, GPU, VT-x), the other CPUs (docs/smp.md), then the VMs of
+ * hv.cfg and the console shell. */
 #include "gpu/hw/gen9_regs.h"
 #include "hv/console/console.h"
 #include "hv/console/console_fb.h"
@@ -14,6 +15,7 @@
 #include "hv/gpu/gpu_host.h"
 #include "hv/gpu/gpu_smoke.h"
 #include "hv/orchestrate.h"
+#include "hv/smp.h"
 #include "hv/vtd/vtd.h"
 #include "hv/vtd/vtd_selftest.h"
 #include "hv/cpu/x86.h"
@@ -177,6 +179,7 @@ void hv_main(const struct boot_info *bi)
 				   ? &pci_info()->devs[hv_platform.gpu_index]
 				   : NULL);
 	discover_vtx();
+	smp_boot(bi);
 	list_unstartable_vms(cfg);
 	if (vtx_usable(&hv_platform.vtx))
 		vms_create_from_config(cfg);

@@ -52,17 +52,18 @@ free_port() {
 # offset, 0, whatever tm_isdst holds; localtime() still gives UTC.
 BOCHS_TZ='UTC0UTD0,M3.5.0,M10.5.0'
 
-# bochs_rc IMG OUTDIR PORT: writes OUTDIR/bochsrc (OVMF, corei7_skylake_x
-# with VT-x/EPT, the disk image, COM1 as a TCP server on PORT for
-# tools/bochs-com1, port 0xE9 on Bochs's stdout) and OUTDIR/debugger.rc
-# (Debian's Bochs has its debugger built in: "c" starts the simulation).
+# bochs_rc IMG OUTDIR PORT: writes OUTDIR/bochsrc (OVMF, BOCHS_CPUS logical
+# CPUs (default 1) of corei7_skylake_x with VT-x/EPT, the disk image, COM1
+# as a TCP server on PORT for tools/bochs-com1, port 0xE9 on Bochs's
+# stdout) and OUTDIR/debugger.rc (Debian's Bochs has its debugger built
+# in: "c" starts the simulation).
 bochs_rc() {
 	local img=$1 out=$2 port=$3
 	cat > "$out/bochsrc" <<RC
 megs: ${BOCHS_MEGS:-512}
 romimage: file=${OVMF:-/usr/share/ovmf/OVMF.fd}, address=0xffe00000
 vgaromimage: file=/usr/share/vgabios/vgabios.bin
-cpu: model=corei7_skylake_x, count=1, ips=200000000
+cpu: model=corei7_skylake_x, count=${BOCHS_CPUS:-1}, ips=200000000
 pci: enabled=1, chipset=i440fx
 ata0: enabled=1, ioaddr1=0x1f0, ioaddr2=0x3f0, irq=14
 ata0-master: type=disk, path="$img", mode=flat

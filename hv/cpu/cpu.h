@@ -23,14 +23,24 @@ struct exception_frame {
 	uint64_t rip, cs, rflags, rsp, ss; /* pushed by the CPU */
 };
 
+struct percpu;
+
+/* The BSP's tables, in its static per-CPU area, loaded; GS base points at
+ * the area. First thing hv_main does. */
 void cpu_init(void);
+/* Fills p's GDT, TSS and IDT (p->idt and p->ist_top set by percpu_carve);
+ * may run on another CPU than p's (the BSP builds an AP's). */
+void cpu_tables_build(struct percpu *p);
+/* Loads p's GDT (reloading CS, SS, DS, ES and TR), its IDT, and GS base =
+ * p. Runs on the CPU p belongs to. */
+void cpu_tables_load(struct percpu *p);
 void exception_handler(struct exception_frame *f);
 /* hook(f) sees every #PF first; true = handled (f may have been changed:
  * registers, rip), resume; false = the fatal path. */
 void exception_set_pf_hook(bool (*hook)(struct exception_frame *f));
 const char *exception_name(uint64_t vector);
 
-/* Base of the hypervisor's GDT/IDT/TSS (the VMCS host-state area needs them). */
+/* Base of this CPU's GDT/IDT/TSS (the VMCS host-state area needs them). */
 uint64_t cpu_gdt_base(void);
 uint64_t cpu_idt_base(void);
 uint64_t cpu_tss_base(void);

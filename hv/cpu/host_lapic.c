@@ -20,6 +20,8 @@
 #define SVR_ENABLE		(1u << 8)
 #define ICR_BUSY		(1u << 12)	/* xAPIC delivery status */
 #define ICR_LEVEL_ASSERT	(1u << 14)	/* fixed + edge + physical */
+#define ICR_DM_INIT		(5u << 8)	/* delivery mode INIT */
+#define ICR_DM_STARTUP		(6u << 8)	/* delivery mode start-up (SIPI) */
 #define ICR_WAIT_LOOPS		100000
 
 bool lapic_is_x2apic(void)
@@ -68,11 +70,14 @@ void lapic_eoi(void)
 	reg_write(REG_EOI, 0);
 }
 
-int lapic_send_fixed(uint32_t dest, uint8_t vector)
+/* One IPI through the ICR (SDM Vol. 3A 10.6.1), physical destination. In
+ * x2APIC mode a single 64-bit write with no delivery status to wait for;
+ * in xAPIC mode the destination goes in ICR_HI first, the write to ICR_LO
+ * sends, and a previous IPI still pending makes us wait (bounded). */
+static int icr_send(uint32_t dest, uint32_t low)
 {
 	if (lapic_is_x2apic()) {
-		/* One 64-bit write; no delivery status to wait for. */
-		wrmsr(0x830, (uint64_t)dest << 32 | ICR_LEVEL_ASSERT | vector);
+		wrmsr(0x830, (uint64_t)dest << 32 | low);
 		return 0;
 	}
 	for (unsigned i = 0; *xreg(REG_ICR_LO) & ICR_BUSY; i++) {
@@ -81,6 +86,21 @@ int lapic_send_fixed(uint32_t dest, uint8_t vector)
 		cpu_relax();
 	}
 	*xreg(REG_ICR_HI) = dest << 24;
-	*xreg(REG_ICR_LO) = ICR_LEVEL_ASSERT | vector; /* sends */
+	*xreg(REG_ICR_LO) = low; /* sends */
 	return 0;
+}
+
+int lapic_send_fixed(uint32_t dest, uint8_t vector)
+{
+	return icr_send(dest, ICR_LEVEL_ASSERT | vector);
+}
+
+int lapic_send_init(uint32_t dest)
+{
+	return icr_send(dest, ICR_DM_INIT | ICR_LEVEL_ASSERT);
+}
+
+int lapic_send_sipi(uint32_t dest, uint8_t vector)
+{
+	return icr_send(dest, ICR_DM_STARTUP | ICR_LEVEL_ASSERT | vector);
 }

@@ -1,4 +1,5 @@
-/* The hypervisor's own local APIC (the BSP's; we run on one CPU): its
+/* The hypervisor's own local APIC (each CPU's own; the BSP's until the APs
+ * are up, hv/smp.c): its
  * mode (xAPIC MMIO or x2APIC MSRs, whichever the firmware left), its id,
  * end of interrupt, and a fixed interrupt sent to an APIC id the way a
  * device's MSI write arrives (SDM 3A 10.6, 10.11, 10.12). */
@@ -24,5 +25,10 @@ void lapic_eoi(void);
  * MSI write to 0xFEE<dest>000 with data = vector. 0, or -1 when the ICR
  * stays busy (a previous IPI never left). */
 int lapic_send_fixed(uint32_t dest, uint8_t vector);
+/* The MP start-up IPIs (SDM Vol. 3A 8.4.4.1) to the CPU with APIC id dest:
+ * INIT (edge, assert: the CPU resets into wait-for-SIPI) and start-up with
+ * vector (the CPU starts in real mode at vector:0000). 0, or -1 as above. */
+int lapic_send_init(uint32_t dest);
+int lapic_send_sipi(uint32_t dest, uint8_t vector);
 
 #endif

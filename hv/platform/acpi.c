@@ -80,6 +80,19 @@ static const struct acpi_sdt_header *map_sdt(uint64_t pa, uint64_t limit,
 	return h;
 }
 
+/* An enabled CPU of the MADT. Only "enabled" ones are listed: an entry
+ * that is merely online-capable is a socket the firmware may fill later
+ * (hot-plug), not a CPU to start now. */
+static void add_cpu(struct acpi_info *ai, uint32_t apic_id)
+{
+	ai->nr_cpus++;
+	if (ai->nr_cpu_ids == ACPI_MAX_CPUS) {
+		ai->cpus_dropped++;
+		return;
+	}
+	ai->cpu_apic_id[ai->nr_cpu_ids++] = apic_id;
+}
+
 static void parse_madt(const struct acpi_sdt_header *h, struct acpi_info *ai)
 {
 	const uint8_t *p = (const uint8_t *)h;
@@ -96,10 +109,10 @@ static void parse_madt(const struct acpi_sdt_header *h, struct acpi_info *ai)
 			break;
 		if (type == MADT_LAPIC && len >= 8 &&
 		    (rd32(p + off + 4) & MADT_LAPIC_ENABLED))
-			ai->nr_cpus++;
+			add_cpu(ai, p[off + 3]);
 		else if (type == MADT_X2APIC && len >= 16 &&
 			 (rd32(p + off + 8) & MADT_LAPIC_ENABLED))
-			ai->nr_cpus++;
+			add_cpu(ai, rd32(p + off + 4));
 		else if (type == MADT_IOAPIC)
 			ai->nr_ioapics++;
 		off += len;

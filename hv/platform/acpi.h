@@ -8,6 +8,9 @@
 #include <stdint.h>
 
 #define ACPI_MAX_MCFG 4
+/* Local APIC ids kept from the MADT; a machine with more enabled CPUs has
+ * them counted in nr_cpus and the rest in cpus_dropped. */
+#define ACPI_MAX_CPUS 64
 
 struct acpi_mcfg {
 	uint64_t base;
@@ -59,6 +62,10 @@ struct acpi_info {
 	bool has_madt;
 	uint32_t lapic_base;
 	uint32_t nr_cpus;       /* enabled local APIC / x2APIC entries */
+	/* Their APIC ids, in table order (the SMP bring-up's list,
+	 * hv/smp.c); entries past ACPI_MAX_CPUS are only counted. */
+	uint32_t cpu_apic_id[ACPI_MAX_CPUS];
+	uint32_t nr_cpu_ids, cpus_dropped;
 	uint32_t nr_ioapics;
 	uint32_t nr_mcfg;
 	struct acpi_mcfg mcfg[ACPI_MAX_MCFG];

@@ -7,6 +7,7 @@
 #include "hv/vmx/vmx_defs.h"
 #include "hv/vmx/vmx_insn.h"
 #include "hv/cpu/x86.h"
+#include "mini/string.h"
 
 struct vmx_cpu vmx_cpu;
 
@@ -23,25 +24,44 @@ static inline void write_cr0(uint64_t v)
 
 /* Firmware may leave IA32_FEATURE_CONTROL unlocked (OVMF does). VMXON
  * needs it locked with "VMX outside SMX" on; once locked it stays so
- * until reset, which is what the firmware would have done. */
-static int enable_feature_control(void)
+ * until reset, which is what the firmware would have done. The MSR is
+ * per logical CPU: each AP goes through this too (vmx_ap_enable). 0;
+ * -HV_ENOTSUP when locked with VMX off; 1 when we locked it. */
+static int feature_control_lock(void)
 {
 	uint64_t fc = rdmsr(MSR_IA32_FEATURE_CONTROL);
 
-	if (fc & FEATURE_CONTROL_LOCKED) {
-		if (!(fc & FEATURE_CONTROL_VMXON_OUTSIDE_SMX)) {
-			pr_err("vmx", "IA32_FEATURE_CONTROL is locked with VMX "
-			       "off: enable VT-x in the firmware setup");
-			return -HV_ENOTSUP;
-		}
-		return 0;
-	}
+	if (fc & FEATURE_CONTROL_LOCKED)
+		return (fc & FEATURE_CONTROL_VMXON_OUTSIDE_SMX) ? 0
+								: -HV_ENOTSUP;
 	wrmsr(MSR_IA32_FEATURE_CONTROL,
 	      fc | FEATURE_CONTROL_VMXON_OUTSIDE_SMX | FEATURE_CONTROL_LOCKED);
-	pr_info("vmx", "IA32_FEATURE_CONTROL was unlocked: VMX enabled and "
-		"locked (%llx)",
-		(unsigned long long)rdmsr(MSR_IA32_FEATURE_CONTROL));
+	return 1;
+}
+
+static int enable_feature_control(void)
+{
+	int r = feature_control_lock();
+
+	if (r < 0) {
+		pr_err("vmx", "IA32_FEATURE_CONTROL is locked with VMX "
+		       "off: enable VT-x in the firmware setup");
+		return r;
+	}
+	if (r)
+		pr_info("vmx", "IA32_FEATURE_CONTROL was unlocked: VMX enabled "
+			"and locked (%llx)",
+			(unsigned long long)rdmsr(MSR_IA32_FEATURE_CONTROL));
 	return 0;
+}
+
+/* CR0/CR4 must satisfy the fixed bits in VMX operation (SDM 24.8): in
+ * practice CR0.NE and CR4.VMXE. */
+static void fix_crs(const struct vmx_caps *c)
+{
+	write_cr0(vmx_fix_cr(read_cr0(), c->cr0_fixed0, c->cr0_fixed1));
+	write_cr4(vmx_fix_cr(read_cr4() | CR4_VMXE, c->cr4_fixed0,
+			     c->cr4_fixed1));
 }
 
 /* One control field: what we need, what we would like; the CPU's
@@ -145,12 +165,7 @@ int vmx_enable(void)
 	v->preempt_shift = (unsigned)(v->caps.misc_msr &
 				      VMX_MISC_PREEMPT_TIMER_RATE_MASK);
 
-	/* CR0/CR4 must satisfy the fixed bits in VMX operation (SDM 24.8):
-	 * in practice CR0.NE and CR4.VMXE. */
-	write_cr0(vmx_fix_cr(read_cr0(), v->caps.cr0_fixed0,
-			     v->caps.cr0_fixed1));
-	write_cr4(vmx_fix_cr(read_cr4() | CR4_VMXE, v->caps.cr4_fixed0,
-			     v->caps.cr4_fixed1));
+	fix_crs(&v->caps);
 
 	region = page_alloc();
 	if (!region)
@@ -170,6 +185,43 @@ int vmx_enable(void)
 		v->proc_ctls, v->proc2_ctls, v->exit_ctls, v->entry_ctls,
 		v->preempt_shift);
 	return 0;
+}
+
+int vmx_ap_enable(void *region)
+{
+	struct vmx_caps caps;
+
+	if (!vmx_cpu.on)
+		return VMX_AP_BSP_OFF;
+	if (feature_control_lock() < 0)
+		return VMX_AP_FW_DISABLED;
+	memset(&caps, 0, sizeof(caps));
+	vmx_caps_read(&caps, rdmsr_cb, NULL);
+	if (!vmx_caps_same(&caps, &vmx_cpu.caps))
+		return VMX_AP_CAPS_DIFFER;
+	fix_crs(&caps);
+	*(uint32_t *)region = caps.basic.revision;
+	return vmxon(hv_pa(region)) ? VMX_AP_VMXON_FAILED : VMX_AP_ON;
+}
+
+const char *vmx_ap_status_name(int status)
+{
+	switch (status) {
+	case VMX_AP_ON:
+		return "VMX root";
+	case VMX_AP_NO_VMX:
+		return "no VMX (CPUID.1:ECX.VMX=0)";
+	case VMX_AP_FW_DISABLED:
+		return "VMX disabled by the firmware (IA32_FEATURE_CONTROL "
+		       "locked)";
+	case VMX_AP_CAPS_DIFFER:
+		return "VMX capabilities differ from the BSP's";
+	case VMX_AP_VMXON_FAILED:
+		return "VMXON failed";
+	case VMX_AP_BSP_OFF:
+		return "the BSP is not in VMX operation";
+	}
+	return "?";
 }
 
 void *vmcs_alloc(void)

@@ -26,6 +26,23 @@ extern struct vmx_cpu vmx_cpu;
  * the reason printed. Safe to call once. */
 int vmx_enable(void);
 
+/* VMX root operation on an AP (docs/smp.md), run on the AP itself once the
+ * BSP is in VMX operation: its own IA32_FEATURE_CONTROL, its capability
+ * MSRs the same as the BSP's (the controls computed there must hold
+ * here), CR0/CR4 fixed bits, VMXON on region (one zeroed page the BSP
+ * allocated: an AP never calls the page allocator). Prints nothing (the
+ * console is the BSP's); returns an enum vmx_ap_status. */
+enum vmx_ap_status {
+	VMX_AP_ON,
+	VMX_AP_NO_VMX,		/* decided by the caller from CPUID */
+	VMX_AP_FW_DISABLED,
+	VMX_AP_CAPS_DIFFER,
+	VMX_AP_VMXON_FAILED,
+	VMX_AP_BSP_OFF,
+};
+int vmx_ap_enable(void *region);
+const char *vmx_ap_status_name(int status);
+
 /* A fresh VMCS region (revision id written, VMCLEARed). NULL on ENOMEM. */
 void *vmcs_alloc(void);
 

@@ -114,6 +114,19 @@ uint64_t vmx_guest_cr4_fixed_bits(const struct vmx_caps *caps)
 
 /* --- decoding -------------------------------------------------------------- */
 
+bool vmx_caps_same(const struct vmx_caps *a, const struct vmx_caps *b)
+{
+	for (unsigned i = 0; i < VMX_CTLS_COUNT; i++)
+		if (a->ctls[i] != b->ctls[i])
+			return false;
+	return a->basic_msr == b->basic_msr && a->misc_msr == b->misc_msr &&
+	       a->cr0_fixed0 == b->cr0_fixed0 &&
+	       a->cr0_fixed1 == b->cr0_fixed1 &&
+	       a->cr4_fixed0 == b->cr4_fixed0 &&
+	       a->cr4_fixed1 == b->cr4_fixed1 &&
+	       a->ept_vpid_msr == b->ept_vpid_msr;
+}
+
 void vmx_decode_basic(uint64_t msr, struct vmx_basic *out)
 {
 	out->revision = (uint32_t)(msr & VMX_BASIC_REVISION_MASK);

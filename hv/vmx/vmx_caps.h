@@ -116,6 +116,11 @@ uint64_t vmx_guest_cr0_fixed_bits(const struct vmx_caps *caps,
 				  bool unrestricted_guest);
 uint64_t vmx_guest_cr4_fixed_bits(const struct vmx_caps *caps);
 
+/* Whether two CPUs report the same VMX capability MSRs: then a VMCS whose
+ * controls were computed on one (hv/vmx/vmx.c, on the BSP) is valid on the
+ * other, and one VMCS revision serves both (docs/smp.md). */
+bool vmx_caps_same(const struct vmx_caps *a, const struct vmx_caps *b);
+
 void vmx_decode_basic(uint64_t msr, struct vmx_basic *out);
 void vmx_decode_ept_vpid(uint64_t msr, struct vmx_ept_vpid *out);
 

@@ -141,6 +141,17 @@ static void madt_lapic(struct madt_b *m, uint8_t id, uint32_t flags)
 	madt_entry(m, 0, 8, b);
 }
 
+/* A LAPIC entry whose ACPI processor UID is not its APIC id, as on
+ * machines that number processors apart from their APICs. */
+static void madt_lapic_uid(struct madt_b *m, uint8_t uid, uint8_t id,
+			   uint32_t flags)
+{
+	uint8_t b[6] = { uid, id };
+
+	memcpy(b + 2, &flags, 4);
+	madt_entry(m, 0, 8, b);
+}
+
 static void madt_x2apic(struct madt_b *m, uint32_t id, uint32_t flags)
 {
 	uint8_t b[14] = { 0 };
@@ -268,10 +279,57 @@ static void test_v2_xsdt_full(void **state)
 	assert_true(ai.has_madt);
 	assert_int_equal(ai.lapic_base, 0xfee00000);
 	assert_int_equal(ai.nr_cpus, 4 + 1);
+	assert_int_equal(ai.nr_cpu_ids, 4 + 1);
+	assert_int_equal(ai.cpu_apic_id[3], 0x100);
 	assert_int_equal(ai.nr_ioapics, 2);
 	assert_int_equal(ai.nr_mcfg, 1);
 	check_mcfg(0, 0xe0000000, 0);
 	assert_int_equal(ai.bad_checksums, 0);
+}
+
+/* The enabled CPUs' APIC ids, in table order, from both entry types: the
+ * list the SMP bring-up starts (hv/smp.c). */
+static void test_madt_cpu_ids(void **state)
+{
+	(void)state;
+	struct madt_b m = { .len = 0 };
+
+	madt_lapic_uid(&m, 7, 0, 1);
+	madt_lapic_uid(&m, 8, 2, 1);
+	madt_lapic_uid(&m, 9, 4, 0);	/* disabled: not listed */
+	madt_lapic_uid(&m, 10, 6, 2);	/* online-capable only: not listed */
+	madt_x2apic(&m, 0x1234, 1);
+	madt_lapic_uid(&m, 11, 1, 3);
+	void *tables[] = { new_madt(&m, 0xfee00000) };
+	struct acpi_rsdp *r = new_rsdp(2, NULL, new_root(true, tables, 1));
+
+	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
+	assert_int_equal(ai.nr_cpus, 4);
+	assert_int_equal(ai.nr_cpu_ids, 4);
+	assert_int_equal(ai.cpus_dropped, 0);
+	assert_int_equal(ai.cpu_apic_id[0], 0);
+	assert_int_equal(ai.cpu_apic_id[1], 2);
+	assert_int_equal(ai.cpu_apic_id[2], 0x1234);
+	assert_int_equal(ai.cpu_apic_id[3], 1);
+}
+
+/* More enabled CPUs than the list holds: all counted, the rest dropped
+ * (and said so), none written past the array. */
+static void test_madt_cpu_ids_capped(void **state)
+{
+	(void)state;
+	struct madt_b m = { .len = 0 };
+
+	for (unsigned i = 0; i < ACPI_MAX_CPUS + 6; i++)
+		madt_lapic(&m, (uint8_t)i, 1);
+	void *tables[] = { new_madt(&m, 0xfee00000) };
+	struct acpi_rsdp *r = new_rsdp(2, NULL, new_root(true, tables, 1));
+
+	assert_int_equal(acpi_parse(pa(r), NOLIMIT, &ai), 0);
+	assert_int_equal(ai.nr_cpus, ACPI_MAX_CPUS + 6);
+	assert_int_equal(ai.nr_cpu_ids, ACPI_MAX_CPUS);
+	assert_int_equal(ai.cpus_dropped, 6);
+	assert_int_equal(ai.cpu_apic_id[ACPI_MAX_CPUS - 1], ACPI_MAX_CPUS - 1);
 }
 
 static void test_v1_rsdt(void **state)
@@ -804,6 +862,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_v2_xsdt_full, setup),
+		cmocka_unit_test_setup(test_madt_cpu_ids, setup),
+		cmocka_unit_test_setup(test_madt_cpu_ids_capped, setup),
 		cmocka_unit_test_setup(test_v1_rsdt, setup),
 		cmocka_unit_test_setup(test_v1_rsdp_at_limit, setup),
 		cmocka_unit_test_setup(test_v2_fallback_to_rsdt, setup),

@@ -540,6 +540,8 @@ static void test_global_values(void **state)
 	assert_int_equal(cfg.slice_ms, 1);
 	assert_int_equal(cfg.test_exit, HVCFG_EXIT_BOOT);
 	assert_int_equal(cfg.selftest, HVCFG_SELFTEST_PF);
+	assert_int_equal(parse("[global]\nselftest=smp-ghost\n"), 0);
+	assert_int_equal(cfg.selftest, HVCFG_SELFTEST_SMP_GHOST);
 
 	assert_int_equal(parse("[global]\nconsole = e9 , COM1,e9\nslice_ms=0x3e8\n"
 			       "test_exit=no\nselftest=none\n"),
@@ -626,7 +628,7 @@ static void test_global_values(void **state)
 	check_only_error("[global]\ntest_exit=yes\n", 2, "global",
 			 "not one of no, boot, vms");
 	check_only_error("[global]\nselftest=gp\n", 2, "global",
-			 "not one of none, pf, ud");
+			 "not one of none, pf, ud, smp-ghost");
 	check_only_error("[global]\ndefault=a.b\n", 2, "global", "not a VM name");
 }
 

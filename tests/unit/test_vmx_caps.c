@@ -101,6 +101,35 @@ static void read_bochs(struct vmx_caps *caps)
 	assert_int_equal(vmx_caps_read(caps, fake_rdmsr, &f), 0);
 }
 
+/* --- vmx_caps_same (an AP against the BSP, docs/smp.md) ------------------ */
+
+static void test_caps_same(void **state)
+{
+	struct vmx_caps bsp, ap;
+	struct fake_msrs f;
+
+	(void)state;
+	read_bochs(&bsp);
+	read_bochs(&ap);
+	assert_true(vmx_caps_same(&bsp, &ap));
+	/* One control bit fewer on the AP: a VMCS built on the BSP could
+	 * ask for it there. */
+	bochs_msrs(&f);
+	fake_set(&f, MSR_IA32_VMX_PROCBASED_CTLS2,
+		 BOCHS_PROCBASED_CTLS2 & ~(1ull << 33));
+	assert_int_equal(vmx_caps_read(&ap, fake_rdmsr, &f), 0);
+	assert_false(vmx_caps_same(&bsp, &ap));
+	/* Another VMCS revision. */
+	bochs_msrs(&f);
+	fake_set(&f, MSR_IA32_VMX_BASIC, BOCHS_VMX_BASIC + 1);
+	assert_int_equal(vmx_caps_read(&ap, fake_rdmsr, &f), 0);
+	assert_false(vmx_caps_same(&bsp, &ap));
+	/* Other CR4 fixed bits. */
+	read_bochs(&ap);
+	ap.cr4_fixed1 &= ~(1ull << 20);
+	assert_false(vmx_caps_same(&bsp, &ap));
+}
+
 /* --- vmx_adjust_ctls --------------------------------------------------- */
 
 static void test_adjust_rules(void **state)
@@ -458,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_cr_fixed_bits),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_summary_minimal),
+		cmocka_unit_test(test_caps_same),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

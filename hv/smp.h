@@ -1,0 +1,20 @@
+/* Every logical CPU the firmware lists, brought up at boot (docs/smp.md):
+ * each AP on its own GDT/TSS/IDT, stacks and per-CPU area, in VMX root
+ * operation where it can be, then parked. No VM runs on an AP yet. */
+#ifndef HV_SMP_H
+#define HV_SMP_H
+
+#include "boot/boot_info.h"
+#include "hv/cpu/percpu.h"
+
+/* Starts the APs one after the other and prints what came up, ending with
+ * the line "smp: N CPUs in the MADT, M up (LAPIC IDs ...), VMX on K".
+ * Puts the BSP into VMX operation first when VT-x is usable. After
+ * discover_vtx in hv_main. */
+void smp_boot(const struct boot_info *bi);
+
+/* The CPUs that checked in, the BSP first (index 0). */
+unsigned smp_nr_up(void);
+struct percpu *smp_cpu(unsigned i);
+
+#endif
