@@ -377,7 +377,8 @@ int vgpu_pipe_write(struct vgpu *v, uint32_t off, uint32_t val)
 
 	if (r && r->write)
 		return r->write(v, p, r->surf, off, val);
-	vreg_set(v, off, val);
+	/* Plane formats, strides, watermarks...: nothing scans out yet. */
+	vgpu_mmio_store_only(v, off, val);
 	return 0;
 }
 

@@ -675,6 +675,10 @@ int vgpu_aux_d_write(struct vgpu *v, uint32_t off, uint32_t val);
  * DP_TP_CTL(D), DP_TP_STATUS(D)). */
 int vgpu_ddi_d_read(struct vgpu *v, uint32_t off, uint32_t *val);
 int vgpu_ddi_d_write(struct vgpu *v, uint32_t off, uint32_t val);
+/* A register a special handler only stores (vgpu_mmio.c): counted and
+ * logged once by name as "stored, not modelled", as the table's
+ * handler-less ranges are. */
+void vgpu_mmio_store_only(struct vgpu *v, uint32_t off, uint32_t val);
 /* Pipes A-C's register blocks (0x70000-0x72fff): PIPEDSL, PIPECONF,
  * the frame and flip counters, plane and cursor surfaces. */
 int vgpu_pipe_read(struct vgpu *v, uint32_t off, uint32_t *val);
