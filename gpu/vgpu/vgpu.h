@@ -134,6 +134,8 @@ struct vgpu_stats {
 	uint64_t mmio_unknown; /* accesses to registers not in the table */
 	uint64_t mmio_store_only; /* writes a range only stores (no model) */
 	uint64_t aux_transactions; /* DP AUX sends, all ports (A-C: time-out) */
+	uint64_t vblanks; /* counted on the vGPU's running pipes */
+	uint64_t flips; /* plane and cursor surfaces latched at a vblank */
 	uint64_t gmbus_naks; /* GMBUS cycles (no monitor: not acked) */
 	uint64_t mmio_bad_access; /* size/alignment the device rejects */
 	uint64_t mmio_ro_dropped; /* writes to read-only registers */

@@ -13,9 +13,22 @@
  *    PCH's SDE_PORTD_HOTPLUG_CPT bit), read by its DP detect before any
  *    DPCD read. Only the ISR is live: no hotplug event is ever raised,
  *    the monitor is plugged in from power-on.
- * DDI_BUF_CTL(D) is left alone: its enable bit would tell i915 that the
- * port already drives a pipe, a state the pipe/transcoder layer (not
- * built yet) has to back.
+ * DDI_BUF_CTL(D) reads as written until the guest enables the port: its
+ * enable bit would tell i915 that the port already drives a pipe.
+ *
+ * The modeset that follows (docs/display.md, "Modeset and vblank"):
+ *  - port D's DDI buffer and DP transport: DDI_BUF_IS_IDLE follows the
+ *    enable bit; DP_TP_STATUS(D) reports the idle patterns sent while
+ *    DP_TP_CTL(D) sends them (i915 waits for that before enabling the
+ *    pipe), and the MST status and ACT handshake of the transport;
+ *  - pipes A-C: PIPECONF's state bit follows its enable bit; a running
+ *    pipe has a vblank clock at the monitor's refresh (gpu/display/
+ *    vdisp_pipe.c) that PIPEDSL, PIPE_FRMCOUNT and PIPE_FLIPCOUNT read;
+ *    PLANE_SURF and CURBASE writes latch at the next vblank
+ *    (PLANE_SURFLIVE / CURSURFLIVE), with the pipe's vblank and the
+ *    planes' flip-done events in DE_PIPE_IIR(pipe).
+ * The PLLs i915 enables on the way are vgpu_mmio_table.c's (LCPLL
+ * request -> lock, DPLL_STATUS locked).
  *
  * Ports A-C have nothing behind them (vgpu_mmio_table.c times them out). */
 #include "gpu/vgpu/vgpu_priv.h"
@@ -29,6 +42,33 @@
 #define AUX_D_FIRST VDISP_AUX_PORT_D_CTL
 #define AUX_D_LAST (VDISP_AUX_PORT_D_CTL + VDISP_AUX_SPAN - 1)
 
+/* Port D's DDI buffer and DP transport (Skylake: 0x64000 + 0x100 * port). */
+#define DDI_BUF_CTL_D 0x64300
+#define DDI_BUF_CTL_ENABLE BIT(31)
+#define DDI_BUF_IS_IDLE BIT(7)
+#define DP_TP_CTL_D 0x64340
+#define DP_TP_CTL_ENABLE BIT(31)
+#define DP_TP_CTL_MODE_MST BIT(27)
+#define DP_TP_CTL_FORCE_ACT BIT(25)
+#define DP_TP_CTL_LINK_TRAIN_MASK (7u << 8)
+#define DP_TP_CTL_LINK_TRAIN_IDLE (2u << 8)
+#define DP_TP_STATUS_D 0x64344
+#define DP_TP_STATUS_IDLE_DONE BIT(25)
+#define DP_TP_STATUS_ACT_SENT BIT(24) /* write 1 to clear */
+#define DP_TP_STATUS_MODE_STATUS_MST BIT(23)
+
+/* Pipes A-C: one 4 KiB block each from 0x70000; their transcoders'
+ * timings one block each from 0x60000. */
+#define PIPE_BLOCK(p) (0x70000u + 0x1000u * (p))
+#define TRANS_VTOTAL(p) (0x6000cu + 0x1000u * (p))
+#define TRANS_VBLANK(p) (0x60010u + 0x1000u * (p))
+#define PIPECONF_ENABLE BIT(31)
+#define PIPECONF_STATE_ENABLE BIT(30)
+#define PIPEDSL_LINE_MASK 0x1fffu
+#define PLANE_SURF_ADDR_MASK 0xfffff000u
+#define GEN8_PIPE_VBLANK BIT(0)
+#define GEN9_PIPE_PLANE1_FLIP_DONE BIT(3) /* planes 2, 3: bits 4, 5 */
+
 /* The vreg file mirrors the channel's registers, so sub-dword writes
  * (merged with vreg by vgpu_mmio.c) and register dumps see what the
  * guest reads. */
@@ -40,9 +80,23 @@ static void aux_d_mirror(struct vgpu *v)
 		vreg_set(v, AUX_D_FIRST + o, vdisp_aux_read(&v->aux_d, o));
 }
 
+static void pipes_reset(struct vgpu *v)
+{
+	struct gvt *gvt = v->gvt;
+	unsigned p;
+
+	gvt->disp_pipes_on -= v->pipes_on <= gvt->disp_pipes_on ?
+			      v->pipes_on : gvt->disp_pipes_on;
+	v->pipes_on = 0;
+	for (p = 0; p < VDISP_PIPES; p++)
+		vdisp_pipe_reset(&v->pipe[p]);
+}
+
 void vgpu_display_init(struct vgpu *v)
 {
 	uint32_t strap = vreg(v, SFUSE_STRAP) & ~SFUSE_STRAP_DDID_DETECTED;
+
+	pipes_reset(v); /* the vreg file already reads every pipe off */
 
 	/* The serial tells one vGPU's monitor from another's EDID. */
 	vdisp_aux_init(&v->aux_d, v->disp_mode ? v->disp_mode :
@@ -98,4 +152,283 @@ int vgpu_aux_d_write(struct vgpu *v, uint32_t off, uint32_t val)
 	if (r == VDISP_AUX_RAISE_IRQ)
 		vgpu_raise_display_irq(v, GEN8_DE_PORT_ISR, GEN9_AUX_CHANNEL_D);
 	return 0;
+}
+
+/* ---- port D's DDI buffer and DP transport ------------------------------ */
+
+/* DDI_BUF_IS_IDLE is the buffer's state, set while it is disabled: i915
+ * waits for it after clearing the enable bit (and before retraining a
+ * running link). Until the first write the register reads as the vreg
+ * file holds it, so the headless probe reads what it always read. */
+static int ddi_buf_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	val &= ~DDI_BUF_IS_IDLE;
+	if (!(val & DDI_BUF_CTL_ENABLE))
+		val |= DDI_BUF_IS_IDLE;
+	vreg_set(v, off, val);
+	return 0;
+}
+
+/* A FORCE_ACT on an enabled MST transport is answered at once: the
+ * allocation change trigger went out. The trigger bit reads as written. */
+static int dp_tp_ctl_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	uint32_t mst = DP_TP_CTL_ENABLE | DP_TP_CTL_MODE_MST;
+
+	vreg_set(v, off, val);
+	if ((val & mst) == mst && (val & DP_TP_CTL_FORCE_ACT))
+		vreg_set(v, DP_TP_STATUS_D,
+			 vreg(v, DP_TP_STATUS_D) | DP_TP_STATUS_ACT_SENT);
+	return 0;
+}
+
+/* The link is a wire in memory: idle patterns are "sent" as soon as the
+ * transport is asked for them, and i915's wait for IDLE_DONE before it
+ * enables the pipe passes at its first read. */
+static uint32_t dp_tp_status(struct vgpu *v)
+{
+	uint32_t ctl = vreg(v, DP_TP_CTL_D);
+	uint32_t st = vreg(v, DP_TP_STATUS_D) & DP_TP_STATUS_ACT_SENT;
+
+	if (!(ctl & DP_TP_CTL_ENABLE))
+		return st;
+	if ((ctl & DP_TP_CTL_LINK_TRAIN_MASK) == DP_TP_CTL_LINK_TRAIN_IDLE)
+		st |= DP_TP_STATUS_IDLE_DONE;
+	if (ctl & DP_TP_CTL_MODE_MST)
+		st |= DP_TP_STATUS_MODE_STATUS_MST;
+	return st;
+}
+
+int vgpu_ddi_d_read(struct vgpu *v, uint32_t off, uint32_t *val)
+{
+	*val = off == DP_TP_STATUS_D ? dp_tp_status(v) : vreg(v, off);
+	return 0;
+}
+
+int vgpu_ddi_d_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	if (off == DDI_BUF_CTL_D)
+		return ddi_buf_write(v, off, val);
+	if (off == DP_TP_CTL_D)
+		return dp_tp_ctl_write(v, off, val);
+	if (off == DP_TP_STATUS_D) { /* status; ACT_SENT clears by 1 */
+		vreg_set(v, off, vreg(v, off) & ~(val & DP_TP_STATUS_ACT_SENT));
+		return 0;
+	}
+	vreg_set(v, off, val);
+	return 0;
+}
+
+/* ---- pipes, planes and the vblank clock --------------------------------- */
+
+static uint64_t disp_now(struct vgpu *v)
+{
+	const struct hv_if *hv = &v->gvt->hv;
+
+	return hv->ops->now_ns(hv->ctx);
+}
+
+/* Every mode of the monitor's table is 60 Hz within 0.7 %, and a pipe
+ * runs at the monitor's whatever the guest programs (the DPLL is not
+ * modelled); a headless vGPU's pipes run at the default mode's. */
+static uint64_t frame_ns(struct vgpu *v)
+{
+	return vdisp_mode_frame_ns(v->disp_mode ? v->disp_mode :
+				   vdisp_mode_default());
+}
+
+static void pipe_power(struct vgpu *v, unsigned p, bool on)
+{
+	struct vdisp_pipe *pp = &v->pipe[p];
+
+	if (on == pp->on)
+		return;
+	if (on) {
+		vdisp_pipe_on(pp, disp_now(v), frame_ns(v));
+		v->pipes_on++;
+		v->gvt->disp_pipes_on++;
+		return;
+	}
+	vdisp_pipe_off(pp);
+	v->pipes_on--;
+	if (v->gvt->disp_pipes_on)
+		v->gvt->disp_pipes_on--;
+}
+
+/* Within a pipe's block: what a register does. NULL: the vreg file. */
+struct pipe_reg {
+	uint16_t off;
+	uint8_t surf; /* surface index for SURF / SURFLIVE registers */
+	int (*read)(struct vgpu *v, unsigned p, uint8_t s, uint32_t *val);
+	int (*write)(struct vgpu *v, unsigned p, uint8_t s, uint32_t off,
+		     uint32_t val);
+};
+
+/* PIPEDSL from the clock; the raw line is one behind the vblank start
+ * the guest programmed (i915 adds a scan line offset of 1 for DP). */
+static int dsl_read(struct vgpu *v, unsigned p, uint8_t s, uint32_t *val)
+{
+	uint32_t vtotal = ((vreg(v, TRANS_VTOTAL(p)) >> 16) & PIPEDSL_LINE_MASK) + 1;
+	uint32_t vbl = vreg(v, TRANS_VBLANK(p)) & PIPEDSL_LINE_MASK;
+
+	(void)s;
+	*val = vdisp_pipe_line(&v->pipe[p], disp_now(v), vtotal, vbl);
+	return 0;
+}
+
+static int frmcount_read(struct vgpu *v, unsigned p, uint8_t s, uint32_t *val)
+{
+	(void)s;
+	*val = v->pipe[p].frames;
+	return 0;
+}
+
+static int flipcount_read(struct vgpu *v, unsigned p, uint8_t s, uint32_t *val)
+{
+	(void)s;
+	*val = v->pipe[p].flips;
+	return 0;
+}
+
+static int surflive_read(struct vgpu *v, unsigned p, uint8_t s, uint32_t *val)
+{
+	*val = v->pipe[p].live[s];
+	return 0;
+}
+
+static int ro_write(struct vgpu *v, unsigned p, uint8_t s, uint32_t off,
+		    uint32_t val)
+{
+	(void)p, (void)s, (void)off, (void)val;
+	v->stats.mmio_ro_dropped++;
+	return 0;
+}
+
+/* The state bit follows the enable bit at once: i915 waits for it to
+ * clear after disabling the pipe, and the pipe's clock starts/stops. */
+static int conf_write(struct vgpu *v, unsigned p, uint8_t s, uint32_t off,
+		      uint32_t val)
+{
+	(void)s;
+	val &= ~PIPECONF_STATE_ENABLE;
+	if (val & PIPECONF_ENABLE)
+		val |= PIPECONF_STATE_ENABLE;
+	vreg_set(v, off, val);
+	pipe_power(v, p, val & PIPECONF_ENABLE);
+	return 0;
+}
+
+/* PLANE_SURF / CURBASE arm the plane's double-buffered registers: the
+ * new surface goes live at the next vblank of a running pipe. */
+static int surf_write(struct vgpu *v, unsigned p, uint8_t s, uint32_t off,
+		      uint32_t val)
+{
+	vreg_set(v, off, val);
+	vdisp_pipe_arm(&v->pipe[p], s, val & PLANE_SURF_ADDR_MASK);
+	return 0;
+}
+
+static const struct pipe_reg pipe_regs[] = {
+	{ 0x000, 0, dsl_read, ro_write },		/* PIPEDSL */
+	{ 0x008, 0, NULL, conf_write },			/* PIPECONF */
+	{ 0x040, 0, frmcount_read, ro_write },		/* PIPE_FRMCOUNT_G4X */
+	{ 0x044, 0, flipcount_read, ro_write },		/* PIPE_FLIPCOUNT_G4X */
+	{ 0x084, VDISP_CURSOR, NULL, surf_write },	/* CURBASE */
+	{ 0x0ac, VDISP_CURSOR, surflive_read, ro_write }, /* CURSURFLIVE */
+	{ 0x19c, 0, NULL, surf_write },			/* PLANE_SURF(1) */
+	{ 0x1ac, 0, surflive_read, ro_write },		/* PLANE_SURFLIVE(1) */
+	{ 0x29c, 1, NULL, surf_write },			/* PLANE_SURF(2) */
+	{ 0x2ac, 1, surflive_read, ro_write },		/* PLANE_SURFLIVE(2) */
+	{ 0x39c, 2, NULL, surf_write },			/* PLANE_SURF(3) */
+	{ 0x3ac, 2, surflive_read, ro_write },		/* PLANE_SURFLIVE(3) */
+};
+
+#define PIPE_REGS (sizeof(pipe_regs) / sizeof(pipe_regs[0]))
+
+static const struct pipe_reg *pipe_reg_of(uint32_t off, unsigned *p)
+{
+	uint32_t in = (off - PIPE_BLOCK(0)) & 0xfffu;
+	size_t i;
+
+	*p = (off - PIPE_BLOCK(0)) >> 12;
+	if (*p >= VDISP_PIPES)
+		return NULL;
+	for (i = 0; i < PIPE_REGS; i++)
+		if (pipe_regs[i].off == in)
+			return &pipe_regs[i];
+	return NULL;
+}
+
+int vgpu_pipe_read(struct vgpu *v, uint32_t off, uint32_t *val)
+{
+	unsigned p;
+	const struct pipe_reg *r = pipe_reg_of(off, &p);
+
+	if (r && r->read)
+		return r->read(v, p, r->surf, val);
+	*val = vreg(v, off);
+	return 0;
+}
+
+int vgpu_pipe_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	unsigned p;
+	const struct pipe_reg *r = pipe_reg_of(off, &p);
+
+	if (r && r->write)
+		return r->write(v, p, r->surf, off, val);
+	/* Plane formats, strides, watermarks...: nothing scans out yet. */
+	vgpu_mmio_store_only(v, off, val);
+	return 0;
+}
+
+/* A vblank: the pipe's VBLANK event, and a flip-done event for each
+ * universal plane whose surface latched (the cursor has none), into
+ * DE_PIPE_IIR(p) unless DE_PIPE_IMR(p) masks them. */
+static void deliver(struct vgpu *v, unsigned p, const struct vdisp_tick *t)
+{
+	uint32_t planes = t->flipped & ((1u << VDISP_PLANES) - 1);
+	uint32_t bits = GEN8_PIPE_VBLANK;
+	unsigned s;
+
+	for (s = 0; s < VDISP_PLANES; s++)
+		if (planes & (1u << s))
+			bits |= GEN9_PIPE_PLANE1_FLIP_DONE << s;
+	v->stats.vblanks += t->vblanks;
+	for (s = 0; s < VDISP_SURFACES; s++)
+		if (t->flipped & (1u << s))
+			v->stats.flips++;
+	vgpu_raise_display_irq(v, GEN8_DE_PIPE_ISR(p), bits);
+}
+
+static uint32_t display_tick(struct vgpu *v, uint64_t now)
+{
+	unsigned p;
+
+	if (!v->pipes_on)
+		return 0;
+	for (p = 0; p < VDISP_PIPES; p++) {
+		struct vdisp_tick t = vdisp_pipe_tick(&v->pipe[p], now);
+
+		if (t.vblanks)
+			deliver(v, p, &t);
+	}
+	return v->pipes_on;
+}
+
+/* From gvt_poll: O(1) per running pipe whatever the gap since the last
+ * call (vdisp_pipe_tick); nothing at all while every pipe is off. */
+void gvt_display_tick(struct gvt *gvt)
+{
+	uint32_t on = 0;
+	uint64_t now;
+	int id;
+
+	if (!gvt->disp_pipes_on)
+		return;
+	now = gvt->hv.ops->now_ns(gvt->hv.ctx);
+	for (id = 1; id <= GVT_MAX_VGPUS; id++)
+		if (gvt->vgpu[id])
+			on += display_tick(gvt->vgpu[id], now);
+	gvt->disp_pipes_on = on;
 }

@@ -117,6 +117,15 @@ int vgpu_reg_write32(struct vgpu *v, uint32_t off, uint32_t val)
 	return mmio_default_write(v, off, val);
 }
 
+void vgpu_mmio_store_only(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	const struct mmio_range *r = mmio_lookup(off);
+
+	if (r)
+		note_store_only(v, r, off, val);
+	vreg_set(v, off, val);
+}
+
 static bool access_ok(uint64_t off, unsigned int size)
 {
 	return (size == 1 || size == 2 || size == 4 || size == 8) &&

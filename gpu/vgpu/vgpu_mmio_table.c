@@ -21,6 +21,12 @@
 #define LCPLL1_CTL 0x46010
 #define LCPLL2_CTL 0x46014
 #define DPLL_STATUS 0x6c060
+/* Port D and pipes A-C: vgpu_display.c. */
+#define DDI_BUF_CTL_D 0x64300
+#define DP_TP_CTL_D 0x64340
+#define DP_TP_STATUS_D 0x64344
+#define PIPE_A_FIRST 0x70000
+#define PIPE_C_LAST 0x72fff
 #define GEN6_PCODE_ERROR_MASK 0xffu
 #define GEN9_PCODE_READ_MEM_LATENCY 0x6
 #define SKL_PCODE_CDCLK_CONTROL 0x7
@@ -376,16 +382,22 @@ static const struct mmio_range table[] = {
 	R(DP_AUX_CH_CTL_SKL(1), DP_AUX_CH_CTL_SKL(1) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl b"),
 	R(0x64114, 0x6420f, EMU, 0, NULL, NULL, "display"),
 	R(DP_AUX_CH_CTL_SKL(2), DP_AUX_CH_CTL_SKL(2) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl c"),
-	R(0x64214, 0x6430f, EMU, 0, NULL, NULL, "display"),
+	R(0x64214, DDI_BUF_CTL_D - 1, EMU, 0, NULL, NULL, "display"),
+	R(DDI_BUF_CTL_D, DDI_BUF_CTL_D + 3, EMU, 0, vgpu_ddi_d_read, vgpu_ddi_d_write, "ddi buf d"),
+	R(DDI_BUF_CTL_D + 4, 0x6430f, EMU, 0, NULL, NULL, "display"),
 	R(VDISP_AUX_PORT_D_CTL, VDISP_AUX_PORT_D_CTL + VDISP_AUX_SPAN - 1, EMU, 0,
 	  vgpu_aux_d_read, vgpu_aux_d_write, "aux d monitor"),
-	R(VDISP_AUX_PORT_D_CTL + VDISP_AUX_SPAN, EDP_PSR_IMR + 3, EMU, 0, NULL, NULL, "display"),
+	R(VDISP_AUX_PORT_D_CTL + VDISP_AUX_SPAN, DP_TP_CTL_D - 1, EMU, 0, NULL, NULL, "display"),
+	R(DP_TP_CTL_D, DP_TP_STATUS_D + 3, EMU, 0, vgpu_ddi_d_read, vgpu_ddi_d_write, "dp tp d"),
+	R(DP_TP_STATUS_D + 4, EDP_PSR_IMR + 3, EMU, 0, NULL, NULL, "display"),
 	/* Write 1 to clear: i915 clears it with all ones at IRQ reset and
 	 * then asserts it reads zero (gen3_assert_iir_is_zero). */
 	R(EDP_PSR_IIR, EDP_PSR_IIR + 3, EMU, MMIO_F_W1C, NULL, NULL, "edp psr iir"),
 	R(EDP_PSR_IIR + 4, 0x6c05f, EMU, 0, NULL, NULL, "display"),
 	R(DPLL_STATUS, DPLL_STATUS + 3, RO, 0, dpll_status_read, NULL, "dpll status"),
-	R(0x6c064, 0x77fff, EMU, 0, NULL, NULL, "display"),
+	R(0x6c064, PIPE_A_FIRST - 1, EMU, 0, NULL, NULL, "display"),
+	R(PIPE_A_FIRST, PIPE_C_LAST, EMU, 0, vgpu_pipe_read, vgpu_pipe_write, "pipes"),
+	R(PIPE_C_LAST + 1, 0x77fff, EMU, 0, NULL, NULL, "display"),
 	R(VGT_PVINFO_PAGE, VGT_PVINFO_PAGE + VGT_PVINFO_SIZE - 1, EMU, 0,
 	  vgpu_pvinfo_read, vgpu_pvinfo_write, "pvinfo"),
 	R(0x79000, 0x7ffff, EMU, 0, NULL, NULL, "display"),

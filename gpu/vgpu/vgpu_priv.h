@@ -7,6 +7,7 @@
 #include "gpu/hw/gen9_regs.h"
 #include "gpu/hw/pgpu.h"
 #include "gpu/display/vdisp_aux.h"
+#include "gpu/display/vdisp_pipe.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/vgpu/vgpu.h"
 
@@ -327,6 +328,10 @@ struct vgpu {
 	 * and port D's AUX channel, which reaches it. */
 	const struct vdisp_mode *disp_mode;
 	struct vdisp_aux aux_d;
+	/* Pipes A-C (vgpu_display.c): vblank clock, counters, latched
+	 * surfaces; pipes_on counts the running ones. */
+	struct vdisp_pipe pipe[VDISP_PIPES];
+	uint32_t pipes_on;
 	uint64_t pv_pdp[4];
 	bool failed;
 	bool banned; /* failed for good: too many GPU time overruns */
@@ -472,6 +477,10 @@ struct gvt {
 	uint32_t *host_mmio_save; /* host values of the switched registers */
 	size_t host_mmio_save_pages;
 	uint64_t poll_calls;
+	/* Running display pipes of all vGPUs (vgpu_display.c): 0 and the
+	 * vblank tick returns at once. Recounted at every tick, so a vGPU
+	 * destroyed with pipes on costs one walk, not a stale count. */
+	uint32_t disp_pipes_on;
 	uint32_t gvt_pages; /* pages of this struct */
 	struct gscale *gs; /* gScale's shared GM, NULL under gVirt */
 	uint32_t gs_pages;
@@ -662,6 +671,21 @@ void vgpu_display_init(struct vgpu *v);
 uint32_t vgpu_display_isr(struct vgpu *v, uint32_t isr);
 int vgpu_aux_d_read(struct vgpu *v, uint32_t off, uint32_t *val);
 int vgpu_aux_d_write(struct vgpu *v, uint32_t off, uint32_t val);
+/* Port D's DDI buffer and DisplayPort transport (DDI_BUF_CTL(D),
+ * DP_TP_CTL(D), DP_TP_STATUS(D)). */
+int vgpu_ddi_d_read(struct vgpu *v, uint32_t off, uint32_t *val);
+int vgpu_ddi_d_write(struct vgpu *v, uint32_t off, uint32_t val);
+/* A register a special handler only stores (vgpu_mmio.c): counted and
+ * logged once by name as "stored, not modelled", as the table's
+ * handler-less ranges are. */
+void vgpu_mmio_store_only(struct vgpu *v, uint32_t off, uint32_t val);
+/* Pipes A-C's register blocks (0x70000-0x72fff): PIPEDSL, PIPECONF,
+ * the frame and flip counters, plane and cursor surfaces. */
+int vgpu_pipe_read(struct vgpu *v, uint32_t off, uint32_t *val);
+int vgpu_pipe_write(struct vgpu *v, uint32_t off, uint32_t val);
+/* Every running pipe's vblanks due by now (from gvt_poll); returns at
+ * once while no vGPU has a pipe on. */
+void gvt_display_tick(struct gvt *gvt);
 /* Re-evaluate the master and inject an MSI when due. */
 void vgpu_irq_update(struct vgpu *v);
 

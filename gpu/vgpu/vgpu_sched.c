@@ -475,6 +475,7 @@ void gvt_poll(struct gvt *gvt)
 	enforce_bans(gvt);
 	schedule(gvt);
 	dispatch(gvt);
+	gvt_display_tick(gvt); /* vblanks due on running pipes */
 }
 
 bool gvt_idle(const struct gvt *gvt)

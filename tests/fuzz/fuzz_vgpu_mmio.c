@@ -15,7 +15,25 @@ static const uint32_t hot[] = {
 	/* Port D's AUX channel (the virtual monitor) and the interrupt
 	 * registers its sends raise into. */
 	0x64310, 0x64314, 0x44444, 0x44448, 0xc4000,
+	/* Port D's DDI buffer and DP transport, pipes A-C (PIPEDSL,
+	 * PIPECONF, frame counter, plane 1's and the cursor's surface and
+	 * live surface) and pipe A's interrupt bank. */
+	0x64300, 0x64340, 0x64344, 0x70000, 0x70008, 0x71008, 0x72008,
+	0x70040, 0x70084, 0x7019c, 0x701ac, 0x7029c, 0x44404, 0x44408,
 };
+
+/* The running-pipe counts agree with the pipes (vgpu_display.c): the
+ * vblank tick skips a vGPU whose count is 0. */
+static void check_pipes(struct fz_env *e)
+{
+	uint32_t on = 0;
+	unsigned p;
+
+	for (p = 0; p < VDISP_PIPES; p++)
+		on += e->a->pipe[p].on;
+	if (on != e->a->pipes_on || on > e->gvt->disp_pipes_on)
+		fz_die("pipes_on", on, e->a->pipes_on);
+}
 
 static void one_op(struct fz_env *e, struct fz_in *in)
 {
@@ -71,6 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (in.n && ops++ < 256)
 		one_op(e, &in);
 	gvt_poll(e->gvt);
+	check_pipes(e);
 	fz_check(e);
 	fz_input_end(e, data, size);
 	return 0;
