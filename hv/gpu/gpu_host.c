@@ -404,10 +404,9 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
 		kprintf("vm '%s': vgpu_batch_kib=%u not applied (error %d): "
 			"%u KiB\n", c->name, c->vgpu_batch_kib, err,
 			vgpu_batch_budget(v));
-	/* Headless unless hv.cfg asks for a monitor: the vGPU has no pipe,
-	 * vblank or flip-done yet, so i915 would wait 10 s at every commit
-	 * on one (docs/display.md). */
-	if (vgpu_set_display(v, c->vgpu_display[0] ? c->vgpu_display : "none"))
+	/* Without the key the vGPU keeps the monitor it was created with
+	 * (1024x768, as GVT-g gives every vGPU one). */
+	if (c->vgpu_display[0] && vgpu_set_display(v, c->vgpu_display))
 		kprintf("vm '%s': vgpu_display=%s not applied\n", c->name,
 			c->vgpu_display);
 	if (c->shadow_pt_kib && vgpu_ppgtt_set_budget(v, c->shadow_pt_kib))
