@@ -28,18 +28,8 @@ uint32_t slots_shared(const struct slot_layout *l);
 /* 0 when every vGPU lies inside [0, m), else -GPU_EINVAL. */
 int slots_check(const struct slot_layout *l);
 
-/* gBalloon Algorithm 1, Expansion: vGPU k grows by q slots, l to the left
- * and r to the right (l + r = q), chosen to add the fewest occupied slots.
- * -GPU_EINVAL when k is not a vGPU or the result cannot fit in m slots
- * (the paper's ERROR: S_K + Q > M). Does not change the layout. */
-int gballoon_expand(const struct slot_layout *lay, uint32_t k, uint32_t q,
-		    uint32_t *l, uint32_t *r);
-/* Algorithm 1, Reduction: vGPU k shrinks by q slots, l from its left end
- * and r from its right, chosen to give up the most shared slots. ERROR
- * when S_K < Q. */
-int gballoon_reduce(const struct slot_layout *lay, uint32_t k, uint32_t q,
-		    uint32_t *l, uint32_t *r);
-/* Applies an expansion (+) or reduction (-) computed above. */
+/* Applies an expansion (+) or reduction (-) computed by gBalloon's
+ * Algorithm 1 (gpu/gballoon/gballoon_adjust.h). */
 void slots_apply(struct slot_layout *lay, uint32_t k, int32_t l, int32_t r);
 
 /* DymGPU size-based allocation (figure 5): sort by required slots, place

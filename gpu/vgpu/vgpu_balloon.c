@@ -16,7 +16,7 @@
  * guest that never looks. */
 #include "gpu/gscale/gscale.h"
 #include "gpu/policy/ncslots.h"
-#include "gpu/policy/slots.h"
+#include "gpu/gballoon/gballoon_adjust.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 

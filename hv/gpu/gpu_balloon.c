@@ -27,7 +27,7 @@
  * cannot exceed 100% per vCPU of the VMs configured (each vCPU waits at
  * most the whole period), R_copy cannot exceed 100% of the one CPU that
  * copies (nr_cpus = 1: the hypervisor runs every VM on the boot CPU). */
-#include "gpu/policy/balloon_policy.h"
+#include "gpu/gballoon/balloon_policy.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/gpu/gpu_balloon.h"

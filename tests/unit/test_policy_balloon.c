@@ -11,7 +11,8 @@
 #include <cmocka.h>
 
 #include "gpu/hw/gpu_hw.h"
-#include "gpu/policy/balloon_policy.h"
+#include "gpu/gballoon/balloon_policy.h"
+#include "gpu/gballoon/gballoon_adjust.h"
 
 #define MS 1000000ull
 #define SE 16384u /* entries per 64 MiB slot */

@@ -10,7 +10,7 @@
 
 #include "gpu/gscale/gscale.h"
 #include "gpu/model/gen9_model.h"
-#include "gpu/policy/balloon_policy.h"
+#include "gpu/gballoon/balloon_policy.h"
 #include "gpu/policy/dymgpu_trigger.h"
 #include "gpu/policy/monitor.h"
 #include "gpu/policy/ncslots.h"
