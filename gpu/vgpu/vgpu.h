@@ -316,28 +316,17 @@ struct vgpu_slot_run {
 /* v's runs, lowest first: how many (max written). 0 under gVirt. */
 uint32_t vgpu_slot_runs(const struct vgpu *v, struct vgpu_slot_run *out,
 			uint32_t max);
-/* Ballooning under gScale (vgpu_balloon.c): v's high GM becomes the runs
+/* Reshaping under gScale (vgpu_reshape.c; what gBalloon's decisions and
+ * placement=dymgpu are carried out with): v's high GM becomes the runs
  * (whole slots, lowest first, none adjacent); entries at GM addresses
  * both layouts share stay, the rest are dropped; PVINFO's ballooning
  * registers follow (its first range). -GPU_EBUSY while v has queued or
  * running work, -GPU_ENOTSUP under gVirt, -GPU_EINVAL for bad runs. No
- * address translation: see vgpu_balloon.c. */
+ * address translation: see vgpu_reshape.c. */
 int vgpu_set_high_runs(struct vgpu *v, const struct vgpu_slot_run *runs,
 		       uint32_t n);
 /* The same with one run of nslots slots from slot. */
 int vgpu_set_high_slots(struct vgpu *v, uint32_t slot, uint32_t nslots);
-/* gBalloon Algorithm 1 on the current layout: grow (delta > 0) or shrink
- * v's high GM by |delta| slots, *l from the left end, *r from the right,
- * chosen to minimize shared slots; then vgpu_set_high_slots. A vGPU of
- * several ranges: -GPU_ENOTSUP (it balloons as a set). */
-int vgpu_balloon(struct vgpu *v, int32_t delta, uint32_t *l, uint32_t *r);
-/* Non-contiguous slots (gpu/policy/ncslots.h, the balloon study's
- * "ours"): grow v by the delta slots with the fewest users anywhere, or
- * shrink it by the |delta| with the most (ties by the monitor's
- * utilization); its high GM may become several ranges. Only for a guest
- * that is told its ranges. *nr_runs: the ranges it would have;
- * -GPU_E2BIG when more than VGPU_MAX_RANGES (nothing changes). */
-int vgpu_balloon_set(struct vgpu *v, int32_t delta, uint32_t *nr_runs);
 /* DymGPU live (vgpu_place.c, gScale only). A vGPU is PINNED (never moved)
  * until its guest negotiates a way to be told of a move (the hypervisor
  * calls vgpu_set_movable once the guest set up the guest channel); a stock

@@ -493,6 +493,11 @@ void vgpu_ladder_map_all(struct vgpu *v);
 void vgpu_ladder_map_one(struct vgpu *v, uint32_t index);
 void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next, struct vgpu *after);
 
+/* ---- changing a running vGPU's high GM (vgpu_reshape.c) ---------------- */
+
+/* v has workloads queued or on the GPU (they name its current GM). */
+bool vgpu_work_pending(const struct vgpu *v);
+
 /* ---- monitor and DymGPU live (vgpu_place.c) ----------------------------- */
 
 int gvt_place_init(struct gvt *gvt);

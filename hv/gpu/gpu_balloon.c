@@ -28,6 +28,7 @@
  * most the whole period), R_copy cannot exceed 100% of the one CPU that
  * copies (nr_cpus = 1: the hypervisor runs every VM on the boot CPU). */
 #include "gpu/gballoon/balloon_policy.h"
+#include "gpu/gballoon/gballoon.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"
 #include "hv/gpu/gpu_balloon.h"

@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/gballoon/gballoon.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/model/gen9_model.h"
+#include "gpu/gballoon/gballoon_adjust.h"
 #include "gpu/policy/slots.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/guest_i915.h"

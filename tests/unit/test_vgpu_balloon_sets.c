@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/gballoon/gballoon.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/policy/ncslots.h"
 #include "gpu/vgpu/vgpu_priv.h"

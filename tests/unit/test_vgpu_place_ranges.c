@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/gballoon/gballoon.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/model/gen9_model.h"
