@@ -1,5 +1,6 @@
 /* Slot-level placement of vGPUs' high graphics memory, the common ground of
- * DymGPU (DymGPU paper) and gBalloon (gBalloon paper).
+ * DymGPU (DymGPU paper; its placements: gpu/dymgpu/dymgpu_place.h) and
+ * gBalloon (gBalloon paper; its Algorithm 1: gpu/gballoon/gballoon_adjust.h).
  *
  * High GM is M slots (64 MiB each in both papers). vGPU i occupies S[i]
  * consecutive slots starting at P[i]; vGPUs may overlap, and every slot
@@ -31,18 +32,5 @@ int slots_check(const struct slot_layout *l);
 /* Applies an expansion (+) or reduction (-) computed by gBalloon's
  * Algorithm 1 (gpu/gballoon/gballoon_adjust.h). */
 void slots_apply(struct slot_layout *lay, uint32_t k, int32_t l, int32_t r);
-
-/* DymGPU size-based allocation (figure 5): sort by required slots, place
- * left to right while nobody shares, the first vGPU that no longer fits at
- * the right end, the rest from that vGPU's start over the shared band.
- * Reads lay->m, n, s; writes lay->p. Returns L, the width of the shared
- * band (0 when everything fits unshared), or -GPU_EINVAL when a vGPU needs
- * more than m slots. */
-int dymgpu_place_by_size(struct slot_layout *lay);
-/* DymGPU utilization-based allocation (figure 6): busiest first, placed
- * left to right while unshared; the rest on the rightmost slots. util[i]
- * is vGPU i's GPU utilization (any unit, larger = busier). Returns the
- * number of vGPUs placed unshared, or -GPU_EINVAL. */
-int dymgpu_place_by_util(struct slot_layout *lay, const uint32_t *util);
 
 #endif

@@ -350,7 +350,7 @@ int vgpu_move_high(struct vgpu *v, uint32_t slot, uint64_t *carried);
  * vgpu_move_high. */
 int vgpu_relocate_high(struct vgpu *v, const struct vgpu_slot_run *runs,
 		       uint32_t n, uint64_t *carried);
-/* One period of the placement policy (gpu/policy/dymgpu_live.h) fed by the
+/* One period of the placement policy (gpu/dymgpu/dymgpu_live.h) fed by the
  * monitor: applies its moves; writes the moved vGPUs (at most max) so the
  * caller can tell their guests. Returns how many moved. */
 uint32_t gvt_place_tick(struct gvt *gvt, struct vgpu **moved, uint32_t max);

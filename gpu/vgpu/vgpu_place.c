@@ -7,7 +7,7 @@
  * window), a switch (entries copied, time). GM use is the count of present
  * entries in the vGPU's private shadow, kept on the GGTT write path.
  *
- * Once a second gvt_place_tick runs the policy (gpu/policy/dymgpu_live.h:
+ * Once a second gvt_place_tick runs the policy (gpu/dymgpu/dymgpu_live.h:
  * busy relative to the fair share, busy vGPUs apart, hysteresis, dwell) and applies its moves here. A move
  * keeps the high GM's size and carries every entry to the same offset of
  * the new range, so GM address A becomes A - old_base + new_base for the
@@ -20,7 +20,7 @@
  * writes and commands outside the new range are refused, fences over the
  * old range go to the hardware invalid. */
 #include "gpu/gscale/gscale.h"
-#include "gpu/policy/dymgpu_live.h"
+#include "gpu/dymgpu/dymgpu_live.h"
 #include "gpu/policy/monitor.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"

@@ -29,6 +29,7 @@
 #include "gpu/hw/pgpu.h"
 #include "gpu/hw/pgpu_takeover.h"
 #include "gpu/model/gen9_model.h"
+#include "gpu/dymgpu/dymgpu_place.h"
 #include "gpu/policy/slots.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console.h"

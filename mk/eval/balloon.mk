@@ -6,7 +6,7 @@ EVAL_STUDIES += balloon
 
 BALLOON_EVAL := $(BUILD)/host/eval/balloon-eval
 BALLOON_EVAL_SRCS := $(wildcard tools/eval/balloon/*.c) tools/eval/common/evcommon.c tools/eval/common/evmodel.c \
-	$(wildcard gpu/gscale/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gballoon/*.c) \
+	$(wildcard gpu/gscale/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gballoon/*.c) $(wildcard gpu/dymgpu/*.c) \
 	$(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c)
 
 $(BALLOON_EVAL): $(BALLOON_EVAL_SRCS) $(wildcard tools/eval/balloon/*.h tools/eval/common/*.h) $(HOST_HDRS) | $(DEPS_STAMP)

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "gpu/hw/gpu_hw.h"
-#include "gpu/policy/dymgpu_trigger.h"
+#include "gpu/dymgpu/dymgpu_trigger.h"
 
 #define S 1000000000ull
 #define SE 16384u

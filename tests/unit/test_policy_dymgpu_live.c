@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "gpu/hw/gpu_hw.h"
-#include "gpu/policy/dymgpu_live.h"
+#include "gpu/dymgpu/dymgpu_live.h"
 #include "gpu/policy/monitor.h"
 
 #define S 1000000000ull

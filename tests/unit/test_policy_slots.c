@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "gpu/hw/gpu_hw.h"
+#include "gpu/dymgpu/dymgpu_place.h"
 #include "gpu/gballoon/gballoon_adjust.h"
 #include "gpu/policy/slots.h"
 

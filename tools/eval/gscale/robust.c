@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/policy/dymgpu_live.h"
+#include "gpu/dymgpu/dymgpu_live.h"
 #include "gpu/policy/monitor.h"
 #include "tools/eval/gscale/eval.h"
 

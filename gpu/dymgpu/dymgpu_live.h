@@ -37,8 +37,8 @@
  * Pure, integer-only, no globals: the caller applies each decision and
  * reports it back (dyml_moved), so a refused move (work in flight) is
  * retried at the next period. */
-#ifndef GPU_POLICY_DYMGPU_LIVE_H
-#define GPU_POLICY_DYMGPU_LIVE_H
+#ifndef GPU_DYMGPU_DYMGPU_LIVE_H
+#define GPU_DYMGPU_DYMGPU_LIVE_H
 
 #include <stdbool.h>
 #include <stdint.h>
