@@ -11,6 +11,7 @@
 #include "gpu/gballoon/gballoon.h"
 #include "gpu/gballoon/gballoon_adjust.h"
 #include "gpu/policy/ncslots.h"
+#include "gpu/vgpu/vgpu_ext.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 
@@ -88,16 +89,9 @@ static void set_of(const struct vgpu *v, struct ncs_set *s)
 			ncs_add(s, x);
 }
 
-/* v's GPU utilization (the monitor's, permille; 0 without one). */
-static uint32_t util_of(const struct vgpu *v)
-{
-	struct vgpu_place_info pi;
-
-	return vgpu_place_info(v, &pi) ? 0 : pi.util_permille;
-}
-
 /* The layout as sets, indexed by gScale id; weight: each vGPU's GPU
- * utilization, as the study passes it. */
+ * utilization as an attached system measures it (vgpu_ext_util: DymGPU's
+ * monitor, permille; 0 without one), as the study passes it. */
 static void sets_of(struct gvt *gvt, struct ncs_layout *l, uint32_t *weight)
 {
 	memset(l, 0, sizeof(*l));
@@ -110,7 +104,7 @@ static void sets_of(struct gvt *gvt, struct ncs_layout *l, uint32_t *weight)
 		if (!o || o->gs_id < 0 || o->gs_id >= (int)l->n)
 			continue;
 		set_of(o, &l->set[o->gs_id]);
-		weight[o->gs_id] = util_of(o);
+		weight[o->gs_id] = vgpu_ext_util(o);
 	}
 }
 

@@ -29,6 +29,7 @@
 #include "gpu/hw/pgpu.h"
 #include "gpu/hw/pgpu_takeover.h"
 #include "gpu/model/gen9_model.h"
+#include "gpu/dymgpu/dymgpu.h"
 #include "gpu/dymgpu/dymgpu_place.h"
 #include "gpu/policy/slots.h"
 #include "gpu/vgpu/vgpu.h"
@@ -256,16 +257,19 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 	static const struct hv_if hv = { &hv_ops_impl, NULL };
 	/* gHyvi is attached to every vGPU: its policy is per VM (hv.cfg
 	 * vgpu_ppgtt=, strict: the baseline's behaviour) and can change at
-	 * run time (the shell's ppgtt). */
-	struct gvt_params p = { .gscale = true, .ext = { &ghyvi_ext_ops } };
+	 * run time (the shell's ppgtt). DymGPU too: its monitor always runs
+	 * (`vgpus`, gBalloon's weights), its moves only with placement=dymgpu
+	 * (and only guests with the guest channel ever move). */
+	static struct dymgpu_params dp;
+	struct gvt_params p = { .gscale = true,
+				.ext = { &ghyvi_ext_ops, &dymgpu_ext_ops },
+				.ext_params = { NULL, &dp } };
 	bool msi_ok;
 	int err;
 
 	if (!want_gpu(cfg) && !cfg->gpu_smoke)
 		return;
-	/* DymGPU's run-time re-placement with placement=dymgpu (the monitor
-	 * runs either way; only guests with the guest channel ever move). */
-	p.place_off = cfg->placement != HVCFG_PLACE_DYMGPU;
+	dp.off = cfg->placement != HVCFG_PLACE_DYMGPU;
 	p.preempt = cfg->gpu_preempt;
 	if (igpu && cfg->gpu == HVCFG_GPU_MODEL)
 		kprintf("gpu: gpu=model in hv.cfg: leaving the iGPU alone\n");

@@ -4,6 +4,7 @@
  * told of a move (they set up the guest channel: VMRPC_SETUP) and how to
  * tell them (a VMRPC_R_RANGES reply; PVINFO's ballooning registers say the
  * same). A guest without the channel (a stock i915) stays pinned. */
+#include "gpu/dymgpu/dymgpu.h"
 #include "gpu/vgpu/vgpu.h"
 #include "guest-shim/include/g9hv/vmrpc.h"
 #include "hv/console.h"
