@@ -33,6 +33,10 @@ good() {
 	file "$1" gpu/gballoon/gballoon_live.c '#include "gpu/gballoon/gballoon.h"' \
 		'#include "gpu/policy/slots.h"' '#include "gpu/vgpu/vgpu_ext.h"'
 	file "$1" hv/gpu/gpu_balloon.c '#include "gpu/gballoon/gballoon.h"'
+	file "$1" gpu/dymgpu/dymgpu.h '#include "gpu/vgpu/vgpu.h"' '#include "gpu/vgpu/vgpu_ext.h"'
+	file "$1" gpu/dymgpu/dymgpu_move.c '#include "gpu/dymgpu/dymgpu.h"' \
+		'#include "gpu/policy/monitor.h"' '#include "gpu/vgpu/vgpu_priv.h"'
+	file "$1" hv/gpu/gpu_place.c '#include "gpu/dymgpu/dymgpu.h"'
 	file "$1" gpu/vgpu/vgpu_ext.h
 	file "$1" gpu/ghyvi/ghyvi.h '#include "gpu/vgpu/vgpu.h"' '#include "gpu/vgpu/vgpu_ext.h"'
 	file "$1" hv/gpu/gpu_host.c '#include "gpu/ghyvi/ghyvi.h"'
@@ -142,6 +146,37 @@ expect gscale-ghyvi 1 '^FORBIDDEN gpu/gscale/gscale_copy.c:1 includes gpu/ghyvi/
 good vgpu-ghyvi
 file vgpu-ghyvi gpu/vgpu/vgpu_spt.c '#include "gpu/vgpu/vgpu.h"' '#include "gpu/ghyvi/ghyvi.h"'
 expect vgpu-ghyvi 1 '^FORBIDDEN gpu/vgpu/vgpu_spt.c:2 includes gpu/ghyvi/ghyvi.h: the mediator calls gHyvi only through its hook table'
+
+# DymGPU and the other research folders, both ways.
+good dymgpu-gballoon
+file dymgpu-gballoon gpu/dymgpu/dymgpu_attach.c '#include "gpu/dymgpu/dymgpu.h"' '#include "gpu/gballoon/gballoon.h"'
+expect dymgpu-gballoon 1 '^FORBIDDEN gpu/dymgpu/dymgpu_attach.c:2 includes gpu/gballoon/gballoon.h: a research system \(gpu/dymgpu/\)'
+
+good gballoon-dymgpu
+file gballoon-dymgpu gpu/gballoon/gballoon_live.c '#include "gpu/dymgpu/dymgpu.h"'
+expect gballoon-dymgpu 1 '^FORBIDDEN gpu/gballoon/gballoon_live.c:1 includes gpu/dymgpu/dymgpu.h: a research system \(gpu/gballoon/\)'
+
+good dymgpu-gscale
+file dymgpu-gscale gpu/dymgpu/dymgpu_move.c '#include "gpu/gscale/gscale.h"'
+expect dymgpu-gscale 1 '^FORBIDDEN gpu/dymgpu/dymgpu_move.c:1 includes gpu/gscale/gscale.h: a research system \(gpu/dymgpu/\)'
+
+good ghyvi-dymgpu
+file ghyvi-dymgpu gpu/ghyvi/ghyvi_relax.c '#include "gpu/dymgpu/dymgpu_live.h"'
+expect ghyvi-dymgpu 1 '^FORBIDDEN gpu/ghyvi/ghyvi_relax.c:1 includes gpu/dymgpu/dymgpu_live.h: a research system \(gpu/ghyvi/\)'
+
+good policy-dymgpu
+file policy-dymgpu gpu/policy/slots.c '#include "gpu/dymgpu/dymgpu_place.h"'
+expect policy-dymgpu 1 '^FORBIDDEN gpu/policy/slots.c:1 includes gpu/dymgpu/dymgpu_place.h: gpu/policy/ is the policies. shared model'
+
+# The mediator reaches DymGPU only through the hook table, and decides
+# nothing by the policies' shared model.
+good vgpu-dymgpu
+file vgpu-dymgpu gpu/vgpu/vgpu_sched.c '#include "gpu/vgpu/vgpu.h"' '#include "gpu/dymgpu/dymgpu.h"'
+expect vgpu-dymgpu 1 '^FORBIDDEN gpu/vgpu/vgpu_sched.c:2 includes gpu/dymgpu/dymgpu.h: the mediator calls DymGPU only through its hook table'
+
+good vgpu-policy
+file vgpu-policy gpu/vgpu/vgpu_gscale.c '#include "gpu/policy/monitor.h"'
+expect vgpu-policy 1 '^FORBIDDEN gpu/vgpu/vgpu_gscale.c:1 includes gpu/policy/monitor.h: the policies. shared model'
 
 # A research folder added on the command line (a row of the table).
 good research-more
