@@ -1,5 +1,5 @@
 /* gBalloon at run time; see gpu_balloon.h. The decisions are
- * gpu/policy/balloon_policy.c's, the module `make eval-balloon` replays:
+ * gpu/gballoon/balloon_policy.c's, the module `make eval-balloon` replays:
  * this file only measures W and R_copy, builds the policy's view of the
  * vGPUs and carries its actions out.
  *

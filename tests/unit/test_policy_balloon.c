@@ -1,4 +1,4 @@
-/* gBalloon's policy loop (gpu/policy/balloon_policy.c): equation 3, the
+/* gBalloon's policy loop (gpu/gballoon/balloon_policy.c): equation 3, the
  * three bands' actions, the request queue's bounds and errors, and both
  * appliers (Algorithm 1 on contiguous slots, sets). */
 #include <setjmp.h>

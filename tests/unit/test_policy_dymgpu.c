@@ -1,4 +1,4 @@
-/* DymGPU's placement manager (gpu/policy/dymgpu_trigger.c): the paper's
+/* DymGPU's placement manager (gpu/dymgpu/dymgpu_trigger.c): the paper's
  * create / destroy / idle / periodic triggers over the existing placement
  * algorithms, the moves they report, pinned (stock) guests, bad input, and
  * random event sequences. */

@@ -1,4 +1,4 @@
-/* DymGPU live (gpu/policy/dymgpu_live.c) on traces, with the real monitor
+/* DymGPU live (gpu/dymgpu/dymgpu_live.c) on traces, with the real monitor
  * (gpu/policy/monitor.c) computing utilization from busy time:
  *  - a busy set in any creation order ends with no two busy vGPUs on one
  *    slot, in at most B - 1 moves, also with 4-8 busy vGPUs each far below

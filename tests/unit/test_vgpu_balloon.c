@@ -1,4 +1,4 @@
-/* Ballooning a running vGPU (gpu/vgpu/vgpu_balloon.c over
+/* Ballooning a running vGPU (gpu/gballoon/gballoon_live.c over
  * gpu/gscale/gscale_resize.c) on the software Gen9 model, driven by the
  * i915-like guest: Algorithm 1 picks the sides, entries both ranges share
  * stay where they are and keep working for the GPU, dropped ones leave the

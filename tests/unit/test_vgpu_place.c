@@ -1,4 +1,4 @@
-/* DymGPU live in the mediator (gpu/vgpu/vgpu_place.c) on the software
+/* DymGPU live in the mediator (gpu/dymgpu/dymgpu_move.c) on the software
  * Gen9 model, driven by the i915-like guest:
  *  - the monitor is fed by the scheduler (utilization, idle, copies, GM);
  *  - a pinned vGPU (never negotiated) is never moved; a movable one is
