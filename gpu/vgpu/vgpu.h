@@ -119,7 +119,8 @@ struct gvt_params {
 	 * hook table (vgpu_ext.h): each one's ops, from its folder's header
 	 * (gpu/ghyvi/ghyvi.h, gpu/dymgpu/dymgpu.h); NULL entries: none, the
 	 * gVirt baseline alone. ext_params[i] is ext[i]'s own parameter
-	 * block, passed to its gvt_attach (NULL: its defaults). */
+	 * block, passed to its gvt_attach during gvt_create and not kept
+	 * (NULL: its defaults). */
 	const struct vgpu_ext_ops *ext[VGPU_EXT_MAX];
 	const void *ext_params[VGPU_EXT_MAX];
 };
