@@ -11,7 +11,7 @@
  * is the baseline alone; gpu/vgpu names no research system's symbol.
  *
  * Lifetime: a listed system is attached to the gvt when gvt_create has
- * set up the GM layout and gScale (gvt_attach, with its parameters from
+ * set up the GM layout and gScale, if on (gvt_attach, with its parameters from
  * gvt_params.ext_params, returns the per-gvt state) and detached in
  * gvt_destroy after every vGPU is gone. It is attached to every vGPU of the
  * gvt when the vGPU's PPGTT shadowing is set up (attach, which returns the
@@ -22,8 +22,9 @@
  *
  * Calls into the mediator are serialized per vGPU, so no hook runs
  * concurrently with another hook or the mediator on the same vGPU. A hook
- * may call back into the mediator's PPGTT shadowing (vgpu_priv.h: spt_*,
- * vgpu_read_gpa, the hv_ops write protection), never into another system.
+ * may call back into the mediator (vgpu.h, vgpu_priv.h: the PPGTT
+ * shadowing's spt_*, vgpu_read_gpa, the hv_ops write protection; the slot
+ * view vgpu_slots / vgpu_slot_runs; gvt_now), never into another system.
  *
  * Entries are optional (NULL: not called). The PPGTT entries decide the
  * write protection of guest page tables: at most one listed system may
