@@ -1,5 +1,6 @@
 /* Slot-level placement of vGPUs' high graphics memory, the common ground of
- * DymGPU (DymGPU paper) and gBalloon (gBalloon paper).
+ * DymGPU (DymGPU paper; its placements: gpu/dymgpu/dymgpu_place.h) and
+ * gBalloon (gBalloon paper; its Algorithm 1: gpu/gballoon/gballoon_adjust.h).
  *
  * High GM is M slots (64 MiB each in both papers). vGPU i occupies S[i]
  * consecutive slots starting at P[i]; vGPUs may overlap, and every slot
@@ -28,31 +29,8 @@ uint32_t slots_shared(const struct slot_layout *l);
 /* 0 when every vGPU lies inside [0, m), else -GPU_EINVAL. */
 int slots_check(const struct slot_layout *l);
 
-/* gBalloon Algorithm 1, Expansion: vGPU k grows by q slots, l to the left
- * and r to the right (l + r = q), chosen to add the fewest occupied slots.
- * -GPU_EINVAL when k is not a vGPU or the result cannot fit in m slots
- * (the paper's ERROR: S_K + Q > M). Does not change the layout. */
-int gballoon_expand(const struct slot_layout *lay, uint32_t k, uint32_t q,
-		    uint32_t *l, uint32_t *r);
-/* Algorithm 1, Reduction: vGPU k shrinks by q slots, l from its left end
- * and r from its right, chosen to give up the most shared slots. ERROR
- * when S_K < Q. */
-int gballoon_reduce(const struct slot_layout *lay, uint32_t k, uint32_t q,
-		    uint32_t *l, uint32_t *r);
-/* Applies an expansion (+) or reduction (-) computed above. */
+/* Applies an expansion (+) or reduction (-) computed by gBalloon's
+ * Algorithm 1 (gpu/gballoon/gballoon_adjust.h). */
 void slots_apply(struct slot_layout *lay, uint32_t k, int32_t l, int32_t r);
-
-/* DymGPU size-based allocation (figure 5): sort by required slots, place
- * left to right while nobody shares, the first vGPU that no longer fits at
- * the right end, the rest from that vGPU's start over the shared band.
- * Reads lay->m, n, s; writes lay->p. Returns L, the width of the shared
- * band (0 when everything fits unshared), or -GPU_EINVAL when a vGPU needs
- * more than m slots. */
-int dymgpu_place_by_size(struct slot_layout *lay);
-/* DymGPU utilization-based allocation (figure 6): busiest first, placed
- * left to right while unshared; the rest on the rightmost slots. util[i]
- * is vGPU i's GPU utilization (any unit, larger = busier). Returns the
- * number of vGPUs placed unshared, or -GPU_EINVAL. */
-int dymgpu_place_by_util(struct slot_layout *lay, const uint32_t *util);
 
 #endif

@@ -115,14 +115,14 @@ struct gvt_params {
 	 * GM goes through the pool and the physical aperture
 	 * (vgpu_fence_pool.c; docs/hardware.md "The aperture"). */
 	bool gscale_no_aperture;
-	/* DymGPU live (vgpu_place.c): the monitor's utilization window (0:
-	 * the paper's 20 s) and the re-placement policy on or off. */
-	uint32_t place_window_ms;
-	bool place_off;
-	/* Research systems attached to every vGPU through the hook table
-	 * (vgpu_ext.h), e.g. gHyvi's ghyvi_ext_ops (gpu/ghyvi/ghyvi.h);
-	 * NULL entries: none, the gVirt baseline alone. */
+	/* Research systems attached to the gvt and every vGPU through the
+	 * hook table (vgpu_ext.h): each one's ops, from its folder's header
+	 * (gpu/ghyvi/ghyvi.h, gpu/dymgpu/dymgpu.h); NULL entries: none, the
+	 * gVirt baseline alone. ext_params[i] is ext[i]'s own parameter
+	 * block, passed to its gvt_attach during gvt_create and not kept
+	 * (NULL: its defaults). */
 	const struct vgpu_ext_ops *ext[VGPU_EXT_MAX];
+	const void *ext_params[VGPU_EXT_MAX];
 };
 
 /* Counters where the papers measure something: the shell prints them
@@ -157,7 +157,7 @@ struct vgpu_stats {
 	uint64_t fence_pool_full;   /* fences refused: pool exhausted */
 	uint64_t ap_detiled;        /* aperture accesses detiled in software */
 	uint64_t balloons;          /* high GM resized or moved at run time */
-	uint64_t moves;             /* DymGPU re-placements of its high GM */
+	uint64_t moves;             /* relocations of its high GM (DymGPU, `place`) */
 	uint64_t entries_carried;   /* GGTT entries those carried over */
 	/* PPGTT shadowing */
 	uint64_t pte_traps; /* writes reported on protected pages */
@@ -296,6 +296,7 @@ struct gvt_status {
 	uint64_t slot_bytes, high_base;
 	uint64_t switches, entries_copied, entries_prefetched;
 	uint64_t copy_ns;      /* time spent copying at switches (hv_ops now_ns) */
+	uint64_t entries_carried; /* by relocations (vgpu_relocate_high) */
 	/* Physical resets (gen9-facts §10): the pGPU driver's counts (engine
 	 * resets include each full one; takeover's reset counted too), the
 	 * full resets the mediator escalated to, and the wedged state. */
@@ -318,32 +319,22 @@ struct vgpu_slot_run {
 /* v's runs, lowest first: how many (max written). 0 under gVirt. */
 uint32_t vgpu_slot_runs(const struct vgpu *v, struct vgpu_slot_run *out,
 			uint32_t max);
-/* Ballooning under gScale (vgpu_balloon.c): v's high GM becomes the runs
+/* Reshaping under gScale (vgpu_reshape.c; what gBalloon's decisions and
+ * placement=dymgpu are carried out with): v's high GM becomes the runs
  * (whole slots, lowest first, none adjacent); entries at GM addresses
  * both layouts share stay, the rest are dropped; PVINFO's ballooning
  * registers follow (its first range). -GPU_EBUSY while v has queued or
  * running work, -GPU_ENOTSUP under gVirt, -GPU_EINVAL for bad runs. No
- * address translation: see vgpu_balloon.c. */
+ * address translation: see vgpu_reshape.c. */
 int vgpu_set_high_runs(struct vgpu *v, const struct vgpu_slot_run *runs,
 		       uint32_t n);
 /* The same with one run of nslots slots from slot. */
 int vgpu_set_high_slots(struct vgpu *v, uint32_t slot, uint32_t nslots);
-/* gBalloon Algorithm 1 on the current layout: grow (delta > 0) or shrink
- * v's high GM by |delta| slots, *l from the left end, *r from the right,
- * chosen to minimize shared slots; then vgpu_set_high_slots. A vGPU of
- * several ranges: -GPU_ENOTSUP (it balloons as a set). */
-int vgpu_balloon(struct vgpu *v, int32_t delta, uint32_t *l, uint32_t *r);
-/* Non-contiguous slots (gpu/policy/ncslots.h, the balloon study's
- * "ours"): grow v by the delta slots with the fewest users anywhere, or
- * shrink it by the |delta| with the most (ties by the monitor's
- * utilization); its high GM may become several ranges. Only for a guest
- * that is told its ranges. *nr_runs: the ranges it would have;
- * -GPU_E2BIG when more than VGPU_MAX_RANGES (nothing changes). */
-int vgpu_balloon_set(struct vgpu *v, int32_t delta, uint32_t *nr_runs);
-/* DymGPU live (vgpu_place.c, gScale only). A vGPU is PINNED (never moved)
- * until its guest negotiates a way to be told of a move (the hypervisor
- * calls vgpu_set_movable once the guest set up the guest channel); a stock
- * i915 read PVINFO once and stays pinned. */
+/* Relocating under gScale (vgpu_reshape.c; what DymGPU's moves and the
+ * operator's `place` are carried out with). A vGPU is PINNED (never
+ * moved) until its guest negotiates a way to be told of a move (the
+ * hypervisor calls vgpu_set_movable once the guest set up the guest
+ * channel); a stock i915 read PVINFO once and stays pinned. */
 void vgpu_set_movable(struct vgpu *v, bool movable);
 /* A movable guest says whether it has GM addresses in flight (the guest
  * channel's `quiet` word): while it does, moves and shrinks of its high
@@ -363,35 +354,6 @@ int vgpu_move_high(struct vgpu *v, uint32_t slot, uint64_t *carried);
  * vgpu_move_high. */
 int vgpu_relocate_high(struct vgpu *v, const struct vgpu_slot_run *runs,
 		       uint32_t n, uint64_t *carried);
-/* One period of the placement policy (gpu/policy/dymgpu_live.h) fed by the
- * monitor: applies its moves; writes the moved vGPUs (at most max) so the
- * caller can tell their guests. Returns how many moved. */
-uint32_t gvt_place_tick(struct gvt *gvt, struct vgpu **moved, uint32_t max);
-/* The operator's `place`: the policy's dwell starts as for its own moves. */
-int vgpu_place_at(struct vgpu *v, uint32_t slot, uint64_t *carried);
-/* The same onto runs (vgpu_relocate_high: a move, split or merge). */
-int vgpu_place_runs(struct vgpu *v, const struct vgpu_slot_run *runs,
-		    uint32_t n, uint64_t *carried);
-struct vgpu_place_info {
-	bool tracked, movable, busy, idle;
-	uint32_t util_permille;	/* GPU utilization over the monitor window */
-	uint32_t share_permille; /* ... of its fair share (the busy rule's) */
-	uint64_t idle_ms;	/* since the last submission */
-	uint64_t gm_used, gm_size; /* present GGTT entries, entries */
-	uint64_t copied;	/* entries copied in at its switches */
-	uint64_t moves, carried;
-	/* its last move: when (ms since the mediator started), why, with whom */
-	uint64_t last_ms;
-	uint32_t last_from, last_to;
-	int last_other;		/* vGPU id it collided with, 0 operator */
-};
-int vgpu_place_info(const struct vgpu *v, struct vgpu_place_info *out);
-struct gvt_place_stats {
-	uint64_t periods, moves, entries_carried, collisions_seen;
-	uint64_t held_dwell, held_pinned, no_room, refused_busy;
-	uint32_t collisions_now; /* slots with two busy vGPUs now */
-};
-int gvt_place_stats(const struct gvt *gvt, struct gvt_place_stats *out);
 /* v's high-GM GGTT entries the guest made present; as a share of its
  * high GM, permille. */
 uint64_t vgpu_high_used(const struct vgpu *v);

@@ -97,6 +97,8 @@ int gvt_create(struct gpu_hw *hw, const struct hv_if *hv,
 	if (!ret)
 		ret = gvt_gscale_init(gvt);
 	if (!ret)
+		ret = vgpu_ext_gvt_attach(gvt);
+	if (!ret)
 		ret = gvt_snapshot_golden(gvt);
 	if (!ret)
 		ret = gvt_mmio_switch_init(gvt);
@@ -128,6 +130,7 @@ void gvt_destroy(struct gvt *gvt)
 		if (gvt->vgpu[id])
 			vgpu_destroy(gvt->vgpu[id]);
 	pexec_fini(gvt);
+	vgpu_ext_gvt_detach(gvt);
 	gvt_gscale_fini(gvt);
 	gvt_mmio_switch_fini(gvt);
 	parray_fini(gvt, &gvt->golden);

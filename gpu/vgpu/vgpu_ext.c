@@ -1,7 +1,7 @@
 /* The research systems' hook table (vgpu_ext.h): attaching the systems
- * gvt_params.ext lists to a vGPU, and the calls from the baseline. With
- * nothing listed every call here does nothing and the mediator is the
- * gVirt baseline alone. */
+ * gvt_params.ext lists to the gvt and to each vGPU, and the calls from the
+ * baseline. With nothing listed every call here does nothing and the
+ * mediator is the gVirt baseline alone. */
 #include "gpu/vgpu/vgpu_priv.h"
 
 static bool has_ppgtt_hooks(const struct vgpu_ext_ops *o)
@@ -19,6 +19,53 @@ int vgpu_ext_check(const struct gvt_params *p)
 			ppgtt++;
 	/* Two systems cannot both own the page tables' protection. */
 	return ppgtt > 1 ? -GPU_EINVAL : 0;
+}
+
+int vgpu_ext_gvt_attach(struct gvt *gvt)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGPU_EXT_MAX; i++) {
+		const struct vgpu_ext_ops *o = gvt->p.ext[i];
+		void *st = NULL;
+		int ret;
+
+		if (!o)
+			continue;
+		ret = o->gvt_attach ? o->gvt_attach(gvt, gvt->p.ext_params[i], &st)
+				    : 0;
+		if (ret) {
+			vgpu_ext_gvt_detach(gvt);
+			return ret;
+		}
+		gvt->ext[i].ops = o;
+		gvt->ext[i].state = st;
+	}
+	return 0;
+}
+
+void vgpu_ext_gvt_detach(struct gvt *gvt)
+{
+	unsigned int i = VGPU_EXT_MAX;
+
+	while (i--) {
+		const struct vgpu_ext_ops *o = gvt->ext[i].ops;
+
+		if (o && o->gvt_detach)
+			o->gvt_detach(gvt, gvt->ext[i].state);
+		gvt->ext[i].ops = NULL;
+		gvt->ext[i].state = NULL;
+	}
+}
+
+void *vgpu_ext_gvt_state(const struct gvt *gvt, const struct vgpu_ext_ops *ops)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGPU_EXT_MAX; i++)
+		if (gvt->ext[i].ops == ops)
+			return gvt->ext[i].state;
+	return NULL;
 }
 
 int vgpu_ext_attach(struct vgpu *v)
@@ -115,4 +162,45 @@ int vgpu_ext_ppgtt_check(struct vgpu *v, int mm)
 
 	return x && x->ops->ppgtt_check ? x->ops->ppgtt_check(v, x->state, mm)
 					: 0;
+}
+
+/* ---- the scheduler's points and the queries --------------------------- */
+
+void vgpu_ext_dispatch(struct vgpu *v, uint64_t t)
+{
+	unsigned int i;
+
+	for (i = 0; v && i < VGPU_EXT_MAX; i++)
+		if (v->ext[i].ops && v->ext[i].ops->dispatch)
+			v->ext[i].ops->dispatch(v, v->ext[i].state, t);
+}
+
+void vgpu_ext_ran(struct vgpu *v, uint64_t start, uint64_t end)
+{
+	unsigned int i;
+
+	for (i = 0; v && i < VGPU_EXT_MAX; i++)
+		if (v->ext[i].ops && v->ext[i].ops->ran)
+			v->ext[i].ops->ran(v, v->ext[i].state, start, end);
+}
+
+void vgpu_ext_switch_in(struct vgpu *v, uint64_t n, uint64_t ns)
+{
+	unsigned int i;
+
+	for (i = 0; v && i < VGPU_EXT_MAX; i++)
+		if (v->ext[i].ops && v->ext[i].ops->switch_in)
+			v->ext[i].ops->switch_in(v, v->ext[i].state, n, ns);
+}
+
+uint32_t vgpu_ext_util(const struct vgpu *v)
+{
+	unsigned int i;
+	uint32_t permille;
+
+	for (i = 0; i < VGPU_EXT_MAX; i++)
+		if (v->ext[i].ops && v->ext[i].ops->util &&
+		    v->ext[i].ops->util(v, v->ext[i].state, &permille))
+			return permille;
+	return 0;
 }

@@ -1,38 +1,50 @@
 /* The hook table through which the mediator (the gVirt baseline in
- * gpu/vgpu) calls a research system that changes its behaviour: gHyvi
- * today (gpu/ghyvi); gBalloon and DymGPU are meant to attach the same way.
+ * gpu/vgpu) calls a research system that changes its behaviour or watches
+ * it: gHyvi (gpu/ghyvi) owns the PPGTT entries, DymGPU (gpu/dymgpu) fills
+ * the scheduler's and the per-gvt ones. gBalloon (gpu/gballoon) fills
+ * none: nothing in the mediator calls it; it drives the mediator from
+ * outside and reads vgpu_ext_util.
  *
  * Who attaches: whoever creates the gvt lists the systems in
  * gvt_params.ext (hv/gpu/gpu_host.c for the hypervisor, a test's world for
  * a test). With none listed, every hook below is skipped and the mediator
  * is the baseline alone; gpu/vgpu names no research system's symbol.
  *
- * Lifetime: a listed system is attached to every vGPU of the gvt when the
- * vGPU's PPGTT shadowing is set up (attach, which returns the system's
- * per-vGPU state) and detached when it is torn down, after the last shadow
- * table was freed. The mediator passes that state back to every hook;
- * vgpu_ext_state() finds it from the vGPU.
+ * Lifetime: a listed system is attached to the gvt when gvt_create has
+ * set up the GM layout and gScale, if on (gvt_attach, with its parameters from
+ * gvt_params.ext_params, returns the per-gvt state) and detached in
+ * gvt_destroy after every vGPU is gone. It is attached to every vGPU of the
+ * gvt when the vGPU's PPGTT shadowing is set up (attach, which returns the
+ * system's per-vGPU state) and detached when it is torn down, after the
+ * last shadow table was freed, in vgpu_destroy. The mediator passes the
+ * per-vGPU state back to every per-vGPU hook; vgpu_ext_state() finds it
+ * from the vGPU, vgpu_ext_gvt_state() the per-gvt one from the gvt.
  *
  * Calls into the mediator are serialized per vGPU, so no hook runs
  * concurrently with another hook or the mediator on the same vGPU. A hook
- * may call back into the mediator's PPGTT shadowing (vgpu_priv.h: spt_*,
- * vgpu_read_gpa, the hv_ops write protection), never into another system.
+ * may call back into the mediator (vgpu.h, vgpu_priv.h: the PPGTT
+ * shadowing's spt_*, vgpu_read_gpa, the hv_ops write protection; the slot
+ * view vgpu_slots / vgpu_slot_runs; gvt_now), never into another system.
  *
  * Entries are optional (NULL: not called). The PPGTT entries decide the
  * write protection of guest page tables: at most one listed system may
  * fill them (gvt_create refuses a second), and that system owns the
  * per-table area struct spt.ext.
  *
- * Planned, not yet hooks (the issue's list; each becomes an entry here
- * when gBalloon or DymGPU moves to its own folder): vGPU switch-in and
- * switch-out, "ran" (a vGPU's time slice ended: gvt_mon_ran), GGTT write,
- * placement. */
+ * Considered and not entries, because no system needs them: switch-out
+ * (what DymGPU learns of a vGPU leaving the GPU is "ran", per workload),
+ * GGTT write (a vGPU's bound entries, the only thing DymGPU and gBalloon
+ * read of it, are the mediator's own count, vgpu_high_used), and
+ * placement (the mediator never asks where a vGPU goes: DymGPU and
+ * placement=dymgpu re-place vGPUs from outside with vgpu_relocate_high /
+ * vgpu_set_high_runs). */
 #ifndef GPU_VGPU_VGPU_EXT_H
 #define GPU_VGPU_VGPU_EXT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+struct gvt;
 struct vgpu;
 
 /* Systems listed per gvt. */
@@ -44,6 +56,19 @@ struct vgpu;
 
 struct vgpu_ext_ops {
 	const char *name;
+
+	/* ---- per gvt (gpu/vgpu/vgpu_create.c) ---- */
+
+	/* gvt_create set up the GM layout and gScale (gvt_params.gscale):
+	 * make the per-gvt state (*state) from params (the system's own
+	 * struct, gvt_params.ext_params at the system's index; may be NULL).
+	 * A nonzero return (-GPU_E*) fails gvt_create. */
+	int (*gvt_attach)(struct gvt *gvt, const void *params, void **state);
+	/* gvt_destroy, after every vGPU was destroyed; also after a failed
+	 * gvt_attach of a later system. */
+	void (*gvt_detach)(struct gvt *gvt, void *state);
+
+	/* ---- per vGPU ---- */
 
 	/* The vGPU's PPGTT shadowing is set up: make the per-vGPU state
 	 * (*state). A nonzero return (-GPU_E*) fails the vGPU's creation. */
@@ -72,10 +97,39 @@ struct vgpu_ext_ops {
 	/* The tree of shadow mm record mm is complete and about to be handed
 	 * to the GPU. Nonzero (-GPU_E*) refuses the workload. */
 	int (*ppgtt_check)(struct vgpu *v, void *state, int mm);
+
+	/* ---- scheduler (gpu/vgpu/vgpu_sched.c, vgpu_gscale.c) ---- */
+
+	/* A workload of v was handed to the GPU, at t (its submission
+	 * time): the vGPU is active. */
+	void (*dispatch)(struct vgpu *v, void *state, uint64_t t);
+	/* "ran": a workload of v left the GPU (completed, preempted, reset
+	 * or dropped); it was on the GPU from start to end. The scheduler's
+	 * account of the vGPU's GPU time, per workload. */
+	void (*ran)(struct vgpu *v, void *state, uint64_t start, uint64_t end);
+	/* Switch-in (gScale only): v is the GPU's owner from now, and
+	 * gScale copied `entries` of its GGTT entries into the hardware for
+	 * it, in ns. */
+	void (*switch_in)(struct vgpu *v, void *state, uint64_t entries,
+			  uint64_t ns);
+
+	/* ---- queries ---- */
+
+	/* v's GPU utilization as the system measures it, permille (true),
+	 * or false when it has no figure for v. What another system weighs
+	 * vGPUs by, through vgpu_ext_util, without naming the one that
+	 * measures (gBalloon's slot sets by DymGPU's monitor). */
+	bool (*util)(const struct vgpu *v, void *state, uint32_t *permille);
 };
 
 /* The state ops's attach made for v, or NULL when ops is not attached
  * to v. */
 void *vgpu_ext_state(const struct vgpu *v, const struct vgpu_ext_ops *ops);
+/* The state ops's gvt_attach made, or NULL when ops is not listed. */
+void *vgpu_ext_gvt_state(const struct gvt *gvt,
+			 const struct vgpu_ext_ops *ops);
+/* v's GPU utilization from the first attached system that measures it
+ * (the util entry), permille; 0 when none does. */
+uint32_t vgpu_ext_util(const struct vgpu *v);
 
 #endif

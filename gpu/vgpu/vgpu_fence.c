@@ -98,7 +98,7 @@ void vgpu_fence_reset(struct vgpu *v)
 	}
 }
 
-/* v's high GM moved (vgpu_place.c): a fence the guest set over high GM was
+/* v's high GM moved (vgpu_reshape.c): a fence the guest set over high GM was
  * checked against the old range; check it again so one left over the
  * old range reaches the hardware invalid. Fences over low GM (which never
  * moves) keep their pool mapping. */

@@ -76,11 +76,6 @@ int gvt_gscale_init(struct gvt *gvt)
 	if (!gvt->gs)
 		return -GPU_ENOMEM;
 	ret = gscale_init(gvt->gs, gvt->hw, &p, &mem);
-	if (!ret) {
-		ret = gvt_place_init(gvt);
-		if (ret)
-			gscale_fini(gvt->gs);
-	}
 	if (ret) {
 		gvt_free_pages(gvt, gvt->gs, gvt->gs_pages);
 		gvt->gs = NULL;
@@ -92,7 +87,6 @@ void gvt_gscale_fini(struct gvt *gvt)
 {
 	if (!gvt->gs)
 		return;
-	gvt_place_fini(gvt);
 	gscale_fini(gvt->gs);
 	gvt_free_pages(gvt, gvt->gs, gvt->gs_pages);
 	gvt->gs = NULL;
@@ -121,7 +115,6 @@ void vgpu_gscale_give_back(struct gvt *gvt, struct vgpu *v)
 {
 	if (!gvt->gs || v->gs_id < 0)
 		return;
-	vgpu_place_remove(v);
 	gscale_vgpu_remove(gvt->gs, v->gs_id);
 	v->gs_id = -1;
 }
@@ -221,7 +214,7 @@ void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next,
 	t0 = gvt_now(gvt);
 	n = gscale_switch_to(gvt->gs, next->gs_id);
 	next->stats.gm_entries_copied += n;
-	gvt_mon_switch(gvt, next, n, gvt_now(gvt) - t0);
+	vgpu_ext_switch_in(next, n, gvt_now(gvt) - t0);
 	vgpu_fence_load(next);
 	if (after && after != next)
 		gscale_prefetch_until(gvt->gs, after->gs_id,

@@ -38,7 +38,7 @@ static void drop_inflight(struct gvt *gvt, struct pexec_engine *pe,
 	pe->owner_vgpu = NULL;
 	if (!v || !w)
 		return;
-	gvt_mon_ran(gvt, v, pe->t_submit, gvt_now(gvt));
+	vgpu_ext_ran(v, pe->t_submit, gvt_now(gvt));
 	v->full_reset_due = true;
 	if (v == guilty) {
 		w->abandoned = true;

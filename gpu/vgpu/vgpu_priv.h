@@ -485,8 +485,9 @@ struct gvt {
 	struct gscale *gs; /* gScale's shared GM, NULL under gVirt */
 	uint32_t gs_pages;
 	struct gm_region fence_pool; /* gScale's fence memory space pool */
-	struct gvt_place *place; /* monitor + DymGPU live, gScale only */
-	uint32_t place_pages;
+	/* The research systems listed in p.ext, with the per-gvt state
+	 * their gvt_attach made (vgpu_ext.c). */
+	struct vgpu_ext_slot ext[VGPU_EXT_MAX];
 };
 
 /* ---- gScale (vgpu_gscale.c) --------------------------------------------- */
@@ -502,18 +503,10 @@ void vgpu_ladder_map_all(struct vgpu *v);
 void vgpu_ladder_map_one(struct vgpu *v, uint32_t index);
 void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next, struct vgpu *after);
 
-/* ---- monitor and DymGPU live (vgpu_place.c) ----------------------------- */
+/* ---- changing a running vGPU's high GM (vgpu_reshape.c) ---------------- */
 
-int gvt_place_init(struct gvt *gvt);
-void gvt_place_fini(struct gvt *gvt);
-void vgpu_place_remove(struct vgpu *v);
-/* The scheduler's points: a workload went to the GPU; one came off it
- * (it ran from start to end); a switch into v copied n entries in ns. */
-void gvt_mon_dispatch(struct gvt *gvt, struct vgpu *v, uint64_t now);
-void gvt_mon_ran(struct gvt *gvt, struct vgpu *v, uint64_t start,
-		 uint64_t end);
-void gvt_mon_switch(struct gvt *gvt, struct vgpu *v, uint64_t n,
-		    uint64_t ns);
+/* v has workloads queued or on the GPU (they name its current GM). */
+bool vgpu_work_pending(const struct vgpu *v);
 
 /* ---- helpers (vgpu_util.c) ---------------------------------------------- */
 
@@ -804,6 +797,8 @@ bool spt_expected(struct vgpu *v, int32_t idx, uint64_t g, uint64_t *want);
 
 /* -GPU_EINVAL when the list cannot work (two systems with PPGTT hooks). */
 int vgpu_ext_check(const struct gvt_params *p);
+int vgpu_ext_gvt_attach(struct gvt *gvt);
+void vgpu_ext_gvt_detach(struct gvt *gvt);
 int vgpu_ext_attach(struct vgpu *v);
 void vgpu_ext_detach(struct vgpu *v);
 bool vgpu_ext_spt_new(struct vgpu *v, int32_t idx);
@@ -811,6 +806,12 @@ void vgpu_ext_spt_gone(struct vgpu *v, int32_t idx);
 void vgpu_ext_ppgtt_write(struct vgpu *v, uint64_t gfn);
 void vgpu_ext_ppgtt_sync(struct vgpu *v);
 int vgpu_ext_ppgtt_check(struct vgpu *v, int mm);
+/* The scheduler's points (each does nothing for a NULL v): a workload of
+ * v went to the GPU at t; one came off it (it ran from start to end); a
+ * switch into v copied n GGTT entries in ns. */
+void vgpu_ext_dispatch(struct vgpu *v, uint64_t t);
+void vgpu_ext_ran(struct vgpu *v, uint64_t start, uint64_t end);
+void vgpu_ext_switch_in(struct vgpu *v, uint64_t n, uint64_t ns);
 
 /* Walk the guest's own tables (for the scanner). */
 int vgpu_ppgtt_gva_to_gpa(struct vgpu *v, uint64_t root_gpa, uint64_t gva,

@@ -77,7 +77,7 @@ static struct workload *off_engine(struct gvt *gvt, int id, struct vgpu **v)
 	*v = pe->owner_vgpu;
 	pe->inflight = NULL;
 	pe->owner_vgpu = NULL;
-	gvt_mon_ran(gvt, *v, pe->t_submit, gvt_now(gvt));
+	vgpu_ext_ran(*v, pe->t_submit, gvt_now(gvt));
 	return w;
 }
 
@@ -144,7 +144,7 @@ static void reset_inflight(struct gvt *gvt, int id, int status)
 	struct vgpu *v = pe->owner_vgpu;
 
 	pexec_reset_engine(gvt, id);
-	gvt_mon_ran(gvt, v, pe->t_submit, gvt_now(gvt));
+	vgpu_ext_ran(v, pe->t_submit, gvt_now(gvt));
 	if (v && w)
 		vgpu_workload_complete(v, &v->eng[id], w, status);
 }
@@ -462,7 +462,7 @@ static void dispatch(struct gvt *gvt)
 			vgpu_workload_complete(v, e, w, ret);
 			return;
 		}
-		gvt_mon_dispatch(gvt, v, gvt->pe[id].t_submit);
+		vgpu_ext_dispatch(v, gvt->pe[id].t_submit);
 		vgpu_reset_back_on_gpu(v);
 		vgpu_time_add(v, &v->stats.ns_dispatch, t0);
 	}

@@ -18,6 +18,7 @@ void gvt_get_status(const struct gvt *gvt, struct gvt_status *st)
 	st->entries_copied = gs ? gs->stats.entries_copied : 0;
 	st->entries_prefetched = gs ? gs->stats.entries_prefetched : 0;
 	st->copy_ns = gs ? gs->stats.copy_clock : 0;
+	st->entries_carried = gs ? gs->stats.entries_carried : 0;
 	if (gvt->pgpu) {
 		const struct pgpu_stats *ps = &gvt->pgpu->stats;
 

@@ -1,5 +1,5 @@
 /* gBalloon at run time; see gpu_balloon.h. The decisions are
- * gpu/policy/balloon_policy.c's, the module `make eval-balloon` replays:
+ * gpu/gballoon/balloon_policy.c's, the module `make eval-balloon` replays:
  * this file only measures W and R_copy, builds the policy's view of the
  * vGPUs and carries its actions out.
  *
@@ -27,7 +27,8 @@
  * cannot exceed 100% per vCPU of the VMs configured (each vCPU waits at
  * most the whole period), R_copy cannot exceed 100% of the one CPU that
  * copies (nr_cpus = 1: the hypervisor runs every VM on the boot CPU). */
-#include "gpu/policy/balloon_policy.h"
+#include "gpu/gballoon/balloon_policy.h"
+#include "gpu/gballoon/gballoon.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console/console.h"
 #include "hv/gpu/gpu_balloon.h"

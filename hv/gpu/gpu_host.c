@@ -29,6 +29,8 @@
 #include "gpu/hw/pgpu.h"
 #include "gpu/hw/pgpu_takeover.h"
 #include "gpu/model/gen9_model.h"
+#include "gpu/dymgpu/dymgpu.h"
+#include "gpu/dymgpu/dymgpu_place.h"
 #include "gpu/policy/slots.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console/console.h"
@@ -255,16 +257,19 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 	static const struct hv_if hv = { &hv_ops_impl, NULL };
 	/* gHyvi is attached to every vGPU: its policy is per VM (hv.cfg
 	 * vgpu_ppgtt=, strict: the baseline's behaviour) and can change at
-	 * run time (the shell's ppgtt). */
-	struct gvt_params p = { .gscale = true, .ext = { &ghyvi_ext_ops } };
+	 * run time (the shell's ppgtt). DymGPU too: its monitor always runs
+	 * (`vgpus`, gBalloon's weights), its moves only with placement=dymgpu
+	 * (and only guests with the guest channel ever move). */
+	static struct dymgpu_params dp;
+	struct gvt_params p = { .gscale = true,
+				.ext = { &ghyvi_ext_ops, &dymgpu_ext_ops },
+				.ext_params = { NULL, &dp } };
 	bool msi_ok;
 	int err;
 
 	if (!want_gpu(cfg) && !cfg->gpu_smoke)
 		return;
-	/* DymGPU's run-time re-placement with placement=dymgpu (the monitor
-	 * runs either way; only guests with the guest channel ever move). */
-	p.place_off = cfg->placement != HVCFG_PLACE_DYMGPU;
+	dp.off = cfg->placement != HVCFG_PLACE_DYMGPU;
 	p.preempt = cfg->gpu_preempt;
 	if (igpu && cfg->gpu == HVCFG_GPU_MODEL)
 		kprintf("gpu: gpu=model in hv.cfg: leaving the iGPU alone\n");
@@ -421,7 +426,7 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
 /* placement=dymgpu: DymGPU's size-based placement (DymGPU paper,
  * figure 5) of every vGPU at once, applied before any guest runs, so no
  * guest ever sees its GM move (moving a running vGPU needs a guest that is
- * told: see gpu/vgpu/vgpu_balloon.c). */
+ * told: see gpu/vgpu/vgpu_reshape.c). */
 void gpu_host_place(const struct hv_config *cfg)
 {
 	static struct slot_layout lay;

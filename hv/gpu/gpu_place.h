@@ -1,6 +1,6 @@
 /* DymGPU live on the running hypervisor (hv/gpu/gpu_place.c): once per
  * main-loop round, mark the vGPUs whose guests negotiated the guest channel
- * as movable, run the mediator's placement period (gpu/vgpu/vgpu_place.c)
+ * as movable, run DymGPU's placement period (gpu/dymgpu/dymgpu_move.c)
  * and tell each moved guest its new ranges; the shell's `place` and the
  * placement part of `vgpus`. */
 #ifndef HV_GPU_PLACE_H

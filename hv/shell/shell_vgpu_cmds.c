@@ -260,7 +260,7 @@ static int balloon_ask(struct vgpu *v, unsigned vm_id, const char *arg)
 }
 
 /* gBalloon by hand: Algorithm 1 picks the sides, the mediator moves the
- * vGPU's high GM (gpu/vgpu/vgpu_balloon.c); or queue a request as the
+ * vGPU's high GM (gpu/gballoon/gballoon_live.c); or queue a request as the
  * guest would and let the policy loop decide (hv/gpu/gpu_balloon.c). */
 static int cmd_balloon(int argc, char **argv)
 {

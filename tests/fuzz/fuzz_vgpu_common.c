@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/dymgpu/dymgpu.h"
 #include "gpu/ghyvi/ghyvi.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/world/fake_gpu_hw.h"
@@ -74,8 +75,12 @@ static const struct gvt_params fz_params = {
 	.gscale = true,
 #endif
 	/* gHyvi attached (strict unless a target sets a policy), as in
-	 * the hypervisor. */
+	 * the hypervisor; under gScale DymGPU too (its monitor), as there. */
+#ifdef FZ_GSCALE
+	.ext = { &ghyvi_ext_ops, &dymgpu_ext_ops },
+#else
 	.ext = { &ghyvi_ext_ops },
+#endif
 };
 #define FZ_PARAMS (&fz_params)
 

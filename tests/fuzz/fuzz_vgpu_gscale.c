@@ -13,6 +13,7 @@
 #define FZ_GSCALE 1
 #define FZ_RESTORE 1 /* the world built once, put back after each input */
 #include "tests/fuzz/fuzz_vgpu_common.c"
+#include "gpu/gballoon/gballoon.h"
 
 /* The mediator's ranges of the attacker are gScale's, at most 8. */
 FZ_NOCOV static void fz_check_layout(struct fz_env *e)

@@ -30,7 +30,16 @@ good() {
 	file "$1" gpu/hw/gen9_regs.h
 	file "$1" gpu/hw/gen9_cmds.h '#include "gpu/hw/gen9_regs.h"'
 	file "$1" gpu/gscale/gscale.c '#include "gpu/hw/gen9_regs.h"' '#include "mini/string.h"'
-	file "$1" gpu/policy/slots.c '#include "gpu/hw/gen9_regs.h"'
+	file "$1" gpu/policy/slots.h
+	file "$1" gpu/policy/slots.c '#include "gpu/policy/slots.h"' '#include "gpu/hw/gen9_regs.h"'
+	file "$1" gpu/gballoon/gballoon.h '#include "gpu/vgpu/vgpu.h"'
+	file "$1" gpu/gballoon/gballoon_live.c '#include "gpu/gballoon/gballoon.h"' \
+		'#include "gpu/policy/slots.h"' '#include "gpu/vgpu/vgpu_ext.h"'
+	file "$1" hv/gpu/gpu_balloon.c '#include "gpu/gballoon/gballoon.h"'
+	file "$1" gpu/dymgpu/dymgpu.h '#include "gpu/vgpu/vgpu.h"' '#include "gpu/vgpu/vgpu_ext.h"'
+	file "$1" gpu/dymgpu/dymgpu_move.c '#include "gpu/dymgpu/dymgpu.h"' \
+		'#include "gpu/policy/monitor.h"' '#include "gpu/vgpu/vgpu_priv.h"'
+	file "$1" hv/gpu/gpu_place.c '#include "gpu/dymgpu/dymgpu.h"'
 	file "$1" gpu/vgpu/vgpu_ext.h
 	file "$1" gpu/ghyvi/ghyvi.h '#include "gpu/vgpu/vgpu.h"' '#include "gpu/vgpu/vgpu_ext.h"'
 	file "$1" hv/gpu/gpu_host.c '#include "gpu/ghyvi/ghyvi.h"'
@@ -96,8 +105,36 @@ file guest-gpu guest-shim/drm-client/gem.c '#include "gpu/vgpu/vgpu.h"'
 expect guest-gpu 1 '^FORBIDDEN guest-shim/drm-client/gem.c:1 includes gpu/vgpu/vgpu.h'
 
 good research
-file research gpu/gscale/gscale.c '#include "gpu/policy/slots.h"'
-expect research 1 '^FORBIDDEN gpu/gscale/gscale.c:1 includes gpu/policy/slots.h: a research system'
+file research gpu/gscale/gscale.c '#include "gpu/ghyvi/ghyvi.h"'
+expect research 1 '^FORBIDDEN gpu/gscale/gscale.c:1 includes gpu/ghyvi/ghyvi.h: a research system'
+
+# gpu/policy/ is the shared model: a research folder may include it (the
+# good tree's gballoon_live.c does), and it includes none of them.
+good policy-gballoon
+file policy-gballoon gpu/policy/ncslots.c '#include "gpu/policy/slots.h"' '#include "gpu/gballoon/gballoon.h"'
+expect policy-gballoon 1 '^FORBIDDEN gpu/policy/ncslots.c:2 includes gpu/gballoon/gballoon.h: gpu/policy/ is the policies. shared model'
+
+good policy-vgpu
+file policy-vgpu gpu/policy/monitor.c '#include "gpu/vgpu/vgpu_priv.h"'
+expect policy-vgpu 1 '^FORBIDDEN gpu/policy/monitor.c:1 includes gpu/vgpu/vgpu_priv.h: gpu/policy/ is the policies. shared model'
+
+# gBalloon and the other research folders, both ways.
+good gballoon-gscale
+file gballoon-gscale gpu/gballoon/gballoon_live.c '#include "gpu/gballoon/gballoon.h"' '#include "gpu/gscale/gscale.h"'
+expect gballoon-gscale 1 '^FORBIDDEN gpu/gballoon/gballoon_live.c:2 includes gpu/gscale/gscale.h: a research system \(gpu/gballoon/\)'
+
+good gballoon-ghyvi
+file gballoon-ghyvi gpu/gballoon/balloon_policy.c '#include "gpu/ghyvi/ghyvi.h"'
+expect gballoon-ghyvi 1 '^FORBIDDEN gpu/gballoon/balloon_policy.c:1 includes gpu/ghyvi/ghyvi.h: a research system \(gpu/gballoon/\)'
+
+good ghyvi-gballoon
+file ghyvi-gballoon gpu/ghyvi/ghyvi_adapt.c '#include "gpu/gballoon/gballoon.h"'
+expect ghyvi-gballoon 1 '^FORBIDDEN gpu/ghyvi/ghyvi_adapt.c:1 includes gpu/gballoon/gballoon.h: a research system \(gpu/ghyvi/\)'
+
+# The mediator never calls gBalloon.
+good vgpu-gballoon
+file vgpu-gballoon gpu/vgpu/vgpu_sched.c '#include "gpu/vgpu/vgpu.h"' '#include "gpu/gballoon/gballoon.h"'
+expect vgpu-gballoon 1 '^FORBIDDEN gpu/vgpu/vgpu_sched.c:2 includes gpu/gballoon/gballoon.h: the mediator never calls gBalloon'
 
 # gHyvi and gScale, both ways.
 good ghyvi-gscale
@@ -113,11 +150,42 @@ good vgpu-ghyvi
 file vgpu-ghyvi gpu/vgpu/vgpu_spt.c '#include "gpu/vgpu/vgpu.h"' '#include "gpu/ghyvi/ghyvi.h"'
 expect vgpu-ghyvi 1 '^FORBIDDEN gpu/vgpu/vgpu_spt.c:2 includes gpu/ghyvi/ghyvi.h: the mediator calls gHyvi only through its hook table'
 
+# DymGPU and the other research folders, both ways.
+good dymgpu-gballoon
+file dymgpu-gballoon gpu/dymgpu/dymgpu_attach.c '#include "gpu/dymgpu/dymgpu.h"' '#include "gpu/gballoon/gballoon.h"'
+expect dymgpu-gballoon 1 '^FORBIDDEN gpu/dymgpu/dymgpu_attach.c:2 includes gpu/gballoon/gballoon.h: a research system \(gpu/dymgpu/\)'
+
+good gballoon-dymgpu
+file gballoon-dymgpu gpu/gballoon/gballoon_live.c '#include "gpu/dymgpu/dymgpu.h"'
+expect gballoon-dymgpu 1 '^FORBIDDEN gpu/gballoon/gballoon_live.c:1 includes gpu/dymgpu/dymgpu.h: a research system \(gpu/gballoon/\)'
+
+good dymgpu-gscale
+file dymgpu-gscale gpu/dymgpu/dymgpu_move.c '#include "gpu/gscale/gscale.h"'
+expect dymgpu-gscale 1 '^FORBIDDEN gpu/dymgpu/dymgpu_move.c:1 includes gpu/gscale/gscale.h: a research system \(gpu/dymgpu/\)'
+
+good ghyvi-dymgpu
+file ghyvi-dymgpu gpu/ghyvi/ghyvi_relax.c '#include "gpu/dymgpu/dymgpu_live.h"'
+expect ghyvi-dymgpu 1 '^FORBIDDEN gpu/ghyvi/ghyvi_relax.c:1 includes gpu/dymgpu/dymgpu_live.h: a research system \(gpu/ghyvi/\)'
+
+good policy-dymgpu
+file policy-dymgpu gpu/policy/slots.c '#include "gpu/dymgpu/dymgpu_place.h"'
+expect policy-dymgpu 1 '^FORBIDDEN gpu/policy/slots.c:1 includes gpu/dymgpu/dymgpu_place.h: gpu/policy/ is the policies. shared model'
+
+# The mediator reaches DymGPU only through the hook table, and decides
+# nothing by the policies' shared model.
+good vgpu-dymgpu
+file vgpu-dymgpu gpu/vgpu/vgpu_sched.c '#include "gpu/vgpu/vgpu.h"' '#include "gpu/dymgpu/dymgpu.h"'
+expect vgpu-dymgpu 1 '^FORBIDDEN gpu/vgpu/vgpu_sched.c:2 includes gpu/dymgpu/dymgpu.h: the mediator calls DymGPU only through its hook table'
+
+good vgpu-policy
+file vgpu-policy gpu/vgpu/vgpu_gscale.c '#include "gpu/policy/monitor.h"'
+expect vgpu-policy 1 '^FORBIDDEN gpu/vgpu/vgpu_gscale.c:1 includes gpu/policy/monitor.h: the policies. shared model'
+
 # A research folder added on the command line (a row of the table).
 good research-more
-file research-more gpu/dymgpu/live.c '#include "gpu/gscale/gscale.h"'
+file research-more gpu/vcuda/channel.c '#include "gpu/gscale/gscale.h"'
 expect research-more 0 '^$'
-expect research-more 1 '^FORBIDDEN gpu/dymgpu/live.c:1 includes gpu/gscale/gscale.h' --research gpu/dymgpu
+expect research-more 1 '^FORBIDDEN gpu/vcuda/channel.c:1 includes gpu/gscale/gscale.h' --research gpu/vcuda
 
 # Every break is listed, with the count.
 good many

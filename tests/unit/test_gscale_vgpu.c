@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/dymgpu/dymgpu.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/world/evguest.h"
@@ -43,6 +44,7 @@ static void world_init(int n, const struct gvt_params *p0)
 	W = w;
 	w->n = n;
 	p.gscale = true;
+	p.ext[0] = &dymgpu_ext_ops; /* as the hypervisor */
 	/* VM i: vGPU v[i], guest g[i]. */
 	assert_int_equal(evg_world(&w->mw, (struct mw_config){ .params = &p },
 				   n, &w->v[1], &w->g[1]), n);

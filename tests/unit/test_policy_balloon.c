@@ -1,4 +1,4 @@
-/* gBalloon's policy loop (gpu/policy/balloon_policy.c): equation 3, the
+/* gBalloon's policy loop (gpu/gballoon/balloon_policy.c): equation 3, the
  * three bands' actions, the request queue's bounds and errors, and both
  * appliers (Algorithm 1 on contiguous slots, sets). */
 #include <setjmp.h>
@@ -11,7 +11,8 @@
 #include <cmocka.h>
 
 #include "gpu/hw/gpu_hw.h"
-#include "gpu/policy/balloon_policy.h"
+#include "gpu/gballoon/balloon_policy.h"
+#include "gpu/gballoon/gballoon_adjust.h"
 
 #define MS 1000000ull
 #define SE 16384u /* entries per 64 MiB slot */

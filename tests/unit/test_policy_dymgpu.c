@@ -1,4 +1,4 @@
-/* DymGPU's placement manager (gpu/policy/dymgpu_trigger.c): the paper's
+/* DymGPU's placement manager (gpu/dymgpu/dymgpu_trigger.c): the paper's
  * create / destroy / idle / periodic triggers over the existing placement
  * algorithms, the moves they report, pinned (stock) guests, bad input, and
  * random event sequences. */
@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "gpu/hw/gpu_hw.h"
-#include "gpu/policy/dymgpu_trigger.h"
+#include "gpu/dymgpu/dymgpu_trigger.h"
 
 #define S 1000000000ull
 #define SE 16384u

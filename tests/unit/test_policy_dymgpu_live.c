@@ -1,4 +1,4 @@
-/* DymGPU live (gpu/policy/dymgpu_live.c) on traces, with the real monitor
+/* DymGPU live (gpu/dymgpu/dymgpu_live.c) on traces, with the real monitor
  * (gpu/policy/monitor.c) computing utilization from busy time:
  *  - a busy set in any creation order ends with no two busy vGPUs on one
  *    slot, in at most B - 1 moves, also with 4-8 busy vGPUs each far below
@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "gpu/hw/gpu_hw.h"
-#include "gpu/policy/dymgpu_live.h"
+#include "gpu/dymgpu/dymgpu_live.h"
 #include "gpu/policy/monitor.h"
 
 #define S 1000000000ull

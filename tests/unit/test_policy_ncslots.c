@@ -13,6 +13,7 @@
 
 #include "gpu/hw/gpu_hw.h"
 #include "gpu/policy/ncslots.h"
+#include "gpu/dymgpu/dymgpu_place.h"
 #include "gpu/policy/slots.h"
 
 static uint32_t rnd(uint32_t *st, uint32_t n)

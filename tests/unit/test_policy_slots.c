@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "gpu/hw/gpu_hw.h"
+#include "gpu/dymgpu/dymgpu_place.h"
+#include "gpu/gballoon/gballoon_adjust.h"
 #include "gpu/policy/slots.h"
 
 static struct slot_layout layout(uint32_t m, uint32_t n, const uint32_t *s,

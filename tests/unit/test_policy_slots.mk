@@ -1,4 +1,4 @@
 # DymGPU placements and gBalloon's Algorithm 1 on the papers' examples.
 UNIT_TESTS += test_policy_slots
-test_policy_slots_SRCS := gpu/policy/slots.c gpu/policy/gballoon_adjust.c \
-	gpu/policy/dymgpu_place.c
+test_policy_slots_SRCS := gpu/policy/slots.c gpu/gballoon/gballoon_adjust.c \
+	gpu/dymgpu/dymgpu_place.c

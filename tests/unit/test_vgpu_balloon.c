@@ -1,4 +1,4 @@
-/* Ballooning a running vGPU (gpu/vgpu/vgpu_balloon.c over
+/* Ballooning a running vGPU (gpu/gballoon/gballoon_live.c over
  * gpu/gscale/gscale_resize.c) on the software Gen9 model, driven by the
  * i915-like guest: Algorithm 1 picks the sides, entries both ranges share
  * stay where they are and keep working for the GPU, dropped ones leave the
@@ -12,9 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gballoon/gballoon.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/model/gen9_model.h"
+#include "gpu/gballoon/gballoon_adjust.h"
 #include "gpu/policy/slots.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/guest_i915.h"
@@ -37,7 +40,7 @@ struct world {
 static struct world *world_new(bool gscale)
 {
 	struct world *w = calloc(1, sizeof(*w));
-	struct gvt_params p = { .gscale = gscale };
+	struct gvt_params p = { .gscale = gscale, .ext = { &dymgpu_ext_ops } };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 8 * N, .params = &p };
 
 	assert_int_equal(mw_init(&w->mw, &c), 0);

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gballoon/gballoon.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/policy/ncslots.h"
 #include "gpu/vgpu/vgpu_priv.h"
@@ -50,7 +52,9 @@ static struct ncs_set set_of(struct vgpu *v)
 static void test_same_slots_as_the_study(void **state)
 {
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 4 * N };
-	struct gvt_params p = { .gscale = true, .place_off = true };
+	static const struct dymgpu_params dp = { .off = true };
+	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops },
+				.ext_params = { &dp } };
 	static struct ncs_layout study;
 	uint32_t weight[SLOTS_MAX_VGPUS] = { 0 }; /* no work: utilization 0 */
 	struct model_world mw;
@@ -113,7 +117,9 @@ static void test_same_slots_as_the_study(void **state)
 static void test_ninth_range_refused(void **state)
 {
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 4 * N };
-	struct gvt_params p = { .gscale = true, .place_off = true };
+	static const struct dymgpu_params dp = { .off = true };
+	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops },
+				.ext_params = { &dp } };
 	struct vgpu_slot_run even[8], odd1[4], odd2[4], got[VGPU_MAX_RANGES];
 	struct model_world mw;
 	struct vgpu *v[N];

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/dymgpu/dymgpu.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/hw/pgpu.h"
 #include "gpu/model/gen9_model.h"
@@ -56,7 +57,7 @@ static uint32_t magic(int vg, int eng, int round, int which)
 
 static void world_init_p(struct world *w, int n, bool use_pgpu)
 {
-	struct gvt_params p = { .gscale = gscale_mode };
+	struct gvt_params p = { .gscale = gscale_mode, .ext = { &dymgpu_ext_ops } };
 	struct mw_config c = { .pool_mib = 40 + 8 * n, .ram_mib = 8 * n,
 			       .pgpu = use_pgpu ? &w->pgpu : NULL,
 			       .params = &p };

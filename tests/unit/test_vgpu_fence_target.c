@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/dymgpu/dymgpu.h"
 #include "gpu/hw/gen9_tiling.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/world/evguest.h"
@@ -30,7 +31,8 @@ static struct evguest G[2];
 static void world(bool no_aperture)
 {
 	struct gvt_params p = { .gscale = true,
-				.gscale_no_aperture = no_aperture };
+				.gscale_no_aperture = no_aperture,
+				.ext = { &dymgpu_ext_ops } };
 
 	MW = calloc(1, sizeof(*MW));
 	assert_non_null(MW);

@@ -1,4 +1,4 @@
-/* DymGPU live in the mediator (gpu/vgpu/vgpu_place.c) on the software
+/* DymGPU live in the mediator (gpu/dymgpu/dymgpu_move.c) on the software
  * Gen9 model, driven by the i915-like guest:
  *  - the monitor is fed by the scheduler (utilization, idle, copies, GM);
  *  - a pinned vGPU (never negotiated) is never moved; a movable one is
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/dymgpu/dymgpu.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/model/gen9_model.h"
@@ -44,7 +45,9 @@ struct world {
 static struct world *world_new_p(bool place_off)
 {
 	struct world *w = calloc(1, sizeof(*w));
-	struct gvt_params p = { .gscale = true, .place_off = place_off };
+	struct dymgpu_params dp = { .off = place_off };
+	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops },
+				.ext_params = { &dp } };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 8 * N, .params = &p };
 
 	assert_int_equal(mw_init(&w->mw, &c), 0);

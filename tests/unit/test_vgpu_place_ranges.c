@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gballoon/gballoon.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/model/gen9_model.h"
@@ -49,7 +51,9 @@ struct world {
 static struct world *world_new(void)
 {
 	struct world *w = calloc(1, sizeof(*w));
-	struct gvt_params p = { .gscale = true, .place_off = true };
+	static const struct dymgpu_params dp = { .off = true };
+	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops },
+				.ext_params = { &dp } };
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 8 * N, .params = &p };
 
 	assert_int_equal(mw_init(&w->mw, &c), 0);

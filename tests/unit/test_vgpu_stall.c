@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpu/dymgpu/dymgpu.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/guest_i915.h"
@@ -107,7 +108,8 @@ static void hog_setup(struct world *w)
 static void world_init(struct world *w, uint64_t overrun_ns,
 		       uint64_t pass_ns, bool hog_priv)
 {
-	struct gvt_params p = { .gscale = true, .overrun_ns = overrun_ns };
+	struct gvt_params p = { .gscale = true, .overrun_ns = overrun_ns,
+				.ext = { &dymgpu_ext_ops } };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 8 * NV,
 			       .params = &p };
 	int i;

@@ -10,8 +10,8 @@
 
 #include "gpu/gscale/gscale.h"
 #include "gpu/model/gen9_model.h"
-#include "gpu/policy/balloon_policy.h"
-#include "gpu/policy/dymgpu_trigger.h"
+#include "gpu/gballoon/balloon_policy.h"
+#include "gpu/dymgpu/dymgpu_trigger.h"
 #include "gpu/policy/monitor.h"
 #include "gpu/policy/ncslots.h"
 #include "tools/eval/common/evcommon.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <x86intrin.h>
 
+#include "gpu/dymgpu/dymgpu.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tools/eval/gscale/eval.h"
@@ -49,6 +50,7 @@ static int med_init(struct med *w, int n, enum policy pol)
 	p.gscale_basic = pol == POL_BASIC;
 	p.gscale_predictive = pol == POL_PREDICT;
 	p.gscale_slot_mib = SLOT_MIB;
+	p.ext[0] = &dymgpu_ext_ops;	/* its monitor, as in the hypervisor */
 	w->ns_per_tick = 1e9 / tsc_hz();
 	w->tsc0 = __rdtsc();
 	w->n = evg_world(&w->mw,

@@ -6,14 +6,14 @@
  * the set. Totals count predictive copies: a copy made ahead is work.
  *
  * DymGPU live: the same gScale run with the hypervisor's re-placement
- * policy (gpu/policy/dymgpu_live.c, fed by the monitor as vgpu_place.c
+ * policy (gpu/dymgpu/dymgpu_live.c, fed by the monitor as dymgpu_move.c
  * feeds it: GPU busy time per vGPU, a 1 s period) moving vGPUs with
  * gscale_vgpu_move_high; the entries a move carries count as copies. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/policy/dymgpu_live.h"
+#include "gpu/dymgpu/dymgpu_live.h"
 #include "gpu/policy/monitor.h"
 #include "tools/eval/gscale/eval.h"
 
@@ -170,7 +170,7 @@ struct rres {
 };
 
 #define SLICE_NS ((uint64_t)SLICE_MS * 1000000ull)
-#define PERIOD_NS 1000000000ull /* DymGPU live's period (vgpu_place.c) */
+#define PERIOD_NS 1000000000ull /* DymGPU live's period (dymgpu_move.c) */
 
 /* DymGPU live beside a gScale run, as the mediator runs it. */
 struct live {
@@ -185,8 +185,8 @@ static uint32_t nslots_of(const struct gscale *gs, int id)
 }
 
 /* window_s: the monitor's utilization window (0: DymGPU's 20 s, what the
- * hypervisor runs: gvt_params.place_window_ms is 0 there). The policy's
- * parameters are its defaults (dyml_init with NULL), as in vgpu_place.c. */
+ * hypervisor runs: dymgpu_params.window_ms is 0 there). The policy's
+ * parameters are its defaults (dyml_init with NULL), as in dymgpu_attach.c. */
 static struct live *live_init(struct gscale *gs, const int *id, int n,
 			      uint32_t window_s)
 {
@@ -214,7 +214,7 @@ static uint64_t bound(const struct gscale *gs, int id, uint32_t cursor)
 	return cursor < total ? cursor : total;
 }
 
-/* One period: the monitor's figures in through dyml_feed (as vgpu_place.c
+/* One period: the monitor's figures in through dyml_feed (as dymgpu_move.c
  * feeds them), moves out, applied by gScale. */
 static void live_period(struct live *l, struct gscale *gs, const int *id,
 			int n, uint64_t now, const uint32_t *cursor,
@@ -459,9 +459,9 @@ void robust_study(const char *dir, FILE *md, FILE *cl)
 	fprintf(md, "Every policy replays the same trace; values are %% fewer "
 		    "entries than the baseline (higher is better, negative = "
 		    "worse); each run is %d s. DymGPU live is the hypervisor's "
-		    "policy module (`gpu/policy/dymgpu_live.c`, fed through "
-		    "`dyml_feed` as `vgpu_place.c` feeds it: busy once a vGPU "
-		    "used %u.%u%% of its fair share 1/N of the GPU averaged over "
+		    "policy module (`gpu/dymgpu/dymgpu_live.c`, fed through "
+		    "`dyml_feed` as `gpu/dymgpu/dymgpu_move.c` feeds it: busy "
+		    "once a vGPU used %u.%u%% of its fair share 1/N of the GPU averaged over "
 		    "the 20 s window, N counted per second, no longer below "
 		    "%u.%u%%; a %u s dwell; %u moves per 1 s period; a move only "
 		    "to a run with no busy user and less load) over gScale's "

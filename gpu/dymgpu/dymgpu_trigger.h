@@ -1,7 +1,7 @@
 /* DymGPU's memory allocator as a placement manager (DymGPU paper
  * §III-B): it keeps the slot layout of every vGPU and re-places them with
  * the size-based or the utilization-based algorithm (dymgpu_place_by_size /
- * _by_util, slots.h) when
+ * _by_util, dymgpu_place.h) when
  *   - a vGPU is created: size mode follows the paper (a vGPU no larger
  *     than the shared band L goes on top of it at P_K; otherwise the fewer
  *     shared slots of "new one alone at its best spot" and "everybody
@@ -24,8 +24,8 @@
  * guest) keeps its slots; a re-placement that would move it keeps it in
  * place and is taken only if that does not add shared slots (else it is
  * vetoed and nothing moves). Pure, integer-only, time passed in. */
-#ifndef GPU_POLICY_DYMGPU_TRIGGER_H
-#define GPU_POLICY_DYMGPU_TRIGGER_H
+#ifndef GPU_DYMGPU_DYMGPU_TRIGGER_H
+#define GPU_DYMGPU_DYMGPU_TRIGGER_H
 
 #include <stdbool.h>
 #include <stdint.h>

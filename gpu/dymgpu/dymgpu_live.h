@@ -37,8 +37,8 @@
  * Pure, integer-only, no globals: the caller applies each decision and
  * reports it back (dyml_moved), so a refused move (work in flight) is
  * retried at the next period. */
-#ifndef GPU_POLICY_DYMGPU_LIVE_H
-#define GPU_POLICY_DYMGPU_LIVE_H
+#ifndef GPU_DYMGPU_DYMGPU_LIVE_H
+#define GPU_DYMGPU_DYMGPU_LIVE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -118,7 +118,7 @@ void dyml_set(struct dyml *d, uint32_t id, uint32_t util, uint64_t entries,
 struct mon;
 /* dyml_set with the monitor's share-relative utilization of id at now
  * (mon_share with this policy's active_min): what the hypervisor
- * (vgpu_place.c) and the evaluation (tools/eval/gscale/robust.c) both
+ * (dymgpu_move.c) and the evaluation (tools/eval/gscale/robust.c) both
  * call, so they run the same rule with the same parameters. */
 void dyml_feed(struct dyml *d, const struct mon *m, uint32_t id,
 	       uint64_t now, uint64_t entries, bool movable);

@@ -1,7 +1,8 @@
 /* DymGPU's placement manager; see dymgpu_trigger.h. */
 #include <stddef.h>
 
-#include "gpu/policy/dymgpu_trigger.h"
+#include "gpu/dymgpu/dymgpu_place.h"
+#include "gpu/dymgpu/dymgpu_trigger.h"
 #include "gpu/hw/gpu_hw.h"
 #include "mini/string.h"
 

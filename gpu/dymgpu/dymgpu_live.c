@@ -1,7 +1,7 @@
 /* DymGPU's live re-placement with hysteresis; see dymgpu_live.h. */
 #include <stddef.h>
 
-#include "gpu/policy/dymgpu_live.h"
+#include "gpu/dymgpu/dymgpu_live.h"
 #include "gpu/policy/monitor.h"
 #include "gpu/policy/params.h"
 #include "gpu/hw/gpu_hw.h"

@@ -1,6 +1,6 @@
 /* DymGPU's two greedy placements of vGPUs on high-GM slots
  * (DymGPU paper, "Memory allocator", figures 5 and 6). */
-#include "gpu/policy/slots.h"
+#include "gpu/dymgpu/dymgpu_place.h"
 #include "gpu/hw/gpu_hw.h"
 
 /* Indices of the vGPUs by non-increasing key, ties by index (insertion

@@ -1,5 +1,6 @@
 /* gBalloon's policy loop; see balloon_policy.h. */
-#include "gpu/policy/balloon_policy.h"
+#include "gpu/gballoon/balloon_policy.h"
+#include "gpu/gballoon/gballoon_adjust.h"
 #include "gpu/policy/params.h"
 #include "gpu/hw/gpu_hw.h"
 #include "mini/string.h"

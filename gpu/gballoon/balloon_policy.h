@@ -12,8 +12,9 @@
  *
  * The decision is a list of actions; appliers carry them out with
  * gBalloon's Algorithm 1 on contiguous slots (gballoon_expand /
- * gballoon_reduce, slots.h) or with the set operations of non-contiguous
- * slots (ncslots.h). Integer-only, time passed in, no globals.
+ * gballoon_reduce, gballoon_adjust.h) or with the set operations of
+ * non-contiguous slots (gpu/policy/ncslots.h). Integer-only, time passed
+ * in, no globals.
  *
  * alpha and beta. The paper defines them as the reciprocals of the largest
  * W and R_copy the platform shows, "determined through experiments", and
@@ -29,8 +30,8 @@
  * the size the VM was created with), so a guest only ever gives back GM it
  * was granted at run time, and a stock guest that never asks is never
  * shrunk. */
-#ifndef GPU_POLICY_BALLOON_POLICY_H
-#define GPU_POLICY_BALLOON_POLICY_H
+#ifndef GPU_GBALLOON_BALLOON_POLICY_H
+#define GPU_GBALLOON_BALLOON_POLICY_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * a vGPU grows or shrinks by Q slots, split Q between its two ends so that
  * the vGPU shares as few slots as possible with the others. The loops and
  * their bounds follow the paper's pseudocode line by line. */
-#include "gpu/policy/slots.h"
+#include "gpu/gballoon/gballoon_adjust.h"
 #include "gpu/hw/gpu_hw.h"
 
 /* Slots in [from, from + len) occupied by vGPU j. */
