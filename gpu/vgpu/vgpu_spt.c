@@ -235,6 +235,7 @@ void spt_kill(struct vgpu *v, int32_t idx)
 	vgpu_ext_spt_gone(v, idx);
 	s->dead = true;
 	memset(s->post, 0, sizeof(s->post));
+	vslab_flag(&v->spts, idx, false);
 	spt_drop_children(v, idx);
 	v->ppgtt_gen++;
 	v->visit_stamp++; /* every table may lead here: repair again */
@@ -332,8 +333,7 @@ int spt_set(struct vgpu *v, int32_t idx, unsigned int i, uint64_t g)
 		/* No shadow memory for the table below now: the entry is not
 		 * present until the next submission re-reads it (post-shadow
 		 * pass), after idle roots were evicted to make room. */
-		s->post[i / 64] |= 1ull << (i % 64);
-		v->post_pending = true;
+		spt_post_mark(v, idx, i);
 		val = 0;
 		child = SPT_NONE;
 		v->stats.pt_deferred_entries++;
@@ -366,6 +366,15 @@ int spt_fill(struct vgpu *v, int32_t idx)
 			v->stats.pte_invalid++;
 	}
 	return 0;
+}
+
+void spt_post_mark(struct vgpu *v, int32_t idx, unsigned int i)
+{
+	uint32_t c = (uint32_t)idx / VSLAB_PER;
+
+	SPT(v, idx).post[i / 64] |= 1ull << (i % 64);
+	vslab_flag(&v->spts, idx, true);
+	v->post_chunks[c / 64] |= 1ull << (c % 64);
 }
 
 /* Re-read entry i from the guest and shadow it again. The snapshot, if
