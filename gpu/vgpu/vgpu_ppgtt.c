@@ -459,6 +459,9 @@ static void flush_post_shadow(struct vgpu *v)
 {
 	int32_t idx;
 
+	if (!v->post_pending)
+		return;
+	v->post_pending = false;
 	for (idx = post_next(v, 0); idx != SPT_NONE;
 	     idx = post_next(v, (uint32_t)idx + 1)) {
 		vslab_flag(&v->spts, idx, false);
@@ -541,7 +544,8 @@ static void trap_one(struct vgpu *v, int32_t idx, uint32_t off, uint32_t len)
 
 		if (!whole) {
 			/* Half an entry: unusable until the rest arrives. */
-			spt_post_mark(v, idx, i);
+			SPT(v, idx).post[i / 64] |= 1ull << (i % 64);
+			spt_post_flag(v, &SPT(v, idx));
 			SPT(v, idx).shadow[i] = 0;
 			v->stats.pte_trap_partial++;
 			continue;

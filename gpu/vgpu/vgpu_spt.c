@@ -156,6 +156,7 @@ int32_t spt_alloc(struct vgpu *v, uint64_t gfn, int level)
 			s->child[i] = SPT_NONE;
 	s->gfn = gfn;
 	s->level = (uint8_t)level;
+	s->self = idx;
 	/* Relaxed at birth (vgpu_ext.h): never protected; spt_fill
 	 * snapshots. */
 	if (!vgpu_ext_spt_new(v, idx) && !gfn_tracked_by_other(v, gfn, idx))
@@ -333,7 +334,8 @@ int spt_set(struct vgpu *v, int32_t idx, unsigned int i, uint64_t g)
 		/* No shadow memory for the table below now: the entry is not
 		 * present until the next submission re-reads it (post-shadow
 		 * pass), after idle roots were evicted to make room. */
-		spt_post_mark(v, idx, i);
+		s->post[i / 64] |= 1ull << (i % 64);
+		spt_post_flag(v, s);
 		val = 0;
 		child = SPT_NONE;
 		v->stats.pt_deferred_entries++;
@@ -368,12 +370,12 @@ int spt_fill(struct vgpu *v, int32_t idx)
 	return 0;
 }
 
-void spt_post_mark(struct vgpu *v, int32_t idx, unsigned int i)
+void spt_post_flag(struct vgpu *v, const struct spt *s)
 {
-	uint32_t c = (uint32_t)idx / VSLAB_PER;
+	uint32_t c = (uint32_t)s->self / VSLAB_PER;
 
-	SPT(v, idx).post[i / 64] |= 1ull << (i % 64);
-	vslab_flag(&v->spts, idx, true);
+	vslab_flag(&v->spts, s->self, true);
+	v->post_pending = true;
 	v->post_chunks[c / 64] |= 1ull << (c % 64);
 }
 
