@@ -34,6 +34,9 @@
 #define GEN9_MODEL_DEFAULT_BUDGET 1024 /* commands per engine per poll */
 #define GEN9_MODEL_BLT_BYTES_PER_POLL (1u << 20) /* blitter bytes per poll */
 #define GEN9_MODEL_BB_LEVELS 2 /* first- and second-level batches */
+/* Pages of the register file holding registers the model knows outside
+ * the engine blocks (regs.c's list touches 12). */
+#define GEN9_MODEL_KNOWN_PAGES 16
 
 struct gen9_model_config {
 	uint16_t device_id; /* 0: 0x1912 (SKL DT GT2) */
@@ -187,6 +190,12 @@ struct gen9_model {
 	bool in_poll;
 	struct gen9_model_stats stats;
 	struct gpu_hw_ops ops; /* for gen9_model_attach */
+	/* Register lookup built at init (regs.c), one entry per 4 KiB of the
+	 * register file: 1 + id for a present engine's block, 0x80 | k for a
+	 * page with registers the model knows (bit per dword in
+	 * reg_known[k]), 0 for plain storage. */
+	uint8_t reg_page[GEN9_MODEL_REG_PAGES];
+	uint64_t reg_known[GEN9_MODEL_KNOWN_PAGES][4096 / 4 / 64];
 };
 
 /* -GPU_EINVAL for bad memory or configuration. */

@@ -109,7 +109,7 @@ int gen9_model_init(struct gen9_model *m, const struct gen9_model_config *cfg,
 			model_engine_reset(m, e);
 		e->stats.resets = 0;
 	}
-	return 0;
+	return model_regmap_build(m);
 }
 
 void gen9_model_poll(struct gen9_model *m)

@@ -31,7 +31,10 @@ static inline void mreg_zero(struct gen9_model *m, uint32_t off, uint32_t bytes)
 		m->reg_dirty[p] = 1;
 }
 
-/* regs.c */
+/* regs.c: the lookup tables for m's engines (at init; -GPU_EINVAL if
+ * the list outgrows GEN9_MODEL_KNOWN_PAGES); whether dword offset off is
+ * a register the model implements or deliberately stores. */
+int model_regmap_build(struct gen9_model *m);
 bool model_reg_is_known(const struct gen9_model *m, uint32_t off);
 
 /* ggtt.c */

@@ -162,6 +162,7 @@ struct vgpu_stats {
 	/* PPGTT shadowing */
 	uint64_t pte_traps; /* writes reported on protected pages */
 	uint64_t pte_trap_partial; /* entries left for the post-shadow pass */
+	uint64_t post_tables_visited; /* tables that pass looked at */
 	uint64_t pte_trap_wide; /* 16-byte or string stores */
 	uint64_t pte_invalid; /* guest entries we could not translate */
 	uint64_t spt_created, spt_freed, spt_untracked;

@@ -394,35 +394,79 @@ static void mm_relieve(struct vgpu *v, int32_t keep)
 	mm_make_room(v, v->pt_budget / 4, keep);
 }
 
-/* Finish half-written entries of every tracked table. */
+/* The lowest chunk at or above c with a bit in post_chunks, or -1. */
+static int32_t post_chunk_next(const struct vgpu *v, uint32_t c)
+{
+	uint32_t w = c / 64;
+	uint64_t bits;
+
+	if (w >= sizeof(v->post_chunks) / sizeof(v->post_chunks[0]))
+		return -1;
+	bits = v->post_chunks[w] & (~0ull << (c % 64));
+	while (!bits) {
+		if (++w >= sizeof(v->post_chunks) / sizeof(v->post_chunks[0]))
+			return -1;
+		bits = v->post_chunks[w];
+	}
+	return (int32_t)(w * 64 + (uint32_t)__builtin_ctzll(bits));
+}
+
+/* The lowest table at or above slot from with a post-shadow flag, or
+ * SPT_NONE; chunks found with no flag left lose their bit. */
+static int32_t post_next(struct vgpu *v, uint32_t from)
+{
+	int32_t c = post_chunk_next(v, from / VSLAB_PER);
+
+	for (; c >= 0; c = post_chunk_next(v, (uint32_t)c + 1)) {
+		uint64_t all = vslab_flags(&v->spts, (uint32_t)c), bits = all;
+
+		if ((uint32_t)c == from / VSLAB_PER)
+			bits &= ~0ull << (from % VSLAB_PER);
+		if (bits)
+			return (int32_t)((uint32_t)c * VSLAB_PER +
+					 (uint32_t)__builtin_ctzll(bits));
+		if (!all)
+			v->post_chunks[c / 64] &= ~(1ull << (c % 64));
+	}
+	return SPT_NONE;
+}
+
+/* Finish the half-written entries of one table. Each mark once: an entry
+ * still without shadow memory marks itself again for the next flush. */
+static void post_table(struct vgpu *v, int32_t idx)
+{
+	struct spt *s = &SPT(v, idx);
+	unsigned int w;
+
+	v->stats.post_tables_visited++;
+	for (w = 0; w < VGPU_PTES_PER_PAGE / 64; w++) {
+		uint64_t bits = s->post[w];
+
+		while (bits && !s->dead) {
+			unsigned int bit = (unsigned int)__builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			if (spt_update_entry(v, idx, w * 64 + bit) == -GPU_EINVAL)
+				spt_kill(v, idx);
+		}
+	}
+}
+
+/* Finish half-written entries: only the flagged tables, in slot order. A
+ * table flagged during the pass is visited in it when its slot is further
+ * on, at the next pass otherwise (its own new marks included). */
 static void flush_post_shadow(struct vgpu *v)
 {
 	int32_t idx;
-	unsigned int w;
 
-	/* Marks are set only by trap_one, which raises post_pending; a flush
-	 * leaves none on a live table (dead and free ones have them cleared). */
 	if (!v->post_pending)
 		return;
 	v->post_pending = false;
-	for (idx = 0; idx < vslab_end(&v->spts); idx++) {
-		struct spt *s = vslab_get(&v->spts, idx);
-
-		if (!s || !s->level || s->dead)
-			continue;
-		for (w = 0; w < VGPU_PTES_PER_PAGE / 64; w++) {
-			/* Each mark once: an entry still without shadow memory
-			 * marks itself again for the next flush. */
-			uint64_t bits = s->post[w];
-
-			while (bits && !s->dead) {
-				unsigned int bit = (unsigned int)__builtin_ctzll(bits);
-
-				bits &= bits - 1;
-				if (spt_update_entry(v, idx, w * 64 + bit) == -GPU_EINVAL)
-					spt_kill(v, idx);
-			}
-		}
+	for (idx = post_next(v, 0); idx != SPT_NONE;
+	     idx = post_next(v, (uint32_t)idx + 1)) {
+		vslab_flag(&v->spts, idx, false);
+		/* Flags live only on live tables: kill and free clear them. */
+		post_table(v, idx);
 	}
 }
 
@@ -501,7 +545,7 @@ static void trap_one(struct vgpu *v, int32_t idx, uint32_t off, uint32_t len)
 		if (!whole) {
 			/* Half an entry: unusable until the rest arrives. */
 			SPT(v, idx).post[i / 64] |= 1ull << (i % 64);
-			v->post_pending = true;
+			spt_post_flag(v, &SPT(v, idx));
 			SPT(v, idx).shadow[i] = 0;
 			v->stats.pte_trap_partial++;
 			continue;

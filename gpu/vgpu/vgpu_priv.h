@@ -77,6 +77,9 @@ struct spt {
 	 * vgpu_ext.h) brings the shadow up to date before each use; the
 	 * baseline does not write-protect its frame. */
 	bool relaxed;
+	/* Its own index: spt_set, the hot loop of every fill, keeps only
+	 * the pointer, and the rare post-shadow mark needs the index. */
+	int32_t self;
 	/* Optional: the guest entries the shadow was built from (that
 	 * system allocates and frees it; spt_fill and spt_update_entry keep
 	 * it current). */
@@ -377,8 +380,13 @@ struct vgpu {
 	 * memory: the execlists retry every engine's waiting pairs. */
 	bool mm_wake;
 	uint32_t ppgtt_gen; /* bumped when a table is untracked */
-	/* Some table got a post-shadow mark since the last flush: spares
-	 * every submission a walk over all tables. */
+	/* Tables with post-shadow marks (struct spt.post): each has its
+	 * slab flag set, and its chunk's bit here, so the pass before a
+	 * submission visits those tables and no other (vgpu_ppgtt.c). A
+	 * bit may outlive the flags of its chunk; the pass clears it. */
+	uint64_t post_chunks[VGPU_SPT_MAX / VSLAB_PER / 64];
+	/* A table was flagged since the last pass began: spares a
+	 * submission with nothing half written the look at post_chunks. */
 	bool post_pending;
 	uint32_t visit_stamp;
 
@@ -747,6 +755,11 @@ void vslab_fini(struct vgpu *v, struct vslab *sl);
 int32_t vslab_alloc(struct vgpu *v, struct vslab *sl);
 void vslab_free(struct vgpu *v, struct vslab *sl, int32_t i);
 void *vslab_get(const struct vslab *sl, int32_t i);
+/* The user's flag of live object i (cleared when i is freed); the flags
+ * of chunk c, bit k for object c * VSLAB_PER + k, 0 for a chunk that is
+ * gone. */
+void vslab_flag(struct vslab *sl, int32_t i, bool on);
+uint64_t vslab_flags(const struct vslab *sl, uint32_t c);
 static inline int32_t vslab_end(const struct vslab *sl)
 {
 	return (int32_t)(sl->span * VSLAB_PER);
@@ -775,6 +788,10 @@ void spt_repair(struct vgpu *v, int32_t idx);
 void spt_kill(struct vgpu *v, int32_t idx);
 int spt_fill(struct vgpu *v, int32_t idx);
 int spt_update_entry(struct vgpu *v, int32_t idx, unsigned int i);
+/* Entry i of table s is not usable until the next submission re-reads
+ * it (half written, or no shadow memory for the table below): its bit
+ * in s->post, then spt_post_flag(s) so that the pass finds the table. */
+void spt_post_flag(struct vgpu *v, const struct spt *s);
 int32_t spt_get_shadow(struct vgpu *v, uint64_t gpa, int level);
 /* Find or build the shadow of guest PML4 root; returns mm index. */
 int vgpu_mm_get(struct vgpu *v, uint64_t root_gpa, bool g2v);

@@ -7,7 +7,12 @@
  * allocate others.
  *
  * Allocation takes the lowest chunk with a free object (hint), which keeps
- * live objects together and lets emptied chunks at the top go. */
+ * live objects together and lets emptied chunks at the top go.
+ *
+ * Each chunk ends with one flag word, bit k for its object k, which its
+ * user sets and clears (vslab_flag): a set of objects found in one load
+ * per chunk, at no extra page (the spt chunk has room to spare). Freeing
+ * an object clears its flag. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "mini/string.h"
 
@@ -29,6 +34,13 @@ static void *obj_at(const struct vslab *sl, uint32_t c, uint32_t k)
 	return (uint8_t *)sl->dir[c] + (size_t)k * sl->size;
 }
 
+/* The flag word at the end of chunk c's pages. */
+static uint64_t *flags_at(const struct vslab *sl, uint32_t c)
+{
+	return (uint64_t *)((uint8_t *)sl->dir[c] +
+			    (size_t)sl->chunk_pages * VGPU_PAGE) - 1;
+}
+
 int vslab_init(struct vgpu *v, struct vslab *sl, uint32_t size, uint32_t max)
 {
 	size_t bytes;
@@ -36,7 +48,8 @@ int vslab_init(struct vgpu *v, struct vslab *sl, uint32_t size, uint32_t max)
 	memset(sl, 0, sizeof(*sl));
 	sl->size = size;
 	sl->max_chunks = (max + VSLAB_PER - 1) / VSLAB_PER;
-	sl->chunk_pages = (VSLAB_PER * size + VGPU_PAGE - 1) / VGPU_PAGE;
+	sl->chunk_pages = (VSLAB_PER * size + sizeof(uint64_t) + VGPU_PAGE - 1) /
+			  VGPU_PAGE;
 	bytes = sl->max_chunks * (sizeof(void *) + sizeof(struct vslab_chunk));
 	sl->meta_pages = (uint32_t)((bytes + VGPU_PAGE - 1) / VGPU_PAGE);
 	sl->dir = gvt_pages(v->gvt, sl->meta_pages, NULL);
@@ -113,6 +126,7 @@ void vslab_free(struct vgpu *v, struct vslab *sl, int32_t i)
 	void *o = obj_at(sl, c, (uint32_t)i % VSLAB_PER);
 
 	memset(o, 0, sl->size);
+	*flags_at(sl, c) &= ~(1ull << ((uint32_t)i % VSLAB_PER));
 	set_link(o, sl->info[c].head);
 	sl->info[c].head = i;
 	sl->info[c].nfree++;
@@ -137,4 +151,21 @@ void *vslab_get(const struct vslab *sl, int32_t i)
 	if (i < 0 || c >= sl->span || !sl->dir[c])
 		return NULL;
 	return obj_at(sl, c, (uint32_t)i % VSLAB_PER);
+}
+
+void vslab_flag(struct vslab *sl, int32_t i, bool on)
+{
+	uint64_t bit = 1ull << ((uint32_t)i % VSLAB_PER);
+
+	if (on)
+		*flags_at(sl, (uint32_t)i / VSLAB_PER) |= bit;
+	else
+		*flags_at(sl, (uint32_t)i / VSLAB_PER) &= ~bit;
+}
+
+uint64_t vslab_flags(const struct vslab *sl, uint32_t c)
+{
+	if (c >= sl->span || !sl->dir[c])
+		return 0;
+	return *flags_at(sl, c);
 }

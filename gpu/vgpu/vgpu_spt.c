@@ -156,6 +156,7 @@ int32_t spt_alloc(struct vgpu *v, uint64_t gfn, int level)
 			s->child[i] = SPT_NONE;
 	s->gfn = gfn;
 	s->level = (uint8_t)level;
+	s->self = idx;
 	/* Relaxed at birth (vgpu_ext.h): never protected; spt_fill
 	 * snapshots. */
 	if (!vgpu_ext_spt_new(v, idx) && !gfn_tracked_by_other(v, gfn, idx))
@@ -235,6 +236,7 @@ void spt_kill(struct vgpu *v, int32_t idx)
 	vgpu_ext_spt_gone(v, idx);
 	s->dead = true;
 	memset(s->post, 0, sizeof(s->post));
+	vslab_flag(&v->spts, idx, false);
 	spt_drop_children(v, idx);
 	v->ppgtt_gen++;
 	v->visit_stamp++; /* every table may lead here: repair again */
@@ -333,7 +335,7 @@ int spt_set(struct vgpu *v, int32_t idx, unsigned int i, uint64_t g)
 		 * present until the next submission re-reads it (post-shadow
 		 * pass), after idle roots were evicted to make room. */
 		s->post[i / 64] |= 1ull << (i % 64);
-		v->post_pending = true;
+		spt_post_flag(v, s);
 		val = 0;
 		child = SPT_NONE;
 		v->stats.pt_deferred_entries++;
@@ -366,6 +368,15 @@ int spt_fill(struct vgpu *v, int32_t idx)
 			v->stats.pte_invalid++;
 	}
 	return 0;
+}
+
+void spt_post_flag(struct vgpu *v, const struct spt *s)
+{
+	uint32_t c = (uint32_t)s->self / VSLAB_PER;
+
+	vslab_flag(&v->spts, s->self, true);
+	v->post_pending = true;
+	v->post_chunks[c / 64] |= 1ull << (c % 64);
 }
 
 /* Re-read entry i from the guest and shadow it again. The snapshot, if

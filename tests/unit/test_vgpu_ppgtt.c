@@ -198,6 +198,91 @@ static void test_untrack_on_garbage(void **state)
 	assert_true(e->v->spt_count <= before);
 }
 
+/* The guest's leaf table (PT) that maps va. */
+static uint64_t guest_pt(struct ppgtt_env *e, uint64_t va)
+{
+	uint64_t t = e->g.pml4_gpa, ent;
+
+	for (int l = 4; l > 1; l--) {
+		fake_hv_guest_read(&e->mw.hv, 1, t + 8 * ((va >> (12 + 9 * (l - 1))) & 511), &ent, 8);
+		t = ent & GEN8_PTE_ADDR_MASK;
+	}
+	return t;
+}
+
+static uint64_t post_visits(struct ppgtt_env *e)
+{
+	return e->v->stats.post_tables_visited;
+}
+
+/* The pass that finishes half-written entries before a submission costs
+ * what was half written, not what is shadowed: with 74 tables, marks in
+ * three of them make three table visits, none make none (issue 31). */
+static void test_post_shadow_visits_marked_tables_only(void **state)
+{
+	struct ppgtt_env *e = *state;
+	uint64_t data = gi_alloc_pages(&e->g, 64), va = 0x400000000ull, root;
+	uint64_t v0 = 0, pt[3];
+	uint32_t half;
+	int k;
+
+	assert_int_equal(gi_ppgtt_create(&e->g), 0);
+	/* One page per 128 MiB: 64 PTs under 8 PDs. */
+	for (k = 0; k < 64; k++)
+		gi_ppgtt_map(&e->g, va + ((uint64_t)k << 30) / 8, data + 4096ull * k, 1);
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
+	assert_true(e->v->spt_count >= 64);
+	v0 = post_visits(e);
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
+	assert_int_equal(post_visits(e), v0);
+	/* Low halves of entry 1 in three PTs, the first twice. */
+	for (k = 0; k < 3; k++) {
+		pt[k] = guest_pt(e, va + ((uint64_t)(20 * k) << 30) / 8);
+		half = (uint32_t)(data + 4096ull * (64 - 1 - k)) | 3;
+		fake_hv_guest_store(&e->mw.hv, 1, pt[k] + 8, &half, 4);
+	}
+	fake_hv_guest_store(&e->mw.hv, 1, pt[0] + 16, &half, 4);
+	assert_int_equal(e->v->stats.pte_trap_partial, 4);
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
+	assert_int_equal(post_visits(e), v0 + 3);
+	/* Nothing half-written since: no table visited. */
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
+	assert_int_equal(post_visits(e), v0 + 3);
+	/* The high halves complete the entries; the pass finished them. */
+	half = 0;
+	for (k = 0; k < 3; k++) {
+		fake_hv_guest_store(&e->mw.hv, 1, pt[k] + 12, &half, 4);
+		assert_true(shadow_walk(e, va + ((uint64_t)(20 * k) << 30) / 8 + 4096) ==
+			    fake_hv_gpa_to_hpa(&e->mw.hv, 1, data + 4096ull * (64 - 1 - k)));
+	}
+	assert_int_equal(post_visits(e), v0 + 6);
+	check_isolated(e, root, 4);
+}
+
+/* A table freed or untracked with marks pending leaves nothing for the
+ * pass to visit, and a new table in its slot starts unmarked. */
+static void test_post_shadow_forgets_gone_tables(void **state)
+{
+	struct ppgtt_env *e = *state;
+	uint64_t data = gi_alloc_pages(&e->g, 2), va = 0x500000000ull, root;
+	uint64_t pd, ent, v0, zero = 0;
+	uint32_t half = 3;
+
+	assert_int_equal(gi_ppgtt_create(&e->g), 0);
+	gi_ppgtt_map(&e->g, va, data, 1);
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
+	v0 = post_visits(e);
+	fake_hv_guest_store(&e->mw.hv, 1, guest_pt(e, va) + 8, &half, 4);
+	/* The PD drops its PT: the shadow PT with the mark is freed. */
+	fake_hv_guest_read(&e->mw.hv, 1, e->g.pml4_gpa + 8 * ((va >> 39) & 511), &ent, 8);
+	fake_hv_guest_read(&e->mw.hv, 1, (ent & GEN8_PTE_ADDR_MASK) + 8 * ((va >> 30) & 511), &ent, 8);
+	pd = ent & GEN8_PTE_ADDR_MASK;
+	fake_hv_guest_store(&e->mw.hv, 1, pd + 8 * ((va >> 21) & 511), &zero, 8);
+	assert_int_equal(vgpu_mm_prepare(e->v, ppgtt_env_mm(e), &root), 0);
+	assert_int_equal(post_visits(e), v0);
+	assert_true(shadow_walk(e, va) == 0);
+}
+
 static void test_root_not_ram(void **state)
 {
 	struct ppgtt_env *e = *state;
@@ -219,6 +304,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_existing_tables_and_sharing, ppgtt_env_setup, ppgtt_env_teardown),
 		cmocka_unit_test_setup_teardown(test_partial_and_wide_stores, ppgtt_env_setup, ppgtt_env_teardown),
 		cmocka_unit_test_setup_teardown(test_untrack_on_garbage, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_post_shadow_visits_marked_tables_only, ppgtt_env_setup, ppgtt_env_teardown),
+		cmocka_unit_test_setup_teardown(test_post_shadow_forgets_gone_tables, ppgtt_env_setup, ppgtt_env_teardown),
 		cmocka_unit_test_setup_teardown(test_root_not_ram, ppgtt_env_setup, ppgtt_env_teardown),
 	};
 
