@@ -48,12 +48,34 @@ linux-i915: $(LINUX_I915)
 IGT_DIR := $(LINUX_GUEST)/igt
 LINUX_IGT := $(LINUX_GUEST)/initramfs-igt.cpio
 
-$(LINUX_IGT): tools/fetch-igt tests/igt/programs $(LINUX_I915)
+# It also carries Mesa's Vulkan driver for Intel (ANV) and the guest program
+# that submits through it (guest-shim/vk-fill), run by the /init step `vk`:
+# tools/fetch-anv downloads mesa-vulkan-drivers, libvulkan1, libvulkan-dev
+# and their library packages into $(ANV_DIR) (cached) and names ANV, its ICD
+# json, the loader and their libraries; most of those libraries are IGT's
+# too and go in once (tools/mkinitramfs).
+ANV_DIR := $(LINUX_GUEST)/anv
+VK_FILL := $(BUILD)/vk-fill/g9hv-vk-fill
+
+$(ANV_DIR).files: tools/fetch-anv tools/fetch-igt | $(DEPS_STAMP)
+	@tools/fetch-anv $(ANV_DIR) > $@.tmp && mv $@.tmp $@
+
+# Built on the host against libvulkan-dev's headers and libvulkan.so from
+# the unpacked packages, linked dynamically against the loader.
+$(VK_FILL): guest-shim/vk-fill/vk_fill.c $(ANV_DIR).files
+	@mkdir -p $(dir $@)
+	$(Q)gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(ANV_DIR)/root/usr/include \
+		-o $@ $< -L$(ANV_DIR)/root/usr/lib/x86_64-linux-gnu -lvulkan
+
+.PHONY: vk-fill
+vk-fill: $(VK_FILL)
+
+$(LINUX_IGT): tools/fetch-igt tests/igt/programs $(LINUX_I915) $(ANV_DIR).files $(VK_FILL)
 	@tools/fetch-igt $(IGT_DIR) tests/igt/programs > $(IGT_DIR).files
 	@tools/mkinitramfs-i915 $(firstword $(wildcard $(LINUX_GUEST)/debs/linux-image-*.deb)) \
 		$(LINUX_GUEST)/busybox tools/linux-i915-init $@ \
 		$(DRM_CLIENT)=bin/g9hv-drm-client tests/igt/programs=etc/igt/programs \
-		$$(cat $(IGT_DIR).files)
+		$$(cat $(IGT_DIR).files) $(VK_FILL)=bin/g9hv-vk-fill $$(cat $(ANV_DIR).files)
 
 LINUX_GUEST_FILES += $(LINUX_IGT)
 
