@@ -1,4 +1,4 @@
-/* libc-mini: number parsing. */
+/* libc-mini: number parsing and binary search. */
 #include <limits.h>
 #include <stdbool.h>
 #include "mini/ctype.h"
@@ -58,4 +58,24 @@ unsigned long long LM(strtoull)(const char *s, char **end, int base)
 	if (overflow)
 		return ULLONG_MAX;
 	return neg ? 0ULL - v : v;
+}
+
+void *LM(bsearch)(const void *key, const void *base, size_t n, size_t size,
+		  int (*cmp)(const void *key, const void *element))
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const void *e = (const char *)base + mid * size;
+		int c = cmp(key, e);
+
+		if (c < 0)
+			hi = mid;
+		else if (c > 0)
+			lo = mid + 1;
+		else
+			return (void *)e;
+	}
+	return NULL;
 }

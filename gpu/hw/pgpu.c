@@ -3,6 +3,7 @@
  * Protocols follow what i915 does on gen9, since that is what the
  * hardware is known to accept. */
 #include "gpu/hw/pgpu.h"
+#include "mini/stdlib.h"
 #include "mini/string.h"
 
 /* ---- probe ------------------------------------------------------------ */
@@ -226,24 +227,25 @@ static const struct fw_range gen9_fw_ranges[] = {
 #undef G
 #undef M
 
+static int cmp_fw_range(const void *key, const void *element)
+{
+	uint32_t off = *(const uint32_t *)key;
+	const struct fw_range *r = element;
+
+	return off < r->start ? -1 : off > r->end;
+}
+
 uint32_t pgpu_fw_domains_for_reg(uint32_t off)
 {
-	size_t lo = 0, hi = sizeof(gen9_fw_ranges) / sizeof(gen9_fw_ranges[0]);
+	const struct fw_range *r;
 
 	/* The display range and above need none (NEEDS_FORCE_WAKE). */
 	if (off >= 0x40000)
 		return 0;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (off < gen9_fw_ranges[mid].start)
-			hi = mid;
-		else if (off > gen9_fw_ranges[mid].end)
-			lo = mid + 1;
-		else
-			return gen9_fw_ranges[mid].domains;
-	}
-	return 0;
+	r = bsearch(&off, gen9_fw_ranges,
+		    sizeof(gen9_fw_ranges) / sizeof(gen9_fw_ranges[0]),
+		    sizeof(gen9_fw_ranges[0]), cmp_fw_range);
+	return r ? r->domains : 0;
 }
 
 /* ---- GGTT and fences: gen9-facts §2, §3 ---------------------------------- */

@@ -10,6 +10,7 @@
  * Adding a register a new guest driver needs is one line here (gvt-facts
  * §F4). */
 #include "gpu/vgpu/vgpu_priv.h"
+#include "mini/stdlib.h"
 
 #define SKL_FUSE_STATUS 0x42000
 #define SKL_FUSE_DONE (BIT(31) | BIT(27) | BIT(26) | BIT(25))
@@ -430,19 +431,15 @@ const struct mmio_range *mmio_table(size_t *n)
 	return table;
 }
 
+static int cmp_range(const void *key, const void *element)
+{
+	uint32_t off = *(const uint32_t *)key;
+	const struct mmio_range *r = element;
+
+	return off < r->start ? -1 : off > r->end;
+}
+
 const struct mmio_range *mmio_lookup(uint32_t off)
 {
-	size_t lo = 0, hi = TABLE_N;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (off < table[mid].start)
-			hi = mid;
-		else if (off > table[mid].end)
-			lo = mid + 1;
-		else
-			return &table[mid];
-	}
-	return NULL;
+	return bsearch(&off, table, TABLE_N, sizeof(table[0]), cmp_range);
 }

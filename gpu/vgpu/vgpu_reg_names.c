@@ -8,6 +8,7 @@
  * (a unit test checks); engine-relative registers are in the engine
  * blocks, handled by vgpu_execlist.c, and not listed here. */
 #include "gpu/vgpu/vgpu_priv.h"
+#include "mini/stdlib.h"
 
 struct reg_name {
 	uint32_t off;
@@ -236,21 +237,20 @@ static const struct reg_name names[] = {
 #define NAMES_N (sizeof(names) / sizeof(names[0]))
 
 /* The register's name, NULL when the list does not have it. */
+static int cmp_off(const void *key, const void *element)
+{
+	uint32_t off = *(const uint32_t *)key;
+	const struct reg_name *n = element;
+
+	return (off > n->off) - (off < n->off);
+}
+
 const char *vgpu_reg_name(uint32_t off)
 {
-	size_t lo = 0, hi = NAMES_N;
+	const struct reg_name *n = bsearch(&off, names, NAMES_N,
+					   sizeof(names[0]), cmp_off);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (off < names[mid].off)
-			hi = mid;
-		else if (off > names[mid].off)
-			lo = mid + 1;
-		else
-			return names[mid].name;
-	}
-	return NULL;
+	return n ? n->name : NULL;
 }
 
 /* For the unit test: the list is sorted and without duplicates. */

@@ -1,4 +1,4 @@
-/* libc-mini stdlib.c (strtoull) and mini/ctype.h against the host C
+/* libc-mini stdlib.c (strtoull, bsearch) and mini/ctype.h against the host C
  * library. The host runs in the "C" locale (nothing here calls setlocale),
  * which is what our ASCII-only classes implement. */
 #include <ctype.h>
@@ -133,6 +133,34 @@ static void test_ctype(void **state)
 	}
 }
 
+static int cmp_int(const void *k, const void *e)
+{
+	int a = *(const int *)k, b = *(const int *)e;
+
+	return (a > b) - (a < b);
+}
+
+/* Every length 0..40 of a sorted list with gaps: each member is found where
+ * the host finds it, each gap and both ends miss. */
+static void test_bsearch(void **state)
+{
+	int list[40], key;
+
+	(void)state;
+	for (int i = 0; i < 40; i++)
+		list[i] = 3 * i + 1;
+	for (size_t n = 0; n <= 40; n++)
+		for (key = -1; key <= 3 * 40 + 1; key++) {
+			void *h = bsearch(&key, list, n, sizeof(int), cmp_int);
+			void *m = mini_bsearch(&key, list, n, sizeof(int),
+					       cmp_int);
+
+			assert_ptr_equal(m, h);
+			assert_true((m != NULL) == (key % 3 == 1 && key >= 1 &&
+						    key < 3 * (int)n + 1));
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -140,6 +168,7 @@ int main(void)
 		cmocka_unit_test(test_strtoull_random),
 		cmocka_unit_test(test_strtoull_bad_base),
 		cmocka_unit_test(test_ctype),
+		cmocka_unit_test(test_bsearch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
