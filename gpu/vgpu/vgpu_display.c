@@ -471,14 +471,30 @@ int vgpu_screen_read(struct vgpu *v, const struct vdisp_plane *pl, uint32_t y,
 	return 0;
 }
 
+/* Plane registers read when PLANE_SURF / CURBASE arms the plane. */
+static int store_write(struct vgpu *v, unsigned p, uint8_t s, uint32_t off,
+		       uint32_t val)
+{
+	(void)p, (void)s;
+	vreg_set(v, off, val);
+	return 0;
+}
+
 static const struct pipe_reg pipe_regs[] = {
 	{ 0x000, 0, dsl_read, ro_write },		/* PIPEDSL */
 	{ 0x008, 0, NULL, conf_write },			/* PIPECONF */
 	{ 0x040, 0, frmcount_read, ro_write },		/* PIPE_FRMCOUNT_G4X */
 	{ 0x044, 0, flipcount_read, ro_write },		/* PIPE_FLIPCOUNT_G4X */
+	{ CUR_CTL, 0, NULL, store_write },
 	{ 0x084, VDISP_CURSOR, NULL, surf_write },	/* CURBASE */
+	{ CURPOS, 0, NULL, store_write },
 	{ 0x0ac, VDISP_CURSOR, surflive_read, ro_write }, /* CURSURFLIVE */
+	{ PLANE_CTL_1, 0, NULL, store_write },
+	{ PLANE_STRIDE_1, 0, NULL, store_write },
+	{ PLANE_POS_1, 0, NULL, store_write },
+	{ PLANE_SIZE_1, 0, NULL, store_write },
 	{ 0x19c, 0, NULL, surf_write },			/* PLANE_SURF(1) */
+	{ PLANE_OFFSET_1, 0, NULL, store_write },
 	{ 0x1ac, 0, surflive_read, ro_write },		/* PLANE_SURFLIVE(1) */
 	{ 0x29c, 1, NULL, surf_write },			/* PLANE_SURF(2) */
 	{ 0x2ac, 1, surflive_read, ro_write },		/* PLANE_SURFLIVE(2) */
@@ -520,7 +536,7 @@ int vgpu_pipe_write(struct vgpu *v, uint32_t off, uint32_t val)
 
 	if (r && r->write)
 		return r->write(v, p, r->surf, off, val);
-	/* Plane formats, strides, watermarks...: nothing scans out yet. */
+	/* Watermarks, DDB, scalers, planes 2-3...: stored, never scanned. */
 	vgpu_mmio_store_only(v, off, val);
 	return 0;
 }

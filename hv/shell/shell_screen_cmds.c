@@ -15,6 +15,7 @@
 #include "hv/console/console.h"
 #include "hv/console/console_fb.h"
 #include "hv/console/fbcon.h"
+#include "hv/cpu/x86.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/shell/screen_ppm.h"
 #include "hv/shell/shell.h"
@@ -31,6 +32,7 @@ static struct dump {
 	unsigned vm;		/* vms[] index */
 	uint32_t w, h, y;
 	uint32_t cut_at;	/* first black row, h when whole */
+	uint64_t read_tsc;	/* TSC ticks spent reading and converting */
 	struct vdisp_plane pl;
 	struct ppm_out ppm;
 } job;
@@ -109,10 +111,13 @@ static void dump_row(uint32_t y)
 
 	for (x = 0; x < job.w; x += n) {
 		n = job.w - x < VGPU_SCREEN_RUN ? job.w - x : VGPU_SCREEN_RUN;
+		uint64_t t0 = rdtsc();
+
 		if (job.vm_dump)
 			vm_run(y, rgb, x, n);
 		else
 			gop_row(y, rgb, x, n);
+		job.read_tsc += rdtsc() - t0;
 		ppm_pixels(&job.ppm, rgb, n);
 	}
 }
@@ -129,6 +134,11 @@ static bool dump_poll(void)
 	if (job.y < job.h)
 		return true;
 	ppm_end(&job.ppm);
+	/* What one frame costs to read (the composition's lower bound). */
+	kprintf("screen: %ux%u read in %llu TSC ticks (%llu per 1000 "
+		"pixels)\n", job.w, job.h, (unsigned long long)job.read_tsc,
+		(unsigned long long)(job.read_tsc * 1000 /
+				     ((uint64_t)job.w * job.h)));
 	if (job.cut_at < job.h)
 		kprintf("screen: vm '%s' changed or stopped its plane at row "
 			"%u: the rows below it are black\n", vms[job.vm].name,
@@ -186,6 +196,7 @@ static int cmd_dump(const char *vm)
 	if (vm ? dump_vm(vm) : dump_gop())
 		return -1;
 	job.y = 0;
+	job.read_tsc = 0;
 	job.cut_at = job.h;
 	ppm_begin(&job.ppm, emit, NULL, vm ? vm : "hv", job.w, job.h);
 	shell_set_busy(dump_poll);
