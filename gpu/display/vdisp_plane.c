@@ -242,8 +242,9 @@ static uint32_t le32(const uint8_t *b)
 	       (uint32_t)b[3] << 24;
 }
 
-/* A 10-bit channel to 8 bits, a 5/6-bit one widened by repeating its top
- * bits (so full scale stays full scale). */
+/* Three 8-bit channels (the callers cut 10-bit ones to their top 8 and
+ * widen 5/6-bit ones by repeating their top bits, so full scale stays
+ * full scale) as 0x00RRGGBB. */
 static uint32_t rgb(uint32_t r, uint32_t g, uint32_t b)
 {
 	return (r & 0xff) << 16 | (g & 0xff) << 8 | (b & 0xff);

@@ -65,7 +65,6 @@
 #define PIPECONF_ENABLE BIT(31)
 #define PIPECONF_STATE_ENABLE BIT(30)
 #define PIPEDSL_LINE_MASK 0x1fffu
-#define PLANE_SURF_ADDR_MASK 0xfffff000u
 #define GEN8_PIPE_VBLANK BIT(0)
 #define GEN9_PIPE_PLANE1_FLIP_DONE BIT(3) /* planes 2, 3: bits 4, 5 */
 
