@@ -181,6 +181,7 @@ static void register_shell_cmds(void)
 	shell_vm_set_starter(&starter);
 	shell_vgpu_cmds_register();
 	shell_vtd_cmds_register();
+	shell_screen_cmds_register();
 }
 
 /* `default=` in [global]: the console starts attached to that VM. The

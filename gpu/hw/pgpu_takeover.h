@@ -19,7 +19,7 @@
 #define   TRANSCONF_STATE BIT(30)
 #define SKL_PIPE_FRMCOUNT(pipe) (0x70040 + 0x1000 * (pipe))
 #define SKL_PLANE_CTL(pipe, plane) (0x70180 + 0x1000 * (pipe) + 0x100 * (plane))
-#define   PLANE_CTL_ENABLE BIT(31)
+#define   PLANE_CTL_ENABLE (1u << 31) /* as gpu/display/vdisp_plane.h */
 #define SKL_PLANE_SURF(pipe, plane) (0x7019c + 0x1000 * (pipe) + 0x100 * (plane))
 #define SKL_CURCNTR(pipe) (0x70080 + 0x1000 * (pipe))
 #define SKL_CURBASE(pipe) (0x70084 + 0x1000 * (pipe))

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "gpu/hv_ops.h"
+#include "gpu/display/vdisp_plane.h"
 #include "gpu/hw/gpu_hw.h"
 #include "gpu/vgpu/vgpu_ext.h"
 
@@ -136,6 +137,7 @@ struct vgpu_stats {
 	uint64_t aux_transactions; /* DP AUX sends, all ports (A-C: time-out) */
 	uint64_t vblanks; /* counted on the vGPU's running pipes */
 	uint64_t flips; /* plane and cursor surfaces latched at a vblank */
+	uint64_t planes_refused; /* latched planes not scanned: bad or outside its GM */
 	uint64_t gmbus_naks; /* GMBUS cycles (no monitor: not acked) */
 	uint64_t mmio_bad_access; /* size/alignment the device rejects */
 	uint64_t mmio_ro_dropped; /* writes to read-only registers */
@@ -404,6 +406,18 @@ int vgpu_set_batch_budget(struct vgpu *v, uint32_t kib);
  * status: the vGPU of before issue 29). Before its guest runs: the
  * change is no hotplug. -GPU_EINVAL for any other name. */
 int vgpu_set_display(struct vgpu *v, const char *mode);
+/* What the virtual monitor shows (docs/display.md, "Planes and scanout"):
+ * pipe A's primary plane as it latched, checked again against the vGPU's
+ * GM now. VDISP_PLANE_OK with *pl, or why nothing is shown (off, refused:
+ * vdisp_plane_why). */
+int vgpu_screen_plane(struct vgpu *v, struct vdisp_plane *pl);
+/* Pixels x0 .. x0 + n - 1 of row y of pl (from vgpu_screen_plane) as
+ * 0x00RRGGBB, detiled, read through the vGPU's own GGTT entries from its
+ * guest's pages; a page it has not mapped reads black. n at most
+ * VGPU_SCREEN_RUN; -GPU_EINVAL outside the plane. */
+#define VGPU_SCREEN_RUN 256u
+int vgpu_screen_read(struct vgpu *v, const struct vdisp_plane *pl, uint32_t y,
+		     uint32_t x0, uint32_t n, uint32_t *rgb);
 uint32_t vgpu_batch_budget(const struct vgpu *v);
 const struct vgpu_stats *vgpu_get_stats(const struct vgpu *v);
 /* The vGPU's slices in GGTT address space (host == guest addresses);

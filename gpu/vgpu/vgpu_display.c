@@ -65,7 +65,6 @@
 #define PIPECONF_ENABLE BIT(31)
 #define PIPECONF_STATE_ENABLE BIT(30)
 #define PIPEDSL_LINE_MASK 0x1fffu
-#define PLANE_SURF_ADDR_MASK 0xfffff000u
 #define GEN8_PIPE_VBLANK BIT(0)
 #define GEN9_PIPE_PLANE1_FLIP_DONE BIT(3) /* planes 2, 3: bits 4, 5 */
 
@@ -90,6 +89,7 @@ static void pipes_reset(struct vgpu *v)
 	v->pipes_on = 0;
 	for (p = 0; p < VDISP_PIPES; p++)
 		vdisp_pipe_reset(&v->pipe[p]);
+	memset(v->scan, 0, sizeof(v->scan)); /* every plane off */
 }
 
 void vgpu_display_init(struct vgpu *v)
@@ -318,13 +318,164 @@ static int conf_write(struct vgpu *v, unsigned p, uint8_t s, uint32_t off,
 	return 0;
 }
 
-/* PLANE_SURF / CURBASE arm the plane's double-buffered registers: the
- * new surface goes live at the next vblank of a running pipe. */
+/* ---- planes: checked when armed, scanned only when good ---------------
+ *
+ * PLANE_SURF (CURBASE) arms the plane's double-buffered registers: what
+ * PLANE_CTL, _STRIDE, _SIZE, _OFFSET (CUR_CTL) say at that write is what
+ * latches at the next vblank, as on hardware. So the primary plane and
+ * the cursor are decoded and checked against the vGPU's GM at the SURF
+ * write (gpu/display/vdisp_plane.c), and the verdict latches with the
+ * surface. A refused plane is never read (screen dump, composition): the
+ * guest's flip still completes, its flip-done event and SURFLIVE are as
+ * hardware gives them, where a real monitor would show garbage we show
+ * nothing. Planes 2 and 3 are stored, never scanned. */
+#define PLANE_CTL_1 0x180
+#define PLANE_STRIDE_1 0x188
+#define PLANE_POS_1 0x18c
+#define PLANE_SIZE_1 0x190
+#define PLANE_SURF_1 0x19c
+#define PLANE_OFFSET_1 0x1a4
+#define CUR_CTL 0x080
+#define CURBASE 0x084
+#define CURPOS 0x088
+/* Refusals logged per vGPU; the rest are counted (planes_refused). */
+#define PLANES_LOGGED 16u
+
+/* The vGPU's GM as the plane check takes it: low GM, then each high
+ * range, lowest first (vgpu_gm.c keeps them sorted). */
+static unsigned gm_list(const struct vgpu *v, struct vdisp_gm *gm)
+{
+	unsigned n = 0, r;
+
+	gm[n].base = v->low_base, gm[n++].size = v->low_size;
+	for (r = 0; r < v->nr_high && r < VGPU_MAX_RANGES; r++)
+		gm[n].base = v->hr[r].base, gm[n++].size = v->hr[r].size;
+	return n;
+}
+
+static int plane_check(const struct vgpu *v, const struct vdisp_plane *pl)
+{
+	struct vdisp_gm gm[1 + VGPU_MAX_RANGES];
+
+	return vdisp_plane_check(pl, gm, gm_list(v, gm));
+}
+
+static void plane_arm(struct vgpu *v, unsigned p, unsigned k)
+{
+	struct vgpu_scan *sc = &v->scan[p][k];
+	uint32_t blk = PIPE_BLOCK(p);
+	int err;
+
+	if (k == VGPU_SCAN_CURSOR) {
+		err = vdisp_cursor_decode(vreg(v, blk + CUR_CTL),
+					  vreg(v, blk + CURBASE),
+					  vreg(v, blk + CURPOS), &sc->armed);
+	} else {
+		struct vdisp_plane_regs r = {
+			vreg(v, blk + PLANE_CTL_1), vreg(v, blk + PLANE_STRIDE_1),
+			vreg(v, blk + PLANE_POS_1), vreg(v, blk + PLANE_SIZE_1),
+			vreg(v, blk + PLANE_OFFSET_1), vreg(v, blk + PLANE_SURF_1),
+		};
+		err = vdisp_plane_decode(&r, &sc->armed);
+	}
+	if (!err)
+		err = plane_check(v, &sc->armed);
+	sc->armed_err = (uint8_t)err;
+}
+
+/* The armed plane latched: refused ones counted, and logged with the
+ * VM's name once per change of surface or reason (bounded per vGPU). */
+static void plane_latch(struct vgpu *v, unsigned p, unsigned k)
+{
+	struct vgpu_scan *sc = &v->scan[p][k];
+
+	sc->live = sc->armed;
+	sc->live_err = sc->armed_err;
+	if (sc->live_err == VDISP_PLANE_OK || sc->live_err == VDISP_PLANE_OFF) {
+		sc->logged_err = VDISP_PLANE_OK;
+		return;
+	}
+	v->stats.planes_refused++;
+	if (sc->logged_err == sc->live_err && sc->logged_surf == sc->live.surf)
+		return;
+	sc->logged_err = sc->live_err;
+	sc->logged_surf = sc->live.surf;
+	if (v->planes_logged >= PLANES_LOGGED)
+		return;
+	v->planes_logged++;
+	vgpu_warn(v, "pipe %c %s: surface 0x%llx %ux%u stride %u: %s; not "
+		  "scanned out%s", 'A' + p, k == VGPU_SCAN_CURSOR ? "cursor" :
+		  "plane 1", (unsigned long long)sc->live.surf, sc->live.w,
+		  sc->live.h, sc->live.stride, vdisp_plane_why(sc->live_err),
+		  v->planes_logged == PLANES_LOGGED ?
+			  " (further ones are only counted)" : "");
+}
+
+/* Surface index of the pipe library -> scanned plane, or -1. */
+static int scan_of(uint8_t s)
+{
+	return s == 0 ? VGPU_SCAN_PRIMARY :
+	       s == VDISP_CURSOR ? VGPU_SCAN_CURSOR : -1;
+}
+
 static int surf_write(struct vgpu *v, unsigned p, uint8_t s, uint32_t off,
 		      uint32_t val)
 {
+	int k = scan_of(s);
+
 	vreg_set(v, off, val);
+	if (k >= 0)
+		plane_arm(v, p, (unsigned)k);
 	vdisp_pipe_arm(&v->pipe[p], s, val & PLANE_SURF_ADDR_MASK);
+	/* A stopped pipe latches at once (vdisp_pipe.h). */
+	if (k >= 0 && !(v->pipe[p].armed & (1u << s)))
+		plane_latch(v, p, (unsigned)k);
+	return 0;
+}
+
+int vgpu_screen_plane(struct vgpu *v, struct vdisp_plane *pl)
+{
+	const struct vgpu_scan *sc = &v->scan[0][VGPU_SCAN_PRIMARY];
+
+	*pl = sc->live;
+	if (sc->live_err)
+		return sc->live_err;
+	/* Its GM may have changed since (a balloon, a move): check again. */
+	return plane_check(v, pl);
+}
+
+/* The guest's pages through its own GGTT entries (vgpu_gm_rw refuses
+ * anything outside its GM); a page it has not mapped reads as black. */
+int vgpu_screen_read(struct vgpu *v, const struct vdisp_plane *pl, uint32_t y,
+		     uint32_t x0, uint32_t n, uint32_t *rgb)
+{
+	uint8_t buf[VGPU_SCREEN_RUN * 4];
+	uint32_t bx = x0 * pl->cpp, end, i;
+
+	if (n > VGPU_SCREEN_RUN || y >= pl->h || x0 > pl->w || n > pl->w - x0 ||
+	    !pl->cpp)
+		return -GPU_EINVAL;
+	end = (x0 + n) * pl->cpp;
+	while (bx < end) {
+		uint32_t run = vdisp_plane_run(pl, bx);
+
+		run = run < end - bx ? run : end - bx;
+		if (vgpu_gm_rw(v, pl->surf + vdisp_plane_byte(pl, bx, y),
+			       buf + bx - x0 * pl->cpp, run, false))
+			memset(buf + bx - x0 * pl->cpp, 0, run);
+		bx += run;
+	}
+	for (i = 0; i < n; i++)
+		rgb[i] = vdisp_pixel_rgb(pl->fmt, buf + i * pl->cpp);
+	return 0;
+}
+
+/* Plane registers read when PLANE_SURF / CURBASE arms the plane. */
+static int store_write(struct vgpu *v, unsigned p, uint8_t s, uint32_t off,
+		       uint32_t val)
+{
+	(void)p, (void)s;
+	vreg_set(v, off, val);
 	return 0;
 }
 
@@ -333,9 +484,16 @@ static const struct pipe_reg pipe_regs[] = {
 	{ 0x008, 0, NULL, conf_write },			/* PIPECONF */
 	{ 0x040, 0, frmcount_read, ro_write },		/* PIPE_FRMCOUNT_G4X */
 	{ 0x044, 0, flipcount_read, ro_write },		/* PIPE_FLIPCOUNT_G4X */
+	{ CUR_CTL, 0, NULL, store_write },
 	{ 0x084, VDISP_CURSOR, NULL, surf_write },	/* CURBASE */
+	{ CURPOS, 0, NULL, store_write },
 	{ 0x0ac, VDISP_CURSOR, surflive_read, ro_write }, /* CURSURFLIVE */
+	{ PLANE_CTL_1, 0, NULL, store_write },
+	{ PLANE_STRIDE_1, 0, NULL, store_write },
+	{ PLANE_POS_1, 0, NULL, store_write },
+	{ PLANE_SIZE_1, 0, NULL, store_write },
 	{ 0x19c, 0, NULL, surf_write },			/* PLANE_SURF(1) */
+	{ PLANE_OFFSET_1, 0, NULL, store_write },
 	{ 0x1ac, 0, surflive_read, ro_write },		/* PLANE_SURFLIVE(1) */
 	{ 0x29c, 1, NULL, surf_write },			/* PLANE_SURF(2) */
 	{ 0x2ac, 1, surflive_read, ro_write },		/* PLANE_SURFLIVE(2) */
@@ -377,7 +535,7 @@ int vgpu_pipe_write(struct vgpu *v, uint32_t off, uint32_t val)
 
 	if (r && r->write)
 		return r->write(v, p, r->surf, off, val);
-	/* Plane formats, strides, watermarks...: nothing scans out yet. */
+	/* Watermarks, DDB, scalers, planes 2-3...: stored, never scanned. */
 	vgpu_mmio_store_only(v, off, val);
 	return 0;
 }
@@ -396,8 +554,13 @@ static void deliver(struct vgpu *v, unsigned p, const struct vdisp_tick *t)
 			bits |= GEN9_PIPE_PLANE1_FLIP_DONE << s;
 	v->stats.vblanks += t->vblanks;
 	for (s = 0; s < VDISP_SURFACES; s++)
-		if (t->flipped & (1u << s))
+		if (t->flipped & (1u << s)) {
+			int k = scan_of((uint8_t)s);
+
 			v->stats.flips++;
+			if (k >= 0)
+				plane_latch(v, p, (unsigned)k);
+		}
 	vgpu_raise_display_irq(v, GEN8_DE_PIPE_ISR(p), bits);
 }
 

@@ -8,6 +8,7 @@
 #include "gpu/hw/pgpu.h"
 #include "gpu/display/vdisp_aux.h"
 #include "gpu/display/vdisp_pipe.h"
+#include "gpu/display/vdisp_plane.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/vgpu/vgpu.h"
 
@@ -281,6 +282,20 @@ struct vgpu_ext_slot {
 	void *state;
 };
 
+/* One scanned plane of a pipe (vgpu_display.c): what the registers said
+ * when PLANE_SURF / CURBASE armed it, checked against the vGPU's GM, and
+ * what latched at the vblank; the last refusal logged, so a guest
+ * repeating it is not logged again. */
+#define VGPU_SCAN_PRIMARY 0
+#define VGPU_SCAN_CURSOR 1
+#define VGPU_SCAN_PLANES 2
+struct vgpu_scan {
+	struct vdisp_plane armed, live;
+	uint8_t armed_err, live_err; /* enum vdisp_plane_err */
+	uint8_t logged_err;
+	uint64_t logged_surf;
+};
+
 struct vgpu {
 	struct gvt *gvt;
 	int id; /* 1..GVT_MAX_VGPUS */
@@ -335,6 +350,10 @@ struct vgpu {
 	 * surfaces; pipes_on counts the running ones. */
 	struct vdisp_pipe pipe[VDISP_PIPES];
 	uint32_t pipes_on;
+	/* Each pipe's primary plane and cursor as checked when the guest
+	 * armed them, and as latched (vgpu_display.c, "Planes"). */
+	struct vgpu_scan scan[VDISP_PIPES][VGPU_SCAN_PLANES];
+	uint32_t planes_logged; /* refusals logged (bounded) */
 	uint64_t pv_pdp[4];
 	bool failed;
 	bool banned; /* failed for good: too many GPU time overruns */

@@ -442,6 +442,73 @@ static void step_recover(void)
 		 "next batch: %s", told ? "yes" : "no", done(ran));
 }
 
+/* ---- p-plane: the display plane aimed past our GM ----------------------- */
+
+/* Pipe A's plane 1 (Skylake's registers; pipe A stays off, so each
+ * PLANE_SURF write latches at once). */
+#define PLANE_CTL_A	0x70180u
+#define PLANE_STRIDE_A	0x70188u
+#define PLANE_SIZE_A	0x70190u
+#define PLANE_OFFSET_A	0x701a4u
+#define PLANE_SURF_A	0x7019cu
+#define PLANE_SURFLIVE_A 0x701acu
+#define PLANE_ON_XRGB	0x84000000u	/* enable, XRGB8888, linear */
+#define PLANE_W		256u
+#define PLANE_H		64u
+
+static uint32_t plane_gm;
+
+/* A 256x64 picture of ours: 32-pixel bars of 8 colours over a dark
+ * background, one row in four left dark, so a dump is easy to recognise
+ * (tests/emu/cases/screen-bochs/check counts its pixels). */
+static void plane_picture(void)
+{
+	static const uint32_t bars[8] = { 0xffffff, 0xff0000, 0x00ff00,
+					  0x0000ff, 0xffff00, 0x00ffff,
+					  0xff00ff, 0x808080 };
+	uint32_t pages = PLANE_W * PLANE_H * 4 / PG;
+	uint64_t gpa = gpu_dev_alloc(pages);
+	volatile uint32_t *px = ram(gpa);
+
+	plane_gm = gpu_dev_gm(pages * PG, true);
+	for (uint32_t y = 0; y < PLANE_H; y++)
+		for (uint32_t x = 0; x < PLANE_W; x++)
+			px[y * PLANE_W + x] = y % 4 == 3 ? 0x101010 :
+					      bars[x / 32];
+	gpu_dev_ggtt_bind(plane_gm, gpa, pages);
+}
+
+static void plane_show(uint32_t surf, uint32_t stride_units)
+{
+	gpu_dev_reg_write(PLANE_STRIDE_A, stride_units);
+	gpu_dev_reg_write(PLANE_SIZE_A, (PLANE_H - 1) << 16 | (PLANE_W - 1));
+	gpu_dev_reg_write(PLANE_OFFSET_A, 0);
+	gpu_dev_reg_write(PLANE_CTL_A, PLANE_ON_XRGB);
+	gpu_dev_reg_write(PLANE_SURF_A, surf);
+}
+
+/* The hypervisor refuses (and logs) a plane on GM we do not own, of
+ * stride 0, or running past our GM's end; the registers still read as
+ * hardware's would (the flip "happened"); then our own picture is
+ * shown again for the shell's `screen dump`. */
+static void step_plane(void)
+{
+	uint32_t end = r.low_base + r.low_size - PG; /* 1 page left of low GM */
+	bool live;
+
+	plane_picture();
+	tg_printf("hostile: p-plane: plane 1 at GM %x (victim %x, last page "
+		  "%x)\n", plane_gm, (uint32_t)victim, end);
+	plane_show((uint32_t)victim, PLANE_W * 4 / 64);
+	live = gpu_dev_reg(PLANE_SURFLIVE_A) == (uint32_t)victim;
+	plane_show(plane_gm, 0);
+	plane_show(end, PLANE_W * 4 / 64);
+	plane_show(plane_gm, PLANE_W * 4 / 64);
+	tg_check("hostile-p-plane", live &&
+		 gpu_dev_reg(PLANE_SURFLIVE_A) == plane_gm, "flips completed "
+		 "as on hardware; the hypervisor's log says what it refused");
+}
+
 /* ---- steps and their selection ------------------------------------------ */
 
 static const struct step {
@@ -461,6 +528,7 @@ static const struct step {
 	{ "f-loop", step_loop, false },
 	{ "z-recover", step_recover, false },
 	{ "g-ring3", step_ring_thrice, false },
+	{ "p-plane", step_plane, false },
 };
 
 /* The value of "key=" in the command line, or NULL. */
@@ -527,5 +595,10 @@ void gpu_hostile(const char *cmdline)
 			steps[i].run();
 		}
 	tg_printf("hostile: all steps done, %u failed\n", tg_failed);
+	/* "hold": stay up (idle) for the shell to look at us. */
+	if (arg(cmdline, "hold"))
+		tg_timer_start(10);
+	while (arg(cmdline, "hold"))
+		__asm__ volatile("sti; hlt; cli");
 	tg_exit(tg_failed ? 1 : 0);
 }

@@ -103,6 +103,11 @@ void console_fb_attach(const struct boot_info *bi, uint64_t map_top)
 		    : "absent (no i8042 controller answers)");
 }
 
+const struct fbcon_fb *console_fb_screen(void)
+{
+	return attached ? &con->fb : NULL;
+}
+
 void console_fb_write(const char *s, size_t n)
 {
 	if (!attached)

@@ -30,4 +30,9 @@ void console_fb_release(const char *why);
  * release the screen if the framebuffer lies in that aperture. */
 void console_fb_gpu_takeover(uint64_t aperture_base, uint64_t aperture_size);
 
+/* The framebuffer the console draws on (`screen dump` reads it), or NULL
+ * when the console is not on the screen (not attached, or released). */
+struct fbcon_fb;
+const struct fbcon_fb *console_fb_screen(void);
+
 #endif

@@ -105,6 +105,27 @@ void shell_wait_tsc(uint64_t ticks)
 		wait_until = 1;
 }
 
+/* A command's work spread over main-loop rounds (shell_set_busy): while
+ * set, the shell reads no input and shows no prompt; it runs each round
+ * until it returns false. */
+static bool (*busy)(void);
+
+void shell_set_busy(bool (*poll)(void))
+{
+	busy = poll;
+}
+
+static bool shell_busy(void)
+{
+	if (!busy)
+		return false;
+	if (busy())
+		return true;
+	busy = NULL;
+	kprintf(PROMPT);
+	return true; /* the prompt is out: input from the next round */
+}
+
 void shell_prompt(void)
 {
 	kprintf(PROMPT);
@@ -123,13 +144,15 @@ void shell_poll(void)
 		wait_until = 0;
 		kprintf(PROMPT);
 	}
+	if (shell_busy())
+		return;
 	while (console_getc(&c)) {
 		if (!line_edit_feed(&editor, (char)c))
 			continue;
 		shell_execute(editor.buf);
 		if (shell_console_attached())
 			return;	/* no prompt: the rest is typed to the VM */
-		if (wait_until)
+		if (wait_until || busy)
 			return;	/* the prompt comes when the wait is over */
 		kprintf(PROMPT);
 	}

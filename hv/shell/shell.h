@@ -47,6 +47,11 @@ int shell_execute(char *line);
 /* Stop reading input for `ticks` TSC ticks (the `wait` command): VMs keep
  * running; the prompt returns afterwards. */
 void shell_wait_tsc(uint64_t ticks);
+/* A command whose output is long (`screen dump`) runs poll once a
+ * main-loop round until it returns false; meanwhile the shell reads no
+ * input and shows no prompt. */
+void shell_set_busy(bool (*poll)(void));
+void shell_screen_cmds_register(void);
 /* The loop the hypervisor idles in when no VM is runnable. */
 void shell_run_forever(void) __attribute__((noreturn));
 

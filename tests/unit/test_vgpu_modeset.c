@@ -70,6 +70,8 @@ static const struct vgpu_type type = { "display", 64 * MiB, 384 * MiB, 4, 1 };
 #define PLANE_SIZE(p, n) (0x70190u + 0x1000u * (p) + 0x100u * (n))
 #define PLANE_SURF(p, n) (0x7019cu + 0x1000u * (p) + 0x100u * (n))
 #define PLANE_SURFLIVE(p, n) (0x701acu + 0x1000u * (p) + 0x100u * (n))
+#define CUR_CTL(p) (0x70080u + 0x1000u * (p))
+#define GGTT_PTE(gm) (0x800000u + (uint32_t)((gm) >> 12) * 8u)
 #define DE_PIPE_ISR(p) (0x44400u + 0x10u * (p))
 #define DE_PIPE_IMR(p) (DE_PIPE_ISR(p) + 4)
 #define DE_PIPE_IIR(p) (DE_PIPE_ISR(p) + 8)
@@ -93,10 +95,10 @@ struct env {
 static struct env *env;
 static struct vgpu *v;
 
-static int setup(void **state)
+static int setup_world(void **state, bool gscale)
 {
 	struct env *e = calloc(1, sizeof(*e));
-	struct gvt_params p = { .gscale = true };
+	struct gvt_params p = { .gscale = gscale };
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 256,
 			       .ggtt_entries = 512u * 1024u, .params = &p };
 
@@ -113,6 +115,18 @@ static int setup(void **state)
 	vgpu_cfg_write(v, GEN9_PCI_MSI_CTRL, 1, 2);
 	*state = e;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return setup_world(state, true);
+}
+
+/* gVirt: each vGPU its own slice of GM (gScale shares it: there, the
+ * vGPU's own GGTT entries are what keep another VM's pages out). */
+static int setup_gvirt(void **state)
+{
+	return setup_world(state, false);
 }
 
 static int teardown(void **state)
@@ -204,7 +218,7 @@ static void modeset(void)
 	wr(PIPECONF(PIPE_A), PIPECONF_ENABLE);
 	assert_true(rd(PIPECONF(PIPE_A)) & PIPECONF_STATE_ENABLE);
 	wr(DP_TP_CTL_D, tp | DP_TP_CTL_LINK_TRAIN_NORMAL);
-	wr(PLANE_STRIDE(PIPE_A, 0), 0x10);
+	wr(PLANE_STRIDE(PIPE_A, 0), 0x40);	/* 4096-byte rows, 64 B units */
 	wr(PLANE_SIZE(PIPE_A, 0), 0x02ff03ff);
 	wr(PLANE_CTL(PIPE_A, 0), 0x84042000);	/* on, XRGB8888 */
 	wr(PLANE_SURF(PIPE_A, 0), SURF0);
@@ -440,6 +454,134 @@ static void test_byte_write_enables_pipe(void **state)
 	assert_int_equal(rd(PIPE_FRMCOUNT(PIPE_A)), 1);
 }
 
+static void map_page(uint64_t gm, uint64_t gpa)
+{
+	assert_int_equal(vgpu_mmio_write(v, GGTT_PTE(gm), gpa | 1, 8), 0);
+}
+
+/* fbcon's frame: checked when PLANE_SURF arms it, shown once it latched,
+ * read through the vGPU's own GGTT entries from its guest's pages; a
+ * page the guest has not mapped reads black. */
+static void test_plane_scanned(void **state)
+{
+	struct vdisp_plane pl;
+	uint32_t row[1024], rgb[VGPU_SCREEN_RUN], x;
+
+	(void)state;
+	irq_postinstall();
+	modeset();
+	assert_int_equal(vgpu_screen_plane(v, &pl), VDISP_PLANE_OFF);
+	pass(FRAME_NS + 1);
+	assert_int_equal(vgpu_screen_plane(v, &pl), VDISP_PLANE_OK);
+	assert_int_equal(pl.w, 1024);
+	assert_int_equal(pl.h, 768);
+	assert_int_equal(pl.stride, 4096);
+	/* Rows 0 and 1 are guest pages 0x100000 and 0x200000. */
+	map_page(SURF0, 0x100000);
+	map_page(SURF0 + 4096, 0x200000);
+	for (x = 0; x < 1024; x++)
+		row[x] = 0xff000000u | x * 0x010101u;
+	assert_int_equal(vgpu_write_gpa(v, 0x100000, row, sizeof(row)), 0);
+	for (x = 0; x < 1024; x++)
+		row[x] = 0x0000ff00u;
+	assert_int_equal(vgpu_write_gpa(v, 0x200000, row, sizeof(row)), 0);
+	assert_int_equal(vgpu_screen_read(v, &pl, 0, 768, VGPU_SCREEN_RUN, rgb), 0);
+	for (x = 0; x < VGPU_SCREEN_RUN; x++)
+		assert_int_equal(rgb[x], ((768 + x) * 0x010101u) & 0xffffffu);
+	assert_int_equal(vgpu_screen_read(v, &pl, 1, 0, 4, rgb), 0);
+	assert_int_equal(rgb[3], 0x00ff00);
+	assert_int_equal(vgpu_screen_read(v, &pl, 2, 0, 4, rgb), 0);
+	assert_int_equal(rgb[0], 0);
+	/* Outside the plane, or more than a run: refused. */
+	assert_int_equal(vgpu_screen_read(v, &pl, 768, 0, 4, rgb), -GPU_EINVAL);
+	assert_int_equal(vgpu_screen_read(v, &pl, 0, 1000, 64, rgb), -GPU_EINVAL);
+	assert_int_equal(vgpu_screen_read(v, &pl, 0, 0, VGPU_SCREEN_RUN + 1, rgb),
+			 -GPU_EINVAL);
+	assert_int_equal(v->stats.planes_refused, 0);
+}
+
+/* A hostile plane: its flip completes as on hardware (SURFLIVE, the
+ * flip counter, flip-done), but it is never shown; each new refusal is
+ * logged once with the reason and the vGPU, repeats only counted. */
+static void test_hostile_plane_refused(void **state)
+{
+	struct vdisp_plane pl;
+	uint64_t warns;
+	uint32_t bad = (uint32_t)(v->low_base + v->low_size - 4096);
+
+	(void)state;
+	env->mw.hv.log_watch = "not scanned out";
+	irq_postinstall();
+	modeset();
+	pass(FRAME_NS + 1);
+	warns = env->mw.hv.logs[HV_LOG_WARN];
+	/* Straddling the end of its low GM. */
+	wr(PLANE_SURF(PIPE_A, 0), bad);
+	pass(FRAME_NS);
+	assert_int_equal(rd(PLANE_SURFLIVE(PIPE_A, 0)), bad);
+	assert_int_equal(rd(PIPE_FLIPCOUNT(PIPE_A)), 2);
+	assert_int_equal(vgpu_screen_plane(v, &pl), VDISP_PLANE_OUTSIDE_GM);
+	assert_int_equal(v->stats.planes_refused, 1);
+	assert_int_equal(env->mw.hv.logs[HV_LOG_WARN], warns + 1);
+	assert_non_null(strstr(env->mw.hv.watched, "pipe A plane 1"));
+	assert_non_null(strstr(env->mw.hv.watched, "surface outside the VM's GM"));
+	/* The same again: counted, not logged. */
+	wr(PLANE_SURF(PIPE_A, 0), bad);
+	pass(FRAME_NS);
+	assert_int_equal(v->stats.planes_refused, 2);
+	assert_int_equal(env->mw.hv.logs[HV_LOG_WARN], warns + 1);
+	/* GM 0: the host's, never a guest's. */
+	wr(PLANE_SURF(PIPE_A, 0), 0);
+	pass(FRAME_NS);
+	assert_int_equal(vgpu_screen_plane(v, &pl), VDISP_PLANE_OUTSIDE_GM);
+	assert_int_equal(env->mw.hv.logs[HV_LOG_WARN], warns + 2);
+	/* Stride 0, then a stride above Skylake's limit. */
+	wr(PLANE_STRIDE(PIPE_A, 0), 0);
+	wr(PLANE_SURF(PIPE_A, 0), SURF0);
+	pass(FRAME_NS);
+	assert_int_equal(vgpu_screen_plane(v, &pl), VDISP_PLANE_STRIDE_ZERO);
+	assert_non_null(strstr(env->mw.hv.watched, "stride 0"));
+	wr(PLANE_STRIDE(PIPE_A, 0), 0x3ff);
+	wr(PLANE_SURF(PIPE_A, 0), SURF0);
+	pass(FRAME_NS);
+	assert_int_equal(vgpu_screen_plane(v, &pl), VDISP_PLANE_STRIDE_HUGE);
+	/* Registers written after the SURF write wait for the next arm. */
+	wr(PLANE_STRIDE(PIPE_A, 0), 0x40);
+	pass(FRAME_NS);
+	assert_int_equal(vgpu_screen_plane(v, &pl), VDISP_PLANE_STRIDE_HUGE);
+	wr(PLANE_SURF(PIPE_A, 0), SURF0);
+	pass(FRAME_NS);
+	assert_int_equal(vgpu_screen_plane(v, &pl), VDISP_PLANE_OK);
+	assert_int_equal(v->stats.planes_refused, 5);
+	/* A 256x256 cursor at the last page of its low GM. */
+	wr(CUR_CTL(PIPE_A), MCURSOR_MODE_256_ARGB_AX);
+	wr(CURBASE(PIPE_A), bad);
+	pass(FRAME_NS);
+	assert_non_null(strstr(env->mw.hv.watched, "pipe A cursor"));
+	assert_int_equal(v->stats.planes_refused, 6);
+}
+
+/* Another vGPU's GM (gVirt slices): the plane check names only this
+ * vGPU's ranges. */
+static void test_plane_in_other_vgpu_gm(void **state)
+{
+	static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
+	struct vdisp_plane pl;
+	struct vgpu *w;
+
+	(void)state;
+	assert_int_equal(mw_add_vgpu(&env->mw, &small, 1, 8 * MiB, &w), 0);
+	irq_postinstall();
+	modeset();
+	assert_true(w->low_base != v->low_base);
+	wr(PLANE_SURF(PIPE_A, 0), (uint32_t)w->low_base);
+	pass(FRAME_NS + 1);
+	assert_int_equal(vgpu_screen_plane(v, &pl), VDISP_PLANE_OUTSIDE_GM);
+	wr(PLANE_SURF(PIPE_A, 0), (uint32_t)v->hr[0].base);
+	pass(FRAME_NS);
+	assert_int_equal(vgpu_screen_plane(v, &pl), VDISP_PLANE_OK);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -451,6 +593,10 @@ int main(void)
 		T(test_late_poll_is_bounded), T(test_scanline),
 		T(test_dp_tp_status_mst), T(test_reset_clears_pipes),
 		T(test_byte_write_enables_pipe),
+		T(test_plane_scanned),
+		T(test_hostile_plane_refused),
+		cmocka_unit_test_setup_teardown(test_plane_in_other_vgpu_gm,
+						setup_gvirt, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,263 @@
+/* Shell commands about screens (docs/display.md, "Looking at a screen"):
+ * `screen` lists what each vGPU's virtual monitor shows, `screen dump VM`
+ * prints that VM's picture, `screen dump` the box's own (the GOP
+ * framebuffer the console draws on), as a PPM block (hv/shell/
+ * screen_ppm.h) that tools/console2png turns into a PNG.
+ *
+ * A 1024x768 picture is 3 MiB of text: the dump runs a few rows per
+ * main-loop round (shell_set_busy), never in a VM exit, and only while
+ * COM1's backlog is short, so the log ring never laps what COM1 has not
+ * sent. A VM's picture is read through its vGPU's own GGTT entries from
+ * its own pages (vgpu_screen_read), and only while its plane stays the
+ * one checked at the start: if the guest flips to another size, turns
+ * the plane off or the VM stops, the rest is black and a line says so. */
+#include "gpu/vgpu/vgpu.h"
+#include "hv/console/console.h"
+#include "hv/console/console_fb.h"
+#include "hv/console/fbcon.h"
+#include "hv/cpu/x86.h"
+#include "hv/gpu/gpu_host.h"
+#include "hv/shell/screen_ppm.h"
+#include "hv/shell/shell.h"
+#include "hv/vm/vm.h"
+#include "mini/stdio.h"
+#include "mini/string.h"
+
+#define DUMP_ROWS_PER_ROUND 4u	/* 1024 pixels: 16 KiB of text */
+#define DUMP_BACKLOG_MAX (16u * 1024u)	/* COM1 bytes still to send */
+#define DUMP_MAX_SIDE 8192u
+
+static struct dump {
+	bool vm_dump;		/* else the GOP framebuffer */
+	unsigned vm;		/* vms[] index */
+	uint32_t w, h, y;
+	uint32_t cut_at;	/* first black row, h when whole */
+	uint64_t read_tsc;	/* TSC ticks spent reading and converting */
+	struct vdisp_plane pl;
+	struct ppm_out ppm;
+} job;
+
+static void emit(void *arg, const char *s, size_t n)
+{
+	(void)arg;
+	console_write(s, n);
+}
+
+static struct vgpu *vgpu_of_vm(unsigned vm)
+{
+	struct gvt *gvt = gpu_host_gvt();
+
+	return gvt && vm < nr_vms ? gvt_vgpu_by_vm(gvt, vm) : NULL;
+}
+
+static bool same_plane(const struct vdisp_plane *a, const struct vdisp_plane *b)
+{
+	return a->surf == b->surf && a->w == b->w && a->h == b->h &&
+	       a->stride == b->stride && a->fmt == b->fmt &&
+	       a->tiling == b->tiling && a->ox == b->ox && a->oy == b->oy;
+}
+
+/* A channel of a GOP pixel, to 8 bits. */
+static uint32_t channel(uint32_t px, uint32_t mask)
+{
+	uint32_t v;
+
+	if (!mask)
+		return 0;
+	v = (px & mask) / (mask & -mask);
+	mask /= mask & -mask;
+	return mask >= 255 ? v >> (32 - __builtin_clz(mask) - 8) : v * 255 / mask;
+}
+
+static void gop_row(uint32_t y, uint32_t *rgb, uint32_t x0, uint32_t n)
+{
+	const struct fbcon_fb *fb = console_fb_screen();
+	const volatile uint32_t *row;
+	uint32_t i;
+
+	if (!fb) { /* released since the start */
+		memset(rgb, 0, n * sizeof(*rgb));
+		return;
+	}
+	row = (const volatile uint32_t *)((const uint8_t *)fb->base +
+					  (size_t)y * fb->pitch);
+	for (i = 0; i < n; i++) {
+		uint32_t px = row[x0 + i];
+
+		rgb[i] = channel(px, fb->red_mask) << 16 |
+			 channel(px, fb->green_mask) << 8 |
+			 channel(px, fb->blue_mask);
+	}
+}
+
+/* Pixels of one run of the VM's row, or black once the plane changed. */
+static void vm_run(uint32_t y, uint32_t *rgb, uint32_t x0, uint32_t n)
+{
+	struct vgpu *v = job.cut_at == job.h ? vgpu_of_vm(job.vm) : NULL;
+	struct vdisp_plane now;
+
+	if (v && vgpu_screen_plane(v, &now) == VDISP_PLANE_OK &&
+	    same_plane(&now, &job.pl) &&
+	    vgpu_screen_read(v, &job.pl, y, x0, n, rgb) == 0)
+		return;
+	if (job.cut_at == job.h)
+		job.cut_at = y;
+	memset(rgb, 0, n * sizeof(*rgb));
+}
+
+static void dump_row(uint32_t y)
+{
+	uint32_t rgb[VGPU_SCREEN_RUN], x, n;
+
+	for (x = 0; x < job.w; x += n) {
+		n = job.w - x < VGPU_SCREEN_RUN ? job.w - x : VGPU_SCREEN_RUN;
+		uint64_t t0 = rdtsc();
+
+		if (job.vm_dump)
+			vm_run(y, rgb, x, n);
+		else
+			gop_row(y, rgb, x, n);
+		job.read_tsc += rdtsc() - t0;
+		ppm_pixels(&job.ppm, rgb, n);
+	}
+}
+
+/* One main-loop round of the dump (shell_set_busy): false when done. */
+static bool dump_poll(void)
+{
+	unsigned r;
+
+	if (console_backlog() > DUMP_BACKLOG_MAX)
+		return true;
+	for (r = 0; r < DUMP_ROWS_PER_ROUND && job.y < job.h; r++)
+		dump_row(job.y++);
+	if (job.y < job.h)
+		return true;
+	ppm_end(&job.ppm);
+	/* What one frame costs to read (the composition's lower bound). */
+	kprintf("screen: %ux%u read in %llu TSC ticks (%llu per 1000 "
+		"pixels)\n", job.w, job.h, (unsigned long long)job.read_tsc,
+		(unsigned long long)(job.read_tsc * 1000 /
+				     ((uint64_t)job.w * job.h)));
+	if (job.cut_at < job.h)
+		kprintf("screen: vm '%s' changed or stopped its plane at row "
+			"%u: the rows below it are black\n", vms[job.vm].name,
+			job.cut_at);
+	return false;
+}
+
+static int dump_vm(const char *name)
+{
+	struct vgpu *v = NULL;
+	unsigned i;
+	int err;
+
+	for (i = 0; i < nr_vms && strcmp(vms[i].name, name); i++)
+		;
+	if (i == nr_vms) {
+		kprintf("screen: no vm '%s'\n", name);
+		return -1;
+	}
+	v = vgpu_of_vm(i);
+	if (!v) {
+		kprintf("screen: vm '%s' has no vGPU\n", name);
+		return -1;
+	}
+	err = vgpu_screen_plane(v, &job.pl);
+	if (err) {
+		kprintf("screen: vm '%s' shows nothing: pipe A plane 1 %s\n",
+			name, vdisp_plane_why(err));
+		return -1;
+	}
+	job.vm_dump = true;
+	job.vm = i;
+	job.w = job.pl.w;
+	job.h = job.pl.h;
+	return 0;
+}
+
+static int dump_gop(void)
+{
+	const struct fbcon_fb *fb = console_fb_screen();
+
+	if (!fb || fb->width > DUMP_MAX_SIDE || fb->height > DUMP_MAX_SIDE) {
+		kprintf("screen: the console is not on a framebuffer (hv.cfg "
+			"console=fb, or the GPU was taken over)\n");
+		return -1;
+	}
+	job.vm_dump = false;
+	job.w = fb->width;
+	job.h = fb->height;
+	return 0;
+}
+
+static int cmd_dump(const char *vm)
+{
+	if (vm ? dump_vm(vm) : dump_gop())
+		return -1;
+	job.y = 0;
+	job.read_tsc = 0;
+	job.cut_at = job.h;
+	ppm_begin(&job.ppm, emit, NULL, vm ? vm : "hv", job.w, job.h);
+	shell_set_busy(dump_poll);
+	return 0;
+}
+
+static const char *const fmt_names[] = {
+	[VDISP_FMT_XRGB8888] = "XRGB8888", [VDISP_FMT_XBGR8888] = "XBGR8888",
+	[VDISP_FMT_RGB565] = "RGB565", [VDISP_FMT_XRGB2101010] = "XRGB2101010",
+	[VDISP_FMT_XBGR2101010] = "XBGR2101010",
+};
+static const char *const tiling_names[] = { "linear", "X-tiled", "Y-tiled" };
+
+static void list_screens(void)
+{
+	unsigned n = 0, i;
+
+	for (i = 0; i < nr_vms; i++) {
+		struct vgpu *v = vgpu_of_vm(i);
+		struct vdisp_plane pl;
+		int err;
+
+		if (!v)
+			continue;
+		n++;
+		err = vgpu_screen_plane(v, &pl);
+		if (err)
+			kprintf("%s: nothing shown (plane 1 %s)", vms[i].name,
+				vdisp_plane_why(err));
+		else
+			kprintf("%s: %ux%u %s %s, stride %u, at GM 0x%llx",
+				vms[i].name, pl.w, pl.h, fmt_names[pl.fmt],
+				tiling_names[pl.tiling], pl.stride,
+				(unsigned long long)pl.surf);
+		kprintf("; flips %llu, planes refused %llu\n",
+			(unsigned long long)vgpu_get_stats(v)->flips,
+			(unsigned long long)vgpu_get_stats(v)->planes_refused);
+	}
+	if (!n)
+		kprintf("no vGPUs\n");
+}
+
+static int cmd_screen(int argc, char **argv)
+{
+	if (argc == 1) {
+		list_screens();
+		return 0;
+	}
+	if (!strcmp(argv[1], "dump") && argc <= 3)
+		return cmd_dump(argc == 3 ? argv[2] : NULL);
+	kprintf("usage: screen [dump [VM]]\n");
+	return -1;
+}
+
+static const struct shell_cmd screen_cmds[] = {
+	{ "screen", "[dump [VM]]", "what each VM's monitor shows; dump: a VM's "
+	  "screen (or the box's) as a PPM block (tools/console2png)",
+	  cmd_screen },
+};
+
+void shell_screen_cmds_register(void)
+{
+	SHELL_REGISTER(screen_cmds);
+}
