@@ -120,7 +120,8 @@ static const struct stat_line more[] = {
 	/* The virtual monitor's pipes (gpu/vgpu/vgpu_display.c). */
 	{ {
 		F("  display: vblanks ", vblanks), F(", flips ", flips),
-	}, "\n", { WHEN(vblanks), WHEN(flips) } },
+		F(", planes refused ", planes_refused),
+	}, "\n", { WHEN(vblanks), WHEN(flips), WHEN(planes_refused) } },
 };
 
 static bool line_wanted(const struct stat_line *ln, const struct vgpu_stats *s)
