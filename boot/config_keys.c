@@ -332,10 +332,14 @@ static const struct keyword yes_no_words[] = {
 /* Switches of [global], yes or no: gpu_smoke=yes (off by default) runs the
  * hardware smoke test at boot (docs/hardware.md); gpu_preempt (on by
  * default) takes the GPU back from a vGPU whose slice is over by
- * preemption rather than by waiting or resetting (docs/vgpu-reset.md). */
+ * preemption rather than by waiting or resetting (docs/vgpu-reset.md);
+ * vmx_vpid (on by default) tags each vCPU's TLB entries with its own VPID
+ * where the CPU has them, `no` keeps the flush at every entry and exit
+ * (docs/performance.md). */
 static const size_t switch_keys[NR_GK] = {
 	[GK_GPU_SMOKE] = offsetof(struct hv_config, gpu_smoke),
 	[GK_GPU_PREEMPT] = offsetof(struct hv_config, gpu_preempt),
+	[GK_VMX_VPID] = offsetof(struct hv_config, vmx_vpid),
 };
 
 static bool *switch_field(struct hv_config *cfg, unsigned gk)
@@ -360,6 +364,7 @@ static bool set_switch(struct parser *p, const struct key *k, struct span v)
 	}
 SWITCH_RESET(GK_GPU_SMOKE, reset_gpu_smoke, false)
 SWITCH_RESET(GK_GPU_PREEMPT, reset_gpu_preempt, true)
+SWITCH_RESET(GK_VMX_VPID, reset_vmx_vpid, true)
 
 const struct key cfg_global_keys[NR_GK] = {
 	[GK_DEFAULT]	= { "default", false, set_default, reset_default },
@@ -385,6 +390,7 @@ const struct key cfg_global_keys[NR_GK] = {
 	[GK_GPU_SMOKE]	= { "gpu_smoke", false, set_switch, reset_gpu_smoke },
 	[GK_GPU_PREEMPT] = { "gpu_preempt", false, set_switch,
 			     reset_gpu_preempt },
+	[GK_VMX_VPID]	= { "vmx_vpid", false, set_switch, reset_vmx_vpid },
 };
 
 /* -- [vm] -- */

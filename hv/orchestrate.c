@@ -78,6 +78,7 @@ unsigned vms_create_from_config(const struct hv_config *cfg)
 		return 0;
 	if (vmx_enable())
 		return 0;
+	vmx_vpid_set(cfg->vmx_vpid);
 	run_cfg = cfg;
 	mask_host_interrupts();
 	kprintf("tsc: %llu kHz (measured against the PIT)\n",

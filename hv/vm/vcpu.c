@@ -74,13 +74,23 @@ static int w(uint32_t field, uint64_t val, int *err)
 	return *err;
 }
 
+/* The vCPU's VPID (SDM 28.1): never 0, the tag of the hypervisor's own
+ * mappings; 1 + the VM's id, which no two VMs share (one vCPU per VM). */
+static uint16_t vcpu_vpid(const struct vm *vm)
+{
+	return (uint16_t)(1 + vm->id);
+}
+
 static void setup_controls(struct vm *vm, int *err)
 {
 	const struct vmx_cpu *v = &vmx_cpu;
 
 	w(VMCS_PIN_BASED_CONTROLS, v->pin_ctls, err);
 	w(VMCS_PROC_BASED_CONTROLS, v->proc_ctls, err);
-	w(VMCS_PROC_BASED_CONTROLS2, v->proc2_ctls, err);
+	w(VMCS_PROC_BASED_CONTROLS2,
+	  v->proc2_ctls | (v->vpid_on ? PROC_CTL2_ENABLE_VPID : 0), err);
+	if (v->vpid_on)
+		w(VMCS_VPID, vcpu_vpid(vm), err);
 	w(VMCS_EXIT_CONTROLS, v->exit_ctls, err);
 	w(VMCS_ENTRY_CONTROLS, v->entry_ctls, err);
 	w(VMCS_EXCEPTION_BITMAP, 0, err);	/* the guest's own business */
@@ -201,6 +211,15 @@ static int load_boot_state(struct vm *vm, const struct vcpu_boot_state *bs)
 	setup_controls(vm, &err);
 	setup_host_state(&err);
 	setup_guest_state(bs, &err);
+	/* A CPU at power-on has no TLB entries; the VPID's may hold some
+	 * from this VM's previous run (a restart) or from the loader's page
+	 * tables being rewritten. Guest CR3 writes and INVLPG flush the
+	 * VPID's entries themselves; EPT changes go with INVEPT (vm_mem.c),
+	 * which drops the combined mappings of every VPID. */
+	if (vmx_cpu.vpid_on && !err && vmx_invvpid(vcpu_vpid(vm))) {
+		pr_err("vmx", "INVVPID %u failed", vcpu_vpid(vm));
+		err = -HV_EIO;
+	}
 	memset(&vc->regs, 0, sizeof(vc->regs));
 	vc->regs.rsi = vc->regs.rdi = bs->rsi;
 	vc->regs.rsp = bs->rsp;
