@@ -39,14 +39,36 @@ static const uint32_t passthrough_msrs[] = {
 	MSR_IA32_TSC_AUX,
 };
 
-static void msr_bitmap_open(uint32_t msr)
+/* MSRs the guest reads directly; its writes still exit (exit_msr.c
+ * checks them). While a guest runs, the CPU holds the guest's own value
+ * of each, never the hypervisor's or another VM's: EFER, PAT and
+ * DEBUGCTL are loaded from the guest-state area by every VM entry (the
+ * entry controls of hv/vmx/vmx.c), SYSENTER_CS/ESP/EIP always are; the
+ * TSC is the one RDTSC already reads without exiting (no TSC offset:
+ * every VM sees the host's). What exit_msr.c would answer is these same
+ * values. Left out on purpose: APIC_BASE, MISC_ENABLE, the MTRRs and
+ * every platform MSR (the hardware holds the host's value; the guest
+ * gets an emulated one). */
+static const uint32_t passthrough_reads[] = {
+	MSR_IA32_EFER, MSR_IA32_PAT, MSR_IA32_DEBUGCTL,
+	MSR_IA32_SYSENTER_CS, MSR_IA32_SYSENTER_ESP, MSR_IA32_SYSENTER_EIP,
+	MSR_IA32_TIME_STAMP_COUNTER,
+};
+
+/* Clears the exit bit of msr in the read (write) bitmap: the read bitmap
+ * at +0 (low MSRs) / +1024 (0xC0000000..), the write one 2048 further. */
+static void msr_bitmap_clear(uint32_t msr, unsigned write_off)
 {
-	unsigned base = msr >= 0xc0000000u ? 1024 : 0;
+	unsigned base = (msr >= 0xc0000000u ? 1024 : 0) + write_off;
 	unsigned bit = msr & 0x1fff;
 
-	/* read bitmap at +0 / +1024, write bitmap at +2048 / +3072 */
 	msr_bitmap[base + bit / 8] &= (uint8_t)~(1u << (bit % 8));
-	msr_bitmap[2048 + base + bit / 8] &= (uint8_t)~(1u << (bit % 8));
+}
+
+static void msr_bitmap_open(uint32_t msr)
+{
+	msr_bitmap_clear(msr, 0);
+	msr_bitmap_clear(msr, 2048);
 }
 
 static int bitmaps_init(void)
@@ -61,6 +83,8 @@ static int bitmaps_init(void)
 	memset(msr_bitmap, 0xff, PAGE_SIZE);
 	for (unsigned i = 0; i < sizeof(passthrough_msrs) / sizeof(uint32_t); i++)
 		msr_bitmap_open(passthrough_msrs[i]);
+	for (unsigned i = 0; i < sizeof(passthrough_reads) / sizeof(uint32_t); i++)
+		msr_bitmap_clear(passthrough_reads[i], 0);
 	return 0;
 }
 
