@@ -335,11 +335,13 @@ static const struct keyword yes_no_words[] = {
  * preemption rather than by waiting or resetting (docs/vgpu-reset.md);
  * vmx_vpid (on by default) tags each vCPU's TLB entries with its own VPID
  * where the CPU has them, `no` keeps the flush at every entry and exit
- * (docs/performance.md). */
+ * (docs/performance.md); vmx_msr_reads (on by default) lets the guest
+ * read the MSRs VM entry loads with its values without an exit. */
 static const size_t switch_keys[NR_GK] = {
 	[GK_GPU_SMOKE] = offsetof(struct hv_config, gpu_smoke),
 	[GK_GPU_PREEMPT] = offsetof(struct hv_config, gpu_preempt),
 	[GK_VMX_VPID] = offsetof(struct hv_config, vmx_vpid),
+	[GK_VMX_MSR_READS] = offsetof(struct hv_config, vmx_msr_reads),
 };
 
 static bool *switch_field(struct hv_config *cfg, unsigned gk)
@@ -365,6 +367,7 @@ static bool set_switch(struct parser *p, const struct key *k, struct span v)
 SWITCH_RESET(GK_GPU_SMOKE, reset_gpu_smoke, false)
 SWITCH_RESET(GK_GPU_PREEMPT, reset_gpu_preempt, true)
 SWITCH_RESET(GK_VMX_VPID, reset_vmx_vpid, true)
+SWITCH_RESET(GK_VMX_MSR_READS, reset_vmx_msr_reads, true)
 
 const struct key cfg_global_keys[NR_GK] = {
 	[GK_DEFAULT]	= { "default", false, set_default, reset_default },
@@ -391,6 +394,8 @@ const struct key cfg_global_keys[NR_GK] = {
 	[GK_GPU_PREEMPT] = { "gpu_preempt", false, set_switch,
 			     reset_gpu_preempt },
 	[GK_VMX_VPID]	= { "vmx_vpid", false, set_switch, reset_vmx_vpid },
+	[GK_VMX_MSR_READS] = { "vmx_msr_reads", false, set_switch,
+			       reset_vmx_msr_reads },
 };
 
 /* -- [vm] -- */

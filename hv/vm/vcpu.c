@@ -29,6 +29,7 @@ extern const char vmx_exit_stub[];
  * the same for all, the handlers look at which VM asked. */
 static uint8_t *io_bitmaps;	/* two pages: ports 0-7FFF, 8000-FFFF */
 static uint8_t *msr_bitmap;	/* one page, SDM 25.6.9 */
+static bool msr_reads_direct = true;	/* hv.cfg vmx_msr_reads= */
 
 /* MSRs the guest reads and writes directly. FS/GS base are guest state
  * the CPU switches; the SYSCALL MSRs, KERNEL_GS_BASE and TSC_AUX are
@@ -83,9 +84,18 @@ static int bitmaps_init(void)
 	memset(msr_bitmap, 0xff, PAGE_SIZE);
 	for (unsigned i = 0; i < sizeof(passthrough_msrs) / sizeof(uint32_t); i++)
 		msr_bitmap_open(passthrough_msrs[i]);
-	for (unsigned i = 0; i < sizeof(passthrough_reads) / sizeof(uint32_t); i++)
+	for (unsigned i = 0; msr_reads_direct &&
+	     i < sizeof(passthrough_reads) / sizeof(uint32_t); i++)
 		msr_bitmap_clear(passthrough_reads[i], 0);
 	return 0;
+}
+
+void vcpu_set_msr_reads(bool direct)
+{
+	if (!io_bitmaps)
+		msr_reads_direct = direct;
+	pr_info("vmx", "MSR reads of EFER, PAT, DEBUGCTL, SYSENTER_*, TSC: %s",
+		msr_reads_direct ? "direct" : "exit (vmx_msr_reads=no)");
 }
 
 static int w(uint32_t field, uint64_t val, int *err)

@@ -619,8 +619,10 @@ static void test_global_values(void **state)
 	/* VPIDs on unless said (hv/vmx/vmx.c checks the CPU has them). */
 	assert_int_equal(parse("[global]\n"), 0);
 	assert_true(cfg.vmx_vpid);
-	assert_int_equal(parse("[global]\nvmx_vpid=no\n"), 0);
+	assert_true(cfg.vmx_msr_reads);
+	assert_int_equal(parse("[global]\nvmx_vpid=no\nvmx_msr_reads=no\n"), 0);
 	assert_false(cfg.vmx_vpid);
+	assert_false(cfg.vmx_msr_reads);
 
 	check_only_error("[global]\nconsole=com2\n", 2, "global",
 			 "console: 'com2' is not a sink (com1, fb, e9)");
