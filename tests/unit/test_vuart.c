@@ -86,6 +86,7 @@ static int setup(void **state)
 	backlog = 0;
 	backlog_grows = false;
 	accesses = 0;
+	vuart_set_fifo_temt(true);
 	return 0;
 }
 
@@ -195,7 +196,8 @@ static void test_tx_full_not_ready_then_drained(void **state)
 	for (i = 0; i < VUART_TX_BUF - VUART_FIFO; i++)
 		out(0, (uint8_t)(i % 79 == 78 ? '\n' : 'a' + i % 26));
 	assert_string_equal(printed, "");
-	assert_int_equal(in(5) & 0x60, 0x20);	/* room for 16: THRE only */
+	/* room for 16: THRE, and TEMT with it (vuart_fifo_temt) */
+	assert_int_equal(in(5) & 0x60, 0x60);
 	out(0, 'x');
 	assert_int_equal(in(5) & 0x60, 0);	/* neither THRE nor TEMT */
 	out(1, 0x02);			/* ETBEI: no THRE while full */
@@ -342,6 +344,32 @@ static void test_linux_console_exits_per_byte(void **state)
 	assert_int_equal(vm.uart.tx_dropped, 0);
 }
 
+/* COM1 behind (its backlog over VUART_DRAIN_BELOW: nothing drains): with
+ * vuart_fifo_temt, 20 Linux console lines cost no LSR spin, the buffer
+ * has room; with the old rule (TEMT once the buffer is empty) each line's
+ * wait for TEMT runs Linux's 10,000 reads out. */
+static void test_linux_console_com1_behind(void **state)
+{
+	char line[81];
+
+	(void)state;
+	memset(line, 'b', 79);
+	line[79] = '\n';
+	line[80] = 0;
+	backlog = 100000;
+	for (int old = 0; old < 2; old++) {
+		vuart_set_fifo_temt(!old);
+		lsr_spins = 0;
+		for (unsigned i = 0; i < 20; i++)
+			console_write_linux(line, false);
+		assert_int_equal(lsr_spins, old ? 20 * 10000 : 0);
+		print_message("COM1 behind, %s: %u LSR spins for 20 lines\n",
+			      old ? "old TEMT" : "TEMT with THRE", lsr_spins);
+	}
+	assert_int_equal(vm.uart.tx_dropped, 0);
+	assert_int_equal(vm.uart.tx_count, 2 * 20 * 81);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +382,7 @@ int main(void)
 		cmocka_unit_test_setup(test_attached_raw, setup),
 		cmocka_unit_test_setup(test_long_lines_whole, setup),
 		cmocka_unit_test_setup(test_linux_console_exits_per_byte, setup),
+		cmocka_unit_test_setup(test_linux_console_com1_behind, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
