@@ -42,16 +42,18 @@ static const uint32_t passthrough_msrs[] = {
 
 /* MSRs the guest reads directly; its writes still exit (exit_msr.c
  * checks them). While a guest runs, the CPU holds the guest's own value
- * of each, never the hypervisor's or another VM's: EFER, PAT and
- * DEBUGCTL are loaded from the guest-state area by every VM entry (the
- * entry controls of hv/vmx/vmx.c), SYSENTER_CS/ESP/EIP always are; the
- * TSC is the one RDTSC already reads without exiting (no TSC offset:
- * every VM sees the host's). What exit_msr.c would answer is these same
- * values. Left out on purpose: APIC_BASE, MISC_ENABLE, the MTRRs and
- * every platform MSR (the hardware holds the host's value; the guest
- * gets an emulated one). */
+ * of each, never the hypervisor's or another VM's: EFER and PAT are
+ * loaded from the guest-state area by every VM entry (the entry controls
+ * of hv/vmx/vmx.c), SYSENTER_CS/ESP/EIP always are; the TSC is the one
+ * RDTSC already reads without exiting (no TSC offset: every VM sees the
+ * host's). What exit_msr.c would answer is these same values. Left out
+ * on purpose: DEBUGCTL (a CPU may hold fewer bits than the guest-state
+ * field it loads from: Bochs reads BTF back as 0, which
+ * tests/emu/cases/hostile-cpu-bochs caught), APIC_BASE, MISC_ENABLE, the
+ * MTRRs and every platform MSR (the hardware holds the host's value; the
+ * guest gets an emulated one). */
 static const uint32_t passthrough_reads[] = {
-	MSR_IA32_EFER, MSR_IA32_PAT, MSR_IA32_DEBUGCTL,
+	MSR_IA32_EFER, MSR_IA32_PAT,
 	MSR_IA32_SYSENTER_CS, MSR_IA32_SYSENTER_ESP, MSR_IA32_SYSENTER_EIP,
 	MSR_IA32_TIME_STAMP_COUNTER,
 };
@@ -94,7 +96,7 @@ void vcpu_set_msr_reads(bool direct)
 {
 	if (!io_bitmaps)
 		msr_reads_direct = direct;
-	pr_info("vmx", "MSR reads of EFER, PAT, DEBUGCTL, SYSENTER_*, TSC: %s",
+	pr_info("vmx", "MSR reads of EFER, PAT, SYSENTER_*, TSC: %s",
 		msr_reads_direct ? "direct" : "exit (vmx_msr_reads=no)");
 }
 

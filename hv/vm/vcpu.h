@@ -17,7 +17,7 @@ struct vcpu_boot_state {
 };
 
 /* Whether the guest reads the MSRs VM entry loads with its own values
- * (EFER, PAT, DEBUGCTL, SYSENTER_*, TSC) without an exit: hv.cfg's
+ * (EFER, PAT, SYSENTER_*, TSC) without an exit: hv.cfg's
  * vmx_msr_reads= (on by default), before the first vcpu_init; prints
  * which. */
 void vcpu_set_msr_reads(bool direct);
