@@ -168,6 +168,9 @@ struct hv_config {
 	enum hvcfg_gpu gpu;
 	bool gpu_smoke;				/* the GPU smoke test at boot */
 	bool gpu_preempt;			/* take the GPU back by preemption */
+	bool vmx_vpid;				/* VPIDs where the CPU has them */
+	bool vmx_msr_reads;			/* safe MSR reads without exits */
+	bool vuart_fifo_temt;			/* LSR.TEMT goes with THRE */
 	enum hvcfg_placement placement;
 	enum hvcfg_vtd vtd;
 	enum hvcfg_vtd_selftest vtd_selftest;

@@ -332,10 +332,19 @@ static const struct keyword yes_no_words[] = {
 /* Switches of [global], yes or no: gpu_smoke=yes (off by default) runs the
  * hardware smoke test at boot (docs/hardware.md); gpu_preempt (on by
  * default) takes the GPU back from a vGPU whose slice is over by
- * preemption rather than by waiting or resetting (docs/vgpu-reset.md). */
+ * preemption rather than by waiting or resetting (docs/vgpu-reset.md);
+ * vmx_vpid (on by default) tags each vCPU's TLB entries with its own VPID
+ * where the CPU has them, `no` keeps the flush at every entry and exit
+ * (docs/performance.md); vmx_msr_reads (on by default) lets the guest
+ * read the MSRs VM entry loads with its values without an exit;
+ * vuart_fifo_temt (on by default) sets the vUART's LSR.TEMT with THRE
+ * (hv/vm/vuart.c). */
 static const size_t switch_keys[NR_GK] = {
 	[GK_GPU_SMOKE] = offsetof(struct hv_config, gpu_smoke),
 	[GK_GPU_PREEMPT] = offsetof(struct hv_config, gpu_preempt),
+	[GK_VMX_VPID] = offsetof(struct hv_config, vmx_vpid),
+	[GK_VMX_MSR_READS] = offsetof(struct hv_config, vmx_msr_reads),
+	[GK_VUART_FIFO_TEMT] = offsetof(struct hv_config, vuart_fifo_temt),
 };
 
 static bool *switch_field(struct hv_config *cfg, unsigned gk)
@@ -360,6 +369,9 @@ static bool set_switch(struct parser *p, const struct key *k, struct span v)
 	}
 SWITCH_RESET(GK_GPU_SMOKE, reset_gpu_smoke, false)
 SWITCH_RESET(GK_GPU_PREEMPT, reset_gpu_preempt, true)
+SWITCH_RESET(GK_VMX_VPID, reset_vmx_vpid, true)
+SWITCH_RESET(GK_VMX_MSR_READS, reset_vmx_msr_reads, true)
+SWITCH_RESET(GK_VUART_FIFO_TEMT, reset_vuart_fifo_temt, true)
 
 const struct key cfg_global_keys[NR_GK] = {
 	[GK_DEFAULT]	= { "default", false, set_default, reset_default },
@@ -385,6 +397,11 @@ const struct key cfg_global_keys[NR_GK] = {
 	[GK_GPU_SMOKE]	= { "gpu_smoke", false, set_switch, reset_gpu_smoke },
 	[GK_GPU_PREEMPT] = { "gpu_preempt", false, set_switch,
 			     reset_gpu_preempt },
+	[GK_VMX_VPID]	= { "vmx_vpid", false, set_switch, reset_vmx_vpid },
+	[GK_VMX_MSR_READS] = { "vmx_msr_reads", false, set_switch,
+			       reset_vmx_msr_reads },
+	[GK_VUART_FIFO_TEMT] = { "vuart_fifo_temt", false, set_switch,
+				 reset_vuart_fifo_temt },
 };
 
 /* -- [vm] -- */

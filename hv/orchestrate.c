@@ -19,6 +19,8 @@
 #include "hv/vm/vmrpc.h"
 #include "hv/vm/vpci_fw.h"
 #include "hv/vtd/vtd_vms.h"
+#include "hv/vm/vcpu.h"
+#include "hv/vm/vuart.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
 #include "hv/cpu/x86.h"
@@ -78,6 +80,9 @@ unsigned vms_create_from_config(const struct hv_config *cfg)
 		return 0;
 	if (vmx_enable())
 		return 0;
+	vmx_vpid_set(cfg->vmx_vpid);
+	vcpu_set_msr_reads(cfg->vmx_msr_reads);
+	vuart_set_fifo_temt(cfg->vuart_fifo_temt);
 	run_cfg = cfg;
 	mask_host_interrupts();
 	kprintf("tsc: %llu kHz (measured against the PIT)\n",

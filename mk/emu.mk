@@ -109,9 +109,15 @@ test: deps
 # bench-host (no Bochs, callgrind on the host): shadow PPGTT memory and
 # rebuild cost (build/bench/shadow.md), context-switch costs of the model
 # and of the mediator's MMIO switch list (build/bench/switch.md).
-.PHONY: bench bench-host run-usb qemu-usb tool-tests host-tests
-bench: $(EFI_APP) $(TESTGUEST_BIN) bench-host
+# bench-linux: one Linux boot with issue 31's hot-path switches off, one
+# with the defaults, same binary, side by side (build/bench/linux.md).
+.PHONY: bench bench-host bench-linux run-usb qemu-usb tool-tests host-tests
+bench: $(EFI_APP) $(TESTGUEST_BIN) bench-host bench-linux
 	@tools/bench-exits $(EFI_APP) $(TESTGUEST_BIN) $(BUILD)/bench
+
+bench-linux: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_GUEST)/initramfs.cpio
+	@tools/bench-linux $(EFI_APP) $(LINUX_GUEST)/vmlinuz \
+		$(LINUX_GUEST)/initramfs.cpio $(BUILD)/bench/linux
 
 bench-host: | $(DEPS_STAMP)
 	@tools/bench-host $(BUILD)/bench

@@ -108,6 +108,8 @@ static void switch_to(struct vm *vm)
  * each VM is kept so the summary can show the bound holds. */
 static void note_exit(struct vm *vm, uint32_t reason, uint64_t ticks)
 {
+	if ((reason & 0xffff) < EXIT_REASON_COUNT)
+		vm->stats.exit_tsc[reason & 0xffff] += ticks;
 	if (ticks > vm->stats.exit_max_tsc) {
 		vm->stats.exit_max_tsc = ticks;
 		vm->stats.exit_max_reason = reason & 0xffff;
@@ -226,9 +228,12 @@ bool sched_run_next(void)
 	if (!vm)
 		return false;
 	t0 = rdtsc();
+	vm->stats.slice_start_tsc = t0;
 	run_slice(vm);
 	vm_reset_if_pending(vm);	/* its exit is over: safe to reload */
 	t1 = rdtsc();
+	vm->stats.slice_tsc += t1 - t0;
+	vm->stats.slice_start_tsc = 0;
 	budget[vm->id] = sched_charge(budget[vm->id], t1 - t0);
 	account_steal(vm, t0, t1);
 	return true;

@@ -29,6 +29,7 @@ extern const char vmx_exit_stub[];
  * the same for all, the handlers look at which VM asked. */
 static uint8_t *io_bitmaps;	/* two pages: ports 0-7FFF, 8000-FFFF */
 static uint8_t *msr_bitmap;	/* one page, SDM 25.6.9 */
+static bool msr_reads_direct = true;	/* hv.cfg vmx_msr_reads= */
 
 /* MSRs the guest reads and writes directly. FS/GS base are guest state
  * the CPU switches; the SYSCALL MSRs, KERNEL_GS_BASE and TSC_AUX are
@@ -39,14 +40,38 @@ static const uint32_t passthrough_msrs[] = {
 	MSR_IA32_TSC_AUX,
 };
 
-static void msr_bitmap_open(uint32_t msr)
+/* MSRs the guest reads directly; its writes still exit (exit_msr.c
+ * checks them). While a guest runs, the CPU holds the guest's own value
+ * of each, never the hypervisor's or another VM's: EFER and PAT are
+ * loaded from the guest-state area by every VM entry (the entry controls
+ * of hv/vmx/vmx.c), SYSENTER_CS/ESP/EIP always are; the TSC is the one
+ * RDTSC already reads without exiting (no TSC offset: every VM sees the
+ * host's). What exit_msr.c would answer is these same values. Left out
+ * on purpose: DEBUGCTL (a CPU may hold fewer bits than the guest-state
+ * field it loads from: Bochs reads BTF back as 0, which
+ * tests/emu/cases/hostile-cpu-bochs caught), APIC_BASE, MISC_ENABLE, the
+ * MTRRs and every platform MSR (the hardware holds the host's value; the
+ * guest gets an emulated one). */
+static const uint32_t passthrough_reads[] = {
+	MSR_IA32_EFER, MSR_IA32_PAT,
+	MSR_IA32_SYSENTER_CS, MSR_IA32_SYSENTER_ESP, MSR_IA32_SYSENTER_EIP,
+	MSR_IA32_TIME_STAMP_COUNTER,
+};
+
+/* Clears the exit bit of msr in the read (write) bitmap: the read bitmap
+ * at +0 (low MSRs) / +1024 (0xC0000000..), the write one 2048 further. */
+static void msr_bitmap_clear(uint32_t msr, unsigned write_off)
 {
-	unsigned base = msr >= 0xc0000000u ? 1024 : 0;
+	unsigned base = (msr >= 0xc0000000u ? 1024 : 0) + write_off;
 	unsigned bit = msr & 0x1fff;
 
-	/* read bitmap at +0 / +1024, write bitmap at +2048 / +3072 */
 	msr_bitmap[base + bit / 8] &= (uint8_t)~(1u << (bit % 8));
-	msr_bitmap[2048 + base + bit / 8] &= (uint8_t)~(1u << (bit % 8));
+}
+
+static void msr_bitmap_open(uint32_t msr)
+{
+	msr_bitmap_clear(msr, 0);
+	msr_bitmap_clear(msr, 2048);
 }
 
 static int bitmaps_init(void)
@@ -61,7 +86,18 @@ static int bitmaps_init(void)
 	memset(msr_bitmap, 0xff, PAGE_SIZE);
 	for (unsigned i = 0; i < sizeof(passthrough_msrs) / sizeof(uint32_t); i++)
 		msr_bitmap_open(passthrough_msrs[i]);
+	for (unsigned i = 0; msr_reads_direct &&
+	     i < sizeof(passthrough_reads) / sizeof(uint32_t); i++)
+		msr_bitmap_clear(passthrough_reads[i], 0);
 	return 0;
+}
+
+void vcpu_set_msr_reads(bool direct)
+{
+	if (!io_bitmaps)
+		msr_reads_direct = direct;
+	pr_info("vmx", "MSR reads of EFER, PAT, SYSENTER_*, TSC: %s",
+		msr_reads_direct ? "direct" : "exit (vmx_msr_reads=no)");
 }
 
 static int w(uint32_t field, uint64_t val, int *err)
@@ -74,13 +110,23 @@ static int w(uint32_t field, uint64_t val, int *err)
 	return *err;
 }
 
+/* The vCPU's VPID (SDM 28.1): never 0, the tag of the hypervisor's own
+ * mappings; 1 + the VM's id, which no two VMs share (one vCPU per VM). */
+static uint16_t vcpu_vpid(const struct vm *vm)
+{
+	return (uint16_t)(1 + vm->id);
+}
+
 static void setup_controls(struct vm *vm, int *err)
 {
 	const struct vmx_cpu *v = &vmx_cpu;
 
 	w(VMCS_PIN_BASED_CONTROLS, v->pin_ctls, err);
 	w(VMCS_PROC_BASED_CONTROLS, v->proc_ctls, err);
-	w(VMCS_PROC_BASED_CONTROLS2, v->proc2_ctls, err);
+	w(VMCS_PROC_BASED_CONTROLS2,
+	  v->proc2_ctls | (v->vpid_on ? PROC_CTL2_ENABLE_VPID : 0), err);
+	if (v->vpid_on)
+		w(VMCS_VPID, vcpu_vpid(vm), err);
 	w(VMCS_EXIT_CONTROLS, v->exit_ctls, err);
 	w(VMCS_ENTRY_CONTROLS, v->entry_ctls, err);
 	w(VMCS_EXCEPTION_BITMAP, 0, err);	/* the guest's own business */
@@ -201,6 +247,15 @@ static int load_boot_state(struct vm *vm, const struct vcpu_boot_state *bs)
 	setup_controls(vm, &err);
 	setup_host_state(&err);
 	setup_guest_state(bs, &err);
+	/* A CPU at power-on has no TLB entries; the VPID's may hold some
+	 * from this VM's previous run (a restart) or from the loader's page
+	 * tables being rewritten. Guest CR3 writes and INVLPG flush the
+	 * VPID's entries themselves; EPT changes go with INVEPT (vm_mem.c),
+	 * which drops the combined mappings of every VPID. */
+	if (vmx_cpu.vpid_on && !err && vmx_invvpid(vcpu_vpid(vm))) {
+		pr_err("vmx", "INVVPID %u failed", vcpu_vpid(vm));
+		err = -HV_EIO;
+	}
 	memset(&vc->regs, 0, sizeof(vc->regs));
 	vc->regs.rsi = vc->regs.rdi = bs->rsi;
 	vc->regs.rsp = bs->rsp;

@@ -16,6 +16,12 @@ struct vcpu_boot_state {
 	uint16_t cs_sel, ds_sel;	/* 0: 0x08 code, 0x10 data */
 };
 
+/* Whether the guest reads the MSRs VM entry loads with its own values
+ * (EFER, PAT, SYSENTER_*, TSC) without an exit: hv.cfg's
+ * vmx_msr_reads= (on by default), before the first vcpu_init; prints
+ * which. */
+void vcpu_set_msr_reads(bool direct);
+
 /* Allocates and fills the VMCS of vm's vCPU; leaves it current. */
 int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs);
 /* The vCPU back at power-on state on its existing VMCS (which this makes

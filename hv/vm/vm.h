@@ -84,6 +84,13 @@ struct vm_stats {
 	 * handling (hv/vm/sched.c), and its basic exit reason. */
 	uint64_t exit_max_tsc;
 	uint32_t exit_max_reason;
+	/* Where the hypervisor's share of the VM's time goes: TSC ticks
+	 * from each VM exit to the end of its handling, by basic reason,
+	 * and the ticks of the VM's slices (guest time, exits and the
+	 * entry preparation between them). */
+	uint64_t exit_tsc[EXIT_REASON_COUNT];
+	uint64_t slice_tsc;
+	uint64_t slice_start_tsc;	/* of the slice running now, else 0 */
 };
 
 struct vm {

@@ -15,13 +15,49 @@ static uint64_t ms(uint64_t tsc)
 	return hz ? tsc * 1000 / hz : 0;
 }
 
+/* ticks as permille of all, for the share lines */
+static unsigned long long permille(uint64_t ticks, uint64_t all)
+{
+	return all ? (unsigned long long)(ticks * 1000 / all) : 0;
+}
+
+/* The hypervisor's share of the VM's time since its start: handling its
+ * exits, the rest of its slices (entry preparation, the scheduler's own
+ * per-exit work), and everything outside its slices (other VMs, the idle
+ * loop, the GPU's and the console's polling). */
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static void report_share(const struct vm *vm, uint64_t exit_ticks)
+{
+	const struct vm_stats *s = &vm->stats;
+	uint64_t now = rdtsc(), all = now - s->start_tsc;
+	/* A stop comes inside an exit of the slice running now. */
+	uint64_t slices = s->slice_tsc +
+		(s->slice_start_tsc ? now - s->slice_start_tsc : 0);
+	uint64_t in_slices = sub0(slices, s->run_tsc + exit_ticks);
+
+	kprintf("vm '%s': ticks: guest %llu (%llu permille), exits %llu (%llu "
+		"permille), rest of its slices %llu (%llu permille), outside its "
+		"slices %llu (%llu permille)\n", vm->name,
+		(unsigned long long)s->run_tsc, permille(s->run_tsc, all),
+		(unsigned long long)exit_ticks, permille(exit_ticks, all),
+		(unsigned long long)in_slices, permille(in_slices, all),
+		(unsigned long long)sub0(all, slices),
+		permille(sub0(all, slices), all));
+}
+
 void vm_report(const struct vm *vm)
 {
 	const struct vm_stats *s = &vm->stats;
-	uint64_t total = 0;
+	uint64_t total = 0, exit_ticks = 0;
 
-	for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
+	for (unsigned r = 0; r < EXIT_REASON_COUNT; r++) {
 		total += s->exits[r];
+		exit_ticks += s->exit_tsc[r];
+	}
 	kprintf("vm '%s': %llu exits, %llu ms in the guest, %llu ms since "
 		"start (%llu TSC ticks)\n", vm->name,
 		(unsigned long long)total, (unsigned long long)ms(s->run_tsc),
@@ -29,9 +65,14 @@ void vm_report(const struct vm *vm)
 		(unsigned long long)(rdtsc() - s->start_tsc));
 	for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
 		if (s->exits[r])
-			kprintf("vm '%s':   %-22s %10llu\n", vm->name,
+			kprintf("vm '%s':   %-22s %10llu  %12llu ticks, %llu "
+				"per exit\n", vm->name,
 				vmx_exit_reason_name(r),
-				(unsigned long long)s->exits[r]);
+				(unsigned long long)s->exits[r],
+				(unsigned long long)s->exit_tsc[r],
+				(unsigned long long)(s->exit_tsc[r] /
+						     s->exits[r]));
+	report_share(vm, exit_ticks);
 	kprintf("vm '%s': %llu interrupts injected, %llu timer expiries; "
 		"IOAPIC %llu delivered, %llu masked; UART %llu IRQs, %llu "
 		"bytes out, %llu dropped (buffer full)\n", vm->name,

@@ -28,6 +28,14 @@
 #define MCR_OUT2	0x08	/* gates the IRQ line on a PC */
 #define MSR_DCD_DSR_CTS	0xb0
 
+/* hv.cfg's vuart_fifo_temt= (vuart.h). */
+static bool temt_with_room = true;
+
+void vuart_set_fifo_temt(bool on)
+{
+	temt_with_room = on;
+}
+
 static void line_flush(struct vm *vm)
 {
 	struct vuart *u = &vm->uart;
@@ -178,6 +186,21 @@ static uint32_t read_iir(struct vuart *u)
 	return src | ((u->fcr & FCR_ENABLE) ? IIR_FIFO_ON : 0);
 }
 
+/* THRE: a FIFO's worth fits. TEMT: the transmitter holds nothing the
+ * guest could still lose; the bytes past it are in the VM's buffer, which
+ * reaches COM1 whatever the guest does next, so TEMT goes with THRE. Linux
+ * waits for both after every console line and gives up only after 10,000
+ * reads; TEMT waiting for the buffer to reach COM1 (vuart_fifo_temt=no,
+ * the old rule) costs those reads whenever the buffer is longer than
+ * 10 ms of COM1. */
+static uint32_t read_lsr(const struct vuart *u)
+{
+	bool empty = temt_with_room ? tx_ready(u) : !u->tx_count;
+
+	return (tx_ready(u) ? LSR_THRE : 0) | (empty ? LSR_TEMT : 0) |
+	       (u->rx_count ? LSR_DR : 0);
+}
+
 static uint32_t vuart_read(struct vuart *u, unsigned off)
 {
 	bool dlab = u->lcr & LCR_DLAB;
@@ -189,8 +212,7 @@ static uint32_t vuart_read(struct vuart *u, unsigned off)
 	case UART_LCR: return u->lcr;
 	case UART_MCR: return u->mcr;
 	case UART_LSR:
-		return (tx_ready(u) ? LSR_THRE : 0) | (u->tx_count ? 0 : LSR_TEMT) |
-		       (u->rx_count ? LSR_DR : 0);
+		return read_lsr(u);
 	case UART_MSR: return MSR_DCD_DSR_CTS;
 	default: return u->scr;
 	}

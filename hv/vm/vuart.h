@@ -7,8 +7,9 @@
  * "[vmname] line", or raw while the console is attached to this VM:
  * `console <vm>`) only while COM1's backlog is under VUART_DRAIN_BELOW, so
  * the guest's output goes at COM1's pace without anyone waiting for COM1.
- * LSR.THRE says a FIFO's worth (16 bytes) fits, LSR.TEMT that the buffer
- * is empty: a driver that polls LSR waits, as on a slow real 16550; with
+ * LSR.THRE says a FIFO's worth (16 bytes) fits, and so does LSR.TEMT
+ * (with vuart_fifo_temt=no: only once the buffer is empty): a driver that
+ * polls LSR waits only while the buffer is full; with
  * IER.ETBEI a THRE interrupt is raised whenever a write or a drain leaves
  * room (what Linux's 8250 driver waits for to send more). A byte written
  * into a full buffer is dropped and counted (tx_dropped), as a real FIFO
@@ -69,6 +70,9 @@ void vuart_tx_drain(struct vm *vm, bool all);
 bool vuart_rx(struct vm *vm, uint8_t byte);
 /* Free bytes in the receive FIFO (the attached console waits for room). */
 unsigned vuart_rx_room(const struct vm *vm);
+/* hv.cfg's vuart_fifo_temt= (on by default): LSR.TEMT set whenever THRE
+ * is, rather than only once the VM's buffer has gone to COM1. */
+void vuart_set_fifo_temt(bool on);
 /* One byte of output, as if written to THR (the putc hypercall). */
 void vuart_putc(struct vm *vm, char c);
 

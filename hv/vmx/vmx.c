@@ -264,3 +264,21 @@ int vmx_invept(uint64_t eptp)
 		return invept(INVEPT_TYPE_SINGLE_CONTEXT, eptp) ? -HV_EIO : 0;
 	return invept(INVEPT_TYPE_ALL_CONTEXT, 0) ? -HV_EIO : 0;
 }
+
+void vmx_vpid_set(bool want)
+{
+	struct vmx_cpu *v = &vmx_cpu;
+
+	v->vpid_on = vmx_vpid_usable(&v->caps, want);
+	pr_info("vmx", "VPID %s", v->vpid_on ? "on: one per vCPU" :
+		!want ? "off (vmx_vpid=no): TLB flushed at every entry and exit" :
+		"off (the CPU has no usable VPID/INVVPID): TLB flushed at "
+		"every entry and exit");
+}
+
+int vmx_invvpid(uint16_t vpid)
+{
+	if (vmx_cpu.caps.ept.invvpid_single)
+		return invvpid(INVVPID_TYPE_SINGLE_CONTEXT, vpid) ? -HV_EIO : 0;
+	return invvpid(INVVPID_TYPE_ALL_CONTEXT, 0) ? -HV_EIO : 0;
+}

@@ -18,6 +18,9 @@ struct vmx_cpu {
 	void *vmxon_region;
 	uint64_t current_vmcs;	/* physical address, 0 = none */
 	bool on;
+	/* VPIDs in use (vmx_vpid_set): each vCPU's VMCS tags its TLB
+	 * entries with its own VPID, so entries and exits keep them. */
+	bool vpid_on;
 };
 
 extern struct vmx_cpu vmx_cpu;
@@ -41,6 +44,15 @@ enum vmx_ap_status {
 	VMX_AP_BSP_OFF,
 };
 int vmx_ap_enable(void *region);
+
+/* VPIDs on if the CPU offers them (vmx_vpid_usable) and `want` (hv.cfg's
+ * vmx_vpid=); prints which. Called before the first VMCS is built. */
+void vmx_vpid_set(bool want);
+
+/* Drops every TLB entry tagged with vpid on this CPU (INVVPID
+ * single-context, or all-context where the CPU has only that). 0 or
+ * -HV_EIO. Only with vpid_on. */
+int vmx_invvpid(uint16_t vpid);
 const char *vmx_ap_status_name(int status);
 
 /* A fresh VMCS region (revision id written, VMCLEARed). NULL on ENOMEM. */

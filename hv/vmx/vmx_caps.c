@@ -250,6 +250,14 @@ int vmx_caps_read(struct vmx_caps *caps, vmx_rdmsr_fn rdmsr, void *ctx)
 	return 0;
 }
 
+bool vmx_vpid_usable(const struct vmx_caps *caps, bool want)
+{
+	const struct vmx_ept_vpid *e = &caps->ept;
+
+	return want && caps->has_vpid && e->invvpid &&
+	       (e->invvpid_single || e->invvpid_all);
+}
+
 /* --- summary --------------------------------------------------------------- */
 
 struct line {

@@ -121,6 +121,14 @@ uint64_t vmx_guest_cr4_fixed_bits(const struct vmx_caps *caps);
  * other, and one VMCS revision serves both (docs/smp.md). */
 bool vmx_caps_same(const struct vmx_caps *a, const struct vmx_caps *b);
 
+/* Whether VPIDs can be used: the "enable VPID" control may be 1 and
+ * INVVPID exists with a single-context or an all-context type (what
+ * vcpu.c flushes a vCPU's VPID with when its mappings must go). `want` is
+ * the hv.cfg switch (vmx_vpid=): false keeps the path without VPID, where
+ * every VM entry and exit flushes the guest's linear and combined
+ * mappings (SDM 28.3.3.1). */
+bool vmx_vpid_usable(const struct vmx_caps *caps, bool want);
+
 void vmx_decode_basic(uint64_t msr, struct vmx_basic *out);
 void vmx_decode_ept_vpid(uint64_t msr, struct vmx_ept_vpid *out);
 

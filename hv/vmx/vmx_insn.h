@@ -72,4 +72,16 @@ static inline int invept(uint64_t type, uint64_t eptp)
 	return VMX_CHECK_FLAGS("invept %2, %3", "m"(d), "r"(type));
 }
 
+struct invvpid_desc {
+	uint64_t vpid;		/* bits 15:0; the rest must be 0 */
+	uint64_t linear_addr;
+};
+
+static inline int invvpid(uint64_t type, uint16_t vpid)
+{
+	struct invvpid_desc d = { vpid, 0 };
+
+	return VMX_CHECK_FLAGS("invvpid %2, %3", "m"(d), "r"(type));
+}
+
 #endif

@@ -616,6 +616,16 @@ static void test_global_values(void **state)
 	check_only_error("[global]\ngpu_preempt=1\n", 2, "global",
 			 "gpu_preempt: '1' is not yes or no");
 	assert_true(cfg.gpu_preempt);
+	/* VPIDs on unless said (hv/vmx/vmx.c checks the CPU has them). */
+	assert_int_equal(parse("[global]\n"), 0);
+	assert_true(cfg.vmx_vpid);
+	assert_true(cfg.vmx_msr_reads);
+	assert_int_equal(parse("[global]\nvmx_vpid=no\nvmx_msr_reads=no\n"), 0);
+	assert_false(cfg.vmx_vpid);
+	assert_false(cfg.vmx_msr_reads);
+	assert_true(cfg.vuart_fifo_temt);
+	assert_int_equal(parse("[global]\nvuart_fifo_temt=no\n"), 0);
+	assert_false(cfg.vuart_fifo_temt);
 
 	check_only_error("[global]\nconsole=com2\n", 2, "global",
 			 "console: 'com2' is not a sink (com1, fb, e9)");

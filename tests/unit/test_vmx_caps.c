@@ -296,6 +296,44 @@ static void test_read_bochs(void **state)
 			 -HV_EINVAL);
 }
 
+/* VPID on Bochs; off by the switch; off when the control may not be 1 or
+ * INVVPID has neither type vcpu.c flushes with (the no-VPID path). */
+static void test_vpid_usable(void **state)
+{
+	struct fake_msrs f;
+	struct vmx_caps c;
+
+	(void)state;
+	read_bochs(&c);
+	assert_true(vmx_vpid_usable(&c, true));
+	assert_false(vmx_vpid_usable(&c, false));
+
+	bochs_msrs(&f);
+	fake_set(&f, MSR_IA32_VMX_PROCBASED_CTLS2,
+		 BOCHS_PROCBASED_CTLS2 & ~((uint64_t)PROC_CTL2_ENABLE_VPID << 32));
+	assert_int_equal(vmx_caps_read(&c, fake_rdmsr, &f), 0);
+	assert_false(c.has_vpid);
+	assert_false(vmx_vpid_usable(&c, true));
+
+	bochs_msrs(&f);
+	fake_set(&f, MSR_IA32_VMX_EPT_VPID_CAP,
+		 BOCHS_EPT_VPID_CAP & ~VPID_CAP_INVVPID);
+	assert_int_equal(vmx_caps_read(&c, fake_rdmsr, &f), 0);
+	assert_true(c.has_vpid);
+	assert_false(vmx_vpid_usable(&c, true));
+
+	bochs_msrs(&f);	/* only the individual-address type */
+	fake_set(&f, MSR_IA32_VMX_EPT_VPID_CAP,
+		 BOCHS_EPT_VPID_CAP & ~(VPID_CAP_INVVPID_SINGLE |
+					VPID_CAP_INVVPID_ALL));
+	assert_int_equal(vmx_caps_read(&c, fake_rdmsr, &f), 0);
+	assert_false(vmx_vpid_usable(&c, true));
+	fake_set(&f, MSR_IA32_VMX_EPT_VPID_CAP,
+		 BOCHS_EPT_VPID_CAP & ~VPID_CAP_INVVPID_SINGLE);
+	assert_int_equal(vmx_caps_read(&c, fake_rdmsr, &f), 0);
+	assert_true(vmx_vpid_usable(&c, true));
+}
+
 static void test_read_without_true_ctls(void **state)
 {
 	struct fake_msrs f;
@@ -482,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_read_bochs),
 		cmocka_unit_test(test_read_without_true_ctls),
 		cmocka_unit_test(test_read_without_secondary),
+		cmocka_unit_test(test_vpid_usable),
 		cmocka_unit_test(test_read_secondary_without_ept_or_vpid),
 		cmocka_unit_test(test_read_rejects_unusable_basic),
 		cmocka_unit_test(test_cr_fixed_bits),

@@ -57,11 +57,13 @@ void console_write(const char *s, size_t n)
 }
 
 static struct vm vm;
+static unsigned accesses;	/* port accesses: one VM exit each */
 
 static uint8_t in(unsigned off)
 {
 	uint32_t v = 0xffffffffu;
 
+	accesses++;
 	vuart_io(&vm, off, true, &v);
 	return (uint8_t)v;
 }
@@ -70,6 +72,7 @@ static void out(unsigned off, uint8_t v)
 {
 	uint32_t val = v;
 
+	accesses++;
 	vuart_io(&vm, off, false, &val);
 }
 
@@ -82,6 +85,8 @@ static int setup(void **state)
 	printed[0] = 0;
 	backlog = 0;
 	backlog_grows = false;
+	accesses = 0;
+	vuart_set_fifo_temt(true);
 	return 0;
 }
 
@@ -191,7 +196,8 @@ static void test_tx_full_not_ready_then_drained(void **state)
 	for (i = 0; i < VUART_TX_BUF - VUART_FIFO; i++)
 		out(0, (uint8_t)(i % 79 == 78 ? '\n' : 'a' + i % 26));
 	assert_string_equal(printed, "");
-	assert_int_equal(in(5) & 0x60, 0x20);	/* room for 16: THRE only */
+	/* room for 16: THRE, and TEMT with it (vuart_fifo_temt) */
+	assert_int_equal(in(5) & 0x60, 0x60);
 	out(0, 'x');
 	assert_int_equal(in(5) & 0x60, 0);	/* neither THRE nor TEMT */
 	out(1, 0x02);			/* ETBEI: no THRE while full */
@@ -260,6 +266,110 @@ static void test_long_lines_whole(void **state)
 	assert_non_null(strstr(printed, "y\n[lx] yyyyyyyyyy\n"));
 }
 
+/* Linux's 8250 console write, in the two shapes it takes: save IER and
+ * clear it, send the text ('\n' as "\r\n"), wait for THRE and TEMT,
+ * restore IER. Byte by byte, each byte waits for THRE (an LSR read) and
+ * is written (what Linux does until the tty is opened, i.e. up to
+ * "Run /init"); with the FIFO (a 16550A with FCR's FIFO enable, once the
+ * tty is open), one LSR read per 16 bytes. wait_lsr gives up after
+ * 10,000 reads as Linux does (its udelay(1) between them) and counts the
+ * reads past the first, which a guest spends only while the buffer is
+ * full. */
+static unsigned lsr_spins;
+
+static void wait_lsr(uint8_t bits)
+{
+	for (unsigned n = 0; n < 10000; n++) {
+		if ((in(5) & bits) == bits)
+			return;
+		lsr_spins++;
+	}
+}
+
+static void console_write_linux(const char *s, bool fifo)
+{
+	uint8_t ier = in(1);
+	bool cr_sent = false;
+
+	out(1, 0);
+	while (*s) {
+		wait_lsr(0x20);
+		for (unsigned i = 0; i < (fifo ? 16u : 1u) && *s; i++) {
+			if (*s == '\n' && !cr_sent) {
+				out(0, '\r');
+				cr_sent = true;
+			} else {
+				out(0, (uint8_t)*s++);
+				cr_sent = false;
+			}
+		}
+	}
+	wait_lsr(0x60);
+	out(1, ier);
+}
+
+/* Exits per byte of a Linux boot's console, both ways: 2 per byte byte
+ * by byte (the floor without the FIFO: an LSR read and a THR write),
+ * 17 per 16 with it, plus 4 per printk line; never an LSR spin while
+ * COM1 keeps up (the boot's case: the console's backlog stays low).
+ * Fails if the model made the guest read or poll once more per byte or
+ * per line, or lost a byte. */
+static void test_linux_console_exits_per_byte(void **state)
+{
+	char line[81];
+	unsigned bytes = 0, lines = 200;
+
+	(void)state;
+	memset(line, 'k', 79);
+	line[79] = '\n';
+	line[80] = 0;
+	for (int fifo = 0; fifo < 2; fifo++) {
+		accesses = lsr_spins = 0;
+		bytes = (unsigned)vm.uart.tx_bytes;
+		for (unsigned i = 0; i < lines; i++)
+			console_write_linux(line, fifo);
+		bytes = (unsigned)vm.uart.tx_bytes - bytes;
+		assert_int_equal(bytes, lines * 81);	/* with the '\r' */
+		assert_int_equal(lsr_spins, 0);
+		if (fifo)
+			assert_int_equal(accesses,
+					 lines * ((81 + 15) / 16 + 81 + 4));
+		else
+			assert_int_equal(accesses, lines * (2 * 81 + 4));
+		print_message("console %s: %u exits for %u bytes (%u.%02u "
+			      "per byte)\n", fifo ? "with FIFO" : "byte by byte",
+			      accesses, bytes, accesses / bytes,
+			      accesses * 100 / bytes % 100);
+	}
+	assert_int_equal(vm.uart.tx_dropped, 0);
+}
+
+/* COM1 behind (its backlog over VUART_DRAIN_BELOW: nothing drains): with
+ * vuart_fifo_temt, 20 Linux console lines cost no LSR spin, the buffer
+ * has room; with the old rule (TEMT once the buffer is empty) each line's
+ * wait for TEMT runs Linux's 10,000 reads out. */
+static void test_linux_console_com1_behind(void **state)
+{
+	char line[81];
+
+	(void)state;
+	memset(line, 'b', 79);
+	line[79] = '\n';
+	line[80] = 0;
+	backlog = 100000;
+	for (int old = 0; old < 2; old++) {
+		vuart_set_fifo_temt(!old);
+		lsr_spins = 0;
+		for (unsigned i = 0; i < 20; i++)
+			console_write_linux(line, false);
+		assert_int_equal(lsr_spins, old ? 20 * 10000 : 0);
+		print_message("COM1 behind, %s: %u LSR spins for 20 lines\n",
+			      old ? "old TEMT" : "TEMT with THRE", lsr_spins);
+	}
+	assert_int_equal(vm.uart.tx_dropped, 0);
+	assert_int_equal(vm.uart.tx_count, 2 * 20 * 81);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +381,8 @@ int main(void)
 		cmocka_unit_test_setup(test_divisor_latch, setup),
 		cmocka_unit_test_setup(test_attached_raw, setup),
 		cmocka_unit_test_setup(test_long_lines_whole, setup),
+		cmocka_unit_test_setup(test_linux_console_exits_per_byte, setup),
+		cmocka_unit_test_setup(test_linux_console_com1_behind, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
