@@ -83,8 +83,11 @@ void model_engine_hang(struct gen9_model *m, struct gen9_model_engine *e,
  * gen8_init_indirectctx_bb), then the per-context batch to its
  * MI_BATCH_BUFFER_END (i915 <= 4.x: "started immediately after the
  * indirect_ctx batch"). Both as privileged GGTT batches at level 1. A
- * lite restore runs neither (nothing is restored), nor does a restore
- * the image inhibits. Real Gen9 runs the indirect batch part-way
+ * lite restore runs neither (nothing is restored). A restore the image
+ * inhibits runs them too: their pointers are in the ring context, which
+ * is loaded either way (whether Gen9 skips them then is not in the
+ * sources read; running scanned, idempotent register loads once more is
+ * harmless). Real Gen9 runs the indirect batch part-way
  * through the restore, at INDIRECT_CTX_OFFSET; the model restores every
  * register first and runs it after, so the batch's loads win over the
  * image's - the effect i915 asks for. A batch the restore resumes

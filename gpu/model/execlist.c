@@ -220,8 +220,7 @@ static int ctx_enter(struct gen9_model *m, struct gen9_model_engine *e,
 
 	if (!ret) {
 		bb_restore(m, e);
-		if (!(e->ctx.ctx_ctrl & CTX_CTRL_ENGINE_CTX_RESTORE_INHIBIT))
-			model_wa_start(e);
+		model_wa_start(e);
 	}
 	return ret;
 }
