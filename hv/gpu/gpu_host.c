@@ -534,6 +534,15 @@ void gpu_host_print_vgpu(const struct gpu_vgpu_lines *l)
 		(unsigned long long)s->scan_priv_nooped,
 		(unsigned long long)s->scan_regs_neutralized,
 		(unsigned long long)s->user_faults);
+	/* The render context's workaround batches (vgpu_cmd_scan.c
+	 * vgpu_scan_wa_ctx): copies scanned, workloads run with them. */
+	if (s->wa_scanned || s->wa_refused)
+		kprintf("  wa batches: scanned %llu (%llu bytes), run %llu, "
+			"refused %llu\n",
+			(unsigned long long)s->wa_scanned,
+			(unsigned long long)s->wa_bytes,
+			(unsigned long long)s->wa_run,
+			(unsigned long long)s->wa_refused);
 	/* GPU time (gpu/vgpu/vgpu_sched.c): how its work left the GPU. */
 	if (s->preempt_requests || s->overruns || s->user_hangs)
 		kprintf("  gpu time: preemptions %llu of %llu asked, overruns "

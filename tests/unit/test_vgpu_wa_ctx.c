@@ -120,10 +120,20 @@ static void test_i915_indirect_and_per_ctx_run(void **state)
 	uint32_t ictx_gm, per_gm;
 	uint64_t ran = e->mw.m.engine[GEN9_RCS0].stats.wa_batches;
 
+	uint64_t cmds0 = v->stats.cmds_scanned;
+
 	image(e, e->wa_gm | (4 * n / 64),
 	      I915_GEN9_INDIRECT_CTX_OFFSET_DEFAULT << 6,
 	      (e->wa_gm + PER_OFF) | 1);
 	run_a(e);
+	/* measured: what one submission's workaround batches cost (the
+	 * indirect batch's 24 commands - 15 of them padding MI_NOOPs - and
+	 * the per-context batch's 2, besides the ring's and the user
+	 * batch's 14); bytes copied are the scanner's 256-byte reads */
+	print_message("wa: %llu bytes copied, %llu commands scanned in all\n",
+		      (unsigned long long)v->stats.wa_bytes,
+		      (unsigned long long)(v->stats.cmds_scanned - cmds0));
+	assert_true(v->stats.wa_bytes >= 4 * n + 8);
 	assert_int_equal(v->stats.workloads_rejected, 0);
 	assert_false(vgpu_failed(v));
 	assert_int_equal(v->stats.wa_scanned, 2);
