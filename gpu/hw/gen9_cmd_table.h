@@ -390,7 +390,10 @@ static inline bool gen9_cmd_mem_ref(const uint32_t *dw, uint32_t len,
  * MI_PREDICATE_SRC0/1, DATA, RESULT/_1 0x2400-0x241c and RESULT_2 0x2214
  * for conditional rendering, 3DPRIM_* 0x2420-0x2440 for indirect draws,
  * GPGPU_DISPATCHDIM X/Y/Z 0x2500-0x2508 for indirect compute; GEN8_L3CNTLREG
- * 0x7034, which Mesa's Gen9 L3 setup loads) - all state of the running
+ * 0x7034, which Mesa's Gen9 L3 setup loads; CS_DEBUG_MODE2 0x20d8, which
+ * iris and ANV load from their first batch of a context, relying on the
+ * kernel's context isolation: Mesa's genX_state.c / iris_state.c) - all
+ * state of the running
  * context only; and the registers i915 whitelists through the engine's
  * FORCE_TO_NONPRIV slots (gt/intel_workarounds.c gen9_whitelist_build /
  * skl_whitelist_build: 0x2248 CTX_PREEMPT, 0x2580 CS_CHICKEN1, 0x7304
@@ -405,7 +408,8 @@ static inline bool gen9_nonpriv_fixed_reg(uint32_t engine_base, uint32_t reg)
 		return false;
 	return (reg >= 0x2400 && reg <= 0x2420) || reg == 0x2214 ||
 	       (reg >= 0x2430 && reg <= 0x2440) ||
-	       (reg >= 0x2500 && reg <= 0x2508) || reg == 0x7034;
+	       (reg >= 0x2500 && reg <= 0x2508) || reg == 0x7034 ||
+	       reg == 0x20d8;
 }
 
 #endif

@@ -77,8 +77,11 @@ struct gen9_reg_span {
 
 /* RCS render state the model keeps in the image (see above). */
 static const struct gen9_reg_span gen9_rcs_render_state[] = {
+	{ 0x02088, 0x02088 }, /* FF_SLICE_CHICKEN (indirect ctx batch) */
+	{ 0x02090, 0x02090 }, /* _3D_CHICKEN3 (indirect ctx batch) */
 	{ 0x02094, 0x02094 }, /* RING_NOPID */
 	{ 0x020d4, 0x020d4 }, /* CSFE chicken 1 */
+	{ 0x020d8, 0x020d8 }, /* CS_DEBUG_MODE2 (Mesa) */
 	{ 0x020e0, 0x020e4 }, /* FF slice chicken, FF slice CS chicken 2 */
 	{ 0x020ec, 0x020ec }, /* CS debug mode 1 */
 	{ 0x02214, 0x02214 }, /* MI_PREDICATE_RESULT_2 */

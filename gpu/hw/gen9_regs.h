@@ -391,6 +391,18 @@ enum gen9_engine_id {
 #define CTX_BB_PER_CTX_PTR 0x19
 #define CTX_RCS_INDIRECT_CTX 0x1b
 #define CTX_RCS_INDIRECT_CTX_OFFSET 0x1d
+/* The render context's workaround batches (i915 gt/intel_lrc.c
+ * init_wa_bb_regs, lrc_setup_indirect_ctx; GVT gvt/scheduler.h):
+ * INDIRECT_CTX is a GGTT address [31:6] and a size in 64-byte cachelines
+ * [5:0] (no MI_BATCH_BUFFER_END: the engine runs that many bytes);
+ * INDIRECT_CTX_OFFSET [15:6] says where in the restore it runs;
+ * BB_PER_CTX_PTR is a GGTT address [31:12] with a valid bit 0, a batch
+ * run to its MI_BATCH_BUFFER_END. */
+#define CTX_INDIRECT_ADDR_MASK 0xffffffc0u
+#define CTX_INDIRECT_SIZE_MASK 0x3fu
+#define CTX_INDIRECT_OFFSET_MASK 0xffc0u
+#define CTX_PER_CTX_ADDR_MASK 0xfffff000u
+#define CTX_PER_CTX_VALID 0x1u
 #define CTX_LRI_HEADER_1 0x21
 #define CTX_TIMESTAMP 0x23
 #define CTX_PDP3_UDW 0x25

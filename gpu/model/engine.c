@@ -74,6 +74,78 @@ void model_engine_hang(struct gen9_model *m, struct gen9_model_engine *e,
 		model_irq_engine(m, e, GT_CS_MASTER_ERROR_INTERRUPT);
 }
 
+/* ---- the render context's workaround batches ---------------------------
+ *
+ * A full restore of a render context runs the batches its image names
+ * (gpu/hw/gen9_regs.h CTX_INDIRECT_*, CTX_PER_CTX_*) before the ring: the
+ * indirect context batch, exactly its size (i915 ends it with MI_NOOP
+ * padding, no MI_BATCH_BUFFER_END: gt/intel_lrc.c
+ * gen8_init_indirectctx_bb), then the per-context batch to its
+ * MI_BATCH_BUFFER_END (i915 <= 4.x: "started immediately after the
+ * indirect_ctx batch"). Both as privileged GGTT batches at level 1. A
+ * lite restore runs neither (nothing is restored). A restore the image
+ * inhibits runs them too: their pointers are in the ring context, which
+ * is loaded either way (whether Gen9 skips them then is not in the
+ * sources read; running scanned, idempotent register loads once more is
+ * harmless). Real Gen9 runs the indirect batch part-way
+ * through the restore, at INDIRECT_CTX_OFFSET; the model restores every
+ * register first and runs it after, so the batch's loads win over the
+ * image's - the effect i915 asks for. A batch the restore resumes
+ * (bb_restore) waits behind them; no arbitration inside them. */
+static void wa_enter(struct gen9_model_engine *e, uint64_t addr, int which)
+{
+	e->wa = which;
+	e->level = 1;
+	e->bb_addr[1] = addr;
+	e->bb_ppgtt[1] = false;
+	e->stats.wa_batches++;
+}
+
+static bool wa_per_ctx(struct gen9_model_engine *e)
+{
+	if (!(e->ctx.per_ctx & CTX_PER_CTX_VALID))
+		return false;
+	wa_enter(e, e->ctx.per_ctx & CTX_PER_CTX_ADDR_MASK, WA_PER_CTX);
+	return true;
+}
+
+void model_wa_start(struct gen9_model_engine *e)
+{
+	uint32_t len = (e->ctx.ictx & CTX_INDIRECT_SIZE_MASK) * 64;
+
+	e->wa = WA_NONE;
+	if (e->id != GEN9_RCS0 ||
+	    (!len && !(e->ctx.per_ctx & CTX_PER_CTX_VALID)))
+		return;
+	e->wa_level = e->level;
+	memcpy(e->wa_addr, e->bb_addr, sizeof(e->wa_addr));
+	memcpy(e->wa_ppgtt, e->bb_ppgtt, sizeof(e->wa_ppgtt));
+	if (len) {
+		wa_enter(e, e->ctx.ictx & CTX_INDIRECT_ADDR_MASK, WA_INDIRECT);
+		e->wa_end = e->bb_addr[1] + len;
+	} else {
+		wa_per_ctx(e);
+	}
+}
+
+/* Before each command while a workaround batch runs: has it ended (the
+ * indirect one at its size or by a batch end, the per-context one by
+ * its batch end)? Then the next one, or the resumed levels and the ring. */
+static void wa_advance(struct gen9_model_engine *e)
+{
+	if (e->wa == WA_INDIRECT && e->level &&
+	    !(e->level == 1 && e->bb_addr[1] >= e->wa_end))
+		return;
+	if (e->wa == WA_PER_CTX && e->level)
+		return;
+	if (e->wa == WA_INDIRECT && wa_per_ctx(e))
+		return;
+	e->wa = WA_NONE;
+	e->level = e->wa_level;
+	memcpy(e->bb_addr, e->wa_addr, sizeof(e->bb_addr));
+	memcpy(e->bb_ppgtt, e->wa_ppgtt, sizeof(e->bb_ppgtt));
+}
+
 static bool still_running(const struct gen9_model_engine *e, uint32_t epoch)
 {
 	return e->active && !e->hung && e->epoch == epoch;
@@ -119,7 +191,7 @@ static bool step(struct gen9_model *m, struct gen9_model_engine *e)
 	case CS_JUMPED:
 		/* Back from a batch to the ring: between batch buffers,
 		 * an arbitration point as well. */
-		if (level && !e->level)
+		if (level && !e->level && !e->wa)
 			return !model_arbitrate(m, e);
 		return true;
 	case CS_STALL:
@@ -149,6 +221,8 @@ void model_engine_run(struct gen9_model *m, struct gen9_model_engine *e)
 	epoch = e->epoch;
 	e->blt_budget = m->cfg.blt_bytes_per_poll;
 	for (n = 0; n < m->cfg.cmd_budget; n++) {
+		if (e->wa)
+			wa_advance(e);
 		if (!e->level && (e->ctx.ring_head == e->ctx.ring_tail ||
 				  !(e->ctx.ring_ctl & RING_VALID))) {
 			/* Nothing (more) to do: the element completes and the
@@ -175,6 +249,7 @@ void model_engine_reset(struct gen9_model *m, struct gen9_model_engine *e)
 	e->waiting = false;
 	e->cur = 0;
 	e->level = 0;
+	e->wa = WA_NONE;
 	e->elsp_n = 0;
 	memset(e->port, 0, sizeof(e->port));
 	memset(&e->ctx, 0, sizeof(e->ctx));

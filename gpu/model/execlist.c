@@ -77,7 +77,10 @@ static int ctx_load(struct gen9_model *m, struct gen9_model_engine *e,
 	for (n = 0; n < 4; n++)
 		c->pdp[n] = ((uint64_t)st[CTX_PDP_UDW(n)] << 32) |
 			    st[CTX_PDP_LDW(n)];
+	c->ictx = e->id == GEN9_RCS0 ? st[CTX_RCS_INDIRECT_CTX] : 0;
+	c->per_ctx = e->id == GEN9_RCS0 ? st[CTX_BB_PER_CTX_PTR] : 0;
 	e->level = 0;
+	e->wa = WA_NONE;
 	e->waiting = false;
 	ctx_to_mmio(m, e);
 	mreg_set(m, CCID(e->base), c->lrca | 1);
@@ -215,8 +218,10 @@ static int ctx_enter(struct gen9_model *m, struct gen9_model_engine *e,
 {
 	int ret = ctx_load(m, e, desc);
 
-	if (!ret)
+	if (!ret) {
 		bb_restore(m, e);
+		model_wa_start(e);
+	}
 	return ret;
 }
 
@@ -326,7 +331,8 @@ bool model_arbitrate(struct gen9_model *m, struct gen9_model_engine *e)
 {
 	uint32_t out = desc_ctx_id(e->port[e->cur]);
 
-	if (e->arb_off || !e->has_pending || !e->active || e->hung)
+	/* Not inside a context restore's workaround batches. */
+	if (e->arb_off || !e->has_pending || !e->active || e->hung || e->wa)
 		return false;
 	ctx_save(m, e);
 	bb_save(m, e);

@@ -96,6 +96,8 @@ struct gen9_model_ctx {
 	uint32_t ctx_ctrl;
 	uint64_t pdp[4];
 	unsigned int addr_mode; /* INTEL_*_CONTEXT */
+	/* RCS workaround batches (CTX_INDIRECT_*, CTX_PER_CTX_*) */
+	uint32_t ictx, per_ctx;
 };
 
 struct gen9_model_engine_stats {
@@ -115,6 +117,8 @@ struct gen9_model_engine_stats {
 	uint64_t priv_dropped, ggtt_ignored;
 	/* context image dwords read and written at switches (ctx_image.c) */
 	uint64_t ctx_image_dwords;
+	/* workaround batches run at context restores (engine.c) */
+	uint64_t wa_batches;
 };
 
 struct gen9_model_engine {
@@ -136,6 +140,14 @@ struct gen9_model_engine {
 	uint64_t bb_addr[GEN9_MODEL_BB_LEVELS + 1];
 	bool bb_ppgtt[GEN9_MODEL_BB_LEVELS + 1];
 	bool waiting; /* semaphore wait not yet satisfied */
+	/* A context restore's workaround batch running at level 1
+	 * (engine.c): which, where the indirect one ends, and the batch
+	 * levels the restore resumes afterwards. */
+	enum { WA_NONE, WA_INDIRECT, WA_PER_CTX } wa;
+	uint64_t wa_end;
+	unsigned int wa_level;
+	uint64_t wa_addr[GEN9_MODEL_BB_LEVELS + 1];
+	bool wa_ppgtt[GEN9_MODEL_BB_LEVELS + 1];
 	/* MI_ARB_ON_OFF turned arbitration off: no preemption at
 	 * MI_ARB_CHECK or batch ends until it is on again (on at every
 	 * context load) */

@@ -112,6 +112,8 @@ void model_ctx_ts_stop(struct gen9_model *m, struct gen9_model_engine *e);
 
 /* engine.c */
 void model_engine_run(struct gen9_model *m, struct gen9_model_engine *e);
+/* A full context restore of RCS: its workaround batches run first. */
+void model_wa_start(struct gen9_model_engine *e);
 void model_engine_reset(struct gen9_model *m, struct gen9_model_engine *e);
 void model_engine_hang(struct gen9_model *m, struct gen9_model_engine *e,
 		       uint32_t eir_bit);

@@ -228,6 +228,11 @@ struct vgpu_stats {
 	 * the 64 KiB at rest, the largest in pages, submissions that waited
 	 * to grow one, segments larger than the budget or 2 MiB (refused) */
 	uint64_t sring_grows, sring_pages_peak, sring_waits, sring_too_big;
+	/* the render context's workaround batches (indirect context and
+	 * per-context, vgpu_cmd_scan.c vgpu_scan_wa_ctx): copies scanned,
+	 * bytes copied, workloads dispatched with them in their shadow
+	 * context, workloads refused for a bad one */
+	uint64_t wa_scanned, wa_bytes, wa_run, wa_refused;
 	/* cycles per phase (ns) */
 	uint64_t ns_mmio, ns_ggtt, ns_shadow, ns_scan, ns_dispatch,
 		ns_complete, ns_switch, ns_on_hw;

@@ -66,6 +66,9 @@ struct scan_src {
 	 * copy reads ahead, never past the page). */
 	int32_t page;
 	uint32_t seg_src, seg_off, copied;
+	/* batch: bytes the engine runs from start, ending it without a
+	 * MI_BATCH_BUFFER_END (an indirect context batch); 0: to its end */
+	uint32_t limit;
 };
 
 struct scanner {
@@ -799,6 +802,12 @@ static int bb_end(struct scanner *s, uint32_t hdr)
 
 	if (cur->kind == SRC_RING)
 		return reject(s, -GPU_EINVAL, hdr, 0, "batch end in the ring");
+	/* The engine runs an indirect context batch for its size: i915
+	 * puts no end in it (gt/intel_lrc.c), and what one would mean
+	 * there is not ours to guess. */
+	if (cur->limit)
+		return reject(s, -GPU_EINVAL, hdr, 0,
+			      "batch end in a sized batch");
 	copy_done(s, cur, 1);
 	s->depth--;
 	return 1;
@@ -975,6 +984,11 @@ static int scan_one(struct scanner *s)
 	}
 	if (s->lvl[s->depth].kind == SRC_RING && 4 * len > s->lvl[0].left)
 		return reject(s, -GPU_EINVAL, hdr, 0, "command runs past the tail");
+	if (s->lvl[s->depth].limit &&
+	    s->lvl[s->depth].addr - s->lvl[s->depth].start + 4ull * len >
+		    s->lvl[s->depth].limit)
+		return reject(s, -GPU_EINVAL, hdr, 0,
+			      "command runs past the batch's size");
 	if (nonpriv(s) && (gen9_cmd_flags(hdr) & GEN9_CMD_PRIV)) {
 		ret = noop_command(s, len);
 		if (ret)
@@ -1036,4 +1050,93 @@ int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
 	if (ret)
 		v->stats.cmds_rejected++;
 	return ret;
+}
+
+/* ---- the render context's workaround batches ---------------------------- */
+
+/* One workaround batch at GGTT address addr: `limit` bytes (indirect
+ * context) or to its MI_BATCH_BUFFER_END (per-context). Scanned like a
+ * batch the kernel's ring starts, at level 1 and privileged: it is the
+ * kernel's own (i915 builds it once per engine, gt/intel_lrc.c
+ * lrc_init_wa_ctx), but every address and register in it is audited as
+ * in any other batch, and a batch start in it is refused (a privileged
+ * batch never chains, bb_start). The copy starts on a page of its own:
+ * the image's pointers hold no low address bits (per-context) or the
+ * size (indirect), and an indirect batch - at most 63 cachelines - then
+ * fits one page with room to spare, so it never chains and the engine
+ * runs exactly the copied bytes. */
+static int wa_batch(struct scanner *s, uint64_t addr, uint32_t limit,
+		    uint32_t *gm)
+{
+	struct scan_src *src = &s->lvl[1];
+	int ret;
+
+	memset(src, 0, sizeof(*src));
+	src->kind = SRC_BB;
+	src->addr = src->start = addr;
+	s->depth = 1;
+	if (!vgpu_gm_valid(s->v, addr, limit ? limit : 4))
+		return reject(s, -GPU_EPERM, 0, addr, "batch outside the vGPU");
+	s->tail_page = -1;
+	ret = copy_begin(s, src, false);
+	if (ret)
+		return reject(s, ret, 0, addr, pool_why(ret));
+	src->limit = limit;
+	*gm = vgpu_sbb_gm(s->v, src->page);
+	while (s->depth && (!limit || src->addr - src->start < limit)) {
+		if (s->res->cmds++ >= SCAN_MAX_CMDS)
+			return reject(s, -GPU_E2BIG, 0, 0, "too many commands");
+		ret = scan_one(s);
+		if (ret)
+			return ret;
+	}
+	/* Commands skipped by their length were never read: the engine
+	 * runs all `limit` bytes, so all of them are copied. */
+	ret = limit ? copy_upto(s, src, limit) : 0;
+	if (ret)
+		return reject(s, ret, 0, src->addr, "cannot read command");
+	s->v->stats.wa_scanned++;
+	return 0;
+}
+
+/* GVT-g does the same (gvt/cmd_parser.c intel_gvt_scan_and_shadow_wa_ctx,
+ * gvt/scheduler.c update_wa_ctx_2_shadow_ctx): shadow both batches and
+ * put the shadows' addresses in the shadow context. Without them
+ * (before: the pointers were zeroed) the workarounds i915 programs at
+ * every render context restore never ran. */
+int vgpu_scan_wa_ctx(struct vgpu *v, struct vgpu_engine *e,
+		     struct workload *w, struct scan_result *res)
+{
+	uint32_t ictx_len = (w->wa_ictx & CTX_INDIRECT_SIZE_MASK) * 64;
+	struct scanner s;
+	int ret = 0;
+
+	memset(&s, 0, sizeof(s));
+	memset(res, 0, sizeof(*res));
+	s.v = v;
+	s.e = e;
+	s.w = w;
+	s.res = res;
+	s.root_gpa = MM(v, w->mm).root_gpa;
+	s.lvl[0].kind = SRC_RING;
+	if (ictx_len) {
+		res->wa = "indirect context batch";
+		ret = wa_batch(&s, w->wa_ictx & CTX_INDIRECT_ADDR_MASK,
+			       ictx_len, &w->wa_ictx_gm);
+	}
+	if (!ret && (w->wa_per_ctx & CTX_PER_CTX_VALID)) {
+		res->wa = "per-context batch";
+		ret = wa_batch(&s, w->wa_per_ctx & CTX_PER_CTX_ADDR_MASK, 0,
+			       &w->wa_per_gm);
+	}
+	v->stats.cmds_scanned += res->cmds;
+	v->stats.wa_bytes += res->bb_bytes_copied;
+	if (ret) {
+		v->stats.cmds_rejected++;
+		v->stats.wa_refused++;
+		w->wa_ictx_gm = w->wa_per_gm = 0;
+		return ret;
+	}
+	res->wa = NULL;
+	return 0;
 }

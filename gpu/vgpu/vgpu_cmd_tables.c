@@ -29,7 +29,16 @@ static const struct reg_allow reg_allow[] = {
 	{ 0x600, 0x67c, RW, true, -1 }, /* CS GPRs */
 	/* render: pipeline statistics, workaround/chicken registers i915's
 	 * context workaround list writes with LRI */
+	/* FF_SLICE_CHICKEN, _3D_CHICKEN3: i915's Gen9 indirect context
+	 * batch loads them at every render context restore (gt/intel_lrc.c
+	 * gen9_init_indirectctx_bb; GVT: F_CMD_ACCESS) */
+	{ 0x2088, 0x2088, RW, false, GEN9_RCS0 },
+	{ 0x2090, 0x2090, RW, false, GEN9_RCS0 },
 	{ 0x20d4, 0x20d4, RW, false, GEN9_RCS0 }, /* CSFE chicken */
+	/* CS_DEBUG_MODE2: Mesa (iris, ANV) sets "CONSTANT_BUFFER Address
+	 * Offset Disable" from its own batch at context creation, a
+	 * per-context setting (docs/i915-command-path.md) */
+	{ 0x20d8, 0x20d8, RW, false, GEN9_RCS0 },
 	{ 0x20e0, 0x20e4, RW, false, GEN9_RCS0 }, /* FF slice chicken */
 	{ 0x20ec, 0x20ec, RW, false, GEN9_RCS0 }, /* CS debug mode 1 */
 	{ 0x2214, 0x2214, RW, false, GEN9_RCS0 }, /* MI_PREDICATE_RESULT_2 */

@@ -195,6 +195,11 @@ struct workload {
 	/* Watched runs of its looped batches (v->bbw), released with its
 	 * pool pages (vgpu_bb_watch.c). */
 	uint32_t bbw_mask;
+	/* RCS: the context's workaround batch pointers as the guest's image
+	 * had them at submission (CTX_INDIRECT_*, CTX_PER_CTX_*), and the
+	 * GGTT addresses of their scanned copies in the pool (0: none). */
+	uint32_t wa_ictx, wa_ictx_off, wa_per_ctx;
+	uint32_t wa_ictx_gm, wa_per_gm;
 };
 
 /* Virtual execlist: two slots, each an ELSP pair (gvt-facts §8). */
@@ -903,9 +908,17 @@ struct scan_result {
 	 * vgpu_user_fault.c. */
 	bool user_fault;
 	uint32_t cut_len, cut_events;
+	/* The refusal is in this workaround batch of the context (its
+	 * name), not in the ring or a batch it started. */
+	const char *wa;
 };
 int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
 		       struct workload *w, struct scan_result *res);
+/* The render context's indirect-context and per-context workaround
+ * batches named in w's image: copied into the pool, scanned as the
+ * kernel's own (privileged) batches, w->wa_*_gm set. */
+int vgpu_scan_wa_ctx(struct vgpu *v, struct vgpu_engine *e,
+		     struct workload *w, struct scan_result *res);
 /* "header 0x..., at <where>[, address 0x...]" for a refusal's log line. */
 const char *vgpu_scan_where(const struct scan_result *r, char *buf,
 			    size_t n);

@@ -7,8 +7,9 @@
  * that copy, and finds or builds the shadow PPGTT. At dispatch it fills
  * the vGPU's shadow context for the engine: register-state page rebuilt
  * from a fixed template with the guest's values, except the ring (now the
- * shadow ring), the PPGTT root (now the shadow root) and the indirect /
- * per-context workaround batches (not offered); the engine-state pages
+ * shadow ring), the PPGTT root (now the shadow root) and, on RCS, the
+ * indirect / per-context workaround batches (now their scanned copies,
+ * vgpu_scan_wa_ctx); the engine-state pages
  * copied from the guest. On completion the guest's image gets the new ring
  * head and the engine state back, never a host address. */
 #include "gpu/hw/gen9_ctx_image.h"
@@ -137,6 +138,11 @@ static int read_context(struct vgpu *v, struct vgpu_engine *e,
 	prev = last_of_ctx(e, w->lrca);
 	w->head = prev ? prev->tail : st[CTX_RING_HEAD] & HEAD_ADDR;
 	*root = ((uint64_t)st[CTX_PDP0_UDW] << 32 | st[CTX_PDP0_LDW]);
+	if (e->id == GEN9_RCS0) { /* only the render image has them */
+		w->wa_ictx = st[CTX_RCS_INDIRECT_CTX];
+		w->wa_ictx_off = st[CTX_RCS_INDIRECT_CTX_OFFSET];
+		w->wa_per_ctx = st[CTX_BB_PER_CTX_PTR];
+	}
 	if (!vgpu_gm_valid(v, w->ring_start, w->ring_size) ||
 	    w->head >= w->ring_size || w->tail >= w->ring_size)
 		return -GPU_EPERM;
@@ -259,8 +265,9 @@ static void reject_log(struct vgpu *v, struct vgpu_engine *e,
 {
 	char where[96];
 
-	vgpu_warn(v, "%s: workload rejected: %s (%s)",
+	vgpu_warn(v, "%s: workload rejected: %s%s%s (%s)",
 		  gen9_engine_name((enum gen9_engine_id)e->id),
+		  r->wa ? r->wa : "", r->wa ? ": " : "",
 		  r->why ? r->why : "?", vgpu_scan_where(r, where, sizeof(where)));
 }
 
@@ -293,7 +300,13 @@ int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,
 	ret = queue_ring(v, e, w);
 	if (!ret) {
 		t0 = vgpu_time_start(v);
-		ret = vgpu_scan_workload(v, e, w, &res);
+		/* The context's workaround batches first: a bad one refuses
+		 * the workload as a bad kernel command does (they are the
+		 * kernel's, and every restore of every render context runs
+		 * them, so no request is to blame). */
+		ret = vgpu_scan_wa_ctx(v, e, w, &res);
+		if (!ret)
+			ret = vgpu_scan_workload(v, e, w, &res);
 		vgpu_time_add(v, &v->stats.ns_scan, t0);
 		scanned = true;
 	}
@@ -364,6 +377,30 @@ static int copy_engine_pages(struct vgpu *v, struct vgpu_engine *e,
 	return 0;
 }
 
+/* The render context's workaround batches: the scanned copies, never
+ * the guest's (its pointers were zeroed by sanitize_state); the offset in
+ * the restore where the indirect one runs is the guest's, it names no
+ * memory. Other engines have none (the dwords are not theirs). */
+static void wa_pointers(struct vgpu *v, const struct vgpu_engine *e,
+			const struct workload *w, uint32_t *st)
+{
+	if (e->id != GEN9_RCS0)
+		return;
+	st[CTX_RCS_INDIRECT_CTX] = 0;
+	st[CTX_RCS_INDIRECT_CTX_OFFSET] = 0;
+	st[CTX_BB_PER_CTX_PTR] = 0;
+	if (w->wa_ictx_gm) {
+		st[CTX_RCS_INDIRECT_CTX] =
+			w->wa_ictx_gm | (w->wa_ictx & CTX_INDIRECT_SIZE_MASK);
+		st[CTX_RCS_INDIRECT_CTX_OFFSET] =
+			w->wa_ictx_off & CTX_INDIRECT_OFFSET_MASK;
+	}
+	if (w->wa_per_gm)
+		st[CTX_BB_PER_CTX_PTR] = w->wa_per_gm | CTX_PER_CTX_VALID;
+	if (w->wa_ictx_gm || w->wa_per_gm)
+		v->stats.wa_run++;
+}
+
 int vgpu_workload_prepare(struct vgpu *v, struct vgpu_engine *e,
 			  struct workload *w)
 {
@@ -395,9 +432,7 @@ int vgpu_workload_prepare(struct vgpu *v, struct vgpu_engine *e,
 	 * resumes those without coming here), never the guest's to say. */
 	st[CTX_BB_ADDR] = st[CTX_BB_ADDR_UDW] = st[CTX_BB_STATE] = 0;
 	st[CTX_SBB_ADDR] = st[CTX_SBB_ADDR_UDW] = st[CTX_SBB_STATE] = 0;
-	st[CTX_BB_PER_CTX_PTR] = 0;
-	st[CTX_RCS_INDIRECT_CTX] = 0;
-	st[CTX_RCS_INDIRECT_CTX_OFFSET] = 0;
+	wa_pointers(v, e, w, st);
 	st[CTX_PDP0_UDW] = (uint32_t)(root >> 32);
 	st[CTX_PDP0_LDW] = (uint32_t)root;
 	st[CTX_PDP1_UDW] = st[CTX_PDP1_LDW] = 0;

@@ -70,6 +70,13 @@ static const struct stat_line more[] = {
 		F(", registers dropped ", scan_regs_neutralized),
 		F(", user batches refused ", user_faults),
 	}, "\n", { 0 } },
+	/* The render context's workaround batches (vgpu_cmd_scan.c
+	 * vgpu_scan_wa_ctx): copies scanned, workloads run with them. */
+	{ {
+		F("  wa batches: scanned ", wa_scanned),
+		F(" (", wa_bytes), F(" bytes), run ", wa_run),
+		F(", refused ", wa_refused),
+	}, "\n", { WHEN(wa_scanned), WHEN(wa_refused) } },
 	/* GPU time (gpu/vgpu/vgpu_sched.c): how its work left the GPU. */
 	{ {
 		F("  gpu time: preemptions ", preemptions),

@@ -1,6 +1,8 @@
 /* Fuzz the command scanner: the input becomes the ring segment and the
  * contents of two PPGTT batch pages and one GGTT (privileged) batch page
- * of the attacker vGPU, then it is submitted on RCS or BCS. The scanner
+ * of the attacker vGPU - on RCS also its context's indirect-context
+ * and/or per-context workaround batch - then it is submitted on RCS or
+ * BCS. The scanner
  * must terminate, and whatever it accepts really runs on the Gen9 model
  * without breaking the invariant, also when the attacker rewrites its
  * batches after submitting them (fuzz_vgpu_common.c: nothing of the
@@ -144,6 +146,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (n & 1)
 		ring[n++] = MI_NOOP;
+	/* The render context's workaround batches (vgpu_scan_wa_ctx): the
+	 * GGTT batch page named by the image as the indirect context batch
+	 * (mode bits 4-7: its size in cachelines) and/or the per-context
+	 * one; the snapshot restores the image for the next input. */
+	if ((mode & 0x0c) && c == S.ctx[0]) {
+		uint64_t st = g->ctx[c].lrca_gpa + LRC_STATE_OFFSET;
+		uint32_t cl = ((uint32_t)mode >> 4) & CTX_INDIRECT_SIZE_MASK;
+
+		if (mode & 4)
+			gi_write32(g, st + CTX_RCS_INDIRECT_CTX * 4,
+				   S.gm | (cl ? cl : 1));
+		if (mode & 8)
+			gi_write32(g, st + CTX_BB_PER_CTX_PTR * 4,
+				   S.gm | CTX_PER_CTX_VALID);
+	}
 	gi_ring_emit(g, c, ring, n);
 	gi_submit(g, c, -1);
 	if (mode & 2)

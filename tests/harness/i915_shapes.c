@@ -358,3 +358,44 @@ size_t i915_gen9_null_state(uint32_t *o, size_t max, uint32_t ggtt,
 		*cmds = n;
 	return i;
 }
+
+/* i915's _MASKED_FIELD / _MASKED_BIT_ENABLE */
+#define MASKED(mask, val) (((uint32_t)(mask) << 16) | (uint32_t)(val))
+#define GEN8_LQSC_FLUSH_COHERENT_LINES (1u << 21)
+
+/* gen8_emit_flush_coherentl3_wa */
+static void flush_coherentl3_wa(struct i915_cs *cs, uint32_t scratch)
+{
+	uint32_t srm[4] = { MI_STORE_REGISTER_MEM_GEN8 | MI_SRM_LRM_GLOBAL_GTT,
+			    I915_GEN8_L3SQCREG4, scratch + 256, 0 };
+	uint32_t lri[3] = { MI_LOAD_REGISTER_IMM(1), I915_GEN8_L3SQCREG4,
+			    0x40400000u | GEN8_LQSC_FLUSH_COHERENT_LINES };
+	uint32_t lrm[4] = { MI_LOAD_REGISTER_MEM_GEN8 | MI_SRM_LRM_GLOBAL_GTT,
+			    I915_GEN8_L3SQCREG4, scratch + 256, 0 };
+
+	cmd(cs, srm, 4);
+	cmd(cs, lri, 3);
+	pipe_control(cs, PIPE_CONTROL_CS_STALL | PIPE_CONTROL_DC_FLUSH_ENABLE, 0);
+	cmd(cs, lrm, 4);
+}
+
+void i915_gen9_indirectctx_bb(struct i915_cs *cs, uint32_t scratch)
+{
+	uint32_t lri[7] = {
+		MI_LOAD_REGISTER_IMM(3),
+		I915_COMMON_SLICE_CHICKEN2, MASKED(1u << 12, 0),
+		I915_FF_SLICE_CHICKEN, MASKED(1u << 1, 1u << 1),
+		I915_3D_CHICKEN3, MASKED(1u << 12, 1u << 12),
+	};
+
+	one(cs, MI_ARB_ON_OFF | MI_ARB_DISABLE);
+	flush_coherentl3_wa(cs, scratch);
+	pipe_control(cs, PIPE_CONTROL_FLUSH_L3 | PIPE_CONTROL_STORE_DATA_INDEX |
+				 PIPE_CONTROL_CS_STALL | PIPE_CONTROL_QW_WRITE,
+		     I915_LRC_PPHWSP_SCRATCH_ADDR);
+	cmd(cs, lri, 7);
+	one(cs, MI_NOOP);
+	one(cs, MI_ARB_ON_OFF | MI_ARB_ENABLE);
+	while (cs->n % 16)
+		one(cs, MI_NOOP);
+}

@@ -61,6 +61,22 @@ extern const size_t i915_skl_ctx_wa_count;
  * barrier flush (RCS). */
 void i915_intel_engine_emit_ctx_wa(struct i915_cs *cs);
 
+/* intel_lrc.c gen9_init_indirectctx_bb on SKL (no pooled EU): the
+ * indirect context batch i915 points every render context image at -
+ * arbitration off, WaFlushCoherentL3CacheLinesAtContextSwitch (L3SQCREG4
+ * saved to the GT scratch + 256 by GGTT, set, flushed, loaded back),
+ * WaClearSlmSpaceAtContextSwitch (PIPE_CONTROL index store to the
+ * PPHWSP scratch), LRI(3) of COMMON_SLICE_CHICKEN2 / FF_SLICE_CHICKEN /
+ * _3D_CHICKEN3, MI_NOOP, arbitration on - padded with MI_NOOPs to a
+ * cacheline, no MI_BATCH_BUFFER_END (48 dwords: size 3 in
+ * INDIRECT_CTX). scratch: the GT scratch page's GGTT address. */
+void i915_gen9_indirectctx_bb(struct i915_cs *cs, uint32_t scratch);
+#define I915_GEN9_INDIRECT_CTX_OFFSET_DEFAULT 0x26u /* << 6 in the image */
+#define I915_FF_SLICE_CHICKEN 0x2088u
+#define I915_3D_CHICKEN3 0x2090u
+#define I915_COMMON_SLICE_CHICKEN2 0x7014u
+#define I915_GEN8_L3SQCREG4 0xb118u
+
 /* gen9_renderstate.c + intel_renderstate.c render_state_setup: the null
  * render state batch relocated at GGTT address ggtt, padded with MI_NOOPs
  * to a cacheline and followed by the aux MI_BATCH_BUFFER_END. Returns

@@ -259,6 +259,10 @@ static void test_ppgtt_batches(void **state)
 			     (uint32_t)(BATCH_VA + 8192), (uint32_t)(BATCH_VA >> 32),
 			     MI_BATCH_BUFFER_END };
 	uint32_t bad_in_2nd[] = { MI_LOAD_REGISTER_IMM(1), 0x2230, 0, MI_BATCH_BUFFER_END };
+	/* Mesa's CS_DEBUG_MODE2 load (iris/ANV, at context creation): per-
+	 * context state a user batch reaches (docs/i915-command-path.md) */
+	uint32_t csdm2[] = { MI_LOAD_REGISTER_IMM(1), 0x20d8, 0x00100010,
+			     MI_BATCH_BUFFER_END };
 	uint32_t call3[] = { MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT | MI_BATCH_SECOND_LEVEL,
 			     (uint32_t)(BATCH_VA + 8192), (uint32_t)(BATCH_VA >> 32) };
 	uint32_t ggtt_from_batch[] = { MI_BATCH_BUFFER_START_GEN8, e->ggtt_batch_gm, 0 };
@@ -293,6 +297,11 @@ static void test_ppgtt_batches(void **state)
 	 * level is scanned and the copy drops the write, as Gen9 does. */
 	n0 = e->v->stats.scan_regs_neutralized;
 	put_batch(e, 2, bad_in_2nd, 4);
+	bb_start(e, BATCH_VA, true);
+	assert_true(run_ring(e));
+	assert_int_equal(e->v->stats.scan_regs_neutralized, n0 + 1);
+	/* CS_DEBUG_MODE2 from a first-level user batch: kept as it is. */
+	put_batch(e, 0, csdm2, 4);
 	bb_start(e, BATCH_VA, true);
 	assert_true(run_ring(e));
 	assert_int_equal(e->v->stats.scan_regs_neutralized, n0 + 1);
