@@ -631,7 +631,7 @@ static bool set_cpus(struct parser *p, const struct key *k, struct span v)
 {
 	const struct hvcfg_vm *o;
 	uint64_t mask = 0;
-	unsigned cpu, n;
+	unsigned cpu, n = 0;
 
 	for (;;) {
 		size_t comma = cfg_span_find(v, ',');
@@ -639,11 +639,11 @@ static bool set_cpus(struct parser *p, const struct key *k, struct span v)
 		if (!cpus_item(p, k, cfg_trim((struct span){ v.s, comma }),
 			       &mask))
 			return false;
+		n++;
 		if (comma >= v.n)
 			break;
 		v = cfg_span_from(v, comma + 1);
 	}
-	n = (unsigned)__builtin_popcountll(mask);
 	if (n > 1) {
 		cfg_err(p, "%s: %u CPUs for one vCPU: list one", k->name, n);
 		return false;
