@@ -188,6 +188,23 @@ static const struct shell_vm_starter starter = {
 	start_configured, list_not_started,
 };
 
+/* Where each VM ran and for how long, in TSC time (in an emulator its
+ * clock, not the host's): from creation (or last restart) to its stop,
+ * and since creation, the time spent in the guest and the time it waited
+ * for its CPU. With
+ * VMs on several CPUs, up is close to in the guest for each. */
+static void report_time(const struct vm *vm)
+{
+	uint64_t ms = tsc_hz() / 1000 ? tsc_hz() / 1000 : 1;
+	uint64_t up = vm->stats.stop_tsc - vm->stats.start_tsc;
+
+	kprintf("vm '%s' on cpu %u: up %llu ms, %llu ms in the guest, "
+		"%llu ms waiting for its CPU\n", vm->name, vm->cpu,
+		(unsigned long long)(up / ms),
+		(unsigned long long)(vm->stats.run_tsc / ms),
+		(unsigned long long)(vm->stats.steal_tsc / ms));
+}
+
 /* Test exit status: the number of VMs that reported a failed check or
  * exited with a non-zero status. */
 static int summarize(void)
@@ -205,6 +222,8 @@ static int summarize(void)
 			vm->stop_reason);
 		bad += vm->stats.tests_failed || vm->exit_status;
 	}
+	for (unsigned i = 0; i < nr_vms; i++)
+		report_time(&vms[i]);
 	for (unsigned i = 0; i < nr_vms; i++)
 		vm_report_exit_max(&vms[i]);
 	for (unsigned i = 0; i < nr_vms; i++)

@@ -156,6 +156,7 @@ void vm_stop(struct vm *vm, const char *fmt, ...)
 	vsnprintf(vm->stop_reason, sizeof(vm->stop_reason), fmt, ap);
 	va_end(ap);
 	vuart_flush(vm);
+	vm->stats.stop_tsc = rdtsc();
 	vm->state = VM_STOPPED;
 	kprintf("vm '%s': stopped: %s\n", vm->name, vm->stop_reason);
 	if (vm->linux_guest)

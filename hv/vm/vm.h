@@ -76,6 +76,7 @@ struct vm_stats {
 	 * runnable while another VM had the CPU. */
 	uint64_t steal_tsc;
 	uint64_t start_tsc;	/* when the VM was created or last restarted */
+	uint64_t stop_tsc;	/* when it last stopped (vm_stop) */
 	uint64_t events[VM_EV_COUNT];
 	uint64_t tests_passed, tests_failed;
 	uint64_t irqs_injected;
