@@ -89,8 +89,9 @@ static bool ask_its_cpu(struct vm *vm, uint32_t req, const char *what)
 
 	if (!cpu)
 		return false;
-	__atomic_fetch_or(&vm->requests, req, __ATOMIC_RELEASE);
+	/* said first: the AP may answer at once */
 	kprintf("vm '%s': %s asked of cpu %u\n", vm->name, what, cpu);
+	__atomic_fetch_or(&vm->requests, req, __ATOMIC_RELEASE);
 	return true;
 }
 
