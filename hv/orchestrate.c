@@ -191,8 +191,7 @@ static const struct shell_vm_starter starter = {
 /* Where each VM ran and for how long, in TSC time (in an emulator its
  * clock, not the host's): from creation (or last restart) to its stop,
  * and since creation, the time spent in the guest and the time it waited
- * for its CPU. With
- * VMs on several CPUs, up is close to in the guest for each. */
+ * for its CPU. With VMs on several CPUs, the waits go away. */
 static void report_time(const struct vm *vm)
 {
 	uint64_t ms = tsc_hz() / 1000 ? tsc_hz() / 1000 : 1;
