@@ -93,6 +93,11 @@ static void end_vm(struct parser *p)
 	if (seen(p, VK_DISPLAY) && !low && !high)
 		cfg_err_at(p, p->sec_line, "vgpu_display given without a vGPU");
 
+	/* The mediator is entered from CPU 0 only in this step
+	 * (docs/smp.md): a VM with a vGPU runs there. */
+	if (seen(p, VK_CPUS) && low && high)
+		cfg_err_at(p, p->sec_line, "cpus given with a vGPU: a VM with "
+			   "a vGPU runs on CPU 0 (docs/smp.md)");
 	vm->has_vgpu = low && high;
 	if (!vm->has_vgpu) {
 		/* Keep "no vGPU" one state, whatever was half given. */

@@ -18,6 +18,8 @@
 
 #define HVCFG_MAX_VMS		64
 #define HVCFG_MAX_ERRORS	32
+/* cpus=: CPU numbers 1..HVCFG_CPUS_MAX-1 (0 is the BSP's) */
+#define HVCFG_CPUS_MAX		64
 #define HVCFG_NAME_MAX		31	/* VM / section name, chars */
 #define HVCFG_PATH_MAX		127	/* kernel= / ramdisk=, chars */
 #define HVCFG_CMDLINE_MAX	511	/* cmdline=, chars */
@@ -145,6 +147,10 @@ struct hvcfg_vm {
 	char vgpu_display[HVCFG_DISPLAY_MAX + 1];
 	bool no_autostart;		/* autostart=no: created only by the
 					 * shell's `vm NAME start` */
+	/* cpus=: the physical CPUs the VM is pinned to, alone (bit i: CPU i
+	 * in hv/smp.h's numbering, the BSP is 0; docs/smp.md). 0: the BSP,
+	 * shared with every other VM without cpus=. */
+	uint64_t cpus;
 };
 
 struct hvcfg_error {

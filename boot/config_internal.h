@@ -94,6 +94,7 @@ enum {
 	VK_BATCH_KIB,
 	VK_SHADOW_PT,
 	VK_DISPLAY,
+	VK_CPUS,
 	NR_VK
 };
 

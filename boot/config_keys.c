@@ -610,6 +610,70 @@ static bool set_vcpus(struct parser *p, const struct key *k, struct span v)
 	return false;
 }
 
+/* One CPU number of a cpus= list: decimal, 1..HVCFG_CPUS_MAX-1. CPU 0 is
+ * refused: it runs the shell, the GPU and the VMs without cpus=. */
+static bool cpus_item(struct parser *p, const struct key *k, struct span v,
+		      uint64_t *mask)
+{
+	uint64_t n;
+
+	if (!cfg_parse_number(v, &n))
+		return bad_value(p, k, v, "is not a CPU number");
+	if (n == 0)
+		return bad_value(p, k, v, "is the BSP, which runs the shell, "
+				 "the GPU and the shared VMs");
+	if (n >= HVCFG_CPUS_MAX)
+		return bad_value(p, k, v, "is not a CPU number (1-63)");
+	if (*mask & (1ull << n))
+		return bad_value(p, k, v, "is listed twice");
+	*mask |= 1ull << n;
+	return true;
+}
+
+/* The first earlier VM section that holds a CPU of mask, or NULL. */
+static const struct hvcfg_vm *cpus_owner(const struct parser *p,
+					 uint64_t mask, unsigned *cpu)
+{
+	for (const struct hvcfg_vm *o = p->cfg->vms; o < p->vm; o++)
+		if (o->cpus & mask) {
+			*cpu = (unsigned)__builtin_ctzll(o->cpus & mask);
+			return o;
+		}
+	return NULL;
+}
+
+/* cpus=1 or cpus=2,3: the physical CPUs the VM owns (docs/smp.md). A VM
+ * has one vCPU, so one CPU; no CPU belongs to two VMs. */
+static bool set_cpus(struct parser *p, const struct key *k, struct span v)
+{
+	const struct hvcfg_vm *o;
+	uint64_t mask = 0;
+	unsigned cpu, n = 0;
+
+	for (;;) {
+		size_t comma = cfg_span_find(v, ',');
+
+		if (!cpus_item(p, k, cfg_trim((struct span){ v.s, comma }),
+			       &mask))
+			return false;
+		n++;
+		if (comma >= v.n)
+			break;
+		v = cfg_span_from(v, comma + 1);
+	}
+	if (n > 1) {
+		cfg_err(p, "%s: %u CPUs for one vCPU: list one", k->name, n);
+		return false;
+	}
+	o = cpus_owner(p, mask, &cpu);
+	if (o) {
+		cfg_err(p, "%s: CPU %u already belongs to VM '%s' (line %d)",
+			k->name, cpu, o->name, o->line);
+		return false;
+	}
+	p->vm->cpus = mask;
+	return true;
+}
 
 const struct key cfg_vm_keys[NR_VK] = {
 	[VK_MEMORY]	= { "memory", false, set_memory, NULL },
@@ -626,4 +690,5 @@ const struct key cfg_vm_keys[NR_VK] = {
 	[VK_BATCH_KIB]	= { "vgpu_batch_kib", false, set_batch_kib, NULL },
 	[VK_SHADOW_PT]	= { "vgpu_shadow_pt_kib", false, set_shadow_pt, NULL },
 	[VK_DISPLAY]	= { "vgpu_display", false, set_display, NULL },
+	[VK_CPUS]	= { "cpus", false, set_cpus, NULL },
 };

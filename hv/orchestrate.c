@@ -12,8 +12,10 @@
 #include "hv/platform/platform.h"
 #include "hv/shell/shell.h"
 #include "hv/shell/shell_console.h"
+#include "hv/smp.h"
 #include "hv/platform/tsc.h"
 #include "hv/vm/sched.h"
+#include "hv/vm/vcpu.h"
 #include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vmrpc.h"
@@ -49,8 +51,47 @@ static void mask_host_interrupts(void)
  * autostart=no ones from it later. */
 static const struct hv_config *run_cfg;
 
+/* The CPU a VM of hv.cfg runs on: the one cpus= names, else the BSP. */
+static unsigned cfg_cpu(const struct hvcfg_vm *c)
+{
+	return c->cpus ? (unsigned)__builtin_ctzll(c->cpus) : 0;
+}
+
+/* A pinned VM's CPU must be up and in VMX operation, waiting for VMs. */
+static int check_placement(const struct hvcfg_vm *c)
+{
+	unsigned cpu = cfg_cpu(c);
+	const char *why = cpu ? smp_cpu_refuses_vms(cpu) : NULL;
+
+	if (!why)
+		return 0;
+	kprintf("vm '%s': not started: cpus=%u names CPU %u, %s (%u CPU%s "
+		"up)\n", c->name, cpu, cpu, why, smp_nr_up(),
+		smp_nr_up() == 1 ? "" : "s");
+	return -HV_EINVAL;
+}
+
+/* The VM goes to its CPU (docs/smp.md): an AP's VM has its VMCS cleared
+ * here, then vm->cpu is published (release) and that AP's scheduler
+ * takes it from there; a VM of the BSP stays. Says where it runs when
+ * there is more than one CPU. */
+static void place(struct vm *vm, unsigned cpu)
+{
+	if (cpu) {
+		if (vcpu_hand_off(vm)) {
+			vm_stop(vm, "its VMCS could not be handed to CPU %u",
+				cpu);
+			return;
+		}
+		__atomic_store_n(&vm->cpu, cpu, __ATOMIC_RELEASE);
+	}
+	if (smp_nr_up() > 1)
+		kprintf("vm '%s' on cpu %u (%s)\n", vm->name, cpu,
+			cpu ? "pinned" : "shared");
+}
+
 /* One VM of hv.cfg: created, its vGPU (which takes the least used slots
- * now: those of a torn-down vGPU among them), started. */
+ * now: those of a torn-down vGPU among them), placed on its CPU, started. */
 static int create_one(const struct hvcfg_vm *c)
 {
 	const struct boot_file *f = boot_find_file(hv_platform.bi, c->kernel);
@@ -58,6 +99,9 @@ static int create_one(const struct hvcfg_vm *c)
 
 	if (!c->valid || !f)
 		return -HV_EINVAL;
+	err = check_placement(c);
+	if (err)
+		return err;
 	err = vm_create(c, f->data, f->size);
 	if (err) {
 		kprintf("vm '%s': not started: error %d creating it\n",
@@ -71,6 +115,7 @@ static int create_one(const struct hvcfg_vm *c)
 		c->kernel, c->cmdline);
 	gpu_host_vgpu_create(c, nr_vms - 1);
 	vpci_fw_assign(&vms[nr_vms - 1]);	/* now it has its vGPU */
+	place(&vms[nr_vms - 1], cfg_cpu(c));
 	return 0;
 }
 
@@ -113,7 +158,7 @@ static bool created(const char *name)
 /* `vm NAME start` for a VM of hv.cfg not created yet. */
 static int start_configured(const char *name)
 {
-	uint64_t prev = vmx_cpu.current_vmcs;
+	uint64_t prev = vmcs_current();
 	const struct hvcfg_vm *c = NULL;
 	int err;
 
@@ -128,7 +173,7 @@ static int start_configured(const char *name)
 		return -HV_EINVAL;
 	}
 	err = create_one(c);
-	if (prev && prev != vmx_cpu.current_vmcs)
+	if (prev && prev != vmcs_current())
 		vmcs_make_current(prev);
 	return err;
 }
@@ -148,6 +193,22 @@ static const struct shell_vm_starter starter = {
 	start_configured, list_not_started,
 };
 
+/* Where each VM ran and for how long, in TSC time (in an emulator its
+ * clock, not the host's): from creation (or last restart) to its stop,
+ * and since creation, the time spent in the guest and the time it waited
+ * for its CPU. With VMs on several CPUs, the waits go away. */
+static void report_time(const struct vm *vm)
+{
+	uint64_t ms = tsc_hz() / 1000 ? tsc_hz() / 1000 : 1;
+	uint64_t up = vm->stats.stop_tsc - vm->stats.start_tsc;
+
+	kprintf("vm '%s' on cpu %u: up %llu ms, %llu ms in the guest, "
+		"%llu ms waiting for its CPU\n", vm->name, vm->cpu,
+		(unsigned long long)(up / ms),
+		(unsigned long long)(vm->stats.run_tsc / ms),
+		(unsigned long long)(vm->stats.steal_tsc / ms));
+}
+
 /* Test exit status: the number of VMs that reported a failed check or
  * exited with a non-zero status. */
 static int summarize(void)
@@ -166,6 +227,8 @@ static int summarize(void)
 		bad += vm->stats.tests_failed || vm->exit_status;
 	}
 	for (unsigned i = 0; i < nr_vms; i++)
+		report_time(&vms[i]);
+	for (unsigned i = 0; i < nr_vms; i++)
 		vm_report_exit_max(&vms[i]);
 	for (unsigned i = 0; i < nr_vms; i++)
 		gpu_host_report(i);
@@ -173,9 +236,33 @@ static int summarize(void)
 }
 
 /* The guest channel: GM requests go to gBalloon, the layout is the
- * vGPU's. */
+ * vGPU's. The mediator is entered from the BSP only in this step
+ * (docs/smp.md): a VM on an AP has no vGPU (hv.cfg refuses cpus= with
+ * one), and its requests get the answer of a VM without one there and
+ * then, without entering gpu/. */
+static bool on_ap(unsigned vm_id)
+{
+	return vm_id < nr_vms &&
+	       __atomic_load_n(&vms[vm_id].cpu, __ATOMIC_ACQUIRE) != 0;
+}
+
+static int gm_request(unsigned vm_id, uint32_t slots)
+{
+	return on_ap(vm_id) ? -HV_EINVAL : gpu_balloon_request(vm_id, slots);
+}
+
+static int gm_release(unsigned vm_id, uint32_t slots)
+{
+	return on_ap(vm_id) ? -HV_EINVAL : gpu_balloon_release(vm_id, slots);
+}
+
+static int gm_layout(unsigned vm_id, struct vmrpc_gm_layout *l)
+{
+	return on_ap(vm_id) ? -HV_ENOENT : vgpu_dev_gm_layout(vm_id, l);
+}
+
 static const struct vmrpc_gm_ops balloon_gm_ops = {
-	gpu_balloon_request, gpu_balloon_release, vgpu_dev_gm_layout,
+	gm_request, gm_release, gm_layout,
 };
 
 /* Every command group, in the order `help` lists them. */
@@ -205,6 +292,78 @@ static void attach_default(const char *name)
 		"the console\n", name);
 }
 
+/* What the shell asked of a VM on an AP (shell_vm_cmds.c posts it in
+ * vm->requests), done by that AP between slices: only the CPU running a
+ * VM touches its state, its VMCS and its devices. */
+static void do_requests(struct vm *vm, uint32_t r)
+{
+	if ((r & VM_REQ_REGS) && vm->state != VM_STOPPED) {
+		console_lock();		/* the dump in one piece */
+		vm_dump_regs_any(vm);
+		console_unlock();
+	}
+	if ((r & VM_REQ_PAUSE) && vm->state != VM_STOPPED) {
+		vm->state = VM_PAUSED;
+		kprintf("vm '%s' paused\n", vm->name);
+	}
+	if ((r & VM_REQ_RESUME) && vm->state == VM_PAUSED) {
+		vm->state = VM_RUNNABLE;
+		kprintf("vm '%s' running\n", vm->name);
+	}
+	if ((r & VM_REQ_STOP) && vm->state != VM_STOPPED)
+		vm_stop(vm, "stopped from the shell");
+	if (r & VM_REQ_RESTART)
+		(void)vm_restart(vm, "restarted from the shell");
+}
+
+static void take_requests(unsigned cpu)
+{
+	for (unsigned i = 0; i < nr_vms; i++) {
+		struct vm *vm = &vms[i];
+		uint32_t r;
+
+		if (__atomic_load_n(&vm->cpu, __ATOMIC_ACQUIRE) != cpu)
+			continue;
+		r = __atomic_exchange_n(&vm->requests, 0, __ATOMIC_ACQUIRE);
+		if (r)
+			do_requests(vm, r);
+	}
+}
+
+/* Something for this CPU to do: a VM of it not stopped, or a request. */
+static bool has_work(unsigned cpu)
+{
+	for (unsigned i = 0; i < nr_vms; i++) {
+		const struct vm *vm = &vms[i];
+
+		if (__atomic_load_n(&vm->cpu, __ATOMIC_ACQUIRE) == cpu &&
+		    (vm->state != VM_STOPPED ||
+		     __atomic_load_n(&vm->requests, __ATOMIC_ACQUIRE)))
+			return true;
+	}
+	return false;
+}
+
+/* An AP's main loop (smp_run_on_aps): its VMs only, no shell, no GPU.
+ * busy is set while it has work: once every VM of it has stopped (and
+ * printed so) it stays clear, and the BSP's test-exit summary, which
+ * waits for that, comes after this CPU's last line. */
+static void __attribute__((noreturn)) ap_loop(struct percpu *p)
+{
+	for (;;) {
+		bool ran = false;
+
+		if (has_work(p->index)) {
+			__atomic_store_n(&p->busy, 1, __ATOMIC_SEQ_CST);
+			take_requests(p->index);
+			ran = sched_run_next();
+		}
+		__atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
+		if (!ran)
+			cpu_relax();
+	}
+}
+
 void hv_run(const struct hv_config *cfg)
 {
 	bool exit_when_stopped = cfg->test_exit == HVCFG_EXIT_VMS;
@@ -215,6 +374,7 @@ void hv_run(const struct hv_config *cfg)
 	shell_init();
 	attach_default(cfg->default_vm);
 	sched_init(cfg->slice_ms);
+	smp_run_on_aps(ap_loop);
 	for (;;) {
 		shell_poll();
 		vtd_poll();	/* before the GPU runs: stopped VMs' RAM is gone */
@@ -223,7 +383,8 @@ void hv_run(const struct hv_config *cfg)
 		gpu_host_tick();
 		if (sched_run_next())
 			continue;
-		if (exit_when_stopped && !reported && sched_all_stopped()) {
+		if (exit_when_stopped && !reported && sched_all_stopped() &&
+		    smp_aps_idle()) {
 			reported = true;
 			platform_test_exit(summarize());
 		}

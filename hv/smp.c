@@ -65,6 +65,8 @@ static void ap_vmx_on(struct percpu *p)
 		p->work_status = VMX_AP_FW_DISABLED;
 	else
 		p->work_status = vmx_ap_enable(p->vmxon_region);
+	if (p->work_status != VMX_AP_ON)
+		p->vm_placed = 0;	/* it parks; the BSP refuses its VMs */
 }
 
 static void *install_trampoline(const struct boot_info *bi, uint64_t *pa)
@@ -115,6 +117,9 @@ static void report_ap_work(struct percpu *p, bool vmx)
 			vmx_ap_status_name(p->work_status));
 }
 
+/* The CPUs hv.cfg's startable VMs are pinned to (cpus=). */
+static uint64_t placed_cpus;
+
 static struct percpu *prepare_ap(uint32_t apic_id, bool vmx)
 {
 	struct percpu *p = percpu_alloc(nr_up, apic_id);
@@ -125,8 +130,47 @@ static struct percpu *prepare_ap(uint32_t apic_id, bool vmx)
 	if (vmx) {
 		p->vmxon_region = page_alloc();
 		p->ap_work = p->vmxon_region ? ap_vmx_on : NULL;
+		p->vm_placed = p->ap_work && p->index < 64 &&
+			       (placed_cpus >> p->index & 1);
 	}
 	return p;
+}
+
+static uint64_t cfg_placed_cpus(const struct hv_config *cfg)
+{
+	uint64_t m = 0;
+
+	for (unsigned i = 0; i < cfg->nr_vms; i++)
+		if (cfg->vms[i].valid)
+			m |= cfg->vms[i].cpus;
+	return m;
+}
+
+const char *smp_cpu_refuses_vms(unsigned i)
+{
+	struct percpu *p = smp_cpu(i);
+
+	if (!p)
+		return "which did not come up";
+	if (!p->vm_placed ||
+	    __atomic_load_n(&p->state, __ATOMIC_ACQUIRE) != PERCPU_PARKED)
+		return "which is up without VMX";
+	return NULL;
+}
+
+void smp_run_on_aps(void (*run)(struct percpu *p))
+{
+	for (unsigned i = 1; i < nr_up; i++)
+		if (up[i]->vm_placed)
+			__atomic_store_n(&up[i]->run, run, __ATOMIC_RELEASE);
+}
+
+bool smp_aps_idle(void)
+{
+	for (unsigned i = 1; i < nr_up; i++)
+		if (__atomic_load_n(&up[i]->busy, __ATOMIC_ACQUIRE))
+			return false;
+	return true;
 }
 
 static void start_one(void *tramp, uint64_t tramp_pa, uint32_t apic_id,
@@ -223,6 +267,8 @@ void smp_boot(const struct boot_info *bi)
 	void *tramp = NULL;
 
 	start_bsp();
+	console_smp_begin();	/* an AP may print (an exception, its VMs) */
+	placed_cpus = cfg_placed_cpus(bi->cfg);
 	smp_plan_build(l.ids, l.n, up[0]->apic_id, lapic_is_x2apic(), &plan);
 	print_skips(&plan, &l);
 	if (bi->cfg->selftest == HVCFG_SELFTEST_SMP_GHOST)

@@ -1,6 +1,7 @@
 #include "hv/console/console.h"
 #include "hv/console/console_fb.h"
 #include "hv/console/uart16550.h"
+#include "hv/cpu/percpu.h"
 #include "hv/cpu/x86.h"
 #include "mini/stdio.h"
 #include "mini/string.h"
@@ -33,6 +34,53 @@ static bool com1_async;
 #define RX_RING_SIZE 256
 static uint8_t rx_ring[RX_RING_SIZE];
 static unsigned rx_head, rx_tail;
+
+/* Every CPU prints here once APs run VMs (docs/smp.md): one lock over
+ * the ring, COM1's position and the input ring. Held by a CPU, not a
+ * caller: the same CPU may take it again (a caller keeping its pieces
+ * together around kprintf, an exception while printing), so the owner is
+ * the CPU index from the per-CPU area and the depth is counted. Before
+ * the BSP starts the APs (console_smp_begin) there is no lock to take,
+ * and this_cpu() may not be valid yet. The hypervisor runs with
+ * interrupts off, so no handler can interrupt a holder on its own CPU. */
+#define NO_OWNER 0xffffffffu
+static bool smp_locking;
+static uint32_t lock_owner = NO_OWNER;
+static unsigned lock_depth;
+
+void console_smp_begin(void)
+{
+	smp_locking = true;
+}
+
+void console_lock(void)
+{
+	uint32_t me, free_;
+
+	if (!smp_locking)
+		return;
+	me = this_cpu()->index;
+	if (__atomic_load_n(&lock_owner, __ATOMIC_RELAXED) == me) {
+		lock_depth++;
+		return;
+	}
+	for (;;) {
+		free_ = NO_OWNER;
+		if (__atomic_compare_exchange_n(&lock_owner, &free_, me, false,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			break;
+		cpu_relax();
+	}
+	lock_depth = 1;
+}
+
+void console_unlock(void)
+{
+	if (!smp_locking || --lock_depth)
+		return;
+	__atomic_store_n(&lock_owner, NO_OWNER, __ATOMIC_RELEASE);
+}
 
 void console_init(void)
 {
@@ -116,7 +164,7 @@ static void replay_ring(unsigned mask)
 	}
 }
 
-void console_set_sinks(unsigned mask)
+static void console_set_sinks_held(unsigned mask)
 {
 	bool no_com1 = (mask & CONSOLE_COM1) && !com1_present;
 	unsigned added;
@@ -135,12 +183,19 @@ void console_set_sinks(unsigned mask)
 			"register test): the console goes to the screen\n");
 }
 
+void console_set_sinks(unsigned mask)
+{
+	console_lock();
+	console_set_sinks_held(mask);
+	console_unlock();
+}
+
 unsigned console_sinks(void)
 {
 	return sinks;
 }
 
-void console_write(const char *s, size_t n)
+static void console_write_held(const char *s, size_t n)
 {
 	log_ring_write(&ring, s, n);
 	sink_write(sinks, s, n);
@@ -148,13 +203,27 @@ void console_write(const char *s, size_t n)
 	console_rx_poll();
 }
 
-void console_set_async(bool async)
+void console_write(const char *s, size_t n)
+{
+	console_lock();
+	console_write_held(s, n);
+	console_unlock();
+}
+
+static void console_set_async_held(bool async)
 {
 	com1_async = async;
 	com1_pump(!async);
 }
 
-void console_poll(void)
+void console_set_async(bool async)
+{
+	console_lock();
+	console_set_async_held(async);
+	console_unlock();
+}
+
+static void console_poll_held(void)
 {
 	com1_pump(false);
 	if (com1_lost != com1_lost_said && com1_at == ring.head) {
@@ -165,11 +234,27 @@ void console_poll(void)
 	}
 }
 
-void console_flush(void)
+void console_poll(void)
+{
+	console_lock();
+	console_poll_held();
+	console_unlock();
+}
+
+static void console_flush_held(void)
 {
 	com1_pump(true);
 }
 
+void console_flush(void)
+{
+	console_lock();
+	console_flush_held();
+	console_unlock();
+}
+
+/* Unlocked: a glance (two aligned 64-bit reads) that the caller only
+ * uses to decide whether to poll or hold output back. */
 size_t console_backlog(void)
 {
 	return com1_on() ? (size_t)(ring.head - com1_at) : 0;
@@ -207,14 +292,16 @@ void klog(enum log_level level, const char *who, const char *fmt, ...)
 {
 	va_list ap;
 
+	console_lock();		/* one line, whoever else prints */
 	kprintf("%s: %s", who, level_tag[level]);
 	va_start(ap, fmt);
 	kvprintf(fmt, ap);
 	va_end(ap);
 	console_write("\n", 1);
+	console_unlock();
 }
 
-void console_rx_poll(void)
+static void console_rx_poll_held(void)
 {
 	uint8_t c;
 
@@ -227,7 +314,14 @@ void console_rx_poll(void)
 	}
 }
 
-bool console_peekc(uint8_t *out)
+void console_rx_poll(void)
+{
+	console_lock();
+	console_rx_poll_held();
+	console_unlock();
+}
+
+static bool console_peekc_held(uint8_t *out)
 {
 	console_rx_poll();
 	if (rx_tail == rx_head)
@@ -236,7 +330,17 @@ bool console_peekc(uint8_t *out)
 	return true;
 }
 
-bool console_getc(uint8_t *out)
+bool console_peekc(uint8_t *out)
+{
+	bool r;
+
+	console_lock();
+	r = console_peekc_held(out);
+	console_unlock();
+	return r;
+}
+
+static bool console_getc_held(uint8_t *out)
 {
 	console_rx_poll();
 	if (rx_tail == rx_head)
@@ -244,6 +348,16 @@ bool console_getc(uint8_t *out)
 	*out = rx_ring[rx_tail];
 	rx_tail = (rx_tail + 1) % RX_RING_SIZE;
 	return true;
+}
+
+bool console_getc(uint8_t *out)
+{
+	bool r;
+
+	console_lock();
+	r = console_getc_held(out);
+	console_unlock();
+	return r;
 }
 
 const struct log_ring *console_ring(void)

@@ -25,6 +25,13 @@ void console_init(void);
 void console_set_sinks(unsigned mask);
 unsigned console_sinks(void);
 void console_write(const char *s, size_t n);
+/* Several CPUs print once APs run VMs (docs/smp.md). console_smp_begin:
+ * from now on every console function takes the console lock (the BSP
+ * calls it before it starts the APs). console_lock/unlock: keep several
+ * writes together as one piece of output; the same CPU may nest them. */
+void console_smp_begin(void);
+void console_lock(void);
+void console_unlock(void);
 /* Asynchronous COM1 (from the scheduler's start): console_write no longer
  * waits for COM1; console_poll feeds it what its FIFO takes right now,
  * console_flush waits until it has everything (before the machine stops),

@@ -30,19 +30,26 @@ int host_irq_register(uint8_t vector, host_irq_fn fn, void *ctx)
 	return 0;
 }
 
+/* Any CPU may take an interrupt (an AP running VMs exits on one): the
+ * counters are shared, so atomic. */
+static void count(uint64_t *c)
+{
+	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+}
+
 bool host_irq_dispatch(uint8_t vector, bool in_guest)
 {
 	if (vector == LAPIC_SPURIOUS_VECTOR) {
-		stats.spurious++;
+		count(&stats.spurious);
 		return false; /* SDM 3A 10.9: a spurious vector gets no EOI */
 	}
 	if (!handlers[vector]) {
-		stats.stray++;
-		stats.last_stray = vector;
+		count(&stats.stray);
+		__atomic_store_n(&stats.last_stray, vector, __ATOMIC_RELAXED);
 		lapic_eoi();
 		return false;
 	}
-	stats.taken[in_guest ? 1 : 0]++;
+	count(&stats.taken[in_guest ? 1 : 0]);
 	handlers[vector](contexts[vector], in_guest);
 	lapic_eoi();
 	return true;

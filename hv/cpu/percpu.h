@@ -55,6 +55,21 @@ struct percpu {
 	void *vmxon_region;
 	void *idt;		/* 256 gates */
 	uint64_t ist_top;
+	/* Running VMs (docs/smp.md). The VMCS this CPU has loaded (VMPTRLD:
+	 * hv/vmx/vmx.c), whose MSRs and FPU state it holds (hv/vm/sched.c),
+	 * where its round robin goes on. */
+	uint64_t current_vmcs;
+	void *sched_owner;
+	uint32_t sched_cursor;
+	uint32_t vms_taken;	/* VM ids whose VMCS has this CPU's host
+				 * state (hv/vm/sched.c) */
+	/* An AP that hv.cfg places VMs on (cpus=) does not halt once its
+	 * VMX is on: it waits for run (set once by the BSP, atomic) and runs
+	 * it: its scheduler loop (hv/orchestrate.c). busy (atomic): inside
+	 * a scheduling step, which may still print. */
+	uint32_t vm_placed;
+	uint32_t busy;
+	void (*run)(struct percpu *p);
 	uint64_t gdt[5] __attribute__((aligned(16)));
 	struct tss64 tss __attribute__((aligned(16)));
 };

@@ -108,13 +108,26 @@ const char *smp_start_name(enum smp_start s)
 }
 
 /* Parked: interrupts off, so only NMI, SMI, INIT or a SIPI wakes it, and
- * it halts again. Running VMs here is the next step (docs/smp.md). */
+ * it halts again. */
 static void __attribute__((noreturn)) park(void)
 {
 	for (;;) {
 		cli();
 		hlt();
 	}
+}
+
+/* An AP with VMs placed on it spins until the BSP has created them and
+ * hands it its scheduler loop (docs/smp.md): spinning, not halting, since
+ * with interrupts off only an NMI or INIT would wake a halted CPU. Only
+ * such APs spin; the others halt as before. */
+static void wait_for_run(struct percpu *p)
+{
+	void (*run)(struct percpu *p);
+
+	while (!(run = __atomic_load_n(&p->run, __ATOMIC_ACQUIRE)))
+		cpu_relax();
+	run(p);
 }
 
 void smp_ap_entry(struct percpu *p)
@@ -127,5 +140,7 @@ void smp_ap_entry(struct percpu *p)
 	if (p->ap_work)
 		p->ap_work(p);
 	__atomic_store_n(&p->state, PERCPU_PARKED, __ATOMIC_RELEASE);
+	if (p->vm_placed)
+		wait_for_run(p);
 	park();
 }

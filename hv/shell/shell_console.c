@@ -21,6 +21,12 @@ int shell_console_attach(struct vm *vm)
 			vm->name);
 		return -1;
 	}
+	/* Its UART is touched by the CPU that runs it only (docs/smp.md). */
+	if (vm->cpu) {
+		kprintf("vm '%s' runs on cpu %u: its console cannot be "
+			"attached (a limit of this step)\n", vm->name, vm->cpu);
+		return -1;
+	}
 	/* A half-printed line keeps its prefix: raw output starts after it. */
 	vuart_flush(vm);
 	kprintf("console: attached to vm '%s'; Ctrl-A then . detaches\n",

@@ -59,17 +59,19 @@ static int cmd_vms(int argc, char **argv)
 		return 0;
 	}
 	kprintf("  id name         state      memory      exits   run ms  "
-		"checks pass/fail\n");
+		"checks pass/fail  cpu\n");
 	for (unsigned i = 0; i < nr_vms; i++) {
 		const struct vm *vm = &vms[i];
 
-		kprintf("  %2u %-12s %-8s %6llu MiB %10llu %8llu  %llu/%llu\n",
+		kprintf("  %2u %-12s %-8s %6llu MiB %10llu %8llu  %llu/%llu"
+			"  %u%s\n",
 			vm->id, vm->name, vm_state_name(vm->state),
 			(unsigned long long)(vm->mem_bytes >> 20),
 			(unsigned long long)total_exits(vm),
 			(unsigned long long)tsc_to_ms(vm->stats.run_tsc),
 			(unsigned long long)vm->stats.tests_passed,
-			(unsigned long long)vm->stats.tests_failed);
+			(unsigned long long)vm->stats.tests_failed,
+			(unsigned)vm->cpu, vm->cpu ? " (pinned)" : "");
 		if (vm->state == VM_STOPPED)
 			kprintf("     stopped: %s\n", vm->stop_reason);
 	}
@@ -78,9 +80,25 @@ static int cmd_vms(int argc, char **argv)
 	return 0;
 }
 
+/* A VM on an AP is touched only by that CPU (docs/smp.md): the shell
+ * posts what it wants, the AP does it between two slices and prints the
+ * result. True when the VM is on an AP (the request is posted). */
+static bool ask_its_cpu(struct vm *vm, uint32_t req, const char *what)
+{
+	uint32_t cpu = __atomic_load_n(&vm->cpu, __ATOMIC_ACQUIRE);
+
+	if (!cpu)
+		return false;
+	/* said first: the AP may answer at once */
+	kprintf("vm '%s': %s asked of cpu %u\n", vm->name, what, cpu);
+	__atomic_fetch_or(&vm->requests, req, __ATOMIC_RELEASE);
+	return true;
+}
+
 static int vm_regs(struct vm *vm)
 {
-	vm_dump_regs_any(vm);
+	if (!ask_its_cpu(vm, VM_REQ_REGS, "regs"))
+		vm_dump_regs_any(vm);
 	return 0;
 }
 
@@ -91,6 +109,8 @@ static int vm_pause(struct vm *vm)
 			"again)\n", vm->name, vm->name);
 		return -1;
 	}
+	if (ask_its_cpu(vm, VM_REQ_PAUSE, "pause"))
+		return 0;
 	vm->state = VM_PAUSED;
 	kprintf("vm '%s' paused\n", vm->name);
 	return 0;
@@ -105,6 +125,8 @@ static int vm_resume(struct vm *vm)
 	}
 	/* A VM paused while halted resumes after its HLT: a guest loops
 	 * around HLT anyway (spurious wake-ups are allowed). */
+	if (ask_its_cpu(vm, VM_REQ_RESUME, "resume"))
+		return 0;
 	vm->state = VM_RUNNABLE;
 	kprintf("vm '%s' running\n", vm->name);
 	return 0;
@@ -116,12 +138,16 @@ static int vm_power_off(struct vm *vm)
 		kprintf("vm '%s' has already stopped\n", vm->name);
 		return -1;
 	}
+	if (ask_its_cpu(vm, VM_REQ_STOP, "stop"))
+		return 0;
 	vm_stop(vm, "stopped from the shell");
 	return 0;
 }
 
 static int vm_reboot(struct vm *vm)
 {
+	if (ask_its_cpu(vm, VM_REQ_RESTART, "restart"))
+		return 0;
 	return vm_restart(vm, "restarted from the shell") ? -1 : 0;
 }
 

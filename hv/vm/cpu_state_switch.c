@@ -128,13 +128,14 @@ void cpu_state_load(const struct vcpu *vc)
 }
 
 /* FXSAVE's 64-bit layout: XMM0-15 at byte 160, 16 bytes each (SDM Vol. 1
- * Table 10-2). One buffer: one CPU, and no interrupt handler of ours uses
- * the vector registers. */
+ * Table 10-2). On the stack: each CPU emulating a vector access has its
+ * own (docs/smp.md). */
 #define FXSAVE_XMM0 160
-static uint8_t live_fx[512] __attribute__((aligned(16)));
 
 void cpu_state_xmm_read(struct vec_regs *vr)
 {
+	uint8_t live_fx[512] __attribute__((aligned(16)));
+
 	memset(vr, 0, sizeof(*vr));
 	__asm__ volatile("fxsave64 %0" : "=m"(live_fx));
 	for (unsigned i = 0; i < INSN_VEC_REGS; i++)
@@ -143,6 +144,8 @@ void cpu_state_xmm_read(struct vec_regs *vr)
 
 void cpu_state_xmm_write(const struct vec_regs *vr)
 {
+	uint8_t live_fx[512] __attribute__((aligned(16)));
+
 	__asm__ volatile("fxsave64 %0" : "=m"(live_fx));
 	for (unsigned i = 0; i < INSN_VEC_REGS; i++)
 		memcpy(&live_fx[FXSAVE_XMM0 + 16 * i], vr->b[i], 16);

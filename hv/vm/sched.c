@@ -1,4 +1,8 @@
-/* The round-robin scheduler of VMs on one CPU; see sched.h. */
+/* The round-robin scheduler of VMs on one CPU; see sched.h. Each CPU
+ * runs it over its own VMs (vm->cpu, docs/smp.md): a VM's budget, state
+ * and timers are touched only by the CPU it runs on, the CPU's own
+ * bookkeeping (whose state it holds, the round-robin cursor) is in its
+ * per-CPU area. */
 #include "hv/vm/sched.h"
 #include "hv/console/console.h"
 #include "hv/vm/sched_slice.h"
@@ -8,6 +12,7 @@
 #include "hv/vm/vmexit.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
+#include "hv/cpu/percpu.h"
 #include "hv/cpu/x86.h"
 
 #define PREEMPT_MAX		0xffffffffull	/* the field is 32 bits */
@@ -19,7 +24,16 @@
 
 static uint64_t slice_tsc, floor_tsc, com1_fifo_tsc;
 static int64_t budget[VM_MAX];	/* TSC ticks left this round (sched_slice.h) */
-static struct vm *cpu_owner;	/* whose MSRs and FPU state the CPU holds */
+
+_Static_assert(VM_MAX <= 32, "struct percpu's vms_taken has a bit per VM");
+
+/* The VMs this CPU runs. vm->cpu is published by the BSP after it created
+ * the VM (hv/orchestrate.c): acquire, so the AP sees the whole VM. */
+static bool mine(const struct vm *vm)
+{
+	return __atomic_load_n(&vm->cpu, __ATOMIC_ACQUIRE) ==
+	       this_cpu()->index;
+}
 
 /* Every waiting VM's timer is brought up to now: an expiry becomes an IRR
  * bit (and wakes a halted VM) instead of staying behind as a deadline in
@@ -29,7 +43,8 @@ static void advance_timers(uint64_t now)
 	for (unsigned i = 0; i < nr_vms; i++) {
 		struct vm *vm = &vms[i];
 
-		if (vm->state != VM_HALTED && vm->state != VM_RUNNABLE)
+		if ((vm->state != VM_HALTED && vm->state != VM_RUNNABLE) ||
+		    !mine(vm))
 			continue;
 		vlapic_advance(&vm->lapic, now);
 		if (vm->state == VM_HALTED && vlapic_pending(&vm->lapic) >= 0)
@@ -48,7 +63,7 @@ static uint64_t others_next_event(const struct vm *self)
 		uint64_t d;
 
 		if (vm == self || vm->state == VM_STOPPED ||
-		    vm->state == VM_PAUSED || budget[i] <= 0)
+		    vm->state == VM_PAUSED || budget[i] <= 0 || !mine(vm))
 			continue;
 		d = vlapic_next_event(&vm->lapic);
 		if (d < t)
@@ -63,7 +78,7 @@ static void output_poll(void)
 {
 	console_poll();
 	for (unsigned i = 0; i < nr_vms; i++)
-		if (vms[i].uart.tx_count)
+		if (vms[i].uart.tx_count && mine(&vms[i]))
 			vuart_tx_drain(&vms[i], false);
 }
 
@@ -94,14 +109,34 @@ static void set_preemption_timer(uint64_t now, uint64_t deadline)
 		ticks > PREEMPT_MAX ? PREEMPT_MAX : ticks);
 }
 
+/* The CPU state VMX leaves alone (hv/vm/cpu_state_switch.c) is this
+ * CPU's: switched per CPU. */
 static void switch_to(struct vm *vm)
 {
-	if (cpu_owner == vm)
+	struct percpu *p = this_cpu();
+	struct vm *owner = p->sched_owner;
+
+	if (owner == vm)
 		return;
-	if (cpu_owner)
-		vcpu_switch_out(cpu_owner);
+	if (owner)
+		vcpu_switch_out(owner);
 	vcpu_switch_in(vm);
-	cpu_owner = vm;
+	p->sched_owner = vm;
+}
+
+/* The VMCS current here; the first time an AP runs a VM, with the host
+ * state of this CPU (the BSP created the VMCS with its own). */
+static int load_vmcs(struct vm *vm)
+{
+	struct percpu *p = this_cpu();
+	uint32_t bit = 1u << vm->id;
+
+	if (p->index == 0 || (p->vms_taken & bit))
+		return vmcs_make_current(vm->vcpu.vmcs_pa);
+	if (vcpu_take(vm))
+		return -1;
+	p->vms_taken |= bit;
+	return 0;
 }
 
 /* Every exit is bounded (docs/isolation.md, "Exits"): the longest one of
@@ -124,7 +159,7 @@ static void run_slice(struct vm *vm)
 	uint64_t now = rdtsc(), start = now;
 	uint64_t slice_end = now + (uint64_t)budget[vm->id];
 
-	if (vmcs_make_current(vm->vcpu.vmcs_pa)) {
+	if (load_vmcs(vm)) {
 		vm_stop(vm, "its VMCS cannot be loaded");
 		return;
 	}
@@ -167,34 +202,48 @@ static void run_slice(struct vm *vm)
 static void account_steal(const struct vm *ran, uint64_t t0, uint64_t t1)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
-		if (&vms[i] != ran && vms[i].state == VM_RUNNABLE)
+		if (&vms[i] != ran && vms[i].state == VM_RUNNABLE &&
+		    mine(&vms[i]))
 			vms[i].stats.steal_tsc += t1 - t0;
 }
 
-static struct vm *pick_next(unsigned *cursor)
+/* The next VM of this CPU's (a compact list of its VMs for sched_pick,
+ * so a round's refill touches only their budgets). *cursor is a VM id. */
+static struct vm *pick_next(uint32_t *cursor)
 {
 	struct sched_cand c[VM_MAX];
+	unsigned id[VM_MAX], n = 0, start = 0;
 	int i;
 
-	for (unsigned k = 0; k < nr_vms; k++) {
-		c[k].runnable = vms[k].state == VM_RUNNABLE;
-		c[k].irq_due = c[k].runnable &&
+	for (unsigned k = 0; k < nr_vms && k < VM_MAX; k++) {
+		if (!mine(&vms[k]))
+			continue;
+		if (k < *cursor)
+			start = n + 1;
+		id[n] = k;
+		c[n].runnable = vms[k].state == VM_RUNNABLE;
+		c[n].irq_due = c[n].runnable &&
 			       vlapic_pending(&vms[k].lapic) >= 0;
-		c[k].budget = budget[k];
+		c[n].budget = budget[k];
+		n++;
 	}
-	i = sched_pick(c, nr_vms, *cursor, (int64_t)slice_tsc);
-	for (unsigned k = 0; k < nr_vms; k++)
-		budget[k] = c[k].budget;
+	if (!n)
+		return NULL;
+	i = sched_pick(c, n, start % n, (int64_t)slice_tsc);
+	for (unsigned k = 0; k < n; k++)
+		budget[id[k]] = c[k].budget;
 	if (i < 0)
 		return NULL;
-	*cursor = ((unsigned)i + 1) % nr_vms;
-	return &vms[i];
+	*cursor = id[i] + 1;
+	return &vms[id[i]];
 }
 
 void sched_forget_vm(const struct vm *vm)
 {
-	if (cpu_owner == vm)
-		cpu_owner = NULL;
+	struct percpu *p = this_cpu();
+
+	if (p->sched_owner == vm)
+		p->sched_owner = NULL;
 }
 
 bool sched_all_stopped(void)
@@ -218,13 +267,12 @@ void sched_init(unsigned slice_ms)
 
 bool sched_run_next(void)
 {
-	static unsigned cursor;
 	struct vm *vm;
 	uint64_t t0, t1;
 
 	output_poll();
 	advance_timers(rdtsc());
-	vm = pick_next(&cursor);
+	vm = pick_next(&this_cpu()->sched_cursor);
 	if (!vm)
 		return false;
 	t0 = rdtsc();

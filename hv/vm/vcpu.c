@@ -293,6 +293,21 @@ int vcpu_reset(struct vm *vm, const struct vcpu_boot_state *bs)
 	return load_boot_state(vm, bs);
 }
 
+int vcpu_hand_off(struct vm *vm)
+{
+	vm->vcpu.launched = false;
+	return vmcs_release(vm->vcpu.vmcs_pa);
+}
+
+int vcpu_take(struct vm *vm)
+{
+	int err = vmcs_make_current(vm->vcpu.vmcs_pa);
+
+	if (!err)
+		setup_host_state(&err);
+	return err;
+}
+
 int vcpu_enter(struct vm *vm)
 {
 	struct vcpu *vc = &vm->vcpu;

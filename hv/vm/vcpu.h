@@ -24,6 +24,13 @@ void vcpu_set_msr_reads(bool direct);
 
 /* Allocates and fills the VMCS of vm's vCPU; leaves it current. */
 int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs);
+/* Moving a vCPU to another physical CPU (docs/smp.md). On the CPU that
+ * holds it: its VMCS written back and inactive there (VMCLEAR), so its
+ * next entry is a VMLAUNCH. On the CPU that takes it: its VMCS current
+ * there and the host-state fields (GS base, TR, GDTR, IDTR) that CPU's. */
+int vcpu_hand_off(struct vm *vm);
+int vcpu_take(struct vm *vm);
+
 /* The vCPU back at power-on state on its existing VMCS (which this makes
  * current), starting at bs: for a restart. */
 int vcpu_reset(struct vm *vm, const struct vcpu_boot_state *bs);

@@ -156,6 +156,7 @@ void vm_stop(struct vm *vm, const char *fmt, ...)
 	vsnprintf(vm->stop_reason, sizeof(vm->stop_reason), fmt, ap);
 	va_end(ap);
 	vuart_flush(vm);
+	vm->stats.stop_tsc = rdtsc();
 	vm->state = VM_STOPPED;
 	kprintf("vm '%s': stopped: %s\n", vm->name, vm->stop_reason);
 	if (vm->linux_guest)
@@ -169,12 +170,14 @@ void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)
 
 	if (n > VM_EVENT_LOG_LIMIT)
 		return;
+	console_lock();		/* one line, whichever CPU prints too */
 	kprintf("vm '%s': ", vm->name);
 	va_start(ap, fmt);
 	kvprintf(fmt, ap);
 	va_end(ap);
 	kprintf("%s\n", n == VM_EVENT_LOG_LIMIT
 				? " (further ones are only counted)" : "");
+	console_unlock();
 }
 
 void vm_dump_regs(struct vm *vm)
@@ -204,7 +207,7 @@ void vm_dump_regs(struct vm *vm)
 
 void vm_dump_regs_any(struct vm *vm)
 {
-	uint64_t prev = vmx_cpu.current_vmcs;
+	uint64_t prev = vmcs_current();
 
 	if (vmcs_make_current(vm->vcpu.vmcs_pa))
 		return;

@@ -76,6 +76,7 @@ struct vm_stats {
 	 * runnable while another VM had the CPU. */
 	uint64_t steal_tsc;
 	uint64_t start_tsc;	/* when the VM was created or last restarted */
+	uint64_t stop_tsc;	/* when it last stopped (vm_stop) */
 	uint64_t events[VM_EV_COUNT];
 	uint64_t tests_passed, tests_failed;
 	uint64_t irqs_injected;
@@ -93,6 +94,14 @@ struct vm_stats {
 	uint64_t slice_start_tsc;	/* of the slice running now, else 0 */
 };
 
+enum vm_request {
+	VM_REQ_PAUSE = 1u << 0,
+	VM_REQ_RESUME = 1u << 1,
+	VM_REQ_STOP = 1u << 2,
+	VM_REQ_RESTART = 1u << 3,
+	VM_REQ_REGS = 1u << 4,
+};
+
 struct vm {
 	unsigned id;
 	char name[HVCFG_NAME_MAX + 1];
@@ -108,6 +117,13 @@ struct vm {
 	unsigned quick_resets;	/* guest resets in a row, each soon after
 				 * its boot: a reset loop past a limit */
 	uint64_t restarts;
+	/* The physical CPU that runs it (hv/smp.h numbering): 0, the BSP,
+	 * unless hv.cfg pins it (cpus=); written by the BSP once the VM is
+	 * created (docs/smp.md), read with acquire by the APs. */
+	uint32_t cpu;
+	/* What the shell asked of a VM on an AP (VM_REQ_* bits, atomic),
+	 * carried out by that CPU between slices (hv/orchestrate.c). */
+	uint32_t requests;
 
 	uint64_t mem_bytes;
 	void *ram;		/* host view of guest-physical 0 (contiguous) */

@@ -55,7 +55,7 @@ static int reload(struct vm *vm)
 
 int vm_restart(struct vm *vm, const char *why)
 {
-	uint64_t prev = vmx_cpu.current_vmcs;
+	uint64_t prev = vmcs_current();
 	const struct vdev *failed;
 	char note[64];
 	int err;

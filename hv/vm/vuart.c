@@ -42,10 +42,13 @@ static void line_flush(struct vm *vm)
 
 	if (!u->len)
 		return;
-	/* Written in pieces: a guest's line may be longer than kprintf's. */
+	/* Written in pieces: a guest's line may be longer than kprintf's;
+	 * held together under the console lock, as another CPU may print. */
+	console_lock();
 	kprintf("[%s] ", vm->name);
 	console_write(u->line, u->len);
 	console_write("\n", 1);
+	console_unlock();
 	u->len = 0;
 	/* Guest output can be long: keep the console's own input moving so
 	 * nothing typed meanwhile is lost in the UART's small FIFO. */

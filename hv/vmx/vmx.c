@@ -1,6 +1,7 @@
 /* VMX bring-up (SDM Vol. 3C 24.7-24.8) and the controls every VMCS uses. */
 #include "hv/vmx/vmx.h"
 #include "hv/console/console.h"
+#include "hv/cpu/percpu.h"
 #include "hv/hv_errno.h"
 #include "hv/mm/mem.h"
 #include "hv/vmx/exit_reason.h"
@@ -240,15 +241,31 @@ void *vmcs_alloc(void)
 
 int vmcs_make_current(uint64_t pa)
 {
-	if (vmx_cpu.current_vmcs == pa)
+	struct percpu *p = this_cpu();
+
+	if (p->current_vmcs == pa)
 		return 0;
 	if (vmptrld(pa)) {
 		pr_err("vmx", "VMPTRLD %llx failed", (unsigned long long)pa);
-		vmx_cpu.current_vmcs = 0;
+		p->current_vmcs = 0;
 		return -HV_EIO;
 	}
-	vmx_cpu.current_vmcs = pa;
+	p->current_vmcs = pa;
 	return 0;
+}
+
+uint64_t vmcs_current(void)
+{
+	return this_cpu()->current_vmcs;
+}
+
+int vmcs_release(uint64_t pa)
+{
+	struct percpu *p = this_cpu();
+
+	if (p->current_vmcs == pa)
+		p->current_vmcs = 0;
+	return vmclear(pa) ? -HV_EIO : 0;
 }
 
 uint32_t vmx_insn_error(void)

@@ -16,7 +16,6 @@ struct vmx_cpu {
 	uint32_t pin_ctls, proc_ctls, proc2_ctls, exit_ctls, entry_ctls;
 	unsigned preempt_shift;	/* timer ticks = TSC >> preempt_shift */
 	void *vmxon_region;
-	uint64_t current_vmcs;	/* physical address, 0 = none */
 	bool on;
 	/* VPIDs in use (vmx_vpid_set): each vCPU's VMCS tags its TLB
 	 * entries with its own VPID, so entries and exits keep them. */
@@ -58,8 +57,17 @@ const char *vmx_ap_status_name(int status);
 /* A fresh VMCS region (revision id written, VMCLEARed). NULL on ENOMEM. */
 void *vmcs_alloc(void);
 
-/* Makes the VMCS at `pa` current (VMPTRLD) unless it already is. */
+/* Makes the VMCS at `pa` current on this CPU (VMPTRLD) unless it already
+ * is. The current VMCS is per CPU (struct percpu, docs/smp.md). */
 int vmcs_make_current(uint64_t pa);
+
+/* This CPU's current VMCS (physical address), 0 if none. */
+uint64_t vmcs_current(void);
+
+/* VMCLEAR of the VMCS at `pa` on this CPU: its state goes to memory, it is
+ * no longer active here and another CPU may VMPTRLD it (SDM Vol. 3C
+ * 24.11.1); its next entry is a VMLAUNCH. */
+int vmcs_release(uint64_t pa);
 
 /* After a failed VMX instruction with a current VMCS: the error number
  * (VMCS_VM_INSTRUCTION_ERROR) and its name. */

@@ -406,6 +406,52 @@ static void test_vgpu_display(void **state)
 	assert_string_equal(vm("vm1")->vgpu_display, "");
 }
 
+/* cpus=: one CPU number (1-63) per VM, no CPU in two VMs, no vGPU with
+ * it; every refusal names its line and leaves the VM unstartable. */
+static void test_cpus(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(VM1), 0);
+	assert_true(vm("vm1")->cpus == 0);	/* the BSP, shared */
+	assert_int_equal(parse(VM1 "cpus=1\n"), 0);
+	assert_true(vm("vm1")->cpus == 1ull << 1);
+	assert_int_equal(parse(VM1 "cpus = 63\n[vm2]\nmemory=64M\nkernel=\\k\n"
+			       "cpus=2\n"), 0);
+	assert_true(vm("vm1")->cpus == 1ull << 63);
+	assert_true(vm("vm2")->cpus == 1ull << 2);
+	assert_true(vm("vm1")->valid && vm("vm2")->valid);
+
+	check_only_error(VM1 "cpus=0\n", 4, "vm1",
+			 "cpus: '0' is the BSP, which runs the shell");
+	check_only_error(VM1 "cpus=64\n", 4, "vm1",
+			 "cpus: '64' is not a CPU number (1-63)");
+	check_only_error(VM1 "cpus=one\n", 4, "vm1",
+			 "cpus: 'one' is not a CPU number");
+	check_only_error(VM1 "cpus=\n", 4, "vm1", "cpus: empty value");
+	check_only_error(VM1 "cpus=1,\n", 4, "vm1",
+			 "cpus: '' is not a CPU number");
+	check_only_error(VM1 "cpus=-1\n", 4, "vm1",
+			 "cpus: '-1' is not a CPU number");
+	check_only_error(VM1 "cpus=1,1\n", 4, "vm1",
+			 "cpus: '1' is listed twice");
+	check_only_error(VM1 "cpus=1, 2\n", 4, "vm1",
+			 "cpus: 2 CPUs for one vCPU: list one");
+	assert_false(vm("vm1")->valid);
+	assert_true(vm("vm1")->cpus == 0);	/* a refused value is not kept */
+
+	/* the second claim of a CPU is the one refused, at its line */
+	check_only_error(VM1 "cpus=3\n[vm2]\nmemory=64M\nkernel=\\k\ncpus=3\n",
+			 8, "vm2", "cpus: CPU 3 already belongs to VM 'vm1' "
+			 "(line 1)");
+	assert_true(vm("vm1")->valid);
+	assert_false(vm("vm2")->valid);
+
+	/* a vGPU keeps its VM on CPU 0 in this step: at the header */
+	check_only_error(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\ncpus=1\n", 1,
+			 "vm1", "cpus given with a vGPU");
+	assert_false(vm("vm1")->valid);
+}
+
 static void test_vgpu(void **state)
 {
 	(void)state;
@@ -847,6 +893,7 @@ int main(void)
 		cmocka_unit_test(test_vgpu_trace),
 		cmocka_unit_test(test_vgpu_batch_kib),
 		cmocka_unit_test(test_vgpu_display),
+		cmocka_unit_test(test_cpus),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_global_values),
