@@ -1014,6 +1014,22 @@ static int scan_one(struct scanner *s)
 	return 0;
 }
 
+/* A scanner for workload w of v on engine e, reporting into res, starting
+ * at the first level (the ring, or what stands in for it). */
+static void scanner_init(struct scanner *s, struct vgpu *v,
+			 struct vgpu_engine *e, struct workload *w,
+			 struct scan_result *res)
+{
+	memset(s, 0, sizeof(*s));
+	memset(res, 0, sizeof(*res));
+	s->v = v;
+	s->e = e;
+	s->w = w;
+	s->res = res;
+	s->root_gpa = MM(v, w->mm).root_gpa;
+	s->lvl[0].kind = SRC_RING;
+}
+
 int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
 		       struct workload *w, struct scan_result *res)
 {
@@ -1021,15 +1037,8 @@ int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
 	uint32_t max_cmds;
 	int ret = 0;
 
-	memset(&s, 0, sizeof(s));
-	memset(res, 0, sizeof(*res));
-	s.v = v;
-	s.e = e;
-	s.w = w;
-	s.res = res;
-	s.root_gpa = MM(v, w->mm).root_gpa;
+	scanner_init(&s, v, e, w, res);
 	s.tail_page = -1;
-	s.lvl[0].kind = SRC_RING;
 	s.lvl[0].pos = w->s_head;
 	s.lvl[0].left = w->s_len;
 	/* The ring segment's own commands are bounded by its length (a grown
@@ -1099,9 +1108,8 @@ static int wa_batch(struct scanner *s, uint64_t addr, uint32_t limit,
 	return 0;
 }
 
-/* GVT-g does the same (gvt/cmd_parser.c intel_gvt_scan_and_shadow_wa_ctx,
- * gvt/scheduler.c update_wa_ctx_2_shadow_ctx): shadow both batches and
- * put the shadows' addresses in the shadow context. Without them
+/* GVT-g does the same (docs/gvt-facts.md): shadow both batches and put
+ * the shadows' addresses in the shadow context. Without them
  * (before: the pointers were zeroed) the workarounds i915 programs at
  * every render context restore never ran. */
 int vgpu_scan_wa_ctx(struct vgpu *v, struct vgpu_engine *e,
@@ -1111,14 +1119,7 @@ int vgpu_scan_wa_ctx(struct vgpu *v, struct vgpu_engine *e,
 	struct scanner s;
 	int ret = 0;
 
-	memset(&s, 0, sizeof(s));
-	memset(res, 0, sizeof(*res));
-	s.v = v;
-	s.e = e;
-	s.w = w;
-	s.res = res;
-	s.root_gpa = MM(v, w->mm).root_gpa;
-	s.lvl[0].kind = SRC_RING;
+	scanner_init(&s, v, e, w, res);
 	if (ictx_len) {
 		res->wa = "indirect context batch";
 		ret = wa_batch(&s, w->wa_ictx & CTX_INDIRECT_ADDR_MASK,
