@@ -321,43 +321,31 @@ void console_rx_poll(void)
 	console_unlock();
 }
 
-static bool console_peekc_held(uint8_t *out)
+/* The next input byte, taken off the ring when consume is set. */
+static bool rx_next(uint8_t *out, bool consume)
 {
-	console_rx_poll();
-	if (rx_tail == rx_head)
-		return false;
-	*out = rx_ring[rx_tail];
-	return true;
+	bool r;
+
+	console_lock();
+	console_rx_poll_held();
+	r = rx_tail != rx_head;
+	if (r) {
+		*out = rx_ring[rx_tail];
+		if (consume)
+			rx_tail = (rx_tail + 1) % RX_RING_SIZE;
+	}
+	console_unlock();
+	return r;
 }
 
 bool console_peekc(uint8_t *out)
 {
-	bool r;
-
-	console_lock();
-	r = console_peekc_held(out);
-	console_unlock();
-	return r;
-}
-
-static bool console_getc_held(uint8_t *out)
-{
-	console_rx_poll();
-	if (rx_tail == rx_head)
-		return false;
-	*out = rx_ring[rx_tail];
-	rx_tail = (rx_tail + 1) % RX_RING_SIZE;
-	return true;
+	return rx_next(out, false);
 }
 
 bool console_getc(uint8_t *out)
 {
-	bool r;
-
-	console_lock();
-	r = console_getc_held(out);
-	console_unlock();
-	return r;
+	return rx_next(out, true);
 }
 
 const struct log_ring *console_ring(void)
