@@ -21,7 +21,6 @@
 #include "hv/vm/vmrpc.h"
 #include "hv/vm/vpci_fw.h"
 #include "hv/vtd/vtd_vms.h"
-#include "hv/vm/vcpu.h"
 #include "hv/vm/vuart.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
