@@ -9,7 +9,8 @@
  *   PCI config space  -> vgpu_cfg_read / vgpu_cfg_write
  *   BAR0 (16 MiB)     -> vgpu_mmio_read / vgpu_mmio_write
  *   write-protected guest pages (page tables, looped batches) -> vgpu_page_write
- *   timer / physical GPU interrupt -> gvt_poll
+ *   timer / physical GPU interrupt / after an exit whose ELSP write
+ *   posted work (gvt_posted) -> gvt_poll
  *
  * What a stock i915 guest expects is in docs/i915-guest-facts.md (cited
  * "i915-guest §N"); hardware facts in docs/gen9-facts.md ("gen9-facts
@@ -289,6 +290,17 @@ uint32_t gvt_room_for(const struct gvt *gvt, const struct vgpu_type *t,
  * (every few ms); it never waits. */
 void gvt_poll(struct gvt *gvt);
 
+/* Work a guest's submission posted for the scheduler. A trapped ELSP
+ * write (vgpu_execlist.c) only validates and queues its workload, then
+ * posts its vGPU here and returns: it never runs gvt_poll inside the
+ * trap. One bit per vGPU id (bit id - 1), set with an atomic OR so that
+ * any CPU may post; gvt_poll takes them all at its start. The hypervisor
+ * runs gvt_poll after the exit, before the next entry, when this is not
+ * 0 (hv/gpu/gpu_irq.c gpu_irq_after_exit). */
+uint64_t gvt_posted(const struct gvt *gvt);
+/* The id of the vGPU whose state is on the GPU, 0 none. */
+int gvt_owner_id(const struct gvt *gvt);
+
 /* True when no vGPU has queued or running work. */
 bool gvt_idle(const struct gvt *gvt);
 
@@ -493,11 +505,14 @@ int vgpu_cfg_write(struct vgpu *v, uint32_t off, uint32_t val,
 		   unsigned int size);
 
 /* BAR0 access at offset off (< 16 MiB), size 1, 2, 4 or 8, naturally
- * aligned. Registers below 2 MiB, GGTT entries at 8 MiB. */
+ * aligned. Registers below 2 MiB, GGTT entries at 8 MiB. Neither reads
+ * the clock: the caller times the access, once, and hands the time to
+ * vgpu_mmio_account (stats ns_mmio, and ns_ggtt for a GGTT entry). */
 int vgpu_mmio_read(struct vgpu *v, uint64_t off, uint64_t *val,
 		   unsigned int size);
 int vgpu_mmio_write(struct vgpu *v, uint64_t off, uint64_t val,
 		    unsigned int size);
+void vgpu_mmio_account(struct vgpu *v, uint64_t off, uint64_t ns);
 
 /* The guest stored len bytes at gpa inside a page this vGPU write-protected
  * (hv_ops wp_page): a shadowed page table, or a batch a running loop

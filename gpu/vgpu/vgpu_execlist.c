@@ -295,7 +295,7 @@ static void execlist_submit(struct vgpu *v, struct vgpu_engine *e,
 		vgpu_fail(v, e->id, "submission rejected");
 		return;
 	}
-	gvt_poll(v->gvt);
+	gvt_post(v->gvt, v); /* the scheduler runs after the trap */
 }
 
 int vgpu_elsp_write(struct vgpu *v, struct vgpu_engine *e, uint32_t val)

@@ -176,7 +176,6 @@ int vgpu_ggtt_write(struct vgpu *v, uint64_t off, uint64_t val,
 {
 	uint64_t rel = off - GEN9_GGTT_OFFSET;
 	uint32_t index = (uint32_t)(rel >> 3);
-	uint64_t t0 = vgpu_time_start(v);
 
 	if (index >= v->gvt->ggtt_entries || (size != 8 && size != 4) ||
 	    (rel & (size - 1))) {
@@ -192,7 +191,6 @@ int vgpu_ggtt_write(struct vgpu *v, uint64_t off, uint64_t val,
 		ggtt_commit(v, index, val);
 	else
 		ggtt_half(v, index, rel & 4, (uint32_t)val);
-	vgpu_time_add(v, &v->stats.ns_ggtt, t0);
 	return 0;
 }
 

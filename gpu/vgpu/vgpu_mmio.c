@@ -185,7 +185,6 @@ static bool in_ggtt(const struct vgpu *v, uint64_t off)
 int vgpu_mmio_read(struct vgpu *v, uint64_t off, uint64_t *val,
 		   unsigned int size)
 {
-	uint64_t t0 = vgpu_time_start(v);
 	int ret;
 
 	v->stats.mmio_reads++;
@@ -202,14 +201,12 @@ int vgpu_mmio_read(struct vgpu *v, uint64_t off, uint64_t *val,
 		*val = 0;
 		ret = 0;
 	}
-	vgpu_time_add(v, &v->stats.ns_mmio, t0);
 	return ret;
 }
 
 int vgpu_mmio_write(struct vgpu *v, uint64_t off, uint64_t val,
 		    unsigned int size)
 {
-	uint64_t t0 = vgpu_time_start(v);
 	int ret = 0;
 
 	v->stats.mmio_writes++;
@@ -221,8 +218,14 @@ int vgpu_mmio_write(struct vgpu *v, uint64_t off, uint64_t val,
 		ret = reg_write(v, (uint32_t)off, val, size);
 	else if (in_ggtt(v, off))
 		ret = vgpu_ggtt_write(v, off, val, size);
-	vgpu_time_add(v, &v->stats.ns_mmio, t0);
 	return ret;
+}
+
+void vgpu_mmio_account(struct vgpu *v, uint64_t off, uint64_t ns)
+{
+	v->stats.ns_mmio += ns;
+	if (in_ggtt(v, off))
+		v->stats.ns_ggtt += ns;
 }
 
 /* The vreg file a vGPU starts from: zero, plus the snapshot of the ranges

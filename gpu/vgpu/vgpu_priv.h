@@ -509,6 +509,9 @@ struct gvt {
 	uint32_t *host_mmio_save; /* host values of the switched registers */
 	size_t host_mmio_save_pages;
 	uint64_t poll_calls;
+	/* Submissions posted since the last gvt_poll (gvt_posted, vgpu.h):
+	 * atomic, the only field another CPU may write. */
+	uint64_t posted;
 	/* Running display pipes of all vGPUs (vgpu_display.c): 0 and the
 	 * vblank tick returns at once. Recounted at every tick, so a vGPU
 	 * destroyed with pipes on costs one walk, not a stale count. */
@@ -1035,6 +1038,12 @@ static inline uint8_t *vgpu_sring_at(struct vgpu *v, struct vgpu_engine *e,
 		return e->sring.va + off;
 	return v->sbb.pg[e->sr_first + (int32_t)(off / VGPU_PAGE)].va +
 	       off % VGPU_PAGE;
+}
+
+/* v queued work for the scheduler: the next gvt_poll dispatches it. */
+static inline void gvt_post(struct gvt *gvt, const struct vgpu *v)
+{
+	__atomic_fetch_or(&gvt->posted, 1ull << (v->id - 1), __ATOMIC_RELEASE);
 }
 
 static inline uint64_t vgpu_time_start(struct vgpu *v)

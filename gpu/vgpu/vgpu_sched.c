@@ -471,11 +471,22 @@ static void dispatch(struct gvt *gvt)
 void gvt_poll(struct gvt *gvt)
 {
 	gvt->poll_calls++;
+	(void)__atomic_exchange_n(&gvt->posted, 0, __ATOMIC_ACQUIRE);
 	collect(gvt);
 	enforce_bans(gvt);
 	schedule(gvt);
 	dispatch(gvt);
 	gvt_display_tick(gvt); /* vblanks due on running pipes */
+}
+
+uint64_t gvt_posted(const struct gvt *gvt)
+{
+	return __atomic_load_n(&gvt->posted, __ATOMIC_ACQUIRE);
+}
+
+int gvt_owner_id(const struct gvt *gvt)
+{
+	return gvt->owner ? gvt->owner->id : 0;
 }
 
 bool gvt_idle(const struct gvt *gvt)

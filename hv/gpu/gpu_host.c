@@ -52,6 +52,8 @@
 #include "hv/vm/vm.h"
 #include "hv/platform/tsc.h"
 #include "hv/cpu/x86.h"
+#include "hv/cpu/percpu.h"
+#include "hv/vm/sched.h"
 #include "mini/stdio.h"
 
 #define GPU_HOST_GGTT_ENTRIES (512u * 1024u)
@@ -510,6 +512,8 @@ bool gpu_host_report(unsigned vm_id)
 	} else {
 		had = gpu_teardown_report(vm_id);
 	}
+	if (had)
+		vgpu_dev_report_times(vm_id);
 	/* gpu=model-mmio: the trapped-access counters, once, after the last
 	 * VM's lines. */
 	if (vm_id + 1 == nr_vms) {
@@ -568,6 +572,37 @@ void gpu_host_poll(void)
 	gpu_trapdev_tick(0);
 	gpu_irq_run(host_gvt, &host_pgpu);
 	recover_vgpus();
+}
+
+/* hv/vm/sched.h's post-exit hook: the scheduler for the submissions an
+ * exit posted, before the VM's next entry. Only on the CPU that runs the
+ * mediator (the BSP: an AP's post waits for the main loop's
+ * gpu_irq_run). The VM pays when its vGPU alone posted and owns the GPU
+ * after the run, owning it before or nobody did: what ran was its own
+ * completions, switch-in and dispatch. Otherwise (another vGPU's work,
+ * a switch away from another) the hypervisor pays. */
+enum sched_post gpu_host_after_exit(struct vm *vm)
+{
+	struct vgpu *v;
+	uint64_t posted, t0;
+	int mine, before;
+	bool own;
+
+	if (!host_gvt || this_cpu()->index != 0)
+		return SCHED_POST_NONE;
+	posted = gvt_posted(host_gvt);
+	if (!posted)
+		return SCHED_POST_NONE;
+	v = vgpu_dev_vgpu(vm->id);
+	mine = v ? vgpu_id(v) : 0;
+	before = gvt_owner_id(host_gvt);
+	t0 = rdtsc();
+	gpu_irq_after_exit(host_gvt, &host_pgpu);
+	own = mine && posted == 1ull << (mine - 1) &&
+	      (before == mine || before == 0) &&
+	      gvt_owner_id(host_gvt) == mine;
+	vgpu_dev_note_post(vm->id, rdtsc() - t0, own);
+	return own ? SCHED_POST_OWN : SCHED_POST_HV;
 }
 
 void gpu_host_tick(void)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "boot/config.h"
 #include "gpu/vgpu/vgpu.h"
+#include "hv/vm/sched.h"
 
 struct gvt;
 struct pci_dev;
@@ -60,6 +61,10 @@ const char *gpu_host_ppgtt_name(const struct vgpu *v);
  * per round): the model, the mediator, failed vGPUs reset or their VMs
  * stopped. */
 void gpu_host_poll(void);
+/* hv/vm/sched.h's post-exit hook (set by the main loop): the mediator
+ * for submissions the exit posted, and who pays for it. */
+struct vm;
+enum sched_post gpu_host_after_exit(struct vm *vm);
 /* gBalloon's and DymGPU's periodic work, when a mediator exists; the main
  * loop calls it after stopped VMs' devices are torn down. */
 void gpu_host_tick(void);

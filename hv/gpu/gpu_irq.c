@@ -20,6 +20,8 @@ static struct {
 	uint64_t msi_host, msi_guest;	/* handler runs, by where */
 	uint64_t runs_irq, runs_tick, empty;
 	uint64_t done_irq, done_tick;
+	uint64_t runs_exit, done_exit;	/* after a submission's exit */
+	uint64_t runs_posted;		/* posted work found by the loop */
 	uint64_t done_before;		/* completions before enabling */
 	uint64_t last_tick_ns;
 	uint64_t polls;			/* rounds without interrupts */
@@ -115,6 +117,15 @@ static void mediator_run(struct gvt *gvt, struct pgpu *p, uint64_t *found)
 	*found += completions(p) - before;
 }
 
+bool gpu_irq_after_exit(struct gvt *gvt, struct pgpu *p)
+{
+	if (!gvt_posted(gvt))
+		return false;
+	irq.runs_exit++;
+	mediator_run(gvt, p, &irq.done_exit);
+	return true;
+}
+
 /* Take a pending MSI (the window), then run the mediator for it - the
  * handler protocol first (master off, IIR acked, master on: an event that
  * came meanwhile raises a new MSI) - or for the tick. */
@@ -139,15 +150,24 @@ void gpu_irq_run(struct gvt *gvt, struct pgpu *p)
 		irq.last_tick_ns = now;
 		irq.runs_tick++;
 		mediator_run(gvt, p, &irq.done_tick);
+	} else if (gvt_posted(gvt)) {
+		irq.runs_posted++;	/* posted where no exit hook ran it */
+		mediator_run(gvt, p, &irq.done_exit);
 	}
 }
 
-/* Completions found by neither run were found at a guest's submission
- * (its ELSP write runs gvt_poll). */
+/* Completions by which run found them: the interrupt's, the tick's, or
+ * ("at submission") the one after a submission's exit
+ * (gpu_irq_after_exit) or for posted work. */
 void gpu_irq_report(struct gvt *gvt, struct pgpu *p, bool plain_model)
 {
 	if (!gvt)
 		return;
+	kprintf("gpu: mediator runs for submissions: %llu after the exit "
+		"that posted them, %llu by the main loop; completions they "
+		"found %llu\n", (unsigned long long)irq.runs_exit,
+		(unsigned long long)irq.runs_posted,
+		(unsigned long long)irq.done_exit);
 	if (!irq.on) {
 		kprintf("gpu: interrupts: none (%s): the mediator polled %llu "
 			"times\n", plain_model ? "the software model has no "

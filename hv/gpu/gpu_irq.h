@@ -25,6 +25,10 @@ void gpu_irq_forget(void);
  * the mediator for it (or for the 1 ms tick); before, or without MSI,
  * run the mediator every round (polling). */
 void gpu_irq_run(struct gvt *gvt, struct pgpu *p);
+/* After a VM's exit, before its next entry: when a submission posted
+ * work (gvt_posted), the mediator runs for it now; false: nothing was
+ * posted, nothing ran. */
+bool gpu_irq_after_exit(struct gvt *gvt, struct pgpu *p);
 /* One line: MSIs and what found the completions, or the polls. */
 void gpu_irq_report(struct gvt *gvt, struct pgpu *p, bool plain_model);
 

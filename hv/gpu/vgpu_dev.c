@@ -6,6 +6,8 @@
 #include "hv/gpu/gpu_trapdev.h"
 #include "hv/gpu/vgpu_dev.h"
 #include "hv/hv_errno.h"
+#include "hv/platform/tsc.h"
+#include "mini/x86.h"
 #include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vmrpc.h"
@@ -57,11 +59,16 @@ static void trace(const struct vm *vm, char dir, uint64_t off, unsigned size,
 			(unsigned long long)val, err ? " !" : "");
 }
 
+static void note_bar0(struct vm *vm, struct vgpu *v, uint64_t off,
+		      uint64_t ticks, bool submitted);
+
 static uint64_t bar0_read(struct vm *vm, uint64_t off, unsigned size)
 {
-	uint64_t val = 0;
-	int err = vgpu_mmio_read(dev_of(vm)->v, off, &val, size);
+	struct vgpu *v = dev_of(vm)->v;
+	uint64_t val = 0, t0 = rdtsc();
+	int err = vgpu_mmio_read(v, off, &val, size);
 
+	note_bar0(vm, v, off, rdtsc() - t0, false);
 	trace(vm, 'R', off, size, val, err);
 
 	if (err) {
@@ -73,11 +80,44 @@ static uint64_t bar0_read(struct vm *vm, uint64_t off, unsigned size)
 	return val;
 }
 
+static struct vgpu_dev_times times[VM_MAX];
+
+static uint64_t ticks_ns(uint64_t ticks)
+{
+	uint64_t hz = tsc_hz();
+
+	return hz ? ticks / hz * 1000000000ull +
+			    ticks % hz * 1000000000ull / hz
+		  : 0;
+}
+
+/* One BAR0 access took ticks (the clock read twice here, never by the
+ * mediator); submitted: it was an ELSP write that queued work. */
+static void note_bar0(struct vm *vm, struct vgpu *v, uint64_t off,
+		      uint64_t ticks, bool submitted)
+{
+	struct vgpu_dev_times *t = &times[vm->id];
+
+	vgpu_mmio_account(v, off, ticks_ns(ticks));
+	t->bar0++;
+	t->bar0_tsc += ticks;
+	if (!submitted)
+		return;
+	t->elsp++;
+	t->elsp_tsc += ticks;
+	if (ticks > t->elsp_max_tsc)
+		t->elsp_max_tsc = ticks;
+}
+
 static void bar0_write(struct vm *vm, uint64_t off, unsigned size,
 		       uint64_t val)
 {
-	int err = vgpu_mmio_write(dev_of(vm)->v, off, val, size);
+	struct vgpu *v = dev_of(vm)->v;
+	uint64_t subs = vgpu_get_stats(v)->elsp_submits, t0 = rdtsc();
+	int err = vgpu_mmio_write(v, off, val, size);
 
+	note_bar0(vm, v, off, rdtsc() - t0,
+		  vgpu_get_stats(v)->elsp_submits != subs);
 	trace(vm, 'W', off, size, val, err);
 	if (err)
 		vm_event(vm, VM_EV_VGPU_BAD_MMIO, "vGPU refused a %u-byte write "
@@ -296,4 +336,47 @@ bool vgpu_dev_may_map(const struct vm *vm, uint64_t gpa)
 	const struct mmio_region *ap = &dev_of(vm)->bar[BAR2];
 
 	return ap->size && gpa >= ap->gpa && gpa - ap->gpa < ap->size;
+}
+
+const struct vgpu_dev_times *vgpu_dev_times(unsigned vm_id)
+{
+	return vm_id < VM_MAX ? &times[vm_id] : NULL;
+}
+
+void vgpu_dev_note_post(unsigned vm_id, uint64_t ticks, bool own)
+{
+	struct vgpu_dev_times *t;
+
+	if (vm_id >= VM_MAX)
+		return;
+	t = &times[vm_id];
+	if (own) {
+		t->post_own++;
+		t->post_own_tsc += ticks;
+	} else {
+		t->post_hv++;
+		t->post_hv_tsc += ticks;
+	}
+	if (ticks > t->post_max_tsc)
+		t->post_max_tsc = ticks;
+}
+
+void vgpu_dev_report_times(unsigned vm_id)
+{
+	const struct vgpu_dev_times *t = vgpu_dev_times(vm_id);
+
+	if (!t || !t->bar0)
+		return;
+	kprintf("  exits: %llu BAR0 accesses, %llu ticks; %llu ELSP "
+		"submissions, %llu ticks, longest %llu; scheduler after its "
+		"exits: %llu runs its own (%llu ticks), %llu the "
+		"hypervisor's (%llu ticks), longest %llu\n",
+		(unsigned long long)t->bar0, (unsigned long long)t->bar0_tsc,
+		(unsigned long long)t->elsp, (unsigned long long)t->elsp_tsc,
+		(unsigned long long)t->elsp_max_tsc,
+		(unsigned long long)t->post_own,
+		(unsigned long long)t->post_own_tsc,
+		(unsigned long long)t->post_hv,
+		(unsigned long long)t->post_hv_tsc,
+		(unsigned long long)t->post_max_tsc);
 }

@@ -47,4 +47,20 @@ void vgpu_dev_bar_moved(struct vm *vm, int bar, uint64_t base, uint64_t size,
  * decoded BAR2: never over RAM or another device. */
 bool vgpu_dev_may_map(const struct vm *vm, uint64_t gpa);
 
+/* The vGPU's share of VM vm_id's exits, in TSC ticks (in Bochs the TSC
+ * advances with executed instructions): BAR0 accesses timed here, once
+ * each (the mediator's ns_mmio comes from this), the longest access that
+ * submitted (the guest's fourth ELSP dword: validate and queue), and the
+ * scheduler runs after its exits (gpu_host_after_exit), split by who
+ * pays: the VM (its own work) or the hypervisor. Kept after teardown. */
+struct vgpu_dev_times {
+	uint64_t bar0, bar0_tsc;
+	uint64_t elsp, elsp_tsc, elsp_max_tsc;
+	uint64_t post_own, post_own_tsc, post_hv, post_hv_tsc, post_max_tsc;
+};
+const struct vgpu_dev_times *vgpu_dev_times(unsigned vm_id);
+void vgpu_dev_note_post(unsigned vm_id, uint64_t ticks, bool own);
+/* One console line of those (nothing when the VM never had a vGPU). */
+void vgpu_dev_report_times(unsigned vm_id);
+
 #endif

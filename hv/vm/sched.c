@@ -151,17 +151,41 @@ static void note_exit(struct vm *vm, uint32_t reason, uint64_t ticks)
 	}
 }
 
-/* One slice of one VM: enter, handle the exit, repeat until the slice is
- * over or the VM halts, yields or stops. The slice is what is left of the
- * VM's budget; another VM's timer may end it, never before the floor. */
-static void run_slice(struct vm *vm)
+static sched_post_exit_fn post_exit_fn;
+
+void sched_set_post_exit(sched_post_exit_fn fn)
 {
-	uint64_t now = rdtsc(), start = now;
+	post_exit_fn = fn;
+}
+
+/* The posted work after vm's exit at t: the time now, and *hv grows by
+ * the ticks that are not vm's to pay. */
+static uint64_t post_exit(struct vm *vm, uint64_t t, uint64_t *hv)
+{
+	enum sched_post who = post_exit_fn ? post_exit_fn(vm) : SCHED_POST_NONE;
+	uint64_t now;
+
+	if (who == SCHED_POST_NONE)
+		return t;
+	now = rdtsc();
+	if (who == SCHED_POST_HV)
+		*hv += now - t;
+	return now;
+}
+
+/* One slice of one VM: enter, handle the exit, run posted work, repeat
+ * until the slice is over or the VM halts, yields or stops. The slice is
+ * what is left of the VM's budget; another VM's timer may end it, never
+ * before the floor. Returns the ticks of posted work charged to the
+ * hypervisor. */
+static uint64_t run_slice(struct vm *vm)
+{
+	uint64_t now = rdtsc(), start = now, hv = 0;
 	uint64_t slice_end = now + (uint64_t)budget[vm->id];
 
 	if (load_vmcs(vm)) {
 		vm_stop(vm, "its VMCS cannot be loaded");
-		return;
+		return 0;
 	}
 	switch_to(vm);
 	for (;;) {
@@ -180,7 +204,7 @@ static void run_slice(struct vm *vm)
 
 		t0 = rdtsc();
 		if (vcpu_enter(vm))
-			return;
+			return hv;
 		t1 = rdtsc();
 		vm->stats.run_tsc += t1 - t0;
 		vm->stats.entries++;
@@ -189,11 +213,12 @@ static void run_slice(struct vm *vm)
 		output_poll();
 		now = rdtsc();
 		note_exit(vm, reason, now - t1);
+		now = post_exit(vm, now, &hv);
 		if (act != EXIT_RESUME || vm->state != VM_RUNNABLE ||
 		    vm->reset_pending)
-			return;
+			return hv;
 		if (sched_slice_over(now, start, slice_end, other, floor_tsc))
-			return;
+			return hv;
 	}
 }
 
@@ -268,7 +293,7 @@ void sched_init(unsigned slice_ms)
 bool sched_run_next(void)
 {
 	struct vm *vm;
-	uint64_t t0, t1;
+	uint64_t t0, t1, hv;
 
 	output_poll();
 	advance_timers(rdtsc());
@@ -277,12 +302,12 @@ bool sched_run_next(void)
 		return false;
 	t0 = rdtsc();
 	vm->stats.slice_start_tsc = t0;
-	run_slice(vm);
+	hv = run_slice(vm);
 	vm_reset_if_pending(vm);	/* its exit is over: safe to reload */
 	t1 = rdtsc();
 	vm->stats.slice_tsc += t1 - t0;
 	vm->stats.slice_start_tsc = 0;
-	budget[vm->id] = sched_charge(budget[vm->id], t1 - t0);
+	budget[vm->id] = sched_charge(budget[vm->id], t1 - t0 - hv);
 	account_steal(vm, t0, t1);
 	return true;
 }

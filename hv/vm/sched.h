@@ -25,6 +25,17 @@ bool sched_run_next(void);
 struct vm;
 void sched_charge_work(const struct vm *vm, uint64_t ticks);
 
+/* Work a device posted during an exit (a vGPU's ELSP write queues and
+ * posts; the GPU's scheduler runs here), run after the exit is accounted
+ * and before the VM's next entry. The hook returns SCHED_POST_NONE when
+ * nothing ran, SCHED_POST_OWN when what ran was the VM's own work (its
+ * time stays in the VM's budget, as exit handling does), SCHED_POST_HV
+ * when it was not (its time is taken out of the VM's budget: the
+ * hypervisor's). The main loop sets it (hv/orchestrate.c); NULL: none. */
+enum sched_post { SCHED_POST_NONE, SCHED_POST_OWN, SCHED_POST_HV };
+typedef enum sched_post (*sched_post_exit_fn)(struct vm *vm);
+void sched_set_post_exit(sched_post_exit_fn fn);
+
 /* Everything the VMs wrote to their UARTs goes to the console, and COM1
  * is waited for until it has sent it all (the machine is about to report
  * and stop: no VM runs any more). */

@@ -31,6 +31,11 @@ void gi_mmio_write(struct guest_i915 *g, uint32_t off, uint64_t val,
 		   unsigned int size)
 {
 	vgpu_mmio_write(g->v, off, val, size);
+	/* Then, as the hypervisor after the exit and before the next entry
+	 * (hv/gpu/gpu_host.c gpu_host_after_exit): the scheduler for a
+	 * submission the write posted. */
+	if (!g->no_after_exit && gvt_posted(g->gvt))
+		gvt_poll(g->gvt);
 }
 
 static uint32_t cfg_read(struct guest_i915 *g, uint32_t off, unsigned int size)

@@ -61,6 +61,10 @@ struct guest_i915 {
 	uint64_t pml4_gpa;
 	uint64_t ppgtt_next_va;
 	bool half_ggtt_writes; /* write PTEs as two 4-byte halves */
+	/* The hypervisor's step after each trapped access (the mediator
+	 * for what a submission posted, hv/gpu/gpu_host.c
+	 * gpu_host_after_exit) left out: a test looks between the two. */
+	bool no_after_exit;
 	struct gi_engine eng[GEN9_NUM_ENGINES];
 	struct gi_ctx ctx[GI_MAX_CTX];
 	uint32_t irqs_handled;

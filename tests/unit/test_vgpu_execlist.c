@@ -117,6 +117,80 @@ static void test_submit_csb_irq(void **state)
 	assert_int_equal(st[CTX_RING_TAIL] - st[CTX_RING_HEAD], 32);
 }
 
+/* The guest's ELSP write only validates, queues and posts (issues 27 and
+ * 31): the scheduler runs after the trap, from the hypervisor's step
+ * before the next entry (gpu_host_after_exit; gi_mmio_write plays it).
+ * Between the two nothing of the scheduler has run: no gvt_poll, nothing
+ * on the GPU, no virtual CSB event; the workload is queued and posted. */
+static void test_elsp_only_queues(void **state)
+{
+	struct env *e = *state;
+	struct guest_i915 *g = &e->g[0];
+	struct vgpu *v = e->v[0];
+	int c = gi_ctx_create(g, GEN9_RCS0);
+	uint64_t polls = e->mw.gvt->poll_calls;
+	uint64_t sub = e->mw.gpu.submitted[GEN9_RCS0];
+	uint64_t ptr = gi_mmio_read(g, RING_CONTEXT_STATUS_PTR(0x2000), 4);
+
+	assert_true(c >= 0);
+	gi_emit_breadcrumb(g, c, e->seq_gm[0], 1);
+	g->no_after_exit = true;
+	gi_submit(g, c, -1);
+	g->no_after_exit = false;
+	assert_int_equal(v->stats.elsp_submits, 1);
+	assert_int_equal(v->stats.workloads, 1);
+	assert_int_equal(e->mw.gvt->poll_calls, polls);
+	assert_int_equal(gvt_posted(e->mw.gvt), 1ull << (v->id - 1));
+	assert_int_equal(e->mw.gpu.submitted[GEN9_RCS0], sub);
+	assert_false(e->mw.gpu.pending[GEN9_RCS0]);
+	assert_int_equal(v->stats.workloads_done, 0);
+	assert_int_equal(gi_mmio_read(g, RING_CONTEXT_STATUS_PTR(0x2000), 4),
+			 ptr);
+	assert_int_equal(gvt_owner_id(e->mw.gvt), 0);
+	/* The step after the exit: one poll takes the post and dispatches. */
+	gvt_poll(e->mw.gvt);
+	assert_int_equal(e->mw.gvt->poll_calls, polls + 1);
+	assert_int_equal(gvt_posted(e->mw.gvt), 0);
+	assert_int_equal(gvt_owner_id(e->mw.gvt), v->id);
+	assert_true((e->mw.gpu.submitted[GEN9_RCS0] & GEN8_CTX_LRCA_MASK) ==
+		    v->eng[GEN9_RCS0].sctx.gm);
+	assert_true(gi_mmio_read(g, RING_CONTEXT_STATUS_PTR(0x2000), 4) !=
+		    ptr);
+	assert_int_equal(gi_wait_idle(g, GEN9_RCS0, 10), 0);
+	assert_int_equal(g->eng[GEN9_RCS0].completes, 1);
+	assert_int_equal(v->stats.workloads_done, 1);
+}
+
+/* Posts from two vGPUs add up and one poll takes both; an ELSP write
+ * the mediator drops (element 0 not valid) posts nothing. */
+static void test_elsp_posts_add_up(void **state)
+{
+	struct env *e = *state;
+	int c0 = gi_ctx_create(&e->g[0], GEN9_RCS0);
+	int c1 = gi_ctx_create(&e->g[1], GEN9_RCS0);
+	uint64_t both = 1ull << (e->v[0]->id - 1) | 1ull << (e->v[1]->id - 1);
+	int i;
+
+	assert_true(c0 >= 0 && c1 >= 0);
+	for (i = 0; i < 4; i++)
+		vgpu_mmio_write(e->v[0], RING_ELSP(0x2000), 0, 4);
+	assert_int_equal(e->v[0]->stats.elsp_dropped, 1);
+	assert_int_equal(gvt_posted(e->mw.gvt), 0);
+	gi_emit_breadcrumb(&e->g[0], c0, e->seq_gm[0], 1);
+	gi_emit_breadcrumb(&e->g[1], c1, e->seq_gm[1], 1);
+	e->g[0].no_after_exit = e->g[1].no_after_exit = true;
+	gi_submit(&e->g[0], c0, -1);
+	gi_submit(&e->g[1], c1, -1);
+	assert_int_equal(gvt_posted(e->mw.gvt), both);
+	gvt_poll(e->mw.gvt);
+	assert_int_equal(gvt_posted(e->mw.gvt), 0);
+	e->g[0].no_after_exit = e->g[1].no_after_exit = false;
+	assert_int_equal(gi_wait_idle(&e->g[0], GEN9_RCS0, 10), 0);
+	assert_int_equal(gi_wait_idle(&e->g[1], GEN9_RCS0, 100), 0);
+	assert_int_equal(e->v[0]->stats.workloads_done, 1);
+	assert_int_equal(e->v[1]->stats.workloads_done, 1);
+}
+
 static void test_two_elements(void **state)
 {
 	struct env *e = *state;
@@ -277,6 +351,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_submit_csb_irq, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_elsp_only_queues, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_elsp_posts_add_up, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_elements, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lite_restore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rejected_fails_only_that_vgpu, setup, teardown),
