@@ -136,6 +136,8 @@ void gpu_irq_run(struct gvt *gvt, struct pgpu *p)
 
 	if (!irq.on) {
 		irq.polls++;
+		if (gvt_posted(gvt))
+			irq.runs_posted++; /* no exit hook ran it */
 		gvt_poll(gvt);
 		return;
 	}
