@@ -235,7 +235,7 @@ struct vgpu_stats {
 	 * context, workloads refused for a bad one */
 	uint64_t wa_scanned, wa_bytes, wa_run, wa_refused;
 	/* cycles per phase (ns) */
-	uint64_t ns_mmio, ns_ggtt, ns_shadow, ns_scan, ns_dispatch,
+	uint64_t ns_shadow, ns_scan, ns_dispatch,
 		ns_complete, ns_switch, ns_on_hw;
 	/* gHyvi hybrid PPGTT shadowing (gpu/ghyvi/ghyvi_relax.c): its counters
 	 * live here with the rest, so the host prints one struct */
@@ -506,13 +506,12 @@ int vgpu_cfg_write(struct vgpu *v, uint32_t off, uint32_t val,
 
 /* BAR0 access at offset off (< 16 MiB), size 1, 2, 4 or 8, naturally
  * aligned. Registers below 2 MiB, GGTT entries at 8 MiB. Neither reads
- * the clock: the caller times the access, once, and hands the time to
- * vgpu_mmio_account (stats ns_mmio, and ns_ggtt for a GGTT entry). */
+ * the clock (no hv_ops call for time): the hypervisor times its own
+ * exits (hv/gpu/vgpu_dev.c). */
 int vgpu_mmio_read(struct vgpu *v, uint64_t off, uint64_t *val,
 		   unsigned int size);
 int vgpu_mmio_write(struct vgpu *v, uint64_t off, uint64_t val,
 		    unsigned int size);
-void vgpu_mmio_account(struct vgpu *v, uint64_t off, uint64_t ns);
 
 /* The guest stored len bytes at gpa inside a page this vGPU write-protected
  * (hv_ops wp_page): a shadowed page table, or a batch a running loop

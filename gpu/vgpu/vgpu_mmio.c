@@ -221,13 +221,6 @@ int vgpu_mmio_write(struct vgpu *v, uint64_t off, uint64_t val,
 	return ret;
 }
 
-void vgpu_mmio_account(struct vgpu *v, uint64_t off, uint64_t ns)
-{
-	v->stats.ns_mmio += ns;
-	if (in_ggtt(v, off))
-		v->stats.ns_ggtt += ns;
-}
-
 /* The vreg file a vGPU starts from: zero, plus the snapshot of the ranges
  * flagged MMIO_F_SNAP (read once from the hardware at gvt_create). */
 int gvt_snapshot_golden(struct gvt *gvt)

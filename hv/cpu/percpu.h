@@ -63,6 +63,8 @@ struct percpu {
 	uint32_t sched_cursor;
 	uint32_t vms_taken;	/* VM ids whose VMCS has this CPU's host
 				 * state (hv/vm/sched.c) */
+	uint32_t post_pending;	/* a device posted work in this exit
+				 * (hv/vm/sched.h sched_post_request) */
 	/* An AP that hv.cfg places VMs on (cpus=) does not halt once its
 	 * VMX is on: it waits for run (set once by the BSP, atomic) and runs
 	 * it: its scheduler loop (hv/orchestrate.c). busy (atomic): inside

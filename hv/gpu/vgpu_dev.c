@@ -6,7 +6,7 @@
 #include "hv/gpu/gpu_trapdev.h"
 #include "hv/gpu/vgpu_dev.h"
 #include "hv/hv_errno.h"
-#include "hv/platform/tsc.h"
+#include "hv/vm/sched.h"
 #include "mini/x86.h"
 #include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
@@ -59,8 +59,7 @@ static void trace(const struct vm *vm, char dir, uint64_t off, unsigned size,
 			(unsigned long long)val, err ? " !" : "");
 }
 
-static void note_bar0(struct vm *vm, struct vgpu *v, uint64_t off,
-		      uint64_t ticks, bool submitted);
+static void note_bar0(struct vm *vm, uint64_t ticks, bool submitted);
 
 static uint64_t bar0_read(struct vm *vm, uint64_t off, unsigned size)
 {
@@ -68,7 +67,7 @@ static uint64_t bar0_read(struct vm *vm, uint64_t off, unsigned size)
 	uint64_t val = 0, t0 = rdtsc();
 	int err = vgpu_mmio_read(v, off, &val, size);
 
-	note_bar0(vm, v, off, rdtsc() - t0, false);
+	note_bar0(vm, rdtsc() - t0, false);
 	trace(vm, 'R', off, size, val, err);
 
 	if (err) {
@@ -82,27 +81,18 @@ static uint64_t bar0_read(struct vm *vm, uint64_t off, unsigned size)
 
 static struct vgpu_dev_times times[VM_MAX];
 
-static uint64_t ticks_ns(uint64_t ticks)
-{
-	uint64_t hz = tsc_hz();
-
-	return hz ? ticks / hz * 1000000000ull +
-			    ticks % hz * 1000000000ull / hz
-		  : 0;
-}
-
-/* One BAR0 access took ticks (the clock read twice here, never by the
- * mediator); submitted: it was an ELSP write that queued work. */
-static void note_bar0(struct vm *vm, struct vgpu *v, uint64_t off,
-		      uint64_t ticks, bool submitted)
+/* One BAR0 access took ticks (the clock read here, never by the
+ * mediator); submitted: it was an ELSP write that queued work, which the
+ * scheduler takes after this exit (sched_post_request). */
+static void note_bar0(struct vm *vm, uint64_t ticks, bool submitted)
 {
 	struct vgpu_dev_times *t = &times[vm->id];
 
-	vgpu_mmio_account(v, off, ticks_ns(ticks));
 	t->bar0++;
 	t->bar0_tsc += ticks;
 	if (!submitted)
 		return;
+	sched_post_request();
 	t->elsp++;
 	t->elsp_tsc += ticks;
 	if (ticks > t->elsp_max_tsc)
@@ -116,8 +106,7 @@ static void bar0_write(struct vm *vm, uint64_t off, unsigned size,
 	uint64_t subs = vgpu_get_stats(v)->elsp_submits, t0 = rdtsc();
 	int err = vgpu_mmio_write(v, off, val, size);
 
-	note_bar0(vm, v, off, rdtsc() - t0,
-		  vgpu_get_stats(v)->elsp_submits != subs);
+	note_bar0(vm, rdtsc() - t0, vgpu_get_stats(v)->elsp_submits != subs);
 	trace(vm, 'W', off, size, val, err);
 	if (err)
 		vm_event(vm, VM_EV_VGPU_BAD_MMIO, "vGPU refused a %u-byte write "

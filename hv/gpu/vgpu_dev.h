@@ -48,8 +48,8 @@ void vgpu_dev_bar_moved(struct vm *vm, int bar, uint64_t base, uint64_t size,
 bool vgpu_dev_may_map(const struct vm *vm, uint64_t gpa);
 
 /* The vGPU's share of VM vm_id's exits, in TSC ticks (in Bochs the TSC
- * advances with executed instructions): BAR0 accesses timed here, once
- * each (the mediator's ns_mmio comes from this), the longest access that
+ * advances with executed instructions): BAR0 accesses timed here (the
+ * mediator reads no clock for them), the longest access that
  * submitted (the guest's fourth ELSP dword: validate and queue), and the
  * scheduler runs after its exits (gpu_host_after_exit), split by who
  * pays: the VM (its own work) or the hypervisor. Kept after teardown. */

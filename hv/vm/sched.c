@@ -158,13 +158,24 @@ void sched_set_post_exit(sched_post_exit_fn fn)
 	post_exit_fn = fn;
 }
 
+void sched_post_request(void)
+{
+	this_cpu()->post_pending = 1;
+}
+
 /* The posted work after vm's exit at t: the time now, and *hv grows by
  * the ticks that are not vm's to pay. */
 static uint64_t post_exit(struct vm *vm, uint64_t t, uint64_t *hv)
 {
-	enum sched_post who = post_exit_fn ? post_exit_fn(vm) : SCHED_POST_NONE;
+	struct percpu *p = this_cpu();
+	enum sched_post who = SCHED_POST_NONE;
 	uint64_t now;
 
+	if (!p->post_pending)
+		return t;
+	p->post_pending = 0;
+	if (post_exit_fn)
+		who = post_exit_fn(vm);
 	if (who == SCHED_POST_NONE)
 		return t;
 	now = rdtsc();

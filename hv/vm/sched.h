@@ -35,6 +35,9 @@ void sched_charge_work(const struct vm *vm, uint64_t ticks);
 enum sched_post { SCHED_POST_NONE, SCHED_POST_OWN, SCHED_POST_HV };
 typedef enum sched_post (*sched_post_exit_fn)(struct vm *vm);
 void sched_set_post_exit(sched_post_exit_fn fn);
+/* From inside an exit, on its CPU: the device posted work, so the hook
+ * runs once after this exit. Exits without it cost one flag test. */
+void sched_post_request(void);
 
 /* Everything the VMs wrote to their UARTs goes to the console, and COM1
  * is waited for until it has sent it all (the machine is about to report

@@ -15,7 +15,9 @@
  * tools/bench-host runs it under callgrind counting only bench_submit
  * (the guest's store, its ring writes and ELSP, and the polls until the
  * seqno lands), or only vgpu_mm_prepare (the shadow's preparation,
- * post-shadow pass included), from a run with 0 and one with SUBMITS
+ * post-shadow pass included), or only vgpu_mmio_write (what runs inside
+ * the guest's BAR0 write traps: the ELSP trap queues, the scheduler
+ * runs after it), from a run with 0 and one with SUBMITS
  * requests. The program prints the shadow's table count and the
  * post-shadow pass's table visits, whose count the mediator keeps in
  * vgpu_stats (printed as -1 when the build has no such counter). */
@@ -80,6 +82,7 @@ int main(int argc, char **argv)
 	uint32_t end[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
 	uint64_t data, batch_gpa, half_at = 0;
 	long long v0;
+	uint64_t r0, w0, m0;
 	int i;
 
 	iw_world_init(&W, 64, 64);
@@ -98,13 +101,22 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	v0 = post_visits();
+	r0 = Q.v->stats.mmio_reads;
+	w0 = Q.v->stats.mmio_writes;
+	m0 = W.hv.vm[Q.vm].msi_count;
 	for (i = 0; i < submits; i++)
 		if (bench_submit(half_at, (uint32_t)(batch_gpa + 4096) | 3)) {
 			fprintf(stderr, "submit_cost: request %d failed\n", i);
 			return 1;
 		}
-	printf("submits %d tables %u half %d post_visits %lld\n", submits,
-	       Q.v->spt_count, half, v0 < 0 ? -1 : post_visits() - v0);
+	/* BAR0 accesses are the guest's MMIO exits; MSIs the interrupts
+	 * the guest handles (each a few more exits in a real guest). */
+	printf("submits %d tables %u half %d post_visits %lld bar0_reads %llu "
+	       "bar0_writes %llu msis %llu\n", submits, Q.v->spt_count, half,
+	       v0 < 0 ? -1 : post_visits() - v0,
+	       (unsigned long long)(Q.v->stats.mmio_reads - r0),
+	       (unsigned long long)(Q.v->stats.mmio_writes - w0),
+	       (unsigned long long)(W.hv.vm[Q.vm].msi_count - m0));
 	iw_world_fini(&W);
 	return 0;
 }
