@@ -5,6 +5,7 @@
 #include "hv/console/console.h"
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/gpu/screen_compose.h"
 #include "hv/gpu/vgpu_dev.h"
 #include "hv/platform/host_rtc.h"
 #include "hv/hv_errno.h"
@@ -372,6 +373,7 @@ void hv_run(const struct hv_config *cfg)
 	register_shell_cmds();
 	shell_init();
 	attach_default(cfg->default_vm);
+	screen_compose_boot(cfg->display_owner);
 	sched_init(cfg->slice_ms);
 	smp_run_on_aps(ap_loop);
 	for (;;) {
