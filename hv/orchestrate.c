@@ -371,9 +371,9 @@ void hv_run(const struct hv_config *cfg)
 
 	vmrpc_set_gm_ops(&balloon_gm_ops);
 	register_shell_cmds();
+	screen_compose_boot(cfg->display_owner);	/* before the prompt */
 	shell_init();
 	attach_default(cfg->default_vm);
-	screen_compose_boot(cfg->display_owner);
 	sched_init(cfg->slice_ms);
 	smp_run_on_aps(ap_loop);
 	for (;;) {

@@ -44,8 +44,16 @@ void vdisp_fit_row(const struct vdisp_fit *f, const uint32_t *src,
 
 	for (x = 0; x < f->x; x++)
 		dst[x] = 0;
+	if (f->k == 1) {	/* 1:1: a copy */
+		for (x = 0; x < f->w; x++)
+			dst[f->x + x] = src[x];
+	} else if (f->k) {	/* whole factor: each source pixel k times */
+		for (x = 0; x < f->w; x += f->k, sx++)
+			for (acc = 0; acc < f->k; acc++)
+				dst[f->x + x + acc] = src[sx];
+	}
 	/* Nearest: source column (x * sw) / w, stepped without a division. */
-	for (x = 0; x < f->w; x++) {
+	for (x = f->k ? f->w : 0; x < f->w; x++) {
 		dst[f->x + x] = src[sx];
 		acc += f->sw;
 		while (acc >= f->w) {

@@ -48,6 +48,7 @@ static struct {
 	uint64_t frame_tsc;	/* TSC ticks this frame cost so far */
 	unsigned rs, gs, bs;	/* 8-bit channel shifts; direct when 8-bit */
 	bool direct;
+	bool xrgb;		/* the framebuffer is 0x00RRGGBB: no conversion */
 	struct screen_compose_stats st;
 } cs = { .owner = SCREEN_OWNER_HV };
 
@@ -90,6 +91,7 @@ static void frame_formats(const struct fbcon_fb *fb)
 	cs.rs = (unsigned)r;
 	cs.gs = (unsigned)g;
 	cs.bs = (unsigned)b;
+	cs.xrgb = cs.direct && r == 16 && g == 8 && b == 0;
 }
 
 static uint32_t to_fb(const struct fbcon_fb *fb, uint32_t rgb)
@@ -133,7 +135,7 @@ static bool read_source(struct vgpu *v, const struct fbcon_fb *fb, uint32_t sy)
 	}
 	cs.st.rows_read++;
 	vdisp_fit_row(&cs.fit, src_row, dst_row);
-	for (x = 0; x < fb->width; x++)
+	for (x = 0; !cs.xrgb && x < fb->width; x++)
 		dst_row[x] = to_fb(fb, dst_row[x]);
 	cs.row_sy = sy;
 	return true;
@@ -215,8 +217,12 @@ int screen_compose_set_owner(int vm, const char *by)
 {
 	const struct fbcon_fb *fb = console_fb_screen();
 
-	if (vm == cs.owner)
+	if (vm == cs.owner) {
+		kprintf("screen: the box's screen already belongs to %s%s%s\n",
+			vm == SCREEN_OWNER_HV ? "" : "vm '", owner_name(vm),
+			vm == SCREEN_OWNER_HV ? "" : "'");
 		return 0;
+	}
 	if (vm != SCREEN_OWNER_HV && !vgpu_of(vm)) {
 		kprintf("screen: vm '%s' has no vGPU: it has no screen to "
 			"show\n", vms[vm].name);
