@@ -329,18 +329,26 @@ static void parse_line(struct parser *p, struct span l)
 
 /* ---- whole file -------------------------------------------------------- */
 
-/* default= may name a VM defined further down, so it is checked last. */
-static void check_default(struct parser *p)
+/* default= and display_owner= may name a VM defined further down, so
+ * they are checked last. */
+static void check_vm_key(struct parser *p, const char *name, int line,
+			 const char *key, unsigned gk)
 {
-	struct hv_config *cfg = p->cfg;
-	struct span name = { cfg->default_vm, strlen(cfg->default_vm) };
+	struct span s = { name, strlen(name) };
 
-	if (!name.n || find_vm(cfg, name))
+	if (!s.n || find_vm(p->cfg, s))
 		return;
 	enter(p, SEC_GLOBAL, (struct span){ "global", 6 }, NULL);
-	cfg_err_at(p, p->default_line, "default: no VM section named '%s'",
-	       cfg->default_vm);
-	p->global_bad |= 1u << GK_DEFAULT;
+	cfg_err_at(p, line, "%s: no VM section named '%s'", key, name);
+	p->global_bad |= 1u << gk;
+}
+
+static void check_default(struct parser *p)
+{
+	check_vm_key(p, p->cfg->default_vm, p->default_line, "default",
+		     GK_DEFAULT);
+	check_vm_key(p, p->cfg->display_owner, p->display_owner_line,
+		     "display_owner", GK_DISPLAY_OWNER);
 }
 
 /* Checks at the end of a section or of the file record their errors late;

@@ -162,6 +162,9 @@ struct hvcfg_error {
 struct hv_config {
 	/* [global] */
 	char default_vm[HVCFG_NAME_MAX + 1];	/* "" = hypervisor shell */
+	/* The VM whose screen the box shows at boot (docs/display.md);
+	 * "" = the hypervisor console. */
+	char display_owner[HVCFG_NAME_MAX + 1];
 	unsigned console;			/* enum hvcfg_console bits */
 	uint32_t slice_ms;
 	uint32_t balloon_ms;			/* gBalloon policy period */

@@ -56,6 +56,7 @@ struct parser {
 	int global_line;
 	uint32_t global_bad;	/* [global] keys to put back to default */
 	int default_line;
+	int display_owner_line;
 };
 
 void cfg_err_at(struct parser *p, int line, const char *fmt, ...)
@@ -83,7 +84,7 @@ enum {
 	GK_SELFTEST, GK_GPU, GK_PLACEMENT, GK_BALLOON_W_MAX,
 	GK_BALLOON_RCOPY_MAX, GK_VGPU_FAULTS, GK_VGPU_FAULT_WINDOW_MS,
 	GK_VTD, GK_VTD_SELFTEST, GK_GPU_SMOKE, GK_GPU_PREEMPT,
-	GK_VMX_VPID, GK_VMX_MSR_READS, GK_VUART_FIFO_TEMT,
+	GK_VMX_VPID, GK_VMX_MSR_READS, GK_VUART_FIFO_TEMT, GK_DISPLAY_OWNER,
 	NR_GK
 };
 

@@ -70,6 +70,21 @@ static void reset_default(struct hv_config *cfg)
 	cfg->default_vm[0] = '\0';
 }
 
+static bool set_display_owner(struct parser *p, const struct key *k,
+			      struct span v)
+{
+	if (!cfg_valid_name(v))
+		return bad_value(p, k, v, "is not a VM name");
+	cfg_copy_span(p->cfg->display_owner, sizeof(p->cfg->display_owner), v);
+	p->display_owner_line = p->line;	/* checked at the end */
+	return true;
+}
+
+static void reset_display_owner(struct hv_config *cfg)
+{
+	cfg->display_owner[0] = '\0';
+}
+
 static const struct keyword console_words[] = {
 	{ "com1", HVCFG_CONSOLE_COM1 },
 	{ "e9", HVCFG_CONSOLE_E9 },
@@ -402,6 +417,8 @@ const struct key cfg_global_keys[NR_GK] = {
 			       reset_vmx_msr_reads },
 	[GK_VUART_FIFO_TEMT] = { "vuart_fifo_temt", false, set_switch,
 				 reset_vuart_fifo_temt },
+	[GK_DISPLAY_OWNER] = { "display_owner", false, set_display_owner,
+			       reset_display_owner },
 };
 
 /* -- [vm] -- */

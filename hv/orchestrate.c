@@ -5,6 +5,7 @@
 #include "hv/console/console.h"
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/gpu/screen_compose.h"
 #include "hv/gpu/vgpu_dev.h"
 #include "hv/platform/host_rtc.h"
 #include "hv/hv_errno.h"
@@ -370,6 +371,7 @@ void hv_run(const struct hv_config *cfg)
 
 	vmrpc_set_gm_ops(&balloon_gm_ops);
 	register_shell_cmds();
+	screen_compose_boot(cfg->display_owner);	/* before the prompt */
 	shell_init();
 	attach_default(cfg->default_vm);
 	sched_init(cfg->slice_ms);

@@ -435,6 +435,9 @@ int vgpu_screen_plane(struct vgpu *v, struct vdisp_plane *pl);
 #define VGPU_SCREEN_RUN 256u
 int vgpu_screen_read(struct vgpu *v, const struct vdisp_plane *pl, uint32_t y,
 		     uint32_t x0, uint32_t n, uint32_t *rgb);
+/* Pipe A's frame counter (PIPE_FRMCOUNT) and whether its vblank clock
+ * runs: the box's screen follows the owner's vblanks (docs/display.md). */
+uint32_t vgpu_screen_frames(const struct vgpu *v, bool *running);
 uint32_t vgpu_batch_budget(const struct vgpu *v);
 const struct vgpu_stats *vgpu_get_stats(const struct vgpu *v);
 /* The vGPU's slices in GGTT address space (host == guest addresses);

@@ -444,6 +444,12 @@ int vgpu_screen_plane(struct vgpu *v, struct vdisp_plane *pl)
 	return plane_check(v, pl);
 }
 
+uint32_t vgpu_screen_frames(const struct vgpu *v, bool *running)
+{
+	*running = v->pipe[0].on;
+	return v->pipe[0].frames;
+}
+
 /* The guest's pages through its own GGTT entries (vgpu_gm_rw refuses
  * anything outside its GM); a page it has not mapped reads as black. */
 int vgpu_screen_read(struct vgpu *v, const struct vdisp_plane *pl, uint32_t y,

@@ -63,6 +63,7 @@
 static struct gpu_ranges r;
 static uint32_t seqno;
 static uint64_t victim;	/* "victim=HEX": a neighbour's GM to aim at */
+static const char *opts;	/* the command line, for steps' options */
 
 /* Privileged registers as the vGPU shows them through BAR0, taken before
  * each step: a contained step must leave them as they were. */
@@ -458,11 +459,16 @@ static void step_recover(void)
 
 static uint32_t plane_gm;
 
+static const char *arg(const char *cmdline, const char *key);
+
 /* A 256x64 picture of ours: 32-pixel bars of 8 colours over a dark
  * background, one row in four left dark, so a dump is easy to recognise
- * (tests/emu/cases/screen-bochs/check counts its pixels). */
+ * (tests/emu/cases/screen-bochs/check counts its pixels). "picture=2":
+ * the bars in the other order and the fourth rows black (0), so two VMs'
+ * pictures differ in their count of pixels that are not black. */
 static void plane_picture(void)
 {
+	bool other = arg(opts, "picture=2") != NULL;
 	static const uint32_t bars[8] = { 0xffffff, 0xff0000, 0x00ff00,
 					  0x0000ff, 0xffff00, 0x00ffff,
 					  0xff00ff, 0x808080 };
@@ -473,8 +479,9 @@ static void plane_picture(void)
 	plane_gm = gpu_dev_gm(pages * PG, true);
 	for (uint32_t y = 0; y < PLANE_H; y++)
 		for (uint32_t x = 0; x < PLANE_W; x++)
-			px[y * PLANE_W + x] = y % 4 == 3 ? 0x101010 :
-					      bars[x / 32];
+			px[y * PLANE_W + x] = y % 4 == 3 ?
+				(other ? 0 : 0x101010) :
+				bars[other ? 7 - x / 32 : x / 32];
 	gpu_dev_ggtt_bind(plane_gm, gpa, pages);
 }
 
@@ -490,7 +497,9 @@ static void plane_show(uint32_t surf, uint32_t stride_units)
 /* The hypervisor refuses (and logs) a plane on GM we do not own, of
  * stride 0, or running past our GM's end; the registers still read as
  * hardware's would (the flip "happened"); then our own picture is
- * shown again for the shell's `screen dump`. */
+ * shown again for the shell's `screen dump`, or with "plane_end=victim"
+ * the plane is left on GM we do not own (the box's screen must show
+ * black when we own it). */
 static void step_plane(void)
 {
 	uint32_t end = r.low_base + r.low_size - PG; /* 1 page left of low GM */
@@ -507,6 +516,8 @@ static void step_plane(void)
 	tg_check("hostile-p-plane", live &&
 		 gpu_dev_reg(PLANE_SURFLIVE_A) == plane_gm, "flips completed "
 		 "as on hardware; the hypervisor's log says what it refused");
+	if (arg(opts, "plane_end=victim"))
+		plane_show((uint32_t)victim, PLANE_W * 4 / 64);
 }
 
 /* ---- steps and their selection ------------------------------------------ */
@@ -583,6 +594,7 @@ void gpu_hostile(const char *cmdline)
 	if (!gpu_dev_setup())
 		tg_exit(1);
 	gpu_dev_ranges(&r);
+	opts = cmdline;
 	victim = arg(cmdline, "victim=") ? hex(arg(cmdline, "victim=")) :
 		 (uint64_t)r.high_base + r.high_size + PG;	/* past ours */
 	tg_printf("hostile: our GM low %x+%x high %x+%x\n", r.low_base,

@@ -16,7 +16,7 @@
 /* ~64 KiB of text grids: from the page allocator, not the image's .data
  * (linker/efi_x86_64.lds), and only on machines that draw a screen. */
 static struct fbcon *con;
-static bool attached, kbd, drawing;
+static bool attached, kbd, drawing, suspended;
 static uint64_t fb_base;
 
 /* Write-combining for the framebuffer's 2 MiB pages (a GOP framebuffer
@@ -110,7 +110,7 @@ const struct fbcon_fb *console_fb_screen(void)
 
 void console_fb_write(const char *s, size_t n)
 {
-	if (!attached)
+	if (!attached || suspended)
 		return;
 	/* Entered again while drawing: only an exception raised by the
 	 * drawing itself prints then. The screen is not usable: stop, so the
@@ -123,6 +123,33 @@ void console_fb_write(const char *s, size_t n)
 	drawing = true;
 	fbcon_write(con, s, n);
 	drawing = false;
+}
+
+void console_fb_suspend(void)
+{
+	suspended = true;
+}
+
+void console_fb_resume(void)
+{
+	struct fbcon_fb fb;
+
+	if (!suspended)
+		return;
+	suspended = false;
+	if (!attached || drawing)
+		return;
+	drawing = true;
+	/* The same framebuffer again (a copy: fbcon_init clears *con). */
+	fb = con->fb;
+	if (!fbcon_init(con, &fb, FG_RGB, BG_RGB))
+		draw_ring_tail();
+	drawing = false;
+}
+
+unsigned console_fb_hotkey(void)
+{
+	return kbd ? kbd_i8042_hotkey() : 0;
 }
 
 bool console_fb_getc(uint8_t *out)

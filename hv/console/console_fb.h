@@ -30,8 +30,19 @@ void console_fb_release(const char *why);
  * release the screen if the framebuffer lies in that aperture. */
 void console_fb_gpu_takeover(uint64_t aperture_base, uint64_t aperture_size);
 
-/* The framebuffer the console draws on (`screen dump` reads it), or NULL
- * when the console is not on the screen (not attached, or released). */
+/* A VM's picture is composed onto the screen (hv/gpu/screen_compose.c):
+ * console_fb_suspend stops the drawing (the text still reaches the log
+ * ring and the other sinks; the keyboard still types), console_fb_resume
+ * clears the screen and draws the log's end again, as at attach. */
+void console_fb_suspend(void);
+void console_fb_resume(void);
+/* A hotkey pressed on the keyboard since the last call (enum kbd_hotkey
+ * of hv/console/kbd_scancode.h), 0 when none or no keyboard. */
+unsigned console_fb_hotkey(void);
+
+/* The framebuffer the console draws on (`screen dump` reads it, the
+ * composition writes it while suspended), or NULL when the console is not
+ * on the screen (not attached, or released). */
 struct fbcon_fb;
 const struct fbcon_fb *console_fb_screen(void);
 

@@ -75,22 +75,38 @@ bool kbd_i8042_init(void)
 	return true;
 }
 
-bool kbd_i8042_getc(uint8_t *out)
+/* Reads scancodes until one makes bytes or the controller is empty. */
+static void pump(void)
 {
 	uint8_t st, code;
 
 	while (present && pending_at == pending_n) {
 		st = inb(I8042_STATUS);
 		if (!(st & ST_OUT_FULL))
-			return false;
+			return;
 		code = inb(I8042_DATA);
 		if (st & ST_AUX)
 			continue;	/* mouse bytes are not ours */
 		pending_n = kbd_scancode(&state, code, pending);
 		pending_at = 0;
 	}
-	if (!present)
+}
+
+bool kbd_i8042_getc(uint8_t *out)
+{
+	pump();
+	if (!present || pending_at == pending_n)
 		return false;
 	*out = pending[pending_at++];
 	return true;
+}
+
+unsigned kbd_i8042_hotkey(void)
+{
+	unsigned k;
+
+	pump();
+	k = state.hotkey;
+	state.hotkey = 0;
+	return k;
 }

@@ -16,5 +16,8 @@
 bool kbd_i8042_init(void);
 /* The next byte typed, as a terminal would send it; never blocks. */
 bool kbd_i8042_getc(uint8_t *out);
+/* A hotkey pressed since the last call (enum kbd_hotkey), or 0; reads
+ * what the controller holds, keeping typed bytes for kbd_i8042_getc. */
+unsigned kbd_i8042_hotkey(void);
 
 #endif

@@ -7,6 +7,8 @@
 #define SC_LSHIFT 0x2a
 #define SC_RSHIFT 0x36
 #define SC_CAPS 0x3a
+#define SC_F11 0x57
+#define SC_F12 0x58
 #define SC_RELEASE 0x80
 #define SC_E0 0xe0
 #define SC_E1 0xe1
@@ -96,6 +98,10 @@ unsigned kbd_scancode(struct kbd_state *s, uint8_t code,
 	if (s->e0) {
 		s->e0 = false;
 		return extended_key(s, code, out);
+	}
+	if (down && (key == SC_F11 || key == SC_F12)) {
+		s->hotkey = key == SC_F11 ? KBD_HOTKEY_CONSOLE : KBD_HOTKEY_NEXT;
+		return 0;
 	}
 	if (modifier(s, key, down) || !down || key >= sizeof(plain) - 1)
 		return 0;

@@ -41,6 +41,7 @@
 #include "hv/gpu/gpu_smoke.h"
 #include "hv/gpu/gpu_teardown.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/gpu/screen_compose.h"
 #include "hv/gpu/gpu_irq.h"
 #include "hv/mm/mem.h"
 #include "hv/mm/paging_mmio.h"
@@ -607,6 +608,7 @@ enum sched_post gpu_host_after_exit(struct vm *vm)
 
 void gpu_host_tick(void)
 {
+	screen_compose_poll();	/* the owner VM's picture, a few rows */
 	if (!host_gvt)
 		return;
 	gpu_balloon_tick();

@@ -1,5 +1,8 @@
 /* Shell commands about screens (docs/display.md, "Looking at a screen"):
- * `screen` lists what each vGPU's virtual monitor shows, `screen dump VM`
+ * `screen` lists what each vGPU's virtual monitor shows and who owns the
+ * box's screen, `screen VM` / `screen hv` give it to a VM or back to the
+ * console (hv/gpu/screen_compose.c), `screen sum [VM]` prints one line of
+ * pixel statistics of a picture, `screen dump VM`
  * prints that VM's picture, `screen dump` the box's own (the GOP
  * framebuffer the console draws on), as a PPM block (hv/shell/
  * screen_ppm.h) that tools/console2png turns into a PNG.
@@ -17,6 +20,7 @@
 #include "hv/console/fbcon.h"
 #include "hv/cpu/x86.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/gpu/screen_compose.h"
 #include "hv/shell/screen_ppm.h"
 #include "hv/shell/shell.h"
 #include "hv/vm/vm.h"
@@ -26,6 +30,9 @@
 #define DUMP_ROWS_PER_ROUND 4u	/* 1024 pixels: 16 KiB of text */
 #define DUMP_BACKLOG_MAX (16u * 1024u)	/* COM1 bytes still to send */
 #define DUMP_MAX_SIDE 8192u
+#define SUM_ROWS_PER_ROUND 32u	/* nothing printed: only the reads bound it */
+#define FNV_BASIS 2166136261u
+#define FNV_PRIME 16777619u
 
 static struct dump {
 	bool vm_dump;		/* else the GOP framebuffer */
@@ -33,6 +40,10 @@ static struct dump {
 	uint32_t w, h, y;
 	uint32_t cut_at;	/* first black row, h when whole */
 	uint64_t read_tsc;	/* TSC ticks spent reading and converting */
+	bool sum;		/* `screen sum`: statistics, no PPM */
+	uint64_t lit;		/* pixels not black */
+	uint32_t hash;		/* FNV-1a of the 0xRRGGBB pixels */
+	const char *name;
 	struct vdisp_plane pl;
 	struct ppm_out ppm;
 } job;
@@ -105,6 +116,16 @@ static void vm_run(uint32_t y, uint32_t *rgb, uint32_t x0, uint32_t n)
 	memset(rgb, 0, n * sizeof(*rgb));
 }
 
+static void sum_pixels(const uint32_t *rgb, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		job.lit += rgb[i] != 0;
+		job.hash = (job.hash ^ rgb[i]) * FNV_PRIME;
+	}
+}
+
 static void dump_row(uint32_t y)
 {
 	uint32_t rgb[VGPU_SCREEN_RUN], x, n;
@@ -118,22 +139,30 @@ static void dump_row(uint32_t y)
 		else
 			gop_row(y, rgb, x, n);
 		job.read_tsc += rdtsc() - t0;
-		ppm_pixels(&job.ppm, rgb, n);
+		if (job.sum)
+			sum_pixels(rgb, n);
+		else
+			ppm_pixels(&job.ppm, rgb, n);
 	}
 }
 
 /* One main-loop round of the dump (shell_set_busy): false when done. */
 static bool dump_poll(void)
 {
-	unsigned r;
+	unsigned r, rows = job.sum ? SUM_ROWS_PER_ROUND : DUMP_ROWS_PER_ROUND;
 
-	if (console_backlog() > DUMP_BACKLOG_MAX)
+	if (!job.sum && console_backlog() > DUMP_BACKLOG_MAX)
 		return true;
-	for (r = 0; r < DUMP_ROWS_PER_ROUND && job.y < job.h; r++)
+	for (r = 0; r < rows && job.y < job.h; r++)
 		dump_row(job.y++);
 	if (job.y < job.h)
 		return true;
-	ppm_end(&job.ppm);
+	if (job.sum)
+		kprintf("screen sum %s %ux%u: %llu not black, hash %08x\n",
+			job.name, job.w, job.h, (unsigned long long)job.lit,
+			job.hash);
+	else
+		ppm_end(&job.ppm);
 	/* What one frame costs to read (the composition's lower bound). */
 	kprintf("screen: %ux%u read in %llu TSC ticks (%llu per 1000 "
 		"pixels)\n", job.w, job.h, (unsigned long long)job.read_tsc,
@@ -191,14 +220,19 @@ static int dump_gop(void)
 	return 0;
 }
 
-static int cmd_dump(const char *vm)
+static int cmd_dump(const char *vm, bool sum)
 {
 	if (vm ? dump_vm(vm) : dump_gop())
 		return -1;
 	job.y = 0;
 	job.read_tsc = 0;
 	job.cut_at = job.h;
-	ppm_begin(&job.ppm, emit, NULL, vm ? vm : "hv", job.w, job.h);
+	job.sum = sum;
+	job.lit = 0;
+	job.hash = FNV_BASIS;
+	job.name = job.vm_dump ? vms[job.vm].name : "hv";
+	if (!sum)
+		ppm_begin(&job.ppm, emit, NULL, job.name, job.w, job.h);
 	shell_set_busy(dump_poll);
 	return 0;
 }
@@ -209,6 +243,23 @@ static const char *const fmt_names[] = {
 	[VDISP_FMT_XBGR2101010] = "XBGR2101010",
 };
 static const char *const tiling_names[] = { "linear", "X-tiled", "Y-tiled" };
+
+static void list_owner(void)
+{
+	const struct screen_compose_stats *st = screen_compose_stats();
+	int o = screen_compose_owner();
+
+	kprintf("box's screen: %s%s%s; %llu frames composed (%llu black), "
+		"last %llu TSC ticks, max %llu, %llu switches\n",
+		o == SCREEN_OWNER_HV ? "the hypervisor console" : "vm '",
+		o == SCREEN_OWNER_HV ? "" : vms[o].name,
+		o == SCREEN_OWNER_HV ? "" : "'",
+		(unsigned long long)st->frames,
+		(unsigned long long)st->black_frames,
+		(unsigned long long)st->last_tsc,
+		(unsigned long long)st->max_tsc,
+		(unsigned long long)st->switches);
+}
 
 static void list_screens(void)
 {
@@ -237,6 +288,37 @@ static void list_screens(void)
 	}
 	if (!n)
 		kprintf("no vGPUs\n");
+	list_owner();
+}
+
+static int vm_index(const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < nr_vms && strcmp(vms[i].name, name); i++)
+		;
+	if (i == nr_vms)
+		kprintf("screen: no vm '%s'\n", name);
+	return i == nr_vms ? -1 : (int)i;
+}
+
+/* `screen VM` returns once the first frame is on the box's screen. */
+static bool switch_poll(void)
+{
+	return screen_compose_pending();
+}
+
+static int cmd_owner(const char *name)
+{
+	int vm = strcmp(name, "hv") ? vm_index(name) : SCREEN_OWNER_HV;
+
+	if (vm == -1 && strcmp(name, "hv"))
+		return -1;
+	if (screen_compose_set_owner(vm, "shell"))
+		return -1;
+	if (screen_compose_pending())
+		shell_set_busy(switch_poll);
+	return 0;
 }
 
 static int cmd_screen(int argc, char **argv)
@@ -246,14 +328,20 @@ static int cmd_screen(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "dump") && argc <= 3)
-		return cmd_dump(argc == 3 ? argv[2] : NULL);
-	kprintf("usage: screen [dump [VM]]\n");
+		return cmd_dump(argc == 3 ? argv[2] : NULL, false);
+	if (!strcmp(argv[1], "sum") && argc <= 3)
+		return cmd_dump(argc == 3 ? argv[2] : NULL, true);
+	if (argc == 2 && strcmp(argv[1], "dump") && strcmp(argv[1], "sum"))
+		return cmd_owner(argv[1]);
+	kprintf("usage: screen [VM | hv | dump [VM] | sum [VM]]\n");
 	return -1;
 }
 
 static const struct shell_cmd screen_cmds[] = {
-	{ "screen", "[dump [VM]]", "what each VM's monitor shows; dump: a VM's "
-	  "screen (or the box's) as a PPM block (tools/console2png)",
+	{ "screen", "[VM | hv | dump [VM] | sum [VM]]", "what each VM's "
+	  "monitor shows; VM / hv: who owns the box's screen (keys F12, F11); "
+	  "dump: a VM's screen (or the box's) as a PPM block "
+	  "(tools/console2png); sum: one line of pixel statistics",
 	  cmd_screen },
 };
 

@@ -117,6 +117,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	CHECK(terminated(cfg.default_vm, sizeof(cfg.default_vm)));
 	CHECK(!cfg.default_vm[0] || hvcfg_find_vm(&cfg, cfg.default_vm));
+	CHECK(terminated(cfg.display_owner, sizeof(cfg.display_owner)));
+	CHECK(!cfg.display_owner[0] ||
+	      hvcfg_find_vm(&cfg, cfg.display_owner));
 	CHECK(cfg.console && !(cfg.console & ~(unsigned)(HVCFG_CONSOLE_COM1 |
 							 HVCFG_CONSOLE_E9)));
 	CHECK(cfg.slice_ms >= HVCFG_SLICE_MS_MIN &&

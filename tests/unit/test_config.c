@@ -731,6 +731,26 @@ static void test_default_vm(void **state)
 	assert_false(hvcfg_find_vm(&cfg, cfg.default_vm)->valid);
 }
 
+/* display_owner= (docs/display.md): a VM of the file, checked at the end
+ * like default=; a bad one is refused with its line and stays "". */
+static void test_display_owner(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("[global]\n"), 0);
+	assert_string_equal(cfg.display_owner, "");
+	assert_int_equal(parse("[global]\ndisplay_owner=vm1\n" VM1), 0);
+	assert_string_equal(cfg.display_owner, "vm1");
+	check_only_error("[global]\ndisplay_owner=vm2\n" VM1, 2, "global",
+			 "display_owner: no VM section named 'vm2'");
+	assert_string_equal(cfg.display_owner, "");
+	check_only_error("[global]\ndisplay_owner=a b\n", 2, "global",
+			 "display_owner: 'a b' is not a VM name");
+	assert_string_equal(cfg.display_owner, "");
+	check_only_error("[global]\ndefault=vm1\ndisplay_owner=\n" VM1, 3,
+			 "global", "empty value");
+	assert_string_equal(cfg.default_vm, "vm1");
+}
+
 /* ---- every error kind, with its line ----------------------------------- */
 
 static void test_error_kinds(void **state)
@@ -899,6 +919,7 @@ int main(void)
 		cmocka_unit_test(test_global_values),
 		cmocka_unit_test(test_global_errors_keep_defaults),
 		cmocka_unit_test(test_default_vm),
+		cmocka_unit_test(test_display_owner),
 		cmocka_unit_test(test_error_kinds),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_shadow_pt),

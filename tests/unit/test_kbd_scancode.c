@@ -101,6 +101,21 @@ static void test_punctuation(void **state)
 	assert_string_equal(typed, "-=[];'`\\,./_+{}:\"~|<>?\b\t");
 }
 
+/* F11 and F12 are the screen-owner hotkeys (hv/gpu/screen_compose.c):
+ * no terminal bytes, the press recorded once, releases ignored. */
+static void test_hotkeys(void **state)
+{
+	(void)state;
+	FEED(0x58);			/* F12 */
+	assert_int_equal(st.hotkey, KBD_HOTKEY_NEXT);
+	st.hotkey = 0;
+	FEED(0xd8, 0x26, 0xa6);		/* F12 up, l */
+	assert_int_equal(st.hotkey, 0);
+	FEED(0x57, 0xd7);		/* F11 down and up */
+	assert_int_equal(st.hotkey, KBD_HOTKEY_CONSOLE);
+	assert_string_equal(typed, "l");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -110,6 +125,7 @@ int main(void)
 		cmocka_unit_test_setup(test_extended_keys, setup),
 		cmocka_unit_test_setup(test_pause_and_unknown, setup),
 		cmocka_unit_test_setup(test_punctuation, setup),
+		cmocka_unit_test_setup(test_hotkeys, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
