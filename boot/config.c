@@ -106,6 +106,7 @@ static void end_vm(struct parser *p)
 		vm->fences = 0;
 		vm->ppgtt = HVCFG_PPGTT_STRICT;
 		vm->vgpu_trace = false;
+		vm->vgpu_trace_batches = false;
 		vm->vgpu_batch_kib = 0;
 		vm->shadow_pt_kib = 0;
 		vm->vgpu_display[0] = '\0';

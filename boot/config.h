@@ -141,6 +141,7 @@ struct hvcfg_vm {
 	enum hvcfg_ppgtt ppgtt;		/* ADAPTIVE unless given */
 	uint32_t shadow_pt_kib;		/* shadow page-table budget, KiB */
 	bool vgpu_trace;		/* log every guest access to the vGPU */
+	bool vgpu_trace_batches;	/* log every command the scanner reads */
 	uint32_t vgpu_batch_kib;	/* shadow batch budget; 0: default */
 	/* vgpu_display=: the virtual monitor's mode name (gpu/display's
 	 * table) or "none"; "": the mediator's default (1024x768). */

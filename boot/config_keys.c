@@ -561,14 +561,22 @@ static bool set_shadow_pt(struct parser *p, const struct key *k,
 }
 
 /* vgpu_trace=yes: a debugging switch (docs/linux-i915.md), off by default:
- * every guest access to the vGPU is printed on the console. */
+ * every guest access to the vGPU is printed on the console; =batches:
+ * every command the scanner reads instead (docs/gpu-commands.md). */
+enum { TRACE_NO, TRACE_YES, TRACE_BATCHES };
+static const struct keyword trace_words[] = {
+	{ "yes", TRACE_YES }, { "no", TRACE_NO },
+	{ "batches", TRACE_BATCHES }, { NULL, 0 },
+};
+
 static bool set_trace(struct parser *p, const struct key *k, struct span v)
 {
 	unsigned x;
 
-	if (!lookup_keyword(yes_no_words, v, &x))
-		return bad_value(p, k, v, "is not yes or no");
-	p->vm->vgpu_trace = x != 0;
+	if (!lookup_keyword(trace_words, v, &x))
+		return bad_value(p, k, v, "is not yes, no or batches");
+	p->vm->vgpu_trace = x == TRACE_YES;
+	p->vm->vgpu_trace_batches = x == TRACE_BATCHES;
 	return true;
 }
 

@@ -121,3 +121,9 @@ bench-linux: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_GUEST)/initramfs.cpio
 
 bench-host: | $(DEPS_STAMP)
 	@tools/bench-host $(BUILD)/bench
+
+# Mesa's iris in a Linux guest (tests/emu/mesa/, tests/igt/README.md): a
+# Linux boot of its own, so not in make test's emu lanes.
+.PHONY: emu-mesa
+emu-mesa: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_MESA)
+	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/mesa/linux-mesa-bochs/

@@ -81,3 +81,48 @@ LINUX_GUEST_FILES += $(LINUX_IGT)
 
 .PHONY: linux-igt
 linux-igt: $(LINUX_IGT)
+
+# The Mesa variant (tests/igt/README.md "OpenGL through iris"): the i915
+# initramfs plus Debian's iris (the Gallium megadriver of libgl1-mesa-dri),
+# Mesa's EGL and GBM, GLVND's libEGL/libGLESv2 and guest-shim/gl-frame,
+# run by the /init step `gl`. tools/fetch-mesa downloads them into
+# $(MESA_DIR) (cached); libLLVM (117 MB, llvmpipe's) is replaced by the
+# stand-in tools/mkllvm-stub makes from the megadriver's own symbols.
+# Not in make test: `make emu-mesa` boots it (tests/emu/mesa/).
+MESA_DIR := $(LINUX_GUEST)/mesa
+GL_FRAME := $(BUILD)/gl-frame/g9hv-gl-frame
+LLVM_STUB := $(BUILD)/gl-frame/libLLVM-15.so.1
+LINUX_MESA := $(LINUX_GUEST)/initramfs-mesa.cpio
+
+$(MESA_DIR)/.fetched: tools/fetch-mesa tools/fetch-igt | $(DEPS_STAMP)
+	@tools/fetch-mesa $(MESA_DIR) && touch $@
+
+$(LLVM_STUB): tools/mkllvm-stub $(MESA_DIR)/.fetched
+	@mkdir -p $(dir $@)
+	@tools/mkllvm-stub $(MESA_DIR)/root/usr/lib/x86_64-linux-gnu/dri/iris_dri.so \
+		$(BUILD)/gl-frame/llvm-stub.c $(BUILD)/gl-frame/llvm-stub.map
+	$(Q)gcc -shared -fPIC -O1 -Wall -Wl,-soname,libLLVM-15.so.1 \
+		-Wl,--version-script=$(BUILD)/gl-frame/llvm-stub.map \
+		-o $@ $(BUILD)/gl-frame/llvm-stub.c
+
+$(MESA_DIR).files: $(LLVM_STUB)
+	@tools/fetch-mesa $(MESA_DIR) --llvm=$(LLVM_STUB) > $@.tmp && mv $@.tmp $@
+
+# Built on the host against libegl-dev's and libgles-dev's headers and
+# GLVND's libEGL.so/libGLESv2.so from the unpacked packages.
+$(GL_FRAME): guest-shim/gl-frame/gl_frame.c $(MESA_DIR)/.fetched
+	@mkdir -p $(dir $@)
+	$(Q)gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(MESA_DIR)/root/usr/include \
+		-o $@ $< -L$(MESA_DIR)/root/usr/lib/x86_64-linux-gnu \
+		-Wl,-rpath-link,$(MESA_DIR)/root/usr/lib/x86_64-linux-gnu -lEGL -lGLESv2
+
+.PHONY: gl-frame linux-mesa
+gl-frame: $(GL_FRAME)
+
+$(LINUX_MESA): tools/mkinitramfs-i915 tools/mkinitramfs tools/linux-i915-init $(LINUX_GUEST)/vmlinuz $(DRM_CLIENT) $(MESA_DIR).files $(GL_FRAME)
+	@tools/mkinitramfs-i915 $(firstword $(wildcard $(LINUX_GUEST)/debs/linux-image-*.deb)) \
+		$(LINUX_GUEST)/busybox tools/linux-i915-init $@ \
+		$(DRM_CLIENT)=bin/g9hv-drm-client $(GL_FRAME)=bin/g9hv-gl-frame \
+		$$(cat $(MESA_DIR).files)
+
+linux-mesa: $(LINUX_MESA)

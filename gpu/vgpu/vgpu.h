@@ -198,6 +198,11 @@ struct vgpu_stats {
 	uint64_t irqs_raised, irqs_injected;
 	/* command scanner */
 	uint64_t cmds_scanned, batches_scanned, cmds_rejected;
+	/* commands read by class (vgpu_cmd_scan.c cmd_class: MI, 3D incl.
+	 * the common subtypes 0/1, media/GPGPU on RCS, MFX/VEBOX, 2D) and
+	 * their bytes */
+	uint64_t scan_mi, scan_3d, scan_media, scan_video, scan_2d;
+	uint64_t scan_bytes;
 	/* bytes copied into hypervisor memory before running: ring segments
 	 * and batches (what the GPU runs is always the copy) */
 	uint64_t ring_bytes_copied, bb_bytes_copied;
@@ -439,6 +444,10 @@ int vgpu_screen_read(struct vgpu *v, const struct vdisp_plane *pl, uint32_t y,
  * runs: the box's screen follows the owner's vblanks (docs/display.md). */
 uint32_t vgpu_screen_frames(const struct vgpu *v, bool *running);
 uint32_t vgpu_batch_budget(const struct vgpu *v);
+/* hv.cfg vgpu_trace=batches: the scanner logs every command it reads
+ * ("vgpu-cmd" lines, gpu/vgpu/vgpu_cmd_scan.c), for host replay
+ * fixtures (tools/vgpu-cmds2fixture). */
+void vgpu_set_scan_trace(struct vgpu *v, bool on);
 const struct vgpu_stats *vgpu_get_stats(const struct vgpu *v);
 /* The vGPU's slices in GGTT address space (host == guest addresses);
  * high: its first high range (the only one of a contiguous vGPU; what

@@ -960,6 +960,53 @@ static void note_header(struct scanner *s)
 	s->seg_break = false;
 }
 
+/* What the command is, for the counters: MI, 3D (the render pipe's
+ * subtypes 3, 0 and 1), media/GPGPU (subtype 2 on RCS), MFX/VEBOX (the
+ * video engines' client 3) and 2D. */
+static uint64_t *cmd_class(struct scanner *s, uint32_t hdr)
+{
+	struct vgpu_stats *st = &s->v->stats;
+
+	switch (instr_client(hdr)) {
+	case INSTR_MI_CLIENT:
+		return &st->scan_mi;
+	case INSTR_BC_CLIENT:
+		return &st->scan_2d;
+	default:
+		if (s->e->id != GEN9_RCS0)
+			return &st->scan_video;
+		return GFXPIPE_SUBTYPE(hdr) == 2 ? &st->scan_media : &st->scan_3d;
+	}
+}
+
+/* vgpu_trace=batches: the command's dwords as read, 8 a line, each line
+ * "vgpu-cmd ENGINE LEVEL KIND ADDR +K: DW..." (KIND u: a user (PPGTT)
+ * batch, p: a privileged one, r: the ring, ADDR its address / ring
+ * offset; K the dword index of the line's first); tools/vgpu-cmds2fixture
+ * makes a host replay fixture of them. A dword the scanner cannot read
+ * ends the dump (the scan refuses the command itself). */
+static void trace_cmd(struct scanner *s, uint32_t len)
+{
+	const struct scan_src *src = &s->lvl[s->depth];
+	char line[120];
+	uint32_t i, val;
+	int n = 0;
+
+	for (i = 0; i < len; i++) {
+		if (fetch(s, i, &val))
+			break;
+		if (i % 8 == 0)
+			n = snprintf(line, sizeof(line), "vgpu-cmd %d %d %c %llx +%u:",
+				     s->e->id, s->depth,
+				     src->kind == SRC_RING ? 'r' : src->ppgtt ? 'u' : 'p',
+				     (unsigned long long)(src->kind == SRC_RING ?
+							  src->pos : src->addr), i);
+		n += snprintf(line + n, sizeof(line) - n, " %08x", val);
+		if (i % 8 == 7 || i + 1 == len)
+			vgpu_info(s->v, "%s", line);
+	}
+}
+
 static int scan_one(struct scanner *s)
 {
 	uint32_t hdr, len;
@@ -989,6 +1036,10 @@ static int scan_one(struct scanner *s)
 		    s->lvl[s->depth].limit)
 		return reject(s, -GPU_EINVAL, hdr, 0,
 			      "command runs past the batch's size");
+	(*cmd_class(s, hdr))++;
+	s->v->stats.scan_bytes += 4ull * len;
+	if (s->v->scan_trace)
+		trace_cmd(s, len);
 	if (nonpriv(s) && (gen9_cmd_flags(hdr) & GEN9_CMD_PRIV)) {
 		ret = noop_command(s, len);
 		if (ret)
@@ -1140,4 +1191,9 @@ int vgpu_scan_wa_ctx(struct vgpu *v, struct vgpu_engine *e,
 	}
 	res->wa = NULL;
 	return 0;
+}
+
+void vgpu_set_scan_trace(struct vgpu *v, bool on)
+{
+	v->scan_trace = on;
 }

@@ -428,6 +428,7 @@ struct vgpu {
 	uint32_t bbw_used;
 	uint64_t slice_used_ns;
 	struct vgpu_stats stats;
+	bool scan_trace; /* hv.cfg vgpu_trace=batches */
 	/* The research systems attached to it (vgpu_ext.c). */
 	struct vgpu_ext_slot ext[VGPU_EXT_MAX];
 };

@@ -75,6 +75,15 @@ static void g2v_mark(struct vgpu *v, uint32_t mark)
 		  (unsigned long long)s->gm_entries_copied,
 		  (unsigned long long)s->ggtt_writes,
 		  (unsigned long long)s->pte_traps);
+	vgpu_info(v, "scanner at guest mark %u: cmds %llu batches %llu bytes %llu "
+		  "mi %llu 3d %llu media %llu 2d %llu refused %llu ns scan %llu "
+		  "shadow ppgtt %llu", mark, (unsigned long long)s->cmds_scanned,
+		  (unsigned long long)s->batches_scanned,
+		  (unsigned long long)s->scan_bytes,
+		  (unsigned long long)s->scan_mi, (unsigned long long)s->scan_3d,
+		  (unsigned long long)s->scan_media, (unsigned long long)s->scan_2d,
+		  (unsigned long long)s->user_faults,
+		  (unsigned long long)s->ns_scan, (unsigned long long)s->ns_shadow);
 }
 
 static void g2v_notify(struct vgpu *v, uint32_t what)

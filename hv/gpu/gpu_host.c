@@ -417,6 +417,7 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
 	if (c->vgpu_display[0] && vgpu_set_display(v, c->vgpu_display))
 		kprintf("vm '%s': vgpu_display=%s not applied\n", c->name,
 			c->vgpu_display);
+	vgpu_set_scan_trace(v, c->vgpu_trace_batches);
 	if (c->shadow_pt_kib && vgpu_ppgtt_set_budget(v, c->shadow_pt_kib))
 		kprintf("vm '%s': vgpu_shadow_pt_kib not applied\n", c->name);
 	vgpu_gm_ranges(v, &lb, &ls, &hb, &hs);

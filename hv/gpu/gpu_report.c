@@ -70,6 +70,13 @@ static const struct stat_line more[] = {
 		F(", registers dropped ", scan_regs_neutralized),
 		F(", user batches refused ", user_faults),
 	}, "\n", { 0 } },
+	/* What the scanner read, by class (vgpu_cmd_scan.c cmd_class). */
+	{ {
+		F("  scanned: bytes ", scan_bytes), F(", mi ", scan_mi),
+		F(", 3d ", scan_3d), F(", media/gpgpu ", scan_media),
+		F(", mfx/vebox ", scan_video), F(", 2d ", scan_2d),
+		F("; ns scanning ", ns_scan), F(", shadow ppgtt ", ns_shadow),
+	}, "\n", { 0 } },
 	/* The render context's workaround batches (vgpu_cmd_scan.c
 	 * vgpu_scan_wa_ctx): copies scanned, workloads run with them. */
 	{ {

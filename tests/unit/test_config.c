@@ -335,9 +335,15 @@ static void test_vgpu_trace(void **state)
 	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"
 			       "vgpu_trace=no\n"), 0);
 	assert_false(vm("vm1")->vgpu_trace);
+	assert_false(vm("vm1")->vgpu_trace_batches);
+	/* batches: the scanner's commands instead of BAR0 accesses */
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"
+			       "vgpu_trace=batches\n"), 0);
+	assert_false(vm("vm1")->vgpu_trace);
+	assert_true(vm("vm1")->vgpu_trace_batches);
 	check_only_error(VM1 "vgpu_low_gm=1M\nvgpu_high_gm=1G\n"
 			 "vgpu_trace=1\n", 6, "vm1",
-			 "vgpu_trace: '1' is not yes or no");
+			 "vgpu_trace: '1' is not yes, no or batches");
 	check_only_error(VM1 "vgpu_trace=yes\n", 1, "vm1",
 			 "vgpu_trace given without a vGPU");
 	assert_false(vm("vm1")->vgpu_trace);

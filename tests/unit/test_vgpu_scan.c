@@ -227,6 +227,39 @@ static void test_table(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* The counters by class (vgpu_cmd_scan.c cmd_class) see each command
+ * once, by its client and subtype, and bytes by its decoded length: a
+ * 3D state command, PIPE_CONTROL (3D), PIPELINE_SELECT (subtype 1: 3D),
+ * GPGPU_WALKER (media), two MI; a blit on BCS. */
+static void test_class_counters(void **state)
+{
+	static const uint32_t rcs[] = {
+		0x78040001, 0, 0, GFX_OP_PIPE_CONTROL(6), 0, 0, 0, 0, 0,
+		0x69040302, 0x7105040d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, MI_NOOP, MI_ARB_CHECK };
+	static const uint32_t bcs[] = { XY_COLOR_BLT_CMD, 0x03f00100, 0,
+					0x00100010, 0x1000, 0, 0, MI_NOOP };
+	struct env *e = *state;
+	const struct vgpu_stats *s = &e->v->stats;
+	struct vgpu_stats b = *s;
+
+	assert_true(submit(e, RCS, rcs, sizeof(rcs) / 4));
+	assert_int_equal(s->scan_3d - b.scan_3d, 3);
+	assert_int_equal(s->scan_media - b.scan_media, 1);
+	assert_int_equal(s->scan_2d - b.scan_2d, 0);
+	/* the two MI of the segment, the harness's MI_NOOP padding */
+	assert_int_equal(s->scan_mi - b.scan_mi, 3);
+	assert_int_equal(s->scan_bytes - b.scan_bytes, 4 * 28);
+	b = *s;
+	assert_true(submit(e, BCS, bcs, sizeof(bcs) / 4));
+	assert_int_equal(s->scan_2d - b.scan_2d, 1);
+	assert_int_equal(s->scan_mi - b.scan_mi, 1);
+	assert_int_equal(s->scan_3d - b.scan_3d, 0);
+	assert_int_equal(s->scan_bytes - b.scan_bytes, 4 * 8);
+	assert_int_equal(s->scan_mi + s->scan_3d + s->scan_media +
+				 s->scan_video + s->scan_2d, s->cmds_scanned);
+}
+
 static void put_batch(struct env *e, int page, const uint32_t *dw, uint32_t n)
 {
 	fake_hv_guest_write(&e->mw.hv, 1, e->batch_gpa + 4096ull * page, dw, 4 * n);
@@ -514,6 +547,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_class_counters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ppgtt_batches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_privileged_batch_copied, setup, teardown),
 		cmocka_unit_test(test_refusal_where),
