@@ -262,7 +262,9 @@ uint64_t gscale_prefetch_until(struct gscale *gs, int next,
  * grant to try again. */
 int gscale_pf_init(struct gscale *gs);
 void gscale_pf_fini(struct gscale *gs);
-/* Chunks of allowance left for copies ahead of v (<= 0: paused). */
+/* v's allowance in chunks (the invariant's right-hand side), and what
+ * is left of it for copies ahead of v (<= 0: paused). */
+uint64_t gscale_pf_bound(const struct gscale_vgpu *v);
 int64_t gscale_pf_allowance(const struct gscale_vgpu *v);
 /* Chunk c becomes v's (ahead: copied ahead of v's switch, copied: with
  * a GGTT write); resident: v already owned it at its switch. */

@@ -22,15 +22,20 @@ void gscale_pf_fini(struct gscale *gs)
 	gs->pf_for = NULL;
 }
 
-int64_t gscale_pf_allowance(const struct gscale_vgpu *v)
+uint64_t gscale_pf_bound(const struct gscale_vgpu *v)
 {
 	const struct gscale_pf *p = &v->pf;
-	uint64_t allow = GSCALE_PF_BUDGET + p->hit / GSCALE_PF_HIT_SHARE +
-			 (p->grants < GSCALE_PF_MAX_GRANTS ? p->grants
-							  : GSCALE_PF_MAX_GRANTS) *
-				 GSCALE_PF_GRANT;
+	uint64_t g = p->grants < GSCALE_PF_MAX_GRANTS ? p->grants
+						      : GSCALE_PF_MAX_GRANTS;
 
-	return (int64_t)allow - (int64_t)(p->wasted + p->pending);
+	return GSCALE_PF_BUDGET + p->hit / GSCALE_PF_HIT_SHARE +
+	       g * GSCALE_PF_GRANT;
+}
+
+int64_t gscale_pf_allowance(const struct gscale_vgpu *v)
+{
+	return (int64_t)gscale_pf_bound(v) -
+	       (int64_t)(v->pf.wasted + v->pf.pending);
 }
 
 static uint16_t *mark(struct gscale *gs, uint32_t c)

@@ -137,6 +137,8 @@ static void run(bool sharing, bool predictive, struct res *r)
 				 v->pf.hit / GSCALE_PF_HIT_SHARE +
 				 g * GSCALE_PF_GRANT;
 
+		assert_int_equal(allow, gscale_pf_bound(v));
+
 		r->pending += v->pf.pending;
 		/* The gate's invariant, per vGPU. */
 		assert_true(v->pf.wasted + v->pf.pending <= allow);
