@@ -239,7 +239,7 @@ static bool target(const struct dyml *d, uint32_t id, uint32_t *to)
 			users += t.users[i];
 		}
 		/* (load, users) in one key: users < 2^16 per slot. */
-		if (free && load < here && (load << 24 | users) < best) {
+		if (free && load * 2 <= here && (load << 24 | users) < best) {
 			best = load << 24 | users;
 			*to = s;
 		}

@@ -58,7 +58,8 @@ int gscale_init(struct gscale *gs, struct gpu_hw *hw,
 	gs->owner = mem->alloc(mem->ctx, gs->nr_chunks * sizeof(gs->owner[0]));
 	gs->slot_users = mem->alloc(mem->ctx,
 				    gs->nr_slots * sizeof(gs->slot_users[0]));
-	if (!gs->owner || !gs->slot_users || gscale_gen_init(gs)) {
+	if (!gs->owner || !gs->slot_users || gscale_gen_init(gs) ||
+	    gscale_pf_init(gs)) {
 		gscale_fini(gs);
 		return -GPU_ENOMEM;
 	}
@@ -81,6 +82,7 @@ void gscale_fini(struct gscale *gs)
 	gs->owner = NULL;
 	gs->slot_users = NULL;
 	gscale_gen_fini(gs);
+	gscale_pf_fini(gs);
 }
 
 static uint32_t slots_for(const struct gscale *gs, uint32_t entries)

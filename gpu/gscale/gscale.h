@@ -86,7 +86,35 @@ struct gscale_stats {
 	uint64_t prefetch_clock;    /* clock ticks spent copying ahead */
 	uint64_t moves;             /* relocations (move, split, merge) */
 	uint64_t entries_carried;   /* present entries they carried over */
+	/* The predictive gate (gscale_predict.c): chunks copied ahead that
+	 * their vGPU found resident at its switch (hits) or that were
+	 * overwritten or scrubbed first (wasted); prefetch calls the gate
+	 * refused (paused); correct guesses made while paused (probes). */
+	uint64_t pf_hit_chunks, pf_wasted_chunks, pf_paused, pf_probe_hits;
 };
+
+/* The predictive gate's account of one vGPU as the target of copies ahead
+ * (gscale_predict.c). Invariant: wasted + pending <= allowance, where
+ * allowance = GSCALE_PF_BUDGET + hit / GSCALE_PF_HIT_SHARE
+ *             + min(grants, GSCALE_PF_MAX_GRANTS) * GSCALE_PF_GRANT
+ * (chunks): a fixed part of at most 64 chunks plus 1/64 of its hits. */
+struct gscale_pf {
+	uint64_t hit, wasted, pending; /* chunks */
+	uint64_t grants;               /* probe grants earned */
+	uint32_t streak;               /* correct guesses in a row */
+};
+/* Fixed allowance of chunks a vGPU may have copied ahead and lost. */
+#define GSCALE_PF_BUDGET 32u
+/* One more chunk of allowance per this many chunks it found resident:
+ * prediction pays while at most 1 in 64 chunks copied ahead is lost. */
+#define GSCALE_PF_HIT_SHARE 64u
+/* Every prefetch call is a guess of the next switch, scored there (the
+ * probe: no copying). This many correct guesses in a row earn a grant of
+ * GSCALE_PF_GRANT chunks, at most GSCALE_PF_MAX_GRANTS in a vGPU's life:
+ * how a paused vGPU tries again. */
+#define GSCALE_PF_PROBE_STREAK 8u
+#define GSCALE_PF_GRANT 4u
+#define GSCALE_PF_MAX_GRANTS 8u
 
 struct gscale_vgpu {
 	int id;                     /* index in gscale.vgpus */
@@ -113,6 +141,7 @@ struct gscale_vgpu {
 	/* Per chunk of low: the generation of the physical chunk known to
 	 * equal this vGPU's shadow, 0 = none (gscale_gen.c). */
 	uint64_t *low_seen;
+	struct gscale_pf pf;        /* as a target of predictive copy */
 };
 
 struct gscale {
@@ -129,6 +158,10 @@ struct gscale {
 	uint64_t *low_gen;
 	uint64_t gen_next;
 	bool prefetch_was_cut;           /* set by the copy loop */
+	/* Per chunk: the vGPU it was copied ahead for and that has not
+	 * switched in since (it owns the chunk), or GSCALE_NO_OWNER. */
+	uint16_t *pf_for;
+	int pf_guess;                    /* last prefetch target, or -1 */
 	struct gscale_vgpu vgpus[GSCALE_MAX_VGPUS];
 	struct gscale_stats stats;
 };
@@ -211,6 +244,40 @@ uint64_t gscale_prefetch(struct gscale *gs, int next);
  * is copied at that switch as usual. Counted in stats.prefetch_cut. */
 uint64_t gscale_prefetch_until(struct gscale *gs, int next,
 			       uint64_t deadline);
+
+/* The predictive gate (gscale_predict.c). Predictive copy never moves
+ * work off the switch path for free: a chunk copied ahead is either found
+ * resident at its vGPU's switch (a hit: the switch was spared that copy,
+ * the total is unchanged) or lost before (wasted: extra work, plus at
+ * most one recopy of the owner it evicted). Per target vGPU the gate
+ * admits a chunk ahead only while wasted + pending < allowance (above),
+ * so over any run
+ *   total with prediction <= total without + 2 * 512 * sum over vGPUs
+ *       (BUDGET + GRANT * min(grants, MAX_GRANTS) + hit / HIT_SHARE)
+ * i.e. at most 64 chunks per vGPU plus 1/32 of the entries it moved off
+ * the switch path
+ * (tests/unit/test_gscale_predict.c asserts it). Paused (allowance
+ * used up), it copies nothing; every call is still a guess of the next
+ * switch, and GSCALE_PF_PROBE_STREAK correct guesses in a row earn a
+ * grant to try again. */
+int gscale_pf_init(struct gscale *gs);
+void gscale_pf_fini(struct gscale *gs);
+/* v's allowance in chunks (the invariant's right-hand side), and what
+ * is left of it for copies ahead of v (<= 0: paused). */
+uint64_t gscale_pf_bound(const struct gscale_vgpu *v);
+int64_t gscale_pf_allowance(const struct gscale_vgpu *v);
+/* Chunk c becomes v's (ahead: copied ahead of v's switch, copied: with
+ * a GGTT write); resident: v already owned it at its switch. */
+void gscale_pf_take(struct gscale *gs, uint32_t c, struct gscale_vgpu *v,
+		    bool ahead, bool copied);
+void gscale_pf_resident(struct gscale *gs, uint32_t c,
+			struct gscale_vgpu *v);
+/* Chunk c was scrubbed (its owner gave it up). */
+void gscale_pf_drop(struct gscale *gs, uint32_t c);
+/* A switch to id: scores the guess made while its target was paused. */
+void gscale_pf_switch(struct gscale *gs, int id);
+/* A prefetch call for v: records the guess; false while paused. */
+bool gscale_pf_admit(struct gscale *gs, struct gscale_vgpu *v);
 
 /* Low GM generations (gscale_gen.c), used by gscale.c and gscale_copy.c.
  * The shared low GM is where every vGPU overlaps, so every switch used to

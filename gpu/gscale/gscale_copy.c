@@ -54,7 +54,7 @@ static uint32_t copy_chunk(struct gscale *gs, const struct gscale_range *r,
 /* Every chunk of r not already holding v's entries gets them. A chunk that
  * `avoid` uses is skipped (predictive copy must not disturb the running
  * vGPU); avoid may be NULL. */
-static uint64_t copy_range(struct gscale *gs, const struct gscale_vgpu *v,
+static uint64_t copy_range(struct gscale *gs, struct gscale_vgpu *v,
 			   const struct gscale_range *r, const uint64_t *shadow,
 			   const struct gscale_vgpu *avoid, uint64_t deadline)
 {
@@ -68,11 +68,15 @@ static uint64_t copy_range(struct gscale *gs, const struct gscale_vgpu *v,
 
 		bool low = gscale_gen_is_low(gs, c);
 
+		bool ahead = avoid != NULL, wrote = false;
+
 		if (*own == v->id) {
 			gs->stats.chunks_resident++;
+			if (!ahead)
+				gscale_pf_resident(gs, c, v);
 			continue;
 		}
-		if (avoid && uses(avoid, idx))
+		if (ahead && uses(avoid, idx))
 			continue;
 		/* Taking ownership without a copy is safe only here, after
 		 * the avoid test: the running vGPU must stay the owner of
@@ -83,16 +87,21 @@ static uint64_t copy_range(struct gscale *gs, const struct gscale_vgpu *v,
 				gs->prefetch_was_cut = true;
 				break;
 			}
+			/* Out of allowance: prediction has not paid. */
+			if (ahead && gscale_pf_allowance(v) <= 0)
+				break;
 			copied += copy_chunk(gs, r, shadow, c);
 			if (low)
 				gscale_gen_written(gs, v, c);
+			wrote = true;
 		}
+		gscale_pf_take(gs, c, v, ahead, wrote);
 		*own = (uint16_t)v->id;
 	}
 	return copied;
 }
 
-static uint64_t copy_vgpu(struct gscale *gs, const struct gscale_vgpu *v,
+static uint64_t copy_vgpu(struct gscale *gs, struct gscale_vgpu *v,
 			  const struct gscale_vgpu *avoid, uint64_t deadline)
 {
 	uint64_t n = copy_range(gs, v, &v->low, v->shadow_low, avoid,
@@ -125,6 +134,7 @@ uint64_t gscale_switch_to(struct gscale *gs, int id)
 
 	if (!v || id == gs->current)
 		return 0;
+	gscale_pf_switch(gs, id);
 	t0 = clock_now(gs);
 	n = copy_vgpu(gs, v, NULL, UINT64_MAX);
 	gs->stats.copy_clock += clock_now(gs) - t0;
@@ -143,7 +153,8 @@ uint64_t gscale_prefetch_until(struct gscale *gs, int next,
 	struct gscale_vgpu *cur = get(gs, gs->current);
 	uint64_t n, t0;
 
-	if (!gs->p.predictive || !v || next == gs->current)
+	if (!gs->p.predictive || !v || next == gs->current ||
+	    !gscale_pf_admit(gs, v))
 		return 0;
 	t0 = clock_now(gs);
 	gs->prefetch_was_cut = false;
@@ -216,6 +227,7 @@ static void scrub_owned(struct gscale *gs, int id)
 			continue;
 		gpu_hw_ggtt_write_range(gs->hw, first, gscale_zero_chunk,
 					GSCALE_CHUNK_ENTRIES);
+		gscale_pf_drop(gs, gs->first_chunk + c);
 		gs->owner[c] = GSCALE_NO_OWNER;
 		if (gscale_gen_is_low(gs, gs->first_chunk + c))
 			gscale_gen_written(gs, NULL, gs->first_chunk + c);

@@ -94,6 +94,7 @@ static void scrub_high(struct gscale *gs, const struct gscale_vgpu *v)
 			gpu_hw_ggtt_write_range(gs->hw, c * GSCALE_CHUNK_ENTRIES,
 						gscale_zero_chunk,
 						GSCALE_CHUNK_ENTRIES);
+			gscale_pf_drop(gs, c);
 			*own = GSCALE_NO_OWNER;
 			wrote = true;
 		}
