@@ -140,8 +140,7 @@ static int op_ept_unmap_range(void *ctx, uint32_t id, uint64_t gpa,
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
-	if (!vm || (gpa | size) & ~PAGE_MASK || !size ||
-	    ram_overlaps(vm, gpa, size))
+	if (!vm || (gpa | size) & ~PAGE_MASK || ram_overlaps(vm, gpa, size))
 		return -GPU_EINVAL;
 	gpu_trapdev_ap_unmap_range(id, gpa, size);
 	return err_to_gpu(vm_ept_unmap(vm, gpa, size));
