@@ -44,7 +44,8 @@ static int op_gpa_to_hpa(void *ctx, uint32_t id, uint64_t gpa, uint64_t *hpa)
 	(void)ctx;
 	if (!vm)
 		return -GPU_EINVAL;
-	if (gpa >= vm->mem_bytes || vm_ept_translate(vm, gpa, &x))
+	if (!vm_ram_contains(&vm->ram_layout, gpa, 1) ||
+	    vm_ept_translate(vm, gpa, &x))
 		return -GPU_EFAULT;
 	*hpa = x.hpa;
 	return 0;
@@ -109,6 +110,16 @@ static int op_ept_map(void *ctx, uint32_t id, uint64_t gpa, uint64_t hpa,
 							 : MEMTYPE_WB));
 }
 
+/* Any byte of [gpa, gpa+size) is RAM of vm (below the hole or above 4
+ * GiB). */
+static bool ram_overlaps(const struct vm *vm, uint64_t gpa, uint64_t size)
+{
+	const struct vm_ram_layout *l = &vm->ram_layout;
+
+	return gpa < l->low_end ||
+	       (gpa + size > VM_HIGH_RAM_BASE && gpa < l->high_end);
+}
+
 /* Anywhere but RAM: the mediator unmaps a BAR2 window it may already
  * have been told has moved. */
 static int op_ept_unmap(void *ctx, uint32_t id, uint64_t gpa)
@@ -116,7 +127,7 @@ static int op_ept_unmap(void *ctx, uint32_t id, uint64_t gpa)
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
-	if (!vm || gpa < vm->mem_bytes)
+	if (!vm || vm_ram_contains(&vm->ram_layout, gpa, 1))
 		return -GPU_EINVAL;
 	gpu_trapdev_ap_unmap(id, gpa);
 	return err_to_gpu(vm_ept_unmap(vm, gpa & PAGE_MASK, PAGE_SIZE));
@@ -129,7 +140,7 @@ static int op_ept_unmap_range(void *ctx, uint32_t id, uint64_t gpa,
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
-	if (!vm || gpa < vm->mem_bytes || (gpa | size) & ~PAGE_MASK)
+	if (!vm || (gpa | size) & ~PAGE_MASK || ram_overlaps(vm, gpa, size))
 		return -GPU_EINVAL;
 	gpu_trapdev_ap_unmap_range(id, gpa, size);
 	return err_to_gpu(vm_ept_unmap(vm, gpa, size));
@@ -140,7 +151,7 @@ static int op_wp_page(void *ctx, uint32_t id, uint64_t gpa)
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
-	if (vm && gpa >= vm->mem_bytes)
+	if (vm && !vm_ram_contains(&vm->ram_layout, gpa, 1))
 		return -GPU_EFAULT;
 	return vm ? err_to_gpu(vm_ept_protect(vm, gpa & PAGE_MASK, PAGE_SIZE,
 					      EPT_RX))
@@ -152,7 +163,7 @@ static int op_unwp_page(void *ctx, uint32_t id, uint64_t gpa)
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
-	if (vm && gpa >= vm->mem_bytes)
+	if (vm && !vm_ram_contains(&vm->ram_layout, gpa, 1))
 		return -GPU_EFAULT;
 	return vm ? err_to_gpu(vm_ept_protect(vm, gpa & PAGE_MASK, PAGE_SIZE,
 					      EPT_RWX))

@@ -287,7 +287,9 @@ static const char *misplaced(const struct vm *vm, int self, uint64_t base,
 
 	if (!base || base + size < base || base + size > GPA_LIMIT)
 		return "outside the guest-physical space";
-	if (overlaps(base, size, 0, vm->mem_bytes))
+	if (overlaps(base, size, 0, vm->ram_layout.low_end) ||
+	    overlaps(base, size, VM_HIGH_RAM_BASE,
+		     vm_ram_high_bytes(&vm->ram_layout)))
 		return "over its RAM";
 	if (dev || overlaps(base, size, APIC_WINDOW_BASE, APIC_WINDOW_SIZE))
 		return "over another device";

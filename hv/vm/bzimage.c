@@ -1,6 +1,7 @@
 /* The bzImage setup header and the layout of a Linux VM; see bzimage.h. */
 #include "hv/vm/bzimage.h"
 #include "hv/hv_errno.h"
+#include "hv/vm/vm_layout.h"
 #include "mini/string.h"
 
 #define SECTOR		512u
@@ -130,23 +131,24 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 	return (v + a - 1) & ~(a - 1);
 }
 
+/* The kernel and initrd go in the RAM below the PCI hole (low_end). */
 static bool kernel_fits(const struct bzimage_info *bz, uint64_t at,
-			uint64_t mem_bytes)
+			uint64_t low_end)
 {
 	return at >= LX_HIGH_RAM && at % bz->kernel_alignment == 0 &&
-	       at + bz->init_size <= mem_bytes && at + bz->init_size <= GPA_4G;
+	       at + bz->init_size <= low_end && at + bz->init_size <= GPA_4G;
 }
 
 /* pref_address when it fits (it must, unless the kernel relocates), else
  * the lowest aligned address above 1 MiB. */
-static int place_kernel(const struct bzimage_info *bz, uint64_t mem_bytes,
+static int place_kernel(const struct bzimage_info *bz, uint64_t low_end,
 			struct bzimage_layout *out, const char **why)
 {
 	uint64_t low = align_up(LX_HIGH_RAM, bz->kernel_alignment);
 
-	if (kernel_fits(bz, bz->pref_address, mem_bytes))
+	if (kernel_fits(bz, bz->pref_address, low_end))
 		out->kernel_gpa = bz->pref_address;
-	else if (bz->relocatable && kernel_fits(bz, low, mem_bytes))
+	else if (bz->relocatable && kernel_fits(bz, low, low_end))
 		out->kernel_gpa = low;
 	else
 		return fail(why, "the kernel's init_size does not fit in "
@@ -156,7 +158,7 @@ static int place_kernel(const struct bzimage_info *bz, uint64_t mem_bytes,
 }
 
 /* As high as initrd_addr_max and RAM allow, above the kernel's memory. */
-static int place_initrd(const struct bzimage_info *bz, uint64_t mem_bytes,
+static int place_initrd(const struct bzimage_info *bz, uint64_t low_end,
 			uint64_t bytes, struct bzimage_layout *out,
 			const char **why)
 {
@@ -165,8 +167,8 @@ static int place_initrd(const struct bzimage_info *bz, uint64_t mem_bytes,
 
 	if (!bytes)
 		return 0;
-	if (top > mem_bytes)
-		top = mem_bytes;
+	if (top > low_end)
+		top = low_end;
 	if (bytes > top || ((top - bytes) & ~0xfffull) < floor)
 		return fail(why, "the initrd does not fit in the VM's RAM "
 			    "above the kernel", -HV_E2BIG);
@@ -187,23 +189,29 @@ int bzimage_plan(const struct bzimage_info *bz, uint64_t mem_bytes,
 		 uint64_t initrd_bytes, size_t cmdline_len,
 		 struct bzimage_layout *out, const char **why)
 {
+	struct vm_ram_layout ram;
 	int err;
 
 	memset(out, 0, sizeof(*out));
 	*why = NULL;
+	vm_ram_layout_init(&ram, mem_bytes, VM_PCI_HOLE_BASE);
 	if (cmdline_len > bz->cmdline_size || cmdline_len >= LX_CMDLINE_MAX)
 		return fail(why, "the command line is longer than the kernel "
 			    "accepts", -HV_E2BIG);
-	err = place_kernel(bz, mem_bytes, out, why);
+	err = place_kernel(bz, ram.low_end, out, why);
 	if (!err)
-		err = place_initrd(bz, mem_bytes, initrd_bytes, out, why);
+		err = place_initrd(bz, ram.low_end, initrd_bytes, out, why);
 	if (err)
 		return err;
 	/* What a PC has: conventional memory, the BIOS area (our ACPI
-	 * tables live in it), RAM from 1 MiB. */
+	 * tables live in it), RAM from 1 MiB up to the PCI hole, and the
+	 * rest of it from 4 GiB. The hole itself is in no entry: Linux
+	 * takes a gap in the map for where PCI devices may be. */
 	add_e820(out, 0, LX_LOW_RAM_END, E820_RAM);
 	add_e820(out, LX_ACPI_GPA, LX_HIGH_RAM, E820_RESERVED);
-	add_e820(out, LX_HIGH_RAM, mem_bytes, E820_RAM);
+	add_e820(out, LX_HIGH_RAM, ram.low_end, E820_RAM);
+	if (vm_ram_high_bytes(&ram))
+		add_e820(out, VM_HIGH_RAM_BASE, ram.high_end, E820_RAM);
 	return 0;
 }
 

@@ -100,8 +100,10 @@ struct bzimage_layout {
 	struct { uint64_t addr, size; uint32_t type; } e820[4];
 };
 
-/* Places kernel and initrd in a VM of mem_bytes. 0, or -HV_E2BIG and *why
- * ("the kernel needs ... of RAM", "the initrd does not fit ..."). */
+/* Places kernel and initrd in a VM of mem_bytes, below the PCI hole (the
+ * e820 map has the rest of its RAM from 4 GiB, hv/vm/vm_layout.h). 0, or
+ * -HV_E2BIG and *why ("the kernel needs ... of RAM", "the initrd does not
+ * fit ..."). */
 int bzimage_plan(const struct bzimage_info *bz, uint64_t mem_bytes,
 		 uint64_t initrd_bytes, size_t cmdline_len,
 		 struct bzimage_layout *out, const char **why);

@@ -30,6 +30,12 @@
 				 (1u << 10) | (1u << 11) | (1u << 12) | \
 				 (1u << 14))
 #define CPUID7_EDX_AVX512	((1u << 2) | (1u << 3))	/* 4VNNIW, 4FMAPS */
+/* EDX 26-31: IBRS/IBPB (SPEC_CTRL, PRED_CMD), STIBP, L1D_FLUSH
+ * (FLUSH_CMD), ARCH_CAPABILITIES, CORE_CAPABILITIES, SSBD: MSRs we
+ * neither switch per VM nor emulate (msr_platform.c: #GP). Linux writes
+ * SPEC_CTRL and PRED_CMD and reads ARCH_CAPABILITIES with plain
+ * WRMSR/RDMSR once these bits say they exist. */
+#define CPUID7_EDX_MSRS		(0x3fu << 26)
 
 static void leaf1(struct cpuid_regs *c)
 {
@@ -52,7 +58,7 @@ static void leaf7(struct cpuid_regs *c, uint32_t sub)
 	c->eax = 0;		/* no further subleaves */
 	c->ebx &= ~CPUID7_EBX_XSAVE_DEPS;
 	c->ecx &= ~(CPUID7_ECX_LA57 | CPUID7_ECX_PKU | CPUID7_ECX_XSAVE_DEPS);
-	c->edx &= ~CPUID7_EDX_AVX512;
+	c->edx &= ~(CPUID7_EDX_AVX512 | CPUID7_EDX_MSRS);
 }
 
 /* Leaf 1 EDX: DS (debug store), ACPI (thermal monitor MSRs), TM, PBE. */

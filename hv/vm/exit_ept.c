@@ -79,7 +79,7 @@ enum exit_action handle_ept_violation(struct vm *vm, const struct vm_exit *ex)
 	 * bus (OSes probe it), unless the guest executes from it. Elsewhere
 	 * an access to nothing is a wild pointer: the VM stops. */
 	if (!mapped && need != EPT_X && gpa >= MMIO_HOLE_BASE &&
-	    gpa < MMIO_HOLE_END && gpa >= vm->mem_bytes)
+	    gpa < MMIO_HOLE_END && !vm_ram_contains(&vm->ram_layout, gpa, 1))
 		return mmio_emulate(vm, &mmio_unclaimed, gpa, ex->qual);
 	return unmapped(vm, gpa, ex->qual);
 }

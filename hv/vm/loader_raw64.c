@@ -40,7 +40,7 @@ static int write_boot_info(struct vm *vm, const char *cmdline)
 
 	memset(&bi, 0, sizeof(bi));
 	bi.magic = RAW64_BOOT_MAGIC;
-	bi.mem_bytes = vm->mem_bytes;
+	bi.mem_bytes = vm->ram_layout.low_end;	/* its RAM from 0 */
 	bi.vm_id = vm->id;
 	strlcpy(bi.vm_name, vm->name, sizeof(bi.vm_name));
 	bi.cmdline_len = (uint32_t)strlcpy(bi.cmdline, cmdline,
@@ -54,10 +54,11 @@ int loader_raw64_load(struct vm *vm, const void *image, uint64_t size,
 		      const char *cmdline, struct vcpu_boot_state *bs)
 {
 	static const uint64_t gdt[3] = { 0, GDT_CODE64_DESC, GDT_DATA_DESC };
+	uint64_t ram = vm->ram_layout.low_end;
 	int err;
 
-	if (!size || vm->mem_bytes < RAW64_LOAD_GPA + STACK_RESERVE ||
-	    size > vm->mem_bytes - RAW64_LOAD_GPA - STACK_RESERVE)
+	if (!size || ram < RAW64_LOAD_GPA + STACK_RESERVE ||
+	    size > ram - RAW64_LOAD_GPA - STACK_RESERVE)
 		return -HV_E2BIG;
 	err = build_page_tables(vm);
 	if (!err)

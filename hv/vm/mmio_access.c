@@ -59,8 +59,7 @@ static int no_route(struct emul_fault *f, const char *why)
 static bool ram_part(struct vm *vm, uint64_t gpa, unsigned n,
 		     const struct ept_xlat *x)
 {
-	return gpa < vm->mem_bytes && n <= vm->mem_bytes - gpa &&
-	       (x->perms & EPT_R);
+	return vm_ram_contains(&vm->ram_layout, gpa, n) && (x->perms & EPT_R);
 }
 
 static const struct mmio_region *device_at(struct vm *vm, uint64_t gpa)
@@ -70,7 +69,7 @@ static const struct mmio_region *device_at(struct vm *vm, uint64_t gpa)
 	if (reg)
 		return reg;
 	if (gpa >= MMIO_HOLE_BASE && gpa < MMIO_HOLE_END &&
-	    gpa >= vm->mem_bytes)
+	    !vm_ram_contains(&vm->ram_layout, gpa, 1))
 		return &mmio_unclaimed;
 	return NULL;
 }

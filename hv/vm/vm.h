@@ -11,6 +11,7 @@
 #include "hv/vm/mmio.h"
 #include "hv/vm/vioapic.h"
 #include "hv/vm/vlapic.h"
+#include "hv/vm/vm_layout.h"
 #include "hv/vm/vuart.h"
 #include "hv/vmx/ept.h"
 #include "hv/vmx/guest_regs.h"
@@ -125,8 +126,9 @@ struct vm {
 	 * carried out by that CPU between slices (hv/orchestrate.c). */
 	uint32_t requests;
 
-	uint64_t mem_bytes;
-	void *ram;		/* host view of guest-physical 0 (contiguous) */
+	uint64_t mem_bytes;	/* all its RAM, below and above the hole */
+	struct vm_ram_layout ram_layout;	/* where that RAM lies */
+	void *ram;		/* host run: RAM below the hole, then above */
 	void *ram_alloc;	/* what page_alloc_contig returned */
 	uint64_t ram_alloc_pages;
 	struct ept ept;

@@ -13,6 +13,23 @@
 #define PTE_PS (1ull << 7)
 #define PTE_ADDR 0x000ffffffffff000ull
 
+_Static_assert(VM_PCI_HOLE_BASE == MMIO_HOLE_BASE &&
+	       VM_HIGH_RAM_BASE == MMIO_HOLE_END, "one PCI hole");
+
+int vm_mem_map(struct vm *vm)
+{
+	const struct vm_ram_layout *l = &vm->ram_layout;
+	uint64_t high = vm_ram_high_bytes(l);
+	int err = ept_map(&vm->ept, 0, hv_pa(vm->ram), l->low_end, EPT_RWX,
+			  MEMTYPE_WB);
+
+	if (!err && high)
+		err = ept_map(&vm->ept, VM_HIGH_RAM_BASE,
+			      hv_pa(vm->ram) + l->low_end, high, EPT_RWX,
+			      MEMTYPE_WB);
+	return err;
+}
+
 int vm_mem_init(struct vm *vm, uint64_t bytes)
 {
 	uint64_t pages = bytes / PAGE_SIZE, head;
@@ -34,11 +51,11 @@ int vm_mem_init(struct vm *vm, uint64_t bytes)
 	vm->ram = ram;
 	vm->ram_alloc_pages = pages;
 	vm->mem_bytes = bytes;
+	vm_ram_layout_init(&vm->ram_layout, bytes, VM_PCI_HOLE_BASE);
 
 	err = ept_init(&vm->ept);
 	if (!err)
-		err = ept_map(&vm->ept, 0, hv_pa(ram), bytes, EPT_RWX,
-			      MEMTYPE_WB);
+		err = vm_mem_map(vm);
 	if (err)
 		return err;
 	vm->eptp = ept_eptp(&vm->ept, false);
@@ -53,15 +70,16 @@ void vm_mem_destroy(struct vm *vm)
 	vm->ram = NULL;
 }
 
-/* Host pointer for [gpa, gpa+len) when all of it is RAM of this VM. RAM is
- * one host run (vm_mem_init), but we go through EPT so pages the mediator
- * remapped or unmapped are honoured. *perms: the page's EPT permissions. */
+/* Host pointer for [gpa, gpa+len) when all of it is RAM of this VM (below
+ * the hole or above 4 GiB). RAM is one host run (vm_mem_init), but we go
+ * through EPT so pages the mediator remapped or unmapped are honoured.
+ * *perms: the page's EPT permissions. */
 static void *gpa_ptr(struct vm *vm, uint64_t gpa, size_t len,
 		     unsigned *perms)
 {
 	struct ept_xlat x;
 
-	if (!len || gpa >= vm->mem_bytes || len > vm->mem_bytes - gpa)
+	if (!vm_ram_contains(&vm->ram_layout, gpa, len))
 		return NULL;
 	if ((gpa & ~(PAGE_SIZE - 1)) != ((gpa + len - 1) & ~(PAGE_SIZE - 1)))
 		return NULL;	/* callers split at page boundaries */

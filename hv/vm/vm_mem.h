@@ -15,8 +15,13 @@
 struct vm;
 
 /* Allocates `bytes` of RAM (2 MiB aligned host memory, so EPT uses 2 MiB
- * pages) and maps it at guest-physical 0, RWX, write-back. */
+ * pages) and maps it RWX, write-back: from guest-physical 0 up to the PCI
+ * hole, the rest from 4 GiB (hv/vm/vm_layout.h); vm->ram_layout says
+ * where. */
 int vm_mem_init(struct vm *vm, uint64_t bytes);
+/* The EPT part of vm_mem_init: vm->ram mapped RWX, write-back, where
+ * vm->ram_layout puts it (host tests split a few MiB around 4 GiB). */
+int vm_mem_map(struct vm *vm);
 void vm_mem_destroy(struct vm *vm);
 
 /* Copy from/to guest RAM by guest-physical address. The whole range must be

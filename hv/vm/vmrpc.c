@@ -124,7 +124,7 @@ int64_t vmrpc_setup(struct vm *vm, uint64_t gpa, uint64_t pages)
 		return -22;	/* no vGPU: no GPU memory to talk about */
 	if (pages != VMRPC_PAGES || (gpa & 4095) ||
 	    vm_read_gpa(vm, gpa, &head, CTL_HEAD_OFF + 8) ||
-	    gpa + VMRPC_PAGES * 4096ull > vm->mem_bytes)
+	    !vm_ram_contains(&vm->ram_layout, gpa, VMRPC_PAGES * 4096ull))
 		return -14;
 	if (head.magic != VMRPC_MAGIC || head.version != VMRPC_VERSION)
 		return -22;

@@ -179,13 +179,10 @@ void vpci_fw_assign(struct vm *vm)
 
 	if (!vm->linux_guest)
 		return;
+	/* RAM stops at the window's base (hv/vm/vm_layout.h): the rest of
+	 * a large VM's RAM is above 4 GiB. */
+	_Static_assert(VACPI_PCI_MEM_BASE == VM_PCI_HOLE_BASE, "PCI hole");
 	n = find_bars(vm, bars);
-	if (n && vm->mem_bytes > VACPI_PCI_MEM_BASE) {
-		kprintf("vm '%s': firmware: its RAM reaches the PCI window at "
-			"%#x: its %u BARs are left unassigned\n", vm->name,
-			VACPI_PCI_MEM_BASE, n);
-		return;
-	}
 	sort_by_size(bars, n);
 	for (unsigned i = 0; i < n; i++) {
 		struct fw_bar *b = &bars[i];

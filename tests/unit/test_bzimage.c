@@ -93,6 +93,32 @@ static void test_plan_128m(void **state)
 	assert_int_equal(lay.e820[2].addr + lay.e820[2].size, 128 * MiB);
 }
 
+/* 4 GiB of RAM: 3 GiB up to the PCI hole, 1 GiB from 4 GiB, in e820;
+ * the initrd stays below the hole. */
+static void test_plan_pci_hole(void **state)
+{
+	struct bzimage_info bz;
+	struct bzimage_layout lay;
+	const char *why;
+
+	(void)state;
+	debian_info(&bz);
+	assert_int_equal(bzimage_plan(&bz, 4096 * MiB, 3 * MiB, 40, &lay,
+				      &why), 0);
+	assert_int_equal(lay.nr_e820, 4);
+	assert_int_equal(lay.e820[2].addr, MiB);
+	assert_int_equal(lay.e820[2].addr + lay.e820[2].size, 0xc0000000ull);
+	assert_int_equal(lay.e820[3].addr, 0x100000000ull);
+	assert_int_equal(lay.e820[3].size, 1024 * MiB);
+	assert_int_equal(lay.e820[3].type, E820_RAM);
+	assert_true(lay.initrd_gpa + 3 * MiB <= 0xc0000000ull);
+	assert_true(lay.initrd_gpa + 3 * MiB <= (uint64_t)bz.initrd_addr_max + 1);
+	/* 3 GiB exactly: no entry above 4 GiB. */
+	assert_int_equal(bzimage_plan(&bz, 3072 * MiB, 0, 0, &lay, &why), 0);
+	assert_int_equal(lay.nr_e820, 3);
+	assert_int_equal(lay.e820[2].addr + lay.e820[2].size, 0xc0000000ull);
+}
+
 /* pref_address + init_size does not fit, the kernel is relocatable: it
  * goes to the lowest 2 MiB boundary above 1 MiB. */
 static void test_plan_relocates(void **state)
@@ -272,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_debian_header),
 		cmocka_unit_test(test_plan_128m),
 		cmocka_unit_test(test_plan_relocates),
+		cmocka_unit_test(test_plan_pci_hole),
 		cmocka_unit_test(test_plan_refusals),
 		cmocka_unit_test(test_bad_headers),
 		cmocka_unit_test(test_truncated),

@@ -69,6 +69,7 @@ static int setup(void **state)
 	assert_non_null(vm.ram);
 	memset(vm.ram, 0, RAM);
 	vm.mem_bytes = RAM;
+	vm_ram_layout_init(&vm.ram_layout, RAM, VM_PCI_HOLE_BASE);
 	assert_int_equal(ept_init(&vm.ept), 0);
 	assert_int_equal(ept_map(&vm.ept, 0, hv_pa(vm.ram), RAM, EPT_RWX,
 				 MEMTYPE_WB), 0);
@@ -151,6 +152,41 @@ static void test_failed_write_not_reported(void **state)
 	assert_int_equal(told.calls, 0);
 }
 
+/* RAM split around a hole (8 MiB below it, 4 MiB from 4 GiB, as a big
+ * VM has 3 GiB and the rest): both parts are RAM, in one host run, and
+ * the hole is not. */
+static void test_ram_above_4g(void **state)
+{
+	const uint64_t low = 8ull << 20, high = 4ull << 20, g4 = 1ull << 32;
+	uint64_t v = 0x0123456789abcdefull, back = 0;
+	struct ept_xlat x;
+
+	(void)state;
+	ept_destroy(&vm.ept);
+	assert_int_equal(ept_init(&vm.ept), 0);
+	vm.mem_bytes = low + high;
+	free(vm.ram);
+	vm.ram = aligned_alloc(2u << 20, low + high);
+	assert_non_null(vm.ram);
+	memset(vm.ram, 0, low + high);
+	vm_ram_layout_init(&vm.ram_layout, low + high, low);
+	assert_int_equal(vm_mem_map(&vm), 0);
+	assert_int_equal(vm_write_gpa(&vm, g4 + 0x1ff8, &v, 8), 0);
+	assert_memory_equal((uint8_t *)vm.ram + low + 0x1ff8, &v, 8);
+	assert_int_equal(vm_read_gpa(&vm, g4 + 0x1ff8, &back, 8), 0);
+	assert_int_equal(back, v);
+	assert_int_equal(vm_ept_translate(&vm, g4 + high - 4096, &x), 0);
+	assert_int_equal(x.hpa, hv_pa(vm.ram) + low + high - 4096);
+	assert_int_equal(vm_ept_translate(&vm, low - 4096, &x), 0);
+	assert_int_equal(x.hpa, hv_pa(vm.ram) + low - 4096);
+	/* The hole and past the end: not RAM, not mapped. */
+	assert_int_equal(vm_read_gpa(&vm, low, &back, 8), -HV_EFAULT);
+	assert_int_equal(vm_read_gpa(&vm, low - 4, &back, 8), -HV_EFAULT);
+	assert_int_equal(vm_read_gpa(&vm, g4 + high, &back, 8), -HV_EFAULT);
+	assert_int_not_equal(vm_ept_translate(&vm, low, &x), 0);
+	assert_int_not_equal(vm_ept_translate(&vm, g4 + high, &x), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +198,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_write_not_reported,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ram_above_4g, setup,
+						teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
