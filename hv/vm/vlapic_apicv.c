@@ -105,6 +105,11 @@ void vlapic_apicv_prepare(struct vm *vm)
 		return;
 	if (xapic != l->access_mapped && place_access_page(vm, xapic))
 		return;
+	/* A TPR the guest stored without an exit moves the PPR. */
+	if (l->tpr != vlapic_tpr(l)) {
+		l->tpr = vlapic_tpr(l);
+		l->vapic_dirty = true;
+	}
 	if (xapic && l->vapic_dirty)
 		vlapic_vapic_sync(l, rdtsc());
 	th = vlapic_tpr_threshold(l);

@@ -141,7 +141,7 @@ static int check_ept_caps(void)
 int vmx_enable(void)
 {
 	struct vmx_cpu *v = &vmx_cpu;
-	char line[160];
+	char line[256];
 	uint64_t *region;
 	int err;
 
