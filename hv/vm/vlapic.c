@@ -35,7 +35,7 @@ void vlapic_reset(struct vlapic *l)
 	l->apic_access = access;
 	l->access_mapped = mapped;
 	l->vapic_syncs = syncs;
-	l->vapic_dirty = true;
+	l->vapic_dirty = VAPIC_DIRTY_ALL;
 	if (vapic)
 		memset(vapic, 0, 4096);	/* TPR 0 */
 	l->svr = SVR_DEFAULT;
@@ -70,7 +70,7 @@ void vlapic_set_tpr(struct vlapic *l, uint32_t tpr)
 	l->tpr = tpr & 0xff;
 	if (l->vapic)
 		l->vapic[VAPIC_TPR] = l->tpr;
-	l->vapic_dirty = true;	/* PPR follows */
+	l->vapic_dirty |= VAPIC_DIRTY_IRQ;	/* PPR follows */
 }
 
 static uint32_t isr_class(const struct vlapic *l)
@@ -151,7 +151,7 @@ int vlapic_wrmsr(struct vlapic *l, uint32_t msr, uint64_t val, uint64_t now)
 {
 	uint32_t v = (uint32_t)val;
 
-	l->vapic_dirty = true;
+	l->vapic_dirty |= VAPIC_DIRTY_ALL;
 	switch (msr) {
 	case X2APIC_TPR: vlapic_set_tpr(l, v); break;
 	case X2APIC_EOI: vlapic_eoi(l); break;
@@ -186,7 +186,7 @@ void vlapic_advance(struct vlapic *l, uint64_t now)
 	if (!l->deadline || now < l->deadline)
 		return;
 	l->timer_fires++;
-	l->vapic_dirty = true;
+	l->vapic_dirty |= VAPIC_DIRTY_IRQ;
 	if (!(l->lvt_timer & LVT_MASKED) && (l->lvt_timer & 0xff) >= 16)
 		bit_set(l->irr, (int)(l->lvt_timer & LVT_VECTOR_MASK));
 	if ((l->lvt_timer & LVT_TIMER_MODE_MASK) != LVT_TIMER_PERIODIC ||
@@ -223,7 +223,7 @@ int vlapic_eoi(struct vlapic *l)
 
 	if (vec >= 0)
 		bit_clear(l->isr, vec);
-	l->vapic_dirty = true;
+	l->vapic_dirty |= VAPIC_DIRTY_IRQ;
 	return vec;
 }
 
@@ -242,7 +242,7 @@ uint32_t vlapic_tpr_threshold(const struct vlapic *l)
 
 void vlapic_accept(struct vlapic *l, int vec)
 {
-	l->vapic_dirty = true;
+	l->vapic_dirty |= VAPIC_DIRTY_IRQ;
 	bit_clear(l->irr, vec);
 	bit_set(l->isr, vec);
 }
@@ -267,7 +267,7 @@ int vlapic_set_apic_base(struct vlapic *l, uint64_t val)
 	if (cur == 0 && mode == (APIC_BASE_EN | APIC_BASE_EXTD))
 		return -1;	/* off -> x2APIC must pass through xAPIC */
 	l->apic_base = val;
-	l->vapic_dirty = true;
+	l->vapic_dirty |= VAPIC_DIRTY_ALL;
 	return 0;
 }
 
@@ -275,7 +275,7 @@ void vlapic_raise(struct vlapic *l, int vec)
 {
 	if (vec >= 16 && vec < 256) {
 		bit_set(l->irr, vec);
-		l->vapic_dirty = true;
+		l->vapic_dirty |= VAPIC_DIRTY_IRQ;
 	}
 }
 
@@ -304,13 +304,41 @@ uint32_t vlapic_xapic_reg(const struct vlapic *l, uint32_t off, uint64_t now)
 	}
 }
 
+#define XAPIC_PPR	0x0a0
+#define XAPIC_ISR0	0x100
+#define XAPIC_IRR0	0x200
+
+/* IRR, ISR and PPR straight from the bitmaps: what changes with every
+ * interrupt, so it is kept cheap. */
+static void sync_irq(struct vlapic *l)
+{
+	for (unsigned i = 0; i < 8; i++) {
+		l->vapic[(XAPIC_IRR0 + 0x10 * i) / 4] =
+			(uint32_t)(l->irr[i / 2] >> (32 * (i & 1)));
+		l->vapic[(XAPIC_ISR0 + 0x10 * i) / 4] =
+			(uint32_t)(l->isr[i / 2] >> (32 * (i & 1)));
+	}
+	l->vapic[XAPIC_PPR / 4] = ppr(l);
+}
+
 void vlapic_vapic_sync(struct vlapic *l, uint64_t now)
 {
 	if (!l->vapic)
 		return;
-	for (uint32_t off = XAPIC_ID; off <= XAPIC_LAST; off += 0x10)
-		if (off != XAPIC_CUR_COUNT && off != 0x80)
-			l->vapic[off / 4] = vlapic_xapic_reg(l, off, now);
-	l->vapic_dirty = false;
-	l->vapic_syncs++;
+	if (l->vapic_dirty & VAPIC_DIRTY_ALL) {
+		for (uint32_t off = XAPIC_ID; off <= XAPIC_LAST; off += 0x10)
+			if (off != XAPIC_CUR_COUNT && off != 0x80)
+				l->vapic[off / 4] = vlapic_xapic_reg(l, off, now);
+		l->vapic_syncs++;
+	} else if (l->vapic_dirty & VAPIC_DIRTY_IRQ) {
+		sync_irq(l);
+	}
+	l->vapic_dirty = 0;
+}
+
+void vlapic_vapic_sync_reg(struct vlapic *l, uint32_t off, uint64_t now)
+{
+	if (l->vapic && off >= XAPIC_ID && off <= XAPIC_LAST &&
+	    !(off & 0xf) && off != XAPIC_CUR_COUNT && off != 0x80)
+		l->vapic[off / 4] = vlapic_xapic_reg(l, off, now);
 }

@@ -67,7 +67,7 @@ struct vlapic {
 	 * is the TPR, which therefore lives in the page (vlapic_tpr). */
 	uint32_t *vapic;
 	void *apic_access;	/* the VM's APIC-access page (never data) */
-	bool vapic_dirty;
+	uint8_t vapic_dirty;	/* VAPIC_DIRTY_* */
 	bool access_mapped;	/* APIC-access page in the EPT at 0xFEE00000 */
 	uint32_t tpr_threshold;	/* as last written to the VMCS */
 	uint64_t vapic_syncs;	/* page rewrites, for the report */
@@ -110,6 +110,12 @@ int vlapic_set_apic_base(struct vlapic *l, uint64_t val);
 struct mmio_region;
 extern const struct mmio_region vlapic_xapic_mmio;
 
+/* What of the virtual-APIC page is stale: the interrupt state (IRR,
+ * ISR, PPR: every interrupt raised, delivered or retired) or any
+ * register (a write through the model). */
+#define VAPIC_DIRTY_IRQ		1u
+#define VAPIC_DIRTY_ALL		2u
+
 /* Power-on state; keeps the APIC-virtualization pages (and marks the
  * virtual-APIC page for rewriting). */
 void vlapic_reset(struct vlapic *l);
@@ -124,11 +130,16 @@ void vlapic_set_tpr(struct vlapic *l, uint32_t tpr);
  * 31:24, LDR, DFR, ICR high); 0 for reserved and write-only offsets. */
 uint32_t vlapic_xapic_reg(const struct vlapic *l, uint32_t off, uint64_t now);
 
-/* Rewrite the virtual-APIC page from the model (every register the CPU
- * may read from it, SDM 29.4.2; the TPR is the page's own) and clear
- * vapic_dirty. The timer's current count is not in the list the CPU
- * reads there, so its reads still exit and are computed at that time. */
+/* Rewrite the virtual-APIC page from the model, as much as vapic_dirty
+ * says (every register the CPU may read from it, SDM 29.4.2, or only
+ * IRR/ISR/PPR; the TPR is the page's own), and clear vapic_dirty. The
+ * timer's current count is not in the list the CPU reads there, so its
+ * reads still exit and are computed at that time. */
 void vlapic_vapic_sync(struct vlapic *l, uint64_t now);
+
+/* One register of the page rewritten from the model (after the guest
+ * wrote it there and the model took the write). */
+void vlapic_vapic_sync_reg(struct vlapic *l, uint32_t off, uint64_t now);
 
 /* The TPR threshold for the VMCS (SDM 29.1.2): the priority class of
  * the highest requested vector that only the TPR holds back, so that

@@ -69,7 +69,7 @@ int vlapic_apicv_setup(struct vm *vm)
 		l->vapic[0x080 / 4] = l->tpr;
 		l->access_mapped = false;
 	}
-	l->vapic_dirty = true;
+	l->vapic_dirty = VAPIC_DIRTY_ALL;
 	l->tpr_threshold = 0;
 	err |= vmwrite(VMCS_VIRTUAL_APIC_ADDR, hv_pa(l->vapic));
 	err |= vmwrite(VMCS_APIC_ACCESS_ADDR, hv_pa(l->apic_access));
@@ -108,7 +108,7 @@ void vlapic_apicv_prepare(struct vm *vm)
 	/* A TPR the guest stored without an exit moves the PPR. */
 	if (l->tpr != vlapic_tpr(l)) {
 		l->tpr = vlapic_tpr(l);
-		l->vapic_dirty = true;
+		l->vapic_dirty |= VAPIC_DIRTY_IRQ;
 	}
 	if (xapic && l->vapic_dirty)
 		vlapic_vapic_sync(l, rdtsc());
@@ -123,13 +123,18 @@ enum exit_action handle_apic_write(struct vm *vm, const struct vm_exit *ex)
 {
 	uint32_t off = APIC_ACCESS_OFFSET(ex->qual) & ~3u;
 	struct vlapic *l = &vm->lapic;
+	uint8_t was;
 
 	if (!l->vapic) {
 		vm_stop(vm, "APIC-write exit without APIC virtualization");
 		return EXIT_STOP;
 	}
+	was = l->vapic_dirty;
 	vlapic_xapic_mmio.write(vm, off, 4, l->vapic[off / 4]);
-	l->vapic_dirty = true;	/* the page shows what the model kept */
+	/* The page shows what the model kept of that register; what the
+	 * write may do to others (EOI, self-IPI) is interrupt state. */
+	vlapic_vapic_sync_reg(l, off, rdtsc());
+	l->vapic_dirty = was | VAPIC_DIRTY_IRQ;
 	return EXIT_RESUME;
 }
 

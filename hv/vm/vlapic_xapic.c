@@ -48,7 +48,7 @@ static void xapic_write(struct vm *vm, uint64_t off, unsigned size,
 
 	if (xapic_off(vm, off, size))
 		return;
-	l->vapic_dirty = true;
+	l->vapic_dirty |= VAPIC_DIRTY_ALL;
 	switch (off) {
 	case XAPIC_LDR: l->xapic_ldr = (uint32_t)val & 0xff000000u; return;
 	case XAPIC_DFR: l->xapic_dfr = (uint32_t)val | 0x0fffffffu; return;
