@@ -180,6 +180,7 @@ struct hv_config {
 	bool gpu_preempt;			/* take the GPU back by preemption */
 	bool vmx_vpid;				/* VPIDs where the CPU has them */
 	bool vmx_msr_reads;			/* safe MSR reads without exits */
+	bool vmx_apicv;				/* APIC virtualization */
 	bool vuart_fifo_temt;			/* LSR.TEMT goes with THRE */
 	enum hvcfg_placement placement;
 	enum hvcfg_vtd vtd;

@@ -352,6 +352,8 @@ static const struct keyword yes_no_words[] = {
  * where the CPU has them, `no` keeps the flush at every entry and exit
  * (docs/performance.md); vmx_msr_reads (on by default) lets the guest
  * read the MSRs VM entry loads with its values without an exit;
+ * vmx_apicv (on by default) virtualizes the xAPIC page where the CPU can
+ * (hv/vm/vlapic_apicv.c);
  * vuart_fifo_temt (on by default) sets the vUART's LSR.TEMT with THRE
  * (hv/vm/vuart.c). */
 static const size_t switch_keys[NR_GK] = {
@@ -359,6 +361,7 @@ static const size_t switch_keys[NR_GK] = {
 	[GK_GPU_PREEMPT] = offsetof(struct hv_config, gpu_preempt),
 	[GK_VMX_VPID] = offsetof(struct hv_config, vmx_vpid),
 	[GK_VMX_MSR_READS] = offsetof(struct hv_config, vmx_msr_reads),
+	[GK_VMX_APICV] = offsetof(struct hv_config, vmx_apicv),
 	[GK_VUART_FIFO_TEMT] = offsetof(struct hv_config, vuart_fifo_temt),
 };
 
@@ -386,6 +389,7 @@ SWITCH_RESET(GK_GPU_SMOKE, reset_gpu_smoke, false)
 SWITCH_RESET(GK_GPU_PREEMPT, reset_gpu_preempt, true)
 SWITCH_RESET(GK_VMX_VPID, reset_vmx_vpid, true)
 SWITCH_RESET(GK_VMX_MSR_READS, reset_vmx_msr_reads, true)
+SWITCH_RESET(GK_VMX_APICV, reset_vmx_apicv, true)
 SWITCH_RESET(GK_VUART_FIFO_TEMT, reset_vuart_fifo_temt, true)
 
 const struct key cfg_global_keys[NR_GK] = {
@@ -415,6 +419,7 @@ const struct key cfg_global_keys[NR_GK] = {
 	[GK_VMX_VPID]	= { "vmx_vpid", false, set_switch, reset_vmx_vpid },
 	[GK_VMX_MSR_READS] = { "vmx_msr_reads", false, set_switch,
 			       reset_vmx_msr_reads },
+	[GK_VMX_APICV]	= { "vmx_apicv", false, set_switch, reset_vmx_apicv },
 	[GK_VUART_FIFO_TEMT] = { "vuart_fifo_temt", false, set_switch,
 				 reset_vuart_fifo_temt },
 	[GK_DISPLAY_OWNER] = { "display_owner", false, set_display_owner,

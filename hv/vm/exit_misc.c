@@ -110,12 +110,13 @@ enum exit_action handle_cr_access(struct vm *vm, const struct vm_exit *ex)
 		if (cr == 8 && (r->gpr[gpr] >> 4))
 			rc = guest_write_cr(vm, 8, r->gpr[gpr]); /* #GP */
 		else if (cr == 8)
-			vm->lapic.tpr = (uint32_t)(r->gpr[gpr] & 0xf) << 4;
+			vlapic_set_tpr(&vm->lapic,
+				       (uint32_t)(r->gpr[gpr] & 0xf) << 4);
 		else
 			rc = guest_write_cr(vm, cr, r->gpr[gpr]);
 		break;
 	case CR_ACCESS_MOV_FROM_CR:
-		r->gpr[gpr] = cr == 8 ? vm->lapic.tpr >> 4
+		r->gpr[gpr] = cr == 8 ? vlapic_tpr(&vm->lapic) >> 4
 				      : vmread(VMCS_GUEST_CR3);
 		if (gpr == GPR_RSP)
 			vmwrite(VMCS_GUEST_RSP, r->rsp);

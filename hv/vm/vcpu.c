@@ -4,6 +4,7 @@
 #include "hv/vm/vcpu.h"
 #include "hv/vm/cpu_state_switch.h"
 #include "hv/vm/guest_state_vmcs.h"
+#include "hv/vm/vlapic_apicv.h"
 #include "hv/console/console.h"
 #include "hv/cpu/cpu.h"
 #include "hv/hv_errno.h"
@@ -123,8 +124,10 @@ static void setup_controls(struct vm *vm, int *err)
 
 	w(VMCS_PIN_BASED_CONTROLS, v->pin_ctls, err);
 	w(VMCS_PROC_BASED_CONTROLS, v->proc_ctls, err);
-	w(VMCS_PROC_BASED_CONTROLS2,
-	  v->proc2_ctls | (v->vpid_on ? PROC_CTL2_ENABLE_VPID : 0), err);
+	w(VMCS_PROC_BASED_CONTROLS2, v->proc2_ctls | v->apicv_proc2 |
+	  (v->vpid_on ? PROC_CTL2_ENABLE_VPID : 0), err);
+	if (!*err)
+		*err = vlapic_apicv_setup(vm);
 	if (v->vpid_on)
 		w(VMCS_VPID, vcpu_vpid(vm), err);
 	w(VMCS_EXIT_CONTROLS, v->exit_ctls, err);
@@ -367,7 +370,15 @@ static bool can_take_interrupt(void)
 		 (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS));
 }
 
+static void prepare_interrupt(struct vm *vm);
+
 void vcpu_prepare_events(struct vm *vm)
+{
+	prepare_interrupt(vm);
+	vlapic_apicv_prepare(vm);	/* after IRR -> ISR */
+}
+
+static void prepare_interrupt(struct vm *vm)
 {
 	struct vcpu *vc = &vm->vcpu;
 	int vec = vlapic_pending(&vm->lapic);

@@ -25,7 +25,19 @@ static int highest(const uint64_t *map)
 
 void vlapic_reset(struct vlapic *l)
 {
+	uint32_t *vapic = l->vapic;
+	void *access = l->apic_access;
+	bool mapped = l->access_mapped;
+	uint64_t syncs = l->vapic_syncs;
+
 	memset(l, 0, sizeof(*l));
+	l->vapic = vapic;
+	l->apic_access = access;
+	l->access_mapped = mapped;
+	l->vapic_syncs = syncs;
+	l->vapic_dirty = VAPIC_DIRTY_ALL;
+	if (vapic)
+		memset(vapic, 0, 4096);	/* TPR 0 */
 	l->svr = SVR_DEFAULT;
 	l->apic_base = APIC_BASE_RESET;
 	l->xapic_dfr = 0xffffffffu;	/* flat model */
@@ -46,12 +58,33 @@ static unsigned divisor(uint32_t div_conf)
 	return n == 7 ? 1 : 2u << n;
 }
 
-static uint32_t ppr(const struct vlapic *l)
+#define VAPIC_TPR	(0x080 / 4)	/* the TPR's dword in the page */
+
+uint32_t vlapic_tpr(const struct vlapic *l)
+{
+	return l->vapic ? l->vapic[VAPIC_TPR] & 0xff : l->tpr;
+}
+
+void vlapic_set_tpr(struct vlapic *l, uint32_t tpr)
+{
+	l->tpr = tpr & 0xff;
+	if (l->vapic)
+		l->vapic[VAPIC_TPR] = l->tpr;
+	l->vapic_dirty |= VAPIC_DIRTY_IRQ;	/* PPR follows */
+}
+
+static uint32_t isr_class(const struct vlapic *l)
 {
 	int isrv = highest(l->isr);
-	uint32_t isr_class = isrv < 0 ? 0 : (uint32_t)isrv & 0xf0;
 
-	return (l->tpr & 0xf0) >= isr_class ? l->tpr : isr_class;
+	return isrv < 0 ? 0 : (uint32_t)isrv & 0xf0;
+}
+
+static uint32_t ppr(const struct vlapic *l)
+{
+	uint32_t tpr = vlapic_tpr(l);
+
+	return (tpr & 0xf0) >= isr_class(l) ? tpr : isr_class(l);
 }
 
 static uint32_t cur_count(const struct vlapic *l, uint64_t now)
@@ -94,7 +127,7 @@ int vlapic_rdmsr(struct vlapic *l, uint32_t msr, uint64_t now, uint64_t *val)
 	switch (msr) {
 	case X2APIC_ID: *val = 0; break;
 	case X2APIC_VERSION: *val = APIC_VERSION_VALUE; break;
-	case X2APIC_TPR: *val = l->tpr; break;
+	case X2APIC_TPR: *val = vlapic_tpr(l); break;
 	case X2APIC_PPR: *val = ppr(l); break;
 	case X2APIC_LDR: *val = l->ldr; break;
 	case X2APIC_SVR: *val = l->svr; break;
@@ -117,15 +150,11 @@ int vlapic_rdmsr(struct vlapic *l, uint32_t msr, uint64_t now, uint64_t *val)
 int vlapic_wrmsr(struct vlapic *l, uint32_t msr, uint64_t val, uint64_t now)
 {
 	uint32_t v = (uint32_t)val;
-	int vec;
 
+	l->vapic_dirty |= VAPIC_DIRTY_ALL;
 	switch (msr) {
-	case X2APIC_TPR: l->tpr = v & 0xff; break;
-	case X2APIC_EOI:
-		vec = highest(l->isr);
-		if (vec >= 0)
-			bit_clear(l->isr, vec);
-		break;
+	case X2APIC_TPR: vlapic_set_tpr(l, v); break;
+	case X2APIC_EOI: vlapic_eoi(l); break;
 	case X2APIC_SVR: l->svr = v & 0x11ff; break;
 	case X2APIC_ESR: l->esr = 0; break;
 	case X2APIC_LVT_CMCI: l->lvt_cmci = v & 0x107ff; break;
@@ -157,6 +186,7 @@ void vlapic_advance(struct vlapic *l, uint64_t now)
 	if (!l->deadline || now < l->deadline)
 		return;
 	l->timer_fires++;
+	l->vapic_dirty |= VAPIC_DIRTY_IRQ;
 	if (!(l->lvt_timer & LVT_MASKED) && (l->lvt_timer & 0xff) >= 16)
 		bit_set(l->irr, (int)(l->lvt_timer & LVT_VECTOR_MASK));
 	if ((l->lvt_timer & LVT_TIMER_MODE_MASK) != LVT_TIMER_PERIODIC ||
@@ -187,8 +217,32 @@ int vlapic_pending(const struct vlapic *l)
 	return vec;
 }
 
+int vlapic_eoi(struct vlapic *l)
+{
+	int vec = highest(l->isr);
+
+	if (vec >= 0)
+		bit_clear(l->isr, vec);
+	l->vapic_dirty |= VAPIC_DIRTY_IRQ;
+	return vec;
+}
+
+uint32_t vlapic_tpr_threshold(const struct vlapic *l)
+{
+	int vec = highest(l->irr);
+	uint32_t cls = vec < 0 ? 0 : (uint32_t)vec & 0xf0;
+
+	/* Held back by the TPR alone: above the in-service class, at or
+	 * below the TPR's. */
+	if (vec < 0 || !(l->svr & 0x100) || cls <= isr_class(l) ||
+	    cls > (vlapic_tpr(l) & 0xf0))
+		return 0;
+	return cls >> 4;
+}
+
 void vlapic_accept(struct vlapic *l, int vec)
 {
+	l->vapic_dirty |= VAPIC_DIRTY_IRQ;
 	bit_clear(l->irr, vec);
 	bit_set(l->isr, vec);
 }
@@ -213,11 +267,78 @@ int vlapic_set_apic_base(struct vlapic *l, uint64_t val)
 	if (cur == 0 && mode == (APIC_BASE_EN | APIC_BASE_EXTD))
 		return -1;	/* off -> x2APIC must pass through xAPIC */
 	l->apic_base = val;
+	l->vapic_dirty |= VAPIC_DIRTY_ALL;
 	return 0;
 }
 
 void vlapic_raise(struct vlapic *l, int vec)
 {
-	if (vec >= 16 && vec < 256)
+	if (vec >= 16 && vec < 256) {
 		bit_set(l->irr, vec);
+		l->vapic_dirty |= VAPIC_DIRTY_IRQ;
+	}
+}
+
+#define XAPIC_ID	0x020
+#define XAPIC_LDR	0x0d0
+#define XAPIC_DFR	0x0e0
+#define XAPIC_ICR_HI	0x310
+#define XAPIC_CUR_COUNT	0x390
+#define XAPIC_LAST	0x3f0
+
+uint32_t vlapic_xapic_reg(const struct vlapic *l, uint32_t off, uint64_t now)
+{
+	uint64_t v = 0;
+
+	switch (off) {
+	case XAPIC_ID: return 0;	/* APIC id 0, in bits 24-31 */
+	case XAPIC_LDR: return l->xapic_ldr;
+	case XAPIC_DFR: return l->xapic_dfr;
+	case XAPIC_ICR_HI: return l->icr_hi;
+	default:
+		if (off > XAPIC_LAST || (off & 0xf) ||
+		    vlapic_rdmsr((struct vlapic *)l,
+				 X2APIC_MSR_BASE + (off >> 4), now, &v))
+			return 0;	/* reserved: reads 0 */
+		return (uint32_t)v;
+	}
+}
+
+#define XAPIC_PPR	0x0a0
+#define XAPIC_ISR0	0x100
+#define XAPIC_IRR0	0x200
+
+/* IRR, ISR and PPR straight from the bitmaps: what changes with every
+ * interrupt, so it is kept cheap. */
+static void sync_irq(struct vlapic *l)
+{
+	for (unsigned i = 0; i < 8; i++) {
+		l->vapic[(XAPIC_IRR0 + 0x10 * i) / 4] =
+			(uint32_t)(l->irr[i / 2] >> (32 * (i & 1)));
+		l->vapic[(XAPIC_ISR0 + 0x10 * i) / 4] =
+			(uint32_t)(l->isr[i / 2] >> (32 * (i & 1)));
+	}
+	l->vapic[XAPIC_PPR / 4] = ppr(l);
+}
+
+void vlapic_vapic_sync(struct vlapic *l, uint64_t now)
+{
+	if (!l->vapic)
+		return;
+	if (l->vapic_dirty & VAPIC_DIRTY_ALL) {
+		for (uint32_t off = XAPIC_ID; off <= XAPIC_LAST; off += 0x10)
+			if (off != XAPIC_CUR_COUNT && off != 0x80)
+				l->vapic[off / 4] = vlapic_xapic_reg(l, off, now);
+		l->vapic_syncs++;
+	} else if (l->vapic_dirty & VAPIC_DIRTY_IRQ) {
+		sync_irq(l);
+	}
+	l->vapic_dirty = 0;
+}
+
+void vlapic_vapic_sync_reg(struct vlapic *l, uint32_t off, uint64_t now)
+{
+	if (l->vapic && off >= XAPIC_ID && off <= XAPIC_LAST &&
+	    !(off & 0xf) && off != XAPIC_CUR_COUNT && off != 0x80)
+		l->vapic[off / 4] = vlapic_xapic_reg(l, off, now);
 }

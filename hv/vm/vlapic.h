@@ -59,6 +59,18 @@ struct vlapic {
 	 * registers x2APIC mode does not have or formats differently. */
 	uint64_t apic_base;
 	uint32_t icr_hi, xapic_ldr, xapic_dfr;
+	/* APIC virtualization (hv/vm/vlapic_apicv.c; NULL/false without).
+	 * The model stays the source of truth: `vapic` (the virtual-APIC
+	 * page the CPU reads the guest's xAPIC registers from) is rewritten
+	 * from it before an entry whenever `vapic_dirty` says the model
+	 * changed; the one register the guest changes there without an exit
+	 * is the TPR, which therefore lives in the page (vlapic_tpr). */
+	uint32_t *vapic;
+	void *apic_access;	/* the VM's APIC-access page (never data) */
+	uint8_t vapic_dirty;	/* VAPIC_DIRTY_* */
+	bool access_mapped;	/* APIC-access page in the EPT at 0xFEE00000 */
+	uint32_t tpr_threshold;	/* as last written to the VMCS */
+	uint64_t vapic_syncs;	/* page rewrites, for the report */
 };
 
 /* The shortest timer period (or one-shot delay) a guest can program, as
@@ -98,7 +110,45 @@ int vlapic_set_apic_base(struct vlapic *l, uint64_t val);
 struct mmio_region;
 extern const struct mmio_region vlapic_xapic_mmio;
 
+/* What of the virtual-APIC page is stale: the interrupt state (IRR,
+ * ISR, PPR: every interrupt raised, delivered or retired) or any
+ * register (a write through the model). */
+#define VAPIC_DIRTY_IRQ		1u
+#define VAPIC_DIRTY_ALL		2u
+
+/* Power-on state; keeps the APIC-virtualization pages (and marks the
+ * virtual-APIC page for rewriting). */
 void vlapic_reset(struct vlapic *l);
+
+/* The TPR: in the virtual-APIC page when there is one (the guest writes
+ * it there through the TPR shadow without an exit), else in the model. */
+uint32_t vlapic_tpr(const struct vlapic *l);
+void vlapic_set_tpr(struct vlapic *l, uint32_t tpr);
+
+/* A register of the xAPIC page (offset 0x000-0x3F0) as the guest reads
+ * it: the x2APIC register at offset/16, or the xAPIC form (ID in bits
+ * 31:24, LDR, DFR, ICR high); 0 for reserved and write-only offsets. */
+uint32_t vlapic_xapic_reg(const struct vlapic *l, uint32_t off, uint64_t now);
+
+/* Rewrite the virtual-APIC page from the model, as much as vapic_dirty
+ * says (every register the CPU may read from it, SDM 29.4.2, or only
+ * IRR/ISR/PPR; the TPR is the page's own), and clear vapic_dirty. The
+ * timer's current count is not in the list the CPU reads there, so its
+ * reads still exit and are computed at that time. */
+void vlapic_vapic_sync(struct vlapic *l, uint64_t now);
+
+/* One register of the page rewritten from the model (after the guest
+ * wrote it there and the model took the write). */
+void vlapic_vapic_sync_reg(struct vlapic *l, uint32_t off, uint64_t now);
+
+/* The TPR threshold for the VMCS (SDM 29.1.2): the priority class of
+ * the highest requested vector that only the TPR holds back, so that
+ * the guest lowering its TPR below it exits and the interrupt is
+ * delivered; 0 when no such vector waits. */
+uint32_t vlapic_tpr_threshold(const struct vlapic *l);
+
+/* EOI: the highest in-service vector retired; returns it, or -1. */
+int vlapic_eoi(struct vlapic *l);
 bool vlapic_is_msr(uint32_t msr);
 /* 0, or -1 for a register that does not exist or is written read-only
  * (the caller injects #GP, as hardware does). */

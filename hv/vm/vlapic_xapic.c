@@ -14,7 +14,6 @@
 #include "hv/vm/vm.h"
 #include "hv/cpu/x86.h"
 
-#define XAPIC_ID	0x020
 #define XAPIC_EOI	0x0b0
 #define XAPIC_LDR	0x0d0
 #define XAPIC_DFR	0x0e0
@@ -36,22 +35,9 @@ static bool xapic_off(struct vm *vm, uint64_t off, unsigned size)
 
 static uint64_t xapic_read(struct vm *vm, uint64_t off, unsigned size)
 {
-	struct vlapic *l = &vm->lapic;
-	uint64_t v = 0;
-
 	if (xapic_off(vm, off, size))
 		return 0xffffffffu;
-	switch (off) {
-	case XAPIC_ID: return 0;	/* APIC id 0, in bits 24-31 */
-	case XAPIC_LDR: return l->xapic_ldr;
-	case XAPIC_DFR: return l->xapic_dfr;
-	case XAPIC_ICR_HI: return l->icr_hi;
-	default:
-		if (vlapic_rdmsr(l, X2APIC_MSR_BASE + (uint32_t)(off >> 4),
-				 rdtsc(), &v))
-			return 0;	/* reserved: reads 0 */
-		return (uint32_t)v;
-	}
+	return vlapic_xapic_reg(&vm->lapic, (uint32_t)off, rdtsc());
 }
 
 static void xapic_write(struct vm *vm, uint64_t off, unsigned size,
@@ -62,6 +48,7 @@ static void xapic_write(struct vm *vm, uint64_t off, unsigned size,
 
 	if (xapic_off(vm, off, size))
 		return;
+	l->vapic_dirty |= VAPIC_DIRTY_ALL;
 	switch (off) {
 	case XAPIC_LDR: l->xapic_ldr = (uint32_t)val & 0xff000000u; return;
 	case XAPIC_DFR: l->xapic_dfr = (uint32_t)val | 0x0fffffffu; return;

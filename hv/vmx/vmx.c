@@ -141,7 +141,7 @@ static int check_ept_caps(void)
 int vmx_enable(void)
 {
 	struct vmx_cpu *v = &vmx_cpu;
-	char line[160];
+	char line[256];
 	uint64_t *region;
 	int err;
 
@@ -291,6 +291,24 @@ void vmx_vpid_set(bool want)
 		!want ? "off (vmx_vpid=no): TLB flushed at every entry and exit" :
 		"off (the CPU has no usable VPID/INVVPID): TLB flushed at "
 		"every entry and exit");
+}
+
+void vmx_apicv_set(bool want)
+{
+	struct vmx_cpu *v = &vmx_cpu;
+
+	v->apicv_proc2 = vmx_apicv_proc2(&v->caps, want);
+	if (v->apicv_proc2)
+		v->proc_ctls |= PROC_CTL_USE_TPR_SHADOW;
+	else
+		v->proc_ctls &= ~PROC_CTL_USE_TPR_SHADOW;
+	pr_info("vmx", "APIC virtualization %s", v->apicv_proc2 ?
+		(v->apicv_proc2 & PROC_CTL2_APIC_REGISTER_VIRT ?
+		 "on: TPR shadow, APIC-access page, register virtualization" :
+		 "on: TPR shadow, APIC-access page") :
+		!want ? "off (vmx_apicv=no): xAPIC accesses are EPT exits" :
+		"off (the CPU lacks TPR shadow or APIC-access virtualization):"
+		" xAPIC accesses are EPT exits");
 }
 
 int vmx_invvpid(uint16_t vpid)

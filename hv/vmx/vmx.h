@@ -20,6 +20,9 @@ struct vmx_cpu {
 	/* VPIDs in use (vmx_vpid_set): each vCPU's VMCS tags its TLB
 	 * entries with its own VPID, so entries and exits keep them. */
 	bool vpid_on;
+	/* APIC virtualization (vmx_apicv_set): the secondary controls each
+	 * vCPU's VMCS adds (0 = off: the xAPIC page is EPT-trapped MMIO). */
+	uint32_t apicv_proc2;
 };
 
 extern struct vmx_cpu vmx_cpu;
@@ -47,6 +50,11 @@ int vmx_ap_enable(void *region);
 /* VPIDs on if the CPU offers them (vmx_vpid_usable) and `want` (hv.cfg's
  * vmx_vpid=); prints which. Called before the first VMCS is built. */
 void vmx_vpid_set(bool want);
+
+/* APIC virtualization on if the CPU offers it (vmx_apicv_proc2) and
+ * `want` (hv.cfg's vmx_apicv=): adds "use TPR shadow" to proc_ctls and
+ * sets apicv_proc2; prints which. Called before the first VMCS is built. */
+void vmx_apicv_set(bool want);
 
 /* Drops every TLB entry tagged with vpid on this CPU (INVVPID
  * single-context, or all-context where the CPU has only that). 0 or

@@ -258,6 +258,19 @@ bool vmx_vpid_usable(const struct vmx_caps *caps, bool want)
 	       (e->invvpid_single || e->invvpid_all);
 }
 
+uint32_t vmx_apicv_proc2(const struct vmx_caps *caps, bool want)
+{
+	if (!want || !may_set(caps, VMX_CTLS_PROCBASED,
+			      PROC_CTL_USE_TPR_SHADOW |
+			      PROC_CTL_ACTIVATE_SECONDARY) ||
+	    !may_set(caps, VMX_CTLS_PROCBASED2,
+		     PROC_CTL2_VIRTUALIZE_APIC_ACCESSES))
+		return 0;
+	return PROC_CTL2_VIRTUALIZE_APIC_ACCESSES |
+	       (may_set(caps, VMX_CTLS_PROCBASED2, PROC_CTL2_APIC_REGISTER_VIRT)
+		? PROC_CTL2_APIC_REGISTER_VIRT : 0);
+}
+
 /* --- summary --------------------------------------------------------------- */
 
 struct line {
@@ -300,6 +313,33 @@ static const char *memtype_name(unsigned mt)
 	return mt < 8 && names[mt] ? names[mt] : "?";
 }
 
+/* The APIC-virtualization controls the CPU offers (SDM 29). */
+static void line_add_apic(struct line *l, const struct vmx_caps *caps)
+{
+	static const struct {
+		enum vmx_ctls which;
+		uint32_t bit;
+		const char *name;
+	} apic[] = {
+		{ VMX_CTLS_PROCBASED, PROC_CTL_USE_TPR_SHADOW, " tpr-shadow" },
+		{ VMX_CTLS_PROCBASED2, PROC_CTL2_VIRTUALIZE_APIC_ACCESSES,
+		  " apic-access" },
+		{ VMX_CTLS_PROCBASED2, PROC_CTL2_APIC_REGISTER_VIRT,
+		  " apic-reg" },
+		{ VMX_CTLS_PROCBASED2, PROC_CTL2_VIRTUAL_INTR_DELIVERY,
+		  " vid" },
+		{ VMX_CTLS_PINBASED, PIN_CTL_POSTED_INTERRUPTS, " posted" },
+	};
+
+	const char *sep = " | APIC";
+
+	for (size_t i = 0; i < ARRAY_LEN(apic); i++)
+		if (may_set(caps, apic[i].which, apic[i].bit)) {
+			line_add(l, "%s%s", sep, apic[i].name);
+			sep = "";
+		}
+}
+
 int vmx_caps_summary(const struct vmx_caps *caps, char *buf, size_t size)
 {
 	struct line l = { .buf = buf, .size = size, .len = 0 };
@@ -315,6 +355,7 @@ int vmx_caps_summary(const struct vmx_caps *caps, char *buf, size_t size)
 		 caps->has_ept ? " ept" : "", caps->has_vpid ? " vpid" : "",
 		 caps->has_unrestricted_guest ? " unrestricted" : "",
 		 caps->has_preemption_timer ? " preempt-timer" : "");
+	line_add_apic(&l, caps);
 	if (caps->has_ept) {
 		line_add(&l, " | EPT");
 		line_add_bits(&l, &caps->ept, ept_bits, ARRAY_LEN(ept_bits));

@@ -129,6 +129,16 @@ bool vmx_caps_same(const struct vmx_caps *a, const struct vmx_caps *b);
  * mappings (SDM 28.3.3.1). */
 bool vmx_vpid_usable(const struct vmx_caps *caps, bool want);
 
+/* APIC virtualization for a guest's xAPIC page (SDM 29): the secondary
+ * controls to add, or 0 when it cannot be used. It needs "use TPR shadow"
+ * (primary) and "virtualize APIC accesses" (secondary); "APIC-register
+ * virtualization" is added when offered (then most register reads and
+ * writes of the page do not need the instruction decoded). Virtual-
+ * interrupt delivery is not used (the vLAPIC's IRR/ISR stay in the model,
+ * hv/vm/vlapic_apicv.c). `want` is hv.cfg's vmx_apicv=: false keeps the
+ * path where every access to the page is an EPT violation. */
+uint32_t vmx_apicv_proc2(const struct vmx_caps *caps, bool want);
+
 void vmx_decode_basic(uint64_t msr, struct vmx_basic *out);
 void vmx_decode_ept_vpid(uint64_t msr, struct vmx_ept_vpid *out);
 

@@ -678,6 +678,10 @@ static void test_global_values(void **state)
 	assert_true(cfg.vuart_fifo_temt);
 	assert_int_equal(parse("[global]\nvuart_fifo_temt=no\n"), 0);
 	assert_false(cfg.vuart_fifo_temt);
+	assert_int_equal(parse("[global]\n"), 0);
+	assert_true(cfg.vmx_apicv);
+	assert_int_equal(parse("[global]\nvmx_apicv=no\n"), 0);
+	assert_false(cfg.vmx_apicv);
 
 	check_only_error("[global]\nconsole=com2\n", 2, "global",
 			 "console: 'com2' is not a sink (com1, fb, e9)");

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "hv/vm/vlapic.h"
@@ -17,7 +18,7 @@ static void enabled(struct vlapic *l)
 
 static void test_reset_state(void **state)
 {
-	struct vlapic l;
+	struct vlapic l = { 0 };
 	uint64_t v;
 
 	(void)state;
@@ -32,7 +33,7 @@ static void test_reset_state(void **state)
 
 static void test_bad_registers(void **state)
 {
-	struct vlapic l;
+	struct vlapic l = { 0 };
 	uint64_t v;
 
 	(void)state;
@@ -54,7 +55,7 @@ static void test_divider(void **state)
 		uint64_t div;
 	} cases[] = { { 0x0, 2 }, { 0x1, 4 }, { 0x2, 8 }, { 0x3, 16 },
 		      { 0x8, 32 }, { 0x9, 64 }, { 0xa, 128 }, { 0xb, 1 } };
-	struct vlapic l;
+	struct vlapic l = { 0 };
 
 	(void)state;
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -67,7 +68,7 @@ static void test_divider(void **state)
 
 static void test_oneshot(void **state)
 {
-	struct vlapic l;
+	struct vlapic l = { 0 };
 	uint64_t v;
 
 	(void)state;
@@ -90,7 +91,7 @@ static void test_oneshot(void **state)
  * nobody saw are counted as coalesced, not delivered. */
 static void test_periodic_rate(void **state)
 {
-	struct vlapic l;
+	struct vlapic l = { 0 };
 	unsigned delivered = 0;
 
 	(void)state;
@@ -115,7 +116,7 @@ static void test_periodic_rate(void **state)
 
 static void test_masked_timer(void **state)
 {
-	struct vlapic l;
+	struct vlapic l = { 0 };
 
 	(void)state;
 	enabled(&l);
@@ -128,7 +129,7 @@ static void test_masked_timer(void **state)
 
 static void test_priority(void **state)
 {
-	struct vlapic l;
+	struct vlapic l = { 0 };
 
 	(void)state;
 	enabled(&l);
@@ -152,7 +153,7 @@ static void test_priority(void **state)
 
 static void test_software_disabled(void **state)
 {
-	struct vlapic l;
+	struct vlapic l = { 0 };
 
 	(void)state;
 	vlapic_reset(&l);	/* SVR bit 8 clear */
@@ -164,7 +165,7 @@ static void test_software_disabled(void **state)
  * period, and the current count never exceeds what was programmed. */
 static void test_min_period(void **state)
 {
-	struct vlapic l;
+	struct vlapic l = { 0 };
 	uint64_t v;
 
 	(void)state;
@@ -194,7 +195,7 @@ static void test_min_period(void **state)
 static void test_apic_base_modes(void **state)
 {
 	const uint64_t base = APIC_BASE_ADDR | APIC_BASE_BSP;
-	struct vlapic l;
+	struct vlapic l = { 0 };
 
 	(void)state;
 	vlapic_reset(&l);
@@ -217,6 +218,146 @@ static void test_apic_base_modes(void **state)
 	assert_true(vlapic_x2apic_mode(&l));
 }
 
+/* --- APIC virtualization: the model and the virtual-APIC page ----------- */
+
+static uint32_t page[1024];
+
+static void with_page(struct vlapic *l)
+{
+	memset(page, 0xa5, sizeof(page));
+	*l = (struct vlapic){ 0 };
+	l->vapic = page;
+	vlapic_reset(l);	/* keeps the page, TPR 0 there */
+	l->apic_base = APIC_BASE_ADDR | APIC_BASE_BSP | APIC_BASE_EN;
+	assert_int_equal(vlapic_wrmsr(l, X2APIC_SVR, 0x1ff, 0), 0);
+}
+
+/* The TPR is the page's: a guest store there (TPR shadow, no exit)
+ * holds back interrupts at once; a write through the model lands there. */
+static void test_vapic_tpr(void **state)
+{
+	struct vlapic l;
+	uint64_t v;
+
+	(void)state;
+	with_page(&l);
+	assert_ptr_equal(l.vapic, page);
+	assert_int_equal(page[0x80 / 4], 0);
+	vlapic_raise(&l, 0x51);
+	assert_int_equal(vlapic_pending(&l), 0x51);
+	page[0x80 / 4] = 0x60;	/* the guest, without an exit */
+	assert_int_equal(vlapic_pending(&l), -1);
+	assert_int_equal(vlapic_rdmsr(&l, X2APIC_TPR, 0, &v), 0);
+	assert_int_equal(v, 0x60);
+	assert_int_equal(vlapic_wrmsr(&l, X2APIC_TPR, 0x20, 0), 0);
+	assert_int_equal(page[0x80 / 4], 0x20);
+	assert_int_equal(vlapic_pending(&l), 0x51);
+	vlapic_set_tpr(&l, 0x1ff);	/* CR8 path: 8 bits kept */
+	assert_int_equal(vlapic_tpr(&l), 0xff);
+}
+
+/* Every model change marks the page; a sync writes what the CPU reads
+ * there (IRR, ISR, PPR, LVTs, xAPIC forms) and clears the mark; the
+ * timer's current count is never in the page (its reads exit). */
+static void test_vapic_sync(void **state)
+{
+	struct vlapic l;
+
+	(void)state;
+	with_page(&l);
+	page[0x390 / 4] = 0xdeadbeefu;
+	vlapic_vapic_sync(&l, 0);
+	assert_false(l.vapic_dirty);
+	assert_int_equal(page[0x30 / 4] & 0xff, 0x14);	/* version */
+	assert_int_equal(page[0xf0 / 4], 0x1ff);
+	assert_int_equal(page[0xe0 / 4], 0xffffffffu);	/* DFR flat */
+	assert_int_equal(page[0x320 / 4], LVT_MASKED);
+	assert_int_equal(page[0x390 / 4], 0xdeadbeefu);	/* not written */
+
+	vlapic_raise(&l, 0x41);
+	assert_true(l.vapic_dirty);
+	vlapic_vapic_sync(&l, 0);
+	assert_int_equal(page[(0x200 + 0x20) / 4], 1u << 1);	/* IRR 0x41 */
+	vlapic_accept(&l, 0x41);
+	assert_true(l.vapic_dirty);
+	vlapic_vapic_sync(&l, 0);
+	assert_int_equal(page[(0x200 + 0x20) / 4], 0);
+	assert_int_equal(page[(0x100 + 0x20) / 4], 1u << 1);	/* ISR */
+	assert_int_equal(page[0xa0 / 4], 0x40);			/* PPR */
+	assert_int_equal(vlapic_eoi(&l), 0x41);
+	assert_true(l.vapic_dirty);
+	vlapic_vapic_sync(&l, 0);
+	assert_int_equal(page[(0x100 + 0x20) / 4], 0);
+	assert_int_equal(page[0xa0 / 4], 0);
+	assert_int_equal(vlapic_eoi(&l), -1);
+
+	/* A timer expiry sets IRR: the page must follow. */
+	assert_int_equal(vlapic_wrmsr(&l, X2APIC_LVT_TIMER, 0x30, 0), 0);
+	assert_int_equal(vlapic_wrmsr(&l, X2APIC_DIV_CONF, 0xb, 0), 0);
+	assert_int_equal(vlapic_wrmsr(&l, X2APIC_INIT_COUNT, 100000, 0), 0);
+	vlapic_vapic_sync(&l, 0);
+	assert_int_equal(page[0x380 / 4], 100000);
+	vlapic_advance(&l, 100000);
+	assert_true(l.vapic_dirty);
+	vlapic_vapic_sync(&l, 100000);
+	assert_int_equal(page[(0x200 + 0x10) / 4], 1u << 16);	/* 0x30 */
+	/* Interrupt traffic rewrites only IRR/ISR/PPR; writes the whole
+	 * page (the first sync and the timer's three). */
+	assert_int_equal(l.vapic_syncs, 2);
+	assert_int_equal(vlapic_wrmsr(&l, X2APIC_LVT_LINT0, 0x700, 0), 0);
+	assert_true(l.vapic_dirty & VAPIC_DIRTY_ALL);
+	page[0x350 / 4] = 0xffffffffu;	/* as the guest wrote it */
+	vlapic_vapic_sync_reg(&l, 0x350, 0);
+	assert_int_equal(page[0x350 / 4], 0x700);	/* what the model kept */
+	vlapic_vapic_sync_reg(&l, 0x390, 0);		/* never written */
+	assert_int_equal(page[0x390 / 4], 0xdeadbeefu);
+	vlapic_vapic_sync_reg(&l, 0x80, 0);		/* the page's own */
+	assert_int_equal(page[0x80 / 4], 0);
+}
+
+/* The TPR threshold names the class only the TPR holds back. */
+static void test_tpr_threshold(void **state)
+{
+	struct vlapic l;
+
+	(void)state;
+	with_page(&l);
+	assert_int_equal(vlapic_tpr_threshold(&l), 0);	/* nothing waits */
+	vlapic_raise(&l, 0x51);
+	assert_int_equal(vlapic_tpr_threshold(&l), 0);	/* deliverable */
+	page[0x80 / 4] = 0x50;
+	assert_int_equal(vlapic_pending(&l), -1);
+	assert_int_equal(vlapic_tpr_threshold(&l), 5);
+	page[0x80 / 4] = 0x9f;
+	assert_int_equal(vlapic_tpr_threshold(&l), 5);
+	/* Held back by a higher in-service vector: no TPR change helps. */
+	page[0x80 / 4] = 0;
+	vlapic_raise(&l, 0x71);
+	vlapic_accept(&l, 0x71);
+	page[0x80 / 4] = 0x60;
+	assert_int_equal(vlapic_tpr_threshold(&l), 0);
+	/* Software-disabled APIC delivers nothing. */
+	vlapic_eoi(&l);
+	assert_int_equal(vlapic_tpr_threshold(&l), 5);
+	assert_int_equal(vlapic_wrmsr(&l, X2APIC_SVR, 0xff, 0), 0);
+	assert_int_equal(vlapic_tpr_threshold(&l), 0);
+}
+
+/* A reset keeps the pages and zeroes the page's TPR. */
+static void test_vapic_reset(void **state)
+{
+	struct vlapic l;
+
+	(void)state;
+	with_page(&l);
+	page[0x80 / 4] = 0xf0;
+	l.vapic_dirty = false;
+	vlapic_reset(&l);
+	assert_ptr_equal(l.vapic, page);
+	assert_int_equal(vlapic_tpr(&l), 0);
+	assert_true(l.vapic_dirty);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +371,10 @@ int main(void)
 		cmocka_unit_test(test_software_disabled),
 		cmocka_unit_test(test_min_period),
 		cmocka_unit_test(test_apic_base_modes),
+		cmocka_unit_test(test_vapic_tpr),
+		cmocka_unit_test(test_vapic_sync),
+		cmocka_unit_test(test_tpr_threshold),
+		cmocka_unit_test(test_vapic_reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

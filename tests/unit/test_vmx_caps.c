@@ -334,6 +334,48 @@ static void test_vpid_usable(void **state)
 	assert_true(vmx_vpid_usable(&c, true));
 }
 
+/* APIC virtualization on Bochs: APIC-access page with register
+ * virtualization; off by the switch; off without the TPR shadow or the
+ * APIC-access control (the EPT-violation path); without register
+ * virtualization, the APIC-access page alone. */
+static void test_apicv_proc2(void **state)
+{
+	const uint32_t full = PROC_CTL2_VIRTUALIZE_APIC_ACCESSES |
+			      PROC_CTL2_APIC_REGISTER_VIRT;
+	struct fake_msrs f;
+	struct vmx_caps c;
+
+	(void)state;
+	read_bochs(&c);
+	assert_int_equal(vmx_apicv_proc2(&c, true), full);
+	assert_int_equal(vmx_apicv_proc2(&c, false), 0);
+
+	bochs_msrs(&f);
+	fake_set(&f, MSR_IA32_VMX_TRUE_PROCBASED_CTLS, 0xfff9fffe04006172ull &
+		 ~((uint64_t)PROC_CTL_USE_TPR_SHADOW << 32));
+	assert_int_equal(vmx_caps_read(&c, fake_rdmsr, &f), 0);
+	assert_int_equal(vmx_apicv_proc2(&c, true), 0);
+
+	bochs_msrs(&f);
+	fake_set(&f, MSR_IA32_VMX_PROCBASED_CTLS2, BOCHS_PROCBASED_CTLS2 &
+		 ~((uint64_t)PROC_CTL2_VIRTUALIZE_APIC_ACCESSES << 32));
+	assert_int_equal(vmx_caps_read(&c, fake_rdmsr, &f), 0);
+	assert_int_equal(vmx_apicv_proc2(&c, true), 0);
+
+	fake_set(&f, MSR_IA32_VMX_PROCBASED_CTLS2, BOCHS_PROCBASED_CTLS2 &
+		 ~((uint64_t)PROC_CTL2_APIC_REGISTER_VIRT << 32));
+	assert_int_equal(vmx_caps_read(&c, fake_rdmsr, &f), 0);
+	assert_int_equal(vmx_apicv_proc2(&c, true),
+			 PROC_CTL2_VIRTUALIZE_APIC_ACCESSES);
+
+	/* No secondary controls at all: PROCBASED2 reads as 0. */
+	bochs_msrs(&f);
+	fake_set(&f, MSR_IA32_VMX_TRUE_PROCBASED_CTLS, 0xfff9fffe04006172ull &
+		 ~((uint64_t)PROC_CTL_ACTIVATE_SECONDARY << 32));
+	assert_int_equal(vmx_caps_read(&c, fake_rdmsr, &f), 0);
+	assert_int_equal(vmx_apicv_proc2(&c, true), 0);
+}
+
 static void test_read_without_true_ctls(void **state)
 {
 	struct fake_msrs f;
@@ -466,6 +508,7 @@ static void test_cr_fixed_bits(void **state)
 static const char bochs_line[] =
 	"VMX rev 0x2b VMCS 4096B WB true-ctls"
 	" | ctls2: ept vpid unrestricted preempt-timer"
+	" | APIC tpr-shadow apic-access apic-reg vid"
 	" | EPT 4-level WB UC 2M 1G A/D x-only invept single all"
 	" | VPID invvpid addr single all single-keep-globals";
 
@@ -506,7 +549,7 @@ static void test_summary_minimal(void **state)
 	assert_int_equal(vmx_caps_read(&c, fake_rdmsr, &f), 0);
 	vmx_caps_summary(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "VMX rev 0x2b VMCS 4096B WB true-ctls"
-				 " | ctls2:");
+				 " | ctls2: | APIC tpr-shadow");
 }
 
 int main(void)
@@ -521,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_read_without_true_ctls),
 		cmocka_unit_test(test_read_without_secondary),
 		cmocka_unit_test(test_vpid_usable),
+		cmocka_unit_test(test_apicv_proc2),
 		cmocka_unit_test(test_read_secondary_without_ept_or_vpid),
 		cmocka_unit_test(test_read_rejects_unusable_basic),
 		cmocka_unit_test(test_cr_fixed_bits),

@@ -1,0 +1,17 @@
+/* APIC virtualization for the xAPIC page; see vlapic_apicv.c. */
+#ifndef HV_VM_VLAPIC_APICV_H
+#define HV_VM_VLAPIC_APICV_H
+
+struct vm;
+
+/* With APIC virtualization on (vmx_cpu.apicv_proc2): the VM's virtual-APIC
+ * and APIC-access pages (allocated at the first call) written to the
+ * current VMCS, TPR threshold 0. 0 without it; -HV_ENOMEM, -HV_EIO. */
+int vlapic_apicv_setup(struct vm *vm);
+
+/* Before an entry, after the interrupt decision: the APIC-access page
+ * mapped exactly in xAPIC mode, the virtual-APIC page rewritten if the
+ * model changed, the TPR threshold updated. No-op without. */
+void vlapic_apicv_prepare(struct vm *vm);
+
+#endif
