@@ -29,19 +29,39 @@ include $(wildcard tests/fuzz/*.mk)
 UNIT_BINS := $(addprefix $(BUILD)/host/unit/,$(UNIT_TESTS))
 FUZZ_BINS := $(addprefix $(BUILD)/host/fuzz/,$(FUZZ_TARGETS))
 
+# Every source a test lists is compiled once into an object shared by all
+# the tests that list it ($(BUILD)/host/obj/unit/, .../fuzz/): the mediator's
+# ~100 files are listed by ~70 tests, and compiling them per binary was most
+# of make test's host build. A test that sets <name>_CFLAGS may change how
+# its sources compile (LM_TEST_PREFIX), so it keeps building from source.
+HOST_OBJ := $(BUILD)/host/obj
+
+$(HOST_OBJ)/unit/%.o: %.c $(HOST_HDRS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -c -o $@ $<
+
+$(HOST_OBJ)/fuzz/%.o: %.c $(HOST_HDRS) tests/fuzz/coverage-ignore.txt | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+# host_inputs KIND NAME: what NAME links, objects when it has no _CFLAGS.
+host_inputs = $(if $(strip $($(2)_CFLAGS)),$($(2)_SRCS),$(patsubst %.c,$(HOST_OBJ)/$(1)/%.o,$($(2)_SRCS)))
+
 define unit_rule
-$(BUILD)/host/unit/$(1): tests/unit/$(1).c $$($(1)_SRCS) $$(wildcard tests/unit/*.h tests/harness/*.h tests/world/*.h) $$(HOST_HDRS) | $(DEPS_STAMP)
+$(BUILD)/host/unit/$(1): tests/unit/$(1).c $$(call host_inputs,unit,$(1)) $$(wildcard tests/unit/*.h tests/harness/*.h tests/world/*.h) $$(HOST_HDRS) | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
-	@echo "  HOSTCC  $$@"
-	$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$($(1)_CFLAGS) -o $$@ tests/unit/$(1).c $$($(1)_SRCS) $$(HOST_LDLIBS)
+	@echo "  HOSTLD  $$@"
+	$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$($(1)_CFLAGS) -o $$@ tests/unit/$(1).c $$(call host_inputs,unit,$(1)) $$(HOST_LDLIBS)
 endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
 
 define fuzz_rule
-$(BUILD)/host/fuzz/$(1): tests/fuzz/$(1).c $$($(1)_SRCS) $$(wildcard tests/fuzz/*_common.c) tests/fuzz/coverage-ignore.txt $$(HOST_HDRS) | $(DEPS_STAMP)
+$(BUILD)/host/fuzz/$(1): tests/fuzz/$(1).c $$(call host_inputs,fuzz,$(1)) $$(wildcard tests/fuzz/*_common.c) tests/fuzz/coverage-ignore.txt $$(HOST_HDRS) | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
-	@echo "  FUZZCC  $$@"
-	$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$($(1)_CFLAGS) -o $$@ tests/fuzz/$(1).c $$($(1)_SRCS)
+	@echo "  FUZZLD  $$@"
+	$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$($(1)_CFLAGS) -o $$@ tests/fuzz/$(1).c $$(call host_inputs,fuzz,$(1))
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
 
