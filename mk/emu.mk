@@ -95,9 +95,9 @@ TEST_JOBS ?= 2
 test: deps
 	@rm -f $(BUILD)/test-results
 	@$(MAKE) --no-print-directory efi guest
-	@# Every mediator test compiles all of gpu/ from source: built one at
-	@# a time they took 18 of 58 minutes (2026-12-02 CI run). The guest
-	@# images stay serial above (their fetches share apt's lock).
+	@# Unit and fuzz binaries link shared objects (mk/host.mk), built on
+	@# both cores. The guest images stay serial above (their fetches share
+	@# apt's lock).
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) unit-build fuzz-build
 	@$(MAKE) --no-print-directory $(EMU_INPUTS)
 	@$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target \
