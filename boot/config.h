@@ -182,6 +182,7 @@ struct hv_config {
 	bool vmx_msr_reads;			/* safe MSR reads without exits */
 	bool vmx_apicv;				/* APIC virtualization */
 	bool vuart_fifo_temt;			/* LSR.TEMT goes with THRE */
+	bool dymgpu_live;			/* DymGPU's live moves */
 	enum hvcfg_placement placement;
 	enum hvcfg_vtd vtd;
 	enum hvcfg_vtd_selftest vtd_selftest;

@@ -363,6 +363,7 @@ static const size_t switch_keys[NR_GK] = {
 	[GK_VMX_MSR_READS] = offsetof(struct hv_config, vmx_msr_reads),
 	[GK_VMX_APICV] = offsetof(struct hv_config, vmx_apicv),
 	[GK_VUART_FIFO_TEMT] = offsetof(struct hv_config, vuart_fifo_temt),
+	[GK_DYMGPU_LIVE] = offsetof(struct hv_config, dymgpu_live),
 };
 
 static bool *switch_field(struct hv_config *cfg, unsigned gk)
@@ -391,6 +392,7 @@ SWITCH_RESET(GK_VMX_VPID, reset_vmx_vpid, true)
 SWITCH_RESET(GK_VMX_MSR_READS, reset_vmx_msr_reads, true)
 SWITCH_RESET(GK_VMX_APICV, reset_vmx_apicv, true)
 SWITCH_RESET(GK_VUART_FIFO_TEMT, reset_vuart_fifo_temt, true)
+SWITCH_RESET(GK_DYMGPU_LIVE, reset_dymgpu_live, true)
 
 const struct key cfg_global_keys[NR_GK] = {
 	[GK_DEFAULT]	= { "default", false, set_default, reset_default },
@@ -424,6 +426,8 @@ const struct key cfg_global_keys[NR_GK] = {
 				 reset_vuart_fifo_temt },
 	[GK_DISPLAY_OWNER] = { "display_owner", false, set_display_owner,
 			       reset_display_owner },
+	[GK_DYMGPU_LIVE] = { "dymgpu_live", false, set_switch,
+			     reset_dymgpu_live },
 };
 
 /* -- [vm] -- */

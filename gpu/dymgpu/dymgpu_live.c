@@ -78,7 +78,7 @@ void dyml_set(struct dyml *d, uint32_t id, uint32_t util, uint64_t entries,
 	v->movable = movable;
 }
 
-void dyml_feed(struct dyml *d, const struct mon *m, uint32_t id,
+void dyml_feed(struct dyml *d, struct mon *m, uint32_t id,
 	       uint64_t now, uint64_t entries, bool movable)
 {
 	dyml_set(d, id, mon_share(m, id, now, d->p.active_min), entries,

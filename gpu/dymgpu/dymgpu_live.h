@@ -120,7 +120,7 @@ struct mon;
  * (mon_share with this policy's active_min): what the hypervisor
  * (dymgpu_move.c) and the evaluation (tools/eval/gscale/robust.c) both
  * call, so they run the same rule with the same parameters. */
-void dyml_feed(struct dyml *d, const struct mon *m, uint32_t id,
+void dyml_feed(struct dyml *d, struct mon *m, uint32_t id,
 	       uint64_t now, uint64_t entries, bool movable);
 /* id's run changed by someone else (a balloon): no dwell, no move. */
 void dyml_sync(struct dyml *d, uint32_t id, uint32_t slot, uint32_t n);

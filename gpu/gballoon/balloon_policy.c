@@ -21,6 +21,8 @@ int bpol_init(struct bpol *bp, const struct bpol_params *p, uint64_t now)
 		bp->p.rcopy_max = 1;
 	bp->p.max_pending =
 		(uint32_t)or_default(bp->p.max_pending, BPOL_MAX_PENDING);
+	bp->p.guarantee_entries =
+		or_default(bp->p.guarantee_entries, BPOL_GUARANTEE_ENTRIES);
 	if (bp->p.low >= bp->p.high || bp->p.max_pending > UINT16_MAX)
 		return -GPU_EINVAL;
 	bp->last_ns = now;
@@ -41,6 +43,16 @@ static uint64_t term(uint64_t x, uint64_t max)
 uint32_t bpol_f(const struct bpol *bp, uint64_t w, uint64_t rcopy)
 {
 	return (uint32_t)(term(w, bp->p.w_max) + term(rcopy, bp->p.rcopy_max));
+}
+
+uint32_t bpol_guarantee_slots(const struct bpol *bp, uint32_t slot_entries)
+{
+	uint64_t g;
+
+	if (bp->p.guarantee_entries == BPOL_NO_GUARANTEE || !slot_entries)
+		return 0;
+	g = bp->p.guarantee_entries / slot_entries;
+	return g > SLOTS_MAX ? SLOTS_MAX : (uint32_t)g;
 }
 
 enum bpol_band bpol_band_of(const struct bpol *bp, uint32_t f)
@@ -142,11 +154,19 @@ static bool less_used(const struct bpol_vgpu *a, const struct bpol_vgpu *b)
 	return ua * b->slots < ub * a->slots;
 }
 
+/* Would taking a slot from c cut into GM it has bound? */
+static bool full(const struct bpol_vgpu *c, uint32_t slot_entries)
+{
+	return c->used > (uint64_t)(c->slots - 1) * slot_entries;
+}
+
 /* The vGPU to shrink by one slot: above its floor; if under_used, with a
- * slot's worth of GM unused and not grown in this decision. The largest,
- * then the least used, then the lowest id. -1: none. */
+ * slot's worth of GM unused and not grown in this decision; otherwise not
+ * a full or just grown one within the guarantee g (slots). The largest, then the least
+ * used, then the lowest id. -1: none; *spared: a full vGPU was passed
+ * over for the guarantee. */
 static int victim(const struct bpol_vgpu *v, uint32_t n, uint32_t slot_entries,
-		  bool under_used, const bool *grown)
+		  bool under_used, const bool *grown, uint32_t g, bool *spared)
 {
 	int best = -1;
 
@@ -155,10 +175,13 @@ static int victim(const struct bpol_vgpu *v, uint32_t n, uint32_t slot_entries,
 
 		if (!c->present || c->slots <= c->floor || !c->slots)
 			continue;
-		if (under_used &&
-		    (grown[i] ||
-		     c->used > (uint64_t)(c->slots - 1) * slot_entries))
+		if (under_used && (grown[i] || full(c, slot_entries)))
 			continue;
+		if (!under_used && c->slots <= g &&
+		    (grown[i] || full(c, slot_entries))) {
+			*spared = true;
+			continue;
+		}
 		if (best < 0 || c->slots > v[best].slots ||
 		    (c->slots == v[best].slots && less_used(c, &v[best])))
 			best = (int)i;
@@ -172,7 +195,8 @@ int bpol_evaluate(struct bpol *bp, uint64_t now, uint64_t w, uint64_t rcopy,
 	struct bpol_vgpu *v = bp->scratch;
 	bool grown[SLOTS_MAX_VGPUS];
 	uint32_t n = view->n < SLOTS_MAX_VGPUS ? view->n : SLOTS_MAX_VGPUS;
-	uint32_t shrink = 0;
+	uint32_t shrink = 0, g;
+	bool copy_over, spared = false;
 
 	if (now < bp->last_ns || now - bp->last_ns < bp->p.period_ns)
 		return 0;
@@ -192,6 +216,8 @@ int bpol_evaluate(struct bpol *bp, uint64_t now, uint64_t w, uint64_t rcopy,
 	bp->st.band[d->band]++;
 	memcpy(v, view->v, n * sizeof(v[0]));
 	memset(grown, 0, sizeof(grown));
+	g = bpol_guarantee_slots(bp, view->slot_entries);
+	copy_over = term(rcopy, bp->p.rcopy_max) >= bp->p.high;
 	/* The requests, oldest first. */
 	for (uint32_t i = 0; i < bp->len; i++) {
 		struct bpol_req *r = &bp->q[(bp->head + i) % BPOL_QUEUE];
@@ -199,13 +225,15 @@ int bpol_evaluate(struct bpol *bp, uint64_t now, uint64_t w, uint64_t rcopy,
 
 		if (k >= n || !v[k].present) {
 			continue; /* gone since it asked */
-		} else if (d->band == BPOL_OVERLOADED) {
-			add(d, BPOL_REJECT, k, r->slots, -GPU_EBUSY);
-			bp->st.rejected++;
 		} else if ((uint64_t)v[k].slots + r->slots > view->m) {
 			add(d, BPOL_REJECT, k, r->slots, -GPU_EINVAL);
 			bp->st.rejected++;
+		} else if (d->band == BPOL_OVERLOADED &&
+			   (copy_over || (uint64_t)v[k].slots + r->slots > g)) {
+			add(d, BPOL_REJECT, k, r->slots, -GPU_EBUSY);
+			bp->st.rejected++;
 		} else {
+			bp->st.guaranteed += d->band == BPOL_OVERLOADED;
 			add(d, BPOL_APPROVE, k, r->slots, 0);
 			v[k].slots += r->slots;
 			grown[k] = true;
@@ -222,7 +250,7 @@ int bpol_evaluate(struct bpol *bp, uint64_t now, uint64_t w, uint64_t rcopy,
 		shrink = 2;
 	while (shrink--) {
 		int k = victim(v, n, view->slot_entries,
-			       d->band == BPOL_BUSY, grown);
+			       d->band == BPOL_BUSY, grown, g, &spared);
 
 		if (k < 0)
 			break;
@@ -235,6 +263,7 @@ int bpol_evaluate(struct bpol *bp, uint64_t now, uint64_t w, uint64_t rcopy,
 		else
 			add(d, BPOL_SHRINK, (uint32_t)k, 1, 0);
 	}
+	bp->st.spared += spared;
 	return 1;
 }
 

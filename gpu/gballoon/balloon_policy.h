@@ -29,7 +29,25 @@
  * Floors. A vGPU is never shrunk below its floor (the caller sets it to
  * the size the VM was created with), so a guest only ever gives back GM it
  * was granted at run time, and a stock guest that never asks is never
- * shrunk. */
+ * shrunk.
+ *
+ * The guarantee (ours, issue 31; not in the paper). The paper's
+ * overloaded band rejects every request "regardless" and takes two slots
+ * from the largest. When the load is the guests' own CPU demand (W), not
+ * the copying (R_copy), that relieves nothing: GM does not cost CPU
+ * except through copies, so every VM stayed at its creation size while a
+ * VM short of GM evicted all run (held out: 5 of 8 scenarios at 0.9 CPU
+ * per VM exactly equal to gVirt-384, and 0.791x of gVirt-1024). So, up
+ * to the guarantee (default gVirt-1024's 1024 MiB of high GM, the static
+ * size it is compared with): a request that keeps its vGPU within the
+ * guarantee is approved in the overloaded band too unless the copying
+ * alone is overloaded (beta R_copy >= Threshold_high), and a vGPU that
+ * uses all but less than a slot of its GM is not shrunk below the
+ * guarantee. So gBalloon trails a static 1024 MiB only by the time its
+ * one-request-per-period ramp takes and the copies its extra GM causes
+ * (tests/unit/test_policy_balloon.c test_guarantee_*; the eval's
+ * gVirt-1024 row). guarantee_entries = BPOL_NO_GUARANTEE: the paper's
+ * policy as published. */
 #ifndef GPU_GBALLOON_BALLOON_POLICY_H
 #define GPU_GBALLOON_BALLOON_POLICY_H
 
@@ -45,6 +63,9 @@
 #define BPOL_QUEUE 32			/* vGPUs with a request waiting */
 #define BPOL_MAX_PENDING 8		/* slots one vGPU may have waiting */
 #define BPOL_MAX_ACTIONS (BPOL_QUEUE + 2)
+/* gVirt-1024's high GM: 1024 MiB of 4 KiB GGTT entries. */
+#define BPOL_GUARANTEE_ENTRIES (1024ull * 256)
+#define BPOL_NO_GUARANTEE UINT64_MAX
 
 enum bpol_band { BPOL_CALM, BPOL_BUSY, BPOL_OVERLOADED, BPOL_BANDS };
 enum bpol_kind { BPOL_APPROVE, BPOL_REJECT, BPOL_SHRINK };
@@ -58,6 +79,8 @@ struct bpol_params {
 	uint64_t rcopy_max;	/* 1/beta, permille; 0: 1000 / nr_cpus */
 	uint32_t nr_cpus;	/* 0: 1 */
 	uint32_t max_pending;	/* slots per vGPU; 0: BPOL_MAX_PENDING */
+	uint64_t guarantee_entries;	/* 0: BPOL_GUARANTEE_ENTRIES;
+					 * BPOL_NO_GUARANTEE: the paper's */
 };
 
 /* What the policy needs to know of one vGPU. */
@@ -98,6 +121,8 @@ struct bpol_stats {
 	uint64_t requests, refused;	/* at bpol_request */
 	uint64_t approved, rejected;	/* requests decided */
 	uint64_t granted_slots, shrunk_slots;
+	uint64_t guaranteed;	/* approved while overloaded (guarantee) */
+	uint64_t spared;	/* busy vGPUs kept from an overloaded shrink */
 };
 
 struct bpol_req {
@@ -118,6 +143,9 @@ struct bpol {
 /* -GPU_EINVAL when low >= high. The first evaluation is one period after
  * now. */
 int bpol_init(struct bpol *bp, const struct bpol_params *p, uint64_t now);
+
+/* The guarantee in slots of slot_entries entries (0: none). */
+uint32_t bpol_guarantee_slots(const struct bpol *bp, uint32_t slot_entries);
 
 /* Equation 3, permille: each term normalized by its maximum and capped at
  * 1000. */

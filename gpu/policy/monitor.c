@@ -18,6 +18,8 @@ int mon_init(struct mon *m, const struct mon_params *p, uint64_t now)
 		return -GPU_EINVAL;
 	m->nr_buckets = (uint32_t)(m->p.window_ns / m->p.bucket_ns);
 	m->period_start = now;
+	for (uint32_t i = 0; i <= MON_MAX_BUCKETS; i++)
+		m->comp_tag[i] = UINT64_MAX;
 	return 0;
 }
 
@@ -45,8 +47,12 @@ int mon_add(struct mon *m, uint32_t id, uint64_t now)
 
 void mon_remove(struct mon *m, uint32_t id)
 {
-	if (get(m, id))
-		m->v[id].present = false;
+	if (!get(m, id))
+		return;
+	m->v[id].present = false;
+	/* It no longer competes anywhere. */
+	for (uint32_t i = 0; i <= MON_MAX_BUCKETS; i++)
+		m->comp_tag[i] = UINT64_MAX;
 }
 
 void mon_submit(struct mon *m, uint32_t id, uint64_t now)
@@ -69,6 +75,7 @@ static void add_busy(struct mon *m, struct mon_vgpu *v, uint64_t bucket,
 		v->busy[i] = 0;
 	}
 	v->busy[i] += ns;
+	m->comp_tag[i] = UINT64_MAX; /* N of this bucket may have changed */
 }
 
 void mon_gpu_busy(struct mon *m, uint32_t id, uint64_t start, uint64_t end)
@@ -183,20 +190,27 @@ static uint64_t busy_in(const struct mon *m, const struct mon_vgpu *v,
 	return v->present && v->tag[i] == b ? v->busy[i] : 0;
 }
 
-/* vGPUs that used at least `min` ns of bucket b. */
-static uint32_t competing(const struct mon *m, uint64_t b, uint64_t min)
+/* vGPUs that used at least `min` ns of bucket b: counted once, then
+ * kept until a write into b or a removal drops it. */
+static uint32_t competing(struct mon *m, uint64_t b, uint64_t min)
 {
-	uint32_t n = 0;
+	uint32_t i = (uint32_t)(b % (m->nr_buckets + 1)), n = 0;
 
+	if (m->comp_tag[i] == b && m->comp_min[i] == min)
+		return m->comp_n[i];
 	for (uint32_t id = 0; id < MON_MAX_VGPUS; id++) {
 		uint64_t t = busy_in(m, &m->v[id], b);
 
 		n += t && t >= min;
 	}
+	m->share_visits += MON_MAX_VGPUS;
+	m->comp_tag[i] = b;
+	m->comp_min[i] = min;
+	m->comp_n[i] = n;
 	return n;
 }
 
-uint32_t mon_share(const struct mon *m, uint32_t id, uint64_t now,
+uint32_t mon_share(struct mon *m, uint32_t id, uint64_t now,
 		   uint32_t active_min)
 {
 	uint64_t bn = m->p.bucket_ns, cur, count, sum = 0;
@@ -208,6 +222,7 @@ uint32_t mon_share(const struct mon *m, uint32_t id, uint64_t now,
 	for (uint64_t b = cur - count; b < cur; b++) {
 		uint64_t mine = busy_in(m, v, b), n, s;
 
+		m->share_visits++;
 		if (!mine)
 			continue;
 		n = competing(m, b, min);

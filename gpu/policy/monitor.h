@@ -77,6 +77,17 @@ struct mon {
 	uint64_t p_copied, p_cycles, p_w;
 	uint32_t p_vcpus;
 	uint64_t copied, copy_cycles;	/* since mon_init */
+	/* mon_share's N per bucket (ring slot, tag = bucket), for the
+	 * threshold comp_min (ns): counted over every vGPU once when first
+	 * asked, dropped by any busy time written into that bucket and by a
+	 * vGPU's removal, so a share costs O(buckets), not O(vGPUs x
+	 * buckets) (issue 31). */
+	uint64_t comp_tag[MON_MAX_BUCKETS + 1];
+	uint64_t comp_min[MON_MAX_BUCKETS + 1];
+	uint32_t comp_n[MON_MAX_BUCKETS + 1];
+	/* Work done by mon_share: buckets read plus vGPUs visited to count
+	 * N (tests/unit/test_policy_monitor.c counts it). */
+	uint64_t share_visits;
 	struct mon_vgpu v[MON_MAX_VGPUS];
 };
 
@@ -116,8 +127,10 @@ uint32_t mon_util(const struct mon *m, uint32_t id, uint64_t now);
  * GPU in every second of the window; a busy set that rotates faster than
  * the window reads low here, because it competes only in the seconds it
  * is busy, which a plain average (mon_util) cannot tell apart from
- * competing all the time at a lower rate. O(vGPUs x buckets). */
-uint32_t mon_share(const struct mon *m, uint32_t id, uint64_t now,
+ * competing all the time at a lower rate. O(buckets) per call, plus
+ * O(MON_MAX_VGPUS) per bucket once (or again after a write into it): the
+ * count of competitors is kept (struct mon's comp_*), hence not const. */
+uint32_t mon_share(struct mon *m, uint32_t id, uint64_t now,
 		   uint32_t active_min);
 /* Idle: no submission for idle_ns. */
 bool mon_is_idle(const struct mon *m, uint32_t id, uint64_t now);

@@ -261,8 +261,9 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 	/* gHyvi is attached to every vGPU: its policy is per VM (hv.cfg
 	 * vgpu_ppgtt=, strict: the baseline's behaviour) and can change at
 	 * run time (the shell's ppgtt). DymGPU too: its monitor always runs
-	 * (`vgpus`, gBalloon's weights), its moves only with placement=dymgpu
-	 * (and only guests with the guest channel ever move). */
+	 * (`vgpus`, gBalloon's weights), its moves unless hv.cfg says
+	 * dymgpu_live=no (and only guests with the guest channel, which are
+	 * told of every move, ever move: docs/dymgpu-live.md). */
 	static struct dymgpu_params dp;
 	struct gvt_params p = { .gscale = true,
 				.ext = { &ghyvi_ext_ops, &dymgpu_ext_ops },
@@ -272,7 +273,7 @@ void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
 
 	if (!want_gpu(cfg) && !cfg->gpu_smoke)
 		return;
-	dp.off = cfg->placement != HVCFG_PLACE_DYMGPU;
+	dp.off = !cfg->dymgpu_live;
 	p.preempt = cfg->gpu_preempt;
 	if (igpu && cfg->gpu == HVCFG_GPU_MODEL)
 		kprintf("gpu: gpu=model in hv.cfg: leaving the iGPU alone\n");

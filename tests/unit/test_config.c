@@ -682,6 +682,11 @@ static void test_global_values(void **state)
 	assert_true(cfg.vmx_apicv);
 	assert_int_equal(parse("[global]\nvmx_apicv=no\n"), 0);
 	assert_false(cfg.vmx_apicv);
+	/* DymGPU's live moves on unless said (only guests told of moves). */
+	assert_int_equal(parse("[global]\n"), 0);
+	assert_true(cfg.dymgpu_live);
+	assert_int_equal(parse("[global]\ndymgpu_live=no\n"), 0);
+	assert_false(cfg.dymgpu_live);
 
 	check_only_error("[global]\nconsole=com2\n", 2, "global",
 			 "console: 'com2' is not a sink (com1, fb, e9)");

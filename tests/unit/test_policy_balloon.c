@@ -243,12 +243,14 @@ static void test_busy_approves_and_shrinks_largest_underused(void **state)
 	free(f);
 }
 
-/* Above Threshold_high: every request rejected (-GPU_EBUSY), two slots
- * taken back regardless of usage, largest first, floors kept. */
+/* The paper's policy (no guarantee): above Threshold_high every request
+ * rejected (-GPU_EBUSY), two slots taken back regardless of usage,
+ * largest first, floors kept. */
 static void test_overloaded_rejects_and_takes_two(void **state)
 {
 	static const uint32_t s[] = { 4, 6, 3 }, p[] = { 0, 4, 10 };
-	struct bpol_params par = { .w_max = 1000, .rcopy_max = 1000 };
+	struct bpol_params par = { .w_max = 1000, .rcopy_max = 1000,
+				   .guarantee_entries = BPOL_NO_GUARANTEE };
 	struct fx *f = fx_new(16, 3, s, p, &par);
 
 	(void)state;
@@ -432,6 +434,151 @@ static void test_random_loop_properties(void **state)
 	free(f);
 }
 
+/* The guarantee (balloon_policy.h): overloaded by the guests' own CPU
+ * (W) but not by copying, a request that keeps its vGPU within
+ * gVirt-1024's 1024 MiB (16 slots of 64 MiB) is approved; beyond it, or
+ * with the copying CPU saturated, rejected. A full vGPU within the
+ * guarantee is not shrunk; an under-used one and a full one above it are. */
+static void test_guarantee_overloaded(void **state)
+{
+	static const uint32_t s[] = { 6, 16, 17, 8 }, p[] = { 0, 6, 22, 39 };
+	struct bpol_params par = { .w_max = 1000, .rcopy_max = 1000 };
+	struct fx *f = fx_new(54, 4, s, p, &par);
+
+	(void)state;
+	assert_int_equal(bpol_guarantee_slots(&f->bp, SE), 16);
+	for (uint32_t i = 0; i < 4; i++)
+		f->floor[i] = 6;
+	f->used[3] = 2 * SE; /* vGPU 3: 6 of its 8 slots unused */
+	refresh(f);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 0, 2, 0), 0);
+	assert_int_equal(bpol_request(&f->bp, &f->view, 1, 1, 0), 0);
+	/* W saturated, copying light: f = 1.1, overloaded. */
+	assert_int_equal(bpol_evaluate(&f->bp, 500 * MS, 1000, 100, &f->view,
+				       &f->d), 1);
+	assert_int_equal(f->d.band, BPOL_OVERLOADED);
+	assert_int_equal(f->d.act[0].kind, BPOL_APPROVE); /* 6 -> 8 <= 16 */
+	assert_int_equal(f->d.act[1].kind, BPOL_REJECT);  /* 16 -> 17 */
+	assert_int_equal(f->d.act[1].err, -GPU_EBUSY);
+	/* Two slots back: vGPU 2 (17, above the guarantee) first, then it
+	 * is at 16 and full: vGPU 3 (under-used) pays; vGPU 1 (16, full)
+	 * is spared. */
+	assert_int_equal(f->d.nr, 4);
+	assert_int_equal(f->d.act[2].kind, BPOL_SHRINK);
+	assert_int_equal(f->d.act[2].vgpu, 2);
+	assert_int_equal(f->d.act[3].vgpu, 3);
+	assert_int_equal(f->bp.st.guaranteed, 1);
+	assert_int_equal(f->bp.st.spared, 1);
+	/* The copying CPU saturated: no guarantee holds a request. */
+	assert_int_equal(bpol_request(&f->bp, &f->view, 0, 1, 0), 0);
+	assert_int_equal(bpol_evaluate(&f->bp, 1000 * MS, 0, 1000, &f->view,
+				       &f->d), 1);
+	assert_int_equal(f->d.act[0].kind, BPOL_REJECT);
+	free(f);
+}
+
+/* Against gVirt-1024 over seeded random and adversarial runs: VMs whose
+ * GM demand (slots) moves at random, guests that ask for one slot while
+ * short (as tools/eval/balloon/sim.c's do), any W, copying below its
+ * maximum. gVirt-1024 gives each VM min(demand, 16) slots; gBalloon's
+ * shortfall below that shrinks by at least one slot every period unless
+ * the demand rose in it: it trails a static 1024 MiB only by its
+ * one-slot-per-period ramp (the cost the eval measures), never by a
+ * shrink or a rejection. And under contention there is still relief: an
+ * under-used grown vGPU is shrunk in the busy and overloaded bands. */
+static uint32_t clampd(uint32_t d, uint32_t g)
+{
+	return d < g ? d : g;
+}
+
+static void test_guarantee_never_below_gvirt1024(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	uint32_t st = 31, g = 1024 / 64; /* gVirt-1024's, not the policy's */
+	uint64_t relieved = 0, periods = 0, short_periods = 0;
+	struct bpol_params par = { .w_max = 1000, .rcopy_max = 1000 };
+
+	(void)state;
+	assert_non_null(f);
+	for (int t = 0; t < 200; t++) {
+		uint32_t n = 3 + rnd(&st, 13), demand[SLOTS_MAX_VGPUS];
+		uint32_t shortfall[SLOTS_MAX_VGPUS];
+		bool adversarial = t % 2;
+		uint64_t now = 0;
+
+		memset(f, 0, sizeof(*f));
+		f->lay.m = 54;
+		f->lay.n = n;
+		for (uint32_t i = 0; i < n; i++) {
+			f->lay.s[i] = 6; /* 384 MiB at creation */
+			f->lay.p[i] = (i * 6) % 49;
+			f->floor[i] = 6;
+			demand[i] = 1 + rnd(&st, 20);
+			shortfall[i] = demand[i] > 6 ? clampd(demand[i], 16) - 6
+						     : 0;
+		}
+		assert_int_equal(bpol_init(&f->bp, &par, 0), 0);
+		for (int step = 0; step < 60; step++) {
+			uint32_t rise[SLOTS_MAX_VGPUS] = { 0 };
+			/* Adversarial: W pinned at its maximum (every VM's
+			 * CPU overcommitted), copying just under its own. */
+			uint64_t w = adversarial ? 1000 : rnd(&st, 1500);
+			uint64_t rc = adversarial ? 999 : rnd(&st, 1000);
+
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t was = clampd(demand[i], g);
+
+				if (rnd(&st, 8) == 0)
+					demand[i] = 1 + rnd(&st, 20);
+				if (clampd(demand[i], g) > was)
+					rise[i] = clampd(demand[i], g) - was;
+				f->used[i] = (uint64_t)(demand[i] < f->lay.s[i]
+								? demand[i]
+								: f->lay.s[i]) *
+					     SE;
+			}
+			refresh(f);
+			for (uint32_t i = 0; i < n; i++)
+				if (demand[i] > f->lay.s[i] &&
+				    !bpol_pending(&f->bp, i))
+					assert_int_equal(bpol_request(&f->bp,
+								      &f->view,
+								      i, 1, now),
+							 0);
+			now += 500 * MS;
+			assert_int_equal(bpol_evaluate(&f->bp, now, w, rc,
+						       &f->view, &f->d), 1);
+			for (uint32_t a = 0; a < f->d.nr; a++)
+				relieved += f->d.act[a].kind == BPOL_SHRINK &&
+					    f->used[f->d.act[a].vgpu] <=
+						    (uint64_t)(f->lay.s[f->d.act[a].vgpu] - 1) * SE;
+			bpol_apply_contig(&f->lay, &f->d);
+			assert_int_equal(slots_check(&f->lay), 0);
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t want = clampd(demand[i], g);
+				uint32_t now_short =
+					want > f->lay.s[i] ? want - f->lay.s[i] : 0;
+				uint32_t bound = shortfall[i] + rise[i];
+
+				bound = bound ? bound - 1 : 0;
+				if (now_short > bound) {
+					print_message("run %d period %d vm %u: demand %u slots %u short %u (was %u, rise %u) band %u\n",
+						      t, step, i, demand[i], f->lay.s[i], now_short,
+						      shortfall[i], rise[i], f->d.band);
+				}
+				assert_true(now_short <= bound);
+				shortfall[i] = now_short;
+				short_periods += now_short > 0;
+				periods++;
+			}
+		}
+	}
+	/* Contention was still relieved: under-used vGPUs gave slots back. */
+	assert_true(relieved > 0);
+	assert_true(short_periods < periods);
+	free(f);
+}
+
 /* The hypervisor (hv/gpu/gpu_balloon.c) sees its vGPUs as slots held and
  * slots granted at run time (bpol_view_granted) and applies each action
  * through vgpu_balloon (Algorithm 1 on its layout, one action at a time);
@@ -533,6 +680,8 @@ int main(void)
 		cmocka_unit_test(test_calm_approves_all_figure4),
 		cmocka_unit_test(test_busy_approves_and_shrinks_largest_underused),
 		cmocka_unit_test(test_overloaded_rejects_and_takes_two),
+		cmocka_unit_test(test_guarantee_overloaded),
+		cmocka_unit_test(test_guarantee_never_below_gvirt1024),
 		cmocka_unit_test(test_stale_requests),
 		cmocka_unit_test(test_apply_on_sets),
 		cmocka_unit_test(test_random_loop_properties),

@@ -166,6 +166,101 @@ static void test_share_of_gpu(void **state)
 	free(m);
 }
 
+/* The share by the definition, walking every vGPU in every bucket (what
+ * mon_share did before it kept N per bucket). */
+static uint32_t share_walk(const struct mon *m, uint32_t id, uint64_t now,
+			   uint32_t active_min)
+{
+	uint64_t bn = m->p.bucket_ns, cur = now / bn, count, sum = 0;
+	uint64_t min = bn * active_min / 1000;
+	const struct mon_vgpu *v = &m->v[id];
+	uint32_t ring = m->nr_buckets + 1;
+
+	if (!v->present || cur <= v->first_bucket)
+		return 0;
+	count = cur - v->first_bucket;
+	if (count > m->nr_buckets)
+		count = m->nr_buckets;
+	for (uint64_t b = cur - count; b < cur; b++) {
+		uint64_t mine = v->tag[b % ring] == b ? v->busy[b % ring] : 0;
+		uint64_t n = 0, sh;
+
+		if (!mine)
+			continue;
+		for (uint32_t j = 0; j < MON_MAX_VGPUS; j++) {
+			const struct mon_vgpu *c = &m->v[j];
+			uint64_t t = c->present && c->tag[b % ring] == b
+					     ? c->busy[b % ring] : 0;
+
+			n += t && t >= min;
+		}
+		n += mine < min;
+		sh = mine * n * 1000 / bn;
+		sum += sh > 1000 ? 1000 : sh;
+	}
+	return (uint32_t)(sum / m->nr_buckets);
+}
+
+/* issue 31: DymGPU live asks every vGPU's share every second. The work
+ * (struct mon's share_visits) must follow what changed: per second, the
+ * buckets read (vGPUs x window) plus one count of the competitors for
+ * the one new bucket, not vGPUs x window x MON_MAX_VGPUS. Random busy
+ * times, late writes into old buckets, removals and re-adds (seeded);
+ * every share equal to the definition's walk. */
+static void test_share_work_follows_changes(void **state)
+{
+	struct mon *m = new_mon(NULL, 0);
+	uint32_t st = 7, nv = 40;
+	uint64_t asks = 0, refills = 0;
+
+	(void)state;
+	/* vGPUs 0..nv-1 busy at random; vGPU nv only ever writes late. */
+	for (uint32_t id = 0; id <= nv; id++)
+		assert_int_equal(mon_add(m, id, 0), 0);
+	for (uint64_t sec = 0; sec < 120; sec++) {
+		uint64_t before;
+
+		for (uint32_t id = 0; id < nv; id++) {
+			uint64_t a;
+
+			st = st * 1103515245u + 12345u;
+			if ((st >> 8) % 3)
+				continue;
+			a = (st >> 12) % 900;
+			mon_gpu_busy(m, id, sec * S + a * MS,
+				     sec * S + (a + 1 + (st >> 4) % 99) * MS);
+		}
+		if (sec % 17 == 5) { /* a late write into an older bucket */
+			mon_gpu_busy(m, nv, (sec - 3) * S, (sec - 3) * S + 50 * MS);
+			refills++;
+		}
+		if (sec % 29 == 11) { /* a vGPU goes and comes back */
+			mon_remove(m, 9);
+			assert_int_equal(mon_add(m, 9, sec * S), 0);
+			refills += m->nr_buckets;
+		}
+		before = m->share_visits;
+		for (uint32_t id = 0; id <= nv; id++) {
+			uint32_t a = mon_share(m, id, (sec + 1) * S, 10);
+
+			assert_int_equal(a, share_walk(m, id, (sec + 1) * S, 10));
+			asks++;
+		}
+		/* This second's work: every vGPU's window read once, and N
+		 * counted for the new bucket (and any refilled ones). */
+		assert_true(m->share_visits - before <=
+			    (uint64_t)(nv + 1) * m->nr_buckets +
+				    (1 + refills) * MON_MAX_VGPUS);
+		refills = 0;
+	}
+	/* The old walk: nv x 20 x 128 per second; now about nv x 20. */
+	assert_true(m->share_visits <
+		    asks * m->nr_buckets + 130 * 4 * MON_MAX_VGPUS);
+	/* A second threshold is its own count: still equal. */
+	assert_int_equal(mon_share(m, 0, 120 * S, 0), share_walk(m, 0, 120 * S, 0));
+	free(m);
+}
+
 static void test_window_is_a_parameter(void **state)
 {
 	struct mon_params p = { .window_ns = 4 * S, .bucket_ns = S };
@@ -260,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_idle_threshold_and_transitions),
 		cmocka_unit_test(test_utilization_window),
 		cmocka_unit_test(test_share_of_gpu),
+		cmocka_unit_test(test_share_work_follows_changes),
 		cmocka_unit_test(test_window_is_a_parameter),
 		cmocka_unit_test(test_rcopy_and_w),
 		cmocka_unit_test(test_rcopy_in_ns),

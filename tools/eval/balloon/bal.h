@@ -62,6 +62,8 @@ struct vm_spec {
 	int nphases;
 	struct phase ph[MAX_PHASES];
 	double valley_scene_s;	/* Valley: seconds per scene */
+	uint32_t cpu_millis;	/* CPU demand while it runs a benchmark,
+				 * thousandths; 0: the benchmark's */
 };
 
 struct scenario {
@@ -120,6 +122,7 @@ extern const char *const policy_names[POL_COUNT];
 
 struct calib {
 	uint64_t w_max, rcopy_max;	/* 1/alpha, 1/beta (0: defaults) */
+	uint64_t guarantee_entries;	/* bpol_params' (0: default) */
 };
 
 struct vm_result {

@@ -521,7 +521,9 @@ int run_policy(const struct scenario *s, enum policy pol,
 	struct bpol_params bpp = { .vcpus = (uint32_t)s->n * VCPUS_PER_VM,
 				   .nr_cpus = HOST_CPUS,
 				   .w_max = cal ? cal->w_max : 0,
-				   .rcopy_max = cal ? cal->rcopy_max : 0 };
+				   .rcopy_max = cal ? cal->rcopy_max : 0,
+				   .guarantee_entries =
+					   cal ? cal->guarantee_entries : 0 };
 	double next_period = POLICY_PERIOD_S, next_poll = POLL_S;
 	bool busy[MAX_VMS];
 

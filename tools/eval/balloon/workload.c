@@ -76,7 +76,10 @@ bool wl_busy(const struct vm_spec *v, int vm, double t)
 
 uint32_t wl_cpu(const struct vm_spec *v, double t)
 {
-	return benches[wl_bench(v, t, NULL)].cpu_millis;
+	enum bench b = wl_bench(v, t, NULL);
+
+	return b != B_NONE && v->cpu_millis ? v->cpu_millis
+					    : benches[b].cpu_millis;
 }
 
 static double phase_len(enum bench b)
