@@ -29,6 +29,7 @@ static struct {
 	bool showing;		/* the plane is on at `shown` */
 	struct vdisp_plane shown;
 	int said;		/* the refusal last printed, 0: none */
+	bool announce;		/* the first show since start says so */
 	struct screen_plane_stats st;
 } sp = { .vm = -1 };
 
@@ -143,7 +144,7 @@ static void show(struct vgpu *v, const struct vdisp_plane *pl)
 	sp.st.total_tsc += t;
 	if (t > sp.st.max_tsc)
 		sp.st.max_tsc = t;
-	if (sp.said || sp.st.shows == 1 || n > 1)
+	if (sp.said || sp.announce || n > 1)
 		kprintf("screen: vm '%s' on the box's plane: %ux%u at GM 0x%llx "
 			"through window 0x%llx on the %ux%u pipe; %u registers, "
 			"%u GGTT entries, %llu TSC ticks\n", vms[sp.vm].name,
@@ -151,6 +152,7 @@ static void show(struct vgpu *v, const struct vdisp_plane *pl)
 			(unsigned long long)gm, pw, ph, n, ptes,
 			(unsigned long long)t);
 	sp.said = 0;
+	sp.announce = false;
 }
 
 static void update(void)
@@ -203,6 +205,7 @@ void screen_plane_start(int vm)
 		gvt_scanout_clear(gvt);
 	sp.vm = vm;
 	sp.said = 0;
+	sp.announce = true;
 	sp.showing = false;
 	update();
 }
