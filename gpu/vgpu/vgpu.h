@@ -450,7 +450,7 @@ uint32_t vgpu_screen_frames(const struct vgpu *v, bool *running);
  * the half's GGTT address, *ptes the entries written. -GPU_ENOSPC when
  * the extent is larger than a half (or no GGTT space for the window),
  * -GPU_EINVAL when a page is not v's GM. */
-#define GVT_SCANOUT_PAGES 8192u	/* 32 MiB a half */
+#define GVT_SCANOUT_PAGES 8192u	/* 32 MiB a half (less in a small host GM) */
 int gvt_scanout_map(struct gvt *gvt, struct vgpu *v,
 		    const struct vdisp_plane *pl, uint64_t *gm, uint32_t *ptes);
 /* Every entry of the window to the black page (the plane then shows

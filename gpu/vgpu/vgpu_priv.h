@@ -525,6 +525,7 @@ struct gvt {
 	/* The scanout window (vgpu_scanout.c): two halves of host GGTT the
 	 * physical plane reads through, filled from scan_src's entries. */
 	uint64_t scan_gm;	/* 0: not carved yet */
+	uint32_t scan_half_pages;	/* GVT_SCANOUT_PAGES, or less */
 	uint64_t scan_black;	/* PTE of the black page */
 	void *scan_black_va;
 	uint32_t scan_filled[2];	/* entries of each half not black */

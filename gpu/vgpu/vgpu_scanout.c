@@ -28,7 +28,7 @@
 
 static uint32_t half_index(const struct gvt *gvt, unsigned half)
 {
-	return (uint32_t)(gvt->scan_gm >> 12) + half * GVT_SCANOUT_PAGES;
+	return (uint32_t)(gvt->scan_gm >> 12) + half * gvt->scan_half_pages;
 }
 
 /* [first, first + n) of the window to the black page. */
@@ -45,15 +45,18 @@ static void fill_black(struct gvt *gvt, uint32_t first, uint32_t n)
 	}
 }
 
+/* GVT_SCANOUT_PAGES a half, or less when the host's high GM is small (a
+ * host test's world): half of the largest free run of the region. */
 static int window_init(struct gvt *gvt)
 {
-	uint64_t hpa, gm;
+	uint64_t hpa, gm, half = gm_region_largest_free(&gvt->sbb_region) / 2;
 	void *va;
 
 	if (gvt->scan_gm)
 		return 0;
-	if (gm_region_alloc(&gvt->sbb_region,
-			    2ull * GVT_SCANOUT_PAGES * VGPU_PAGE, &gm))
+	half = half < (uint64_t)GVT_SCANOUT_PAGES * VGPU_PAGE ? half & ~(VGPU_PAGE - 1) :
+	       (uint64_t)GVT_SCANOUT_PAGES * VGPU_PAGE;
+	if (!half || gm_region_alloc(&gvt->sbb_region, 2 * half, &gm))
 		return -GPU_ENOSPC;
 	va = gvt_pages(gvt, 1, &hpa);
 	if (!va) {
@@ -64,6 +67,7 @@ static int window_init(struct gvt *gvt)
 	gvt->scan_black_va = va;
 	gvt->scan_black = gen8_ggtt_pte_encode(hpa);
 	gvt->scan_gm = gm;
+	gvt->scan_half_pages = (uint32_t)(half / VGPU_PAGE);
 	/* Entries past a half's scan_filled are left as they are: the plane
 	 * never reads past the extent it was mapped for. */
 	return 0;
@@ -80,7 +84,8 @@ int gvt_scanout_map(struct gvt *gvt, struct vgpu *v,
 
 	if (err)
 		return err;
-	if ((pl->surf & (VGPU_PAGE - 1)) || !pages || ext > (uint64_t)GVT_SCANOUT_PAGES * VGPU_PAGE)
+	if ((pl->surf & (VGPU_PAGE - 1)) || !pages ||
+	    ext > (uint64_t)gvt->scan_half_pages * VGPU_PAGE)
 		return -GPU_ENOSPC;
 	/* Every page must be one of v's GM (vgpu_screen_plane checked the
 	 * extent; this is the same question asked of the entries). */
@@ -108,7 +113,7 @@ int gvt_scanout_map(struct gvt *gvt, struct vgpu *v,
 	v->scan_first = first;
 	v->scan_n = pages;
 	v->scan_dirty = false;
-	*gm = gvt->scan_gm + (uint64_t)half * GVT_SCANOUT_PAGES * VGPU_PAGE;
+	*gm = (uint64_t)dst << 12;
 	return 0;
 }
 
@@ -141,7 +146,10 @@ void gvt_scanout_fini(struct gvt *gvt)
 	gvt_scanout_clear(gvt);
 	gm_region_free(&gvt->sbb_region, gvt->scan_gm);
 	gvt_free_pages(gvt, gvt->scan_black_va, 1);
+	gvt->scan_black_va = NULL;
+	gvt->scan_black = 0;
 	gvt->scan_gm = 0;
+	gvt->scan_half_pages = 0;
 }
 
 bool vgpu_scanout_dirty(const struct vgpu *v)
