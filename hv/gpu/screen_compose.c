@@ -241,7 +241,9 @@ int screen_compose_set_owner(int vm, const char *by)
 	cs.owner = vm;
 	cs.st.switches++;
 	cs.framing = false;
-	cs.plane = vm != SCREEN_OWNER_HV && !fb;
+	/* No framebuffer to compose into (or one wider than the row
+	 * buffers): the physical plane, which the check above found. */
+	cs.plane = vm != SCREEN_OWNER_HV && (!fb || fb->width > COMPOSE_MAX_W);
 	cs.pending = vm != SCREEN_OWNER_HV && !cs.plane;
 	kprintf("screen: the box's screen belongs to %s%s%s (%s; F12: next "
 		"owner, F11: the console)\n", vm == SCREEN_OWNER_HV ? "" :
