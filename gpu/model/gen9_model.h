@@ -183,6 +183,7 @@ struct gen9_model_stats {
 	uint64_t irq_events, irq_asserts;
 	uint64_t dma_errors, hwsp_errors;
 	uint64_t gdrst_requests, fw_requests;
+	uint64_t scanout_pixels; /* read by gen9_model_scanout */
 };
 
 struct gen9_model {
@@ -250,5 +251,14 @@ bool gen9_model_irq_asserted(const struct gen9_model *m);
  * -GPU_EFAULT. For tests and debugging; no fault is recorded. */
 int gen9_model_translate(struct gen9_model *m, enum gen9_engine_id id,
 			 uint64_t gaddr, bool ggtt, bool write, uint64_t *hpa);
+
+/* The display engine (display.c): pipe A's source size (PIPESRC) while
+ * its transcoder is enabled, else -GPU_ENODEV; and pixels x0 .. x0 + n - 1
+ * of screen row y as a monitor behind pipe A sees them (plane 1 through
+ * the GGTT, detiled; black outside it), 0x00RRGGBB. -GPU_EINVAL outside
+ * the screen. */
+int gen9_model_screen(struct gen9_model *m, uint32_t *w, uint32_t *h);
+int gen9_model_scanout(struct gen9_model *m, uint32_t y, uint32_t x0,
+		       uint32_t n, uint32_t *rgb);
 
 #endif

@@ -443,6 +443,21 @@ int vgpu_screen_read(struct vgpu *v, const struct vdisp_plane *pl, uint32_t y,
 /* Pipe A's frame counter (PIPE_FRMCOUNT) and whether its vblank clock
  * runs: the box's screen follows the owner's vblanks (docs/display.md). */
 uint32_t vgpu_screen_frames(const struct vgpu *v, bool *running);
+/* The physical plane's view of the owner (docs/display.md, "The physical
+ * plane", gpu/vgpu/vgpu_scanout.c): fills the half of the scanout window
+ * the plane is not reading with v's translated entries for the pages of
+ * pl (checked by vgpu_screen_plane), the rest of that half black; *gm is
+ * the half's GGTT address, *ptes the entries written. -GPU_ENOSPC when
+ * the extent is larger than a half (or no GGTT space for the window),
+ * -GPU_EINVAL when a page is not v's GM. */
+#define GVT_SCANOUT_PAGES 8192u	/* 32 MiB a half (less in a small host GM) */
+int gvt_scanout_map(struct gvt *gvt, struct vgpu *v,
+		    const struct vdisp_plane *pl, uint64_t *gm, uint32_t *ptes);
+/* Every entry of the window to the black page (the plane then shows
+ * black); done before a vGPU's pages go back, and when ownership ends. */
+void gvt_scanout_clear(struct gvt *gvt);
+/* Has v's guest written a GGTT entry the window copies since the map? */
+bool vgpu_scanout_dirty(const struct vgpu *v);
 uint32_t vgpu_batch_budget(const struct vgpu *v);
 /* hv.cfg vgpu_trace=batches: the scanner logs every command it reads
  * ("vgpu-cmd" lines, gpu/vgpu/vgpu_cmd_scan.c), for host replay

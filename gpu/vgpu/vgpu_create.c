@@ -129,6 +129,7 @@ void gvt_destroy(struct gvt *gvt)
 	for (id = 1; id <= GVT_MAX_VGPUS; id++)
 		if (gvt->vgpu[id])
 			vgpu_destroy(gvt->vgpu[id]);
+	gvt_scanout_fini(gvt);
 	pexec_fini(gvt);
 	vgpu_ext_gvt_detach(gvt);
 	gvt_gscale_fini(gvt);
@@ -379,6 +380,7 @@ void vgpu_destroy(struct vgpu *v)
 	for (id = 0; id < GEN9_NUM_ENGINES; id++)
 		if (v->eng[id].present)
 			vgpu_workload_drop_all(v, &v->eng[id]);
+	vgpu_scanout_forget(v);
 	vgpu_aperture_unmap(v);
 	if (v->vreg.page)
 		vgpu_fence_reset(v);

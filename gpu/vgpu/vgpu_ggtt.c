@@ -121,6 +121,7 @@ static void ggtt_commit(struct vgpu *v, uint32_t index, uint64_t pte)
 	count_high(v, (uint32_t)local, pte);
 	*guest_pte(v, (uint32_t)local) = pte;
 	*host_pte(v, (uint32_t)local) = host;
+	vgpu_scanout_note(v, index);
 	vgpu_ggtt_hw_write(v, index, host);
 	v->stats.ggtt_writes++;
 }

@@ -359,6 +359,10 @@ struct vgpu {
 	 * armed them, and as latched (vgpu_display.c, "Planes"). */
 	struct vgpu_scan scan[VDISP_PIPES][VGPU_SCAN_PLANES];
 	uint32_t planes_logged; /* refusals logged (bounded) */
+	/* GGTT indexes the scanout window copies (vgpu_scanout.c; scan_n 0:
+	 * none) and whether the guest wrote one since. */
+	uint32_t scan_first, scan_n;
+	bool scan_dirty;
 	uint64_t pv_pdp[4];
 	bool failed;
 	bool banned; /* failed for good: too many GPU time overruns */
@@ -518,6 +522,15 @@ struct gvt {
 	 * destroyed with pipes on costs one walk, not a stale count. */
 	uint32_t disp_pipes_on;
 	uint32_t gvt_pages; /* pages of this struct */
+	/* The scanout window (vgpu_scanout.c): two halves of host GGTT the
+	 * physical plane reads through, filled from scan_src's entries. */
+	uint64_t scan_gm;	/* 0: not carved yet */
+	uint32_t scan_half_pages;	/* GVT_SCANOUT_PAGES, or less */
+	uint64_t scan_black;	/* PTE of the black page */
+	void *scan_black_va;
+	uint32_t scan_filled[2];	/* entries of each half not black */
+	unsigned scan_half;	/* the half last filled */
+	struct vgpu *scan_src;
 	struct gscale *gs; /* gScale's shared GM, NULL under gVirt */
 	uint32_t gs_pages;
 	struct gm_region fence_pool; /* gScale's fence memory space pool */
@@ -525,6 +538,12 @@ struct gvt {
 	 * their gvt_attach made (vgpu_ext.c). */
 	struct vgpu_ext_slot ext[VGPU_EXT_MAX];
 };
+
+/* ---- the scanout window (vgpu_scanout.c) ------------------------------- */
+
+void vgpu_scanout_forget(struct vgpu *v);
+void vgpu_scanout_note(struct vgpu *v, uint32_t index);
+void gvt_scanout_fini(struct gvt *gvt);
 
 /* ---- gScale (vgpu_gscale.c) --------------------------------------------- */
 

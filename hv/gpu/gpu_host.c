@@ -76,6 +76,16 @@ struct gvt *gpu_host_gvt(void)
 	return host_gvt;
 }
 
+struct gpu_hw *gpu_host_hw(void)
+{
+	return host_gvt ? &host_hw : NULL;
+}
+
+struct gen9_model *gpu_host_model(void)
+{
+	return model_in_use ? &host_model : gpu_trapdev_model();
+}
+
 static void *identity_phys_ptr(void *ctx, uint64_t hpa, size_t len)
 {
 	(void)ctx;

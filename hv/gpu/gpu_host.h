@@ -11,6 +11,7 @@
 struct gvt;
 struct pci_dev;
 struct vgpu;
+struct gen9_model;
 
 /* If any VM in cfg asks for a vGPU: bring up the GPU (igpu, the Gen9 iGPU
  * found on the PCI bus, unless NULL or hv.cfg says gpu=model; else the
@@ -36,6 +37,12 @@ enum gpu_ap_target { GPU_AP_NONE, GPU_AP_DIRECT, GPU_AP_TRAPPED };
 enum gpu_ap_target gpu_host_aperture_target(uint64_t hpa);
 /* The mediator, or NULL when none was created. */
 struct gvt *gpu_host_gvt(void);
+/* The GPU the mediator drives (NULL without one): what the physical
+ * plane is programmed through (hv/gpu/screen_plane.c). */
+struct gpu_hw *gpu_host_hw(void);
+/* The software model behind it (gpu=model, gpu=model-mmio), or NULL on an
+ * iGPU: what `screen dump` asks for the box's screen. */
+struct gen9_model *gpu_host_model(void);
 
 /* A vGPU for the VM just created with id from its hv.cfg section. */
 void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id);

@@ -147,6 +147,8 @@ static void firmware_state(void)
 
 	gen9_model_write32(&model, SKL_TRANSCONF(0),
 			   TRANSCONF_ENABLE | TRANSCONF_STATE);
+	/* PIPESRC: a 1024x768 mode, (w - 1) << 16 | (h - 1). */
+	gen9_model_write32(&model, 0x6001c, 1023u << 16 | 767u);
 	gen9_model_write32(&model, SKL_PLANE_CTL(0, 0),
 			   PLANE_CTL_ENABLE | 4u << 24 /* XRGB8888 */);
 	gen9_model_write32(&model, SKL_PLANE_SURF(0, 0), 0);
@@ -210,6 +212,11 @@ void gpu_trapdev_tick(uint32_t us)
 bool gpu_trapdev_present(void)
 {
 	return present;
+}
+
+struct gen9_model *gpu_trapdev_model(void)
+{
+	return present ? &model : NULL;
 }
 
 int gpu_trapdev_ap_map(uint32_t vm, uint64_t gpa, uint64_t hpa)

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct gen9_model;
+
 /* Build the device with its BARs just below map_top (the end of the
  * identity map), above ram_top. Before pci_scan. 0 or a negative error,
  * said on the console. */
@@ -20,6 +22,8 @@ void gpu_trapdev_tick(uint32_t us);
 
 /* Is there one? */
 bool gpu_trapdev_present(void);
+/* Its model (the display engine's scanout: `screen dump`), or NULL. */
+struct gen9_model *gpu_trapdev_model(void);
 
 /* A guest aperture page gpa of VM vm stands for the trapped BAR2 page hpa
  * (hv/gpu/ap_redirect.h): remembered, or forgotten. 0 or -HV_ENOMEM. */

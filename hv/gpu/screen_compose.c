@@ -6,10 +6,10 @@
  * pages (vgpu_screen_read), fitted by gpu/display/vdisp_fit.c (whole-factor
  * magnification or nearest shrinking, aspect kept, black bars). A plane
  * that is off, refused, or changed in the middle of a frame shows black
- * for the rest of that frame; a stopped VM's screen is black. The
- * physical-plane path (pointing the real plane at the owner's surface
- * after the GPU is taken over) is not built: then there is no
- * framebuffer, and a VM cannot be made the owner. */
+ * for the rest of that frame; a stopped VM's screen is black. When there
+ * is no framebuffer because the hypervisor drives the GPU (the takeover
+ * released it, or the GPU is the model), the physical plane is pointed at
+ * the owner's surface instead (hv/gpu/screen_plane.c). */
 #include "gpu/display/vdisp_fit.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console/console.h"
@@ -19,6 +19,7 @@
 #include "hv/cpu/x86.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/gpu/screen_compose.h"
+#include "hv/gpu/screen_plane.h"
 #include "hv/platform/tsc.h"
 #include "hv/vm/vm.h"
 #include "mini/string.h"
@@ -36,6 +37,7 @@
 
 static struct {
 	int owner;
+	bool plane;		/* shown by the physical plane, not composed */
 	bool framing;		/* a frame is being composed */
 	bool pending;		/* the first frame after a switch is not done */
 	uint32_t y;		/* next row of the box's screen */
@@ -228,20 +230,29 @@ int screen_compose_set_owner(int vm, const char *by)
 			"show\n", vms[vm].name);
 		return -1;
 	}
-	if (vm != SCREEN_OWNER_HV && (!fb || fb->width > COMPOSE_MAX_W)) {
-		kprintf("screen: the box's screen is not a framebuffer the "
+	if (vm != SCREEN_OWNER_HV && (!fb || fb->width > COMPOSE_MAX_W) &&
+	    !screen_plane_available()) {
+		kprintf("screen: the box's screen is neither a framebuffer the "
 			"hypervisor draws (console=fb, before the GPU is taken "
-			"over): vm '%s' cannot be shown (the physical-plane "
-			"path is not built)\n", vms[vm].name);
+			"over) nor a lit pipe of a GPU it drives: vm '%s' cannot "
+			"be shown\n", vms[vm].name);
 		return -1;
 	}
 	cs.owner = vm;
 	cs.st.switches++;
 	cs.framing = false;
-	cs.pending = vm != SCREEN_OWNER_HV;
+	/* No framebuffer to compose into (or one wider than the row
+	 * buffers): the physical plane, which the check above found. */
+	cs.plane = vm != SCREEN_OWNER_HV && (!fb || fb->width > COMPOSE_MAX_W);
+	cs.pending = vm != SCREEN_OWNER_HV && !cs.plane;
 	kprintf("screen: the box's screen belongs to %s%s%s (%s; F12: next "
 		"owner, F11: the console)\n", vm == SCREEN_OWNER_HV ? "" :
 		"vm '", owner_name(vm), vm == SCREEN_OWNER_HV ? "" : "'", by);
+	if (cs.plane) {
+		screen_plane_start(vm);
+		return 0;
+	}
+	screen_plane_stop();
 	if (vm == SCREEN_OWNER_HV)
 		console_fb_resume();
 	else
@@ -306,6 +317,10 @@ void screen_compose_poll(void)
 		hotkey(key);
 	if (cs.owner == SCREEN_OWNER_HV)
 		return;
+	if (cs.plane) {
+		screen_plane_poll();
+		return;
+	}
 	if (!fb) {	/* released: the GPU was taken over */
 		cs.pending = false;
 		screen_compose_set_owner(SCREEN_OWNER_HV, "no framebuffer");

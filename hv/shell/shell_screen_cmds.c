@@ -4,7 +4,9 @@
  * console (hv/gpu/screen_compose.c), `screen sum [VM]` prints one line of
  * pixel statistics of a picture, `screen dump VM`
  * prints that VM's picture, `screen dump` the box's own (the GOP
- * framebuffer the console draws on), as a PPM block (hv/shell/
+ * framebuffer the console draws on, or, when the GPU is the software
+ * model the hypervisor drives, what the model's display engine scans out
+ * of pipe A: gen9_model_scanout), as a PPM block (hv/shell/
  * screen_ppm.h) that tools/console2png turns into a PNG.
  *
  * A 1024x768 picture is 3 MiB of text: the dump runs a few rows per
@@ -14,6 +16,7 @@
  * its own pages (vgpu_screen_read), and only while its plane stays the
  * one checked at the start: if the guest flips to another size, turns
  * the plane off or the VM stops, the rest is black and a line says so. */
+#include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console/console.h"
 #include "hv/console/console_fb.h"
@@ -21,6 +24,7 @@
 #include "hv/cpu/x86.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/gpu/screen_compose.h"
+#include "hv/gpu/screen_plane.h"
 #include "hv/shell/screen_ppm.h"
 #include "hv/shell/shell.h"
 #include "hv/vm/vm.h"
@@ -36,6 +40,7 @@
 
 static struct dump {
 	bool vm_dump;		/* else the GOP framebuffer */
+	bool model_dump;	/* ... or the model's pipe A */
 	unsigned vm;		/* vms[] index */
 	uint32_t w, h, y;
 	uint32_t cut_at;	/* first black row, h when whole */
@@ -101,6 +106,15 @@ static void gop_row(uint32_t y, uint32_t *rgb, uint32_t x0, uint32_t n)
 	}
 }
 
+/* The model's pipe A as a monitor sees it; black if it went dark. */
+static void model_row(uint32_t y, uint32_t *rgb, uint32_t x0, uint32_t n)
+{
+	struct gen9_model *m = gpu_host_model();
+
+	if (!m || gen9_model_scanout(m, y, x0, n, rgb))
+		memset(rgb, 0, n * sizeof(*rgb));
+}
+
 /* Pixels of one run of the VM's row, or black once the plane changed. */
 static void vm_run(uint32_t y, uint32_t *rgb, uint32_t x0, uint32_t n)
 {
@@ -136,6 +150,8 @@ static void dump_row(uint32_t y)
 
 		if (job.vm_dump)
 			vm_run(y, rgb, x, n);
+		else if (job.model_dump)
+			model_row(y, rgb, x, n);
 		else
 			gop_row(y, rgb, x, n);
 		job.read_tsc += rdtsc() - t0;
@@ -199,9 +215,30 @@ static int dump_vm(const char *name)
 		return -1;
 	}
 	job.vm_dump = true;
+	job.model_dump = false;
 	job.vm = i;
 	job.w = job.pl.w;
 	job.h = job.pl.h;
+	return 0;
+}
+
+/* The box's screen when the hypervisor drives the model: its pipe A. */
+static int dump_model(void)
+{
+	struct gen9_model *m = gpu_host_model();
+	uint32_t w, h;
+
+	if (!m || gen9_model_screen(m, &w, &h) || w > DUMP_MAX_SIDE ||
+	    h > DUMP_MAX_SIDE) {
+		kprintf("screen: the console is not on a framebuffer (hv.cfg "
+			"console=fb, or the GPU was taken over)%s\n", m ?
+			" and the model's pipe A is off" : "");
+		return -1;
+	}
+	job.vm_dump = false;
+	job.model_dump = true;
+	job.w = w;
+	job.h = h;
 	return 0;
 }
 
@@ -209,12 +246,10 @@ static int dump_gop(void)
 {
 	const struct fbcon_fb *fb = console_fb_screen();
 
-	if (!fb || fb->width > DUMP_MAX_SIDE || fb->height > DUMP_MAX_SIDE) {
-		kprintf("screen: the console is not on a framebuffer (hv.cfg "
-			"console=fb, or the GPU was taken over)\n");
-		return -1;
-	}
+	if (!fb || fb->width > DUMP_MAX_SIDE || fb->height > DUMP_MAX_SIDE)
+		return dump_model();
 	job.vm_dump = false;
+	job.model_dump = false;
 	job.w = fb->width;
 	job.h = fb->height;
 	return 0;
@@ -230,7 +265,8 @@ static int cmd_dump(const char *vm, bool sum)
 	job.sum = sum;
 	job.lit = 0;
 	job.hash = FNV_BASIS;
-	job.name = job.vm_dump ? vms[job.vm].name : "hv";
+	job.name = job.vm_dump ? vms[job.vm].name : job.model_dump ? "box" :
+		   "hv";
 	if (!sum)
 		ppm_begin(&job.ppm, emit, NULL, job.name, job.w, job.h);
 	shell_set_busy(dump_poll);
@@ -243,6 +279,23 @@ static const char *const fmt_names[] = {
 	[VDISP_FMT_XBGR2101010] = "XBGR2101010",
 };
 static const char *const tiling_names[] = { "linear", "X-tiled", "Y-tiled" };
+
+/* The physical-plane path's counters, once it has done anything. */
+static void list_plane(void)
+{
+	const struct screen_plane_stats *p = screen_plane_stats();
+
+	if (!p->shows && !p->offs && !p->refused)
+		return;
+	kprintf("box's plane: %llu shows, %llu offs, %llu refusals; last "
+		"show %u registers, %u GGTT entries, %llu TSC ticks (max "
+		"%llu); %llu registers, %llu GGTT entries in all\n",
+		(unsigned long long)p->shows, (unsigned long long)p->offs,
+		(unsigned long long)p->refused, p->last_mmio, p->last_ptes,
+		(unsigned long long)p->last_tsc, (unsigned long long)p->max_tsc,
+		(unsigned long long)p->mmio_writes,
+		(unsigned long long)p->ptes);
+}
 
 static void list_owner(void)
 {
@@ -259,6 +312,7 @@ static void list_owner(void)
 		(unsigned long long)st->last_tsc,
 		(unsigned long long)st->max_tsc,
 		(unsigned long long)st->switches);
+	list_plane();
 }
 
 static void list_screens(void)

@@ -22,6 +22,7 @@
 #include "hv/console/kbd_scancode.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/gpu/screen_compose.h"
+#include "hv/gpu/screen_plane.h"
 #include "hv/platform/tsc.h"
 #include "hv/vm/vm.h"
 
@@ -83,6 +84,22 @@ uint32_t vgpu_screen_frames(const struct vgpu *v, bool *running)
 
 	*running = f->running;
 	return f->frames;
+}
+
+/* The physical-plane path (hv/gpu/screen_plane.c, tested on its own by
+ * test_screen_plane): whether it is offered, and what it was told. */
+static bool plane_ok;
+static int plane_vm = -2;
+static unsigned plane_polls, plane_stops;
+
+bool screen_plane_available(void) { return plane_ok; }
+void screen_plane_start(int vm) { plane_vm = vm; }
+void screen_plane_poll(void) { plane_polls++; }
+
+void screen_plane_stop(void)
+{
+	plane_stops++;
+	plane_vm = -2;
 }
 
 static uint32_t fbmem[100 * 64];
@@ -382,7 +399,7 @@ static void test_refusals(void **state)
 	assert_non_null(strstr(last_line, "vm 'eve' has no vGPU"));
 	fb_present = false;
 	assert_int_equal(screen_compose_set_owner(0, "test"), -1);
-	assert_non_null(strstr(last_line, "physical-plane path is not built"));
+	assert_non_null(strstr(last_line, "nor a lit pipe of a GPU it drives"));
 	key = KBD_HOTKEY_NEXT;
 	screen_compose_poll();
 	assert_int_equal(screen_compose_owner(), SCREEN_OWNER_HV);
@@ -394,6 +411,34 @@ static void test_refusals(void **state)
 	screen_compose_poll();
 	assert_int_equal(screen_compose_owner(), SCREEN_OWNER_HV);
 	assert_false(screen_compose_pending());
+}
+
+/* No framebuffer but a lit pipe of a GPU the hypervisor drives: the
+ * owner goes to the physical plane, at once (no frame to wait for),
+ * rounds poll it, nothing is composed, F11 stops it. */
+static void test_plane_path(void **state)
+{
+	(void)state;
+	picture(0, 16, 12, 12);
+	picture(1, 16, 12, 13);
+	fb_present = false;
+	plane_ok = true;
+	plane_polls = plane_stops = 0;
+	assert_int_equal(screen_compose_set_owner(0, "test"), 0);
+	assert_int_equal(plane_vm, 0);
+	assert_false(screen_compose_pending());
+	screen_compose_poll();
+	screen_compose_poll();
+	assert_int_equal(plane_polls, 2);
+	assert_int_equal(fv[0].reads, 0);
+	key = KBD_HOTKEY_NEXT;	/* F12: bob, on the plane too */
+	screen_compose_poll();
+	assert_int_equal(plane_vm, 1);
+	key = KBD_HOTKEY_CONSOLE;
+	screen_compose_poll();
+	assert_int_equal(screen_compose_owner(), SCREEN_OWNER_HV);
+	assert_int_equal(plane_stops, 1);
+	plane_ok = false;
 }
 
 int main(void)
@@ -409,6 +454,7 @@ int main(void)
 		cmocka_unit_test_setup(test_back_to_console, setup),
 		cmocka_unit_test_setup(test_hotkeys, setup),
 		cmocka_unit_test_setup(test_refusals, setup),
+		cmocka_unit_test_setup(test_plane_path, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
