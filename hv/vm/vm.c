@@ -177,6 +177,12 @@ void vm_stop(struct vm *vm, const char *fmt, ...)
 	vm->stats.stop_tsc = rdtsc();
 	vm->state = VM_STOPPED;
 	kprintf("vm '%s': stopped: %s\n", vm->name, vm->stop_reason);
+	if (vm->nr_vcpus > 1)
+		kprintf("vm '%s': %u vCPUs; IPIs: %llu sent, %llu delivered, "
+			"%llu dropped\n", vm->name, vm->nr_vcpus,
+			(unsigned long long)vm->stats.ipis_sent,
+			(unsigned long long)vm->stats.ipis_delivered,
+			(unsigned long long)vm->stats.ipis_dropped);
 	if (vm->linux_guest)
 		vm_report(vm);
 }
