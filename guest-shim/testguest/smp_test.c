@@ -2,8 +2,8 @@
  * (hv.cfg vcpus=N); vCPU 0 starts the others with INIT-SIPI-SIPI and runs
  * checks on each: it came up at the trampoline with its own APIC ID, an
  * IPI round trip to it and back (timed with the TSC: in Bochs, executed
- * instructions), a counter all of them increment with LOCK, a second
- * INIT-SIPI restarting it, and IPIs the hypervisor must not deliver (a
+ * instructions), an NMI IPI to the last, a counter all of them increment
+ * with LOCK, a second INIT-SIPI restarting vCPU 1, and IPIs the hypervisor must not deliver (a
  * SIPI to a running vCPU, an APIC ID the VM does not have). Only vCPU 0
  * prints and reports. */
 #include "guest-shim/testguest/tg.h"
@@ -16,6 +16,7 @@
 #define ICR_INIT_DEASSERT	(5u << 8 | 1u << 15)
 #define ICR_SIPI		(6u << 8 | 1u << 14)
 #define ICR_FIXED		(1u << 14)
+#define ICR_NMI			(4u << 8 | 1u << 14)
 #define SMP_MAX			8
 #define TRAMPOLINE_GPA		0xa000ull	/* SIPI vector 0x0a */
 #define ROUNDS			16
@@ -24,7 +25,8 @@
 extern char tg_ap_entry[];
 volatile uint64_t tg_ap_boots[SMP_MAX];	/* per APIC ID, by the AP */
 volatile uint32_t tg_ap_seen_id[SMP_MAX];
-volatile uint64_t tg_ap_pings, tg_pongs;
+volatile uint64_t tg_ap_pings, tg_pongs, tg_smp_nmis;
+bool tg_smp_active;
 static volatile uint64_t shared_count, incs_done;
 static volatile uint32_t go_count;
 
@@ -130,6 +132,7 @@ void smp_test_run(unsigned n, uint64_t tsc_hz)
 		tg_printf("smp: smp=%u: want 2-%u vCPUs\n", n, SMP_MAX);
 		tg_exit(2);
 	}
+	tg_smp_active = true;
 	tg_timer_start(100);	/* wakes the waits below */
 	put_trampoline();
 	for (uint32_t id = 1; id < n; id++)
@@ -151,6 +154,9 @@ void smp_test_run(unsigned n, uint64_t tsc_hz)
 		 (unsigned long long)n * INCS);
 
 	check_round_trips(n, tsc_hz);
+	icr(n - 1, ICR_NMI);
+	tg_check("smp-nmi", wait_for(&tg_smp_nmis, 1, tsc_hz / 10),
+		 "NMI IPI to vCPU %u taken", n - 1);
 
 	/* Not delivered: a SIPI to a running vCPU, an ID nobody has. */
 	icr(1, ICR_SIPI | (uint32_t)(TRAMPOLINE_GPA >> 12));

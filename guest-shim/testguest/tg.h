@@ -56,6 +56,8 @@ void tg_exit(int status) __attribute__((noreturn));
 /* mode=smp (smp_test.c): n vCPUs; never returns. */
 void smp_test_run(unsigned n, uint64_t tsc_hz) __attribute__((noreturn));
 void tg_smp_irq(uint64_t vector);
+extern volatile uint64_t tg_smp_nmis;	/* NMIs taken, any vCPU */
+extern bool tg_smp_active;		/* an NMI is then expected */
 
 /* mode=hostile (hostile.c): never returns. */
 void hostile_main(const struct raw64_boot_info *bi, uint64_t tsc_hz)
