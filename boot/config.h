@@ -20,6 +20,8 @@
 #define HVCFG_MAX_ERRORS	32
 /* cpus=: CPU numbers 1..HVCFG_CPUS_MAX-1 (0 is the BSP's) */
 #define HVCFG_CPUS_MAX		64
+/* vcpus=: 1..HVCFG_VCPUS_MAX virtual CPUs per VM */
+#define HVCFG_VCPUS_MAX		8
 #define HVCFG_NAME_MAX		31	/* VM / section name, chars */
 #define HVCFG_PATH_MAX		127	/* kernel= / ramdisk=, chars */
 #define HVCFG_CMDLINE_MAX	511	/* cmdline=, chars */
@@ -152,6 +154,9 @@ struct hvcfg_vm {
 	 * in hv/smp.h's numbering, the BSP is 0; docs/smp.md). 0: the BSP,
 	 * shared with every other VM without cpus=. */
 	uint64_t cpus;
+	/* vcpus=: the VM's virtual CPUs, 0 (not given) meaning 1; all run
+	 * on the VM's one physical CPU (docs/smp.md, "Several vCPUs"). */
+	uint32_t vcpus;
 };
 
 struct hvcfg_error {

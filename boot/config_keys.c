@@ -636,12 +636,19 @@ static bool set_display(struct parser *p, const struct key *k,
 	return true;
 }
 
-/* Known so that the error says why instead of "unknown key". */
+/* vcpus=N, 1..HVCFG_VCPUS_MAX: the VM's virtual CPUs, all run by the one
+ * physical CPU the VM is on (docs/smp.md, "Several vCPUs"). A VM with a
+ * vGPU keeps one (checked at the section's end, boot/config.c). */
 static bool set_vcpus(struct parser *p, const struct key *k, struct span v)
 {
-	(void)v;
-	cfg_err(p, "%s: not supported (one vCPU per VM)", k->name);
-	return false;
+	uint64_t n;
+
+	if (!cfg_parse_number(v, &n))
+		return bad_value(p, k, v, "is not a number");
+	if (n < 1 || n > HVCFG_VCPUS_MAX)
+		return bad_value(p, k, v, "is not a vCPU count (1-8)");
+	p->vm->vcpus = (uint32_t)n;
+	return true;
 }
 
 /* One CPU number of a cpus= list: decimal, 1..HVCFG_CPUS_MAX-1. CPU 0 is
@@ -676,8 +683,9 @@ static const struct hvcfg_vm *cpus_owner(const struct parser *p,
 	return NULL;
 }
 
-/* cpus=1 or cpus=2,3: the physical CPUs the VM owns (docs/smp.md). A VM
- * has one vCPU, so one CPU; no CPU belongs to two VMs. */
+/* cpus=1 or cpus=2,3: the physical CPUs the VM owns (docs/smp.md). All
+ * of a VM's vCPUs run on its one CPU, so one CPU; no CPU belongs to two
+ * VMs. */
 static bool set_cpus(struct parser *p, const struct key *k, struct span v)
 {
 	const struct hvcfg_vm *o;
@@ -696,7 +704,8 @@ static bool set_cpus(struct parser *p, const struct key *k, struct span v)
 		v = cfg_span_from(v, comma + 1);
 	}
 	if (n > 1) {
-		cfg_err(p, "%s: %u CPUs for one vCPU: list one", k->name, n);
+		cfg_err(p, "%s: %u CPUs: a VM's vCPUs all run on one CPU, "
+			"list one", k->name, n);
 		return false;
 	}
 	o = cpus_owner(p, mask, &cpu);

@@ -45,6 +45,8 @@ stub v
 %endrep
 stub 64
 stub 65
+stub 66
+stub 67
 
 trap_common:
 	PUSH_GPRS
@@ -64,6 +66,32 @@ tg_trap_stubs:
 %endrep
 	dq trap_64
 	dq trap_65
+	dq trap_66
+	dq trap_67
+
+; mode=smp: an AP's first instruction after the trampoline
+; (smp_test.c). Its stack is picked by its x2APIC ID (0-7), 4 KiB each.
+extern tg_ap_main
+global tg_ap_entry
+tg_ap_entry:
+	cli
+	cld
+	mov ecx, 0x802
+	rdmsr
+	and eax, 7
+	mov edi, eax
+	lea rsp, [tg_ap_stacks]
+	inc rax
+	shl rax, 12
+	add rsp, rax
+	call tg_ap_main
+.hang:	cli
+	hlt
+	jmp .hang
+
+section .bss
+alignb 16
+tg_ap_stacks: resb 4096 * 8
 
 section .bss
 global tg_fixup_rip

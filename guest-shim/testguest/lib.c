@@ -11,7 +11,7 @@
 unsigned tg_failed;
 volatile uint64_t tg_ticks, tg_msis;
 extern uint64_t tg_fixup_rip, tg_fault_vector;
-extern const uint64_t tg_trap_stubs[34];
+extern const uint64_t tg_trap_stubs[36];
 
 struct idt_gate {
 	uint16_t off0, sel;
@@ -29,7 +29,7 @@ static void set_gate(unsigned vec, uint64_t handler)
 				      (uint32_t)(handler >> 32), 0 };
 }
 
-void tg_idt_init(void)
+void tg_idt_load(void)
 {
 	struct {
 		uint16_t limit;
@@ -37,15 +37,30 @@ void tg_idt_init(void)
 	} __attribute__((packed)) idtr = { sizeof(idt) - 1,
 					   (uint64_t)(uintptr_t)idt };
 
+	__asm__ volatile("lidt %0" : : "m"(idtr));
+}
+
+void tg_idt_init(void)
+{
 	for (unsigned v = 0; v < 32; v++)
 		set_gate(v, tg_trap_stubs[v]);
 	set_gate(TG_TIMER_VECTOR, tg_trap_stubs[32]);
 	set_gate(TG_MSI_VECTOR, tg_trap_stubs[33]);
-	__asm__ volatile("lidt %0" : : "m"(idtr));
+	set_gate(TG_PING_VECTOR, tg_trap_stubs[34]);
+	set_gate(TG_PONG_VECTOR, tg_trap_stubs[35]);
+	tg_idt_load();
 }
 
 void tg_trap(struct tg_frame *f)
 {
+	if (f->vector == 2 && tg_smp_active) {
+		tg_smp_nmis++;	/* an NMI IPI (smp_test.c) */
+		return;
+	}
+	if (f->vector == TG_PING_VECTOR || f->vector == TG_PONG_VECTOR) {
+		tg_smp_irq(f->vector);
+		return;
+	}
 	if (f->vector == TG_TIMER_VECTOR || f->vector == TG_MSI_VECTOR) {
 		if (f->vector == TG_TIMER_VECTOR)
 			tg_ticks++;

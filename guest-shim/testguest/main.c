@@ -21,6 +21,8 @@
  *                 with "watch", 0.6 s of timed rounds (hang_test.c)
  *   mode=gpu-attack  the same setup, then attacks the mediator must refuse
  *   mode=hostile  CPU-side attacks and their victims (hostile.c, issue 19)
+ *   mode=smp smp=N  start the VM's N vCPUs with INIT-SIPI-SIPI and check
+ *                 each (smp_test.c; hv.cfg vcpus=N)
  *   mode=gpu-hostile every attack class of issue 13 (gpu_hostile.c)
  *   mode=reset    check that RAM came up clean, mark it, then reset the
  *                 VM through port 0xCF9: the hypervisor restarts it (fresh
@@ -48,6 +50,24 @@ static const struct raw64_boot_info *boot;
 static uint64_t tsc_hz;
 static volatile uint64_t *const testdev =
 	(volatile uint64_t *)(uintptr_t)G9HV_TESTDEV_GPA;
+
+static bool has_word(const char *cmdline, const char *word);
+
+/* The decimal number after `word` (e.g. "smp=") in the cmdline, or 0. */
+static unsigned word_number(const char *cmdline, const char *word)
+{
+	size_t n = strlen(word);
+	unsigned v = 0;
+
+	for (const char *p = cmdline; *p; p++) {
+		if ((p != cmdline && p[-1] != ' ') || strncmp(p, word, n))
+			continue;
+		for (p += n; *p >= '0' && *p <= '9' && v < 1000; p++)
+			v = v * 10 + (unsigned)(*p - '0');
+		return v;
+	}
+	return 0;
+}
 
 static bool has_word(const char *cmdline, const char *word)
 {
@@ -374,6 +394,8 @@ void tg_main(const struct raw64_boot_info *bi)
 		run_reset(bi);
 	if (has_word(bi->cmdline, "mode=hostile"))
 		hostile_main(bi, tsc_hz);
+	if (has_word(bi->cmdline, "mode=smp"))
+		smp_test_run(word_number(bi->cmdline, "smp="), tsc_hz);
 	if (has_word(bi->cmdline, "mode=gpu")) {
 		gpu_test(bi->vm_id);
 		if (has_word(bi->cmdline, "fence") && !tg_failed)

@@ -25,6 +25,8 @@ static inline int64_t hypercall(uint64_t nr, uint64_t a1, uint64_t a2,
  * into a return value by the tg_try_* helpers (entry.asm). */
 #define TG_TIMER_VECTOR 0x40
 #define TG_MSI_VECTOR 0x41	/* the vGPU's MSI (gpu_test.c) */
+#define TG_PING_VECTOR 0x42	/* mode=smp: vCPU 0 -> an AP (smp_test.c) */
+#define TG_PONG_VECTOR 0x43	/* mode=smp: the AP's answer */
 struct tg_frame {
 	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
 	uint64_t rdi, rsi, rbp, rbx, rdx, rcx, rax;
@@ -32,6 +34,7 @@ struct tg_frame {
 	uint64_t rip, cs, rflags, rsp, ss;
 };
 void tg_idt_init(void);
+void tg_idt_load(void);	/* the same IDT on another vCPU */
 int64_t tg_try_rdmsr(uint32_t msr, uint64_t *val);
 int64_t tg_try_wrmsr(uint32_t msr, uint64_t val);
 int64_t tg_try_vmxon(void);
@@ -49,6 +52,12 @@ void tg_check(const char *name, bool ok, const char *fmt, ...)
 extern unsigned tg_failed;
 
 void tg_exit(int status) __attribute__((noreturn));
+
+/* mode=smp (smp_test.c): n vCPUs; never returns. */
+void smp_test_run(unsigned n, uint64_t tsc_hz) __attribute__((noreturn));
+void tg_smp_irq(uint64_t vector);
+extern volatile uint64_t tg_smp_nmis;	/* NMIs taken, any vCPU */
+extern bool tg_smp_active;		/* an NMI is then expected */
 
 /* mode=hostile (hostile.c): never returns. */
 void hostile_main(const struct raw64_boot_info *bi, uint64_t tsc_hz)

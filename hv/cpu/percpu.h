@@ -59,10 +59,8 @@ struct percpu {
 	 * hv/vmx/vmx.c), whose MSRs and FPU state it holds (hv/vm/sched.c),
 	 * where its round robin goes on. */
 	uint64_t current_vmcs;
-	void *sched_owner;
+	void *sched_owner;	/* a struct vcpu */
 	uint32_t sched_cursor;
-	uint32_t vms_taken;	/* VM ids whose VMCS has this CPU's host
-				 * state (hv/vm/sched.c) */
 	uint32_t post_pending;	/* a device posted work in this exit
 				 * (hv/vm/sched.h sched_post_request) */
 	/* An AP that hv.cfg places VMs on (cpus=) does not halt once its

@@ -56,7 +56,7 @@ static void basic_leaf(uint32_t leaf, uint32_t sub, struct cpuid_regs *c)
 
 enum exit_action handle_cpuid(struct vm *vm, const struct vm_exit *ex)
 {
-	struct guest_regs *r = &vm->vcpu.regs;
+	struct guest_regs *r = &vm->vcpu->regs;
 	uint32_t leaf = (uint32_t)r->rax, sub = (uint32_t)r->rcx;
 	struct cpuid_regs c = { 0, 0, 0, 0 };
 

@@ -25,7 +25,7 @@ enum exit_action handle_hlt(struct vm *vm, const struct vm_exit *ex)
 		vm_stop(vm, "halted with interrupts disabled");
 		return EXIT_STOP;
 	}
-	if (vlapic_pending(&vm->lapic) >= 0)
+	if (vlapic_pending(vm->vcpu->lapic) >= 0 || vm->vcpu->nmi_pending)
 		return EXIT_RESUME;	/* the interrupt it waits for is here */
 	vm->state = VM_HALTED;
 	return EXIT_YIELD;
@@ -99,7 +99,7 @@ enum exit_action handle_exception_nmi(struct vm *vm, const struct vm_exit *ex)
 enum exit_action handle_cr_access(struct vm *vm, const struct vm_exit *ex)
 {
 	unsigned cr = CR_QUAL_CR(ex->qual), gpr = CR_QUAL_GPR(ex->qual);
-	struct guest_regs *r = &vm->vcpu.regs;
+	struct guest_regs *r = &vm->vcpu->regs;
 	uint64_t cr0;
 	int rc = 0;
 
@@ -110,13 +110,13 @@ enum exit_action handle_cr_access(struct vm *vm, const struct vm_exit *ex)
 		if (cr == 8 && (r->gpr[gpr] >> 4))
 			rc = guest_write_cr(vm, 8, r->gpr[gpr]); /* #GP */
 		else if (cr == 8)
-			vlapic_set_tpr(&vm->lapic,
+			vlapic_set_tpr(vm->vcpu->lapic,
 				       (uint32_t)(r->gpr[gpr] & 0xf) << 4);
 		else
 			rc = guest_write_cr(vm, cr, r->gpr[gpr]);
 		break;
 	case CR_ACCESS_MOV_FROM_CR:
-		r->gpr[gpr] = cr == 8 ? vlapic_tpr(&vm->lapic) >> 4
+		r->gpr[gpr] = cr == 8 ? vlapic_tpr(vm->vcpu->lapic) >> 4
 				      : vmread(VMCS_GUEST_CR3);
 		if (gpr == GPR_RSP)
 			vmwrite(VMCS_GUEST_RSP, r->rsp);

@@ -2,7 +2,10 @@
  * runs it over its own VMs (vm->cpu, docs/smp.md): a VM's budget, state
  * and timers are touched only by the CPU it runs on, the CPU's own
  * bookkeeping (whose state it holds, the round-robin cursor) is in its
- * per-CPU area. */
+ * per-CPU area. A VM with several vCPUs (vcpus=) runs them in turn in its
+ * slice: each runnable one for its share of the slice, until it halts or
+ * an IPI wakes another ("Several vCPUs" in docs/smp.md); the budget is
+ * the VM's, so its vCPUs, IPIs and all, share what one VM gets. */
 #include "hv/vm/sched.h"
 #include "hv/console/console.h"
 #include "hv/vm/sched_slice.h"
@@ -25,7 +28,6 @@
 static uint64_t slice_tsc, floor_tsc, com1_fifo_tsc;
 static int64_t budget[VM_MAX];	/* TSC ticks left this round (sched_slice.h) */
 
-_Static_assert(VM_MAX <= 32, "struct percpu's vms_taken has a bit per VM");
 
 /* The VMs this CPU runs. vm->cpu is published by the BSP after it created
  * the VM (hv/orchestrate.c): acquire, so the AP sees the whole VM. */
@@ -35,21 +37,63 @@ static bool mine(const struct vm *vm)
 	       this_cpu()->index;
 }
 
-/* Every waiting VM's timer is brought up to now: an expiry becomes an IRR
- * bit (and wakes a halted VM) instead of staying behind as a deadline in
- * the past, which would cut every other VM's slice at once. */
+static bool vcpu_wakes(const struct vcpu *vc)
+{
+	return vc->nmi_pending || vlapic_pending(vc->lapic) >= 0;
+}
+
+/* The VM's vCPU timers brought up to now: an expiry becomes an IRR bit
+ * (and wakes a halted vCPU) instead of staying behind as a deadline in
+ * the past, which would cut every other VM's slice at once. The VM is
+ * runnable while one of its vCPUs is. A VM made runnable from outside
+ * (the shell's resume) with every vCPU halted wakes them: each HLT
+ * checks again. */
+static void advance_vm(struct vm *vm, uint64_t now)
+{
+	bool any = false;
+
+	if (vm->state != VM_HALTED && vm->state != VM_RUNNABLE)
+		return;
+	for (unsigned i = 0; i < vm->nr_vcpus; i++)
+		any |= vm->vcpus[i].run == VCPU_RUN;
+	for (unsigned i = 0; i < vm->nr_vcpus; i++) {
+		struct vcpu *vc = &vm->vcpus[i];
+
+		if (vc->run == VCPU_WAIT_SIPI)
+			continue;
+		vlapic_advance(vc->lapic, now);
+		if (vc->run == VCPU_HALTED &&
+		    ((vm->state == VM_RUNNABLE && !any) || vcpu_wakes(vc)))
+			vc->run = VCPU_RUN;
+	}
+	any = false;
+	for (unsigned i = 0; i < vm->nr_vcpus; i++)
+		any |= vm->vcpus[i].run == VCPU_RUN;
+	vm->state = any ? VM_RUNNABLE : VM_HALTED;
+}
+
 static void advance_timers(uint64_t now)
 {
-	for (unsigned i = 0; i < nr_vms; i++) {
-		struct vm *vm = &vms[i];
+	for (unsigned i = 0; i < nr_vms; i++)
+		if (mine(&vms[i]))
+			advance_vm(&vms[i], now);
+}
 
-		if ((vm->state != VM_HALTED && vm->state != VM_RUNNABLE) ||
-		    !mine(vm))
+/* Earliest virtual-timer deadline of the VM's vCPUs but `skip`. */
+static uint64_t vm_next_event(const struct vm *vm, const struct vcpu *skip)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (unsigned i = 0; i < vm->nr_vcpus; i++) {
+		uint64_t d;
+
+		if (&vm->vcpus[i] == skip)
 			continue;
-		vlapic_advance(&vm->lapic, now);
-		if (vm->state == VM_HALTED && vlapic_pending(&vm->lapic) >= 0)
-			vm->state = VM_RUNNABLE;
+		d = vlapic_next_event(vm->vcpus[i].lapic);
+		if (d < t)
+			t = d;
 	}
+	return t;
 }
 
 /* Earliest virtual-timer deadline of any VM but `self` that could be
@@ -65,7 +109,7 @@ static uint64_t others_next_event(const struct vm *self)
 		if (vm == self || vm->state == VM_STOPPED ||
 		    vm->state == VM_PAUSED || budget[i] <= 0 || !mine(vm))
 			continue;
-		d = vlapic_next_event(&vm->lapic);
+		d = vm_next_event(vm, NULL);
 		if (d < t)
 			t = d;
 	}
@@ -110,33 +154,41 @@ static void set_preemption_timer(uint64_t now, uint64_t deadline)
 }
 
 /* The CPU state VMX leaves alone (hv/vm/cpu_state_switch.c) is this
- * CPU's: switched per CPU. */
-static void switch_to(struct vm *vm)
+ * CPU's: switched per CPU, per vCPU. */
+static void switch_to(struct vcpu *vc)
 {
 	struct percpu *p = this_cpu();
-	struct vm *owner = p->sched_owner;
+	struct vcpu *owner = p->sched_owner;
 
-	if (owner == vm)
+	if (owner == vc)
 		return;
 	if (owner)
 		vcpu_switch_out(owner);
-	vcpu_switch_in(vm);
-	p->sched_owner = vm;
+	vcpu_switch_in(vc);
+	p->sched_owner = vc;
 }
 
-/* The VMCS current here; the first time an AP runs a VM, with the host
- * state of this CPU (the BSP created the VMCS with its own). */
-static int load_vmcs(struct vm *vm)
+/* The current vCPU's VMCS current here; the first time an AP runs it,
+ * with the host state of this CPU (the BSP created the VMCS with its
+ * own). A vCPU whose SIPI came starts now. */
+static int load_vcpu(struct vm *vm)
 {
+	struct vcpu *vc = vm->vcpu;
 	struct percpu *p = this_cpu();
-	uint32_t bit = 1u << vm->id;
+	int err;
 
-	if (p->index == 0 || (p->vms_taken & bit))
-		return vmcs_make_current(vm->vcpu.vmcs_pa);
-	if (vcpu_take(vm))
-		return -1;
-	p->vms_taken |= bit;
-	return 0;
+	if (p->index == 0 || vc->taken)
+		err = vmcs_make_current(vc->vmcs_pa);
+	else
+		err = vcpu_take(vm);
+	if (!err && vc->start_pending) {
+		err = vcpu_start_ap(vm);
+		if (p->sched_owner == vc)	/* its fresh state, not the old */
+			p->sched_owner = NULL;
+	}
+	if (!err)
+		switch_to(vc);
+	return err;
 }
 
 /* Every exit is bounded (docs/isolation.md, "Exits"): the longest one of
@@ -184,52 +236,133 @@ static uint64_t post_exit(struct vm *vm, uint64_t t, uint64_t *hv)
 	return now;
 }
 
-/* One slice of one VM: enter, handle the exit, run posted work, repeat
- * until the slice is over or the VM halts, yields or stops. The slice is
- * what is left of the VM's budget; another VM's timer may end it, never
- * before the floor. Returns the ticks of posted work charged to the
- * hypervisor. */
-static uint64_t run_slice(struct vm *vm)
-{
-	uint64_t now = rdtsc(), start = now, hv = 0;
-	uint64_t slice_end = now + (uint64_t)budget[vm->id];
+/* The slice of one VM: its start and end, the ticks of posted work
+ * charged to the hypervisor, and the current vCPU's turn. */
+struct slice {
+	uint64_t start, end, now, hv;
+	uint64_t turn_end;	/* this vCPU's share of the slice */
+};
 
-	if (load_vmcs(vm)) {
-		vm_stop(vm, "its VMCS cannot be loaded");
-		return 0;
+enum turn { TURN_AGAIN, TURN_OVER, SLICE_OVER };
+
+/* After an exit of the current vCPU: go on, give the next vCPU its turn
+ * (this one halted with another runnable, was sent INIT, woke another
+ * with an IPI, or used its share), or end the VM's slice. */
+static enum turn after_exit(struct vm *vm, enum exit_action act,
+			    struct slice *sl, uint64_t other, uint64_t sib)
+{
+	struct vcpu *vc = vm->vcpu;
+	bool kick = vm->vcpu_kick;
+
+	vm->vcpu_kick = false;
+	if (vm->state == VM_HALTED && vm->nr_vcpus > 1) {
+		vc->run = VCPU_HALTED;	/* its HLT */
+		advance_vm(vm, sl->now);
+		return vm->state == VM_RUNNABLE ? TURN_OVER : SLICE_OVER;
 	}
-	switch_to(vm);
+	if (act != EXIT_RESUME || vm->state != VM_RUNNABLE ||
+	    vm->reset_pending)
+		return SLICE_OVER;
+	if (sched_slice_over(sl->now, sl->start, sl->end, other, floor_tsc))
+		return SLICE_OVER;
+	if (vc->run != VCPU_RUN || kick || sl->now >= sl->turn_end ||
+	    sib <= sl->now)
+		return TURN_OVER;
+	return TURN_AGAIN;
+}
+
+/* The current vCPU runs: enter, handle the exit, run posted work, repeat
+ * until its turn or the VM's slice is over. Another VM's timer may end
+ * the slice, never before the floor; one of the VM's other vCPUs' timers
+ * ends this vCPU's turn. */
+static enum turn run_turn(struct vm *vm, struct slice *sl)
+{
+	struct vcpu *vc = vm->vcpu;
+
 	for (;;) {
-		uint64_t t0, t1, other, own;
+		uint64_t t0, t1, other, own, sib;
 		enum exit_action act;
+		enum turn next;
 		uint32_t reason;
 
-		vlapic_advance(&vm->lapic, now);
+		vlapic_advance(vc->lapic, sl->now);
 		vcpu_prepare_events(vm);
 		other = others_next_event(vm);
-		own = vlapic_next_event(&vm->lapic);
-		if (output_event(now) < own)
-			own = output_event(now);
-		set_preemption_timer(now, sched_deadline(start, slice_end,
-			own, other, floor_tsc));
+		sib = vm_next_event(vm, vc);
+		own = vlapic_next_event(vc->lapic);
+		if (sib < own)
+			own = sib;
+		if (output_event(sl->now) < own)
+			own = output_event(sl->now);
+		set_preemption_timer(sl->now, sched_deadline(sl->start,
+			sl->turn_end, own, other, floor_tsc));
 
 		t0 = rdtsc();
 		if (vcpu_enter(vm))
-			return hv;
+			return SLICE_OVER;
 		t1 = rdtsc();
 		vm->stats.run_tsc += t1 - t0;
 		vm->stats.entries++;
 		reason = (uint32_t)vmread(VMCS_EXIT_REASON);
 		act = vmexit_dispatch(vm);
 		output_poll();
-		now = rdtsc();
-		note_exit(vm, reason, now - t1);
-		now = post_exit(vm, now, &hv);
-		if (act != EXIT_RESUME || vm->state != VM_RUNNABLE ||
-		    vm->reset_pending)
-			return hv;
-		if (sched_slice_over(now, start, slice_end, other, floor_tsc))
-			return hv;
+		sl->now = rdtsc();
+		note_exit(vm, reason, sl->now - t1);
+		sl->now = post_exit(vm, sl->now, &sl->hv);
+		next = after_exit(vm, act, sl, other, sib);
+		if (next != TURN_AGAIN)
+			return next;
+	}
+}
+
+/* The VM's next runnable vCPU after the last one to run, or NULL. */
+static struct vcpu *next_vcpu(struct vm *vm)
+{
+	for (unsigned k = 1; k <= vm->nr_vcpus; k++) {
+		unsigned i = (vm->vcpu_cursor + k) % vm->nr_vcpus;
+
+		if (vm->vcpus[i].run == VCPU_RUN) {
+			vm->vcpu_cursor = i;
+			return &vm->vcpus[i];
+		}
+	}
+	return NULL;
+}
+
+/* One slice of one VM: its runnable vCPUs in turn, each for at most its
+ * share of the slice (all of it with one vCPU), until the slice is over
+ * or the VM halts, yields or stops. The slice is what is left of the
+ * VM's budget. Returns the ticks of posted work charged to the
+ * hypervisor. */
+static uint64_t run_slice(struct vm *vm)
+{
+	struct slice sl;
+	uint64_t share = slice_tsc / vm->nr_vcpus;
+
+	sl.now = sl.start = rdtsc();
+	sl.end = sl.start + (uint64_t)budget[vm->id];
+	sl.hv = 0;
+	if (share < floor_tsc)
+		share = floor_tsc;
+	for (;;) {
+		struct vcpu *vc = next_vcpu(vm);
+
+		if (!vc)
+			return sl.hv;
+		vm->vcpu = vc;
+		if (load_vcpu(vm)) {
+			vm_stop(vm, "the VMCS of its vCPU %u cannot be "
+				"loaded", vc->idx);
+			return sl.hv;
+		}
+		sl.turn_end = vm->nr_vcpus == 1 ? sl.end : sl.now + share;
+		if (sl.turn_end > sl.end)
+			sl.turn_end = sl.end;
+		if (run_turn(vm, &sl) == SLICE_OVER)
+			return sl.hv;
+		advance_vm(vm, sl.now);
+		if (vm->state != VM_RUNNABLE)
+			return sl.hv;
 	}
 }
 
@@ -241,6 +374,16 @@ static void account_steal(const struct vm *ran, uint64_t t0, uint64_t t1)
 		if (&vms[i] != ran && vms[i].state == VM_RUNNABLE &&
 		    mine(&vms[i]))
 			vms[i].stats.steal_tsc += t1 - t0;
+}
+
+/* A runnable vCPU of the VM has an interrupt to take. */
+static bool irq_due(const struct vm *vm)
+{
+	for (unsigned i = 0; i < vm->nr_vcpus; i++)
+		if (vm->vcpus[i].run == VCPU_RUN &&
+		    vlapic_pending(vm->vcpus[i].lapic) >= 0)
+			return true;
+	return false;
 }
 
 /* The next VM of this CPU's (a compact list of its VMs for sched_pick,
@@ -258,8 +401,7 @@ static struct vm *pick_next(uint32_t *cursor)
 			start = n + 1;
 		id[n] = k;
 		c[n].runnable = vms[k].state == VM_RUNNABLE;
-		c[n].irq_due = c[n].runnable &&
-			       vlapic_pending(&vms[k].lapic) >= 0;
+		c[n].irq_due = c[n].runnable && irq_due(&vms[k]);
 		c[n].budget = budget[k];
 		n++;
 	}
@@ -277,8 +419,9 @@ static struct vm *pick_next(uint32_t *cursor)
 void sched_forget_vm(const struct vm *vm)
 {
 	struct percpu *p = this_cpu();
+	const struct vcpu *owner = p->sched_owner;
 
-	if (p->sched_owner == vm)
+	if (owner >= vm->vcpus && owner < vm->vcpus + VM_VCPUS_MAX)
 		p->sched_owner = NULL;
 }
 

@@ -112,10 +112,12 @@ static int w(uint32_t field, uint64_t val, int *err)
 }
 
 /* The vCPU's VPID (SDM 28.1): never 0, the tag of the hypervisor's own
- * mappings; 1 + the VM's id, which no two VMs share (one vCPU per VM). */
+ * mappings; 1 + the VM's id + VM_MAX * the vCPU's index, which no two
+ * vCPUs share (vCPU 0's is 1 + the VM's id, as before vcpus=). */
 static uint16_t vcpu_vpid(const struct vm *vm)
 {
-	return (uint16_t)(1 + vm->id);
+	_Static_assert(1 + VM_MAX * VM_VCPUS_MAX <= 0xffff, "VPIDs fit");
+	return (uint16_t)(1 + vm->id + VM_MAX * vm->vcpu->idx);
 }
 
 static void setup_controls(struct vm *vm, int *err)
@@ -244,7 +246,7 @@ static void setup_guest_state(const struct vcpu_boot_state *bs, int *err)
  * registers the stub loads, as at power-on (creation and guest reset). */
 static int load_boot_state(struct vm *vm, const struct vcpu_boot_state *bs)
 {
-	struct vcpu *vc = &vm->vcpu;
+	struct vcpu *vc = vm->vcpu;
 	int err = 0;
 
 	setup_controls(vm, &err);
@@ -267,9 +269,9 @@ static int load_boot_state(struct vm *vm, const struct vcpu_boot_state *bs)
 	return err;
 }
 
-int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs)
+static int vcpu_init_one(struct vm *vm, const struct vcpu_boot_state *bs)
 {
-	struct vcpu *vc = &vm->vcpu;
+	struct vcpu *vc = vm->vcpu;
 	int err = bitmaps_init();
 
 	if (err)
@@ -284,9 +286,76 @@ int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs)
 	return load_boot_state(vm, bs);
 }
 
+static int vcpu_reset_one(struct vm *vm, const struct vcpu_boot_state *bs);
+
+/* An AP's boot state: the loader's long mode (its CR3, GDT and
+ * selectors), at rip, registers zero. */
+static void ap_boot_state(const struct vm *vm, uint64_t rip,
+			  struct vcpu_boot_state *bs)
+{
+	memset(bs, 0, sizeof(*bs));
+	bs->rip = rip;
+	bs->cr3 = vm->ap_cr3;
+	bs->gdt_base = vm->ap_gdt_base;
+	bs->gdt_limit = vm->ap_gdt_limit;
+	bs->cs_sel = vm->ap_cs;
+	bs->ds_sel = vm->ap_ds;
+}
+
+/* vCPUs 1..N-1 wait for their SIPI (vipi.c), their VMCS built; vCPU 0
+ * ends current, as vm->vcpu. All on the creating CPU (page allocator). */
+int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs)
+{
+	struct vcpu_boot_state ap;
+	int err = 0;
+
+	vm->ap_cr3 = bs->cr3;
+	vm->ap_gdt_base = bs->gdt_base;
+	vm->ap_gdt_limit = bs->gdt_limit;
+	vm->ap_cs = bs->cs_sel;
+	vm->ap_ds = bs->ds_sel;
+	ap_boot_state(vm, 0, &ap);
+	for (unsigned i = vm->nr_vcpus; i-- > 0 && !err;) {
+		vm->vcpu = &vm->vcpus[i];
+		vm->vcpu->run = i ? VCPU_WAIT_SIPI : VCPU_RUN;
+		err = vcpu_init_one(vm, i ? &ap : bs);
+	}
+	return err;
+}
+
+/* vCPU 0 at bs, the others back to wait-for-SIPI (their VMCS kept; each
+ * is rewritten when it starts); vCPU 0's VMCS ends current. */
 int vcpu_reset(struct vm *vm, const struct vcpu_boot_state *bs)
 {
-	struct vcpu *vc = &vm->vcpu;
+	for (unsigned i = 1; i < vm->nr_vcpus; i++) {
+		struct vcpu *vc = &vm->vcpus[i];
+
+		vc->run = VCPU_WAIT_SIPI;
+		vc->start_pending = vc->nmi_pending = false;
+		vc->inject_info = 0;
+	}
+	vm->vcpu = &vm->vcpus[0];
+	vm->vcpu->run = VCPU_RUN;
+	vm->vcpu->nmi_pending = false;
+	return vcpu_reset_one(vm, bs);
+}
+
+int vcpu_start_ap(struct vm *vm)
+{
+	struct vcpu_boot_state bs;
+	int err;
+
+	ap_boot_state(vm, vm->vcpu->start_rip, &bs);
+	vm->vcpu->start_pending = false;
+	err = load_boot_state(vm, &bs);
+	if (!err)
+		vm->vcpu->regs.rsp = 0;
+	return err;
+}
+
+static int vcpu_reset_one(struct vm *vm, const struct vcpu_boot_state *bs)
+{
+	struct vcpu *vc = vm->vcpu;
 	int err = vmcs_make_current(vc->vmcs_pa);
 
 	if (err)
@@ -298,22 +367,29 @@ int vcpu_reset(struct vm *vm, const struct vcpu_boot_state *bs)
 
 int vcpu_hand_off(struct vm *vm)
 {
-	vm->vcpu.launched = false;
-	return vmcs_release(vm->vcpu.vmcs_pa);
+	int err = 0;
+
+	for (unsigned i = 0; i < vm->nr_vcpus; i++) {
+		vm->vcpus[i].launched = false;
+		err |= vmcs_release(vm->vcpus[i].vmcs_pa);
+	}
+	return err;
 }
 
 int vcpu_take(struct vm *vm)
 {
-	int err = vmcs_make_current(vm->vcpu.vmcs_pa);
+	int err = vmcs_make_current(vm->vcpu->vmcs_pa);
 
 	if (!err)
 		setup_host_state(&err);
+	if (!err)
+		vm->vcpu->taken = true;
 	return err;
 }
 
 int vcpu_enter(struct vm *vm)
 {
-	struct vcpu *vc = &vm->vcpu;
+	struct vcpu *vc = vm->vcpu;
 	int rc = vmx_enter(&vc->regs, vc->launched);
 
 	if (rc) {
@@ -345,7 +421,7 @@ void vcpu_skip_insn(void)
 void vcpu_inject_exception(struct vm *vm, unsigned vector, bool has_errcode,
 			   uint32_t errcode)
 {
-	struct vcpu *vc = &vm->vcpu;
+	struct vcpu *vc = vm->vcpu;
 
 	vc->inject_info = INTR_INFO_VALID | INTR_TYPE_HW_EXCEPTION |
 			  (vector & INTR_INFO_VECTOR_MASK) |
@@ -370,6 +446,17 @@ static bool can_take_interrupt(void)
 		 (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS));
 }
 
+/* An NMI IPI is injected when neither NMI blocking nor MOV-SS/STI
+ * blocking holds it back (SDM 26.3.1.5); else it waits for a later
+ * entry (the guest's IRET of its NMI handler exits nothing, so that is
+ * the next exit of any kind, at the latest the slice's end). */
+static bool can_take_nmi(void)
+{
+	return !(vmread(VMCS_GUEST_INTERRUPTIBILITY) &
+		 (INTERRUPTIBILITY_NMI | INTERRUPTIBILITY_STI |
+		  INTERRUPTIBILITY_MOV_SS));
+}
+
 static void prepare_interrupt(struct vm *vm);
 
 void vcpu_prepare_events(struct vm *vm)
@@ -380,9 +467,14 @@ void vcpu_prepare_events(struct vm *vm)
 
 static void prepare_interrupt(struct vm *vm)
 {
-	struct vcpu *vc = &vm->vcpu;
-	int vec = vlapic_pending(&vm->lapic);
+	struct vcpu *vc = vm->vcpu;
+	int vec = vlapic_pending(vm->vcpu->lapic);
 
+	if (!vc->inject_info && vc->nmi_pending && can_take_nmi()) {
+		vc->nmi_pending = false;
+		vc->inject_info = INTR_INFO_VALID | INTR_TYPE_NMI | 2;
+		vc->inject_insn_len = 0;
+	}
 	if (vc->inject_info) {
 		vmwrite(VMCS_ENTRY_INTR_INFO, vc->inject_info);
 		vmwrite(VMCS_ENTRY_EXCEPTION_ERROR_CODE, vc->inject_errcode);
@@ -402,7 +494,7 @@ static void prepare_interrupt(struct vm *vm)
 	}
 	vmwrite(VMCS_ENTRY_INTR_INFO,
 		INTR_INFO_VALID | INTR_TYPE_EXTERNAL | (uint32_t)vec);
-	vlapic_accept(&vm->lapic, vec);
+	vlapic_accept(vm->vcpu->lapic, vec);
 	vm->stats.irqs_injected++;
 	set_window_exiting(false);
 }
@@ -412,12 +504,12 @@ unsigned vcpu_cpl(void)
 	return (unsigned)(vmread(VMCS_GUEST_SS_AR) >> 5) & 3;
 }
 
-void vcpu_switch_out(struct vm *vm)
+void vcpu_switch_out(struct vcpu *vc)
 {
-	cpu_state_save(&vm->vcpu);
+	cpu_state_save(vc);
 }
 
-void vcpu_switch_in(struct vm *vm)
+void vcpu_switch_in(struct vcpu *vc)
 {
-	cpu_state_load(&vm->vcpu);
+	cpu_state_load(vc);
 }

@@ -22,17 +22,26 @@ struct vcpu_boot_state {
  * which. */
 void vcpu_set_msr_reads(bool direct);
 
-/* Allocates and fills the VMCS of vm's vCPU; leaves it current. */
+/* Allocates and fills the VMCS of each of vm's vCPUs (vm->nr_vcpus):
+ * vCPU 0 starts at bs, the others wait for a STARTUP IPI (hv/vm/vipi.h),
+ * which starts them in the same long mode (bs's CR3, GDT, selectors) at
+ * vector << 12 (docs/smp.md, "Several vCPUs"). Leaves vCPU 0 current, as
+ * vm->vcpu. */
 int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs);
-/* Moving a vCPU to another physical CPU (docs/smp.md). On the CPU that
- * holds it: its VMCS written back and inactive there (VMCLEAR), so its
- * next entry is a VMLAUNCH. On the CPU that takes it: its VMCS current
- * there and the host-state fields (GS base, TR, GDTR, IDTR) that CPU's. */
+/* The current vCPU (vm->vcpu, its VMCS current) got its SIPI: its guest
+ * state rewritten to start at start_rip. */
+int vcpu_start_ap(struct vm *vm);
+/* Moving a VM's vCPUs to another physical CPU (docs/smp.md). On the CPU that
+ * holds them: every vCPU's VMCS written back and inactive there
+ * (VMCLEAR), so its next entry is a VMLAUNCH. On the CPU that takes
+ * one (vm->vcpu): its VMCS current there and the host-state fields (GS
+ * base, TR, GDTR, IDTR) that CPU's. */
 int vcpu_hand_off(struct vm *vm);
 int vcpu_take(struct vm *vm);
 
-/* The vCPU back at power-on state on its existing VMCS (which this makes
- * current), starting at bs: for a restart. */
+/* The vCPUs back at power-on state on their existing VMCSs: vCPU 0 at bs
+ * (its VMCS made current, as vm->vcpu), the others waiting for a SIPI.
+ * For a restart. */
 int vcpu_reset(struct vm *vm, const struct vcpu_boot_state *bs);
 
 /* VMLAUNCH/VMRESUME until the next VM exit. 0 after an exit; a negative
@@ -60,7 +69,7 @@ unsigned vcpu_cpl(void);
 
 /* MSRs and FPU state VMX does not switch: out of the CPU when the VM
  * leaves it, into the CPU when it comes back. */
-void vcpu_switch_out(struct vm *vm);
-void vcpu_switch_in(struct vm *vm);
+void vcpu_switch_out(struct vcpu *vc);
+void vcpu_switch_in(struct vcpu *vc);
 
 #endif

@@ -29,8 +29,12 @@ void vlapic_reset(struct vlapic *l)
 	void *access = l->apic_access;
 	bool mapped = l->access_mapped;
 	uint64_t syncs = l->vapic_syncs;
+	uint32_t id = l->id;
 
 	memset(l, 0, sizeof(*l));
+	l->id = id;
+	/* x2APIC logical ID (SDM 10.12.10.2): cluster id>>4, bit id&15. */
+	l->ldr = (id >> 4) << 16 | 1u << (id & 15);
 	l->vapic = vapic;
 	l->apic_access = access;
 	l->access_mapped = mapped;
@@ -39,7 +43,7 @@ void vlapic_reset(struct vlapic *l)
 	if (vapic)
 		memset(vapic, 0, 4096);	/* TPR 0 */
 	l->svr = SVR_DEFAULT;
-	l->apic_base = APIC_BASE_RESET;
+	l->apic_base = id ? APIC_BASE_RESET & ~APIC_BASE_BSP : APIC_BASE_RESET;
 	l->xapic_dfr = 0xffffffffu;	/* flat model */
 	l->lvt_timer = l->lvt_lint0 = l->lvt_lint1 = l->lvt_error =
 		l->lvt_thermal = l->lvt_pmc = l->lvt_cmci = LVT_MASKED;
@@ -125,7 +129,7 @@ int vlapic_rdmsr(struct vlapic *l, uint32_t msr, uint64_t now, uint64_t *val)
 		return 0;
 	}
 	switch (msr) {
-	case X2APIC_ID: *val = 0; break;
+	case X2APIC_ID: *val = l->id; break;
 	case X2APIC_VERSION: *val = APIC_VERSION_VALUE; break;
 	case X2APIC_TPR: *val = vlapic_tpr(l); break;
 	case X2APIC_PPR: *val = ppr(l); break;
@@ -142,6 +146,7 @@ int vlapic_rdmsr(struct vlapic *l, uint32_t msr, uint64_t now, uint64_t *val)
 	case X2APIC_INIT_COUNT: *val = l->init_count; break;
 	case X2APIC_CUR_COUNT: *val = cur_count(l, now); break;
 	case X2APIC_DIV_CONF: *val = l->div_conf; break;
+	case X2APIC_ICR: *val = l->icr; break;
 	default: return -1;	/* EOI, SELF_IPI are write-only; holes */
 	}
 	return 0;
@@ -171,10 +176,16 @@ int vlapic_wrmsr(struct vlapic *l, uint32_t msr, uint64_t val, uint64_t now)
 			bit_set(l->irr, v & 0xff);
 		break;
 	case X2APIC_ICR:
-		/* A self-IPI through ICR (shorthand "self") is the only
-		 * destination there is. */
-		if (((v >> 18) & 3) == 1 && (v & 0xff) >= 16)
-			bit_set(l->irr, v & 0xff);
+		/* A fixed self-IPI (shorthand "self") is taken here; any
+		 * other is left for the VM to deliver among its vCPUs
+		 * (icr_sent, hv/vm/vipi.c). */
+		l->icr = val & ~(uint64_t)ICR_DELIVERY_STATUS;
+		if (((v >> 18) & 3) == 1 && ((v >> 8) & 7) == 0) {
+			if ((v & 0xff) >= 16)
+				bit_set(l->irr, v & 0xff);
+		} else {
+			l->icr_sent = true;
+		}
 		break;
 	default: return -1;
 	}
@@ -291,7 +302,7 @@ uint32_t vlapic_xapic_reg(const struct vlapic *l, uint32_t off, uint64_t now)
 	uint64_t v = 0;
 
 	switch (off) {
-	case XAPIC_ID: return 0;	/* APIC id 0, in bits 24-31 */
+	case XAPIC_ID: return l->id << 24;	/* in bits 24-31 */
 	case XAPIC_LDR: return l->xapic_ldr;
 	case XAPIC_DFR: return l->xapic_dfr;
 	case XAPIC_ICR_HI: return l->icr_hi;

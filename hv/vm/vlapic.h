@@ -1,6 +1,7 @@
 /* A virtual local APIC in x2APIC mode (registers as MSRs 0x800-0x8FF,
- * SDM Vol. 3A 11.12), reduced to what a single-vCPU guest needs: the
- * timer, the interrupt request/in-service bitmaps, TPR, EOI and self-IPI.
+ * SDM Vol. 3A 11.12): the timer, the interrupt request/in-service
+ * bitmaps, TPR, EOI, self-IPI, and the ICR whose IPIs to the VM's other
+ * vCPUs hv/vm/vipi.c delivers.
  *
  * The timer counts at the TSC frequency divided by DIV_CONF (the guest
  * learns the TSC frequency from the TSC_HZ hypercall; Linux would from
@@ -45,7 +46,10 @@
 #define LVT_TIMER_PERIODIC	(1u << 17)
 #define LVT_VECTOR_MASK		0xffu
 
+#define ICR_DELIVERY_STATUS	(1u << 12)
+
 struct vlapic {
+	uint32_t id;		/* = the vCPU's index; kept by vlapic_reset */
 	uint32_t tpr, svr, esr, ldr;
 	uint32_t lvt_timer, lvt_lint0, lvt_lint1, lvt_error, lvt_thermal;
 	uint32_t lvt_pmc, lvt_cmci;
@@ -54,6 +58,11 @@ struct vlapic {
 	uint64_t deadline;	/* TSC of the next expiry; 0 = not armed */
 	uint64_t period_tsc;	/* TSC ticks per timer period */
 	uint64_t irr[4], isr[4];	/* 256-bit bitmaps */
+	/* The last ICR write (x2APIC layout: destination in 63:32); a
+	 * write other than a fixed self-IPI sets icr_sent for the VM to
+	 * deliver (hv/vm/vipi.c), which clears it. */
+	uint64_t icr;
+	bool icr_sent;
 	uint64_t timer_fires, timer_coalesced;
 	/* The xAPIC view (hv/vm/vlapic_xapic.c): IA32_APIC_BASE, and the
 	 * registers x2APIC mode does not have or formats differently. */

@@ -54,7 +54,7 @@
 
 int vlapic_apicv_setup(struct vm *vm)
 {
-	struct vlapic *l = &vm->lapic;
+	struct vlapic *l = vm->vcpu->lapic;
 	int err = 0;
 
 	if (!vmx_cpu.apicv_proc2)
@@ -81,7 +81,7 @@ int vlapic_apicv_setup(struct vm *vm)
  * mode. */
 static int place_access_page(struct vm *vm, bool xapic)
 {
-	struct vlapic *l = &vm->lapic;
+	struct vlapic *l = vm->vcpu->lapic;
 	int rc = xapic ? vm_ept_map(vm, APIC_BASE_ADDR, hv_pa(l->apic_access),
 				    EPT_PAGE_4K, EPT_RW, MEMTYPE_WB)
 		       : vm_ept_unmap(vm, APIC_BASE_ADDR, EPT_PAGE_4K);
@@ -97,7 +97,7 @@ static int place_access_page(struct vm *vm, bool xapic)
 
 void vlapic_apicv_prepare(struct vm *vm)
 {
-	struct vlapic *l = &vm->lapic;
+	struct vlapic *l = vm->vcpu->lapic;
 	bool xapic = vlapic_xapic_mode(l);
 	uint32_t th;
 
@@ -122,7 +122,7 @@ void vlapic_apicv_prepare(struct vm *vm)
 enum exit_action handle_apic_write(struct vm *vm, const struct vm_exit *ex)
 {
 	uint32_t off = APIC_ACCESS_OFFSET(ex->qual) & ~3u;
-	struct vlapic *l = &vm->lapic;
+	struct vlapic *l = vm->vcpu->lapic;
 	uint8_t was;
 
 	if (!l->vapic) {
@@ -178,7 +178,7 @@ static enum exit_action refuse(struct vm *vm, uint32_t off, const char *why)
  * exit's, the width and register the decoded instruction's. */
 static enum exit_action emulate_mov(struct vm *vm, uint32_t off, bool write)
 {
-	struct guest_regs *r = &vm->vcpu.regs;
+	struct guest_regs *r = &vm->vcpu->regs;
 	uint64_t rip = vmread(VMCS_GUEST_RIP) + vmread(VMCS_GUEST_CS_BASE);
 	size_t n = 4096 - (rip & 4095);
 	uint8_t buf[INSN_MAX_LEN];

@@ -88,6 +88,14 @@ static int vm_precheck(struct vm *vm, const void *image, uint64_t size)
 
 	if (!loader_linux_wants(cfg->ramdisk, image, size))
 		return 0;
+	/* Linux learns its CPUs from the MADT, which lists one, and starts
+	 * APs in real mode, which needs unrestricted guest (docs/smp.md). */
+	if (vm->nr_vcpus > 1) {
+		kprintf("vm '%s': not started: vcpus=%u for a Linux guest: "
+			"only the test guest starts APs in this step\n",
+			vm->name, vm->nr_vcpus);
+		return -HV_EINVAL;
+	}
 	rd = vm_initrd(vm, &err);
 	if (!err)
 		err = loader_linux_check(vm, image, size, cfg->memory,
@@ -126,7 +134,17 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 	vm->id = nr_vms;
 	vm->cfg = cfg;
 	strlcpy(vm->name, cfg->name, sizeof(vm->name));
-	vlapic_reset(&vm->lapic);	/* the loader may choose its mode */
+	vm->nr_vcpus = cfg->vcpus ? cfg->vcpus : 1;
+	if (vm->nr_vcpus > VM_VCPUS_MAX)
+		return -HV_EINVAL;	/* hv.cfg refuses it already */
+	for (unsigned i = 0; i < vm->nr_vcpus; i++) {
+		vm->vcpus[i].idx = i;
+		vm->vcpus[i].lapic = &vm->lapics[i];
+		vm->lapics[i].id = i;
+		vlapic_reset(&vm->lapics[i]);	/* the loader may choose
+						 * vCPU 0's mode */
+	}
+	vm->vcpu = &vm->vcpus[0];
 	vioapic_reset(&vm->ioapic);
 	err = vm_precheck(vm, image, size);
 	if (err)
@@ -159,6 +177,12 @@ void vm_stop(struct vm *vm, const char *fmt, ...)
 	vm->stats.stop_tsc = rdtsc();
 	vm->state = VM_STOPPED;
 	kprintf("vm '%s': stopped: %s\n", vm->name, vm->stop_reason);
+	if (vm->nr_vcpus > 1)
+		kprintf("vm '%s': %u vCPUs; IPIs: %llu sent, %llu delivered, "
+			"%llu dropped\n", vm->name, vm->nr_vcpus,
+			(unsigned long long)vm->stats.ipis_sent,
+			(unsigned long long)vm->stats.ipis_delivered,
+			(unsigned long long)vm->stats.ipis_dropped);
 	if (vm->linux_guest)
 		vm_report(vm);
 }
@@ -182,7 +206,7 @@ void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)
 
 void vm_dump_regs(struct vm *vm)
 {
-	const struct guest_regs *r = &vm->vcpu.regs;
+	const struct guest_regs *r = &vm->vcpu->regs;
 	uint64_t gpr[16];
 
 	kprintf("vm '%s' registers:\n", vm->name);
@@ -209,7 +233,7 @@ void vm_dump_regs_any(struct vm *vm)
 {
 	uint64_t prev = vmcs_current();
 
-	if (vmcs_make_current(vm->vcpu.vmcs_pa))
+	if (vmcs_make_current(vm->vcpu->vmcs_pa))
 		return;
 	vm_dump_regs(vm);
 	if (prev)

@@ -1,6 +1,7 @@
-/* A VM: its memory (EPT), its one vCPU (VMCS + registers), its virtual
- * devices and its counters. One physical CPU runs all of them in turn
- * (hv/vm/sched.c). */
+/* A VM: its memory (EPT), its vCPUs (hv.cfg vcpus=, each a VMCS,
+ * registers and a local APIC), its virtual devices and its counters. One
+ * physical CPU runs all of them in turn (hv/vm/sched.c; docs/smp.md,
+ * "Several vCPUs"). */
 #ifndef HV_VM_VM_H
 #define HV_VM_VM_H
 
@@ -10,6 +11,7 @@
 #include "boot/config.h"
 #include "hv/vm/mmio.h"
 #include "hv/vm/vioapic.h"
+#include "hv/vm/vipi.h"
 #include "hv/vm/vlapic.h"
 #include "hv/vm/vm_layout.h"
 #include "hv/vm/vuart.h"
@@ -18,6 +20,7 @@
 #include "hv/vmx/vmx_defs.h"
 
 #define VM_MAX 16
+#define VM_VCPUS_MAX 8		/* HVCFG_VCPUS_MAX */
 
 enum vm_state {
 	VM_RUNNABLE,	/* wants the CPU */
@@ -53,6 +56,14 @@ struct vcpu {
 	void *vmcs;
 	uint64_t vmcs_pa;
 	bool launched;		/* VMLAUNCH done: next entry is VMRESUME */
+	bool taken;		/* VMCS host state is its CPU's (vcpu_take) */
+	unsigned idx;		/* 0 = the boot vCPU; = its APIC ID */
+	struct vlapic *lapic;	/* vm->lapics[idx] */
+	/* vCPUs other than 0 (only for vcpus= > 1, hv/vm/vipi.c): */
+	enum vcpu_run run;
+	bool start_pending;	/* a SIPI came: start at start_rip */
+	bool nmi_pending;	/* an NMI IPI to deliver */
+	uint64_t start_rip;
 
 	/* An event the next VM entry must deliver (re-injection after an
 	 * exit during delivery, or an exception a handler raised). */
@@ -82,6 +93,10 @@ struct vm_stats {
 	uint64_t tests_passed, tests_failed;
 	uint64_t irqs_injected;
 	uint64_t vgpu_maps_refused;	/* mediator EPT maps hv_ops refused */
+	/* IPIs between its vCPUs (hv/vm/vipi.c): sent, delivered to a
+	 * vCPU, dropped (a mode we do not deliver, no vCPU at the
+	 * destination, a SIPI to a vCPU not waiting for one). */
+	uint64_t ipis_sent, ipis_delivered, ipis_dropped;
 	/* The longest single exit: TSC ticks from VM exit to the end of its
 	 * handling (hv/vm/sched.c), and its basic exit reason. */
 	uint64_t exit_max_tsc;
@@ -134,9 +149,25 @@ struct vm {
 	struct ept ept;
 	uint64_t eptp;
 
-	struct vcpu vcpu;
+	/* The vCPU this CPU runs now (or last ran): every exit handler acts
+	 * on it; the scheduler sets it before each entry. */
+	struct vcpu *vcpu;
+	struct vcpu vcpus[VM_VCPUS_MAX];
+	unsigned nr_vcpus;	/* hv.cfg vcpus=, 1 by default */
+	unsigned vcpu_cursor;	/* round robin among them (hv/vm/sched.c) */
+	/* Loader's long-mode state: where a STARTUP IPI starts an AP. */
+	uint64_t ap_cr3, ap_gdt_base;
+	uint16_t ap_gdt_limit, ap_cs, ap_ds;
+	/* An IPI made another vCPU runnable: the sender's turn ends after
+	 * this exit, so the target runs soon (hv/vm/sched.c). */
+	bool vcpu_kick;
 	struct vuart uart;
-	struct vlapic lapic;
+	/* One local APIC per vCPU; `lapic` is vCPU 0's, which the IOAPIC
+	 * and a vGPU's MSI interrupt. */
+	union {
+		struct vlapic lapic;
+		struct vlapic lapics[VM_VCPUS_MAX];
+	};
 	struct vioapic ioapic;
 	/* Who answers which MMIO / ports, and the VM's whole devices
 	 * (hv/vm/vdev.h: the vGPU, when hv.cfg gave it vgpu_* keys, is one,

@@ -28,7 +28,8 @@ static void devices_reset(struct vm *vm)
 	vuart_flush(vm);
 	memset(&vm->uart, 0, sizeof(vm->uart));
 	vm->uart.attached = attached;
-	vlapic_reset(&vm->lapic);
+	for (unsigned i = 0; i < vm->nr_vcpus; i++)
+		vlapic_reset(&vm->lapics[i]);
 	vioapic_reset(&vm->ioapic);
 	vm->pci_addr = 0;
 	vm->rtc_index = 0;
@@ -73,7 +74,7 @@ int vm_restart(struct vm *vm, const char *why)
 	}
 	kprintf("vm '%s': restarting%s: %s\n", vm->name, note, why);
 	err = reload(vm);
-	if (prev && prev != vm->vcpu.vmcs_pa)
+	if (prev && prev != vm->vcpu->vmcs_pa)
 		vmcs_make_current(prev);
 	if (err) {
 		vm_stop(vm, "restart failed: error %d reloading it", err);

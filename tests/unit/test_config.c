@@ -414,6 +414,35 @@ static void test_vgpu_display(void **state)
 
 /* cpus=: one CPU number (1-63) per VM, no CPU in two VMs, no vGPU with
  * it; every refusal names its line and leaves the VM unstartable. */
+static void test_vcpus(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(VM1), 0);
+	assert_int_equal(vm("vm1")->vcpus, 0);	/* not given: one */
+	assert_int_equal(parse(VM1 "vcpus=2\n"), 0);
+	assert_int_equal(vm("vm1")->vcpus, 2);
+	assert_int_equal(parse(VM1 "vcpus = 8\ncpus=1\n"), 0);
+	assert_int_equal(vm("vm1")->vcpus, 8);
+	assert_true(vm("vm1")->valid);
+	check_only_error(VM1 "vcpus=0\n", 4, "vm1",
+			 "vcpus: '0' is not a vCPU count (1-8)");
+	check_only_error(VM1 "vcpus=9\n", 4, "vm1",
+			 "vcpus: '9' is not a vCPU count (1-8)");
+	check_only_error(VM1 "vcpus=two\n", 4, "vm1",
+			 "vcpus: 'two' is not a number");
+	check_only_error(VM1 "vcpus=-1\n", 4, "vm1",
+			 "vcpus: '-1' is not a number");
+	check_only_error(VM1 "vcpus=\n", 4, "vm1", "vcpus: empty value");
+	check_only_error(VM1 "vcpus=2\nvcpus=2\n", 5, "vm1",
+			 "duplicate key 'vcpus'");
+	/* a vGPU VM keeps one vCPU: refused at the section's header */
+	check_only_error(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\nvcpus=2\n",
+			 1, "vm1", "vcpus=2 given with a vGPU");
+	assert_false(vm("vm1")->valid);
+	assert_int_equal(parse(VM1 "vgpu_low_gm=64M\nvgpu_high_gm=1G\n"
+			       "vcpus=1\n"), 0);
+}
+
 static void test_cpus(void **state)
 {
 	(void)state;
@@ -441,7 +470,7 @@ static void test_cpus(void **state)
 	check_only_error(VM1 "cpus=1,1\n", 4, "vm1",
 			 "cpus: '1' is listed twice");
 	check_only_error(VM1 "cpus=1, 2\n", 4, "vm1",
-			 "cpus: 2 CPUs for one vCPU: list one");
+			 "cpus: 2 CPUs: a VM's vCPUs all run on one CPU");
 	assert_false(vm("vm1")->valid);
 	assert_true(vm("vm1")->cpus == 0);	/* a refused value is not kept */
 
@@ -785,7 +814,6 @@ static void test_error_kinds(void **state)
 			 "memory: '64Q' is not a size");
 	check_only_error("\n[vm1]\nkernel=\\k\n", 2, "vm1", "missing required key 'memory'");
 	check_only_error("[vm1]\nmemory=2M\n", 1, "vm1", "missing required key 'kernel'");
-	check_only_error(VM1 "vcpus=2\n", 4, "vm1", "vcpus: not supported");
 	check_only_error(VM1 "[vm1]\nmemory=4M\n", 4, "vm1",
 			 "duplicate section (first on line 1)");
 	check_only_error("[global]\n[global]\nslice_ms=5\n", 2, "global",
@@ -829,7 +857,7 @@ static void test_invalid_vm_listed(void **state)
 {
 	(void)state;
 	assert_int_equal(parse("[good1]\nmemory=2M\nkernel=\\k\n"
-			       "[bad]\nkernel=k\nvcpus=2\ncolor=red\n"
+			       "[bad]\nkernel=k\nvcpus=9\ncolor=red\n"
 			       "[good2]\nmemory=4M\nkernel=\\k\n"),
 			 4);
 	assert_int_equal(cfg.nr_vms, 3);
@@ -841,7 +869,7 @@ static void test_invalid_vm_listed(void **state)
 	/* in file order, though the missing key was found last */
 	check_error(0, 4, "bad", "missing required key 'memory'");
 	check_error(1, 5, "bad", "kernel: 'k' must start with \\ or /");
-	check_error(2, 6, "bad", "vcpus: not supported");
+	check_error(2, 6, "bad", "vcpus: '9' is not a vCPU count (1-8)");
 	check_error(3, 7, "bad", "unknown key 'color'");
 
 	/* A later duplicate header invalidates the first, finished, one. */
@@ -929,6 +957,7 @@ int main(void)
 		cmocka_unit_test(test_vgpu_batch_kib),
 		cmocka_unit_test(test_vgpu_display),
 		cmocka_unit_test(test_cpus),
+		cmocka_unit_test(test_vcpus),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_global_values),

@@ -1,0 +1,78 @@
+/* Delivering a vCPU's IPI to its VM's vCPUs; see vipi.h. All of a VM's
+ * vCPUs run on the VM's one physical CPU (docs/smp.md, "Several vCPUs"),
+ * the CPU this runs on: marking the target's IRR (or NMI, INIT, start)
+ * and making it runnable is all a "kick" needs. */
+#include "hv/vm/vipi.h"
+#include "hv/vm/vm.h"
+
+static void wake(struct vm *vm, struct vcpu *t)
+{
+	if (t->run == VCPU_HALTED)
+		t->run = VCPU_RUN;
+	if (t != vm->vcpu)
+		vm->vcpu_kick = true;
+	if (vm->state == VM_HALTED)
+		vm->state = VM_RUNNABLE;
+}
+
+/* INIT: the vCPU waits for a SIPI, its local APIC at power-on (its ID
+ * kept), nothing pending. Its registers are set when it starts. */
+static void init_vcpu(struct vcpu *t)
+{
+	t->run = VCPU_WAIT_SIPI;
+	t->start_pending = false;
+	t->nmi_pending = false;
+	t->inject_info = 0;
+	vlapic_reset(t->lapic);
+}
+
+static void apply(struct vm *vm, struct vcpu *t, const struct ipi *ipi)
+{
+	switch (ipi_effect(ipi, t->idx, t->run)) {
+	case IPI_EFF_IRR:
+		vlapic_raise(t->lapic, ipi->vector);
+		wake(vm, t);
+		break;
+	case IPI_EFF_NMI:
+		t->nmi_pending = true;
+		wake(vm, t);
+		break;
+	case IPI_EFF_INIT:
+		init_vcpu(t);
+		break;
+	case IPI_EFF_START:
+		t->start_rip = (uint64_t)ipi->vector << 12;
+		t->start_pending = true;
+		t->run = VCPU_RUN;
+		wake(vm, t);
+		break;
+	case IPI_EFF_NONE:
+		return;
+	case IPI_EFF_DROP:
+		vm->stats.ipis_dropped++;
+		return;
+	}
+	vm->stats.ipis_delivered++;
+}
+
+void vipi_send(struct vm *vm)
+{
+	struct vlapic *l = vm->vcpu->lapic;
+	const struct vlapic *lapics[VM_VCPUS_MAX];
+	struct ipi ipi;
+	uint32_t set;
+
+	if (!l->icr_sent)
+		return;
+	l->icr_sent = false;
+	vm->stats.ipis_sent++;
+	ipi_decode(l->icr, vlapic_x2apic_mode(l), &ipi);
+	for (unsigned i = 0; i < vm->nr_vcpus; i++)
+		lapics[i] = &vm->lapics[i];
+	set = ipi_targets(&ipi, vm->vcpu->idx, lapics, vm->nr_vcpus);
+	if (!set)
+		vm->stats.ipis_dropped++;	/* nobody there */
+	for (unsigned i = 0; set; i++, set >>= 1)
+		if (set & 1)
+			apply(vm, &vm->vcpus[i], &ipi);
+}

@@ -1,0 +1,75 @@
+/* IPIs between the vCPUs of one VM (docs/smp.md, "Several vCPUs"): the
+ * ICR decoded, its destination resolved among the VM's own vCPUs only,
+ * and what it does to each target, INIT and STARTUP included (SDM Vol. 3A
+ * 10.6.1 for the ICR, 10.6.2 for destinations, 8.4.4 for INIT-SIPI-SIPI).
+ * The decode and the rules (vipi_route.c) touch no VMX state; vipi.c
+ * carries them out on the VM's vCPUs. */
+#ifndef HV_VM_VIPI_H
+#define HV_VM_VIPI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct vlapic;
+struct vm;
+
+/* Where a vCPU is. */
+enum vcpu_run {
+	VCPU_RUN,		/* runs when the VM is picked */
+	VCPU_HALTED,		/* HLT: waits for an interrupt */
+	VCPU_WAIT_SIPI,		/* an AP before its STARTUP IPI, or after
+				 * an INIT */
+};
+
+/* ICR delivery modes (bits 10:8) and shorthands (bits 19:18). */
+enum ipi_mode {
+	IPI_FIXED = 0, IPI_LOWEST = 1, IPI_SMI = 2, IPI_NMI = 4,
+	IPI_INIT = 5, IPI_SIPI = 6, IPI_EXTINT = 7,
+};
+enum ipi_shorthand { IPI_DEST, IPI_SELF, IPI_ALL, IPI_OTHERS };
+
+struct ipi {
+	uint8_t vector, mode, shorthand;
+	bool logical;		/* destination mode (bit 11) */
+	bool deassert;		/* level (bit 14) clear: INIT de-assert */
+	bool x2apic;		/* 32-bit destination, x2APIC logical IDs */
+	uint32_t dest;
+};
+
+/* An ICR value as the vLAPIC keeps it (x2APIC layout; in xAPIC mode the
+ * destination byte is bits 39:32, hv/vm/vlapic_xapic.c). */
+void ipi_decode(uint64_t icr, bool x2apic, struct ipi *ipi);
+
+/* The vCPUs (bit i: vCPU i) of the sender's VM an IPI reaches, from vCPU
+ * `self` among `nr` whose local APICs are l[0..nr-1]: the shorthand, else
+ * the physical or logical destination matched against each APIC's ID or
+ * logical ID (xAPIC: flat or cluster model by the target's DFR), with the
+ * broadcast destination. Nothing outside the VM can be named: the result
+ * has no bit at or above nr. Lowest priority reaches the lowest-numbered
+ * vCPU of the set. */
+uint32_t ipi_targets(const struct ipi *ipi, unsigned self,
+		     const struct vlapic *const *l, unsigned nr);
+
+/* What an IPI does to one target vCPU in state `run`. */
+enum ipi_effect {
+	IPI_EFF_IRR,	/* fixed: the vector's IRR bit, wake it */
+	IPI_EFF_NMI,	/* an NMI to inject, wake it */
+	IPI_EFF_INIT,	/* back to wait-for-SIPI, its LAPIC reset */
+	IPI_EFF_START,	/* a SIPI to a waiting vCPU: starts at vector<<12 */
+	IPI_EFF_NONE,	/* INIT de-assert: nothing, not an error */
+	IPI_EFF_DROP,	/* not delivered (counted): an illegal vector, a
+			 * mode we do not deliver (SMI, ExtINT, reserved),
+			 * an interrupt or NMI to a vCPU waiting for SIPI,
+			 * a SIPI to a vCPU not waiting, an INIT to vCPU 0
+			 * (the guest resets the VM through port 0xCF9) */
+};
+enum ipi_effect ipi_effect(const struct ipi *ipi, unsigned target,
+			   enum vcpu_run run);
+
+/* After a guest write of its current vCPU's local APIC: an ICR write
+ * that is not a fixed self-IPI (vlapic->icr_sent) is delivered to the
+ * VM's vCPUs now. Each write is one exit of the sender and reaches at
+ * most its VM's vCPUs: an IPI storm costs the sender's VM its own time. */
+void vipi_send(struct vm *vm);
+
+#endif

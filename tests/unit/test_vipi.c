@@ -1,0 +1,224 @@
+/* Unit tests for hv/vm/vipi_route.c: ICR decode, destination resolution
+ * among one VM's vCPUs only, and the INIT/SIPI rules; and the vLAPIC's
+ * side of it (hv/vm/vlapic.c: IDs, logical IDs, which ICR writes are left
+ * for delivery). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "hv/vm/vipi.h"
+#include "hv/vm/vlapic.h"
+
+#define NR 4
+static struct vlapic lapic[NR];
+static const struct vlapic *lp[NR];
+
+static void setup_lapics(void)
+{
+	memset(lapic, 0, sizeof(lapic));
+	for (unsigned i = 0; i < NR; i++) {
+		lapic[i].id = i;
+		vlapic_reset(&lapic[i]);
+		lp[i] = &lapic[i];
+	}
+}
+
+/* ICR low word: vector, mode, logical, level assert, shorthand. */
+static uint64_t icr(uint32_t dest, unsigned mode, bool logical,
+		    unsigned shorthand, uint8_t vec)
+{
+	return (uint64_t)dest << 32 | shorthand << 18 | 1u << 14 |
+	       (logical ? 1u << 11 : 0) | mode << 8 | vec;
+}
+
+static uint32_t targets(uint64_t v, bool x2apic, unsigned self, unsigned nr)
+{
+	struct ipi ipi;
+
+	ipi_decode(v, x2apic, &ipi);
+	return ipi_targets(&ipi, self, lp, nr);
+}
+
+static void test_decode(void **state)
+{
+	struct ipi ipi;
+
+	(void)state;
+	ipi_decode(icr(0x12345678, IPI_SIPI, true, IPI_OTHERS, 0x9a), true,
+		   &ipi);
+	assert_int_equal(ipi.vector, 0x9a);
+	assert_int_equal(ipi.mode, IPI_SIPI);
+	assert_int_equal(ipi.shorthand, IPI_OTHERS);
+	assert_true(ipi.logical && ipi.x2apic && !ipi.deassert);
+	assert_int_equal(ipi.dest, 0x12345678);
+	/* xAPIC: one destination byte (hv/vm/vlapic_xapic.c puts it in
+	 * bits 39:32) */
+	ipi_decode(icr(0x1203, IPI_FIXED, false, IPI_DEST, 0x40), false, &ipi);
+	assert_int_equal(ipi.dest, 0x03);
+	assert_false(ipi.x2apic || ipi.logical);
+	/* INIT level de-assert: level bit clear */
+	ipi_decode((5u << 8) | (1u << 15), true, &ipi);
+	assert_true(ipi.deassert);
+}
+
+static void test_shorthands(void **state)
+{
+	(void)state;
+	setup_lapics();
+	assert_int_equal(targets(icr(3, 0, false, IPI_SELF, 0x40), true, 1,
+				 NR), 1u << 1);
+	assert_int_equal(targets(icr(3, 0, false, IPI_ALL, 0x40), true, 1,
+				 NR), 0xf);
+	assert_int_equal(targets(icr(3, 0, false, IPI_OTHERS, 0x40), true, 1,
+				 NR), 0xd);
+	/* a one-vCPU VM: "all but self" is nobody */
+	assert_int_equal(targets(icr(0, 0, false, IPI_OTHERS, 0x40), true, 0,
+				 1), 0);
+	/* a sender outside the VM's vCPUs reaches nobody */
+	assert_int_equal(targets(icr(0, 0, false, IPI_ALL, 0x40), true, 4,
+				 NR), 0);
+}
+
+static void test_physical(void **state)
+{
+	(void)state;
+	setup_lapics();
+	assert_int_equal(targets(icr(2, 0, false, 0, 0x40), true, 0, NR),
+			 1u << 2);
+	assert_int_equal(targets(icr(0, 0, false, 0, 0x40), true, 3, NR), 1);
+	/* IDs the VM does not have: nobody, never another VM's vCPU */
+	assert_int_equal(targets(icr(4, 0, false, 0, 0x40), true, 0, NR), 0);
+	assert_int_equal(targets(icr(0x100, 0, false, 0, 0x40), true, 0, NR),
+			 0);
+	assert_int_equal(targets(icr(2, 0, false, 0, 0x40), true, 0, 2), 0);
+	/* broadcast: every vCPU of the VM, and only those */
+	assert_int_equal(targets(icr(0xffffffffu, 0, false, 0, 0x40), true, 0,
+				 NR), 0xf);
+	assert_int_equal(targets(icr(0xff, 0, false, 0, 0x40), false, 0, 3),
+			 0x7);
+	/* x2APIC 0xFF is an ordinary ID, not the broadcast */
+	assert_int_equal(targets(icr(0xff, 0, false, 0, 0x40), true, 0, NR),
+			 0);
+	/* xAPIC: only the low byte counts */
+	assert_int_equal(targets(icr(0x5501, 0, false, 0, 0x40), false, 0,
+				 NR), 1u << 1);
+}
+
+static void test_logical(void **state)
+{
+	uint64_t ldr;
+
+	(void)state;
+	setup_lapics();
+	/* x2APIC logical IDs: cluster 0, bit = ID */
+	assert_int_equal(vlapic_rdmsr(&lapic[3], X2APIC_LDR, 0, &ldr), 0);
+	assert_int_equal(ldr, 1u << 3);
+	assert_int_equal(targets(icr(0x0000000a, 0, true, 0, 0x40), true, 0,
+				 NR), 0xa);
+	assert_int_equal(targets(icr(0x0001000a, 0, true, 0, 0x40), true, 0,
+				 NR), 0);	/* cluster 1: nobody here */
+	/* xAPIC flat model: LDR bits set by the guest */
+	lapic[1].xapic_ldr = 0x01000000;
+	lapic[2].xapic_ldr = 0x02000000;
+	lapic[3].xapic_ldr = 0x04000000;
+	assert_int_equal(targets(icr(0x06, 0, true, 0, 0x40), false, 0, NR),
+			 0xc);
+	assert_int_equal(targets(icr(0x08, 0, true, 0, 0x40), false, 0, NR),
+			 0);
+	/* xAPIC cluster model (DFR 0): cluster 1, member bit 1 */
+	lapic[2].xapic_dfr = 0x0fffffff;
+	lapic[2].xapic_ldr = 0x12000000;
+	assert_int_equal(targets(icr(0x12, 0, true, 0, 0x40), false, 0, NR),
+			 1u << 2);
+	assert_int_equal(targets(icr(0x22, 0, true, 0, 0x40), false, 0, NR),
+			 0);
+	/* lowest priority: one vCPU of the set, the lowest-numbered */
+	assert_int_equal(targets(icr(0x0000000c, IPI_LOWEST, true, 0, 0x40),
+				 true, 0, NR), 1u << 2);
+}
+
+static enum ipi_effect effect(unsigned mode, uint8_t vec, unsigned target,
+			      enum vcpu_run run)
+{
+	struct ipi ipi;
+
+	ipi_decode(icr(target, mode, false, 0, vec), true, &ipi);
+	return ipi_effect(&ipi, target, run);
+}
+
+/* The INIT/SIPI state machine: wait-for-SIPI takes only a SIPI; a SIPI
+ * anywhere else is ignored; INIT sends an AP back to wait, never vCPU 0. */
+static void test_init_sipi(void **state)
+{
+	struct ipi ipi;
+
+	(void)state;
+	assert_int_equal(effect(IPI_SIPI, 0x08, 1, VCPU_WAIT_SIPI),
+			 IPI_EFF_START);
+	assert_int_equal(effect(IPI_SIPI, 0x08, 1, VCPU_RUN), IPI_EFF_DROP);
+	assert_int_equal(effect(IPI_SIPI, 0x08, 1, VCPU_HALTED), IPI_EFF_DROP);
+	assert_int_equal(effect(IPI_FIXED, 0x40, 1, VCPU_WAIT_SIPI),
+			 IPI_EFF_DROP);
+	assert_int_equal(effect(IPI_NMI, 0, 1, VCPU_WAIT_SIPI), IPI_EFF_DROP);
+	assert_int_equal(effect(IPI_INIT, 0, 1, VCPU_RUN), IPI_EFF_INIT);
+	assert_int_equal(effect(IPI_INIT, 0, 1, VCPU_HALTED), IPI_EFF_INIT);
+	assert_int_equal(effect(IPI_INIT, 0, 1, VCPU_WAIT_SIPI), IPI_EFF_INIT);
+	assert_int_equal(effect(IPI_INIT, 0, 0, VCPU_RUN), IPI_EFF_DROP);
+	/* INIT level de-assert (what Linux sends after INIT): nothing */
+	ipi_decode((5u << 8) | (1u << 15), true, &ipi);
+	assert_int_equal(ipi_effect(&ipi, 1, VCPU_WAIT_SIPI), IPI_EFF_NONE);
+	/* interrupts and NMIs */
+	assert_int_equal(effect(IPI_FIXED, 0x40, 1, VCPU_HALTED), IPI_EFF_IRR);
+	assert_int_equal(effect(IPI_FIXED, 0x0f, 1, VCPU_RUN), IPI_EFF_DROP);
+	assert_int_equal(effect(IPI_LOWEST, 0x40, 1, VCPU_RUN), IPI_EFF_IRR);
+	assert_int_equal(effect(IPI_NMI, 0, 0, VCPU_HALTED), IPI_EFF_NMI);
+	assert_int_equal(effect(IPI_SMI, 0, 1, VCPU_RUN), IPI_EFF_DROP);
+	assert_int_equal(effect(IPI_EXTINT, 0, 1, VCPU_RUN), IPI_EFF_DROP);
+	assert_int_equal(effect(3, 0, 1, VCPU_RUN), IPI_EFF_DROP);
+}
+
+/* The vLAPIC: its ID, BSP flag, and which ICR writes it leaves for the
+ * VM to deliver (icr_sent) and which it takes itself. */
+static void test_vlapic_side(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	setup_lapics();
+	assert_int_equal(vlapic_rdmsr(&lapic[2], X2APIC_ID, 0, &v), 0);
+	assert_int_equal(v, 2);
+	assert_true(lapic[0].apic_base & APIC_BASE_BSP);
+	assert_false(lapic[2].apic_base & APIC_BASE_BSP);
+	assert_int_equal(vlapic_xapic_reg(&lapic[2], 0x020, 0), 2u << 24);
+	/* reset keeps the ID */
+	vlapic_reset(&lapic[2]);
+	assert_int_equal(lapic[2].id, 2);
+	/* fixed self-IPI by shorthand: taken here */
+	assert_int_equal(vlapic_wrmsr(&lapic[1], X2APIC_ICR,
+				      icr(0, 0, false, IPI_SELF, 0x50), 0), 0);
+	assert_false(lapic[1].icr_sent);
+	assert_true(lapic[1].irr[1] & 1ull << (0x50 - 64));
+	/* anything else is left for delivery, and reads back */
+	assert_int_equal(vlapic_wrmsr(&lapic[1], X2APIC_ICR,
+				      icr(2, IPI_SIPI, false, 0, 8), 0), 0);
+	assert_true(lapic[1].icr_sent);
+	assert_int_equal(vlapic_rdmsr(&lapic[1], X2APIC_ICR, 0, &v), 0);
+	assert_int_equal(v, icr(2, IPI_SIPI, false, 0, 8));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decode),
+		cmocka_unit_test(test_shorthands),
+		cmocka_unit_test(test_physical),
+		cmocka_unit_test(test_logical),
+		cmocka_unit_test(test_init_sipi),
+		cmocka_unit_test(test_vlapic_side),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
