@@ -1,7 +1,8 @@
-/* Host replay of a real Mesa run's batches (issue 28 §4): every user
- * batch iris submitted for guest-shim/gl-frame in Bochs, as the scanner
- * read it there (hv.cfg vgpu_trace=batches, turned into
- * tests/fixtures/iris-frame.cmds by tools/vgpu-cmds2fixture), submitted
+/* Host replay of real Mesa runs' batches (issue 28 §4): every user batch
+ * iris submitted for guest-shim/gl-frame and ANV for guest-shim/vk-fill
+ * in Bochs, as the scanner read it there (hv.cfg vgpu_trace=batches,
+ * turned into tests/fixtures/iris-frame.cmds and anv-fill.cmds by
+ * tools/vgpu-cmds2fixture), submitted
  * again through the i915-like guest on the fake gpu_hw: each batch's
  * commands are written back at their PPGTT addresses and started from
  * a ring of the test's own. Every batch must be accepted with nothing
@@ -158,10 +159,10 @@ static void submit(struct env *e, uint64_t va, const struct expect *x,
 	assert_int_equal(s->batches_scanned - before.batches_scanned >= 1, 1);
 }
 
-static void test_iris_frame(void **state)
+static void replay(struct env *e, const char *name)
 {
-	struct env *e = *state;
-	FILE *fp = fopen(REPLAY_FIXTURE, "r");
+	char path[512];
+	FILE *fp;
 	static char line[65536];
 	static uint32_t dw[MAX_DW];
 	struct expect x = { 0 }, all = { 0 };
@@ -169,6 +170,8 @@ static void test_iris_frame(void **state)
 	uint32_t batches = 0;
 	bool open = false;
 
+	snprintf(path, sizeof(path), "%s/%s", REPLAY_DIR, name);
+	fp = fopen(path, "r");
 	assert_non_null(fp);
 	while (fgets(line, sizeof(line), fp)) {
 		char *p = line, *end;
@@ -179,7 +182,8 @@ static void test_iris_frame(void **state)
 			if (open)
 				submit(e, start, &x, batches++);
 			memset(&x, 0, sizeof(x));
-			(void)strtoul(line + 2, &p, 16);  /* engine: RCS */
+			/* engine: RCS, the one Mesa renders and copies on */
+			assert_int_equal(strtoul(line + 2, &p, 16), GEN9_RCS0);
 			start = strtoull(p, NULL, 16);
 			open = true;
 			continue;
@@ -206,9 +210,9 @@ static void test_iris_frame(void **state)
 	fclose(fp);
 	if (open)
 		submit(e, start, &x, batches++);
-	print_message("iris frame: %u batches, %llu commands (%llu bytes): "
+	print_message("%s: %u batches, %llu commands (%llu bytes): "
 		      "mi %llu, 3d %llu, media/gpgpu %llu, 2d %llu; "
-		      "register loads dropped %llu\n", batches,
+		      "register loads dropped %llu\n", name, batches,
 		      (unsigned long long)all.cmds, (unsigned long long)all.bytes,
 		      (unsigned long long)all.mi, (unsigned long long)all.d3,
 		      (unsigned long long)all.media, (unsigned long long)all.d2,
@@ -218,10 +222,24 @@ static void test_iris_frame(void **state)
 	assert_int_equal(e->v->stats.workloads_rejected, 0);
 }
 
+/* iris: guest-shim/gl-frame's GLES frame (context setup, clear, draw,
+ * read-back, fence). */
+static void test_iris_frame(void **state)
+{
+	replay(*state, "iris-frame.cmds");
+}
+
+/* ANV: guest-shim/vk-fill's device creation and fill+copy submission. */
+static void test_anv_fill(void **state)
+{
+	replay(*state, "anv-fill.cmds");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_iris_frame, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_anv_fill, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
