@@ -82,13 +82,16 @@ LINUX_GUEST_FILES += $(LINUX_IGT)
 .PHONY: linux-igt
 linux-igt: $(LINUX_IGT)
 
-# The Mesa variant (tests/igt/README.md "OpenGL through iris"): the i915
-# initramfs plus Debian's iris (the Gallium megadriver of libgl1-mesa-dri),
-# Mesa's EGL and GBM, GLVND's libEGL/libGLESv2 and guest-shim/gl-frame,
-# run by the /init step `gl`. tools/fetch-mesa downloads them into
-# $(MESA_DIR) (cached); libLLVM (117 MB, llvmpipe's) is replaced by the
-# stand-in tools/mkllvm-stub makes from the megadriver's own symbols.
-# Not in make test: `make emu-mesa` boots it (tests/emu/mesa/).
+# The Mesa variant (tests/igt/README.md "OpenGL through iris"): the IGT
+# initramfs above (IGT's programs, ANV, vk-fill) plus Debian's iris (the
+# Gallium megadriver of libgl1-mesa-dri), Mesa's EGL and GBM, GLVND's
+# libEGL/libGLESv2 and guest-shim/gl-frame, run by the /init step `gl`.
+# tools/fetch-mesa downloads them into $(MESA_DIR) (cached); libLLVM (117 MB,
+# llvmpipe's) is replaced by the stand-in tools/mkllvm-stub makes from the
+# megadriver's own symbols. Libraries IGT or ANV carry already go in once.
+# make test boots it in tests/emu/cases/linux-i915-bochs (steps igt, vk, gl
+# in one VM); the two-VM IGT case keeps the smaller initramfs-igt.cpio.
+# `make emu-mesa` (tests/emu/mesa/) boots it with the batch trace on.
 MESA_DIR := $(LINUX_GUEST)/mesa
 GL_FRAME := $(BUILD)/gl-frame/g9hv-gl-frame
 LLVM_STUB := $(BUILD)/gl-frame/libLLVM-15.so.1
@@ -119,10 +122,13 @@ $(GL_FRAME): guest-shim/gl-frame/gl_frame.c $(MESA_DIR)/.fetched
 .PHONY: gl-frame linux-mesa
 gl-frame: $(GL_FRAME)
 
-$(LINUX_MESA): tools/mkinitramfs-i915 tools/mkinitramfs tools/linux-i915-init $(LINUX_GUEST)/vmlinuz $(DRM_CLIENT) $(MESA_DIR).files $(GL_FRAME)
+$(LINUX_MESA): $(LINUX_IGT) $(MESA_DIR).files $(GL_FRAME)
 	@tools/mkinitramfs-i915 $(firstword $(wildcard $(LINUX_GUEST)/debs/linux-image-*.deb)) \
 		$(LINUX_GUEST)/busybox tools/linux-i915-init $@ \
-		$(DRM_CLIENT)=bin/g9hv-drm-client $(GL_FRAME)=bin/g9hv-gl-frame \
-		$$(cat $(MESA_DIR).files)
+		$(DRM_CLIENT)=bin/g9hv-drm-client tests/igt/programs=etc/igt/programs \
+		$$(cat $(IGT_DIR).files) $(VK_FILL)=bin/g9hv-vk-fill $$(cat $(ANV_DIR).files) \
+		$(GL_FRAME)=bin/g9hv-gl-frame $$(cat $(MESA_DIR).files)
+
+LINUX_GUEST_FILES += $(LINUX_MESA)
 
 linux-mesa: $(LINUX_MESA)

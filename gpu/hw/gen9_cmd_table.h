@@ -412,4 +412,19 @@ static inline bool gen9_nonpriv_fixed_reg(uint32_t engine_base, uint32_t reg)
 	       reg == 0x20d8;
 }
 
+/* One FORCE_TO_NONPRIV slot's grant: register bits 25:2, access 29:28
+ * (0 RW, 1 RD, 2 WR), range 1:0 (1, 4, 16, 64 registers) -
+ * gt/intel_engine_regs.h. What the model and the scanner both read. */
+static inline bool gen9_nonpriv_slot_allows(uint32_t slot, uint32_t reg,
+					    bool write)
+{
+	static const uint32_t range[4] = { 1, 4, 16, 64 };
+	uint32_t start = slot & 0x03fffffcu, access = (slot >> 28) & 3;
+
+	if (!slot || access == 3 || (write && access == 1) ||
+	    (!write && access == 2))
+		return false;
+	return reg >= start && reg < start + 4 * range[slot & 3];
+}
+
 #endif

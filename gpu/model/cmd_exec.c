@@ -25,18 +25,6 @@ static bool cs_privileged(const struct gen9_model_engine *e)
 	return e->level == 0 || !e->bb_ppgtt[e->level];
 }
 
-/* A FORCE_TO_NONPRIV slot: register 25:2, access 29:28 (0 RW, 1 RD,
- * 2 WR), range 1:0 (1, 4, 16, 64 registers) - gt/intel_engine_regs.h. */
-static bool nonpriv_slot_allows(uint32_t slot, uint32_t reg, bool write)
-{
-	static const uint32_t range[4] = { 1, 4, 16, 64 };
-	uint32_t start = slot & 0x03fffffcu, access = (slot >> 28) & 3;
-
-	if (access == 3 || (write && access == 1) || (!write && access == 2))
-		return false;
-	return reg >= start && reg < start + 4 * range[slot & 3];
-}
-
 /* May the command streamer reach register reg now? */
 static bool cs_reg_allowed(struct cs_cmd *c, uint32_t reg, bool write)
 {
@@ -48,8 +36,8 @@ static bool cs_reg_allowed(struct cs_cmd *c, uint32_t reg, bool write)
 	if (!write)
 		return true; /* reads are not privileged */
 	for (i = 0; i < 12; i++)
-		if (nonpriv_slot_allows(mreg(c->m, RING_FORCE_TO_NONPRIV(e->base, i)),
-					reg, write))
+		if (gen9_nonpriv_slot_allows(mreg(c->m, RING_FORCE_TO_NONPRIV(e->base, i)),
+					      reg, write))
 			return true;
 	e->stats.priv_dropped++;
 	return false;

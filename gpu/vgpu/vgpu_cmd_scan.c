@@ -421,12 +421,33 @@ static void neutralize_reg(struct scanner *s, uint32_t i, uint32_t reg)
 			  "ones counted)", gen9_engine_name(s->e->id), reg);
 }
 
+/* A write from a non-privileged batch reaches on Gen9 only the registers
+ * the command streamer lets user batches load (gen9_nonpriv_fixed_reg)
+ * and those the guest's i915 named in the engine's FORCE_TO_NONPRIV
+ * slots (vreg: GVT's list only, vgpu_execlist.c); the hardware drops the
+ * rest. The copy runs privileged, so the scanner drops them itself
+ * (docs/i915-command-path.md "Registers from user batches"). */
+static bool nonpriv_write_reaches(struct scanner *s, uint32_t reg)
+{
+	uint32_t base = gen9_engine_mmio_base(s->e->id);
+	unsigned int k;
+
+	if (gen9_nonpriv_fixed_reg(base, reg))
+		return true;
+	for (k = 0; k < 12; k++)
+		if (gen9_nonpriv_slot_allows(vreg(s->v, RING_FORCE_TO_NONPRIV(base, k)),
+					     reg, true))
+			return true;
+	return false;
+}
+
 /* Register operand at dword i of the current command. */
 static int check_reg(struct scanner *s, uint32_t hdr, uint32_t i,
 		     uint32_t reg, uint32_t need)
 {
 	if ((cmd_reg_access(s->e->id, reg & MI_LRI_REG_MASK) & need) == need &&
-	    !(reg & ~MI_LRI_REG_MASK))
+	    !(reg & ~MI_LRI_REG_MASK) &&
+	    (!(need & CMD_REG_W) || !nonpriv(s) || nonpriv_write_reaches(s, reg)))
 		return 0;
 	if (nonpriv(s)) {
 		neutralize_reg(s, i, reg);

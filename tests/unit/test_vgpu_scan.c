@@ -352,6 +352,53 @@ static void test_ppgtt_batches(void **state)
 	assert_false(run_ring(e));
 }
 
+/* Register loads from a user batch reach what Gen9 lets them reach: the
+ * user registers (gen9_nonpriv_fixed_reg) and what the guest's i915 put in
+ * the engine's FORCE_TO_NONPRIV slots; the rest the copy drops, as the
+ * hardware does (docs/i915-command-path.md "Registers from user
+ * batches"). The same loads from the ring (privileged) are kept. */
+static uint64_t user_lri(struct env *e, uint32_t reg)
+{
+	uint32_t lri[] = { MI_LOAD_REGISTER_IMM(1), reg, 0x00010001,
+			   MI_BATCH_BUFFER_END };
+	uint64_t n0 = e->v->stats.scan_regs_neutralized;
+
+	put_batch(e, 0, lri, 4);
+	bb_start(e, BATCH_VA, true);
+	assert_true(run_ring(e));
+	return e->v->stats.scan_regs_neutralized - n0;
+}
+
+static void test_user_reg_loads(void **state)
+{
+	struct env *e = *state;
+	uint32_t ring_lri[] = { MI_LOAD_REGISTER_IMM(2), 0x7004, 0x00010001,
+				0x7008, 0x00010001 };
+	uint64_t n0 = e->v->stats.scan_regs_neutralized;
+
+	/* CACHE_MODE_1, GT_MODE (iris's loads): on the allow-list for i915's
+	 * own batches, not reachable from a user batch. */
+	assert_int_equal(user_lri(e, 0x7004), 1);
+	assert_int_equal(user_lri(e, 0x7008), 1);
+	assert_true(submit(e, RCS, ring_lri, 5));
+	assert_int_equal(e->v->stats.scan_regs_neutralized, n0 + 2);
+	/* User registers: L3CNTLREG, a GPR. */
+	assert_int_equal(user_lri(e, 0x7034), 0);
+	assert_int_equal(user_lri(e, 0x2600), 0);
+	/* CS_CHICKEN1: only once i915 whitelists it, and only for writes. */
+	assert_int_equal(user_lri(e, 0x2580), 1);
+	gi_mmio_write(&e->g, RING_FORCE_TO_NONPRIV(0x2000, 3), 0x10002580, 4);
+	assert_int_equal(user_lri(e, 0x2580), 1); /* slot says read-only */
+	gi_mmio_write(&e->g, RING_FORCE_TO_NONPRIV(0x2000, 3), 0x2580, 4);
+	assert_int_equal(user_lri(e, 0x2580), 0);
+	/* GT_MODE cannot be whitelisted: it is not on GVT's list, so the
+	 * slot write is refused and the load stays dropped. */
+	gi_mmio_write(&e->g, RING_FORCE_TO_NONPRIV(0x2000, 4), 0x7008, 4);
+	assert_int_equal(user_lri(e, 0x7008), 1);
+	gi_mmio_write(&e->g, RING_FORCE_TO_NONPRIV(0x2000, 3), 0, 4);
+	assert_int_equal(user_lri(e, 0x2580), 1);
+}
+
 static void test_privileged_batch_copied(void **state)
 {
 	struct env *e = *state;
@@ -549,6 +596,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_class_counters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ppgtt_batches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_user_reg_loads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_privileged_batch_copied, setup, teardown),
 		cmocka_unit_test(test_refusal_where),
 		cmocka_unit_test_setup_teardown(test_refusal_guest_ring_offset, setup, teardown),
