@@ -110,8 +110,17 @@ void vlapic_apicv_prepare(struct vm *vm)
 		l->tpr = vlapic_tpr(l);
 		l->vapic_dirty |= VAPIC_DIRTY_IRQ;
 	}
-	if (xapic && l->vapic_dirty)
+	/* Every change of IRR, ISR, TPR or SVR marks vapic_dirty (vlapic.c),
+	 * so a clean APIC keeps both the page and the threshold: most exits
+	 * (CPUID, port I/O, the vGPU's BAR0) end here. In x2APIC mode the
+	 * page holds only the TPR; going back to xAPIC maps the page again
+	 * and marks every register dirty (place_access_page). */
+	if (!l->vapic_dirty)
+		return;
+	if (xapic)
 		vlapic_vapic_sync(l, rdtsc());
+	else
+		l->vapic_dirty = 0;
 	th = vlapic_tpr_threshold(l);
 	if (th != l->tpr_threshold) {
 		vmwrite(VMCS_TPR_THRESHOLD, th);
