@@ -602,7 +602,7 @@ static bool set_autostart(struct parser *p, const struct key *k,
 	return true;
 }
 
-/* vgpu_batch_kib=: the VM's shadow batch budget (gpu/vgpu/vgpu_own_gm.c),
+/* vgpu_batch_kib=: the VM's shadow batch budget (gpu/vgpu/exec/vgpu_own_gm.c),
  * KiB: at least a 1 MiB request plus room for another, a whole number of
  * 4 KiB pages, and no more than the mediator offers one vGPU. */
 static bool set_batch_kib(struct parser *p, const struct key *k,

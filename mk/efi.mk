@@ -21,7 +21,7 @@ EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic -T linker/efi_x86_64.l
 	--no-undefined
 NASMFLAGS   := -f elf64 -g
 
-EFI_C_SRCS   := $(wildcard boot/*.c hv/*.c hv/*/*.c gpu/*.c gpu/*/*.c libc-mini/*.c)
+EFI_C_SRCS   := $(wildcard boot/*.c hv/*.c hv/*/*.c gpu/*.c gpu/*/*.c gpu/*/*/*.c libc-mini/*.c)
 EFI_ASM_SRCS := $(wildcard boot/*.asm hv/*.asm hv/*/*.asm)
 EFI_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EFI_C_SRCS)) \
 	    $(patsubst %.asm,$(BUILD)/efi/%.o,$(EFI_ASM_SRCS)) \

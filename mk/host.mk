@@ -21,6 +21,14 @@ FUZZ_CFLAGS  := -std=gnu11 -g -O1 -Wall -Wextra -DHOST_BUILD -DFUZZING \
 # Headers are few; rebuilding every host binary when one changes is cheap.
 HOST_HDRS := $(shell find boot hv gpu libc-mini guest-shim -name '*.h' 2>/dev/null)
 
+# The GPU side a mediator test links: the mediator (every area), the
+# research systems, the virtual monitor, the shared policy model and the
+# hardware layer (a test adds the model or its own gpu_hw). One list, so a
+# file moving between the GPU side's folders touches no test.
+GPU_SIDE_SRCS := $(wildcard gpu/vgpu/*.c gpu/vgpu/*/*.c gpu/gscale/mediator/*.c) \
+	$(wildcard gpu/display/*.c gpu/ghyvi/*.c gpu/policy/*.c gpu/gballoon/*.c) \
+	$(wildcard gpu/dymgpu/*.c gpu/gscale/*.c gpu/hw/*.c)
+
 UNIT_TESTS   :=
 FUZZ_TARGETS :=
 include $(wildcard tests/unit/*.mk)

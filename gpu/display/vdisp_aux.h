@@ -21,7 +21,7 @@
  * command, more than 16 bytes, a payload that does not match the length)
  * is NACKed. A disconnected monitor answers nothing: TIME_OUT_ERROR.
  *
- * The mediator wires port D's registers here (gpu/vgpu/vgpu_display.c). */
+ * The mediator wires port D's registers here (gpu/vgpu/display/vgpu_display.c). */
 #ifndef GPU_DISPLAY_VDISP_AUX_H
 #define GPU_DISPLAY_VDISP_AUX_H
 

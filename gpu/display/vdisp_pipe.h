@@ -7,7 +7,7 @@
  * a number they choose. A pipe that is off has no schedule and costs
  * nothing; vdisp_pipe_tick on it returns at once.
  *
- * The vGPU wires pipes A-C's registers here (gpu/vgpu/vgpu_display.c). */
+ * The vGPU wires pipes A-C's registers here (gpu/vgpu/display/vgpu_display.c). */
 #ifndef GPU_DISPLAY_VDISP_PIPE_H
 #define GPU_DISPLAY_VDISP_PIPE_H
 

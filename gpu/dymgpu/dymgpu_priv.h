@@ -8,6 +8,7 @@
 #include "gpu/dymgpu/dymgpu_live.h"
 #include "gpu/policy/monitor.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/gtt/gtt.h"
 
 #define PLACE_PERIOD_NS 1000000000ull
 

@@ -2,7 +2,7 @@
  * vGPU grows or shrinks by is the caller's (hv/gpu/gpu_balloon.c runs the
  * policy loop, balloon_policy.h); where they come from or go is decided
  * here on the live layout, then carried out by the mediator's reshape
- * (vgpu_set_high_slots / vgpu_set_high_runs, gpu/vgpu/vgpu_reshape.c).
+ * (vgpu_set_high_slots / vgpu_set_high_runs, gpu/vgpu/gtt/vgpu_reshape.c).
  * Two ways, as the balloon study has them: Algorithm 1 on one run of
  * slots (gballoon_adjust.c), or, for a guest that takes a list of ranges,
  * any set of slots (non-contiguous slots, gpu/policy/ncslots.h, issue 17).
@@ -13,6 +13,7 @@
 #include "gpu/policy/ncslots.h"
 #include "gpu/vgpu/vgpu_ext.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/gtt/gtt.h"
 #include "mini/string.h"
 
 static uint32_t nr_slots(struct gvt *gvt)

@@ -5,6 +5,8 @@
 
 #include "gpu/ghyvi/ghyvi.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/exec/exec.h"
+#include "gpu/vgpu/ppgtt/ppgtt.h"
 
 /* Relaxed tables (and STATIC pins) per vGPU: the rest stay strict. */
 #define GHYVI_MAX_RELAXED 2048

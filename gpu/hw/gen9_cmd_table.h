@@ -1,7 +1,7 @@
 /* One truth for Gen9 command semantics: how long a command is, whether it
  * is privileged, and which memory it touches (address dwords, address
  * space selector, alignment, access size). The mediator's scanner
- * (gpu/vgpu/vgpu_cmd_scan.c) and the model's command streamer
+ * (gpu/vgpu/cmd/vgpu_cmd_scan.c) and the model's command streamer
  * (gpu/model/cmd_exec.c, engine.c through gen9_cmd_length_engine) both
  * decode commands only through this file, so they cannot disagree about
  * where a command ends or which bytes it writes (issue 13: the scanner

@@ -5,7 +5,7 @@
  *
  * Register-state page (LRC_STATE_PN): MI_LOAD_REGISTER_IMM blocks of
  * (offset, value) pairs at fixed dwords, as i915's Gen9 image lays them out
- * (the same template gpu/vgpu/vgpu_workload.c fills for its shadow
+ * (the same template gpu/vgpu/exec/vgpu_workload.c fills for its shadow
  * contexts): the ring context (block 0), timestamp and PDPs (block 1),
  * R_PWR_CLK_STATE on RCS (block 2) and the engine state - EXCC, MI_MODE,
  * INSTPM, the 16 64-bit CS_GPRs and the rest (block 3). Only values are

@@ -157,7 +157,7 @@ static void ctx_switch_irq(struct gen9_model *m, struct gen9_model_engine *e)
  * model's own convention; RING_BB_PPGTT keeps its register meaning). A
  * context that completed saves no level, so a stale position is never
  * resumed; a mediator that builds images from guest data clears these
- * dwords itself (gpu/vgpu/vgpu_workload.c). */
+ * dwords itself (gpu/vgpu/exec/vgpu_workload.c). */
 #define BB_RESUME BIT(0)
 
 static void bb_save(struct gen9_model *m, struct gen9_model_engine *e)

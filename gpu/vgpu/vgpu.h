@@ -444,7 +444,7 @@ int vgpu_screen_read(struct vgpu *v, const struct vdisp_plane *pl, uint32_t y,
  * runs: the box's screen follows the owner's vblanks (docs/display.md). */
 uint32_t vgpu_screen_frames(const struct vgpu *v, bool *running);
 /* The physical plane's view of the owner (docs/display.md, "The physical
- * plane", gpu/vgpu/vgpu_scanout.c): fills the half of the scanout window
+ * plane", gpu/vgpu/display/vgpu_scanout.c): fills the half of the scanout window
  * the plane is not reading with v's translated entries for the pages of
  * pl (checked by vgpu_screen_plane), the rest of that half black; *gm is
  * the half's GGTT address, *ptes the entries written. -GPU_ENOSPC when
@@ -460,7 +460,7 @@ void gvt_scanout_clear(struct gvt *gvt);
 bool vgpu_scanout_dirty(const struct vgpu *v);
 uint32_t vgpu_batch_budget(const struct vgpu *v);
 /* hv.cfg vgpu_trace=batches: the scanner logs every command it reads
- * ("vgpu-cmd" lines, gpu/vgpu/vgpu_cmd_scan.c), for host replay
+ * ("vgpu-cmd" lines, gpu/vgpu/cmd/vgpu_cmd_scan.c), for host replay
  * fixtures (tools/vgpu-cmds2fixture). */
 void vgpu_set_scan_trace(struct vgpu *v, bool on);
 const struct vgpu_stats *vgpu_get_stats(const struct vgpu *v);

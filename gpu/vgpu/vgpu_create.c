@@ -11,6 +11,12 @@
  * so at most 2 vGPUs: the aperture binds. That is the limit gScale lifts.
  * (512 MiB aperture: min(6, 8, 7) = 6; 1 GiB: min(14, 7, 7) = 7.) */
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/mmio/mmio.h"
+#include "gpu/vgpu/gtt/gtt.h"
+#include "gpu/vgpu/ppgtt/ppgtt.h"
+#include "gpu/vgpu/exec/exec.h"
+#include "gpu/vgpu/display/display.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "mini/string.h"
 
 #define MiB (1ull << 20)

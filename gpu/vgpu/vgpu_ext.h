@@ -77,7 +77,7 @@ struct vgpu_ext_ops {
 	 * failed attach of a later system. */
 	void (*detach)(struct vgpu *v, void *state);
 
-	/* ---- PPGTT shadowing (gpu/vgpu/vgpu_spt.c, vgpu_ppgtt.c) ---- */
+	/* ---- PPGTT shadowing (gpu/vgpu/ppgtt/vgpu_spt.c, vgpu_ppgtt.c) ---- */
 
 	/* Shadow table idx was just allocated (not filled yet). true: the
 	 * system keeps it unprotected (it sets spt.relaxed and may give it a
@@ -98,7 +98,7 @@ struct vgpu_ext_ops {
 	 * to the GPU. Nonzero (-GPU_E*) refuses the workload. */
 	int (*ppgtt_check)(struct vgpu *v, void *state, int mm);
 
-	/* ---- scheduler (gpu/vgpu/vgpu_sched.c, vgpu_gscale.c) ---- */
+	/* ---- scheduler (gpu/vgpu/exec/vgpu_sched.c, vgpu_gscale.c) ---- */
 
 	/* A workload of v was handed to the GPU, at t (its submission
 	 * time): the vGPU is active. */

@@ -24,7 +24,7 @@
 #define PV_NONMAPPABLE_SIZE (PVINFO_BASE + 0x4c)
 #define PV_G2V_NOTIFY (PVINFO_BASE + 0x818)
 /* g9hv's own G2V code (not GVT's): log this vGPU's counters, low 16 bits
- * the guest's mark (gpu/vgpu/vgpu_pvinfo.c). */
+ * the guest's mark (gpu/vgpu/mmio/vgpu_pvinfo.c). */
 #define G2V_G9HV_MARK 0x67390000u
 
 struct bar0 {

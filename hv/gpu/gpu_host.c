@@ -441,7 +441,7 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
 /* placement=dymgpu: DymGPU's size-based placement (DymGPU paper,
  * figure 5) of every vGPU at once, applied before any guest runs, so no
  * guest ever sees its GM move (moving a running vGPU needs a guest that is
- * told: see gpu/vgpu/vgpu_reshape.c). */
+ * told: see gpu/vgpu/gtt/vgpu_reshape.c). */
 void gpu_host_place(const struct hv_config *cfg)
 {
 	static struct slot_layout lay;

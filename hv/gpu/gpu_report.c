@@ -84,21 +84,21 @@ static const struct stat_line more[] = {
 		F(" (", wa_bytes), F(" bytes), run ", wa_run),
 		F(", refused ", wa_refused),
 	}, "\n", { WHEN(wa_scanned), WHEN(wa_refused) } },
-	/* GPU time (gpu/vgpu/vgpu_sched.c): how its work left the GPU. */
+	/* GPU time (gpu/vgpu/exec/vgpu_sched.c): how its work left the GPU. */
 	{ {
 		F("  gpu time: preemptions ", preemptions),
 		F(" of ", preempt_requests), F(" asked, overruns ", overruns),
 		F(", user hangs ", user_hangs), US(" (held off ", ns_held),
 	}, " us)\n", { WHEN(preempt_requests), WHEN(overruns),
 		       WHEN(user_hangs) } },
-	/* The shadow batch pool (gpu/vgpu/vgpu_own_gm.c), in 4 KiB pages. */
+	/* The shadow batch pool (gpu/vgpu/exec/vgpu_own_gm.c), in 4 KiB pages. */
 	{ {
 		F("  batch pool: pages ", sbb_pages),
 		F(" now, peak ", sbb_pages_peak), F("; waits ", sbb_waits),
 		F(", requests over the budget ", sbb_too_big),
 	}, "\n", { 0 } },
 	/* Shadow rings grown past 64 KiB for a large segment, from that
-	 * pool (gpu/vgpu/vgpu_workload.c): peak in 4 KiB pages. */
+	 * pool (gpu/vgpu/exec/vgpu_workload.c): peak in 4 KiB pages. */
 	{ {
 		F("  shadow rings: grown ", sring_grows),
 		F(" times, peak ", sring_pages_peak),
@@ -131,7 +131,7 @@ static const struct stat_line more[] = {
 		F(", over budget ", mm_over_budget),
 		F(", entries built ", spt_entries_filled),
 	}, "\n", { WHEN(mm_created) } },
-	/* The virtual monitor's pipes (gpu/vgpu/vgpu_display.c). */
+	/* The virtual monitor's pipes (gpu/vgpu/display/vgpu_display.c). */
 	{ {
 		F("  display: vblanks ", vblanks), F(", flips ", flips),
 		F(", planes refused ", planes_refused),

@@ -1,7 +1,7 @@
 /* The owner VM's screen on the box's screen when the hypervisor drives
  * the GPU (gpu=hw, gpu=model-mmio, gpu=model): the physical pipe A's
  * primary plane pointed at the owner's surface through the scanout
- * window of host GGTT (gpu/vgpu/vgpu_scanout.c), zero copy (issue 29
+ * window of host GGTT (gpu/vgpu/display/vgpu_scanout.c), zero copy (issue 29
  * step 2; docs/display.md, "The physical plane"). hv/gpu/screen_compose.c
  * chooses this path when there is no GOP framebuffer to compose into. */
 #ifndef HV_GPU_SCREEN_PLANE_H

@@ -127,7 +127,7 @@ static bool detiled_rw(struct vm *vm, uint64_t off, unsigned size,
  * vGPU's low GM, with no GGTT entry behind them, (gpu=model-mmio) a
  * fenced page standing for the trapped physical aperture, repeated there,
  * or (gpu=model, no physical aperture) a fenced page the mediator
- * detiles itself (gpu/vgpu/vgpu_ap_detile.c). */
+ * detiles itself (gpu/vgpu/gtt/vgpu_ap_detile.c). */
 static uint64_t bar2_read(struct vm *vm, uint64_t off, unsigned size)
 {
 	uint64_t val;
@@ -164,7 +164,7 @@ static void bar2_fault(struct vm *vm, uint64_t off)
 	(void)vgpu_aperture_fault(dev_of(vm)->v, off);
 }
 
-/* 00:02.0's config space is the mediator's (gpu/vgpu/vgpu_cfg.c); a BAR
+/* 00:02.0's config space is the mediator's (gpu/vgpu/mmio/vgpu_cfg.c); a BAR
  * the guest moves comes back through hv_ops bar_moved. */
 static int dev_cfg_read(void *opaque, unsigned reg, uint32_t *val)
 {

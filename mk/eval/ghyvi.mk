@@ -5,7 +5,7 @@ EVAL_STUDIES += ghyvi
 
 GHYVI_EVAL := $(BUILD)/host/eval/ghyvi-eval
 GHYVI_EVAL_SRCS := $(wildcard tools/eval/ghyvi/*.c) tools/eval/common/evcommon.c \
-	$(wildcard gpu/vgpu/*.c) $(wildcard gpu/display/*.c) $(wildcard gpu/ghyvi/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gballoon/*.c) $(wildcard gpu/dymgpu/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) \
+	$(GPU_SIDE_SRCS) \
 	tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c
 
 $(GHYVI_EVAL): $(GHYVI_EVAL_SRCS) $(wildcard tools/eval/ghyvi/*.h tools/eval/common/*.h) $(wildcard tests/world/*.h) $(HOST_HDRS) | $(DEPS_STAMP)

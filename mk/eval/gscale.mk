@@ -5,8 +5,8 @@ GSCALE_EVAL := $(BUILD)/host/eval/gscale-eval
 # The mediator-level runs build on the unit tests' world (hypervisor
 # double, model, mediator): tests/world/model_world.c.
 GSCALE_EVAL_SRCS := $(wildcard tools/eval/gscale/*.c) tools/eval/common/evcommon.c tools/eval/common/evmodel.c \
-	$(wildcard gpu/gscale/*.c) $(wildcard gpu/vgpu/*.c) $(wildcard gpu/display/*.c) $(wildcard gpu/ghyvi/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gballoon/*.c) $(wildcard gpu/dymgpu/*.c) \
-	$(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c) \
+	$(GPU_SIDE_SRCS) \
+	$(wildcard gpu/model/*.c) \
 	tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c tests/world/evguest.c
 
 $(GSCALE_EVAL): $(GSCALE_EVAL_SRCS) $(wildcard tools/eval/gscale/*.h tools/eval/common/*.h) $(wildcard tests/world/*.h) $(HOST_HDRS) | $(DEPS_STAMP)

@@ -2,7 +2,7 @@
  * composed into a DW x DH framebuffer in memory by hv/gpu/screen_compose.c
  * (tools/compose-cost counts its instructions with callgrind). The plane's
  * pixels come from an array here: the read through the vGPU's GGTT
- * (vgpu_screen_read, gpu/vgpu/vgpu_display.c) is not in the count; the
+ * (vgpu_screen_read, gpu/vgpu/display/vgpu_display.c) is not in the count; the
  * shell's `screen dump VM` prints what that read costs ("read in ... TSC
  * ticks"). Prints the frames composed and the rounds they took. */
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* mmio_switch_cost [SWITCHES]: the mediator's cost of a vGPU switch's MMIO
- * list (gpu/vgpu/vgpu_mmio_switch.c, gvt_mmio_switch: each register saved
+ * list (gpu/vgpu/mmio/vgpu_mmio_switch.c, gvt_mmio_switch: each register saved
  * from the GPU into the outgoing vGPU, then loaded from the incoming one).
  *
  * Two vGPUs over the Gen9 model (tests/world/evguest.c's world, default
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/mmio/mmio.h"
 #include "tests/world/evguest.h"
 
 static struct model_world W;

@@ -1,5 +1,5 @@
 /* ppgtt_rebuild [REBUILDS [REGIONS]]: the mediator's cost of rebuilding an
- * evicted shadow PPGTT (gpu/vgpu/vgpu_ppgtt.c, docs/shadow-ppgtt.md).
+ * evicted shadow PPGTT (gpu/vgpu/ppgtt/vgpu_ppgtt.c, docs/shadow-ppgtt.md).
  *
  * The fixture of the PPGTT tests (tests/harness/ppgtt_env.c: VM 1, its
  * vGPU, the i915-like guest probed) gets two PPGTTs: the target (one

@@ -1,5 +1,5 @@
 /* ppgtt_storm [CONTEXTS [ROUNDS]]: a VM's shadow page-table memory at
- * rest and under a context storm (gpu/vgpu/vgpu_ppgtt.c, the budget of
+ * rest and under a context storm (gpu/vgpu/ppgtt/vgpu_ppgtt.c, the budget of
  * docs/shadow-ppgtt.md), over the mediator and the Gen9 model.
  *
  * The i915-like guest (tests/harness/guest_i915.c) on a vGPU with the

@@ -10,7 +10,7 @@
  * holds TABLES + a few tables. With HALF 1, before each request the
  * guest stores the low half of one PTE of the batch's leaf table (a
  * trapped 4-byte store: the entry waits for the post-shadow pass of the
- * next submission, gpu/vgpu/vgpu_ppgtt.c).
+ * next submission, gpu/vgpu/ppgtt/vgpu_ppgtt.c).
  *
  * tools/bench-host runs it under callgrind counting only bench_submit
  * (the guest's store, its ring writes and ELSP, and the polls until the

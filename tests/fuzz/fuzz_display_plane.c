@@ -1,7 +1,7 @@
 /* libFuzzer target for the plane check (gpu/display/vdisp_plane.c): every
  * value a guest writes to PLANE_CTL / STRIDE / POS / SIZE / OFFSET /
  * SURF or CUR_CTL / CURBASE / CURPOS reaches it when PLANE_SURF or
- * CURBASE arms the plane (gpu/vgpu/vgpu_display.c).
+ * CURBASE arms the plane (gpu/vgpu/display/vgpu_display.c).
  *
  * Input: 24 bytes of plane registers (6 little-endian dwords), one byte
  * choosing plane or cursor, then up to 4 GM ranges of 8 bytes (base and

@@ -1,4 +1,4 @@
-/* Fuzz the physical plane's scanout window (gpu/vgpu/vgpu_scanout.c) in
+/* Fuzz the physical plane's scanout window (gpu/vgpu/display/vgpu_scanout.c) in
  * gScale mode, where the attacker's and the victim's GM addresses are the
  * same and the physical GGTT holds whichever vGPU is switched in. The
  * attacker (the screen's owner) writes its pipe A plane registers and

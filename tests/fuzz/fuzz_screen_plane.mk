@@ -1,3 +1,3 @@
 FUZZ_TARGETS += fuzz_screen_plane
-fuzz_screen_plane_SRCS := $(wildcard gpu/vgpu/*.c) $(wildcard gpu/display/*.c) $(wildcard gpu/ghyvi/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gballoon/*.c) $(wildcard gpu/dymgpu/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) tests/world/fake_hv_ops.c \
+fuzz_screen_plane_SRCS := $(GPU_SIDE_SRCS) tests/world/fake_hv_ops.c \
 	tests/world/fake_gpu_hw.c tests/world/page_track.c tests/harness/guest_i915.c

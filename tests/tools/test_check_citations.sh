@@ -24,8 +24,8 @@ good() {
 	file "$1" docs/gvt-facts.md '# GVT-g' '## F3. Freezes'
 	file "$1" docs/papers.md '# Papers' '- gScale: "gScale: Scaling up GPU Virtualization ..."'
 	file "$1" gpu/hw/pgpu.c '/* CSB events (gen9-facts §4.5). */'
-	file "$1" gpu/vgpu/vgpu_pvinfo.c '/* No huge GTT (i915-guest §2.3; docs/i915-guest-facts.md). */'
-	file "$1" gpu/vgpu/vgpu_spt.c '/* Untrack (gvt-facts §F3). */'
+	file "$1" gpu/vgpu/mmio/vgpu_pvinfo.c '/* No huge GTT (i915-guest §2.3; docs/i915-guest-facts.md). */'
+	file "$1" gpu/vgpu/ppgtt/vgpu_spt.c '/* Untrack (gvt-facts §F3). */'
 	file "$1" gpu/gscale/gscale.h '/* Slots (gScale paper, §4.3; docs/papers.md). */'
 	file "$1" hv/vtd/vtd_selftest.c "/* QEMU's docs/specs/edu.txt names the device. */"
 	# A binary file is not read.
@@ -56,8 +56,8 @@ plant() {
 good ok
 expect ok 0 '^$'
 
-plant design gpu/vgpu/vgpu_mmio.c '/* BAR0 dispatch (design.md data flow 2). */' \
-	'^BADCITE gpu/vgpu/vgpu_mmio.c:1: "design\.md": the project notes outside'
+plant design gpu/vgpu/mmio/vgpu_mmio.c '/* BAR0 dispatch (design.md data flow 2). */' \
+	'^BADCITE gpu/vgpu/mmio/vgpu_mmio.c:1: "design\.md": the project notes outside'
 plant shared gpu/vgpu/vgpu.h '/* Facts: ../shared/specs/i915-guest.md */' \
 	'^BADCITE gpu/vgpu/vgpu.h:1: "\.\./shared/"'
 plant specs hv/vm/vpci.c '/* 0xa100 = Sunrise Point, specs/gen9.md */' \
@@ -66,14 +66,14 @@ plant seeds gpu/gscale/gscale.h '/* Slots (seeds/gscale.txt). */' \
 	'^BADCITE gpu/gscale/gscale.h:2: "seeds/gscale\.txt"'
 plant reference docs/gvt-facts.md 'From reference/gvtg-features.md.' \
 	'^BADCITE docs/gvt-facts.md:3: "reference/gvtg-features\.md"'
-plant guest gpu/vgpu/vgpu_cfg.c '/* GGC: no stolen memory (guest §6.2). */' \
-	'^BADCITE gpu/vgpu/vgpu_cfg.c:1: "guest §"'
+plant guest gpu/vgpu/mmio/vgpu_cfg.c '/* GGC: no stolen memory (guest §6.2). */' \
+	'^BADCITE gpu/vgpu/mmio/vgpu_cfg.c:1: "guest §"'
 plant gen9md gpu/model/irq.c '/* IIR clears twice (gen9.md §7.2). */' \
 	'^BADCITE gpu/model/irq.c:1: "gen9\.md"'
-plant gen9 gpu/vgpu/vgpu_irq.c '/* Virtual interrupts (gen9 §7). */' \
-	'^BADCITE gpu/vgpu/vgpu_irq.c:1: "gen9 §"'
-plant gvt gpu/vgpu/vgpu_gm.c '/* Static partition (gvt features §2, user issues §1). */' \
-	'^BADCITE gpu/vgpu/vgpu_gm.c:1: "gvt features §"'
+plant gen9 gpu/vgpu/mmio/vgpu_irq.c '/* Virtual interrupts (gen9 §7). */' \
+	'^BADCITE gpu/vgpu/mmio/vgpu_irq.c:1: "gen9 §"'
+plant gvt gpu/vgpu/gtt/vgpu_gm.c '/* Static partition (gvt features §2, user issues §1). */' \
+	'^BADCITE gpu/vgpu/gtt/vgpu_gm.c:1: "gvt features §"'
 plant tool tools/run-thing '# from /work/shared/design.md' \
 	'^BADCITE tools/run-thing:1: "/work/shared/"'
 plant nodoc hv/main.c '/* Boot order: docs/boot.md. */' \

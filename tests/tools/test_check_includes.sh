@@ -133,8 +133,8 @@ expect ghyvi-gballoon 1 '^FORBIDDEN gpu/ghyvi/ghyvi_adapt.c:1 includes gpu/gball
 
 # The mediator never calls gBalloon.
 good vgpu-gballoon
-file vgpu-gballoon gpu/vgpu/vgpu_sched.c '#include "gpu/vgpu/vgpu.h"' '#include "gpu/gballoon/gballoon.h"'
-expect vgpu-gballoon 1 '^FORBIDDEN gpu/vgpu/vgpu_sched.c:2 includes gpu/gballoon/gballoon.h: the mediator never calls gBalloon'
+file vgpu-gballoon gpu/vgpu/exec/vgpu_sched.c '#include "gpu/vgpu/vgpu.h"' '#include "gpu/gballoon/gballoon.h"'
+expect vgpu-gballoon 1 '^FORBIDDEN gpu/vgpu/exec/vgpu_sched.c:2 includes gpu/gballoon/gballoon.h: the mediator never calls gBalloon'
 
 # gHyvi and gScale, both ways.
 good ghyvi-gscale
@@ -147,8 +147,8 @@ expect gscale-ghyvi 1 '^FORBIDDEN gpu/gscale/gscale_copy.c:1 includes gpu/ghyvi/
 
 # The mediator reaches gHyvi only through the hook table.
 good vgpu-ghyvi
-file vgpu-ghyvi gpu/vgpu/vgpu_spt.c '#include "gpu/vgpu/vgpu.h"' '#include "gpu/ghyvi/ghyvi.h"'
-expect vgpu-ghyvi 1 '^FORBIDDEN gpu/vgpu/vgpu_spt.c:2 includes gpu/ghyvi/ghyvi.h: the mediator calls gHyvi only through its hook table'
+file vgpu-ghyvi gpu/vgpu/ppgtt/vgpu_spt.c '#include "gpu/vgpu/vgpu.h"' '#include "gpu/ghyvi/ghyvi.h"'
+expect vgpu-ghyvi 1 '^FORBIDDEN gpu/vgpu/ppgtt/vgpu_spt.c:2 includes gpu/ghyvi/ghyvi.h: the mediator calls gHyvi only through its hook table'
 
 # DymGPU and the other research folders, both ways.
 good dymgpu-gballoon
@@ -174,12 +174,28 @@ expect policy-dymgpu 1 '^FORBIDDEN gpu/policy/slots.c:1 includes gpu/dymgpu/dymg
 # The mediator reaches DymGPU only through the hook table, and decides
 # nothing by the policies' shared model.
 good vgpu-dymgpu
-file vgpu-dymgpu gpu/vgpu/vgpu_sched.c '#include "gpu/vgpu/vgpu.h"' '#include "gpu/dymgpu/dymgpu.h"'
-expect vgpu-dymgpu 1 '^FORBIDDEN gpu/vgpu/vgpu_sched.c:2 includes gpu/dymgpu/dymgpu.h: the mediator calls DymGPU only through its hook table'
+file vgpu-dymgpu gpu/vgpu/exec/vgpu_sched.c '#include "gpu/vgpu/vgpu.h"' '#include "gpu/dymgpu/dymgpu.h"'
+expect vgpu-dymgpu 1 '^FORBIDDEN gpu/vgpu/exec/vgpu_sched.c:2 includes gpu/dymgpu/dymgpu.h: the mediator calls DymGPU only through its hook table'
 
 good vgpu-policy
-file vgpu-policy gpu/vgpu/vgpu_gscale.c '#include "gpu/policy/monitor.h"'
-expect vgpu-policy 1 '^FORBIDDEN gpu/vgpu/vgpu_gscale.c:1 includes gpu/policy/monitor.h: the policies. shared model'
+file vgpu-policy gpu/vgpu/gtt/vgpu_ggtt.c '#include "gpu/policy/monitor.h"'
+expect vgpu-policy 1 '^FORBIDDEN gpu/vgpu/gtt/vgpu_ggtt.c:1 includes gpu/policy/monitor.h: the policies. shared model'
+
+# hv/ drives the mediator through vgpu.h only, never its areas' headers.
+good hv-area
+file hv-area hv/gpu/gpu_host.c '#include "gpu/vgpu/vgpu.h"' '#include "gpu/vgpu/exec/exec.h"'
+expect hv-area 1 '^FORBIDDEN hv/gpu/gpu_host.c:2 includes gpu/vgpu/exec/exec.h: the hypervisor drives the mediator through its API'
+good hv-priv
+file hv-priv hv/gpu/vgpu_dev.c '#include "gpu/vgpu/vgpu_priv.h"'
+expect hv-priv 1 '^FORBIDDEN hv/gpu/vgpu_dev.c:1 includes gpu/vgpu/vgpu_priv.h: the hypervisor drives the mediator'
+
+# gScale's pure part never includes the mediator; its mediator part may.
+good gscale-pure
+file gscale-pure gpu/gscale/gscale_copy.c '#include "gpu/vgpu/vgpu_priv.h"'
+expect gscale-pure 1 '^FORBIDDEN gpu/gscale/gscale_copy.c:1 includes gpu/vgpu/vgpu_priv.h: gScale.s policy and shared-GM code is pure'
+good gscale-mediator
+file gscale-mediator gpu/gscale/mediator/vgpu_gscale.c '#include "gpu/vgpu/vgpu_priv.h"' '#include "gpu/gscale/gscale.h"'
+expect gscale-mediator 0 ''
 
 # A research folder added on the command line (a row of the table).
 good research-more

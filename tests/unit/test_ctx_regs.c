@@ -37,6 +37,8 @@
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/hw/gen9_ctx_image.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/mmio/mmio.h"
+#include "gpu/vgpu/cmd/cmd.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/world/model_world.h"
 

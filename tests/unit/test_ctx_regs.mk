@@ -2,6 +2,6 @@
 # a user batch can write, enumerated from the allow-lists, through the
 # mediator and the Gen9 model on every engine.
 UNIT_TESTS += test_ctx_regs
-test_ctx_regs_SRCS := $(wildcard gpu/vgpu/*.c) $(wildcard gpu/display/*.c) $(wildcard gpu/ghyvi/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gballoon/*.c) $(wildcard gpu/dymgpu/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c) \
+test_ctx_regs_SRCS := $(GPU_SIDE_SRCS) $(wildcard gpu/model/*.c) \
 	tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c \
 	tests/harness/guest_i915.c

@@ -1,4 +1,4 @@
 UNIT_TESTS += test_ghyvi_adapt
-test_ghyvi_adapt_SRCS := $(wildcard gpu/vgpu/*.c) $(wildcard gpu/display/*.c) $(wildcard gpu/ghyvi/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gballoon/*.c) $(wildcard gpu/dymgpu/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) \
+test_ghyvi_adapt_SRCS := $(GPU_SIDE_SRCS) \
 	$(wildcard gpu/model/*.c) tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c \
 	tests/harness/guest_i915.c tests/harness/ppgtt_env.c

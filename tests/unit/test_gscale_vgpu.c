@@ -21,6 +21,8 @@
 #include "gpu/dymgpu/dymgpu.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/mmio/mmio.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "tests/world/evguest.h"
 
 #define MiB (1ull << 20)

@@ -1,7 +1,7 @@
 /* hv/gpu/screen_plane.c end to end: the mediator on the software model
  * (tests/world/model_world.h, gScale on: vGPUs share GM addresses), a
  * guest's pipe A plane 1 programmed through its vGPU's BAR0, the physical
- * plane pointed at it through the scanout window (gpu/vgpu/vgpu_scanout.c,
+ * plane pointed at it through the scanout window (gpu/vgpu/display/vgpu_scanout.c,
  * gpu/hw/pgpu_plane.c), and the box's screen read back as a monitor sees
  * it (gen9_model_scanout). Checked: the register values for linear and
  * X-tiled surfaces, the picture pixel for pixel, a flip costing one
@@ -21,6 +21,7 @@
 #include "gpu/hw/gen9_tiling.h"
 #include "gpu/hw/pgpu_plane.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/gtt/gtt.h"
 #include "hv/gpu/gpu_host.h"
 #include "hv/gpu/screen_plane.h"
 #include "hv/vm/vm.h"

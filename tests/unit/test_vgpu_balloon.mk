@@ -1,5 +1,5 @@
 # Ballooning a running vGPU's high GM under gScale, on the Gen9 model.
 UNIT_TESTS += test_vgpu_balloon
-test_vgpu_balloon_SRCS := $(wildcard gpu/vgpu/*.c) $(wildcard gpu/display/*.c) $(wildcard gpu/ghyvi/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c) \
-	$(wildcard gpu/policy/*.c) $(wildcard gpu/gballoon/*.c) $(wildcard gpu/dymgpu/*.c) tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c \
+test_vgpu_balloon_SRCS := $(GPU_SIDE_SRCS) $(wildcard gpu/model/*.c) \
+	tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c \
 	tests/harness/guest_i915.c

@@ -1,5 +1,5 @@
 # The hypervisor's ballooning as sets (vgpu_balloon_set) picks the slots the balloon study's "ours" picks.
 UNIT_TESTS += test_vgpu_balloon_sets
-test_vgpu_balloon_sets_SRCS := $(wildcard gpu/vgpu/*.c) $(wildcard gpu/display/*.c) $(wildcard gpu/ghyvi/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c) \
-	$(wildcard gpu/policy/*.c) $(wildcard gpu/gballoon/*.c) $(wildcard gpu/dymgpu/*.c) tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c \
+test_vgpu_balloon_sets_SRCS := $(GPU_SIDE_SRCS) $(wildcard gpu/model/*.c) \
+	tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c \
 	tests/harness/guest_i915.c

@@ -1,4 +1,4 @@
-/* The shadow batch pool (gpu/vgpu/vgpu_own_gm.c, vgpu_cmd_scan.c): stock
+/* The shadow batch pool (gpu/vgpu/exec/vgpu_own_gm.c, vgpu_cmd_scan.c): stock
  * i915 6.1 request shapes (tests/harness/i915_shapes.c) through the real
  * mediator and the software Gen9 model, as in test_i915_replay.c.
  *

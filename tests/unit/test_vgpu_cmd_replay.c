@@ -25,6 +25,13 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/mmio/mmio.h"
+#include "gpu/vgpu/gtt/gtt.h"
+#include "gpu/vgpu/ppgtt/ppgtt.h"
+#include "gpu/vgpu/exec/exec.h"
+#include "gpu/vgpu/cmd/cmd.h"
+#include "gpu/vgpu/display/display.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/world/model_world.h"
 

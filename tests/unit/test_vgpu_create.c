@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/mmio/mmio.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/world/model_world.h"
 

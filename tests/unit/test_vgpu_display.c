@@ -1,5 +1,5 @@
 /* The vGPU's virtual monitor through its BAR0 registers
- * (gpu/vgpu/vgpu_display.c), driven as Debian 12's i915 (Linux 6.1)
+ * (gpu/vgpu/display/vgpu_display.c), driven as Debian 12's i915 (Linux 6.1)
  * drives a Skylake DP port: the DP detect reads port D's live status in
  * SDEISR, then drm reads the DPCD by native AUX and the EDID by
  * I2C-over-AUX, through DP_AUX_CH_CTL(D) / DP_AUX_CH_DATA1..5 with

@@ -20,6 +20,7 @@
 #include "gpu/hw/pgpu.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/world/model_world.h"
 

@@ -22,6 +22,8 @@
 #include "gpu/dymgpu/dymgpu.h"
 #include "gpu/hw/gen9_tiling.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/mmio/mmio.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "tests/world/evguest.h"
 
 static struct model_world *MW;

@@ -2,7 +2,7 @@
 # through the fence pool where there is a physical aperture, the ladder
 # where there is none; fences that would detile past their end refused.
 UNIT_TESTS += test_vgpu_fence_target
-test_vgpu_fence_target_SRCS := $(wildcard gpu/vgpu/*.c) $(wildcard gpu/display/*.c) $(wildcard gpu/ghyvi/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gballoon/*.c) $(wildcard gpu/dymgpu/*.c) $(wildcard gpu/gscale/*.c) \
-	$(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c) \
+test_vgpu_fence_target_SRCS := $(GPU_SIDE_SRCS) \
+	$(wildcard gpu/model/*.c) \
 	tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c \
 	tests/world/evguest.c

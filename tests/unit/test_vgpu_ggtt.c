@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/gtt/gtt.h"
 #include "tests/world/model_world.h"
 
 #define MiB (1ull << 20)

@@ -20,6 +20,13 @@
 
 #include "gpu/dymgpu/dymgpu.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/mmio/mmio.h"
+#include "gpu/vgpu/gtt/gtt.h"
+#include "gpu/vgpu/ppgtt/ppgtt.h"
+#include "gpu/vgpu/exec/exec.h"
+#include "gpu/vgpu/cmd/cmd.h"
+#include "gpu/vgpu/display/display.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "tests/world/model_world.h"
 
 #define MiB (1ull << 20)

@@ -1,4 +1,4 @@
-/* Shadow PPGTTs at scale (gpu/vgpu/vgpu_ppgtt.c, docs/shadow-ppgtt.md):
+/* Shadow PPGTTs at scale (gpu/vgpu/ppgtt/vgpu_ppgtt.c, docs/shadow-ppgtt.md):
  * contexts far beyond what fits in the shadow page-table budget, driven
  * the way i915 does (one PPGTT per context announced through PVINFO
  * g2v_notify, objects bound by CPU stores to its tables, requests in
@@ -25,6 +25,7 @@
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/ghyvi/ghyvi.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/ppgtt/ppgtt.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/harness/i915_shapes.h"
 #include "tests/harness/i915_world.h"

@@ -1,4 +1,4 @@
-/* i915's modeset on the vGPU's monitor (gpu/vgpu/vgpu_display.c,
+/* i915's modeset on the vGPU's monitor (gpu/vgpu/display/vgpu_display.c,
  * gpu/display/vdisp_pipe.c) through BAR0: the register sequence Debian
  * 12's i915 (Linux 6.1) writes on Skylake to light a DP monitor on port
  * D with pipe A and transcoder A (the values are those the Bochs run in

@@ -1,6 +1,6 @@
 # i915's modeset, vblanks and page flips on the vGPU's monitor
-# (gpu/vgpu/vgpu_display.c, gpu/display/vdisp_pipe.c) through BAR0: host
+# (gpu/vgpu/display/vgpu_display.c, gpu/display/vdisp_pipe.c) through BAR0: host
 # unit test.
 UNIT_TESTS += test_vgpu_modeset
-test_vgpu_modeset_SRCS := $(wildcard gpu/vgpu/*.c) $(wildcard gpu/display/*.c) $(wildcard gpu/ghyvi/*.c) $(wildcard gpu/policy/*.c) $(wildcard gpu/gballoon/*.c) $(wildcard gpu/dymgpu/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) \
+test_vgpu_modeset_SRCS := $(GPU_SIDE_SRCS) \
 	$(wildcard gpu/model/*.c) tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c

@@ -25,6 +25,7 @@
 #include "gpu/model/gen9_model.h"
 #include "gpu/policy/ncslots.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/gtt/gtt.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/world/model_world.h"
 

@@ -1,5 +1,5 @@
 # Non-contiguous slots in the mediator: split, merge, move and balloon a running multi-range vGPU.
 UNIT_TESTS += test_vgpu_place_ranges
-test_vgpu_place_ranges_SRCS := $(wildcard gpu/vgpu/*.c) $(wildcard gpu/display/*.c) $(wildcard gpu/ghyvi/*.c) $(wildcard gpu/gscale/*.c) $(wildcard gpu/hw/*.c) $(wildcard gpu/model/*.c) \
-	$(wildcard gpu/policy/*.c) $(wildcard gpu/gballoon/*.c) $(wildcard gpu/dymgpu/*.c) tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c \
+test_vgpu_place_ranges_SRCS := $(GPU_SIDE_SRCS) $(wildcard gpu/model/*.c) \
+	tests/world/fake_hv_ops.c tests/world/fake_gpu_hw.c tests/world/model_world.c \
 	tests/harness/guest_i915.c

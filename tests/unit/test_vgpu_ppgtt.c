@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/ppgtt/ppgtt.h"
 #include "tests/harness/ppgtt_env.h"
 
 #define MiB (1ull << 20)

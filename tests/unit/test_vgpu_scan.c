@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/exec/exec.h"
+#include "gpu/vgpu/cmd/cmd.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/world/model_world.h"
 

@@ -1,4 +1,4 @@
-/* Shadow rings that grow (issue 26, gpu/vgpu/vgpu_workload.c queue_ring):
+/* Shadow rings that grow (issue 26, gpu/vgpu/exec/vgpu_workload.c queue_ring):
  * stock i915 request shapes (tests/harness/i915_shapes.c) through the
  * real mediator and the software Gen9 model, as in test_vgpu_batch_pool.c.
  *
@@ -22,6 +22,7 @@
 
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/exec/exec.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/harness/i915_shapes.h"
 #include "tests/world/model_world.h"

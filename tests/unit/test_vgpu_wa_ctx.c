@@ -20,6 +20,7 @@
 
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/gtt/gtt.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/harness/i915_world.h"
 

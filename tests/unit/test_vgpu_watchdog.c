@@ -25,6 +25,7 @@
 #include "gpu/dymgpu/dymgpu.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/exec/exec.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/world/model_world.h"
 

@@ -14,6 +14,8 @@
 #include "gpu/dymgpu/dymgpu.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/vgpu/mmio/mmio.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "tools/eval/gscale/eval.h"
 #include "tests/world/evguest.h"
 

@@ -1,0 +1,33 @@
+/* gScale's mediator part (gpu/gscale/mediator/): the private shadow GGTT and
+ * its copy at a vGPU switch, ladder mapping of the aperture, and the fence
+ * memory space pool. The baseline calls it where gScale mode
+ * (gvt_params.gscale) changes what a GGTT write, a fence or a switch does;
+ * gpu/gscale/README.md lists those points. */
+#ifndef GPU_GSCALE_MEDIATOR_GSCALE_MEDIATOR_H
+#define GPU_GSCALE_MEDIATOR_GSCALE_MEDIATOR_H
+
+#include "gpu/vgpu/vgpu_priv.h"
+
+/* ---- gScale (vgpu_gscale.c) --------------------------------------------- */
+
+int gvt_gscale_init(struct gvt *gvt);
+void gvt_gscale_fini(struct gvt *gvt);
+int vgpu_gscale_take(struct gvt *gvt, struct vgpu *v,
+		     const struct vgpu_type *t);
+void vgpu_gscale_give_back(struct gvt *gvt, struct vgpu *v);
+/* A translated GGTT entry under gScale: into v's private shadow (and the
+ * physical GGTT only while v's entries there are resident), and the
+ * aperture page's ladder mapping follows it. */
+void vgpu_gscale_ggtt_write(struct vgpu *v, uint32_t index, uint64_t host);
+void vgpu_ladder_map_all(struct vgpu *v);
+/* The ladder for the one aperture page of GM index `index`, on demand. */
+void vgpu_ladder_map_one(struct vgpu *v, uint32_t index);
+void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next, struct vgpu *after);
+
+/* gScale's fence memory space pool (vgpu_fence_pool.c). */
+uint64_t vgpu_fence_pool_map(struct vgpu *v, unsigned int i, uint64_t f);
+void vgpu_fence_pool_unmap(struct vgpu *v, unsigned int i);
+bool vgpu_fence_pooled(const struct vgpu *v, uint32_t index,
+		       uint32_t *pool_index);
+
+#endif

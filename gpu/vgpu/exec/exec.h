@@ -1,0 +1,126 @@
+/* Execution (gpu/vgpu/exec/): virtual execlists, workloads and their shadow
+ * contexts and rings, the shadow batch pool, the physical engines, the
+ * scheduler, reset, and watched loops. Private to the mediator. */
+#ifndef GPU_VGPU_EXEC_EXEC_H
+#define GPU_VGPU_EXEC_EXEC_H
+
+#include "gpu/vgpu/vgpu_priv.h"
+
+/* ---- execlists, workloads, scanner, scheduler --------------------------- */
+
+int vgpu_engines_init(struct vgpu *v);
+void vgpu_engines_fini(struct vgpu *v);
+void vgpu_execlist_reset(struct vgpu *v, uint32_t engine_mask);
+void vgpu_execlist_stop(struct vgpu *v, uint32_t engine_mask);
+int vgpu_elsp_write(struct vgpu *v, struct vgpu_engine *e, uint32_t val);
+void vgpu_emulate_schedule_in(struct vgpu *v, struct vgpu_engine *e,
+			      const struct workload *w);
+void vgpu_emulate_schedule_out(struct vgpu *v, struct vgpu_engine *e,
+			       const struct workload *w);
+void vgpu_csb_write(struct vgpu *v, struct vgpu_engine *e, uint32_t status,
+		    uint32_t ctx_id);
+
+int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e,
+			 uint64_t desc, uint64_t pair1, bool schedule_in);
+int vgpu_workload_prepare(struct vgpu *v, struct vgpu_engine *e,
+			  struct workload *w);
+void vgpu_workload_complete(struct vgpu *v, struct vgpu_engine *e,
+			    struct workload *w, int status);
+void vgpu_workload_drop_all(struct vgpu *v, struct vgpu_engine *e);
+void vgpu_workload_unqueue_last(struct vgpu *v, struct vgpu_engine *e);
+void vgpu_execlist_retry_deferred(struct vgpu *v, struct vgpu_engine *e);
+void vgpu_fail(struct vgpu *v, int engine, const char *why);
+
+
+/* Physical execution (vgpu_pexec.c). */
+int pexec_init(struct gvt *gvt);
+void pexec_fini(struct gvt *gvt);
+int pexec_submit(struct gvt *gvt, int engine, struct vgpu *v,
+		 struct workload *w, uint32_t lrca);
+/* 1 when the in-flight workload finished, 0 if still running,
+ * PEXEC_PREEMPTED when it left the GPU at an arbitration point (it goes
+ * back on with pexec_submit of the same context), < 0 on an error. */
+#define PEXEC_PREEMPTED 2
+int pexec_poll(struct gvt *gvt, int engine);
+/* Ask the engine to give up the in-flight workload at its next
+ * arbitration point. 0, or -GPU_EBUSY to try again at a later poll. */
+int pexec_preempt(struct gvt *gvt, int engine);
+void pexec_reset_engine(struct gvt *gvt, int engine);
+bool pexec_csb_done(struct gvt *gvt, struct pexec_engine *pe);
+int pexec_engine_setup(struct gvt *gvt, struct pexec_engine *pe);
+/* The engine reset of guilty failed: the whole GPU (vgpu_pexec_full.c). */
+void pexec_full_reset(struct gvt *gvt, int guilty);
+bool pexec_busy(const struct gvt *gvt);
+
+/* An empty register-state page of the shadow context template: LRI
+ * headers, register offsets, zero values (vgpu_workload.c). */
+void vgpu_ctx_state_template(uint32_t *st, int engine, uint32_t base);
+
+/* Scheduler (vgpu_sched.c). */
+void gvt_sched_remove(struct gvt *gvt, struct vgpu *v);
+/* v's work reached the GPU: the end of a reset, if one was under way
+ * (vgpu_reset.c logs how long the vGPU was out). */
+void vgpu_reset_back_on_gpu(struct vgpu *v);
+
+
+/* Mediator GM (vgpu_own_gm.c). */
+int gvt_own_obj_alloc(struct gvt *gvt, uint32_t slot, uint32_t *cursor,
+		      uint32_t pages, struct own_obj *o);
+void gvt_own_obj_free(struct gvt *gvt, struct own_obj *o);
+/* Shadow batch pool (vgpu_own_gm.c). alloc: a page for w, -GPU_E2BIG when
+ * w alone would exceed the budget (it can never fit), -GPU_ENOSPC when
+ * other work holds the rest (it comes back as that work completes). */
+int vgpu_sbb_init(struct vgpu *v, uint32_t kib);
+void vgpu_sbb_fini(struct vgpu *v);
+int vgpu_sbb_alloc(struct vgpu *v, struct workload *w, bool user);
+void vgpu_sbb_release(struct vgpu *v, struct workload *w);
+
+/* Loops with no conditional end, watched (vgpu_bb_watch.c). */
+bool bbw_note(struct vgpu *v, uint32_t *nsegs, bool brk, uint64_t gfn,
+	      int32_t page, int32_t delta, uint32_t dw);
+int bbw_commit(struct vgpu *v, struct workload *w, uint32_t first,
+	       uint32_t end);
+void bbw_release(struct vgpu *v, struct workload *w);
+void bbw_fini(struct vgpu *v);
+bool bbw_holds(const struct vgpu *v, uint64_t gfn);
+void bbw_page_write(struct vgpu *v, uint64_t gpa, uint32_t len);
+bool spt_gfn_strict(struct vgpu *v, uint64_t gfn);
+void vgpu_sbb_trim(struct vgpu *v);
+/* True when GGTT address gm lies in a page of w's copies that holds only
+ * user (non-privileged) batches: a hang there is that request's. */
+bool vgpu_sbb_user_at(const struct vgpu *v, const struct workload *w,
+		      uint64_t gm);
+static inline uint8_t *vgpu_sbb_va(struct vgpu *v, int32_t page)
+{
+	return v->sbb.pg[page].va;
+}
+static inline uint32_t vgpu_sbb_gm(const struct vgpu *v, int32_t page)
+{
+	return (uint32_t)(v->sbb.gm + (uint64_t)page * VGPU_PAGE);
+}
+
+/* A run of n contiguous pool pages (one GGTT range) for a grown shadow
+ * ring, all backed: -GPU_E2BIG when n exceeds the budget (it can never
+ * fit), -GPU_ENOSPC when work holds pages in the way (they come back as
+ * it completes), -GPU_ENOMEM when the host is out. put gives it back. */
+int vgpu_sbb_take_run(struct vgpu *v, uint32_t n, int32_t *first);
+void vgpu_sbb_put_run(struct vgpu *v, int32_t first, uint32_t n);
+
+/* The shadow ring the engine runs now (vgpu_engine.sr_*): its size, and
+ * the hypervisor address of byte off. A grown ring's pages are not
+ * contiguous in hypervisor memory, only in GM: callers access it a dword
+ * (or up to a page boundary) at a time. */
+static inline uint32_t vgpu_sring_size(const struct vgpu_engine *e)
+{
+	return e->sr_pages * VGPU_PAGE;
+}
+static inline uint8_t *vgpu_sring_at(struct vgpu *v, struct vgpu_engine *e,
+				     uint32_t off)
+{
+	if (e->sr_first < 0)
+		return e->sring.va + off;
+	return v->sbb.pg[e->sr_first + (int32_t)(off / VGPU_PAGE)].va +
+	       off % VGPU_PAGE;
+}
+
+#endif
