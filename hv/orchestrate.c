@@ -375,7 +375,7 @@ void hv_run(const struct hv_config *cfg)
 	screen_compose_boot(cfg->display_owner);	/* before the prompt */
 	shell_init();
 	attach_default(cfg->default_vm);
-	sched_init(cfg->slice_ms);
+	sched_init(cfg->slice_ms, cfg->slice_lone_ms);
 	sched_set_post_exit(gpu_host_after_exit);
 	smp_run_on_aps(ap_loop);
 	for (;;) {

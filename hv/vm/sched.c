@@ -25,7 +25,7 @@
  * so COM1 is fed without anyone waiting for it (console.c). */
 #define COM1_FIFO_US		1389u
 
-static uint64_t slice_tsc, floor_tsc, com1_fifo_tsc;
+static uint64_t slice_tsc, floor_tsc, com1_fifo_tsc, lone_tsc;
 static int64_t budget[VM_MAX];	/* TSC ticks left this round (sched_slice.h) */
 
 
@@ -241,6 +241,7 @@ static uint64_t post_exit(struct vm *vm, uint64_t t, uint64_t *hv)
 struct slice {
 	uint64_t start, end, now, hv;
 	uint64_t turn_end;	/* this vCPU's share of the slice */
+	bool lone;		/* no other VM runnable: sched_lone_end */
 };
 
 enum turn { TURN_AGAIN, TURN_OVER, SLICE_OVER };
@@ -329,40 +330,54 @@ static struct vcpu *next_vcpu(struct vm *vm)
 	return NULL;
 }
 
+/* No other VM of this CPU is runnable: nothing to switch to. A halted
+ * one's timer still cuts the slice (others_next_event); one woken from
+ * the main loop (the shell, a vGPU interrupt) waits for the slice's end. */
+static bool alone(const struct vm *vm)
+{
+	for (unsigned i = 0; i < nr_vms; i++)
+		if (&vms[i] != vm && vms[i].state == VM_RUNNABLE &&
+		    mine(&vms[i]))
+			return false;
+	return true;
+}
+
 /* One slice of one VM: its runnable vCPUs in turn, each for at most its
  * share of the slice (all of it with one vCPU), until the slice is over
  * or the VM halts, yields or stops. The slice is what is left of the
- * VM's budget. Returns the ticks of posted work charged to the
- * hypervisor. */
-static uint64_t run_slice(struct vm *vm)
+ * VM's budget, or up to slice_lone_ms for a VM alone (sched_lone_end).
+ * sl->hv: the ticks of posted work charged to the hypervisor. */
+static void run_slice(struct vm *vm, struct slice *sl)
 {
-	struct slice sl;
 	uint64_t share = slice_tsc / vm->nr_vcpus;
 
-	sl.now = sl.start = rdtsc();
-	sl.end = sl.start + (uint64_t)budget[vm->id];
-	sl.hv = 0;
+	sl->now = sl->start = rdtsc();
+	sl->lone = lone_tsc > slice_tsc && alone(vm);
+	sl->end = sl->lone ? sched_lone_end(sl->start, budget[vm->id],
+					    lone_tsc)
+			   : sl->start + (uint64_t)budget[vm->id];
+	sl->hv = 0;
 	if (share < floor_tsc)
 		share = floor_tsc;
 	for (;;) {
 		struct vcpu *vc = next_vcpu(vm);
 
 		if (!vc)
-			return sl.hv;
+			return;
 		vm->vcpu = vc;
 		if (load_vcpu(vm)) {
 			vm_stop(vm, "the VMCS of its vCPU %u cannot be "
 				"loaded", vc->idx);
-			return sl.hv;
+			return;
 		}
-		sl.turn_end = vm->nr_vcpus == 1 ? sl.end : sl.now + share;
-		if (sl.turn_end > sl.end)
-			sl.turn_end = sl.end;
-		if (run_turn(vm, &sl) == SLICE_OVER)
-			return sl.hv;
-		advance_vm(vm, sl.now);
+		sl->turn_end = vm->nr_vcpus == 1 ? sl->end : sl->now + share;
+		if (sl->turn_end > sl->end)
+			sl->turn_end = sl->end;
+		if (run_turn(vm, sl) == SLICE_OVER)
+			return;
+		advance_vm(vm, sl->now);
 		if (vm->state != VM_RUNNABLE)
-			return sl.hv;
+			return;
 	}
 }
 
@@ -433,9 +448,10 @@ bool sched_all_stopped(void)
 	return true;
 }
 
-void sched_init(unsigned slice_ms)
+void sched_init(unsigned slice_ms, unsigned lone_ms)
 {
 	slice_tsc = tsc_ms(slice_ms ? slice_ms : HVCFG_DEFAULT_SLICE_MS);
+	lone_tsc = tsc_ms(lone_ms);
 	floor_tsc = tsc_hz() / 1000000 * SCHED_FLOOR_US;
 	if (floor_tsc > slice_tsc)
 		floor_tsc = slice_tsc;
@@ -447,7 +463,8 @@ void sched_init(unsigned slice_ms)
 bool sched_run_next(void)
 {
 	struct vm *vm;
-	uint64_t t0, t1, hv;
+	struct slice sl;
+	uint64_t t0, t1, ran;
 
 	output_poll();
 	advance_timers(rdtsc());
@@ -456,12 +473,16 @@ bool sched_run_next(void)
 		return false;
 	t0 = rdtsc();
 	vm->stats.slice_start_tsc = t0;
-	hv = run_slice(vm);
+	run_slice(vm, &sl);
 	vm_reset_if_pending(vm);	/* its exit is over: safe to reload */
 	t1 = rdtsc();
 	vm->stats.slice_tsc += t1 - t0;
 	vm->stats.slice_start_tsc = 0;
-	budget[vm->id] = sched_charge(budget[vm->id], t1 - t0 - hv);
+	vm->stats.slices++;
+	ran = t1 - t0 - sl.hv;
+	budget[vm->id] = sl.lone
+		? sched_charge_lone(budget[vm->id], ran, (int64_t)slice_tsc)
+		: sched_charge(budget[vm->id], ran);
 	account_steal(vm, t0, t1);
 	return true;
 }

@@ -108,6 +108,7 @@ struct vm_stats {
 	uint64_t exit_tsc[EXIT_REASON_COUNT];
 	uint64_t slice_tsc;
 	uint64_t slice_start_tsc;	/* of the slice running now, else 0 */
+	uint64_t slices;		/* slices run (main-loop rounds) */
 };
 
 enum vm_request {

@@ -47,6 +47,10 @@ static void report_share(const struct vm *vm, uint64_t exit_ticks)
 		(unsigned long long)in_slices, permille(in_slices, all),
 		(unsigned long long)sub0(all, slices),
 		permille(sub0(all, slices), all));
+	kprintf("vm '%s': %llu slices, %llu ticks outside them per slice\n",
+		vm->name, (unsigned long long)s->slices,
+		(unsigned long long)(s->slices ? sub0(all, slices) / s->slices
+					       : 0));
 }
 
 void vm_report(const struct vm *vm)
