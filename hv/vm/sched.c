@@ -120,7 +120,8 @@ static uint64_t others_next_event(const struct vm *self)
  * what COM1's backlog allows. Cheap when nothing waits. */
 static void output_poll(void)
 {
-	console_poll();
+	if (console_backlog())
+		console_poll();
 	for (unsigned i = 0; i < nr_vms; i++)
 		if (vms[i].uart.tx_count && mine(&vms[i]))
 			vuart_tx_drain(&vms[i], false);
@@ -242,6 +243,7 @@ struct slice {
 	uint64_t start, end, now, hv;
 	uint64_t turn_end;	/* this vCPU's share of the slice */
 	bool lone;		/* no other VM runnable: sched_lone_end */
+	uint64_t other;		/* others_next_event at the slice's start */
 };
 
 enum turn { TURN_AGAIN, TURN_OVER, SLICE_OVER };
@@ -275,28 +277,30 @@ static enum turn after_exit(struct vm *vm, enum exit_action act,
 /* The current vCPU runs: enter, handle the exit, run posted work, repeat
  * until its turn or the VM's slice is over. Another VM's timer may end
  * the slice, never before the floor; one of the VM's other vCPUs' timers
- * ends this vCPU's turn. */
+ * ends this vCPU's turn. Those deadlines change only while their owners
+ * run (or when this vCPU sends INIT, which ends its turn): taken once per
+ * slice and per turn, so each exit pays only for its own vCPU's. */
 static enum turn run_turn(struct vm *vm, struct slice *sl)
 {
 	struct vcpu *vc = vm->vcpu;
+	uint64_t sib = vm->nr_vcpus > 1 ? vm_next_event(vm, vc) : UINT64_MAX;
 
 	for (;;) {
-		uint64_t t0, t1, other, own, sib;
+		uint64_t t0, t1, own, out;
 		enum exit_action act;
 		enum turn next;
 		uint32_t reason;
 
 		vlapic_advance(vc->lapic, sl->now);
 		vcpu_prepare_events(vm);
-		other = others_next_event(vm);
-		sib = vm_next_event(vm, vc);
 		own = vlapic_next_event(vc->lapic);
 		if (sib < own)
 			own = sib;
-		if (output_event(sl->now) < own)
-			own = output_event(sl->now);
+		out = output_event(sl->now);
+		if (out < own)
+			own = out;
 		set_preemption_timer(sl->now, sched_deadline(sl->start,
-			sl->turn_end, own, other, floor_tsc));
+			sl->turn_end, own, sl->other, floor_tsc));
 
 		t0 = rdtsc();
 		if (vcpu_enter(vm))
@@ -310,7 +314,7 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 		sl->now = rdtsc();
 		note_exit(vm, reason, sl->now - t1);
 		sl->now = post_exit(vm, sl->now, &sl->hv);
-		next = after_exit(vm, act, sl, other, sib);
+		next = after_exit(vm, act, sl, sl->other, sib);
 		if (next != TURN_AGAIN)
 			return next;
 	}
@@ -330,13 +334,14 @@ static struct vcpu *next_vcpu(struct vm *vm)
 	return NULL;
 }
 
-/* No other VM of this CPU is runnable: nothing to switch to. A halted
- * one's timer still cuts the slice (others_next_event); one woken from
- * the main loop (the shell, a vGPU interrupt) waits for the slice's end. */
+/* Every other VM of this CPU is stopped or paused: nothing to switch
+ * to, and nobody whose timer or interrupt (a halted VM's) must cut the
+ * slice. A resume from the shell waits for the slice's end. */
 static bool alone(const struct vm *vm)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
-		if (&vms[i] != vm && vms[i].state == VM_RUNNABLE &&
+		if (&vms[i] != vm && (vms[i].state == VM_RUNNABLE ||
+				      vms[i].state == VM_HALTED) &&
 		    mine(&vms[i]))
 			return false;
 	return true;
@@ -357,6 +362,7 @@ static void run_slice(struct vm *vm, struct slice *sl)
 					    lone_tsc)
 			   : sl->start + (uint64_t)budget[vm->id];
 	sl->hv = 0;
+	sl->other = sl->lone ? UINT64_MAX : others_next_event(vm);
 	if (share < floor_tsc)
 		share = floor_tsc;
 	for (;;) {
@@ -466,6 +472,7 @@ bool sched_run_next(void)
 	struct slice sl;
 	uint64_t t0, t1, ran;
 
+	console_poll();
 	output_poll();
 	advance_timers(rdtsc());
 	vm = pick_next(&this_cpu()->sched_cursor);

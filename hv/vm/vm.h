@@ -70,6 +70,9 @@ struct vcpu {
 	uint32_t inject_info;	/* VMCS_ENTRY_INTR_INFO format, 0 = none */
 	uint32_t inject_errcode;
 	uint32_t inject_insn_len;
+	/* Interrupt-window exiting as last written to its VMCS (the only
+	 * processor-based control that changes after setup). */
+	bool window_exiting;
 
 	/* State VMX does not switch that the guest may use directly; swapped
 	 * by hand when the CPU changes VM (cpu_state_switch.h has the list). */
