@@ -70,6 +70,10 @@ static void advance_vm(struct vm *vm, uint64_t now)
 	for (unsigned i = 0; i < vm->nr_vcpus; i++)
 		any |= vm->vcpus[i].run == VCPU_RUN;
 	vm->state = any ? VM_RUNNABLE : VM_HALTED;
+	if (any && vm->stats.halt_start_tsc) {
+		vm->stats.halted_tsc += now - vm->stats.halt_start_tsc;
+		vm->stats.halt_start_tsc = 0;
+	}
 }
 
 static void advance_timers(uint64_t now)
@@ -258,8 +262,11 @@ static enum turn after_exit(struct vm *vm, enum exit_action act,
 	bool kick = vm->vcpu_kick;
 
 	vm->vcpu_kick = false;
-	if (vm->state == VM_HALTED && vm->nr_vcpus > 1) {
-		vc->run = VCPU_HALTED;	/* its HLT */
+	/* Its HLT, with one vCPU too: it waits for an interrupt
+	 * (advance_vm); a lone vCPU left VCPU_RUN made the VM runnable
+	 * again at once, and a guest idling in HLT spun through exits. */
+	if (vm->state == VM_HALTED) {
+		vc->run = VCPU_HALTED;
 		advance_vm(vm, sl->now);
 		return vm->state == VM_RUNNABLE ? TURN_OVER : SLICE_OVER;
 	}
@@ -486,6 +493,8 @@ bool sched_run_next(void)
 	vm->stats.slice_tsc += t1 - t0;
 	vm->stats.slice_start_tsc = 0;
 	vm->stats.slices++;
+	if (vm->state == VM_HALTED)	/* until advance_vm wakes it */
+		vm->stats.halt_start_tsc = t1;
 	ran = t1 - t0 - sl.hv;
 	budget[vm->id] = sl.lone
 		? sched_charge_lone(budget[vm->id], ran, (int64_t)slice_tsc)

@@ -112,6 +112,9 @@ struct vm_stats {
 	uint64_t slice_tsc;
 	uint64_t slice_start_tsc;	/* of the slice running now, else 0 */
 	uint64_t slices;		/* slices run (main-loop rounds) */
+	/* Ticks all its vCPUs were halted (waiting for an interrupt, not
+	 * for the CPU), and since when it is, else 0. */
+	uint64_t halted_tsc, halt_start_tsc;
 };
 
 enum vm_request {
