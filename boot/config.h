@@ -62,6 +62,10 @@
 #define HVCFG_SHADOW_PT_KIB_MAX		262144
 #define HVCFG_SLICE_MS_MIN	1
 #define HVCFG_SLICE_MS_MAX	1000
+/* slice_lone_ms=: how long a VM that is alone runnable on its CPU runs
+ * before the main loop gets its round (0: every slice_ms, as with others). */
+#define HVCFG_DEFAULT_SLICE_LONE_MS	100
+#define HVCFG_SLICE_LONE_MS_MAX	1000
 
 /* console=: a bit mask of output sinks. */
 enum hvcfg_console {
@@ -173,6 +177,7 @@ struct hv_config {
 	char display_owner[HVCFG_NAME_MAX + 1];
 	unsigned console;			/* enum hvcfg_console bits */
 	uint32_t slice_ms;
+	uint32_t slice_lone_ms;			/* a lone VM's longest slice */
 	uint32_t balloon_ms;			/* gBalloon policy period */
 	uint32_t balloon_w_max;			/* 1/alpha, permille; 0: auto */
 	uint32_t balloon_rcopy_max;		/* 1/beta, permille; 0: auto */

@@ -175,6 +175,10 @@ static const struct num_key num_keys[NR_GK] = {
 				      1, HVCFG_VGPU_FAULT_WINDOW_MS_MAX,
 				      HVCFG_DEFAULT_VGPU_FAULT_WINDOW_MS,
 				      "is out of range (1..3600000)" },
+	[GK_SLICE_LONE_MS] = { offsetof(struct hv_config, slice_lone_ms), 0,
+			       HVCFG_SLICE_LONE_MS_MAX,
+			       HVCFG_DEFAULT_SLICE_LONE_MS,
+			       "is out of range (0..1000)" },
 };
 
 static uint32_t *num_field(struct hv_config *cfg, unsigned gk)
@@ -204,6 +208,7 @@ NUM_RESET(GK_BALLOON_W_MAX, reset_w_max)
 NUM_RESET(GK_BALLOON_RCOPY_MAX, reset_rcopy_max)
 NUM_RESET(GK_VGPU_FAULTS, reset_vgpu_faults)
 NUM_RESET(GK_VGPU_FAULT_WINDOW_MS, reset_vgpu_fault_window)
+NUM_RESET(GK_SLICE_LONE_MS, reset_slice_lone_ms)
 
 static const struct keyword placement_words[] = {
 	{ "gscale", HVCFG_PLACE_GSCALE },
@@ -428,6 +433,8 @@ const struct key cfg_global_keys[NR_GK] = {
 			       reset_display_owner },
 	[GK_DYMGPU_LIVE] = { "dymgpu_live", false, set_switch,
 			     reset_dymgpu_live },
+	[GK_SLICE_LONE_MS] = { "slice_lone_ms", false, set_num,
+			       reset_slice_lone_ms },
 };
 
 /* -- [vm] -- */

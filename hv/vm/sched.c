@@ -25,7 +25,7 @@
  * so COM1 is fed without anyone waiting for it (console.c). */
 #define COM1_FIFO_US		1389u
 
-static uint64_t slice_tsc, floor_tsc, com1_fifo_tsc;
+static uint64_t slice_tsc, floor_tsc, com1_fifo_tsc, lone_tsc;
 static int64_t budget[VM_MAX];	/* TSC ticks left this round (sched_slice.h) */
 
 
@@ -70,6 +70,10 @@ static void advance_vm(struct vm *vm, uint64_t now)
 	for (unsigned i = 0; i < vm->nr_vcpus; i++)
 		any |= vm->vcpus[i].run == VCPU_RUN;
 	vm->state = any ? VM_RUNNABLE : VM_HALTED;
+	if (any && vm->stats.halt_start_tsc) {
+		vm->stats.halted_tsc += now - vm->stats.halt_start_tsc;
+		vm->stats.halt_start_tsc = 0;
+	}
 }
 
 static void advance_timers(uint64_t now)
@@ -120,7 +124,8 @@ static uint64_t others_next_event(const struct vm *self)
  * what COM1's backlog allows. Cheap when nothing waits. */
 static void output_poll(void)
 {
-	console_poll();
+	if (console_backlog())
+		console_poll();
 	for (unsigned i = 0; i < nr_vms; i++)
 		if (vms[i].uart.tx_count && mine(&vms[i]))
 			vuart_tx_drain(&vms[i], false);
@@ -241,6 +246,8 @@ static uint64_t post_exit(struct vm *vm, uint64_t t, uint64_t *hv)
 struct slice {
 	uint64_t start, end, now, hv;
 	uint64_t turn_end;	/* this vCPU's share of the slice */
+	bool lone;		/* no other VM runnable: sched_lone_end */
+	uint64_t other;		/* others_next_event at the slice's start */
 };
 
 enum turn { TURN_AGAIN, TURN_OVER, SLICE_OVER };
@@ -255,8 +262,11 @@ static enum turn after_exit(struct vm *vm, enum exit_action act,
 	bool kick = vm->vcpu_kick;
 
 	vm->vcpu_kick = false;
-	if (vm->state == VM_HALTED && vm->nr_vcpus > 1) {
-		vc->run = VCPU_HALTED;	/* its HLT */
+	/* Its HLT, with one vCPU too: it waits for an interrupt
+	 * (advance_vm); a lone vCPU left VCPU_RUN made the VM runnable
+	 * again at once, and a guest idling in HLT spun through exits. */
+	if (vm->state == VM_HALTED) {
+		vc->run = VCPU_HALTED;
 		advance_vm(vm, sl->now);
 		return vm->state == VM_RUNNABLE ? TURN_OVER : SLICE_OVER;
 	}
@@ -274,28 +284,30 @@ static enum turn after_exit(struct vm *vm, enum exit_action act,
 /* The current vCPU runs: enter, handle the exit, run posted work, repeat
  * until its turn or the VM's slice is over. Another VM's timer may end
  * the slice, never before the floor; one of the VM's other vCPUs' timers
- * ends this vCPU's turn. */
+ * ends this vCPU's turn. Those deadlines change only while their owners
+ * run (or when this vCPU sends INIT, which ends its turn): taken once per
+ * slice and per turn, so each exit pays only for its own vCPU's. */
 static enum turn run_turn(struct vm *vm, struct slice *sl)
 {
 	struct vcpu *vc = vm->vcpu;
+	uint64_t sib = vm->nr_vcpus > 1 ? vm_next_event(vm, vc) : UINT64_MAX;
 
 	for (;;) {
-		uint64_t t0, t1, other, own, sib;
+		uint64_t t0, t1, own, out;
 		enum exit_action act;
 		enum turn next;
 		uint32_t reason;
 
 		vlapic_advance(vc->lapic, sl->now);
 		vcpu_prepare_events(vm);
-		other = others_next_event(vm);
-		sib = vm_next_event(vm, vc);
 		own = vlapic_next_event(vc->lapic);
 		if (sib < own)
 			own = sib;
-		if (output_event(sl->now) < own)
-			own = output_event(sl->now);
+		out = output_event(sl->now);
+		if (out < own)
+			own = out;
 		set_preemption_timer(sl->now, sched_deadline(sl->start,
-			sl->turn_end, own, other, floor_tsc));
+			sl->turn_end, own, sl->other, floor_tsc));
 
 		t0 = rdtsc();
 		if (vcpu_enter(vm))
@@ -309,7 +321,7 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 		sl->now = rdtsc();
 		note_exit(vm, reason, sl->now - t1);
 		sl->now = post_exit(vm, sl->now, &sl->hv);
-		next = after_exit(vm, act, sl, other, sib);
+		next = after_exit(vm, act, sl, sl->other, sib);
 		if (next != TURN_AGAIN)
 			return next;
 	}
@@ -329,40 +341,56 @@ static struct vcpu *next_vcpu(struct vm *vm)
 	return NULL;
 }
 
+/* Every other VM of this CPU is stopped or paused: nothing to switch
+ * to, and nobody whose timer or interrupt (a halted VM's) must cut the
+ * slice. A resume from the shell waits for the slice's end. */
+static bool alone(const struct vm *vm)
+{
+	for (unsigned i = 0; i < nr_vms; i++)
+		if (&vms[i] != vm && (vms[i].state == VM_RUNNABLE ||
+				      vms[i].state == VM_HALTED) &&
+		    mine(&vms[i]))
+			return false;
+	return true;
+}
+
 /* One slice of one VM: its runnable vCPUs in turn, each for at most its
  * share of the slice (all of it with one vCPU), until the slice is over
  * or the VM halts, yields or stops. The slice is what is left of the
- * VM's budget. Returns the ticks of posted work charged to the
- * hypervisor. */
-static uint64_t run_slice(struct vm *vm)
+ * VM's budget, or up to slice_lone_ms for a VM alone (sched_lone_end).
+ * sl->hv: the ticks of posted work charged to the hypervisor. */
+static void run_slice(struct vm *vm, struct slice *sl)
 {
-	struct slice sl;
 	uint64_t share = slice_tsc / vm->nr_vcpus;
 
-	sl.now = sl.start = rdtsc();
-	sl.end = sl.start + (uint64_t)budget[vm->id];
-	sl.hv = 0;
+	sl->now = sl->start = rdtsc();
+	sl->lone = lone_tsc > slice_tsc && alone(vm);
+	sl->end = sl->lone ? sched_lone_end(sl->start, budget[vm->id],
+					    lone_tsc)
+			   : sl->start + (uint64_t)budget[vm->id];
+	sl->hv = 0;
+	sl->other = sl->lone ? UINT64_MAX : others_next_event(vm);
 	if (share < floor_tsc)
 		share = floor_tsc;
 	for (;;) {
 		struct vcpu *vc = next_vcpu(vm);
 
 		if (!vc)
-			return sl.hv;
+			return;
 		vm->vcpu = vc;
 		if (load_vcpu(vm)) {
 			vm_stop(vm, "the VMCS of its vCPU %u cannot be "
 				"loaded", vc->idx);
-			return sl.hv;
+			return;
 		}
-		sl.turn_end = vm->nr_vcpus == 1 ? sl.end : sl.now + share;
-		if (sl.turn_end > sl.end)
-			sl.turn_end = sl.end;
-		if (run_turn(vm, &sl) == SLICE_OVER)
-			return sl.hv;
-		advance_vm(vm, sl.now);
+		sl->turn_end = vm->nr_vcpus == 1 ? sl->end : sl->now + share;
+		if (sl->turn_end > sl->end)
+			sl->turn_end = sl->end;
+		if (run_turn(vm, sl) == SLICE_OVER)
+			return;
+		advance_vm(vm, sl->now);
 		if (vm->state != VM_RUNNABLE)
-			return sl.hv;
+			return;
 	}
 }
 
@@ -433,9 +461,10 @@ bool sched_all_stopped(void)
 	return true;
 }
 
-void sched_init(unsigned slice_ms)
+void sched_init(unsigned slice_ms, unsigned lone_ms)
 {
 	slice_tsc = tsc_ms(slice_ms ? slice_ms : HVCFG_DEFAULT_SLICE_MS);
+	lone_tsc = tsc_ms(lone_ms);
 	floor_tsc = tsc_hz() / 1000000 * SCHED_FLOOR_US;
 	if (floor_tsc > slice_tsc)
 		floor_tsc = slice_tsc;
@@ -447,8 +476,10 @@ void sched_init(unsigned slice_ms)
 bool sched_run_next(void)
 {
 	struct vm *vm;
-	uint64_t t0, t1, hv;
+	struct slice sl;
+	uint64_t t0, t1, ran;
 
+	console_poll();
 	output_poll();
 	advance_timers(rdtsc());
 	vm = pick_next(&this_cpu()->sched_cursor);
@@ -456,12 +487,18 @@ bool sched_run_next(void)
 		return false;
 	t0 = rdtsc();
 	vm->stats.slice_start_tsc = t0;
-	hv = run_slice(vm);
+	run_slice(vm, &sl);
 	vm_reset_if_pending(vm);	/* its exit is over: safe to reload */
 	t1 = rdtsc();
 	vm->stats.slice_tsc += t1 - t0;
 	vm->stats.slice_start_tsc = 0;
-	budget[vm->id] = sched_charge(budget[vm->id], t1 - t0 - hv);
+	vm->stats.slices++;
+	if (vm->state == VM_HALTED)	/* until advance_vm wakes it */
+		vm->stats.halt_start_tsc = t1;
+	ran = t1 - t0 - sl.hv;
+	budget[vm->id] = sl.lone
+		? sched_charge_lone(budget[vm->id], ran, (int64_t)slice_tsc)
+		: sched_charge(budget[vm->id], ran);
 	account_steal(vm, t0, t1);
 	return true;
 }

@@ -12,8 +12,10 @@
 
 #include "boot/config.h"
 
-/* The slice length (0: HVCFG_DEFAULT_SLICE_MS). */
-void sched_init(unsigned slice_ms);
+/* The slice length (0: HVCFG_DEFAULT_SLICE_MS), and how long a VM alone
+ * runnable on its CPU may run in one slice (hv.cfg slice_lone_ms; at most
+ * one slice when not longer than that). */
+void sched_init(unsigned slice_ms, unsigned lone_ms);
 
 /* One scheduling decision: halted VMs whose timer fired become runnable,
  * and the next runnable VM in round-robin order runs one slice (its wait

@@ -50,6 +50,23 @@ int64_t sched_charge(int64_t budget, uint64_t ran)
 	return budget - (int64_t)ran;
 }
 
+uint64_t sched_lone_end(uint64_t start, int64_t budget, uint64_t lone)
+{
+	uint64_t b = budget > 0 ? (uint64_t)budget : 0;
+
+	return start + (lone > b ? lone : b);
+}
+
+int64_t sched_charge_lone(int64_t budget, uint64_t ran, int64_t slice)
+{
+	int64_t left = sched_charge(budget, ran);
+
+	if (left > 0 || slice <= 0)
+		return left;
+	/* -left <= SCHED_DEBT_MAX: the refills cannot overflow. */
+	return left + ((-left) / slice + 1) * slice;
+}
+
 static uint64_t min_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;

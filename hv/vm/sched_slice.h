@@ -38,6 +38,21 @@ int sched_pick(struct sched_cand *c, unsigned n, unsigned cursor,
 #define SCHED_DEBT_MAX	(INT64_MAX / 4)
 int64_t sched_charge(int64_t budget, uint64_t ran);
 
+/* A VM alone runnable on its CPU (nothing to switch to) runs up to
+ * `lone` ticks in one slice (hv.cfg slice_lone_ms) instead of ending it
+ * when its budget is used: the main loop (the shell, the GPU's polling)
+ * then runs once per `lone` instead of once per slice, and the slice's
+ * preemption-timer exits go. The end of such a slice, started at `start`
+ * with `budget` left: the later of the two. */
+uint64_t sched_lone_end(uint64_t start, int64_t budget, uint64_t lone);
+
+/* The budget after a lone slice that ran `ran` ticks: the rounds it
+ * spanned are the refills a lone VM would have had between plain slices
+ * (sched_pick refills when nobody runnable has budget), so it ends with
+ * what is left of the last one, in (0, slice]; a slice that stayed within
+ * its budget is charged as sched_charge does. */
+int64_t sched_charge_lone(int64_t budget, uint64_t ran, int64_t slice);
+
 /* When the preemption timer must fire for a slice that began at `start`
  * and may last until `end`: the VM's own timer event, another VM's event
  * (not before start + floor), or the end. */

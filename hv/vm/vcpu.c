@@ -126,6 +126,7 @@ static void setup_controls(struct vm *vm, int *err)
 
 	w(VMCS_PIN_BASED_CONTROLS, v->pin_ctls, err);
 	w(VMCS_PROC_BASED_CONTROLS, v->proc_ctls, err);
+	vm->vcpu->window_exiting = false;
 	w(VMCS_PROC_BASED_CONTROLS2, v->proc2_ctls | v->apicv_proc2 |
 	  (v->vpid_on ? PROC_CTL2_ENABLE_VPID : 0), err);
 	if (!*err)
@@ -430,13 +431,17 @@ void vcpu_inject_exception(struct vm *vm, unsigned vector, bool has_errcode,
 	vc->inject_insn_len = 0;
 }
 
-static void set_window_exiting(bool on)
+/* Written only when it changes: most entries keep it off. */
+static void set_window_exiting(struct vcpu *vc, bool on)
 {
 	uint32_t proc = vmx_cpu.proc_ctls;
 
+	if (on == vc->window_exiting)
+		return;
 	if (on)
 		proc |= PROC_CTL_INTERRUPT_WINDOW_EXITING;
 	vmwrite(VMCS_PROC_BASED_CONTROLS, proc);
+	vc->window_exiting = on;
 }
 
 static bool can_take_interrupt(void)
@@ -481,22 +486,22 @@ static void prepare_interrupt(struct vm *vm)
 		vmwrite(VMCS_ENTRY_INSTRUCTION_LENGTH, vc->inject_insn_len);
 		vc->inject_info = 0;
 		/* One event per entry: come back for the interrupt. */
-		set_window_exiting(vec >= 0);
+		set_window_exiting(vc, vec >= 0);
 		return;
 	}
 	if (vec < 0) {
-		set_window_exiting(false);
+		set_window_exiting(vc, false);
 		return;
 	}
 	if (!can_take_interrupt()) {
-		set_window_exiting(true);
+		set_window_exiting(vc, true);
 		return;
 	}
 	vmwrite(VMCS_ENTRY_INTR_INFO,
 		INTR_INFO_VALID | INTR_TYPE_EXTERNAL | (uint32_t)vec);
 	vlapic_accept(vm->vcpu->lapic, vec);
 	vm->stats.irqs_injected++;
-	set_window_exiting(false);
+	set_window_exiting(vc, false);
 }
 
 unsigned vcpu_cpl(void)

@@ -99,15 +99,16 @@ void vlapic_apicv_prepare(struct vm *vm)
 {
 	struct vlapic *l = vm->vcpu->lapic;
 	bool xapic = vlapic_xapic_mode(l);
-	uint32_t th;
+	uint32_t th, tpr;
 
 	if (!l->vapic)
 		return;
 	if (xapic != l->access_mapped && place_access_page(vm, xapic))
 		return;
 	/* A TPR the guest stored without an exit moves the PPR. */
-	if (l->tpr != vlapic_tpr(l)) {
-		l->tpr = vlapic_tpr(l);
+	tpr = vlapic_tpr(l);
+	if (l->tpr != tpr) {
+		l->tpr = tpr;
 		l->vapic_dirty |= VAPIC_DIRTY_IRQ;
 	}
 	/* Every change of IRR, ISR, TPR or SVR marks vapic_dirty (vlapic.c),

@@ -70,6 +70,9 @@ struct vcpu {
 	uint32_t inject_info;	/* VMCS_ENTRY_INTR_INFO format, 0 = none */
 	uint32_t inject_errcode;
 	uint32_t inject_insn_len;
+	/* Interrupt-window exiting as last written to its VMCS (the only
+	 * processor-based control that changes after setup). */
+	bool window_exiting;
 
 	/* State VMX does not switch that the guest may use directly; swapped
 	 * by hand when the CPU changes VM (cpu_state_switch.h has the list). */
@@ -108,6 +111,10 @@ struct vm_stats {
 	uint64_t exit_tsc[EXIT_REASON_COUNT];
 	uint64_t slice_tsc;
 	uint64_t slice_start_tsc;	/* of the slice running now, else 0 */
+	uint64_t slices;		/* slices run (main-loop rounds) */
+	/* Ticks all its vCPUs were halted (waiting for an interrupt, not
+	 * for the CPU), and since when it is, else 0. */
+	uint64_t halted_tsc, halt_start_tsc;
 };
 
 enum vm_request {

@@ -38,15 +38,23 @@ static void report_share(const struct vm *vm, uint64_t exit_ticks)
 	uint64_t slices = s->slice_tsc +
 		(s->slice_start_tsc ? now - s->slice_start_tsc : 0);
 	uint64_t in_slices = sub0(slices, s->run_tsc + exit_ticks);
+	/* Halted: it waited for an interrupt, not for the CPU. */
+	uint64_t halted = s->halted_tsc +
+		(s->halt_start_tsc ? now - s->halt_start_tsc : 0);
+	uint64_t outside = sub0(sub0(all, slices), halted);
 
 	kprintf("vm '%s': ticks: guest %llu (%llu permille), exits %llu (%llu "
 		"permille), rest of its slices %llu (%llu permille), outside its "
-		"slices %llu (%llu permille)\n", vm->name,
+		"slices %llu (%llu permille), halted %llu (%llu permille)\n",
+		vm->name,
 		(unsigned long long)s->run_tsc, permille(s->run_tsc, all),
 		(unsigned long long)exit_ticks, permille(exit_ticks, all),
 		(unsigned long long)in_slices, permille(in_slices, all),
-		(unsigned long long)sub0(all, slices),
-		permille(sub0(all, slices), all));
+		(unsigned long long)outside, permille(outside, all),
+		(unsigned long long)halted, permille(halted, all));
+	kprintf("vm '%s': %llu slices, %llu ticks outside them per slice\n",
+		vm->name, (unsigned long long)s->slices,
+		(unsigned long long)(s->slices ? outside / s->slices : 0));
 }
 
 void vm_report(const struct vm *vm)

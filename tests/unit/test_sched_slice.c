@@ -124,6 +124,47 @@ static void test_debt_paid_in_later_rounds(void **state)
 /* VM 0 has a timer due every 10 ticks forever; VM 1 just computes. With
  * the old rule (cut at the other VM's deadline, no floor) VM 1 would run
  * 0 ticks per pick. Simulated, VM 1 must get about half the CPU. */
+static void test_lone_end(void **state)
+{
+	(void)state;
+	/* A lone VM runs the longer of its budget and the lone length. */
+	assert_int_equal(sched_lone_end(100, SLICE, 10 * SLICE),
+			 100 + 10 * SLICE);
+	assert_int_equal(sched_lone_end(100, 20 * SLICE, 10 * SLICE),
+			 100 + 20 * SLICE);
+	/* slice_lone_ms=0: the budget, as a plain slice. */
+	assert_int_equal(sched_lone_end(100, SLICE / 2, 0), 100 + SLICE / 2);
+	assert_int_equal(sched_lone_end(100, -5, 0), 100);
+}
+
+/* A lone slice ends with what a lone VM would have after as many plain
+ * slices (each refilled by sched_pick) as it spanned. */
+static void test_charge_lone_matches_rounds(void **state)
+{
+	(void)state;
+	for (uint64_t ran = 1; ran <= 25 * SLICE; ran += 777) {
+		int64_t lone = sched_charge_lone(SLICE, ran, SLICE);
+		int64_t b = SLICE;
+		uint64_t left = ran;
+
+		/* plain: run min(budget, left), refill when used up */
+		while (left) {
+			uint64_t r = (uint64_t)b < left ? (uint64_t)b : left;
+
+			b = sched_charge(b, r);
+			left -= r;
+			if (b <= 0)
+				b += SLICE;
+		}
+		assert_true(lone > 0 && lone <= SLICE);
+		assert_int_equal(lone, b);
+	}
+	/* Within its budget: charged as usual. */
+	assert_int_equal(sched_charge_lone(SLICE, 300, SLICE), SLICE - 300);
+	/* Saturated debt stays bounded and positive after refills. */
+	assert_true(sched_charge_lone(1, UINT64_MAX, SLICE) > 0);
+}
+
 static void test_storm_victim_share(void **state)
 {
 	struct sched_cand c[2] = { { true, true, 0 }, { true, false, 0 } };
@@ -162,6 +203,8 @@ int main(void)
 		cmocka_unit_test(test_charge_keeps_debt),
 		cmocka_unit_test(test_debt_paid_in_later_rounds),
 		cmocka_unit_test(test_storm_victim_share),
+		cmocka_unit_test(test_lone_end),
+		cmocka_unit_test(test_charge_lone_matches_rounds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
