@@ -423,6 +423,7 @@ void hv_run(const struct hv_config *cfg)
 	attach_default(cfg->default_vm);
 	sched_init(cfg->slice_ms, cfg->slice_lone_ms);
 	sched_set_post_exit(gpu_host_after_exit);
+	sched_set_needs_rounds(gpu_host_needs_rounds);
 	smp_run_on_aps(ap_loop);
 	for (;;) {
 		main_loop_round();

@@ -618,6 +618,15 @@ enum sched_post gpu_host_after_exit(struct vm *vm)
 	return own ? SCHED_POST_OWN : SCHED_POST_HV;
 }
 
+/* hv/vm/sched.h's question: with the mediator up, the main loop's rounds
+ * carry GPU work a lone VM's long slice would hold back (the model runs
+ * batches in gpu_host_poll, vblank ticks come from gvt_poll there, the
+ * balloon and placement periods from gpu_host_tick), so no lone slices. */
+bool gpu_host_needs_rounds(void)
+{
+	return host_gvt != NULL;
+}
+
 void gpu_host_tick(void)
 {
 	screen_compose_poll();	/* the owner VM's picture, a few rows */

@@ -72,6 +72,7 @@ void gpu_host_poll(void);
  * for submissions the exit posted, and who pays for it. */
 struct vm;
 enum sched_post gpu_host_after_exit(struct vm *vm);
+bool gpu_host_needs_rounds(void);
 /* gBalloon's and DymGPU's periodic work, when a mediator exists; the main
  * loop calls it after stopped VMs' devices are torn down. */
 void gpu_host_tick(void);

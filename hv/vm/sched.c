@@ -215,6 +215,13 @@ void sched_set_post_exit(sched_post_exit_fn fn)
 	post_exit_fn = fn;
 }
 
+static sched_rounds_fn needs_rounds_fn;
+
+void sched_set_needs_rounds(sched_rounds_fn fn)
+{
+	needs_rounds_fn = fn;
+}
+
 void sched_post_request(void)
 {
 	this_cpu()->post_pending = 1;
@@ -364,7 +371,8 @@ static void run_slice(struct vm *vm, struct slice *sl)
 	uint64_t share = slice_tsc / vm->nr_vcpus;
 
 	sl->now = sl->start = rdtsc();
-	sl->lone = lone_tsc > slice_tsc && alone(vm);
+	sl->lone = lone_tsc > slice_tsc &&
+		   !(needs_rounds_fn && needs_rounds_fn()) && alone(vm);
 	sl->end = sl->lone ? sched_lone_end(sl->start, budget[vm->id],
 					    lone_tsc)
 			   : sl->start + (uint64_t)budget[vm->id];

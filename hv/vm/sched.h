@@ -37,6 +37,11 @@ void sched_charge_work(const struct vm *vm, uint64_t ticks);
 enum sched_post { SCHED_POST_NONE, SCHED_POST_OWN, SCHED_POST_HV };
 typedef enum sched_post (*sched_post_exit_fn)(struct vm *vm);
 void sched_set_post_exit(sched_post_exit_fn fn);
+/* Whether the host has work that runs only between slices (the main
+ * loop's rounds): while it says so, no VM gets a lone slice
+ * (slice_lone_ms), so that work keeps its 10 ms pace. */
+typedef bool (*sched_rounds_fn)(void);
+void sched_set_needs_rounds(sched_rounds_fn fn);
 /* From inside an exit, on its CPU: the device posted work, so the hook
  * runs once after this exit. Exits without it cost one flag test. */
 void sched_post_request(void);
