@@ -127,3 +127,9 @@ bench-host: | $(DEPS_STAMP)
 .PHONY: emu-mesa
 emu-mesa: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_MESA)
 	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/mesa/linux-mesa-bochs/
+# Intel's compute runtime in a Linux guest (tests/emu/cl/, docs/opencl.md):
+# the fixture run of the compute batches, a Linux boot of its own, so not
+# in make test's emu lanes (linux-i915-bochs runs the same step).
+.PHONY: emu-cl
+emu-cl: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_CL)
+	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/cl/linux-cl-bochs/

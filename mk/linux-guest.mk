@@ -122,13 +122,50 @@ $(GL_FRAME): guest-shim/gl-frame/gl_frame.c $(MESA_DIR)/.fetched
 .PHONY: gl-frame linux-mesa
 gl-frame: $(GL_FRAME)
 
-$(LINUX_MESA): $(LINUX_IGT) $(MESA_DIR).files $(GL_FRAME)
+# Intel's compute runtime (docs/opencl.md): tools/fetch-opencl downloads
+# intel-opencl-icd (NEO), the ICD loader, clinfo and the compiler packages
+# into $(OPENCL_DIR) (cached) and names what the guest loads: NEO without
+# its compiler (IGC, clang and LLVM 14 are 280 MB). The kernel of
+# guest-shim/cl-run is compiled here, by that release's ocloc run from the
+# unpacked packages, for Skylake; the guest program loads the binary. The
+# step `cl` of /init runs clinfo and the program.
+OPENCL_DIR := $(LINUX_GUEST)/opencl
+OPENCL_LIBS := $(OPENCL_DIR)/root/usr/lib/x86_64-linux-gnu
+CL_RUN := $(BUILD)/cl-run/g9hv-cl-run
+CL_FILL := $(BUILD)/cl-run/cl-fill
+$(OPENCL_DIR).files: tools/fetch-opencl tools/fetch-igt | $(DEPS_STAMP)
+	@tools/fetch-opencl $(OPENCL_DIR) > $@.tmp && mv $@.tmp $@
+$(CL_RUN): guest-shim/cl-run/cl_run.c $(OPENCL_DIR).files
+	@mkdir -p $(dir $@)
+	$(Q)gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(OPENCL_DIR)/root/usr/include \
+		-o $@ $< $(OPENCL_LIBS)/libOpenCL.so.1
+$(CL_FILL): guest-shim/cl-run/fill.cl $(OPENCL_DIR).files
+	@mkdir -p $(dir $@)
+	$(Q)LD_LIBRARY_PATH=$(OPENCL_LIBS):$(OPENCL_DIR)/root/usr/lib/llvm-14/lib \
+		$(OPENCL_DIR)/root/usr/bin/ocloc compile -q -file $< -device skl \
+		-out_dir $(dir $@) -output $(notdir $@) -output_no_suffix
+CL_FILES = $(CL_RUN)=bin/g9hv-cl-run $(CL_FILL)=etc/g9hv/cl-fill.bin \
+	$$(cat $(OPENCL_DIR).files)
+.PHONY: cl-run
+cl-run: $(CL_RUN) $(CL_FILL)
+$(LINUX_MESA): $(LINUX_IGT) $(MESA_DIR).files $(GL_FRAME) $(CL_RUN) $(CL_FILL)
 	@tools/mkinitramfs-i915 $(firstword $(wildcard $(LINUX_GUEST)/debs/linux-image-*.deb)) \
 		$(LINUX_GUEST)/busybox tools/linux-i915-init $@ \
 		$(DRM_CLIENT)=bin/g9hv-drm-client tests/igt/programs=etc/igt/programs \
 		$$(cat $(IGT_DIR).files) $(VK_FILL)=bin/g9hv-vk-fill $$(cat $(ANV_DIR).files) \
-		$(GL_FRAME)=bin/g9hv-gl-frame $$(cat $(MESA_DIR).files)
+		$(GL_FRAME)=bin/g9hv-gl-frame $$(cat $(MESA_DIR).files) $(CL_FILES)
 
 LINUX_GUEST_FILES += $(LINUX_MESA)
 
 linux-mesa: $(LINUX_MESA)
+# The compute variant: the i915 initramfs plus the OpenCL runtime, clinfo
+# and guest-shim/cl-run alone (small, so it loads fast). `make emu-cl`
+# (tests/emu/cl/) boots it with the batch trace on, for the fixture of the
+# compute batches.
+LINUX_CL := $(LINUX_GUEST)/initramfs-cl.cpio
+$(LINUX_CL): $(LINUX_I915) $(CL_RUN) $(CL_FILL)
+	@tools/mkinitramfs-i915 $(firstword $(wildcard $(LINUX_GUEST)/debs/linux-image-*.deb)) \
+		$(LINUX_GUEST)/busybox tools/linux-i915-init $@ \
+		$(DRM_CLIENT)=bin/g9hv-drm-client $(CL_FILES)
+.PHONY: linux-cl
+linux-cl: $(LINUX_CL)

@@ -1,7 +1,9 @@
-/* Host replay of real Mesa runs' batches (issue 28 §4): every user batch
- * iris submitted for guest-shim/gl-frame and ANV for guest-shim/vk-fill
+/* Host replay of real Mesa and compute runs' batches (issue 28 §4): every
+ * user batch iris submitted for guest-shim/gl-frame, ANV for
+ * guest-shim/vk-fill and NEO (the OpenCL runtime) for guest-shim/cl-run
  * in Bochs, as the scanner read it there (hv.cfg vgpu_trace=batches,
- * turned into tests/fixtures/iris-frame.cmds and anv-fill.cmds by
+ * turned into tests/fixtures/iris-frame.cmds, anv-fill.cmds and
+ * neo-fill.cmds by
  * tools/vgpu-cmds2fixture), submitted
  * again through the i915-like guest on the fake gpu_hw: each batch's
  * commands are written back at their PPGTT addresses and started from
@@ -44,9 +46,10 @@
  * COMMON_SLICE_CHICKEN2, L3SQCREG4, then RING_NOPID in the unused slots. */
 static const uint32_t skl_whitelist[] = { 0x2248, 0x2580, 0x7304, 0x7014,
 					  0xb118 };
-/* What Gen9 drops from iris's user batches: not whitelisted, not a user
- * register (CACHE_MODE_1, GT_MODE). */
-static const uint32_t dropped[] = { 0x7004, 0x7008 };
+/* What Gen9 drops from Mesa's and NEO's user batches: not whitelisted,
+ * not a user register (CACHE_MODE_1, GT_MODE; NEO's DebugControlReg2
+ * 0xe404, its thread arbitration policy: docs/opencl.md). */
+static const uint32_t dropped[] = { 0x7004, 0x7008, 0xe404 };
 
 static const struct vgpu_type small = { "small", 16 * MiB, 64 * MiB, 2, 1 };
 
@@ -242,11 +245,22 @@ static void test_anv_fill(void **state)
 	replay(*state, "anv-fill.cmds");
 }
 
+/* NEO (Intel's compute runtime): guest-shim/cl-run's kernel enqueue -
+ * PIPELINE_SELECT GPGPU, STATE_BASE_ADDRESS, MEDIA_VFE_STATE,
+ * MEDIA_INTERFACE_DESCRIPTOR_LOAD, GPGPU_WALKER, MEDIA_STATE_FLUSH,
+ * PIPE_CONTROLs with a post-sync write, LRIs, a chain into a second
+ * batch (docs/opencl.md). */
+static void test_neo_fill(void **state)
+{
+	replay(*state, "neo-fill.cmds");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_iris_frame, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_anv_fill, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_neo_fill, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

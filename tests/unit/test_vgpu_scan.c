@@ -592,6 +592,104 @@ static void test_loops_need_an_exit(void **state)
 	assert_int_equal(e->v->stats.loops_watched, 0);
 }
 
+
+/* gem_wsim's timed batch, as Debian's intel-gpu-tools 1.27 builds it for
+ * a Gen9 RCS (tests/igt/programs runs it in linux-i915-bochs): GPRs
+ * loaded from the timestamp, MI_MATH, the delta stored, then 8
+ * MI_STORE_DATA_INDEX to per-process HWSP offset 2048 "to post the
+ * writes", a conditional end on the delta and a jump back. Those 8 are
+ * the "privileged no-ops" of that case's report (8 per pass of the body:
+ * its first pass and the pass from the jump target that closes the loop
+ * in the copies; 130 loops there, 2,080 no-ops): Gen9 turns
+ * MI_STORE_DATA_INDEX into MI_NOOP in a non-privileged batch, and
+ * gem_wsim only uses them as a delay. Pinned here: exactly those
+ * dwords become MI_NOOPs in the copy, nothing else changes, nothing is
+ * refused or dropped (docs/i915-command-path.md "Privileged no-ops"). */
+#define WSIM_BB_DW 52
+#define WSIM_JMP 6   /* dword the loop jumps back to */
+#define WSIM_SDI 21  /* first of the 8 MI_STORE_DATA_INDEX */
+
+static void wsim_batch(uint32_t *cs)
+{
+	uint32_t lo = (uint32_t)BATCH_VA, hi = (uint32_t)(BATCH_VA >> 32);
+	uint32_t i = 0, n;
+
+	/* start = CTX timestamp (GPR0), through LRI + LRR (MMIO-remap bits
+	 * 19/18 set, ignored on Gen9) */
+	cs[i++] = MI_LOAD_REGISTER_IMM(1) | (1u << 19);
+	cs[i++] = 0x2604;
+	cs[i++] = 0;
+	cs[i++] = MI_LOAD_REGISTER_REG | (1u << 19) | (1u << 18);
+	cs[i++] = 0x23a8;
+	cs[i++] = 0x2600;
+	/* WSIM_JMP: now = timestamp (GPR1); delta = ~(now - start) */
+	cs[i++] = MI_LOAD_REGISTER_IMM(1) | (1u << 19);
+	cs[i++] = 0x260c;
+	cs[i++] = 0;
+	cs[i++] = MI_LOAD_REGISTER_REG | (1u << 19) | (1u << 18);
+	cs[i++] = 0x23a8;
+	cs[i++] = 0x2608;
+	cs[i++] = MI_INSTR(0x1a, 3); /* MI_MATH, 4 ALU instructions */
+	cs[i++] = 0x08008001;        /* LOAD SRCA, R1 */
+	cs[i++] = 0x08008400;        /* LOAD SRCB, R0 */
+	cs[i++] = 0x10100000;        /* SUB */
+	cs[i++] = 0x58000431;        /* STOREINV R1, ACCU */
+	cs[i++] = MI_STORE_REGISTER_MEM_GEN8 | (1u << 19);
+	cs[i++] = 0x2608;
+	cs[i++] = lo + 4000;
+	cs[i++] = hi;
+	for (n = 0; n < 8; n++) { /* WSIM_SDI */
+		cs[i++] = MI_STORE_DATA_INDEX;
+		cs[i++] = 2048;
+		cs[i++] = 0;
+	}
+	cs[i++] = MI_CONDITIONAL_BATCH_BUFFER_END | MI_COND_BB_END_COMPARE | 2;
+	cs[i++] = 0; /* the duration, filled in by gem_wsim */
+	cs[i++] = lo + 4000;
+	cs[i++] = hi;
+	cs[i++] = MI_BATCH_BUFFER_START_GEN8 | MI_BATCH_PPGTT;
+	cs[i++] = lo + 4 * WSIM_JMP;
+	cs[i++] = hi;
+	assert_int_equal(i, WSIM_BB_DW);
+}
+
+static void test_wsim_batch_privileged_noops(void **state)
+{
+	struct env *e = *state;
+	struct vgpu_engine *ve = &e->v->eng[RCS];
+	const struct vgpu_stats *s = &e->v->stats;
+	struct vgpu_stats b = *s;
+	uint32_t bb[WSIM_BB_DW], *copy;
+	uint32_t i;
+
+	wsim_batch(bb);
+	put_batch(e, 0, bb, WSIM_BB_DW);
+	e->mw.gpu.auto_complete = false;
+	bb_start(e, BATCH_VA, true);
+	gi_submit(&e->g, e->ctx[RCS], -1);
+	gi_service(&e->g);
+	assert_int_equal(s->workloads_rejected, b.workloads_rejected);
+	assert_int_equal(s->scan_priv_nooped - b.scan_priv_nooped, 16);
+	assert_int_equal(s->scan_loops - b.scan_loops, 1);
+	assert_int_equal(s->scan_regs_neutralized, b.scan_regs_neutralized);
+	assert_int_equal(s->scan_ggtt_cleared, b.scan_ggtt_cleared);
+	/* the first pass's copy: the 8 indexed stores are MI_NOOPs, every
+	 * other dword is the guest's up to the jump (patched to a copy) */
+	copy = (uint32_t *)vgpu_sbb_va(e->v, ve->wl[ve->wl_head].sbb_first);
+	for (i = 0; i < WSIM_BB_DW - 3; i++)
+		if (i >= WSIM_SDI && i < WSIM_SDI + 24)
+			assert_int_equal(copy[i], MI_NOOP);
+		else
+			assert_int_equal(copy[i], bb[i]);
+	fake_gpu_complete(&e->mw.gpu, RCS);
+	assert_int_equal(gi_wait_idle(&e->g, RCS, 10), 0);
+	e->mw.gpu.auto_complete = true;
+	/* The same stores from i915's own (privileged) batch are refused,
+	 * as GVT refuses them: they would write the shadow context's page. */
+	ggtt_batch(e, bb + WSIM_SDI, 3);
+	assert_false(run_ring(e));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +703,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ring_copy_is_what_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cond_bb_end_audited, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_loops_need_an_exit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wsim_batch_privileged_noops, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
