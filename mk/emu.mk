@@ -133,3 +133,16 @@ emu-mesa: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_MESA)
 .PHONY: emu-cl
 emu-cl: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_CL)
 	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/cl/linux-cl-bochs/
+
+# The README's picture (docs/img/linux-fbcon.png, docs/display.md "The
+# README picture"): a Linux VM's fbcon on the box's screen, dumped by the
+# shell's `screen dump` in tests/emu/display/linux-picture-bochs (a
+# 1024x768 PPM through COM1: tens of minutes of Bochs, so not in make
+# test) and converted by tools/console2png from the case's log.
+.PHONY: readme-picture
+readme-picture: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_DISPLAY)
+	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/display/linux-picture-bochs/
+	@tools/console2png $(BUILD)/emu/linux-picture-bochs/debugcon.log \
+		$(BUILD)/emu/linux-picture-bochs/png
+	@mkdir -p docs/img
+	@cp $(BUILD)/emu/linux-picture-bochs/png/box-1.png docs/img/linux-fbcon.png

@@ -169,3 +169,24 @@ $(LINUX_CL): $(LINUX_I915) $(CL_RUN) $(CL_FILL)
 		$(DRM_CLIENT)=bin/g9hv-drm-client $(CL_FILES)
 .PHONY: linux-cl
 linux-cl: $(LINUX_CL)
+
+# The display variant (docs/display.md "modetest"): the i915 initramfs plus
+# Debian's modetest (libdrm-tests) and the libraries it loads
+# (tools/fetch-modetest: apt-get download into $(MODETEST_DIR), cached),
+# run by the /init step `modetest`. tests/emu/cases/linux-display-bochs
+# boots it.
+MODETEST_DIR := $(LINUX_GUEST)/modetest
+LINUX_DISPLAY := $(LINUX_GUEST)/initramfs-display.cpio
+
+$(MODETEST_DIR).files: tools/fetch-modetest tools/fetch-igt | $(DEPS_STAMP)
+	@tools/fetch-modetest $(MODETEST_DIR) > $@.tmp && mv $@.tmp $@
+
+$(LINUX_DISPLAY): $(LINUX_I915) $(MODETEST_DIR).files
+	@tools/mkinitramfs-i915 $(firstword $(wildcard $(LINUX_GUEST)/debs/linux-image-*.deb)) \
+		$(LINUX_GUEST)/busybox tools/linux-i915-init $@ \
+		$(DRM_CLIENT)=bin/g9hv-drm-client $$(cat $(MODETEST_DIR).files)
+
+LINUX_GUEST_FILES += $(LINUX_DISPLAY)
+
+.PHONY: linux-display
+linux-display: $(LINUX_DISPLAY)

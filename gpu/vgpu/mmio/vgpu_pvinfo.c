@@ -86,6 +86,11 @@ static void g2v_mark(struct vgpu *v, uint32_t mark)
 		  (unsigned long long)s->scan_media, (unsigned long long)s->scan_2d,
 		  (unsigned long long)s->user_faults,
 		  (unsigned long long)s->ns_scan, (unsigned long long)s->ns_shadow);
+	vgpu_info(v, "display at guest mark %u: vblanks %llu flips %llu "
+		  "planes refused %llu aux %llu", mark,
+		  (unsigned long long)s->vblanks, (unsigned long long)s->flips,
+		  (unsigned long long)s->planes_refused,
+		  (unsigned long long)s->aux_transactions);
 }
 
 static void g2v_notify(struct vgpu *v, uint32_t what)
