@@ -256,7 +256,8 @@ static enum turn after_exit(struct vm *vm, enum exit_action act,
 
 	vm->vcpu_kick = false;
 	if (vm->state == VM_HALTED && vm->nr_vcpus > 1) {
-		vc->run = VCPU_HALTED;	/* its HLT */
+		if (vc->run != VCPU_PARKED)
+			vc->run = VCPU_HALTED;	/* its HLT */
 		advance_vm(vm, sl->now);
 		return vm->state == VM_RUNNABLE ? TURN_OVER : SLICE_OVER;
 	}
