@@ -44,9 +44,6 @@ static void leaf1(struct cpuid_regs *c)
 		    CPUID1_ECX_OSXSAVE | CPUID1_ECX_AVX | CPUID1_ECX_FMA |
 		    CPUID1_ECX_F16C | CPUID1_ECX_PDCM);
 	c->ecx |= CPUID1_ECX_HYPERVISOR | CPUID1_ECX_X2APIC;
-	/* One logical processor, initial APIC id 0. */
-	c->ebx &= 0x0000ffffu;
-	c->ebx |= 1u << 16;
 }
 
 static void leaf7(struct cpuid_regs *c, uint32_t sub)
@@ -100,9 +97,58 @@ void cpuid_edit_basic(uint32_t leaf, uint32_t sub, struct cpuid_regs *c)
 	case 0xd:	/* no XSAVE */
 		*c = (struct cpuid_regs){ 0, 0, 0, 0 };
 		break;
+	default:
+		break;
+	}
+}
+
+#define CPUID1_EDX_HTT		(1u << 28)
+#define TOPO_SMT		1u	/* leaf 0xB/0x1F level types */
+#define TOPO_CORE		2u
+
+/* Bits an APIC ID needs for n CPUs: the shift of the next level. */
+static uint32_t id_bits(unsigned n)
+{
+	uint32_t b = 0;
+
+	while ((1u << b) < n)
+		b++;
+	return b;
+}
+
+/* Leaf 0xB/0x1F subleaf sub: level 0 the thread (one per core), level 1
+ * the core (nr_cpus in the package), nothing above (SDM Vol. 2A CPUID,
+ * "Extended Topology Enumeration Leaf"). */
+static void topo_leaf(uint32_t sub, unsigned apic_id, unsigned nr,
+		      struct cpuid_regs *c)
+{
+	if (sub == 0)
+		*c = (struct cpuid_regs){ 0, 1, TOPO_SMT << 8, apic_id };
+	else if (sub == 1)
+		*c = (struct cpuid_regs){ id_bits(nr), nr,
+					  TOPO_CORE << 8 | 1, apic_id };
+	else
+		*c = (struct cpuid_regs){ 0, 0, sub & 0xff, apic_id };
+}
+
+void cpuid_edit_topology(uint32_t leaf, uint32_t sub, unsigned apic_id,
+			 unsigned nr_cpus, struct cpuid_regs *c)
+{
+	switch (leaf) {
+	case 1:	/* initial APIC ID, logical processors in the package */
+		c->ebx = (c->ebx & 0x0000ffffu) | apic_id << 24 |
+			 (nr_cpus & 0xff) << 16;
+		c->edx = nr_cpus > 1 ? c->edx | CPUID1_EDX_HTT
+				     : c->edx & ~CPUID1_EDX_HTT;
+		break;
+	case 4:	/* cores per package - 1, for each cache level */
+		if (c->eax & 0x1f)
+			c->eax = (c->eax & 0x03ffffffu) |
+				 (uint32_t)(nr_cpus - 1) << 26;
+		break;
 	case 0xb:
 	case 0x1f:
-		c->edx = 0;	/* x2APIC id */
+		topo_leaf(sub, apic_id, nr_cpus, c);
 		break;
 	default:
 		break;

@@ -69,6 +69,8 @@ enum exit_action handle_cpuid(struct vm *vm, const struct vm_exit *ex)
 		c.eax = G9HV_ABI_VERSION;
 	} else if (leaf < 0x40000000u) {
 		basic_leaf(leaf, sub, &c);
+		cpuid_edit_topology(leaf, sub, vm->vcpu->idx, vm->nr_vcpus,
+				    &c);
 	} else if (leaf >= 0x80000000u) {
 		c = cpuid(leaf, sub);
 	}

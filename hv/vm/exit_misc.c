@@ -15,12 +15,22 @@
 #define PIC_EOI		0x20
 
 /* HLT: the guest waits for an interrupt, so the CPU goes to another VM. A
- * HLT with interrupts off can only end by NMI or reset, neither of which a
- * VM gets here: that VM is finished. */
+ * HLT with interrupts off can only end by NMI, INIT or reset: on vCPU 0
+ * none will come (the guest resets the VM through its ports), so that VM
+ * is finished; another vCPU is parked there (Linux's offline CPUs, its
+ * CPUs stopped at power-off) until an NMI or INIT IPI of a sibling
+ * (hv/vm/vipi.c). */
 enum exit_action handle_hlt(struct vm *vm, const struct vm_exit *ex)
 {
 	(void)ex;
 	vcpu_skip_insn();
+	if (!(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF) && vm->vcpu->idx) {
+		if (vm->vcpu->nmi_pending)
+			return EXIT_RESUME;
+		vm->vcpu->run = VCPU_PARKED;
+		vm->state = VM_HALTED;
+		return EXIT_YIELD;
+	}
 	if (!(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF)) {
 		vm_stop(vm, "halted with interrupts disabled");
 		return EXIT_STOP;

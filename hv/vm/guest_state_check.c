@@ -100,12 +100,22 @@ gsc_result gsc_check_cr0(const struct gsc_ctx *c, uint64_t *val)
 		return "CR0: NW set without CD";
 	if ((v & CR0_PG) && !(v & CR0_PE))
 		return "CR0: PG set without PE";
+	if ((v & CR0_PG) && !paging_on(c) && (c->efer & GSC_EFER_LME) &&
+	    !(c->cr4 & CR4_PAE))
+		return "CR0: PG set with EFER.LME and CR4.PAE clear";
 	if (long_mode_active(c) && !(v & CR0_PG))
 		return "CR0: PG cleared in IA-32e mode";
 	if (!(v & CR0_PE) && long_mode_active(c))
 		return "CR0: PE cleared in IA-32e mode";
 	*val = v;
 	return NULL;
+}
+
+uint64_t gsc_cr0_efer(const struct gsc_ctx *c, uint64_t cr0)
+{
+	bool lma = (cr0 & CR0_PG) && (c->efer & GSC_EFER_LME);
+
+	return (c->efer & ~GSC_EFER_LMA) | (lma ? GSC_EFER_LMA : 0);
 }
 
 gsc_result gsc_check_cr3(const struct gsc_ctx *c, uint64_t *val)

@@ -60,6 +60,11 @@ gsc_result gsc_check_wrmsr(const struct gsc_ctx *c, uint32_t msr,
  * dropped with PCIDE). */
 gsc_result gsc_check_cr0(const struct gsc_ctx *c, uint64_t *val);
 gsc_result gsc_check_cr3(const struct gsc_ctx *c, uint64_t *val);
+/* EFER after a legal MOV to CR0 of cr0 (checked by gsc_check_cr0): LMA
+ * is LME and PG (SDM Vol. 3A 9.8.5: setting PG with LME activates IA-32e
+ * mode, clearing it deactivates it). Only a guest under "unrestricted
+ * guest" gets here with PG changing (hv/vm/guest_state_vmcs.c). */
+uint64_t gsc_cr0_efer(const struct gsc_ctx *c, uint64_t cr0);
 gsc_result gsc_check_cr4(const struct gsc_ctx *c, uint64_t *val);
 
 /* The guest-state area as VM entry sees it (the subset guests influence).

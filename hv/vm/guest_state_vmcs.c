@@ -45,12 +45,30 @@ static int refuse(struct vm *vm, const char *what, uint64_t val,
 	return -1;
 }
 
-static void store_cr(unsigned cr, uint64_t val)
+/* A CR0 write that moves PG under "unrestricted guest": EFER.LMA and the
+ * "IA-32e mode guest" entry control follow PG with EFER.LME (SDM Vol. 3A
+ * 9.8.5; VM entry wants the two equal, Vol. 3C 27.3.1.1), as the CPU
+ * would set them had the write not exited. */
+static void store_efer_lma(const struct gsc_ctx *c, uint64_t cr0)
+{
+	uint64_t efer = gsc_cr0_efer(c, cr0);
+	uint32_t entry = (uint32_t)vmread(VMCS_ENTRY_CONTROLS);
+
+	if (efer & GSC_EFER_LMA)
+		entry |= ENTRY_CTL_IA32E_MODE_GUEST;
+	else
+		entry &= ~(uint32_t)ENTRY_CTL_IA32E_MODE_GUEST;
+	vmwrite(VMCS_GUEST_IA32_EFER, efer);
+	vmwrite(VMCS_ENTRY_CONTROLS, entry);
+}
+
+static void store_cr(const struct vcpu *vc, unsigned cr, uint64_t val)
 {
 	const struct vmx_caps *caps = &vmx_cpu.caps;
 
 	if (cr == 0) {
-		vmwrite(VMCS_GUEST_CR0, vmx_fix_guest_cr0(caps, val, false));
+		vmwrite(VMCS_GUEST_CR0,
+			vmx_fix_guest_cr0(caps, val, vc->unrestricted));
 		vmwrite(VMCS_CR0_READ_SHADOW, val);
 	} else if (cr == 4) {
 		vmwrite(VMCS_GUEST_CR4, vmx_fix_guest_cr4(caps, val));
@@ -58,6 +76,29 @@ static void store_cr(unsigned cr, uint64_t val)
 	} else {
 		vmwrite(VMCS_GUEST_CR3, val);
 	}
+}
+
+/* CR0 values a vCPU cannot run, whichever the CPU allows: without
+ * unrestricted guest, no paging or no protection; with it, PAE paging
+ * outside long mode (VM entry would load the four PDPTEs from VMCS
+ * fields this hypervisor does not fill). Stops the VM, saying so. */
+static int cr0_unsupported(struct vm *vm, const struct gsc_ctx *c,
+			   uint64_t v)
+{
+	bool pg_on = (v & CR0_PG) && !(c->cr0 & CR0_PG);
+
+	if (!vm->vcpu->unrestricted && (!(v & CR0_PE) || !(v & CR0_PG))) {
+		vm_stop(vm, "turned paging off (CR0 %llx): not supported "
+			"without unrestricted guest", (unsigned long long)v);
+		return -2;
+	}
+	if (pg_on && (c->cr4 & CR4_PAE) && !(c->efer & GSC_EFER_LME)) {
+		vm_stop(vm, "vCPU %u turned on PAE paging outside long mode "
+			"(CR0 %llx): not supported", vm->vcpu->idx,
+			(unsigned long long)v);
+		return -2;
+	}
+	return 0;
 }
 
 int guest_write_cr(struct vm *vm, unsigned cr, uint64_t val)
@@ -73,18 +114,17 @@ int guest_write_cr(struct vm *vm, unsigned cr, uint64_t val)
 	if (cr != 0 && cr != 3 && cr != 4)
 		return refuse(vm, "CR?", val, "no such control register");
 	current_ctx(&c);
+	if (!c.cs_l)	/* outside 64-bit code the operand is 32 bits */
+		v = (uint32_t)v;
 	why = cr == 0 ? gsc_check_cr0(&c, &v) :
 	      cr == 3 ? gsc_check_cr3(&c, &v) : gsc_check_cr4(&c, &v);
 	if (why)
 		return refuse(vm, names[cr], val, why);
-	if (cr == 0 && (!(v & CR0_PE) || !(v & CR0_PG))) {
-		/* Legal outside 64-bit code, but VMX without unrestricted
-		 * guest cannot run without paging: say so, not pretend. */
-		vm_stop(vm, "turned paging off (CR0 %llx): not supported "
-			"without unrestricted guest", (unsigned long long)val);
+	if (cr == 0 && cr0_unsupported(vm, &c, v))
 		return -2;
-	}
-	store_cr(cr, v);
+	if (cr == 0 && vm->vcpu->unrestricted && ((v ^ c.cr0) & CR0_PG))
+		store_efer_lma(&c, v);
+	store_cr(vm->vcpu, cr, v);
 	return 0;
 }
 

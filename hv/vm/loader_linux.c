@@ -72,7 +72,7 @@ static int write_everything(struct vm *vm, const void *image,
 	static const uint64_t gdt[4] = { 0, 0, GDT_CODE64_DESC, GDT_DATA_DESC };
 	static uint8_t zp[BP_SIZE];	/* not on the hypervisor's stack */
 	static uint8_t acpi[VACPI_SIZE];
-	uint64_t rsdp = vacpi_build(acpi, LX_ACPI_GPA);
+	uint64_t rsdp = vacpi_build(acpi, LX_ACPI_GPA, vm->nr_vcpus);
 	int err = build_page_tables(vm);
 
 	bzimage_zero_page(zp, image, bz, lay, initrd_size, rsdp);

@@ -271,9 +271,11 @@ static enum turn after_exit(struct vm *vm, enum exit_action act,
 	vm->vcpu_kick = false;
 	/* Its HLT, with one vCPU too: it waits for an interrupt
 	 * (advance_vm); a lone vCPU left VCPU_RUN made the VM runnable
-	 * again at once, and a guest idling in HLT spun through exits. */
+	 * again at once, and a guest idling in HLT spun through exits. A
+	 * parked AP (HLT with interrupts off) stays parked. */
 	if (vm->state == VM_HALTED) {
-		vc->run = VCPU_HALTED;
+		if (vc->run != VCPU_PARKED)
+			vc->run = VCPU_HALTED;
 		advance_vm(vm, sl->now);
 		return vm->state == VM_RUNNABLE ? TURN_OVER : SLICE_OVER;
 	}

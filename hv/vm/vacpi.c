@@ -102,24 +102,31 @@ static void build_fadt(uint8_t *t, uint64_t dsdt)
 	checksum(t, FADT_LEN);
 }
 
-static uint32_t madt_entries(uint8_t *e)
+/* One processor local APIC per vCPU (ACPI UID = APIC ID = the vCPU's
+ * index, enabled), then the IOAPIC and the timer's override. */
+static uint32_t madt_entries(uint8_t *e, unsigned nr_cpus)
 {
-	static const uint8_t entries[] = {
-		/* Processor local APIC: UID 0, APIC id 0, enabled. */
-		MADT_LAPIC, 8, 0, 0, LAPIC_ENABLED, 0, 0, 0,
+	static const uint8_t rest[] = {
 		/* IOAPIC id 1 at VACPI_IOAPIC_GPA, GSIs from 0. */
 		MADT_IOAPIC, 12, 1, 0, 0x00, 0x00, 0xc0, 0xfe, 0, 0, 0, 0,
 		/* ISA IRQ 0 (timer) is GSI 2, as on every PC; edge, high. */
 		MADT_ISO, 10, 0, 0, 2, 0, 0, 0, 0, 0,
 	};
+	uint32_t len = 0;
 
-	memcpy(e, entries, sizeof(entries));
-	return sizeof(entries);
+	for (unsigned i = 0; i < nr_cpus; i++, len += 8) {
+		const uint8_t lapic[8] = { MADT_LAPIC, 8, (uint8_t)i,
+					   (uint8_t)i, LAPIC_ENABLED, 0, 0, 0 };
+
+		memcpy(e + len, lapic, sizeof(lapic));
+	}
+	memcpy(e + len, rest, sizeof(rest));
+	return len + sizeof(rest);
 }
 
-static uint32_t build_madt(uint8_t *t)
+static uint32_t build_madt(uint8_t *t, unsigned nr_cpus)
 {
-	uint32_t len = 44 + madt_entries(t + 44);
+	uint32_t len = 44 + madt_entries(t + 44, nr_cpus);
 
 	header(t, "APIC", len, 5);
 	put32(t + 36, (uint32_t)VACPI_LAPIC_GPA);
@@ -368,11 +375,13 @@ static void build_rsdp(uint8_t *t, uint64_t xsdt)
 	t[32] = (uint8_t)-vacpi_sum(t, sizeof(r));	/* whole */
 }
 
-uint64_t vacpi_build(uint8_t *buf, uint64_t base)
+uint64_t vacpi_build(uint8_t *buf, uint64_t base, unsigned nr_cpus)
 {
+	if (nr_cpus < 1 || nr_cpus > VACPI_CPUS_MAX)
+		nr_cpus = 1;	/* vm.c never asks for that: hv.cfg caps it */
 	memset(buf, 0, VACPI_SIZE);
 	build_dsdt(buf + VACPI_DSDT_OFF);
-	build_madt(buf + VACPI_MADT_OFF);
+	build_madt(buf + VACPI_MADT_OFF, nr_cpus);
 	build_fadt(buf + VACPI_FADT_OFF, base + VACPI_DSDT_OFF);
 	build_xsdt(buf + VACPI_XSDT_OFF, base + VACPI_FADT_OFF,
 		   base + VACPI_MADT_OFF);

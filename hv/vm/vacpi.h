@@ -4,7 +4,8 @@
  *   RSDP (rev 2) -> XSDT -> FADT (hardware-reduced, S5 through the sleep
  *   control register, reset register, CMOS century index) -> DSDT (\_S5,
  *   COM1, the CMOS RTC, the PCI root bridge; see vacpi.c)
- *                       -> MADT (one local APIC, one IOAPIC, IRQ0 -> GSI2)
+ *                       -> MADT (a local APIC per vCPU, one IOAPIC,
+ *                          IRQ0 -> GSI2)
  *
  * Pure: no hypervisor state, unit-tested on the host. */
 #ifndef HV_VM_VACPI_H
@@ -49,13 +50,16 @@
 #define VACPI_RSDP_OFF		0x000
 #define VACPI_XSDT_OFF		0x040
 #define VACPI_FADT_OFF		0x080
-#define VACPI_MADT_OFF		0x200
-#define VACPI_DSDT_OFF		0x280
-#define VACPI_SIZE		0x400	/* bytes the loader must reserve */
+#define VACPI_MADT_OFF		0x200	/* 44 + 8 per CPU + 22 bytes */
+#define VACPI_DSDT_OFF		0x300
+#define VACPI_SIZE		0x500	/* bytes the loader must reserve */
+#define VACPI_CPUS_MAX		8	/* VM_VCPUS_MAX: MADT room for 26 */
 
 /* Builds every table into buf (VACPI_SIZE bytes), which the guest will
- * see at guest-physical base; returns the RSDP's address (base). */
-uint64_t vacpi_build(uint8_t *buf, uint64_t base);
+ * see at guest-physical base, with nr_cpus local APICs in the MADT (IDs
+ * 0..nr_cpus-1; 1 if nr_cpus is 0 or above VACPI_CPUS_MAX); returns the
+ * RSDP's address (base). */
+uint64_t vacpi_build(uint8_t *buf, uint64_t base, unsigned nr_cpus);
 
 /* Sum of len bytes mod 256 (0 for a table with a valid checksum). */
 uint8_t vacpi_sum(const void *p, size_t len);

@@ -4,6 +4,7 @@
 #include "hv/vm/vcpu.h"
 #include "hv/vm/cpu_state_switch.h"
 #include "hv/vm/guest_state_vmcs.h"
+#include "hv/vm/vcpu_sipi.h"
 #include "hv/vm/vlapic_apicv.h"
 #include "hv/console/console.h"
 #include "hv/cpu/cpu.h"
@@ -250,6 +251,7 @@ static int load_boot_state(struct vm *vm, const struct vcpu_boot_state *bs)
 	struct vcpu *vc = vm->vcpu;
 	int err = 0;
 
+	vc->unrestricted = false;
 	setup_controls(vm, &err);
 	setup_host_state(&err);
 	setup_guest_state(bs, &err);
@@ -341,16 +343,81 @@ int vcpu_reset(struct vm *vm, const struct vcpu_boot_state *bs)
 	return vcpu_reset_one(vm, bs);
 }
 
+static void real_seg(uint32_t sel_f, const struct vcpu_seg_state *g,
+		     int *err)
+{
+	unsigned i = (sel_f - VMCS_GUEST_ES_SELECTOR) / 2;
+
+	w(sel_f, g->sel, err);
+	w(VMCS_GUEST_ES_BASE + 2 * i, g->base, err);
+	w(VMCS_GUEST_ES_LIMIT + 2 * i, g->limit, err);
+	w(VMCS_GUEST_ES_AR + 2 * i, g->ar, err);
+}
+
+/* The hardware's SIPI start (vcpu_sipi.h) on the current VMCS, whose
+ * controls, host state and other guest fields load_boot_state() wrote:
+ * "unrestricted guest" on, "IA-32e mode guest" off until the guest turns
+ * paging on with EFER.LME (hv/vm/guest_state_vmcs.c). */
+static int load_sipi_state(struct vm *vm, uint8_t vector)
+{
+	static const uint32_t data_segs[] = {
+		VMCS_GUEST_SS_SELECTOR, VMCS_GUEST_DS_SELECTOR,
+		VMCS_GUEST_ES_SELECTOR, VMCS_GUEST_FS_SELECTOR,
+		VMCS_GUEST_GS_SELECTOR,
+	};
+	const struct vmx_caps *caps = &vmx_cpu.caps;
+	struct vcpu_sipi_state s;
+	int err = 0;
+
+	vcpu_sipi_state(vector, &s);
+	w(VMCS_PROC_BASED_CONTROLS2, vmread(VMCS_PROC_BASED_CONTROLS2) |
+	  PROC_CTL2_UNRESTRICTED_GUEST, &err);
+	w(VMCS_ENTRY_CONTROLS, vmx_cpu.entry_ctls &
+	  ~(uint32_t)ENTRY_CTL_IA32E_MODE_GUEST, &err);
+	w(VMCS_GUEST_CR0, vmx_fix_guest_cr0(caps, s.cr0, true), &err);
+	w(VMCS_CR0_READ_SHADOW, s.cr0, &err);
+	w(VMCS_GUEST_CR4, vmx_fix_guest_cr4(caps, s.cr4), &err);
+	w(VMCS_CR4_READ_SHADOW, s.cr4, &err);
+	w(VMCS_GUEST_CR3, s.cr3, &err);
+	w(VMCS_GUEST_IA32_EFER, s.efer, &err);
+	w(VMCS_GUEST_DR7, s.dr7, &err);
+	real_seg(VMCS_GUEST_CS_SELECTOR, &s.cs, &err);
+	for (unsigned i = 0; i < sizeof(data_segs) / sizeof(data_segs[0]); i++)
+		real_seg(data_segs[i], &s.data, &err);
+	real_seg(VMCS_GUEST_TR_SELECTOR, &s.tr, &err);
+	real_seg(VMCS_GUEST_LDTR_SELECTOR, &s.ldtr, &err);
+	w(VMCS_GUEST_GDTR_BASE, 0, &err);
+	w(VMCS_GUEST_GDTR_LIMIT, s.gdtr_limit, &err);
+	w(VMCS_GUEST_IDTR_BASE, 0, &err);
+	w(VMCS_GUEST_IDTR_LIMIT, s.idtr_limit, &err);
+	w(VMCS_GUEST_RIP, s.rip, &err);
+	w(VMCS_GUEST_RSP, 0, &err);
+	w(VMCS_GUEST_RFLAGS, s.rflags, &err);
+	if (!err)
+		vm->vcpu->unrestricted = true;
+	return err;
+}
+
+/* A Linux VM's AP starts as hardware starts it (real mode at vector <<
+ * 12, vm->ap_real_mode); the test guest's in the loader's long mode. */
 int vcpu_start_ap(struct vm *vm)
 {
+	struct vcpu *vc = vm->vcpu;
 	struct vcpu_boot_state bs;
 	int err;
 
-	ap_boot_state(vm, vm->vcpu->start_rip, &bs);
-	vm->vcpu->start_pending = false;
+	ap_boot_state(vm, vc->start_rip, &bs);
+	vc->start_pending = false;
 	err = load_boot_state(vm, &bs);
+	if (!err && vm->ap_real_mode) {
+		err = load_sipi_state(vm, (uint8_t)(vc->start_rip >> 12));
+		/* Its local APIC as at power-on: xAPIC, enabled (the BSP's
+		 * is so too, hv/vm/loader_linux.c). */
+		vc->lapic->apic_base = APIC_BASE_ADDR | APIC_BASE_EN;
+		vc->lapic->vapic_dirty |= VAPIC_DIRTY_ALL;
+	}
 	if (!err)
-		vm->vcpu->regs.rsp = 0;
+		vc->regs.rsp = 0;
 	return err;
 }
 

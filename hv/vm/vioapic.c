@@ -13,7 +13,8 @@
 #define VER_VALUE	(0x11u | (VIOAPIC_PINS - 1) << 16)
 #define RTE_MASKED	(1ull << 16)
 #define RTE_DELMODE	(7ull << 8)
-#define RTE_DM_LOWPRI	(1ull << 8)	/* one CPU: the same as fixed */
+#define RTE_DM_LOWPRI	(1ull << 8)	/* the lowest-numbered vCPU named */
+#define RTE_DESTMOD	(1ull << 11)	/* logical destination */
 #define RTE_RO_BITS	((1ull << 12) | (1ull << 14))	/* status, RIRR */
 
 void vioapic_reset(struct vioapic *io)
@@ -92,7 +93,8 @@ void vioapic_assert(struct vm *vm, unsigned pin)
 		return;
 	}
 	io->delivered++;
-	vlapic_raise(&vm->lapic, (int)(e & 0xff));
+	vipi_device_irq(vm, (uint8_t)e, (e & RTE_DESTMOD) != 0,
+			(uint8_t)(e >> 56), (e & RTE_DELMODE) == RTE_DM_LOWPRI);
 }
 
 const struct mmio_region vioapic_mmio = {

@@ -1,6 +1,7 @@
 /* A virtual IOAPIC (82093AA register model, 24 pins) at 0xFEC00000, the
  * one the VM's MADT announces. Devices raise their ISA IRQ on its pin;
- * an unmasked fixed-delivery entry sets the vector in the vLAPIC's IRR.
+ * an unmasked fixed or lowest-priority entry sets the vector in the IRR
+ * of the vCPU(s) its destination names (hv/vm/vipi.h, vipi_device_irq).
  * Pins are treated as edge-triggered: our only source (the vUART) is an
  * ISA edge interrupt; level entries are accepted but behave as edge
  * (Remote IRR is never set). */

@@ -35,6 +35,8 @@ static void apply(struct vm *vm, struct vcpu *t, const struct ipi *ipi)
 		break;
 	case IPI_EFF_NMI:
 		t->nmi_pending = true;
+		if (t->run == VCPU_PARKED)	/* the NMI ends its HLT */
+			t->run = VCPU_HALTED;
 		wake(vm, t);
 		break;
 	case IPI_EFF_INIT:
@@ -53,6 +55,36 @@ static void apply(struct vm *vm, struct vcpu *t, const struct ipi *ipi)
 		return;
 	}
 	vm->stats.ipis_delivered++;
+}
+
+void vipi_device_irq(struct vm *vm, uint8_t vector, bool logical,
+		     uint8_t dest, bool lowest)
+{
+	const struct vlapic *lapics[VM_VCPUS_MAX];
+	struct ipi ipi = {
+		.vector = vector, .mode = lowest ? IPI_LOWEST : IPI_FIXED,
+		.shorthand = IPI_DEST, .logical = logical, .dest = dest,
+		.x2apic = vlapic_x2apic_mode(&vm->lapics[0]),
+	};
+	uint32_t set;
+
+	if (vm->nr_vcpus == 1) {
+		vlapic_raise(&vm->lapic, vector);
+		return;
+	}
+	for (unsigned i = 0; i < vm->nr_vcpus; i++)
+		lapics[i] = &vm->lapics[i];
+	set = ipi_targets(&ipi, 0, lapics, vm->nr_vcpus);
+	if (!set)
+		set = 1;	/* nobody named: vCPU 0, as with one vCPU */
+	for (unsigned i = 0; set; i++, set >>= 1) {
+		struct vcpu *t = &vm->vcpus[i];
+
+		if (!(set & 1) || t->run == VCPU_WAIT_SIPI)
+			continue;
+		vlapic_raise(t->lapic, vector);
+		wake(vm, t);
+	}
 }
 
 void vipi_send(struct vm *vm)

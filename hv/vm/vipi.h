@@ -19,6 +19,8 @@ enum vcpu_run {
 	VCPU_HALTED,		/* HLT: waits for an interrupt */
 	VCPU_WAIT_SIPI,		/* an AP before its STARTUP IPI, or after
 				 * an INIT */
+	VCPU_PARKED,		/* HLT with interrupts off (not vCPU 0):
+				 * waits for an NMI or INIT */
 };
 
 /* ICR delivery modes (bits 10:8) and shorthands (bits 19:18). */
@@ -71,5 +73,14 @@ enum ipi_effect ipi_effect(const struct ipi *ipi, unsigned target,
  * VM's vCPUs now. Each write is one exit of the sender and reaches at
  * most its VM's vCPUs: an IPI storm costs the sender's VM its own time. */
 void vipi_send(struct vm *vm);
+
+/* A device interrupt (an IOAPIC redirection entry: fixed or lowest
+ * priority, vector, destination mode and 8-bit destination) to the vCPUs
+ * the destination names, resolved as an IPI's (ipi_targets; Linux spreads
+ * its IRQs and gives each a vector on the CPU it picked). One vCPU, or a
+ * destination that names none of them: vCPU 0, as before vcpus=. A vCPU
+ * waiting for SIPI takes none. */
+void vipi_device_irq(struct vm *vm, uint8_t vector, bool logical,
+		     uint8_t dest, bool lowest);
 
 #endif

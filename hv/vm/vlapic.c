@@ -268,8 +268,9 @@ int vlapic_set_apic_base(struct vlapic *l, uint64_t val)
 	uint64_t mode = val & (APIC_BASE_EN | APIC_BASE_EXTD);
 	uint64_t cur = l->apic_base & (APIC_BASE_EN | APIC_BASE_EXTD);
 
+	/* The BSP flag is read-only: an AP writes its base without it. */
 	if ((val & ~(APIC_BASE_EN | APIC_BASE_EXTD)) !=
-	    (APIC_BASE_ADDR | APIC_BASE_BSP))
+	    (APIC_BASE_ADDR | (l->apic_base & APIC_BASE_BSP)))
 		return -1;	/* relocation, BSP flag, reserved bits */
 	if (mode == APIC_BASE_EXTD)
 		return -1;	/* x2APIC without enable: invalid */

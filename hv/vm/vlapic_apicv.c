@@ -52,6 +52,22 @@
 #define APIC_ACCESS_READ	0u	/* linear access for a data read */
 #define APIC_ACCESS_WRITE	1u	/* linear access for a data write */
 
+/* One APIC-access page per VM, in every vCPU's VMCS: the EPT maps one
+ * page at 0xFEE00000 for all of them, and the CPU tells the vCPUs apart
+ * by their own virtual-APIC pages (SDM 29.4). Kept in vCPU 0's vLAPIC;
+ * whichever vCPU is set up first allocates it. */
+static void *shared_access_page(struct vm *vm)
+{
+	struct vlapic *l0 = &vm->lapics[0];
+
+	if (!l0->apic_access) {
+		l0->apic_access = page_alloc();
+		if (l0->apic_access)
+			memset(l0->apic_access, 0, PAGE_SIZE);
+	}
+	return l0->apic_access;
+}
+
 int vlapic_apicv_setup(struct vm *vm)
 {
 	struct vlapic *l = vm->vcpu->lapic;
@@ -61,11 +77,10 @@ int vlapic_apicv_setup(struct vm *vm)
 		return 0;
 	if (!l->vapic) {
 		l->vapic = page_alloc();
-		l->apic_access = page_alloc();
+		l->apic_access = shared_access_page(vm);
 		if (!l->vapic || !l->apic_access)
 			return -HV_ENOMEM;
 		memset(l->vapic, 0, PAGE_SIZE);
-		memset(l->apic_access, 0, PAGE_SIZE);
 		l->vapic[0x080 / 4] = l->tpr;
 		l->access_mapped = false;
 	}
@@ -77,11 +92,12 @@ int vlapic_apicv_setup(struct vm *vm)
 	return err ? -HV_EIO : 0;
 }
 
-/* The APIC-access page in the EPT exactly while the guest is in xAPIC
- * mode. */
+/* The APIC-access page in the EPT exactly while a vCPU of the VM is in
+ * xAPIC mode (one mapping for all: shared_access_page); the VM's state
+ * is vCPU 0's access_mapped. */
 static int place_access_page(struct vm *vm, bool xapic)
 {
-	struct vlapic *l = vm->vcpu->lapic;
+	struct vlapic *l = &vm->lapics[0];
 	int rc = xapic ? vm_ept_map(vm, APIC_BASE_ADDR, hv_pa(l->apic_access),
 				    EPT_PAGE_4K, EPT_RW, MEMTYPE_WB)
 		       : vm_ept_unmap(vm, APIC_BASE_ADDR, EPT_PAGE_4K);
@@ -95,6 +111,29 @@ static int place_access_page(struct vm *vm, bool xapic)
 	return 0;
 }
 
+/* Whether the page must be mapped: this vCPU is in xAPIC mode, or
+ * another is (a vCPU in x2APIC mode then reaches the page too, as an
+ * xAPIC access: Linux switches every CPU together). */
+static bool vm_wants_access_page(const struct vm *vm, bool xapic)
+{
+	for (unsigned i = 0; !xapic && i < vm->nr_vcpus; i++)
+		xapic = vm->lapics[i].vapic &&
+			vlapic_xapic_mode(&vm->lapics[i]) &&
+			vm->vcpus[i].run != VCPU_WAIT_SIPI;
+	return xapic;
+}
+
+/* ICR high as the guest last wrote it into the page: APIC-write
+ * emulation stores a write of offset 310H there (bits 23:0 cleared)
+ * without an APIC-write exit (SDM 29.4.3.3; Bochs does so), so the page,
+ * not the model, holds the destination until the ICR-low write that sends
+ * the IPI (Linux's INIT to vCPU 1 reached vCPU 0 before this). Read
+ * before anything rewrites the page from the model. */
+static void take_icr_hi(struct vlapic *l)
+{
+	l->icr_hi = l->vapic[0x310 / 4] & 0xff000000u;
+}
+
 void vlapic_apicv_prepare(struct vm *vm)
 {
 	struct vlapic *l = vm->vcpu->lapic;
@@ -103,7 +142,10 @@ void vlapic_apicv_prepare(struct vm *vm)
 
 	if (!l->vapic)
 		return;
-	if (xapic != l->access_mapped && place_access_page(vm, xapic))
+	if (xapic)
+		take_icr_hi(l);
+	if (vm_wants_access_page(vm, xapic) != vm->lapics[0].access_mapped &&
+	    place_access_page(vm, vm_wants_access_page(vm, xapic)))
 		return;
 	/* A TPR the guest stored without an exit moves the PPR. */
 	tpr = vlapic_tpr(l);
@@ -140,6 +182,7 @@ enum exit_action handle_apic_write(struct vm *vm, const struct vm_exit *ex)
 		return EXIT_STOP;
 	}
 	was = l->vapic_dirty;
+	take_icr_hi(l);
 	vlapic_xapic_mmio.write(vm, off, 4, l->vapic[off / 4]);
 	/* The page shows what the model kept of that register; what the
 	 * write may do to others (EOI, self-IPI) is interrupt state. */

@@ -88,12 +88,12 @@ static int vm_precheck(struct vm *vm, const void *image, uint64_t size)
 
 	if (!loader_linux_wants(cfg->ramdisk, image, size))
 		return 0;
-	/* Linux learns its CPUs from the MADT, which lists one, and starts
-	 * APs in real mode, which needs unrestricted guest (docs/smp.md). */
-	if (vm->nr_vcpus > 1) {
+	/* Linux starts its APs in real mode (the MADT lists one local APIC
+	 * per vCPU), which needs "unrestricted guest" (docs/smp.md). */
+	if (vm->nr_vcpus > 1 && !vmx_cpu.caps.has_unrestricted_guest) {
 		kprintf("vm '%s': not started: vcpus=%u for a Linux guest: "
-			"only the test guest starts APs in this step\n",
-			vm->name, vm->nr_vcpus);
+			"the CPU lacks VMX unrestricted guest, which starting "
+			"its APs in real mode needs\n", vm->name, vm->nr_vcpus);
 		return -HV_EINVAL;
 	}
 	rd = vm_initrd(vm, &err);
@@ -117,6 +117,7 @@ int vm_load(struct vm *vm, const void *image, uint64_t size,
 	if (err)
 		return err;
 	vm->linux_guest = true;
+	vm->ap_real_mode = true;
 	return loader_linux_load(vm, image, size, rd ? rd->data : NULL,
 				 rd ? rd->size : 0, cfg->cmdline, bs);
 }

@@ -64,6 +64,9 @@ struct vcpu {
 	bool start_pending;	/* a SIPI came: start at start_rip */
 	bool nmi_pending;	/* an NMI IPI to deliver */
 	uint64_t start_rip;
+	/* Its VMCS has "unrestricted guest": a Linux AP started in real
+	 * mode (hv/vm/vcpu_sipi.h); its CR0.PE/PG writes are the guest's. */
+	bool unrestricted;
 
 	/* An event the next VM entry must deliver (re-injection after an
 	 * exit during delivery, or an exception a handler raised). */
@@ -162,9 +165,12 @@ struct vm {
 	struct vcpu vcpus[VM_VCPUS_MAX];
 	unsigned nr_vcpus;	/* hv.cfg vcpus=, 1 by default */
 	unsigned vcpu_cursor;	/* round robin among them (hv/vm/sched.c) */
-	/* Loader's long-mode state: where a STARTUP IPI starts an AP. */
+	/* Loader's long-mode state: where a STARTUP IPI starts an AP of the
+	 * test guest. A Linux VM's APs start as hardware starts them, in
+	 * real mode at vector << 12 (ap_real_mode, hv/vm/vcpu_sipi.h). */
 	uint64_t ap_cr3, ap_gdt_base;
 	uint16_t ap_gdt_limit, ap_cs, ap_ds;
+	bool ap_real_mode;
 	/* An IPI made another vCPU runnable: the sender's turn ends after
 	 * this exit, so the target runs soon (hv/vm/sched.c). */
 	bool vcpu_kick;

@@ -37,6 +37,7 @@ static void devices_reset(struct vm *vm)
 	memset(vm->testdev_mem, 0, sizeof(vm->testdev_mem));
 	memset(&vm->vmrpc, 0, sizeof(vm->vmrpc));
 	vm->linux_guest = false;	/* the loader decides again */
+	vm->ap_real_mode = false;
 }
 
 static int reload(struct vm *vm)

@@ -40,7 +40,51 @@ static void leaf1_hides_power_and_debug_store(void **state)
 	assert_int_not_equal(c.ecx & (1u << 21), 0);	/* x2APIC */
 	assert_int_not_equal(c.ecx & (1u << 31), 0);	/* hypervisor */
 	assert_int_not_equal(c.edx & (1u << 4), 0);	/* TSC kept */
-	assert_int_equal(c.ebx >> 16 & 0xff, 1);	/* one logical CPU */
+}
+
+/* Each vCPU's APIC ID and one topology for all of them: leaf 1, leaf 4's
+ * core count, leaf 0xB's thread and core levels (Linux's
+ * detect_extended_topology reads the shift and count of each). */
+static void topology_per_vcpu(void **state)
+{
+	struct cpuid_regs c;
+
+	(void)state;
+	c = (struct cpuid_regs){ 0x00050654, 0xff3f0800, 0x7ffefbff,
+				 0xbfebfbff };
+	cpuid_edit_topology(1, 0, 0, 1, &c);
+	assert_int_equal(c.ebx, 0x00010800);	/* ID 0, one CPU */
+	assert_int_equal(c.edx & (1u << 28), 0);	/* no HTT */
+	cpuid_edit_topology(1, 0, 2, 3, &c);
+	assert_int_equal(c.ebx, 0x02030800);	/* ID 2 of 3 */
+	assert_int_not_equal(c.edx & (1u << 28), 0);
+	for (unsigned id = 0; id < 3; id++) {
+		c = (struct cpuid_regs){ 1, 2, 0x100, 7 };
+		cpuid_edit_topology(0xb, 0, id, 3, &c);
+		assert_int_equal(c.eax, 0);		/* SMT: shift 0 */
+		assert_int_equal(c.ebx, 1);		/* one thread */
+		assert_int_equal(c.ecx, 0x100);
+		assert_int_equal(c.edx, id);
+		cpuid_edit_topology(0xb, 1, id, 3, &c);
+		assert_int_equal(c.eax, 2);		/* 3 IDs need 2 bits */
+		assert_int_equal(c.ebx, 3);
+		assert_int_equal(c.ecx, 0x201);
+		assert_int_equal(c.edx, id);
+		cpuid_edit_topology(0x1f, 2, id, 3, &c);
+		assert_int_equal(c.eax | c.ebx, 0);	/* no level 2 */
+		assert_int_equal(c.ecx, 2);
+		assert_int_equal(c.edx, id);
+	}
+	c = (struct cpuid_regs){ 0, 0, 0, 0 };
+	cpuid_edit_topology(0xb, 1, 0, 1, &c);
+	assert_int_equal(c.eax, 0);
+	assert_int_equal(c.ebx, 1);
+	c = (struct cpuid_regs){ 0x1c004121, 0, 0, 0 };	/* L1d, host's */
+	cpuid_edit_topology(4, 0, 1, 2, &c);
+	assert_int_equal(c.eax, 0x04004121);	/* 2 cores: field 1 */
+	c = (struct cpuid_regs){ 0, 0, 0, 0 };	/* no more caches */
+	cpuid_edit_topology(4, 4, 1, 2, &c);
+	assert_int_equal(c.eax, 0);
 }
 
 static void leaf1_keeps_what_is_clear(void **state)
@@ -99,6 +143,7 @@ int main(void)
 		cmocka_unit_test(leaf6_is_arat_only),
 		cmocka_unit_test(leaf1_hides_power_and_debug_store),
 		cmocka_unit_test(leaf1_keeps_what_is_clear),
+		cmocka_unit_test(topology_per_vcpu),
 		cmocka_unit_test(pmu_and_xsave_leaves_are_empty),
 		cmocka_unit_test(leaf7_hides_xsave_users_keeps_rdpid),
 		cmocka_unit_test(other_leaves_untouched),

@@ -126,6 +126,42 @@ static void test_cr0(void **state)
 	assert_null(gsc_check_cr0(&c, &v));
 }
 
+/* Linux's AP trampoline under unrestricted guest: real mode, PE on, EFER.LME
+ * by WRMSR, then PG: each CR0 write checked and EFER.LMA following PG with
+ * LME (hv/vm/guest_state_vmcs.c sets "IA-32e mode guest" from it). */
+static void test_cr0_real_to_long(void **state)
+{
+	struct gsc_ctx c = long_mode();
+	uint64_t v;
+
+	(void)state;
+	c.cr0 = CR0_ET | CR0_NE;	/* after SIPI */
+	c.cr4 = 0;
+	c.efer = 0;
+	c.cs_l = false;
+	v = c.cr0 | CR0_PE;
+	assert_null(gsc_check_cr0(&c, &v));
+	assert_int_equal(gsc_cr0_efer(&c, v), 0);
+	c.cr0 = v;
+	v = GSC_EFER_LME | GSC_EFER_LMA;	/* LMA written: kept 0 */
+	assert_null(gsc_check_wrmsr(&c, MSR_IA32_EFER, &v));
+	assert_int_equal(v, GSC_EFER_LME);
+	c.efer = v;
+	v = c.cr0 | CR0_PG;	/* PAE still clear: #GP */
+	assert_string_equal(gsc_check_cr0(&c, &v),
+			    "CR0: PG set with EFER.LME and CR4.PAE clear");
+	c.cr4 = CR4_PAE;
+	v = c.cr0 | CR0_PG;
+	assert_null(gsc_check_cr0(&c, &v));
+	assert_int_equal(gsc_cr0_efer(&c, v), GSC_EFER_LME | GSC_EFER_LMA);
+	/* Paging on without LME: 32-bit paging, LMA stays 0. */
+	c.efer = GSC_EFER_NXE;
+	assert_int_equal(gsc_cr0_efer(&c, v), GSC_EFER_NXE);
+	/* Paging off from compatibility-like state: LMA drops with PG. */
+	c.efer = GSC_EFER_LME | GSC_EFER_LMA;
+	assert_int_equal(gsc_cr0_efer(&c, CR0_PE | CR0_ET), GSC_EFER_LME);
+}
+
 static void test_cr3_cr4(void **state)
 {
 	struct gsc_ctx c = long_mode();
@@ -228,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_efer),
 		cmocka_unit_test(test_msrs),
 		cmocka_unit_test(test_cr0),
+		cmocka_unit_test(test_cr0_real_to_long),
 		cmocka_unit_test(test_cr3_cr4),
 		cmocka_unit_test(test_entry_check),
 	};

@@ -40,7 +40,7 @@ static void test_checksums_and_links(void **state)
 				    VACPI_MADT_OFF, VACPI_DSDT_OFF };
 
 	(void)state;
-	assert_int_equal(vacpi_build(buf, base), base + VACPI_RSDP_OFF);
+	assert_int_equal(vacpi_build(buf, base, 1), base + VACPI_RSDP_OFF);
 	assert_memory_equal(buf, "RSD PTR ", 8);
 	assert_int_equal(vacpi_sum(buf, 20), 0);
 	assert_int_equal(vacpi_sum(buf, 36), 0);
@@ -68,7 +68,7 @@ static void test_fadt_fields(void **state)
 	uint32_t flags;
 
 	(void)state;
-	vacpi_build(buf, 0xe0000);
+	vacpi_build(buf, 0xe0000, 1);
 	assert_memory_equal(f, "FACP", 4);
 	assert_int_equal(len_of(f), 276);
 	assert_int_equal(f[8], 6);
@@ -279,7 +279,7 @@ static unsigned dsdt(struct aml_dev *devs)
 {
 	static uint8_t buf[VACPI_SIZE];
 
-	vacpi_build(buf, 0xe0000);
+	vacpi_build(buf, 0xe0000, 1);
 	return dsdt_devices(buf + VACPI_DSDT_OFF, devs);
 }
 
@@ -331,7 +331,7 @@ static void test_dsdt_rtc(void **state)
 	assert_int_equal(r[0].len, 2);
 	assert_int_equal(r[1].kind, 0x22);
 	assert_int_equal(r[1].irq_mask, 1u << 8);
-	vacpi_build(buf, 0xe0000);
+	vacpi_build(buf, 0xe0000, 1);
 	assert_int_equal(buf[VACPI_FADT_OFF + 109] & (1u << 5), 0);
 	assert_int_equal(buf[VACPI_FADT_OFF + 108], 0x32);
 }
@@ -393,7 +393,7 @@ static void test_dsdt_s5(void **state)
 	const uint8_t *s5 = NULL;
 
 	(void)state;
-	vacpi_build(buf, 0xe0000);
+	vacpi_build(buf, 0xe0000, 1);
 	assert_memory_equal(d, "DSDT", 4);
 	for (uint32_t i = 36; i + 4 <= len_of(d); i++)
 		if (!memcmp(d + i, "_S5_", 4))
@@ -418,7 +418,7 @@ static void test_walker_reads_them(void **state)
 	(void)state;
 	assert_true(arena != MAP_FAILED);
 	base = (uint64_t)(uintptr_t)arena;
-	assert_int_equal(acpi_parse(vacpi_build(arena, base), base + VACPI_SIZE,
+	assert_int_equal(acpi_parse(vacpi_build(arena, base, 1), base + VACPI_SIZE,
 				    &ai), 0);
 	assert_true(ai.xsdt);
 	assert_int_equal(ai.revision, 2);
@@ -432,6 +432,41 @@ static void test_walker_reads_them(void **state)
 	munmap(arena, 1 << 16);
 }
 
+/* vcpus=N: the MADT lists N enabled local APICs, IDs 0..N-1 (the vCPUs'
+ * indices, as their vLAPICs and CPUID say), the IOAPIC still after them;
+ * 8 (the most hv.cfg allows) fits before the DSDT. */
+static void test_madt_vcpus(void **state)
+{
+	uint8_t *arena = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	struct acpi_info ai;
+	uint64_t base;
+
+	(void)state;
+	assert_true(arena != MAP_FAILED);
+	base = (uint64_t)(uintptr_t)arena;
+	for (unsigned n = 1; n <= VACPI_CPUS_MAX; n++) {
+		const uint8_t *m = arena + VACPI_MADT_OFF;
+
+		memset(&ai, 0, sizeof(ai));
+		assert_int_equal(acpi_parse(vacpi_build(arena, base, n),
+					    base + VACPI_SIZE, &ai), 0);
+		assert_int_equal(ai.nr_cpus, n);
+		assert_int_equal(ai.nr_ioapics, 1);
+		assert_int_equal(ai.bad_checksums, 0);
+		for (unsigned i = 0; i < n; i++)
+			assert_int_equal(ai.cpu_apic_id[i], i);
+		assert_true(VACPI_MADT_OFF + len_of(m) <= VACPI_DSDT_OFF);
+		assert_int_equal(len_of(m), 44 + 8 * n + 12 + 10);
+	}
+	/* Out of range: one CPU, never a table past its room. */
+	vacpi_build(arena, base, VACPI_CPUS_MAX + 1);
+	assert_int_equal(len_of(arena + VACPI_MADT_OFF), 44 + 8 + 22);
+	vacpi_build(arena, base, 0);
+	assert_int_equal(len_of(arena + VACPI_MADT_OFF), 44 + 8 + 22);
+	munmap(arena, 1 << 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_dsdt_rtc),
 		cmocka_unit_test(test_dsdt_pci0),
 		cmocka_unit_test(test_walker_reads_them),
+		cmocka_unit_test(test_madt_vcpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 
 #include "hv/vm/vipi.h"
 #include "hv/vm/vlapic.h"
+#include "hv/vm/vm.h"
 
 #define NR 4
 static struct vlapic lapic[NR];
@@ -209,6 +210,89 @@ static void test_vlapic_side(void **state)
 	assert_int_equal(v, icr(2, IPI_SIPI, false, 0, 8));
 }
 
+/* hv/vm/vipi.c on a two-vCPU VM in xAPIC mode (a Linux VM): device
+ * interrupts go where the IOAPIC entry's destination says, an NMI ends a
+ * parked vCPU's HLT, a fixed IPI leaves it parked with the vector
+ * pending, INIT sends it back to wait for SIPI. */
+static struct vm vm2;
+
+static void setup_vm2(void)
+{
+	memset(&vm2, 0, sizeof(vm2));
+	vm2.nr_vcpus = 2;
+	for (unsigned i = 0; i < 2; i++) {
+		vm2.vcpus[i].idx = i;
+		vm2.vcpus[i].lapic = &vm2.lapics[i];
+		vm2.lapics[i].id = i;
+		vlapic_reset(&vm2.lapics[i]);
+		vm2.lapics[i].apic_base = APIC_BASE_ADDR | APIC_BASE_EN |
+					  (i ? 0 : APIC_BASE_BSP);
+		vm2.lapics[i].xapic_ldr = (1u << i) << 24;	/* flat */
+	}
+	vm2.vcpu = &vm2.vcpus[0];
+	vm2.state = VM_RUNNABLE;
+}
+
+static bool irr(unsigned cpu, unsigned vec)
+{
+	return vm2.lapics[cpu].irr[vec / 64] & 1ull << (vec % 64);
+}
+
+static void test_device_irq(void **state)
+{
+	(void)state;
+	setup_vm2();
+	vipi_device_irq(&vm2, 0x22, true, 0x02, false);	/* logical CPU 1 */
+	assert_true(irr(1, 0x22));
+	assert_false(irr(0, 0x22));
+	assert_true(vm2.vcpu_kick);
+	vipi_device_irq(&vm2, 0x23, false, 0, false);	/* physical 0 */
+	assert_true(irr(0, 0x23));
+	assert_false(irr(1, 0x23));
+	vipi_device_irq(&vm2, 0x24, false, 7, false);	/* nobody: vCPU 0 */
+	assert_true(irr(0, 0x24));
+	vipi_device_irq(&vm2, 0x25, true, 0x03, true);	/* lowest: vCPU 0 */
+	assert_true(irr(0, 0x25));
+	assert_false(irr(1, 0x25));
+	vm2.vcpus[1].run = VCPU_WAIT_SIPI;		/* not started */
+	vipi_device_irq(&vm2, 0x26, false, 1, false);
+	assert_false(irr(1, 0x26));
+	vm2.nr_vcpus = 1;				/* one vCPU: vCPU 0 */
+	vipi_device_irq(&vm2, 0x27, false, 5, false);
+	assert_true(irr(0, 0x27));
+}
+
+static void send_from0(uint64_t v)
+{
+	vm2.lapics[0].icr = v;
+	vm2.lapics[0].icr_sent = true;
+	vipi_send(&vm2);
+}
+
+static void test_parked(void **state)
+{
+	(void)state;
+	setup_vm2();
+	vm2.vcpus[1].run = VCPU_PARKED;
+	send_from0(icr(1, IPI_FIXED, false, 0, 0xfd));
+	assert_int_equal(vm2.vcpus[1].run, VCPU_PARKED);
+	assert_true(irr(1, 0xfd));
+	send_from0(icr(1, IPI_SIPI, false, 0, 0x9a));	/* not waiting */
+	assert_int_equal(vm2.vcpus[1].run, VCPU_PARKED);
+	send_from0(icr(1, IPI_NMI, false, 0, 0));
+	assert_int_equal(vm2.vcpus[1].run, VCPU_RUN);
+	assert_true(vm2.vcpus[1].nmi_pending);
+	vm2.vcpus[1].run = VCPU_PARKED;
+	send_from0(icr(1, IPI_INIT, false, 0, 0));
+	assert_int_equal(vm2.vcpus[1].run, VCPU_WAIT_SIPI);
+	send_from0(icr(1, IPI_SIPI, false, 0, 0x9a));
+	assert_int_equal(vm2.vcpus[1].run, VCPU_RUN);
+	assert_true(vm2.vcpus[1].start_pending);
+	assert_int_equal(vm2.vcpus[1].start_rip, 0x9a000);
+	assert_int_equal(vm2.stats.ipis_sent, 5);
+	assert_int_equal(vm2.stats.ipis_dropped, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +302,8 @@ int main(void)
 		cmocka_unit_test(test_logical),
 		cmocka_unit_test(test_init_sipi),
 		cmocka_unit_test(test_vlapic_side),
+		cmocka_unit_test(test_device_irq),
+		cmocka_unit_test(test_parked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

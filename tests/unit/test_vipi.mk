@@ -1,2 +1,2 @@
 UNIT_TESTS += test_vipi
-test_vipi_SRCS := hv/vm/vipi_route.c hv/vm/vlapic.c
+test_vipi_SRCS := hv/vm/vipi_route.c hv/vm/vipi.c hv/vm/vlapic.c

@@ -218,6 +218,29 @@ static void test_apic_base_modes(void **state)
 	assert_true(vlapic_x2apic_mode(&l));
 }
 
+/* An AP (APIC ID 1: no BSP flag) takes the same transitions with its
+ * own base; the BSP flag cannot be set or cleared (Linux's AP turning
+ * x2APIC off wrote 0xFEE00000 and got #GP until this held). */
+static void test_apic_base_ap(void **state)
+{
+	struct vlapic l = { 0 };
+
+	(void)state;
+	l.id = 1;
+	vlapic_reset(&l);
+	assert_int_equal(l.apic_base & APIC_BASE_BSP, 0);
+	assert_int_equal(vlapic_set_apic_base(&l, APIC_BASE_ADDR), 0);
+	assert_int_equal(vlapic_set_apic_base(&l, APIC_BASE_ADDR |
+						  APIC_BASE_EN), 0);
+	assert_true(vlapic_xapic_mode(&l));
+	assert_int_equal(vlapic_set_apic_base(&l, APIC_BASE_ADDR |
+						  APIC_BASE_BSP |
+						  APIC_BASE_EN), -1);
+	l.id = 0;
+	vlapic_reset(&l);
+	assert_int_equal(vlapic_set_apic_base(&l, APIC_BASE_ADDR), -1);
+}
+
 /* --- APIC virtualization: the model and the virtual-APIC page ----------- */
 
 static uint32_t page[1024];
@@ -371,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_software_disabled),
 		cmocka_unit_test(test_min_period),
 		cmocka_unit_test(test_apic_base_modes),
+		cmocka_unit_test(test_apic_base_ap),
 		cmocka_unit_test(test_vapic_tpr),
 		cmocka_unit_test(test_vapic_sync),
 		cmocka_unit_test(test_tpr_threshold),
