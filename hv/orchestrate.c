@@ -5,6 +5,7 @@
 #include "hv/console/console.h"
 #include "hv/gpu/gpu_balloon.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/gpu/gpu_lock.h"
 #include "hv/gpu/screen_compose.h"
 #include "hv/gpu/vgpu_dev.h"
 #include "hv/platform/host_rtc.h"
@@ -240,29 +241,37 @@ static int summarize(void)
 }
 
 /* The guest channel: GM requests go to gBalloon, the layout is the
- * vGPU's. The mediator is entered from the BSP only in this step
- * (docs/smp.md): a VM on an AP has no vGPU (hv.cfg refuses cpus= with
- * one), and its requests get the answer of a VM without one there and
- * then, without entering gpu/. */
-static bool on_ap(unsigned vm_id)
-{
-	return vm_id < nr_vms &&
-	       __atomic_load_n(&vms[vm_id].cpu, __ATOMIC_ACQUIRE) != 0;
-}
-
+ * vGPU's. They come from the VM's own exits, on whichever CPU it runs:
+ * each enters gpu/ under the mediator lock (docs/smp.md "Mediator
+ * concurrency"). */
 static int gm_request(unsigned vm_id, uint32_t slots)
 {
-	return on_ap(vm_id) ? -HV_EINVAL : gpu_balloon_request(vm_id, slots);
+	int r;
+
+	gpu_lock();
+	r = gpu_balloon_request(vm_id, slots);
+	gpu_unlock();
+	return r;
 }
 
 static int gm_release(unsigned vm_id, uint32_t slots)
 {
-	return on_ap(vm_id) ? -HV_EINVAL : gpu_balloon_release(vm_id, slots);
+	int r;
+
+	gpu_lock();
+	r = gpu_balloon_release(vm_id, slots);
+	gpu_unlock();
+	return r;
 }
 
 static int gm_layout(unsigned vm_id, struct vmrpc_gm_layout *l)
 {
-	return on_ap(vm_id) ? -HV_ENOENT : vgpu_dev_gm_layout(vm_id, l);
+	int r;
+
+	gpu_lock();
+	r = vgpu_dev_gm_layout(vm_id, l);
+	gpu_unlock();
+	return r;
 }
 
 static const struct vmrpc_gm_ops balloon_gm_ops = {
@@ -368,6 +377,16 @@ static void __attribute__((noreturn)) ap_loop(struct percpu *p)
 	}
 }
 
+/* The shell's commands read and change the vGPUs (vgpus, ggtt, ppgtt,
+ * place, screen ...): the whole stage under the mediator lock, so each
+ * command sees the mediator between two entries of the VMs' CPUs. */
+static void shell_poll_locked(void)
+{
+	gpu_lock();
+	shell_poll();
+	gpu_unlock();
+}
+
 /* The BSP's main loop between slices, stage by stage, in order: what
  * each costs per round is printed with the summary (main_loop_report),
  * the figures behind the hypervisor's share outside the VMs' slices in
@@ -376,7 +395,7 @@ static const struct {
 	const char *name;
 	void (*run)(void);
 } loop_stages[] = {
-	{ "shell", shell_poll },
+	{ "shell", shell_poll_locked },
 	{ "vtd", vtd_poll },	/* before the GPU runs: stopped VMs' RAM is gone */
 	{ "gpu_poll", gpu_host_poll },
 	{ "teardown", vdev_teardown_stopped },	/* stopped VMs' vGPUs */
@@ -418,7 +437,9 @@ void hv_run(const struct hv_config *cfg)
 
 	vmrpc_set_gm_ops(&balloon_gm_ops);
 	register_shell_cmds();
+	gpu_lock();
 	screen_compose_boot(cfg->display_owner);	/* before the prompt */
+	gpu_unlock();
 	shell_init();
 	attach_default(cfg->default_vm);
 	sched_init(cfg->slice_ms, cfg->slice_lone_ms);

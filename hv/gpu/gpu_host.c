@@ -41,6 +41,7 @@
 #include "hv/gpu/gpu_smoke.h"
 #include "hv/gpu/gpu_teardown.h"
 #include "hv/gpu/gpu_host.h"
+#include "hv/gpu/gpu_lock.h"
 #include "hv/gpu/screen_compose.h"
 #include "hv/gpu/gpu_irq.h"
 #include "hv/mm/mem.h"
@@ -265,7 +266,8 @@ void gpu_host_early(const struct hv_config *cfg, uint64_t map_top,
 		(void)gpu_trapdev_setup(map_top, ram_top);
 }
 
-void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
+static void init_unlocked(const struct hv_config *cfg,
+			  const struct pci_dev *igpu)
 {
 	static const struct hv_if hv = { &hv_ops_impl, NULL };
 	/* gHyvi is attached to every vGPU: its policy is per VM (hv.cfg
@@ -398,7 +400,7 @@ static void set_ppgtt(const struct hvcfg_vm *c, struct vgpu *v)
 }
 
 /* A vGPU for VM id (called by vms_create_from_config after vm_create). */
-void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
+static void vgpu_create_unlocked(const struct hvcfg_vm *c, uint32_t id)
 {
 	struct vgpu_type t = { 0 };
 	struct vgpu *v;
@@ -442,7 +444,7 @@ void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
  * figure 5) of every vGPU at once, applied before any guest runs, so no
  * guest ever sees its GM move (moving a running vGPU needs a guest that is
  * told: see gpu/vgpu/gtt/vgpu_reshape.c). */
-void gpu_host_place(const struct hv_config *cfg)
+static void place_unlocked(const struct hv_config *cfg)
 {
 	static struct slot_layout lay;
 	struct vgpu *who[SLOTS_MAX_VGPUS];
@@ -511,7 +513,7 @@ void gpu_host_print_resets(bool always)
 	kprintf("\n");
 }
 
-bool gpu_host_report(unsigned vm_id)
+static bool report_unlocked(unsigned vm_id)
 {
 	struct gvt *gvt = gpu_host_gvt();
 	struct vgpu *v = gvt ? gvt_vgpu_by_vm(gvt, vm_id) : NULL;
@@ -575,7 +577,7 @@ static uint32_t model_elapsed_us(void)
 /* Run the GPU and the mediator; the main loop (hv/orchestrate.c) calls
  * this once per round, then tears down stopped VMs' devices (the vGPU's
  * teardown hook, hv/gpu/vgpu_dev.c), then gpu_host_tick. */
-void gpu_host_poll(void)
+static void poll_unlocked(void)
 {
 	if (!host_gvt)
 		return;
@@ -594,7 +596,7 @@ void gpu_host_poll(void)
  * after the run, owning it before or nobody did: what ran was its own
  * completions, switch-in and dispatch. Otherwise (another vGPU's work,
  * a switch away from another) the hypervisor pays. */
-enum sched_post gpu_host_after_exit(struct vm *vm)
+static enum sched_post after_exit_unlocked(struct vm *vm)
 {
 	struct vgpu *v;
 	uint64_t posted, t0;
@@ -627,11 +629,72 @@ bool gpu_host_needs_rounds(void)
 	return host_gvt != NULL;
 }
 
-void gpu_host_tick(void)
+static void tick_unlocked(void)
 {
 	screen_compose_poll();	/* the owner VM's picture, a few rows */
 	if (!host_gvt)
 		return;
 	gpu_balloon_tick();
 	gpu_place_tick();
+}
+
+/* The entries of the rest of the hypervisor into the GPU side (boot, VM
+ * creation, the main loop's poll and ticks, the post-exit hook, reports),
+ * each under the mediator lock (gpu_lock.h); the VMs' traps take it in
+ * gpu_entry.c. */
+void gpu_host_init(const struct hv_config *cfg, const struct pci_dev *igpu)
+{
+	gpu_lock();
+	init_unlocked(cfg, igpu);
+	gpu_unlock();
+}
+
+void gpu_host_vgpu_create(const struct hvcfg_vm *c, uint32_t id)
+{
+	gpu_lock();
+	vgpu_create_unlocked(c, id);
+	gpu_unlock();
+}
+
+void gpu_host_place(const struct hv_config *cfg)
+{
+	gpu_lock();
+	place_unlocked(cfg);
+	gpu_unlock();
+}
+
+bool gpu_host_report(unsigned vm_id)
+{
+	bool r;
+
+	gpu_lock();
+	r = report_unlocked(vm_id);
+	gpu_unlock();
+	return r;
+}
+
+void gpu_host_poll(void)
+{
+	gpu_lock();
+	poll_unlocked();
+	gpu_unlock();
+}
+
+enum sched_post gpu_host_after_exit(struct vm *vm)
+{
+	enum sched_post r;
+
+	if (!host_gvt || this_cpu()->index != 0)
+		return SCHED_POST_NONE;	/* the lock only where it can run */
+	gpu_lock();
+	r = after_exit_unlocked(vm);
+	gpu_unlock();
+	return r;
+}
+
+void gpu_host_tick(void)
+{
+	gpu_lock();
+	tick_unlocked();
+	gpu_unlock();
 }

@@ -7,6 +7,7 @@
 #include "hv/console/console.h"
 #include "hv/cpu/cpu.h"
 #include "hv/gpu/ap_redirect.h"
+#include "hv/gpu/gpu_lock.h"
 #include "hv/gpu/gpu_trapdev.h"
 #include "hv/gpu/trapdev_access.h"
 #include "hv/cpu/host_lapic.h"
@@ -244,8 +245,8 @@ void gpu_trapdev_ap_unmap_range(uint32_t vm, uint64_t gpa, uint64_t size)
 /* The guest's access, repeated by us at the BAR2 address: a load or store
  * of the same width, which faults into pf_hook like every access of ours
  * to the trapped windows. */
-bool gpu_trapdev_ap_access(uint32_t vm, uint64_t gpa, unsigned size,
-			   bool write, uint64_t *val)
+static bool ap_access(uint32_t vm, uint64_t gpa, unsigned size, bool write,
+		      uint64_t *val)
 {
 	uint64_t hpa;
 	void *p;
@@ -274,6 +275,18 @@ bool gpu_trapdev_ap_access(uint32_t vm, uint64_t gpa, unsigned size,
 		break;
 	}
 	return true;
+}
+
+/* A VM's trap into the model: under the mediator lock (gpu_lock.h). */
+bool gpu_trapdev_ap_access(uint32_t vm, uint64_t gpa, unsigned size,
+			   bool write, uint64_t *val)
+{
+	bool r;
+
+	gpu_lock();
+	r = ap_access(vm, gpa, size, write, val);
+	gpu_unlock();
+	return r;
 }
 
 void gpu_trapdev_report(void)

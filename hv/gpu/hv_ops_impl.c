@@ -28,6 +28,7 @@
 #include "hv/cpu/x86.h"
 #include "mini/stdio.h"
 #include "hv/gpu/hv_ops_impl.h"
+#include "hv/gpu/gpu_lock.h"
 
 static int err_to_gpu(int err)
 {
@@ -42,6 +43,7 @@ static int op_gpa_to_hpa(void *ctx, uint32_t id, uint64_t gpa, uint64_t *hpa)
 	struct ept_xlat x;
 
 	(void)ctx;
+	gpu_lock_check(__func__);
 	if (!vm)
 		return -GPU_EINVAL;
 	if (!vm_ram_contains(&vm->ram_layout, gpa, 1) ||
@@ -57,6 +59,7 @@ static int op_read_gpa(void *ctx, uint32_t id, uint64_t gpa, void *buf,
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
+	gpu_lock_check(__func__);
 	return vm ? err_to_gpu(vm_read_gpa(vm, gpa, buf, len)) : -GPU_EINVAL;
 }
 
@@ -66,6 +69,7 @@ static int op_write_gpa(void *ctx, uint32_t id, uint64_t gpa,
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
+	gpu_lock_check(__func__);
 	/* The mediator's own store (a context image, the status page): not
 	 * reported back to it as a guest store (hv_ops.h write_gpa). */
 	return vm ? err_to_gpu(vm_write_gpa_direct(vm, gpa, buf, len))
@@ -90,6 +94,7 @@ static int op_ept_map(void *ctx, uint32_t id, uint64_t gpa, uint64_t hpa,
 	enum gpu_ap_target ap;
 
 	(void)ctx;
+	gpu_lock_check(__func__);
 	if (!vm || !perms)
 		return -GPU_EINVAL;
 	ap = own_ram(vm, hpa) ? GPU_AP_NONE : gpu_host_aperture_target(hpa);
@@ -127,6 +132,7 @@ static int op_ept_unmap(void *ctx, uint32_t id, uint64_t gpa)
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
+	gpu_lock_check(__func__);
 	if (!vm || vm_ram_contains(&vm->ram_layout, gpa, 1))
 		return -GPU_EINVAL;
 	gpu_trapdev_ap_unmap(id, gpa);
@@ -140,6 +146,7 @@ static int op_ept_unmap_range(void *ctx, uint32_t id, uint64_t gpa,
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
+	gpu_lock_check(__func__);
 	if (!vm || (gpa | size) & ~PAGE_MASK || ram_overlaps(vm, gpa, size))
 		return -GPU_EINVAL;
 	gpu_trapdev_ap_unmap_range(id, gpa, size);
@@ -151,6 +158,7 @@ static int op_wp_page(void *ctx, uint32_t id, uint64_t gpa)
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
+	gpu_lock_check(__func__);
 	if (vm && !vm_ram_contains(&vm->ram_layout, gpa, 1))
 		return -GPU_EFAULT;
 	return vm ? err_to_gpu(vm_ept_protect(vm, gpa & PAGE_MASK, PAGE_SIZE,
@@ -163,6 +171,7 @@ static int op_unwp_page(void *ctx, uint32_t id, uint64_t gpa)
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
+	gpu_lock_check(__func__);
 	if (vm && !vm_ram_contains(&vm->ram_layout, gpa, 1))
 		return -GPU_EFAULT;
 	return vm ? err_to_gpu(vm_ept_protect(vm, gpa & PAGE_MASK, PAGE_SIZE,
@@ -190,6 +199,7 @@ static void op_bar_moved(void *ctx, uint32_t id, int bar, uint64_t base,
 	struct vm *vm = vm_by_id(id);
 
 	(void)ctx;
+	gpu_lock_check(__func__);
 	if (vm)
 		vgpu_dev_bar_moved(vm, bar, base, size, enabled);
 }
@@ -225,6 +235,7 @@ static void op_log(void *ctx, int level, int vgpu_id, const char *msg)
 	const char *vm = vm_name_of_vgpu(vgpu_id);
 
 	(void)ctx;
+	gpu_lock_check(__func__);
 	snprintf(who, sizeof(who), "vgpu%d", vgpu_id);
 	/* The VM's name last, so a line about bad guest input names the VM
 	 * (and patterns written against the message alone still match). */
@@ -239,6 +250,7 @@ static void *op_page_alloc(void *ctx, size_t npages, uint64_t *hpa)
 	void *p = page_alloc_contig(npages);
 
 	(void)ctx;
+	gpu_lock_check(__func__);
 	if (p)
 		vtd_gpu_pages(hv_pa(p), npages, true);	/* the GPU may reach it */
 	if (p && hpa)
@@ -249,6 +261,7 @@ static void *op_page_alloc(void *ctx, size_t npages, uint64_t *hpa)
 static void op_page_free(void *ctx, void *va, size_t npages)
 {
 	(void)ctx;
+	gpu_lock_check(__func__);
 	vtd_gpu_pages(hv_pa(va), npages, false);	/* before reuse */
 	page_free_contig(va, npages);
 }

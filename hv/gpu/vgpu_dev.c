@@ -2,6 +2,8 @@
 #include "gpu/vgpu/vgpu.h"
 #include "guest-shim/include/g9hv/hypercall.h"
 #include "hv/console/console.h"
+#include "hv/gpu/gpu_entry.h"
+#include "hv/gpu/gpu_lock.h"
 #include "hv/gpu/gpu_teardown.h"
 #include "hv/gpu/gpu_trapdev.h"
 #include "hv/gpu/vgpu_dev.h"
@@ -65,7 +67,7 @@ static uint64_t bar0_read(struct vm *vm, uint64_t off, unsigned size)
 {
 	struct vgpu *v = dev_of(vm)->v;
 	uint64_t val = 0, t0 = rdtsc();
-	int err = vgpu_mmio_read(v, off, &val, size);
+	int err = gpu_entry_mmio_read(v, off, &val, size);
 
 	note_bar0(vm, rdtsc() - t0, false);
 	trace(vm, 'R', off, size, val, err);
@@ -103,10 +105,11 @@ static void bar0_write(struct vm *vm, uint64_t off, unsigned size,
 		       uint64_t val)
 {
 	struct vgpu *v = dev_of(vm)->v;
-	uint64_t subs = vgpu_get_stats(v)->elsp_submits, t0 = rdtsc();
-	int err = vgpu_mmio_write(v, off, val, size);
+	uint64_t t0 = rdtsc();
+	bool submitted = false;
+	int err = gpu_entry_mmio_write(v, off, val, size, &submitted);
 
-	note_bar0(vm, rdtsc() - t0, vgpu_get_stats(v)->elsp_submits != subs);
+	note_bar0(vm, rdtsc() - t0, submitted);
 	trace(vm, 'W', off, size, val, err);
 	if (err)
 		vm_event(vm, VM_EV_VGPU_BAD_MMIO, "vGPU refused a %u-byte write "
@@ -120,7 +123,7 @@ static bool detiled_rw(struct vm *vm, uint64_t off, unsigned size,
 {
 	struct vgpu *v = dev_of(vm)->v;
 
-	return v && !vgpu_aperture_rw(v, off, val, size, write);
+	return v && !gpu_entry_aperture_rw(v, off, val, size, write);
 }
 
 /* Only aperture pages the ladder did not map reach these: outside the
@@ -161,7 +164,7 @@ static void bar2_write(struct vm *vm, uint64_t off, unsigned size,
  * maps it here. */
 static void bar2_fault(struct vm *vm, uint64_t off)
 {
-	(void)vgpu_aperture_fault(dev_of(vm)->v, off);
+	(void)gpu_entry_aperture_fault(dev_of(vm)->v, off);
 }
 
 /* 00:02.0's config space is the mediator's (gpu/vgpu/mmio/vgpu_cfg.c); a BAR
@@ -170,7 +173,7 @@ static int dev_cfg_read(void *opaque, unsigned reg, uint32_t *val)
 {
 	struct vgpu_dev *d = opaque;
 
-	return d->v ? vgpu_cfg_read(d->v, reg, val, 4) : -1;
+	return d->v ? gpu_entry_cfg_read(d->v, reg, val) : -1;
 }
 
 static void dev_cfg_write(void *opaque, unsigned off, unsigned size,
@@ -179,7 +182,7 @@ static void dev_cfg_write(void *opaque, unsigned off, unsigned size,
 	struct vgpu_dev *d = opaque;
 
 	if (d->v)
-		vgpu_cfg_write(d->v, off, val, size);
+		gpu_entry_cfg_write(d->v, off, val, size);
 }
 
 /* A store into a page the mediator write-protected (a guest GPU page
@@ -190,7 +193,7 @@ static void dev_page_write(void *opaque, uint64_t gpa, const void *data,
 	struct vgpu_dev *d = opaque;
 
 	if (d->v)
-		(void)vgpu_page_write(d->v, gpa, data, len);
+		(void)gpu_entry_page_write(d->v, gpa, data, len);
 }
 
 /* The VM restarts in place: the vGPU is power-cycled (reset, GGTT and
@@ -201,7 +204,7 @@ static int dev_reset(void *opaque)
 
 	if (!d->v)
 		return 0;
-	if (vgpu_reset_device(d->v))
+	if (gpu_entry_reset(d->v))
 		return -HV_EINVAL;
 	d->bar[BAR0].size = d->bar[BAR2].size = 0;
 	return 0;
@@ -216,9 +219,11 @@ static void dev_teardown(void *opaque)
 
 	if (!v)
 		return;
+	gpu_lock();
 	d->bar[BAR0].size = d->bar[BAR2].size = 0;
 	d->v = NULL;
 	gpu_teardown_vgpu(d->vm->id, v);
+	gpu_unlock();
 }
 
 static const struct vdev_ops vgpu_vdev_ops = {

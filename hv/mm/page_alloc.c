@@ -21,6 +21,26 @@ static struct range ranges[PAGE_ALLOC_MAX_RANGES];
 static struct free_page *free_list;
 static struct page_alloc_stats stats;
 
+/* Since VMs with a vGPU run on the APs (docs/smp.md "Mediator
+ * concurrency"), an AP allocates too: EPT tables for the mediator's
+ * write-protects and maps in its VM's traps, the mediator's own pages.
+ * One spinlock over the lists and counters; a leaf (nothing is called
+ * while it is held), so it nests under the mediator and console locks.
+ * The zeroing of a page handed out runs outside it. */
+static uint32_t lock_word;
+
+static void take(void)
+{
+	while (__atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&lock_word, __ATOMIC_RELAXED))
+			__builtin_ia32_pause();
+}
+
+static void drop(void)
+{
+	__atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE);
+}
+
 static void add_range(uint64_t base, uint64_t pages)
 {
 	if (base < PAGE_ALLOC_MIN_ADDR) {
@@ -64,7 +84,8 @@ static void *bump(size_t n)
 	return NULL;
 }
 
-static void *finish_alloc(void *p, size_t n)
+/* Counts under the lock; the caller zeroes outside it. */
+static void *count_alloc(void *p, size_t n)
 {
 	if (!p) {
 		stats.failed_calls++;
@@ -72,28 +93,43 @@ static void *finish_alloc(void *p, size_t n)
 	}
 	stats.alloc_calls++;
 	stats.free_pages -= n;
-	memset(p, 0, n * PAGE_SIZE);
+	return p;
+}
+
+static void *zeroed(void *p, size_t n)
+{
+	if (p)
+		memset(p, 0, n * PAGE_SIZE);
 	return p;
 }
 
 void *page_alloc(void)
 {
-	void *p = free_list;
+	void *p;
 
+	take();
+	p = free_list;
 	if (p)
 		free_list = free_list->next;
 	else
 		p = bump(1);
-	return finish_alloc(p, 1);
+	p = count_alloc(p, 1);
+	drop();
+	return zeroed(p, 1);
 }
 
 void *page_alloc_contig(size_t n)
 {
+	void *p;
+
 	if (n == 0)
 		return NULL;
 	if (n == 1)
 		return page_alloc();
-	return finish_alloc(bump(n), n);
+	take();
+	p = count_alloc(bump(n), n);
+	drop();
+	return zeroed(p, n);
 }
 
 void page_free(void *page)
@@ -102,10 +138,12 @@ void page_free(void *page)
 
 	if (!page)
 		return;
+	take();
 	fp->next = free_list;
 	free_list = fp;
 	stats.free_calls++;
 	stats.free_pages++;
+	drop();
 }
 
 void page_free_contig(void *first, size_t n)
@@ -116,7 +154,9 @@ void page_free_contig(void *first, size_t n)
 
 void page_alloc_get_stats(struct page_alloc_stats *st)
 {
+	take();
 	*st = stats;
+	drop();
 }
 
 bool page_alloc_range(uint32_t i, uint64_t *base, uint64_t *pages,
