@@ -23,6 +23,7 @@ Q := $(if $(filter 1,$(V)),,@)
 include mk/deps.mk
 include mk/efi.mk
 include mk/host.mk
+include mk/stress.mk
 include mk/guest.mk
 include mk/drm-client.mk
 include mk/linux-guest.mk

@@ -87,7 +87,7 @@ tool-tests:
 # target at a time: FUZZ_JOBS=1), while the emulator cases fill the other
 # core.
 host-tests:
-	@$(MAKE) --no-print-directory -k unit tool-tests fuzz
+	@$(MAKE) --no-print-directory -k unit stress tool-tests fuzz
 
 # Two lanes: the machine CI gives us has two cores.
 TEST_JOBS ?= 2
