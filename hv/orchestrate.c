@@ -27,6 +27,7 @@
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
 #include "hv/cpu/x86.h"
+#include "hv/cpu/xcpu.h"
 #include "mini/string.h"
 
 #define PIC1_DATA		0x21
@@ -445,6 +446,7 @@ void hv_run(const struct hv_config *cfg)
 	sched_init(cfg->slice_ms, cfg->slice_lone_ms);
 	sched_set_post_exit(gpu_host_after_exit);
 	sched_set_needs_rounds(gpu_host_needs_rounds);
+	xcpu_init();	/* the kick of a CPU whose VM got mail */
 	smp_run_on_aps(ap_loop);
 	for (;;) {
 		main_loop_round();

@@ -69,6 +69,11 @@ struct percpu {
 	 * a scheduling step, which may still print. */
 	uint32_t vm_placed;
 	uint32_t busy;
+	/* Between the mailbox drain before a VM entry and the exit after it
+	 * (hv/cpu/xcpu.h, atomic): another CPU that posts to one of its VMs
+	 * kicks it out with an IPI, or waits for it to leave the guest. */
+	uint32_t in_guest;
+	uint64_t kicks_got;	/* kick IPIs taken (only this CPU writes) */
 	void (*run)(struct percpu *p);
 	uint64_t gdt[5] __attribute__((aligned(16)));
 	struct tss64 tss __attribute__((aligned(16)));
@@ -97,6 +102,14 @@ struct percpu *percpu_alloc(uint32_t index, uint32_t apic_id);
 
 /* This CPU's area. Valid once cpu_init (BSP) or the AP's entry has loaded
  * GS base. */
+#ifdef HOST_BUILD
+/* Host tests of code that asks which CPU it runs on say it themselves. */
+struct percpu *test_this_cpu(void);
+static inline struct percpu *this_cpu(void)
+{
+	return test_this_cpu();
+}
+#else
 static inline struct percpu *this_cpu(void)
 {
 	struct percpu *p;
@@ -104,5 +117,6 @@ static inline struct percpu *this_cpu(void)
 	__asm__ volatile("mov %%gs:0, %0" : "=r"(p));
 	return p;
 }
+#endif
 
 #endif

@@ -29,6 +29,7 @@
 #include "mini/stdio.h"
 #include "hv/gpu/hv_ops_impl.h"
 #include "hv/gpu/gpu_lock.h"
+#include "hv/vm/vm_mailbox.h"
 
 static int err_to_gpu(int err)
 {
@@ -189,6 +190,8 @@ static int op_inject_msi(void *ctx, uint32_t id, uint64_t addr, uint32_t data)
 	(void)addr;
 	if (!vm || vec < 16)
 		return -GPU_EINVAL;
+	if (vm_mailbox_remote(vm))	/* its CPU raises it (docs/smp.md) */
+		return vm_mailbox_post(vm, 0, (uint8_t)vec) ? -GPU_EINVAL : 0;
 	return vlapic_wrmsr(&vm->lapic, X2APIC_SELF_IPI, vec, rdtsc()) ?
 		-GPU_EINVAL : 0;
 }

@@ -12,10 +12,12 @@
 #include "hv/platform/tsc.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vm.h"
+#include "hv/vm/vm_mailbox.h"
 #include "hv/vm/vmexit.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
 #include "hv/cpu/percpu.h"
+#include "hv/cpu/xcpu.h"
 #include "hv/cpu/x86.h"
 
 #define PREEMPT_MAX		0xffffffffull	/* the field is 32 bits */
@@ -54,6 +56,7 @@ static void advance_vm(struct vm *vm, uint64_t now)
 
 	if (vm->state != VM_HALTED && vm->state != VM_RUNNABLE)
 		return;
+	vm_mailbox_drain(vm);	/* an MSI from another CPU wakes it */
 	for (unsigned i = 0; i < vm->nr_vcpus; i++)
 		any |= vm->vcpus[i].run == VCPU_RUN;
 	for (unsigned i = 0; i < vm->nr_vcpus; i++) {
@@ -306,7 +309,9 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 		enum exit_action act;
 		enum turn next;
 		uint32_t reason;
+		int rc;
 
+		vm_mailbox_enter(vm);	/* interrupts, flushes from other CPUs */
 		vlapic_advance(vc->lapic, sl->now);
 		vcpu_prepare_events(vm);
 		own = vlapic_next_event(vc->lapic);
@@ -319,7 +324,9 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 			sl->turn_end, own, sl->other, floor_tsc));
 
 		t0 = rdtsc();
-		if (vcpu_enter(vm))
+		rc = vcpu_enter(vm);
+		xcpu_guest_exit();
+		if (rc)
 			return SLICE_OVER;
 		t1 = rdtsc();
 		vm->stats.run_tsc += t1 - t0;

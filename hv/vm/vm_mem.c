@@ -4,6 +4,7 @@
 #include "hv/mm/mem.h"
 #include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
+#include "hv/vm/vm_mailbox.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
 #include "mini/string.h"
@@ -202,7 +203,11 @@ int vm_read_gva(struct vm *vm, uint64_t gva, void *buf, size_t len)
 static int flush(struct vm *vm, int err)
 {
 	if (ept_flush_needed(&vm->ept) && vmx_cpu.on) {
-		vmx_invept(vm->eptp);
+		/* A VM on another CPU: its CPU flushes (docs/smp.md). */
+		if (vm_mailbox_remote(vm))
+			vm_mailbox_ept_flush(vm);
+		else
+			vmx_invept(vm->eptp);
 		ept_flush_done(&vm->ept);
 	}
 	return err;

@@ -25,6 +25,9 @@
 
 struct vmx_cpu vmx_cpu;	/* .on = false: no INVEPT on the host */
 int vmx_invept(uint64_t eptp) { (void)eptp; return 0; }
+/* A VM on another CPU (hv/vm/vm_mailbox.c): never here, vmx_cpu.on is false. */
+bool vm_mailbox_remote(const struct vm *vm) { (void)vm; return false; }
+void vm_mailbox_ept_flush(struct vm *vm) { (void)vm; }
 
 struct vm vms[VM_MAX];
 unsigned nr_vms;

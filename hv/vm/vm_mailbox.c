@@ -1,0 +1,107 @@
+/* Mailboxes of the VMs on other CPUs; see vm_mailbox.h. */
+#include "hv/console/console.h"
+#include "hv/cpu/percpu.h"
+#include "hv/cpu/xcpu.h"
+#include "hv/platform/tsc.h"
+#include "hv/smp.h"
+#include "hv/vm/vlapic.h"
+#include "hv/vm/vm.h"
+#include "hv/vm/vm_mailbox.h"
+#include "hv/vmx/vmx.h"
+
+#define WORDS 4	/* 256 vectors */
+
+static uint64_t pending[VM_MAX][VM_VCPUS_MAX][WORDS];
+static uint32_t any[VM_MAX];	/* something posted since the last drain */
+static uint32_t ept_stale[VM_MAX];
+static struct vm_mailbox_stats stats;	/* atomic */
+
+static void count(uint64_t *c)
+{
+	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+}
+
+static unsigned cpu_of(const struct vm *vm)
+{
+	return __atomic_load_n(&vm->cpu, __ATOMIC_ACQUIRE);
+}
+
+bool vm_mailbox_remote(const struct vm *vm)
+{
+	return cpu_of(vm) != this_cpu()->index;
+}
+
+int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec)
+{
+	if (vm->id >= VM_MAX || vcpu >= vm->nr_vcpus || vec < 16)
+		return -1;
+	__atomic_fetch_or(&pending[vm->id][vcpu][vec / 64],
+			  1ull << (vec % 64), __ATOMIC_SEQ_CST);
+	__atomic_store_n(&any[vm->id], 1, __ATOMIC_SEQ_CST);
+	count(&stats.posted);
+	(void)xcpu_kick(smp_cpu(cpu_of(vm)));
+	return 0;
+}
+
+void vm_mailbox_ept_flush(struct vm *vm)
+{
+	struct percpu *p = smp_cpu(cpu_of(vm));
+
+	if (vm->id >= VM_MAX || !p)
+		return;
+	__atomic_store_n(&ept_stale[vm->id], 1, __ATOMIC_SEQ_CST);
+	count(&stats.flushes_asked);
+	if (!xcpu_kick(p))
+		return;	/* not in the guest: it flushes before entering */
+	/* The kick's exit: until then the guest may still use what was
+	 * taken away (a write-protect, an unmap), and the caller frees
+	 * detached tables once we return. */
+	if (!xcpu_wait_out(p, &ept_stale[vm->id], tsc_hz() / 100))
+		kprintf("vm '%s': cpu %u did not leave the guest within 10 ms "
+			"of an EPT change; it flushes at its next entry\n",
+			vm->name, p->index);
+}
+
+static void drain_vcpu(struct vm *vm, unsigned i)
+{
+	for (unsigned w = 0; w < WORDS; w++) {
+		uint64_t bits = __atomic_exchange_n(&pending[vm->id][i][w], 0,
+						    __ATOMIC_SEQ_CST);
+
+		while (bits) {
+			unsigned b = (unsigned)__builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			vlapic_raise(&vm->lapics[i], (int)(w * 64 + b));
+			count(&stats.drained);
+		}
+	}
+}
+
+void vm_mailbox_drain(struct vm *vm)
+{
+	if (vm->id >= VM_MAX)
+		return;
+	if (__atomic_load_n(&ept_stale[vm->id], __ATOMIC_SEQ_CST)) {
+		vmx_invept(vm->eptp);
+		__atomic_store_n(&ept_stale[vm->id], 0, __ATOMIC_SEQ_CST);
+		count(&stats.flushes_done);
+	}
+	/* Every entry comes here: one load when nothing was posted. */
+	if (!__atomic_load_n(&any[vm->id], __ATOMIC_SEQ_CST))
+		return;
+	__atomic_store_n(&any[vm->id], 0, __ATOMIC_SEQ_CST);
+	for (unsigned i = 0; i < vm->nr_vcpus; i++)
+		drain_vcpu(vm, i);
+}
+
+void vm_mailbox_enter(struct vm *vm)
+{
+	xcpu_guest_enter();
+	vm_mailbox_drain(vm);
+}
+
+const struct vm_mailbox_stats *vm_mailbox_stats(void)
+{
+	return &stats;
+}

@@ -1,0 +1,39 @@
+/* Interrupts and EPT flushes for a VM that runs on another CPU (docs/smp.md
+ * "Mediator concurrency"). The mediator runs wherever a VM trapped into
+ * it or on the BSP's main loop, and may raise an MSI for, or change the
+ * EPT of, a VM pinned to another CPU; that VM's vLAPICs and TLBs are its
+ * own CPU's to touch. So the vector goes into the vCPU's mailbox (an
+ * atomic 256-bit vector bitmap) and an EPT change into the VM's flush
+ * request, and its CPU is kicked out of the guest (hv/cpu/xcpu.h); the
+ * VM's CPU drains both before every entry and at every scheduling step. */
+#ifndef HV_VM_MAILBOX_H
+#define HV_VM_MAILBOX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct vm;
+
+/* The VM runs on another CPU than the caller's. */
+bool vm_mailbox_remote(const struct vm *vm);
+/* Vector vec (16..255) for vCPU vcpu of a remote VM; 0, or -1 for a bad
+ * vCPU or vector. */
+int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec);
+/* The VM's EPT lost translations (hv/vm/vm_mem.c, caller on another
+ * CPU): returns once the VM's CPU is out of the guest and will INVEPT
+ * before its next entry, or has done so (bounded: 10 ms, then counted
+ * and said on the console with the VM's name). */
+void vm_mailbox_ept_flush(struct vm *vm);
+/* On the VM's own CPU: posted vectors into the vLAPICs, a requested
+ * INVEPT done. */
+void vm_mailbox_drain(struct vm *vm);
+/* On the VM's own CPU, right before an entry: xcpu_guest_enter, then
+ * the drain. The caller calls xcpu_guest_exit after the exit. */
+void vm_mailbox_enter(struct vm *vm);
+
+struct vm_mailbox_stats {
+	uint64_t posted, drained, flushes_asked, flushes_done;
+};
+const struct vm_mailbox_stats *vm_mailbox_stats(void);
+
+#endif

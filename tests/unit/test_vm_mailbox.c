@@ -1,0 +1,167 @@
+/* hv/vm/vm_mailbox.c and hv/cpu/xcpu.c: an MSI for a VM on another CPU
+ * goes into its vCPU's mailbox and kicks that CPU only while it is in the
+ * guest; the VM's CPU drains it into the right vLAPIC before entering; an
+ * EPT change of a remote VM asks that CPU to INVEPT and waits, bounded,
+ * only when it is in the guest (docs/smp.md "Mediator concurrency"). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hv/cpu/host_irq.h"
+#include "hv/cpu/xcpu.h"
+#include "hv/smp.h"
+#include "hv/vm/vlapic.h"
+#include "hv/vm/vm.h"
+#include "hv/vm/vm_mailbox.h"
+
+struct vm vms[VM_MAX];
+unsigned nr_vms;
+
+static struct percpu cpus[2];
+static struct percpu *me;
+static int ipis, ipi_dest, ipi_vec, invepts, raised[VM_VCPUS_MAX][256];
+static int lines;
+
+struct percpu *test_this_cpu(void) { return me; }
+struct percpu *smp_cpu(unsigned i) { return i < 2 ? &cpus[i] : NULL; }
+int lapic_send_fixed(uint32_t dest, uint8_t vector)
+{
+	ipis++;
+	ipi_dest = (int)dest;
+	ipi_vec = vector;
+	return 0;
+}
+int host_irq_register(uint8_t vector, host_irq_fn fn, void *ctx)
+{
+	(void)vector, (void)fn, (void)ctx;
+	return 0;
+}
+void vlapic_raise(struct vlapic *l, int vec)
+{
+	struct vm *vm = &vms[1];
+
+	raised[l - vm->lapics][vec]++;
+}
+int vmx_invept(uint64_t eptp)
+{
+	assert_int_equal(eptp, 0x1234);
+	invepts++;
+	return 0;
+}
+uint64_t tsc_hz(void) { return 1000000; } /* 10 ms: 10,000 ticks */
+int kprintf(const char *fmt, ...)
+{
+	(void)fmt;
+	lines++;
+	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(cpus, 0, sizeof(cpus));
+	memset(raised, 0, sizeof(raised));
+	ipis = invepts = lines = 0;
+	cpus[0].index = 0, cpus[0].apic_id = 0;
+	cpus[1].index = 1, cpus[1].apic_id = 7;
+	memset(&vms[1], 0, sizeof(vms[1]));
+	vms[1].id = 1;
+	vms[1].cpu = 1;
+	vms[1].nr_vcpus = 2;
+	vms[1].eptp = 0x1234;
+	strcpy(vms[1].name, "ap-vm");
+	me = &cpus[0];
+	return 0;
+}
+
+static void test_post_kicks_only_in_guest(void **state)
+{
+	struct vm *vm = &vms[1];
+
+	(void)state;
+	assert_true(vm_mailbox_remote(vm));
+	assert_int_equal(vm_mailbox_post(vm, 0, 0x41), 0);
+	assert_int_equal(ipis, 0);	/* CPU 1 not in its guest */
+	cpus[1].in_guest = 1;
+	assert_int_equal(vm_mailbox_post(vm, 1, 0x42), 0);
+	assert_int_equal(ipis, 1);
+	assert_int_equal(ipi_dest, 7);
+	assert_int_equal(ipi_vec, HOST_VEC_KICK);
+	/* Refused: a vCPU it has not, vectors below 16. */
+	assert_int_equal(vm_mailbox_post(vm, 2, 0x43), -1);
+	assert_int_equal(vm_mailbox_post(vm, 0, 15), -1);
+	assert_int_equal(ipis, 1);
+}
+
+static void test_drain_on_its_cpu(void **state)
+{
+	struct vm *vm = &vms[1];
+
+	(void)state;
+	assert_int_equal(vm_mailbox_post(vm, 0, 0x41), 0);
+	assert_int_equal(vm_mailbox_post(vm, 0, 0xff), 0);
+	assert_int_equal(vm_mailbox_post(vm, 1, 0x10), 0);
+	assert_int_equal(vm_mailbox_post(vm, 0, 0x41), 0); /* twice: one IRR bit */
+	me = &cpus[1];
+	assert_false(vm_mailbox_remote(vm));
+	vm_mailbox_enter(vm);
+	assert_int_equal(cpus[1].in_guest, 1);
+	assert_int_equal(raised[0][0x41], 1);
+	assert_int_equal(raised[0][0xff], 1);
+	assert_int_equal(raised[1][0x10], 1);
+	assert_int_equal(raised[1][0x41], 0);
+	xcpu_guest_exit();
+	assert_int_equal(cpus[1].in_guest, 0);
+	vm_mailbox_drain(vm);	/* nothing new: nothing raised again */
+	assert_int_equal(raised[0][0x41], 1);
+	assert_int_equal(invepts, 0);
+}
+
+static void test_ept_flush_not_in_guest(void **state)
+{
+	struct vm *vm = &vms[1];
+
+	(void)state;
+	vm_mailbox_ept_flush(vm);	/* CPU 1 outside: no kick, no wait */
+	assert_int_equal(ipis, 0);
+	assert_int_equal(lines, 0);
+	me = &cpus[1];
+	vm_mailbox_enter(vm);		/* it flushes before entering */
+	assert_int_equal(invepts, 1);
+	xcpu_guest_exit();
+	vm_mailbox_drain(vm);
+	assert_int_equal(invepts, 1);
+}
+
+static void test_ept_flush_in_guest_times_out(void **state)
+{
+	struct vm *vm = &vms[1];
+	uint64_t timeouts = xcpu_stats()->wait_timeouts;
+
+	(void)state;
+	cpus[1].in_guest = 1;		/* and it never leaves */
+	vm_mailbox_ept_flush(vm);
+	assert_int_equal(ipis, 1);
+	assert_int_equal(xcpu_stats()->wait_timeouts, timeouts + 1);
+	assert_int_equal(lines, 1);	/* said with the VM's name */
+	me = &cpus[1];
+	cpus[1].in_guest = 0;
+	vm_mailbox_enter(vm);
+	assert_int_equal(invepts, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_post_kicks_only_in_guest, setup),
+		cmocka_unit_test_setup(test_drain_on_its_cpu, setup),
+		cmocka_unit_test_setup(test_ept_flush_not_in_guest, setup),
+		cmocka_unit_test_setup(test_ept_flush_in_guest_times_out, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
