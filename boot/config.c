@@ -93,11 +93,8 @@ static void end_vm(struct parser *p)
 	if (seen(p, VK_DISPLAY) && !low && !high)
 		cfg_err_at(p, p->sec_line, "vgpu_display given without a vGPU");
 
-	/* The mediator is entered from CPU 0 only in this step
-	 * (docs/smp.md): a VM with a vGPU runs there. */
-	if (seen(p, VK_CPUS) && low && high)
-		cfg_err_at(p, p->sec_line, "cpus given with a vGPU: a VM with "
-			   "a vGPU runs on CPU 0 (docs/smp.md)");
+	/* cpus= with a vGPU is fine: the mediator is entered under one
+	 * lock from any CPU (docs/smp.md "Mediator concurrency"). */
 	/* The mediator is single-CPU code that knows one vCPU per VM
 	 * (issue 30 step 4): a VM with a vGPU keeps one. */
 	if (vm->vcpus > 1 && low && high)

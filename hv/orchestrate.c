@@ -237,6 +237,7 @@ static int summarize(void)
 		vm_report_exit_max(&vms[i]);
 	for (unsigned i = 0; i < nr_vms; i++)
 		gpu_host_report(i);
+	gpu_host_print_concurrency();
 	main_loop_report();
 	return bad;
 }

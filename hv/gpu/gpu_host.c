@@ -56,6 +56,8 @@
 #include "hv/cpu/x86.h"
 #include "hv/cpu/percpu.h"
 #include "hv/vm/sched.h"
+#include "hv/vm/vm_mailbox.h"
+#include "hv/cpu/xcpu.h"
 #include "mini/stdio.h"
 
 #define GPU_HOST_GGTT_ENTRIES (512u * 1024u)
@@ -590,9 +592,10 @@ static void poll_unlocked(void)
 }
 
 /* hv/vm/sched.h's post-exit hook: the scheduler for the submissions an
- * exit posted, before the VM's next entry. Only on the CPU that runs the
- * mediator (the BSP: an AP's post waits for the main loop's
- * gpu_irq_run). The VM pays when its vGPU alone posted and owns the GPU
+ * exit posted, before the VM's next entry, on whichever CPU the VM runs
+ * (under the mediator lock: docs/smp.md "Mediator concurrency"; an MSI
+ * or EPT change it makes for a VM of another CPU goes through that VM's
+ * mailbox, hv/vm/vm_mailbox.h). The VM pays when its vGPU alone posted and owns the GPU
  * after the run, owning it before or nobody did: what ran was its own
  * completions, switch-in and dispatch. Otherwise (another vGPU's work,
  * a switch away from another) the hypervisor pays. */
@@ -603,7 +606,7 @@ static enum sched_post after_exit_unlocked(struct vm *vm)
 	int mine, before;
 	bool own;
 
-	if (!host_gvt || this_cpu()->index != 0)
+	if (!host_gvt)
 		return SCHED_POST_NONE;
 	posted = gvt_posted(host_gvt);
 	if (!posted)
@@ -684,8 +687,8 @@ enum sched_post gpu_host_after_exit(struct vm *vm)
 {
 	enum sched_post r;
 
-	if (!host_gvt || this_cpu()->index != 0)
-		return SCHED_POST_NONE;	/* the lock only where it can run */
+	if (!host_gvt || !gvt_posted(host_gvt))
+		return SCHED_POST_NONE;	/* most exits: no lock taken */
 	gpu_lock();
 	r = after_exit_unlocked(vm);
 	gpu_unlock();
@@ -697,4 +700,30 @@ void gpu_host_tick(void)
 	gpu_lock();
 	tick_unlocked();
 	gpu_unlock();
+}
+
+/* The mediator under concurrency (docs/smp.md "Mediator concurrency"):
+ * how often its lock was taken and found held, calls into the hypervisor
+ * made without it (a bug: must be 0), and what went to VMs of other CPUs
+ * through their mailboxes. */
+void gpu_host_print_concurrency(void)
+{
+	const struct rlock *l = gpu_lock_stats();
+	const struct vm_mailbox_stats *m = vm_mailbox_stats();
+	const struct xcpu_stats *x = xcpu_stats();
+
+	if (!host_gvt)
+		return;
+	kprintf("gpu: mediator lock: %llu takes, %llu contended, %llu spins; "
+		"hv ops without it: %llu\n", (unsigned long long)l->takes,
+		(unsigned long long)l->contended, (unsigned long long)l->spins,
+		(unsigned long long)gpu_lock_misses());
+	kprintf("gpu: to VMs of other CPUs: %llu interrupts posted, %llu "
+		"raised; %llu EPT flushes asked, %llu done; %llu kicks, %llu "
+		"waits (%llu timed out)\n", (unsigned long long)m->posted,
+		(unsigned long long)m->drained,
+		(unsigned long long)m->flushes_asked,
+		(unsigned long long)m->flushes_done,
+		(unsigned long long)x->kicks_sent, (unsigned long long)x->waits,
+		(unsigned long long)x->wait_timeouts);
 }

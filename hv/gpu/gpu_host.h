@@ -77,4 +77,7 @@ bool gpu_host_needs_rounds(void);
  * loop calls it after stopped VMs' devices are torn down. */
 void gpu_host_tick(void);
 
+/* The mediator lock's and the mailboxes' counters (docs/smp.md). */
+void gpu_host_print_concurrency(void);
+
 #endif
