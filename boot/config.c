@@ -95,8 +95,9 @@ static void end_vm(struct parser *p)
 
 	/* cpus= with a vGPU is fine: the mediator is entered under one
 	 * lock from any CPU (docs/smp.md "Mediator concurrency"). */
-	/* The mediator is single-CPU code that knows one vCPU per VM
-	 * (issue 30 step 4): a VM with a vGPU keeps one. */
+	/* A vGPU's MSIs go to vCPU 0 and no case runs a multi-vCPU guest
+	 * with a vGPU yet (docs/smp.md "Not yet"): a VM with a vGPU keeps
+	 * one vCPU. */
 	if (vm->vcpus > 1 && low && high)
 		cfg_err_at(p, p->sec_line, "vcpus=%u given with a vGPU: a VM "
 			   "with a vGPU has one vCPU (docs/smp.md)", vm->vcpus);
