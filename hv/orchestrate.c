@@ -20,6 +20,7 @@
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
+#include "hv/vm/vm_mailbox.h"
 #include "hv/vm/vmrpc.h"
 #include "hv/vm/vpci_fw.h"
 #include "hv/vtd/vtd_vms.h"
@@ -212,6 +213,23 @@ static void report_time(const struct vm *vm)
 		(unsigned long long)(vm->stats.steal_tsc / ms));
 }
 
+/* What the APs that ran VMs did while they had nothing to run: slept
+ * in HLT (xcpu_idle_sleep) or spun, where the CPU has no TSC-deadline
+ * timer. */
+static void report_idle(void)
+{
+	for (unsigned i = 1; i < smp_nr_up(); i++) {
+		const struct percpu *p = smp_cpu(i);
+
+		if (p && p->vm_placed)
+			kprintf("cpu %u: idle %s, %llu sleeps, %llu kicks "
+				"taken\n", i,
+				xcpu_can_sleep() ? "in HLT" : "spinning",
+				(unsigned long long)p->sleeps,
+				(unsigned long long)p->kicks_got);
+	}
+}
+
 /* Test exit status: the number of VMs that reported a failed check or
  * exited with a non-zero status. */
 static void main_loop_report(void);
@@ -233,6 +251,7 @@ static int summarize(void)
 	}
 	for (unsigned i = 0; i < nr_vms; i++)
 		report_time(&vms[i]);
+	report_idle();
 	for (unsigned i = 0; i < nr_vms; i++)
 		vm_report_exit_max(&vms[i]);
 	for (unsigned i = 0; i < nr_vms; i++)
@@ -359,6 +378,46 @@ static bool has_work(unsigned cpu)
 	return false;
 }
 
+/* Work posted to this CPU's VMs by another CPU since its last step. */
+static bool has_mail(unsigned cpu)
+{
+	for (unsigned i = 0; i < nr_vms; i++) {
+		const struct vm *vm = &vms[i];
+
+		if (__atomic_load_n(&vm->cpu, __ATOMIC_ACQUIRE) == cpu &&
+		    (__atomic_load_n(&vm->requests, __ATOMIC_SEQ_CST) ||
+		     vm_mailbox_waiting(vm)))
+			return true;
+	}
+	return false;
+}
+
+/* Nothing of this AP's is runnable: sleep until its VMs' next timer
+ * deadline, at most AP_IDLE_MAX_US, or until another CPU posts and kicks
+ * (hv/cpu/xcpu.h). The cap bounds what a wake source we do not know of
+ * could be late by. */
+#define AP_IDLE_MAX_US 1000
+
+static void ap_idle(struct percpu *p)
+{
+	uint64_t now, until;
+
+	if (!xcpu_can_sleep()) {
+		cpu_relax();
+		return;
+	}
+	xcpu_idle_begin();
+	if (has_mail(p->index)) {
+		xcpu_idle_end();
+		return;
+	}
+	now = rdtsc();
+	until = now + tsc_hz() / 1000000 * AP_IDLE_MAX_US;
+	if (sched_next_event() < until)
+		until = sched_next_event();
+	xcpu_idle_sleep(until);
+}
+
 /* An AP's main loop (smp_run_on_aps): its VMs only, no shell, no GPU.
  * busy is set while it has work: once every VM of it has stopped (and
  * printed so) it stays clear, and the BSP's test-exit summary, which
@@ -375,7 +434,7 @@ static void __attribute__((noreturn)) ap_loop(struct percpu *p)
 		}
 		__atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
 		if (!ran)
-			cpu_relax();
+			ap_idle(p);
 	}
 }
 

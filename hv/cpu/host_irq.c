@@ -62,6 +62,11 @@ void host_irq_window(void)
 	__asm__ volatile("sti; nop; cli" ::: "memory");
 }
 
+void host_irq_idle(void)
+{
+	__asm__ volatile("sti; hlt; cli" ::: "memory");
+}
+
 const struct host_irq_stats *host_irq_stats(void)
 {
 	return &stats;

@@ -34,6 +34,10 @@ int host_irq_register(uint8_t vector, host_irq_fn fn, void *ctx);
 bool host_irq_dispatch(uint8_t vector, bool in_guest);
 /* Let pending interrupts in: sti, one instruction, cli. */
 void host_irq_window(void);
+/* Sleep until an interrupt: sti, hlt, cli. STI's shadow covers the HLT,
+ * so an interrupt that became pending while the caller looked for work
+ * with IF=0 wakes it at once rather than being missed. */
+void host_irq_idle(void);
 const struct host_irq_stats *host_irq_stats(void);
 
 #endif

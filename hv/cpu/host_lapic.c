@@ -4,6 +4,7 @@
 #include "hv/cpu/host_lapic.h"
 #include "hv/mm/mem.h"
 #include "hv/cpu/x86.h"
+#include "mini/x86.h"
 
 #define MSR_APIC_BASE		0x1bu
 #define APIC_BASE_X2APIC	(1ull << 10)
@@ -17,6 +18,9 @@
 #define REG_LVT_TIMER		0x320
 #define REG_LVT_LINT0		0x350
 #define LVT_MASKED		(1u << 16)
+#define LVT_TSC_DEADLINE	(2u << 17)	/* timer mode bits 18:17 */
+#define MSR_TSC_DEADLINE	0x6e0u
+#define CPUID1_ECX_TSC_DEADLINE	(1u << 24)
 #define SVR_ENABLE		(1u << 8)
 #define ICR_BUSY		(1u << 12)	/* xAPIC delivery status */
 #define ICR_LEVEL_ASSERT	(1u << 14)	/* fixed + edge + physical */
@@ -103,4 +107,18 @@ int lapic_send_init(uint32_t dest)
 int lapic_send_sipi(uint32_t dest, uint8_t vector)
 {
 	return icr_send(dest, ICR_DM_STARTUP | ICR_LEVEL_ASSERT | vector);
+}
+
+bool lapic_deadline_ok(void)
+{
+	return cpuid(1, 0).ecx & CPUID1_ECX_TSC_DEADLINE;
+}
+
+void lapic_deadline_arm(uint8_t vector, uint64_t tsc)
+{
+	reg_write(REG_LVT_TIMER, LVT_TSC_DEADLINE | vector);
+	/* The mode switch must be seen before the deadline is written
+	 * (SDM 3A 10.5.4.1): an MFENCE between the two. */
+	__asm__ volatile("mfence" ::: "memory");
+	wrmsr(MSR_TSC_DEADLINE, tsc);
 }

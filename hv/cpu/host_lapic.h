@@ -29,6 +29,11 @@ int lapic_send_fixed(uint32_t dest, uint8_t vector);
  * INIT (edge, assert: the CPU resets into wait-for-SIPI) and start-up with
  * vector (the CPU starts in real mode at vector:0000). 0, or -1 as above. */
 int lapic_send_init(uint32_t dest);
+/* The timer in TSC-deadline mode (CPUID.01H:ECX[24], SDM 3A 10.5.4.1):
+ * lapic_deadline_ok says whether this CPU has it; lapic_deadline_arm
+ * makes the timer raise vector once the TSC reaches tsc (0: disarmed). */
+bool lapic_deadline_ok(void);
+void lapic_deadline_arm(uint8_t vector, uint64_t tsc);
 int lapic_send_sipi(uint32_t dest, uint8_t vector);
 
 #endif

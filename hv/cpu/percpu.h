@@ -74,6 +74,9 @@ struct percpu {
 	 * kicks it out with an IPI, or waits for it to leave the guest. */
 	uint32_t in_guest;
 	uint64_t kicks_got;	/* kick IPIs taken (only this CPU writes) */
+	/* Asleep in xcpu_idle or about to be (atomic): a kick wakes it. */
+	uint32_t idle;
+	uint64_t sleeps;	/* xcpu_idle's HLTs (only this CPU writes) */
 	void (*run)(struct percpu *p);
 	uint64_t gdt[5] __attribute__((aligned(16)));
 	struct tss64 tss __attribute__((aligned(16)));

@@ -2,10 +2,12 @@
  * exits <id>, console <id>.
  * Parse and validate first, then act (a bad argument changes nothing). */
 #include "hv/console/console.h"
+#include "hv/cpu/xcpu.h"
 #include "hv/hv_errno.h"
 #include "hv/shell/shell.h"
 #include "hv/shell/shell_console.h"
 #include "hv/platform/tsc.h"
+#include "hv/smp.h"
 #include "hv/vm/vm.h"
 #include "hv/vmx/exit_reason.h"
 #include "mini/stdlib.h"
@@ -91,7 +93,8 @@ static bool ask_its_cpu(struct vm *vm, uint32_t req, const char *what)
 		return false;
 	/* said first: the AP may answer at once */
 	kprintf("vm '%s': %s asked of cpu %u\n", vm->name, what, cpu);
-	__atomic_fetch_or(&vm->requests, req, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&vm->requests, req, __ATOMIC_SEQ_CST);
+	(void)xcpu_kick(smp_cpu(cpu));	/* out of its guest or its sleep */
 	return true;
 }
 

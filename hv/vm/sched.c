@@ -123,6 +123,24 @@ static uint64_t others_next_event(const struct vm *self)
 	return t;
 }
 
+uint64_t sched_next_event(void)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (unsigned i = 0; i < nr_vms; i++) {
+		const struct vm *vm = &vms[i];
+		uint64_t d;
+
+		if (!mine(vm) || vm->state == VM_STOPPED ||
+		    vm->state == VM_PAUSED)
+			continue;
+		d = vm_next_event(vm, NULL);
+		if (d < t)
+			t = d;
+	}
+	return t;
+}
+
 /* Output moves on: COM1 gets what its FIFO takes, each VM's UART buffer
  * what COM1's backlog allows. Cheap when nothing waits. */
 static void output_poll(void)

@@ -53,6 +53,10 @@ void sched_flush_output(void);
 
 /* Every VM has stopped (also true without VMs). */
 bool sched_all_stopped(void);
+/* The earliest virtual-timer deadline (TSC) of this CPU's VMs that can
+ * run, UINT64_MAX for none: until then only another CPU (a mailbox, a
+ * request, both followed by a kick) gives this CPU's VMs work. */
+uint64_t sched_next_event(void);
 /* vm's saved CPU state was reset (a restart): the CPU no longer holds
  * state of it worth saving, and its fresh state is loaded when it runs. */
 struct vm;

@@ -95,6 +95,13 @@ void vm_mailbox_drain(struct vm *vm)
 		drain_vcpu(vm, i);
 }
 
+bool vm_mailbox_waiting(const struct vm *vm)
+{
+	return vm->id < VM_MAX &&
+	       (__atomic_load_n(&any[vm->id], __ATOMIC_SEQ_CST) ||
+		__atomic_load_n(&ept_stale[vm->id], __ATOMIC_SEQ_CST));
+}
+
 void vm_mailbox_enter(struct vm *vm)
 {
 	xcpu_guest_enter();

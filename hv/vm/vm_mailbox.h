@@ -27,6 +27,9 @@ void vm_mailbox_ept_flush(struct vm *vm);
 /* On the VM's own CPU: posted vectors into the vLAPICs, a requested
  * INVEPT done. */
 void vm_mailbox_drain(struct vm *vm);
+/* Something posted to the VM and not drained yet (an idle CPU's last
+ * look before it sleeps). */
+bool vm_mailbox_waiting(const struct vm *vm);
 /* On the VM's own CPU, right before an entry: xcpu_guest_enter, then
  * the drain. The caller calls xcpu_guest_exit after the exit. */
 void vm_mailbox_enter(struct vm *vm);

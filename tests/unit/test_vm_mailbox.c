@@ -52,6 +52,22 @@ int vmx_invept(uint64_t eptp)
 	invepts++;
 	return 0;
 }
+static int arms, halts;
+static uint64_t armed_at;
+bool lapic_deadline_ok(void) { return true; }
+void lapic_deadline_arm(uint8_t vector, uint64_t tsc)
+{
+	assert_int_equal(vector, HOST_VEC_WAKE);
+	arms++;
+	armed_at = tsc;
+}
+void host_irq_idle(void)
+{
+	/* asleep: the timer is armed, and a kick would find the CPU idle */
+	assert_int_not_equal(armed_at, 0);
+	assert_int_equal(me->idle, 1);
+	halts++;
+}
 uint64_t tsc_hz(void) { return 1000000; } /* 10 ms: 10,000 ticks */
 int kprintf(const char *fmt, ...)
 {
@@ -65,7 +81,8 @@ static int setup(void **state)
 	(void)state;
 	memset(cpus, 0, sizeof(cpus));
 	memset(raised, 0, sizeof(raised));
-	ipis = invepts = lines = 0;
+	ipis = invepts = lines = arms = halts = 0;
+	armed_at = 0;
 	cpus[0].index = 0, cpus[0].apic_id = 0;
 	cpus[1].index = 1, cpus[1].apic_id = 7;
 	memset(&vms[1], 0, sizeof(vms[1]));
@@ -154,6 +171,50 @@ static void test_ept_flush_in_guest_times_out(void **state)
 	assert_int_equal(invepts, 1);
 }
 
+/* An idle CPU (an AP whose VMs all halted, asleep in HLT) is kicked
+ * like one in its guest: the post is what wakes it. */
+static void test_post_wakes_idle_cpu(void **state)
+{
+	struct vm *vm = &vms[1];
+
+	(void)state;
+	me = &cpus[1];
+	xcpu_idle_begin();
+	me = &cpus[0];
+	assert_false(vm_mailbox_waiting(vm));
+	assert_int_equal(vm_mailbox_post(vm, 0, 0x41), 0);
+	assert_int_equal(ipis, 1);
+	assert_int_equal(ipi_vec, HOST_VEC_KICK);
+	/* CPU 1's last look before its HLT sees the post */
+	me = &cpus[1];
+	assert_true(vm_mailbox_waiting(vm));
+	xcpu_idle_end();
+	vm_mailbox_drain(vm);
+	assert_false(vm_mailbox_waiting(vm));
+	assert_int_equal(raised[0][0x41], 1);
+}
+
+/* The sleep arms the TSC deadline, halts, disarms and clears the mark;
+ * a deadline already past does not halt at all. */
+static void test_idle_sleep(void **state)
+{
+	(void)state;
+	me = &cpus[1];
+	xcpu_init();
+	assert_true(xcpu_can_sleep());
+	xcpu_idle_begin();
+	xcpu_idle_sleep(UINT64_MAX / 2);
+	assert_int_equal(halts, 1);
+	assert_int_equal(arms, 2);
+	assert_int_equal(armed_at, 0);	/* disarmed after */
+	assert_int_equal(cpus[1].idle, 0);
+	assert_int_equal(cpus[1].sleeps, 1);
+	xcpu_idle_begin();
+	xcpu_idle_sleep(1);
+	assert_int_equal(halts, 1);
+	assert_int_equal(cpus[1].idle, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +222,8 @@ int main(void)
 		cmocka_unit_test_setup(test_drain_on_its_cpu, setup),
 		cmocka_unit_test_setup(test_ept_flush_not_in_guest, setup),
 		cmocka_unit_test_setup(test_ept_flush_in_guest_times_out, setup),
+		cmocka_unit_test_setup(test_post_wakes_idle_cpu, setup),
+		cmocka_unit_test_setup(test_idle_sleep, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
