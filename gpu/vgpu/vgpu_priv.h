@@ -541,6 +541,9 @@ struct gvt {
 	/* The research systems listed in p.ext, with the per-gvt state
 	 * their gvt_attach made (vgpu_ext.c). */
 	struct vgpu_ext_slot ext[VGPU_EXT_MAX];
+	/* The one of them that shares GM (its shared-GM entries filled and
+	 * a per-gvt state made: gScale), or NULL: GM is partitioned. */
+	const struct vgpu_ext_slot *gm;
 };
 
 /* ---- helpers (vgpu_util.c) ---------------------------------------------- */
@@ -603,6 +606,15 @@ int vgpu_ext_ppgtt_check(struct vgpu *v, int mm);
 void vgpu_ext_dispatch(struct vgpu *v, uint64_t t);
 void vgpu_ext_ran(struct vgpu *v, uint64_t start, uint64_t end);
 void vgpu_ext_switch_in(struct vgpu *v, uint64_t n, uint64_t ns);
+/* The shared-GM points (vgpu_ext.h), called only with gvt->gm set. */
+static inline const struct vgpu_ext_ops *gvt_gm_ops(const struct gvt *gvt)
+{
+	return gvt->gm->ops;
+}
+static inline void *gvt_gm_state(const struct gvt *gvt)
+{
+	return gvt->gm->state;
+}
 
 /* v queued work for the scheduler: the next gvt_poll dispatches it. */
 static inline void gvt_post(struct gvt *gvt, const struct vgpu *v)

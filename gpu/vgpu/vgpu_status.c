@@ -110,3 +110,14 @@ uint32_t vgpu_high_used_permille(const struct vgpu *v)
 
 	return pages ? (uint32_t)(vgpu_high_used(v) * 1000 / pages) : 0;
 }
+
+bool vgpu_work_pending(const struct vgpu *v)
+{
+	for (int e = 0; e < GEN9_NUM_ENGINES; e++) {
+		const struct vgpu_engine *ve = &v->eng[e];
+
+		if (ve->present && ve->wl_count)
+			return true;	/* queued or on the GPU */
+	}
+	return false;
+}

@@ -33,7 +33,6 @@
 #include "gpu/vgpu/ppgtt/ppgtt.h"
 #include "gpu/vgpu/exec/exec.h"
 #include "gpu/vgpu/display/display.h"
-#include "gpu/gscale/mediator/gscale_mediator.h"
 
 static struct workload *queue_head(struct vgpu *v, int engine)
 {
@@ -348,7 +347,9 @@ static void switch_to(struct gvt *gvt, struct vgpu *next, uint64_t now)
 	if (prev)
 		prev->slice_used_ns += now - gvt->slice_start;
 	gvt_mmio_switch(gvt, prev, next);
-	gvt_gscale_switch(gvt, next, next_with_work(gvt, next->id));
+	if (gvt->gm) /* switch-in: gScale makes next's GM resident */
+		gvt_gm_ops(gvt)->gm_switch(gvt, gvt_gm_state(gvt), next,
+					   next_with_work(gvt, next->id));
 	gvt->owner = next;
 	gvt->rr_last = next->id;
 	gvt->slice_start = now;
