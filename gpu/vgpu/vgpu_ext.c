@@ -14,14 +14,14 @@ static bool has_gm_hooks(const struct vgpu_ext_ops *o)
 {
 	return o->room || o->place || o->unplace || o->ggtt_write ||
 	       o->fence_map || o->aperture_map || o->aperture_page ||
-	       o->gm_switch;
+	       o->gm_switch || o->gm_status;
 }
 
 static bool has_all_gm_hooks(const struct vgpu_ext_ops *o)
 {
 	return o->room && o->place && o->unplace && o->ggtt_write &&
 	       o->fence_map && o->aperture_map && o->aperture_page &&
-	       o->gm_switch;
+	       o->gm_switch && o->gm_status;
 }
 
 int vgpu_ext_check(const struct gvt_params *p)

@@ -32,8 +32,8 @@
  * per-table area struct spt.ext.
  *
  * gScale (gpu/gscale) fills the shared-GM entries: room, place,
- * unplace, ggtt_write, fence_map, aperture_map, aperture_page, gm_switch
- * (below); the baseline calls its mediator part through them only.
+ * unplace, ggtt_write, fence_map, aperture_map, aperture_page, gm_switch,
+ * gm_status (below); the baseline calls its mediator part through them only.
  *
  * Considered and not entries, because no system needs them: switch-out
  * (what DymGPU learns of a vGPU leaving the GPU is "ran", per workload),
@@ -50,6 +50,7 @@
 struct gvt;
 struct vgpu;
 struct vgpu_type;
+struct gvt_status;
 
 /* Systems listed per gvt. */
 #define VGPU_EXT_MAX 4
@@ -156,6 +157,10 @@ struct vgpu_ext_ops {
 	 * next after it (NULL: none). */
 	void (*gm_switch)(struct gvt *gvt, void *state, struct vgpu *next,
 			  struct vgpu *after);
+	/* gvt_get_status (gpu/vgpu/vgpu_status.c): fill the shared GM's
+	 * part of st (gscale, slots, copies). */
+	void (*gm_status)(const struct gvt *gvt, void *state,
+			  struct gvt_status *st);
 
 	/* ---- queries ---- */
 

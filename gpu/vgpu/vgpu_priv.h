@@ -13,7 +13,7 @@
 #include "gpu/display/vdisp_aux.h"
 #include "gpu/display/vdisp_pipe.h"
 #include "gpu/display/vdisp_plane.h"
-#include "gpu/gscale/gscale.h"
+struct gscale; /* gScale's shared GM (gpu/gscale), behind the hook table */
 #include "gpu/vgpu/vgpu.h"
 
 #define VGPU_PAGE 4096u
@@ -333,7 +333,7 @@ struct vgpu {
 		uint64_t gm, size, pool_gm;
 	} pooled[GEN9_NUM_FENCES];
 	/* Fences over low GM detiled in software (no physical aperture,
-	 * gvt_params.gscale_no_aperture; vgpu_ap_detile.c): the guest's
+	 * gvt_params.gscale_no_aperture; gpu/gscale/mediator/gscale_ap_detile.c): the guest's
 	 * pages of [gm, gm + size) stay unmapped while fenced. */
 	struct {
 		uint64_t gm, size;

@@ -197,10 +197,13 @@ good gscale-mediator
 file gscale-mediator gpu/gscale/mediator/vgpu_gscale.c '#include "gpu/vgpu/vgpu_priv.h"' '#include "gpu/gscale/gscale.h"'
 expect gscale-mediator 0 ''
 
-# The mediator reaches gScale's mediator part only through the hook table.
+# The mediator reaches gScale (either part) only through the hook table.
 good vgpu-gscale
 file vgpu-gscale gpu/vgpu/gtt/vgpu_ggtt.c '#include "gpu/vgpu/vgpu_priv.h"' '#include "gpu/gscale/mediator/gscale_mediator.h"'
-expect vgpu-gscale 1 '^FORBIDDEN gpu/vgpu/gtt/vgpu_ggtt.c:2 includes gpu/gscale/mediator/gscale_mediator.h: the mediator calls gScale.s mediator part only through the hook'
+expect vgpu-gscale 1 '^FORBIDDEN gpu/vgpu/gtt/vgpu_ggtt.c:2 includes gpu/gscale/mediator/gscale_mediator.h: the mediator calls gScale only through the hook'
+good vgpu-gscale-pure
+file vgpu-gscale-pure gpu/vgpu/vgpu_priv.h '#include "gpu/gscale/gscale.h"'
+expect vgpu-gscale-pure 1 '^FORBIDDEN gpu/vgpu/vgpu_priv.h:1 includes gpu/gscale/gscale.h: the mediator calls gScale only through the hook'
 good vgpu-gscale-ops
 file vgpu-gscale-ops gpu/vgpu/vgpu_create.c '#include "gpu/gscale/gscale_ext.h"'
 expect vgpu-gscale-ops 1 '^FORBIDDEN gpu/vgpu/vgpu_create.c:1 includes gpu/gscale/gscale_ext.h: the mediator calls gScale'

@@ -11,6 +11,9 @@
 #include "gpu/gscale/gscale_ext.h"
 #include "mini/string.h"
 
+_Static_assert(VGPU_MAX_RANGES == GSCALE_MAX_RANGES,
+	       "a vGPU holds what gScale can give it");
+
 #define DEFAULT_SLOT_MIB 64
 #define DEFAULT_FENCE_POOL_MIB 32
 
@@ -302,6 +305,13 @@ static void ext_aperture_page(struct vgpu *v, void *state, uint32_t index)
 	vgpu_ladder_map_one(v, index);
 }
 
+static void ext_gm_status(const struct gvt *gvt, void *state,
+			  struct gvt_status *st)
+{
+	(void)state;
+	gscale_gvt_status(gvt, st);
+}
+
 static void ext_gm_switch(struct gvt *gvt, void *state, struct vgpu *next,
 			  struct vgpu *after)
 {
@@ -321,4 +331,5 @@ const struct vgpu_ext_ops gscale_ext_ops = {
 	.aperture_map = ext_aperture_map,
 	.aperture_page = ext_aperture_page,
 	.gm_switch = ext_gm_switch,
+	.gm_status = ext_gm_status,
 };

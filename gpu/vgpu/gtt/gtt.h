@@ -56,11 +56,6 @@ int vgpu_fence_write(struct vgpu *v, uint32_t off, uint32_t val);
 void vgpu_fence_load(struct vgpu *v);
 void vgpu_fence_reset(struct vgpu *v);
 
-/* Software detiling of fenced aperture pages (vgpu_ap_detile.c). */
-void vgpu_ap_detile_set(struct vgpu *v, unsigned int i, uint64_t gm,
-			uint64_t size);
-void vgpu_ap_detile_clear(struct vgpu *v, unsigned int i);
-bool vgpu_ap_detiled(const struct vgpu *v, uint32_t index);
 void vgpu_fence_recheck_high(struct vgpu *v);
 
 #endif
