@@ -4,7 +4,7 @@
  * Once a second gvt_place_tick runs the policy (dymgpu_live.h: busy
  * relative to the fair share, busy vGPUs apart, hysteresis, dwell) on the
  * monitor's figures (dymgpu_attach.c) and applies its moves with the
- * mediator's relocation (vgpu_move_high, gpu/vgpu/gtt/vgpu_reshape.c): the
+ * mediator's relocation (vgpu_move_high, gpu/gscale/mediator/gscale_reshape.c): the
  * high GM keeps its size and every entry is carried to the same offset of
  * the new range, so only a guest that is told and re-reads its range may
  * be moved (vgpu_set_movable); a vGPU with work queued or on the GPU is

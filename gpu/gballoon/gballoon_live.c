@@ -2,11 +2,11 @@
  * vGPU grows or shrinks by is the caller's (hv/gpu/gpu_balloon.c runs the
  * policy loop, balloon_policy.h); where they come from or go is decided
  * here on the live layout, then carried out by the mediator's reshape
- * (vgpu_set_high_slots / vgpu_set_high_runs, gpu/vgpu/gtt/vgpu_reshape.c).
+ * (vgpu_set_high_slots / vgpu_set_high_runs, gpu/gscale/mediator/gscale_reshape.c).
  * Two ways, as the balloon study has them: Algorithm 1 on one run of
  * slots (gballoon_adjust.c), or, for a guest that takes a list of ranges,
  * any set of slots (non-contiguous slots, gpu/policy/ncslots.h, issue 17).
- * The mediator does not translate GM addresses: see vgpu_reshape.c for
+ * The mediator does not translate GM addresses: see gpu/gscale/mediator/gscale_reshape.c for
  * what a guest that is not told gets. */
 #include "gpu/gballoon/gballoon.h"
 #include "gpu/gballoon/gballoon_adjust.h"

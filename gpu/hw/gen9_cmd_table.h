@@ -13,11 +13,10 @@
  * i915_cmd_parser.c and gt/gen8_engine_cs.c (what i915 emits), gen9-facts §6.
  * Header-only so every build that decodes commands gets it without a
  * makefile change. */
-/* gen9_cmds.h first: it includes this file after its own definitions. */
-#include "gpu/hw/gen9_cmds.h"
-
 #ifndef GPU_HW_GEN9_CMD_TABLE_H
 #define GPU_HW_GEN9_CMD_TABLE_H
+
+#include "gpu/hw/gen9_cmds.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -425,6 +424,19 @@ static inline bool gen9_nonpriv_slot_allows(uint32_t slot, uint32_t reg,
 	    (!write && access == 2))
 		return false;
 	return reg >= start && reg < start + 4 * range[slot & 3];
+}
+
+/* Total length of a command in dwords on a given engine, for whoever
+ * decodes commands (the scanner and the model alike). gen9_cmd_length() is
+ * the engine-less form (RCS rules). */
+static inline uint32_t gen9_cmd_length_engine(uint32_t dw0, int engine)
+{
+	return gen9_cmd_len(dw0, engine);
+}
+
+static inline uint32_t gen9_cmd_length(uint32_t dw0)
+{
+	return gen9_cmd_len(dw0, GEN9_RCS0);
 }
 
 #endif

@@ -169,19 +169,4 @@ static inline uint32_t instr_client(uint32_t dw0)
 #define   PIPE_CONTROL_GLOBAL_GTT_IVB (1u << 24) /* dest GGTT (1) / PPGTT (0) */
 #define   PIPE_CONTROL_FLUSH_L3 (1u << 26) /* "flush LLC" in gen9-facts §6.2 */
 
-/* Total length of a command in dwords on a given engine: defined once, in
- * the shared command table (gen9_cmd_table.h), for the scanner and the
- * model alike. gen9_cmd_length() is the engine-less form (RCS rules). */
-#include "gpu/hw/gen9_cmd_table.h"
-
-static inline uint32_t gen9_cmd_length_engine(uint32_t dw0, int engine)
-{
-	return gen9_cmd_len(dw0, engine);
-}
-
-static inline uint32_t gen9_cmd_length(uint32_t dw0)
-{
-	return gen9_cmd_len(dw0, GEN9_RCS0);
-}
-
 #endif

@@ -19,6 +19,7 @@
  * blitters (CVE-2019-0155), which the scanner covers. */
 #include "gpu/model/alu.h"
 #include "gpu/model/model_internal.h"
+#include "gpu/hw/gen9_cmd_table.h"
 
 static bool cs_privileged(const struct gen9_model_engine *e)
 {

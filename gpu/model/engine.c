@@ -4,6 +4,7 @@
  * batch that jumps to itself costs a bounded amount of host time per poll
  * and keeps running across polls, like the real engine would. */
 #include "gpu/model/model_internal.h"
+#include "gpu/hw/gen9_cmd_table.h"
 #include "mini/string.h"
 
 uint32_t model_ring_size(const struct gen9_model_ctx *c)

@@ -344,18 +344,18 @@ struct vgpu_slot_run {
 /* v's runs, lowest first: how many (max written). 0 under gVirt. */
 uint32_t vgpu_slot_runs(const struct vgpu *v, struct vgpu_slot_run *out,
 			uint32_t max);
-/* Reshaping under gScale (vgpu_reshape.c; what gBalloon's decisions and
+/* Reshaping under gScale (gpu/gscale/mediator/gscale_reshape.c; what gBalloon's decisions and
  * placement=dymgpu are carried out with): v's high GM becomes the runs
  * (whole slots, lowest first, none adjacent); entries at GM addresses
  * both layouts share stay, the rest are dropped; PVINFO's ballooning
  * registers follow (its first range). -GPU_EBUSY while v has queued or
  * running work, -GPU_ENOTSUP under gVirt, -GPU_EINVAL for bad runs. No
- * address translation: see vgpu_reshape.c. */
+ * address translation: see gpu/gscale/mediator/gscale_reshape.c. */
 int vgpu_set_high_runs(struct vgpu *v, const struct vgpu_slot_run *runs,
 		       uint32_t n);
 /* The same with one run of nslots slots from slot. */
 int vgpu_set_high_slots(struct vgpu *v, uint32_t slot, uint32_t nslots);
-/* Relocating under gScale (vgpu_reshape.c; what DymGPU's moves and the
+/* Relocating under gScale (gpu/gscale/mediator/gscale_reshape.c; what DymGPU's moves and the
  * operator's `place` are carried out with). A vGPU is PINNED (never
  * moved) until its guest negotiates a way to be told of a move (the
  * hypervisor calls vgpu_set_movable once the guest set up the guest

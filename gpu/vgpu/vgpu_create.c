@@ -16,7 +16,6 @@
 #include "gpu/vgpu/ppgtt/ppgtt.h"
 #include "gpu/vgpu/exec/exec.h"
 #include "gpu/vgpu/display/display.h"
-#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "mini/string.h"
 
 #define MiB (1ull << 20)
@@ -98,10 +97,13 @@ int gvt_create(struct gpu_hw *hw, const struct hv_if *hv,
 		gvt->p = *p;
 	set_defaults(&gvt->p);
 	ret = vgpu_ext_check(&gvt->p);
+	if (ret)
+		gvt_log(gvt, HV_LOG_ERR, 0,
+			"gvt_params.ext refused: two systems fill the PPGTT or "
+			"shared-GM hooks, one fills only some shared-GM ones, or "
+			"gscale is on with no system sharing GM (vgpu_ext.h)");
 	if (!ret)
 		ret = gvt_layout(gvt);
-	if (!ret)
-		ret = gvt_gscale_init(gvt);
 	if (!ret)
 		ret = vgpu_ext_gvt_attach(gvt);
 	if (!ret)
@@ -138,7 +140,6 @@ void gvt_destroy(struct gvt *gvt)
 	gvt_scanout_fini(gvt);
 	pexec_fini(gvt);
 	vgpu_ext_gvt_detach(gvt);
-	gvt_gscale_fini(gvt);
 	gvt_mmio_switch_fini(gvt);
 	parray_fini(gvt, &gvt->golden);
 	gvt_free_pages(gvt, gvt, gvt->gvt_pages);
@@ -187,6 +188,8 @@ static uint32_t fences_free(const struct gvt *gvt)
 	return n;
 }
 
+/* The partitioned GM's count, or the shared-GM system's (vgpu_ext.h
+ * room). */
 uint32_t gvt_room_for(const struct gvt *gvt, const struct vgpu_type *t,
 		      const char **limit)
 {
@@ -194,20 +197,15 @@ uint32_t gvt_room_for(const struct gvt *gvt, const struct vgpu_type *t,
 	uint64_t high = t->high_gm_size ? fit_count(&gvt->high, t->high_gm_size) : ~0ull;
 	uint64_t fences = t->fences ? fences_free(gvt) / t->fences : ~0ull;
 	uint64_t ids = GVT_MAX_VGPUS - gvt->nr_vgpus, n = ids;
-	const char *why = "ids";
+	const char *why = "ids", *gm_why = "ids";
 
-	/* gScale: GM and fences are shared, so they bind only through the
-	 * vGPU count of gpu/gscale (a vGPU too large for the shared ranges
-	 * or the guests' fences is refused at creation). */
-	if (gvt->gs) {
-		low = high = GSCALE_MAX_VGPUS - gscale_nr_vgpus(gvt->gs);
-		fences = t->fences <= gvt->fences_total - gvt->p.host_fences
-				 ? ~0ull : 0;
+	if (gvt->gm) {
+		low = gvt_gm_ops(gvt)->room(gvt, gvt_gm_state(gvt), t, &gm_why);
+		high = fences = ~0ull;
 	}
-
 	if (low < n) {
 		n = low;
-		why = "low-gm";
+		why = gvt->gm ? gm_why : "low-gm";
 	}
 	if (high < n) {
 		n = high;
@@ -234,23 +232,6 @@ struct vgpu *gvt_vgpu_by_vm(struct gvt *gvt, uint32_t vm)
 
 /* ---- vGPUs -------------------------------------------------------------- */
 
-/* gScale: shared GM from gpu/gscale, and shared fences: every vGPU's
- * fences are the guests' first physical fences, loaded at its switch. */
-static int take_shared(struct gvt *gvt, struct vgpu *v,
-		       const struct vgpu_type *t)
-{
-	int ret;
-
-	if (t->fences > gvt->fences_total - gvt->p.host_fences)
-		return -GPU_ENOSPC;
-	ret = vgpu_gscale_take(gvt, v, t);
-	if (ret)
-		return ret;
-	v->fence_base = gvt->p.host_fences;
-	v->fence_num = t->fences;
-	return 0;
-}
-
 static int take_resources(struct gvt *gvt, struct vgpu *v,
 			  const struct vgpu_type *t)
 {
@@ -258,8 +239,8 @@ static int take_resources(struct gvt *gvt, struct vgpu *v,
 	if (!t->low_gm_size || !t->high_gm_size ||
 	    (t->low_gm_size | t->high_gm_size) & (VGPU_PAGE - 1))
 		return -GPU_EINVAL;
-	if (gvt->gs)
-		return take_shared(gvt, v, t);
+	if (gvt->gm) /* shared GM: the system places it (vgpu_ext.h) */
+		return gvt_gm_ops(gvt)->place(gvt, gvt_gm_state(gvt), v, t);
 	if (gm_region_alloc(&gvt->low, t->low_gm_size, &v->low_base))
 		return -GPU_ENOSPC;
 	v->low_size = t->low_gm_size;
@@ -285,8 +266,8 @@ static void give_back(struct gvt *gvt, struct vgpu *v)
 {
 	uint32_t mask;
 
-	if (gvt->gs) {
-		vgpu_gscale_give_back(gvt, v);
+	if (gvt->gm) {
+		gvt_gm_ops(gvt)->unplace(gvt, gvt_gm_state(gvt), v);
 		return; /* fences are shared, not taken */
 	}
 	if (v->low_size)
@@ -415,4 +396,14 @@ const struct vgpu_stats *vgpu_get_stats(const struct vgpu *v)
 bool vgpu_failed(const struct vgpu *v)
 {
 	return v->failed || v->banned;
+}
+
+void vgpu_set_movable(struct vgpu *v, bool movable)
+{
+	v->movable = movable;
+}
+
+void vgpu_set_gm_in_use(struct vgpu *v, bool in_use)
+{
+	v->gm_in_use = in_use;
 }

@@ -10,52 +10,100 @@ static bool has_ppgtt_hooks(const struct vgpu_ext_ops *o)
 	       o->ppgtt_check;
 }
 
-int vgpu_ext_check(const struct gvt_params *p)
+static bool has_gm_hooks(const struct vgpu_ext_ops *o)
 {
-	unsigned int i, ppgtt = 0;
-
-	for (i = 0; i < VGPU_EXT_MAX; i++)
-		if (p->ext[i] && has_ppgtt_hooks(p->ext[i]))
-			ppgtt++;
-	/* Two systems cannot both own the page tables' protection. */
-	return ppgtt > 1 ? -GPU_EINVAL : 0;
+	return o->room || o->place || o->unplace || o->ggtt_write ||
+	       o->fence_map || o->aperture_map || o->aperture_page ||
+	       o->gm_switch || o->gm_status;
 }
 
-int vgpu_ext_gvt_attach(struct gvt *gvt)
+static bool has_all_gm_hooks(const struct vgpu_ext_ops *o)
 {
-	unsigned int i;
+	return o->room && o->place && o->unplace && o->ggtt_write &&
+	       o->fence_map && o->aperture_map && o->aperture_page &&
+	       o->gm_switch && o->gm_status;
+}
+
+int vgpu_ext_check(const struct gvt_params *p)
+{
+	unsigned int i, ppgtt = 0, gm = 0;
 
 	for (i = 0; i < VGPU_EXT_MAX; i++) {
-		const struct vgpu_ext_ops *o = gvt->p.ext[i];
-		void *st = NULL;
-		int ret;
-
-		if (!o)
+		if (!p->ext[i])
 			continue;
-		ret = o->gvt_attach ? o->gvt_attach(gvt, gvt->p.ext_params[i], &st)
-				    : 0;
-		if (ret) {
-			vgpu_ext_gvt_detach(gvt);
-			return ret;
-		}
-		gvt->ext[i].ops = o;
-		gvt->ext[i].state = st;
+		ppgtt += has_ppgtt_hooks(p->ext[i]);
+		if (has_gm_hooks(p->ext[i]) && !has_all_gm_hooks(p->ext[i]))
+			return -GPU_EINVAL;
+		gm += has_gm_hooks(p->ext[i]);
 	}
+	/* Two systems cannot both own the page tables' protection, nor
+	 * both share GM; gScale's parameters without a system to run them
+	 * would leave GM partitioned unseen. */
+	if (ppgtt > 1 || gm > 1 || (p->gscale && !gm))
+		return -GPU_EINVAL;
 	return 0;
 }
 
+static int attach_one(struct gvt *gvt, unsigned int i)
+{
+	const struct vgpu_ext_ops *o = gvt->p.ext[i];
+	void *st = NULL;
+	int ret;
+
+	ret = o->gvt_attach ? o->gvt_attach(gvt, gvt->p.ext_params[i], &st) : 0;
+	if (ret)
+		return ret;
+	gvt->ext[i].ops = o;
+	gvt->ext[i].state = st;
+	if (has_gm_hooks(o) && st)
+		gvt->gm = &gvt->ext[i];
+	return 0;
+}
+
+/* The shared-GM system first (pass 0): the others see the GM as it will
+ * be (vgpu_ext.h). */
+int vgpu_ext_gvt_attach(struct gvt *gvt)
+{
+	unsigned int pass, i;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < VGPU_EXT_MAX; i++) {
+			const struct vgpu_ext_ops *o = gvt->p.ext[i];
+			int ret;
+
+			if (!o || has_gm_hooks(o) != !pass)
+				continue;
+			ret = attach_one(gvt, i);
+			if (ret) {
+				vgpu_ext_gvt_detach(gvt);
+				return ret;
+			}
+		}
+	return 0;
+}
+
+static void detach_one(struct gvt *gvt, unsigned int i)
+{
+	const struct vgpu_ext_ops *o = gvt->ext[i].ops;
+
+	if (o && o->gvt_detach)
+		o->gvt_detach(gvt, gvt->ext[i].state);
+	gvt->ext[i].ops = NULL;
+	gvt->ext[i].state = NULL;
+}
+
+/* The reverse of vgpu_ext_gvt_attach: the shared-GM system last. */
 void vgpu_ext_gvt_detach(struct gvt *gvt)
 {
 	unsigned int i = VGPU_EXT_MAX;
 
-	while (i--) {
-		const struct vgpu_ext_ops *o = gvt->ext[i].ops;
-
-		if (o && o->gvt_detach)
-			o->gvt_detach(gvt, gvt->ext[i].state);
-		gvt->ext[i].ops = NULL;
-		gvt->ext[i].state = NULL;
-	}
+	while (i--)
+		if (gvt->ext[i].ops && !has_gm_hooks(gvt->ext[i].ops))
+			detach_one(gvt, i);
+	gvt->gm = NULL;
+	i = VGPU_EXT_MAX;
+	while (i--)
+		detach_one(gvt, i);
 }
 
 void *vgpu_ext_gvt_state(const struct gvt *gvt, const struct vgpu_ext_ops *ops)

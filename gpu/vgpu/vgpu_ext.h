@@ -11,7 +11,7 @@
  * is the baseline alone; gpu/vgpu names no research system's symbol.
  *
  * Lifetime: a listed system is attached to the gvt when gvt_create has
- * set up the GM layout and gScale, if on (gvt_attach, with its parameters from
+ * set up the GM layout, the shared-GM system first (gvt_attach, with its parameters from
  * gvt_params.ext_params, returns the per-gvt state) and detached in
  * gvt_destroy after every vGPU is gone. It is attached to every vGPU of the
  * gvt when the vGPU's PPGTT shadowing is set up (attach, which returns the
@@ -31,13 +31,16 @@
  * fill them (gvt_create refuses a second), and that system owns the
  * per-table area struct spt.ext.
  *
+ * gScale (gpu/gscale) fills the shared-GM entries: room, place,
+ * unplace, ggtt_write, fence_map, aperture_map, aperture_page, gm_switch,
+ * gm_status (below); the baseline calls its mediator part through them only.
+ *
  * Considered and not entries, because no system needs them: switch-out
  * (what DymGPU learns of a vGPU leaving the GPU is "ran", per workload),
- * GGTT write (a vGPU's bound entries, the only thing DymGPU and gBalloon
- * read of it, are the mediator's own count, vgpu_high_used), and
- * placement (the mediator never asks where a vGPU goes: DymGPU and
- * placement=dymgpu re-place vGPUs from outside with vgpu_relocate_high /
- * vgpu_set_high_runs). */
+ * and placement as a policy (the mediator never asks where a running
+ * vGPU goes: DymGPU and placement=dymgpu re-place vGPUs from outside with
+ * vgpu_relocate_high / vgpu_set_high_runs; `place` is where a new vGPU's
+ * GM comes from). */
 #ifndef GPU_VGPU_VGPU_EXT_H
 #define GPU_VGPU_VGPU_EXT_H
 
@@ -46,6 +49,8 @@
 
 struct gvt;
 struct vgpu;
+struct vgpu_type;
+struct gvt_status;
 
 /* Systems listed per gvt. */
 #define VGPU_EXT_MAX 4
@@ -59,7 +64,8 @@ struct vgpu_ext_ops {
 
 	/* ---- per gvt (gpu/vgpu/vgpu_create.c) ---- */
 
-	/* gvt_create set up the GM layout and gScale (gvt_params.gscale):
+	/* gvt_create set up the GM layout (and the shared-GM system, for
+	 * the others):
 	 * make the per-gvt state (*state) from params (the system's own
 	 * struct, gvt_params.ext_params at the system's index; may be NULL).
 	 * A nonzero return (-GPU_E*) fails gvt_create. */
@@ -112,6 +118,49 @@ struct vgpu_ext_ops {
 	 * it, in ns. */
 	void (*switch_in)(struct vgpu *v, void *state, uint64_t entries,
 			  uint64_t ns);
+
+	/* ---- shared GM (gScale fills them; gpu/gscale/mediator/) ----
+	 * At most one listed system may fill them (gvt_create refuses a
+	 * second). It is attached to the gvt before every other system, and
+	 * only if its gvt_attach made a state (non-NULL): GM is then shared
+	 * and these entries replace the baseline's partitioned GM; with no
+	 * such system, or its state NULL (gvt_params.gscale off), none is
+	 * called. `state` is the per-gvt one. All must be filled. */
+
+	/* How many more vGPUs of type t the shared GM takes; *why names the
+	 * binding resource ("gm-share", "fences"). */
+	uint32_t (*room)(const struct gvt *gvt, void *state,
+			 const struct vgpu_type *t, const char **why);
+	/* Placement: give the new vGPU v its GM (low and high) and fences,
+	 * or a nonzero -GPU_E* (the creation fails, nothing kept). */
+	int (*place)(struct gvt *gvt, void *state, struct vgpu *v,
+		     const struct vgpu_type *t);
+	/* v is destroyed: its GM goes back. */
+	void (*unplace)(struct gvt *gvt, void *state, struct vgpu *v);
+	/* "GGTT write": translated entry `host` for GM index `index` of v
+	 * reaches the hardware through the system (gpu/vgpu/gtt/
+	 * vgpu_ggtt.c); the baseline never writes it to the GGTT itself. */
+	void (*ggtt_write)(struct vgpu *v, void *state, uint32_t index,
+			   uint64_t host);
+	/* Guest fence i of v, validated value f: the value the hardware
+	 * fence gets (gpu/vgpu/gtt/vgpu_fence.c). */
+	uint64_t (*fence_map)(struct vgpu *v, void *state, unsigned int i,
+			      uint64_t f);
+	/* The guest's aperture (BAR2) is mapped: map every page of its low
+	 * GM in EPT (gpu/vgpu/mmio/vgpu_cfg.c). */
+	void (*aperture_map)(struct vgpu *v, void *state);
+	/* A trapped guest access to the aperture page of GM index `index`:
+	 * map that one page. */
+	void (*aperture_page)(struct vgpu *v, void *state, uint32_t index);
+	/* Switch-in: next becomes the GPU's owner (gpu/vgpu/exec/
+	 * vgpu_sched.c); its GM becomes resident. after: the vGPU expected
+	 * next after it (NULL: none). */
+	void (*gm_switch)(struct gvt *gvt, void *state, struct vgpu *next,
+			  struct vgpu *after);
+	/* gvt_get_status (gpu/vgpu/vgpu_status.c): fill the shared GM's
+	 * part of st (gscale, slots, copies). */
+	void (*gm_status)(const struct gvt *gvt, void *state,
+			  struct gvt_status *st);
 
 	/* ---- queries ---- */
 

@@ -13,7 +13,7 @@
 #include "gpu/display/vdisp_aux.h"
 #include "gpu/display/vdisp_pipe.h"
 #include "gpu/display/vdisp_plane.h"
-#include "gpu/gscale/gscale.h"
+struct gscale; /* gScale's shared GM (gpu/gscale), behind the hook table */
 #include "gpu/vgpu/vgpu.h"
 
 #define VGPU_PAGE 4096u
@@ -333,7 +333,7 @@ struct vgpu {
 		uint64_t gm, size, pool_gm;
 	} pooled[GEN9_NUM_FENCES];
 	/* Fences over low GM detiled in software (no physical aperture,
-	 * gvt_params.gscale_no_aperture; vgpu_ap_detile.c): the guest's
+	 * gvt_params.gscale_no_aperture; gpu/gscale/mediator/gscale_ap_detile.c): the guest's
 	 * pages of [gm, gm + size) stay unmapped while fenced. */
 	struct {
 		uint64_t gm, size;
@@ -541,6 +541,9 @@ struct gvt {
 	/* The research systems listed in p.ext, with the per-gvt state
 	 * their gvt_attach made (vgpu_ext.c). */
 	struct vgpu_ext_slot ext[VGPU_EXT_MAX];
+	/* The one of them that shares GM (its shared-GM entries filled and
+	 * a per-gvt state made: gScale), or NULL: GM is partitioned. */
+	const struct vgpu_ext_slot *gm;
 };
 
 /* ---- helpers (vgpu_util.c) ---------------------------------------------- */
@@ -603,6 +606,15 @@ int vgpu_ext_ppgtt_check(struct vgpu *v, int mm);
 void vgpu_ext_dispatch(struct vgpu *v, uint64_t t);
 void vgpu_ext_ran(struct vgpu *v, uint64_t start, uint64_t end);
 void vgpu_ext_switch_in(struct vgpu *v, uint64_t n, uint64_t ns);
+/* The shared-GM points (vgpu_ext.h), called only with gvt->gm set. */
+static inline const struct vgpu_ext_ops *gvt_gm_ops(const struct gvt *gvt)
+{
+	return gvt->gm->ops;
+}
+static inline void *gvt_gm_state(const struct gvt *gvt)
+{
+	return gvt->gm->state;
+}
 
 /* v queued work for the scheduler: the next gvt_poll dispatches it. */
 static inline void gvt_post(struct gvt *gvt, const struct vgpu *v)

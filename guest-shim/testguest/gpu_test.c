@@ -504,7 +504,7 @@ void gpu_test(uint32_t vm)
  * the X tiling puts them on every backend: through gScale's fence pool
  * and the physical aperture (the iGPU, the model behind MMIO), or, on the
  * plain model, which has none, detiled by the mediator itself
- * (gpu/vgpu/gtt/vgpu_ap_detile.c). Words at their linear offsets fail. */
+ * (gpu/gscale/mediator/gscale_ap_detile.c). Words at their linear offsets fail. */
 void gpu_fence_test(void)
 {
 	static const uint32_t pts[4][2] = {

@@ -30,6 +30,7 @@
 #include "gpu/hw/pgpu_takeover.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/dymgpu/dymgpu_place.h"
 #include "gpu/policy/slots.h"
 #include "gpu/vgpu/vgpu.h"
@@ -280,7 +281,8 @@ static void init_unlocked(const struct hv_config *cfg,
 	 * told of every move, ever move: docs/dymgpu-live.md). */
 	static struct dymgpu_params dp;
 	struct gvt_params p = { .gscale = true,
-				.ext = { &ghyvi_ext_ops, &dymgpu_ext_ops },
+				.ext = { &ghyvi_ext_ops, &dymgpu_ext_ops,
+					 &gscale_ext_ops },
 				.ext_params = { NULL, &dp } };
 	bool msi_ok;
 	int err;
@@ -445,7 +447,7 @@ static void vgpu_create_unlocked(const struct hvcfg_vm *c, uint32_t id)
 /* placement=dymgpu: DymGPU's size-based placement (DymGPU paper,
  * figure 5) of every vGPU at once, applied before any guest runs, so no
  * guest ever sees its GM move (moving a running vGPU needs a guest that is
- * told: see gpu/vgpu/gtt/vgpu_reshape.c). */
+ * told: see gpu/gscale/mediator/gscale_reshape.c). */
 static void place_unlocked(const struct hv_config *cfg)
 {
 	static struct slot_layout lay;

@@ -1,6 +1,6 @@
 /* DymGPU live on the running hypervisor; see gpu_place.h. The policy is
  * DymGPU's (gpu/dymgpu/dymgpu_move.c, dymgpu_live.c), the mechanism the
- * mediator's (gpu/vgpu/gtt/vgpu_reshape.c); this file knows the VMs: which guests can be
+ * mediator's (gpu/gscale/mediator/gscale_reshape.c); this file knows the VMs: which guests can be
  * told of a move (they set up the guest channel: VMRPC_SETUP) and how to
  * tell them (a VMRPC_R_RANGES reply; PVINFO's ballooning registers say the
  * same). A guest without the channel (a stock i915) stays pinned. */

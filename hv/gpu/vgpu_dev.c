@@ -130,7 +130,7 @@ static bool detiled_rw(struct vm *vm, uint64_t off, unsigned size,
  * vGPU's low GM, with no GGTT entry behind them, (gpu=model-mmio) a
  * fenced page standing for the trapped physical aperture, repeated there,
  * or (gpu=model, no physical aperture) a fenced page the mediator
- * detiles itself (gpu/vgpu/gtt/vgpu_ap_detile.c). */
+ * detiles itself (gpu/gscale/mediator/gscale_ap_detile.c). */
 static uint64_t bar2_read(struct vm *vm, uint64_t off, unsigned size)
 {
 	uint64_t val;

@@ -141,15 +141,21 @@ uint64_t sched_next_event(void)
 	return t;
 }
 
+/* Each VM's UART buffer moves on as far as COM1's backlog allows. */
+static void uarts_drain(void)
+{
+	for (unsigned i = 0; i < nr_vms; i++)
+		if (vms[i].uart.tx_count && mine(&vms[i]))
+			vuart_tx_drain(&vms[i], false);
+}
+
 /* Output moves on: COM1 gets what its FIFO takes, each VM's UART buffer
  * what COM1's backlog allows. Cheap when nothing waits. */
 static void output_poll(void)
 {
 	if (console_backlog())
 		console_poll();
-	for (unsigned i = 0; i < nr_vms; i++)
-		if (vms[i].uart.tx_count && mine(&vms[i]))
-			vuart_tx_drain(&vms[i], false);
+	uarts_drain();
 }
 
 /* When output must next be moved on, or never. */
@@ -514,8 +520,8 @@ bool sched_run_next(void)
 	struct slice sl;
 	uint64_t t0, t1, ran;
 
-	console_poll();
-	output_poll();
+	console_poll(); /* once a round: output_poll's poll is this one */
+	uarts_drain();
 	advance_timers(rdtsc());
 	vm = pick_next(&this_cpu()->sched_cursor);
 	if (!vm)

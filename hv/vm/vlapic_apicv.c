@@ -139,13 +139,14 @@ void vlapic_apicv_prepare(struct vm *vm)
 	struct vlapic *l = vm->vcpu->lapic;
 	bool xapic = vlapic_xapic_mode(l);
 	uint32_t th, tpr;
+	bool wants;
 
 	if (!l->vapic)
 		return;
 	if (xapic)
 		take_icr_hi(l);
-	if (vm_wants_access_page(vm, xapic) != vm->lapics[0].access_mapped &&
-	    place_access_page(vm, vm_wants_access_page(vm, xapic)))
+	wants = vm_wants_access_page(vm, xapic); /* once per entry */
+	if (wants != vm->lapics[0].access_mapped && place_access_page(vm, wants))
 		return;
 	/* A TPR the guest stored without an exit moves the PPR. */
 	tpr = vlapic_tpr(l);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/ghyvi/ghyvi.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/mmio/mmio.h"
@@ -84,7 +85,7 @@ static const struct gvt_params fz_params = {
 	/* gHyvi attached (strict unless a target sets a policy), as in
 	 * the hypervisor; under gScale DymGPU too (its monitor), as there. */
 #ifdef FZ_GSCALE
-	.ext = { &ghyvi_ext_ops, &dymgpu_ext_ops },
+	.ext = { &ghyvi_ext_ops, &dymgpu_ext_ops, &gscale_ext_ops },
 #else
 	.ext = { &ghyvi_ext_ops },
 #endif

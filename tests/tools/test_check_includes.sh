@@ -197,6 +197,32 @@ good gscale-mediator
 file gscale-mediator gpu/gscale/mediator/vgpu_gscale.c '#include "gpu/vgpu/vgpu_priv.h"' '#include "gpu/gscale/gscale.h"'
 expect gscale-mediator 0 ''
 
+# The mediator reaches gScale (either part) only through the hook table.
+good vgpu-gscale
+file vgpu-gscale gpu/vgpu/gtt/vgpu_ggtt.c '#include "gpu/vgpu/vgpu_priv.h"' '#include "gpu/gscale/mediator/gscale_mediator.h"'
+expect vgpu-gscale 1 '^FORBIDDEN gpu/vgpu/gtt/vgpu_ggtt.c:2 includes gpu/gscale/mediator/gscale_mediator.h: the mediator calls gScale only through the hook'
+good vgpu-gscale-pure
+file vgpu-gscale-pure gpu/vgpu/vgpu_priv.h '#include "gpu/gscale/gscale.h"'
+expect vgpu-gscale-pure 1 '^FORBIDDEN gpu/vgpu/vgpu_priv.h:1 includes gpu/gscale/gscale.h: the mediator calls gScale only through the hook'
+good vgpu-gscale-ops
+file vgpu-gscale-ops gpu/vgpu/vgpu_create.c '#include "gpu/gscale/gscale_ext.h"'
+expect vgpu-gscale-ops 1 '^FORBIDDEN gpu/vgpu/vgpu_create.c:1 includes gpu/gscale/gscale_ext.h: the mediator calls gScale'
+good hv-gscale-ops
+file hv-gscale-ops hv/gpu/gpu_host.c '#include "gpu/ghyvi/ghyvi.h"' '#include "gpu/gscale/gscale_ext.h"'
+expect hv-gscale-ops 0 ''
+
+# The mediator's areas keep their order: gtt/ never includes mmio/ again
+# (the circle the reshape made), ppgtt/ never gtt/.
+good area-gtt-mmio
+file area-gtt-mmio gpu/vgpu/gtt/vgpu_ggtt.c '#include "gpu/vgpu/gtt/gtt.h"' '#include "gpu/vgpu/mmio/mmio.h"'
+expect area-gtt-mmio 1 '^FORBIDDEN gpu/vgpu/gtt/vgpu_ggtt.c:2 includes gpu/vgpu/mmio/mmio.h: the GTT area is below'
+good area-ppgtt-gtt
+file area-ppgtt-gtt gpu/vgpu/ppgtt/vgpu_spt.c '#include "gpu/vgpu/gtt/gtt.h"'
+expect area-ppgtt-gtt 1 '^FORBIDDEN gpu/vgpu/ppgtt/vgpu_spt.c:1 includes gpu/vgpu/gtt/gtt.h: the PPGTT area is below'
+good area-down
+file area-down gpu/vgpu/exec/vgpu_sched.c '#include "gpu/vgpu/gtt/gtt.h"' '#include "gpu/vgpu/ppgtt/ppgtt.h"'
+expect area-down 0 ''
+
 # A research folder added on the command line (a row of the table).
 good research-more
 file research-more gpu/vcuda/channel.c '#include "gpu/gscale/gscale.h"'

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/mmio/mmio.h"
@@ -47,6 +48,7 @@ static void world_init(int n, const struct gvt_params *p0)
 	w->n = n;
 	p.gscale = true;
 	p.ext[0] = &dymgpu_ext_ops; /* as the hypervisor */
+	p.ext[1] = &gscale_ext_ops;
 	/* VM i: vGPU v[i], guest g[i]. */
 	assert_int_equal(evg_world(&w->mw, (struct mw_config){ .params = &p },
 				   n, &w->v[1], &w->g[1]), n);

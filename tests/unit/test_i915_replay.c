@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/hw/gen9_cmds.h"
+#include "gpu/hw/gen9_cmd_table.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/harness/i915_world.h"

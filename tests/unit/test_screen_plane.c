@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "gpu/hw/gen9_tiling.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/hw/pgpu_plane.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/gtt/gtt.h"
@@ -71,7 +72,8 @@ static uint64_t surf0;	/* the guest's surfaces, in its low GM */
 static int setup(void **state)
 {
 	static struct model_world w;
-	struct gvt_params p = { .gscale = true };
+	struct gvt_params p = { .gscale = true,
+				.ext = { &gscale_ext_ops } };
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 256,
 			       .ggtt_entries = 512u * 1024u, .params = &p };
 

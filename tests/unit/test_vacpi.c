@@ -406,20 +406,40 @@ static void test_dsdt_s5(void **state)
 	assert_int_equal(s5[8], VACPI_S5_TYP);
 }
 
+#define ARENA_BYTES (1 << 16)
+
+/* Tables below 4 GiB, where the walker's 32-bit pointers reach. */
+static uint8_t *arena_low(void)
+{
+	uint8_t *arena = mmap(NULL, ARENA_BYTES, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+
+	assert_true(arena != MAP_FAILED);
+	return arena;
+}
+
+/* Build the tables for n vCPUs in arena and read them back with the
+ * walker: one IOAPIC and no bad checksum whatever n is. */
+static void build_and_walk(uint8_t *arena, unsigned n, struct acpi_info *ai)
+{
+	uint64_t base = (uint64_t)(uintptr_t)arena;
+
+	memset(ai, 0, sizeof(*ai));
+	assert_int_equal(acpi_parse(vacpi_build(arena, base, n),
+				    base + VACPI_SIZE, ai), 0);
+	assert_int_equal(ai->nr_ioapics, 1);
+	assert_int_equal(ai->bad_checksums, 0);
+}
+
 /* The walker that reads firmware tables at boot must find what a Linux
  * guest will: XSDT with two tables, one CPU, one IOAPIC, the LAPIC. */
 static void test_walker_reads_them(void **state)
 {
-	uint8_t *arena = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	uint8_t *arena = arena_low();
 	struct acpi_info ai;
-	uint64_t base;
 
 	(void)state;
-	assert_true(arena != MAP_FAILED);
-	base = (uint64_t)(uintptr_t)arena;
-	assert_int_equal(acpi_parse(vacpi_build(arena, base, 1), base + VACPI_SIZE,
-				    &ai), 0);
+	build_and_walk(arena, 1, &ai);
 	assert_true(ai.xsdt);
 	assert_int_equal(ai.revision, 2);
 	assert_int_equal(ai.nr_tables, 2);
@@ -427,9 +447,7 @@ static void test_walker_reads_them(void **state)
 	assert_true(ai.has_madt);
 	assert_int_equal(ai.lapic_base, VACPI_LAPIC_GPA);
 	assert_int_equal(ai.nr_cpus, 1);
-	assert_int_equal(ai.nr_ioapics, 1);
-	assert_int_equal(ai.bad_checksums, 0);
-	munmap(arena, 1 << 16);
+	munmap(arena, ARENA_BYTES);
 }
 
 /* vcpus=N: the MADT lists N enabled local APICs, IDs 0..N-1 (the vCPUs'
@@ -437,23 +455,16 @@ static void test_walker_reads_them(void **state)
  * 8 (the most hv.cfg allows) fits before the DSDT. */
 static void test_madt_vcpus(void **state)
 {
-	uint8_t *arena = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	uint8_t *arena = arena_low();
+	uint64_t base = (uint64_t)(uintptr_t)arena;
 	struct acpi_info ai;
-	uint64_t base;
 
 	(void)state;
-	assert_true(arena != MAP_FAILED);
-	base = (uint64_t)(uintptr_t)arena;
 	for (unsigned n = 1; n <= VACPI_CPUS_MAX; n++) {
 		const uint8_t *m = arena + VACPI_MADT_OFF;
 
-		memset(&ai, 0, sizeof(ai));
-		assert_int_equal(acpi_parse(vacpi_build(arena, base, n),
-					    base + VACPI_SIZE, &ai), 0);
+		build_and_walk(arena, n, &ai);
 		assert_int_equal(ai.nr_cpus, n);
-		assert_int_equal(ai.nr_ioapics, 1);
-		assert_int_equal(ai.bad_checksums, 0);
 		for (unsigned i = 0; i < n; i++)
 			assert_int_equal(ai.cpu_apic_id[i], i);
 		assert_true(VACPI_MADT_OFF + len_of(m) <= VACPI_DSDT_OFF);
@@ -464,7 +475,7 @@ static void test_madt_vcpus(void **state)
 	assert_int_equal(len_of(arena + VACPI_MADT_OFF), 44 + 8 + 22);
 	vacpi_build(arena, base, 0);
 	assert_int_equal(len_of(arena + VACPI_MADT_OFF), 44 + 8 + 22);
-	munmap(arena, 1 << 16);
+	munmap(arena, ARENA_BYTES);
 }
 
 int main(void)

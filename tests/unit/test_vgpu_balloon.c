@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/gballoon/gballoon.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/hw/gen9_cmds.h"
@@ -40,7 +41,7 @@ struct world {
 static struct world *world_new(bool gscale)
 {
 	struct world *w = calloc(1, sizeof(*w));
-	struct gvt_params p = { .gscale = gscale, .ext = { &dymgpu_ext_ops } };
+	struct gvt_params p = { .gscale = gscale, .ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 8 * N, .params = &p };
 
 	assert_int_equal(mw_init(&w->mw, &c), 0);

@@ -11,6 +11,7 @@
 
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/mmio/mmio.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/world/model_world.h"
 
@@ -494,10 +495,48 @@ static void test_irq_semantics(void **state)
 	env_free(e);
 }
 
+/* ---- gScale through the hook table (vgpu_ext.h) ------------------------- */
+
+/* gvt_params.gscale without gScale's ops listed, or two systems filling
+ * the shared-GM entries, is refused; listed with gscale off it makes no
+ * state, so GM stays partitioned (the baseline alone, gvt->gm NULL); on,
+ * gvt->gm is gScale's and vGPUs are placed by it (overlapping low GM). */
+static void test_gscale_attached_by_hooks(void **state)
+{
+	const struct gvt_params none = { .gscale = true };
+	const struct gvt_params twice = {
+		.gscale = true, .ext = { &gscale_ext_ops, &gscale_ext_ops } };
+	struct gvt_params off = { .ext = { &gscale_ext_ops } };
+	struct gvt_params on = { .gscale = true, .ext = { &gscale_ext_ops } };
+	struct gvt_params *ps[2] = { &off, &on };
+	struct vgpu *v[2];
+
+	(void)state;
+	assert_int_equal(vgpu_ext_check(&none), -GPU_EINVAL);
+	assert_int_equal(vgpu_ext_check(&twice), -GPU_EINVAL);
+	for (int i = 0; i < 2; i++) {
+		struct env *e = calloc(1, sizeof(*e));
+		struct mw_config c = { .pool_mib = 96, .ram_mib = 64,
+				       .fake_gpu = true, .params = ps[i] };
+
+		assert_non_null(e);
+		assert_int_equal(mw_init(&e->mw, &c), 0);
+		assert_true((e->mw.gvt->gm != NULL) == (i == 1));
+		assert_true((e->mw.gvt->gs != NULL) == (i == 1));
+		for (int k = 0; k < 2; k++)
+			assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8,
+						     k + 1, &v[k]), 0);
+		/* gVirt: disjoint low slices; gScale: shared low GM. */
+		assert_true((v[0]->low_base == v[1]->low_base) == (i == 1));
+		env_free(e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_max_vgpus_256m_aperture),
+		cmocka_unit_test(test_gscale_attached_by_hooks),
 		cmocka_unit_test(test_room_other_apertures),
 		cmocka_unit_test(test_slices_disjoint_and_host_first),
 		cmocka_unit_test(test_create_alloc_failure_unwinds),

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/world/model_world.h"
 
@@ -53,7 +54,7 @@ static struct vgpu *v;
 static int setup(void **state)
 {
 	struct env *e = calloc(1, sizeof(*e));
-	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops } };
+	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 256,
 			       .ggtt_entries = 512u * 1024u, .params = &p };
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/hw/gen9_tiling.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/mmio/mmio.h"
@@ -34,7 +35,7 @@ static void world(bool no_aperture)
 {
 	struct gvt_params p = { .gscale = true,
 				.gscale_no_aperture = no_aperture,
-				.ext = { &dymgpu_ext_ops } };
+				.ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
 
 	MW = calloc(1, sizeof(*MW));
 	assert_non_null(MW);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/mmio/mmio.h"
 #include "gpu/vgpu/gtt/gtt.h"
@@ -101,7 +102,7 @@ struct env {
 static int setup(void **state)
 {
 	struct env *e = calloc(1, sizeof(*e));
-	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops } };
+	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 256,
 			       .ggtt_entries = HV_GGTT_ENTRIES, .params = &p };
 

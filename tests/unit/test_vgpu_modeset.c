@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gpu/vgpu/vgpu_priv.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "tests/world/model_world.h"
 
 #define MiB (1ull << 20)
@@ -98,7 +99,8 @@ static struct vgpu *v;
 static int setup_world(void **state, bool gscale)
 {
 	struct env *e = calloc(1, sizeof(*e));
-	struct gvt_params p = { .gscale = gscale };
+	struct gvt_params p = { .gscale = gscale,
+				.ext = { &gscale_ext_ops } };
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 256,
 			       .ggtt_entries = 512u * 1024u, .params = &p };
 

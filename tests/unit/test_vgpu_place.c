@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/model/gen9_model.h"
@@ -46,7 +47,7 @@ static struct world *world_new_p(bool place_off)
 {
 	struct world *w = calloc(1, sizeof(*w));
 	struct dymgpu_params dp = { .off = place_off };
-	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops },
+	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
 				.ext_params = { &dp } };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 8 * N, .params = &p };
 

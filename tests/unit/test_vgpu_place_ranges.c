@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/gballoon/gballoon.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/hw/gen9_cmds.h"
@@ -53,7 +54,7 @@ static struct world *world_new(void)
 {
 	struct world *w = calloc(1, sizeof(*w));
 	static const struct dymgpu_params dp = { .off = true };
-	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops },
+	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
 				.ext_params = { &dp } };
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 8 * N, .params = &p };
 

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/guest_i915.h"
@@ -85,6 +86,7 @@ static void world_init(struct world *w, bool no_preempt, uint64_t pass_ns)
 	memset(&p, 0, sizeof(p));
 	p.gscale = true;
 	p.ext[0] = &dymgpu_ext_ops; /* as the hypervisor */
+	p.ext[1] = &gscale_ext_ops;
 	p.preempt = !no_preempt;
 	memset(w, 0, sizeof(*w));
 	assert_int_equal(mw_init(&w->mw, &c), 0);

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/guest_i915.h"
@@ -87,7 +88,7 @@ static void hog_setup(struct world *w)
 
 static void world_init(struct world *w)
 {
-	static struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops } };
+	static struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 8 * (NV + 1),
 			       .params = &p };
 	int i;

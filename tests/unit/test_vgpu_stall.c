@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/exec/exec.h"
@@ -110,7 +111,7 @@ static void world_init(struct world *w, uint64_t overrun_ns,
 		       uint64_t pass_ns, bool hog_priv)
 {
 	struct gvt_params p = { .gscale = true, .overrun_ns = overrun_ns,
-				.ext = { &dymgpu_ext_ops } };
+				.ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 8 * NV,
 			       .params = &p };
 	int i;

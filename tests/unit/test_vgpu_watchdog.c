@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/exec/exec.h"
@@ -46,7 +47,7 @@ static uint64_t SEQ_GPA, BATCH_GPA;
 
 static void world_up(bool mmio_backend)
 {
-	static struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops } };
+	static struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 16, .params = &p };
 
 	memset(&W, 0, sizeof(W));

@@ -6,6 +6,7 @@
 #ifndef GPU_GSCALE_MEDIATOR_GSCALE_MEDIATOR_H
 #define GPU_GSCALE_MEDIATOR_GSCALE_MEDIATOR_H
 
+#include "gpu/gscale/gscale.h"
 #include "gpu/vgpu/vgpu_priv.h"
 
 /* ---- gScale (vgpu_gscale.c) --------------------------------------------- */
@@ -29,5 +30,14 @@ uint64_t vgpu_fence_pool_map(struct vgpu *v, unsigned int i, uint64_t f);
 void vgpu_fence_pool_unmap(struct vgpu *v, unsigned int i);
 bool vgpu_fence_pooled(const struct vgpu *v, uint32_t index,
 		       uint32_t *pool_index);
+
+/* Software detiling of fenced aperture pages (gscale_ap_detile.c). */
+void vgpu_ap_detile_set(struct vgpu *v, unsigned int i, uint64_t gm,
+			uint64_t size);
+void vgpu_ap_detile_clear(struct vgpu *v, unsigned int i);
+bool vgpu_ap_detiled(const struct vgpu *v, uint32_t index);
+
+/* gvt_get_status's gScale part (gscale_status.c). */
+void gscale_gvt_status(const struct gvt *gvt, struct gvt_status *st);
 
 #endif

@@ -16,7 +16,7 @@
  * ladder mappings return. Pool exhaustion refuses the fence (counted and
  * logged for that vGPU); nothing else is disturbed. A GPU without a
  * physical aperture (the plain model) has no pool: the mediator detiles
- * those pages itself (vgpu_ap_detile.c). */
+ * those pages itself (gscale_ap_detile.c). */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/gtt/gtt.h"
 #include "gpu/gscale/mediator/gscale_mediator.h"

@@ -54,6 +54,7 @@
 #include "gpu/vgpu/ppgtt/ppgtt.h"
 #include "gpu/vgpu/exec/exec.h"
 #include "gpu/vgpu/cmd/cmd.h"
+#include "gpu/hw/gen9_cmd_table.h"
 #include "mini/stdio.h"
 #include "mini/string.h"
 

@@ -22,6 +22,8 @@ void vgpu_csb_write(struct vgpu *v, struct vgpu_engine *e, uint32_t status,
 
 int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e,
 			 uint64_t desc, uint64_t pair1, bool schedule_in);
+/* The shadow context for w's run on the GPU: a new workload's from the
+ * guest's image, a preempted one's resumed from where it stopped. */
 int vgpu_workload_prepare(struct vgpu *v, struct vgpu_engine *e,
 			  struct workload *w);
 void vgpu_workload_complete(struct vgpu *v, struct vgpu_engine *e,

@@ -33,7 +33,6 @@
 #include "gpu/vgpu/ppgtt/ppgtt.h"
 #include "gpu/vgpu/exec/exec.h"
 #include "gpu/vgpu/display/display.h"
-#include "gpu/gscale/mediator/gscale_mediator.h"
 
 static struct workload *queue_head(struct vgpu *v, int engine)
 {
@@ -348,7 +347,9 @@ static void switch_to(struct gvt *gvt, struct vgpu *next, uint64_t now)
 	if (prev)
 		prev->slice_used_ns += now - gvt->slice_start;
 	gvt_mmio_switch(gvt, prev, next);
-	gvt_gscale_switch(gvt, next, next_with_work(gvt, next->id));
+	if (gvt->gm) /* switch-in: gScale makes next's GM resident */
+		gvt_gm_ops(gvt)->gm_switch(gvt, gvt_gm_state(gvt), next,
+					   next_with_work(gvt, next->id));
 	gvt->owner = next;
 	gvt->rr_last = next->id;
 	gvt->slice_start = now;
@@ -402,31 +403,6 @@ static void tlb_invalidate(struct gvt *gvt, int engine)
 	gpu_hw_wait_for(gvt->hw, reg[engine], 1, 0, 1000);
 }
 
-/* A preempted workload goes back on as it left: its shadow context holds
- * where it stopped, so nothing is rebuilt from the guest's image and the
- * guest is told nothing (its context never stopped, as far as it sees).
- * Its shadow PPGTT may have been synced or rebuilt meanwhile: the root is
- * written again. */
-static int resume(struct vgpu *v, struct vgpu_engine *e, struct workload *w)
-{
-	uint32_t *st = (uint32_t *)(e->sctx.va + LRC_STATE_OFFSET);
-	uint64_t root;
-	int ret;
-
-	ret = vgpu_mm_prepare(v, w->mm, &root);
-	if (ret)
-		return ret;
-	/* Its state was saved: restore it (the guest's first-run inhibit
-	 * no longer applies). */
-	st[CTX_CONTEXT_CONTROL] =
-		(st[CTX_CONTEXT_CONTROL] & ~(uint32_t)CTX_CTRL_ENGINE_CTX_RESTORE_INHIBIT) |
-		_MASKED_BIT_DISABLE(CTX_CTRL_ENGINE_CTX_RESTORE_INHIBIT);
-	st[CTX_PDP0_UDW] = (uint32_t)(root >> 32);
-	st[CTX_PDP0_LDW] = (uint32_t)root;
-	w->preempted = false;
-	return 0;
-}
-
 static void dispatch(struct gvt *gvt)
 {
 	struct vgpu *v = gvt->owner;
@@ -447,7 +423,7 @@ static void dispatch(struct gvt *gvt)
 			continue;
 		t0 = vgpu_time_start(v);
 		again = w->preempted;
-		ret = again ? resume(v, e, w) : vgpu_workload_prepare(v, e, w);
+		ret = vgpu_workload_prepare(v, e, w);
 		if (ret) {
 			vgpu_workload_complete(v, e, w, ret);
 			return; /* v failed; nothing more of it runs */

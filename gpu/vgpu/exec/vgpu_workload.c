@@ -406,6 +406,22 @@ static void wa_pointers(struct vgpu *v, const struct vgpu_engine *e,
 		v->stats.wa_run++;
 }
 
+/* A preempted workload goes back on as it left (vgpu_sched.c): its shadow
+ * context holds where it stopped, so nothing is rebuilt from the guest's
+ * image and the guest is told nothing (its context never stopped, as far
+ * as it sees); the state is restored (the guest's first-run inhibit no
+ * longer applies). Its shadow PPGTT may have been synced or rebuilt
+ * meanwhile: the root is written again. */
+static void resume_state(uint32_t *st, struct workload *w, uint64_t root)
+{
+	st[CTX_CONTEXT_CONTROL] =
+		(st[CTX_CONTEXT_CONTROL] & ~(uint32_t)CTX_CTRL_ENGINE_CTX_RESTORE_INHIBIT) |
+		_MASKED_BIT_DISABLE(CTX_CTRL_ENGINE_CTX_RESTORE_INHIBIT);
+	st[CTX_PDP0_UDW] = (uint32_t)(root >> 32);
+	st[CTX_PDP0_LDW] = (uint32_t)root;
+	w->preempted = false;
+}
+
 int vgpu_workload_prepare(struct vgpu *v, struct vgpu_engine *e,
 			  struct workload *w)
 {
@@ -416,6 +432,10 @@ int vgpu_workload_prepare(struct vgpu *v, struct vgpu_engine *e,
 	ret = vgpu_mm_prepare(v, w->mm, &root);
 	if (ret)
 		return ret;
+	if (w->preempted) {
+		resume_state(st, w, root);
+		return 0;
+	}
 	if (e->last_lrca != w->lrca) {
 		ret = copy_engine_pages(v, e, w->lrca, false);
 		if (ret)

@@ -1,14 +1,14 @@
 /* The vGPU's graphics memory (gpu/vgpu/gtt/): GM extents and ranges, the
- * guest's GGTT view and its entry writes, fences and aperture detiling,
- * and reshaping a running vGPU's high GM. Private to the mediator. */
+ * guest's GGTT view and its entry writes, fences and aperture detiling.
+ * Private to the mediator (and gScale's mediator part, which reshapes a
+ * running vGPU's high GM: gpu/gscale/mediator/gscale_reshape.c). */
 #ifndef GPU_VGPU_GTT_GTT_H
 #define GPU_VGPU_GTT_GTT_H
 
 #include "gpu/vgpu/vgpu_priv.h"
 
-/* ---- changing a running vGPU's high GM (vgpu_reshape.c) ---------------- */
-
-/* v has workloads queued or on the GPU (they name its current GM). */
+/* v has workloads queued or on the GPU (they name its current GM;
+ * vgpu_status.c). */
 bool vgpu_work_pending(const struct vgpu *v);
 
 
@@ -56,11 +56,6 @@ int vgpu_fence_write(struct vgpu *v, uint32_t off, uint32_t val);
 void vgpu_fence_load(struct vgpu *v);
 void vgpu_fence_reset(struct vgpu *v);
 
-/* Software detiling of fenced aperture pages (vgpu_ap_detile.c). */
-void vgpu_ap_detile_set(struct vgpu *v, unsigned int i, uint64_t gm,
-			uint64_t size);
-void vgpu_ap_detile_clear(struct vgpu *v, unsigned int i);
-bool vgpu_ap_detiled(const struct vgpu *v, uint32_t index);
 void vgpu_fence_recheck_high(struct vgpu *v);
 
 #endif

@@ -10,7 +10,6 @@
  * (vgpu_fence_load). */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/gtt/gtt.h"
-#include "gpu/gscale/mediator/gscale_mediator.h"
 
 static uint64_t fence_vreg(struct vgpu *v, unsigned int i)
 {
@@ -39,7 +38,9 @@ static void fence_update(struct vgpu *v, unsigned int i)
 		v->stats.fence_rejected++;
 		f &= ~I965_FENCE_REG_VALID;
 	}
-	v->fence_hw[i] = vgpu_fence_pool_map(v, i, f);
+	if (v->gvt->gm) /* gScale: the fence memory space pool */
+		f = gvt_gm_ops(v->gvt)->fence_map(v, gvt_gm_state(v->gvt), i, f);
+	v->fence_hw[i] = f;
 }
 
 static void fence_to_hw(struct vgpu *v, unsigned int i, bool count)
@@ -74,7 +75,7 @@ int vgpu_fence_write(struct vgpu *v, uint32_t off, uint32_t val)
 	}
 	vreg_set(v, off, val);
 	fence_update(v, i);
-	if (!v->gvt->gs || v->gvt->owner == v)
+	if (!v->gvt->gm || v->gvt->owner == v)
 		fence_to_hw(v, i, true);
 	else
 		v->stats.fence_writes++; /* applied at its next switch in */
@@ -95,12 +96,12 @@ void vgpu_fence_reset(struct vgpu *v)
 		vreg_set(v, FENCE_REG_GEN6_LO(i), 0);
 		vreg_set(v, FENCE_REG_GEN6_HI(i), 0);
 		fence_update(v, i);
-		if (!v->gvt->gs || v->gvt->owner == v)
+		if (!v->gvt->gm || v->gvt->owner == v)
 			fence_to_hw(v, i, false);
 	}
 }
 
-/* v's high GM moved (vgpu_reshape.c): a fence the guest set over high GM was
+/* v's high GM moved (gpu/gscale/mediator/gscale_reshape.c): a fence the guest set over high GM was
  * checked against the old range; check it again so one left over the
  * old range reaches the hardware invalid. Fences over low GM (which never
  * moves) keep their pool mapping. */
@@ -113,7 +114,7 @@ void vgpu_fence_recheck_high(struct vgpu *v)
 		    (f & GEN6_FENCE_START_MASK) < v->gvt->aperture_size)
 			continue;
 		fence_update(v, i);
-		if (!v->gvt->gs || v->gvt->owner == v)
+		if (!v->gvt->gm || v->gvt->owner == v)
 			fence_to_hw(v, i, false);
 	}
 }

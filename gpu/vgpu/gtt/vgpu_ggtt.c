@@ -15,7 +15,6 @@
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/gtt/gtt.h"
 #include "gpu/vgpu/display/display.h"
-#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "mini/string.h"
 
 static uint64_t *guest_pte(struct vgpu *v, uint32_t local)
@@ -31,12 +30,14 @@ static uint64_t *host_pte(struct vgpu *v, uint32_t local)
 /* GGTT index -> index into the vGPU's arrays, or -1 outside its slices
  * (low, and each high range: vgpu_gm.c). */
 /* A translated entry reaches the hardware: at once under gVirt (the GGTT
- * slice is the vGPU's alone); through gScale's private shadow when GM is
- * shared (gpu/gscale/mediator/). */
+ * slice is the vGPU's alone); through the shared-GM system when GM is
+ * shared (vgpu_ext.h ggtt_write: gScale's private shadow). */
 static void ggtt_hw_write(struct vgpu *v, uint32_t index, uint64_t host)
 {
-	if (v->gvt->gs)
-		vgpu_gscale_ggtt_write(v, index, host);
+	const struct gvt *gvt = v->gvt;
+
+	if (gvt->gm)
+		gvt_gm_ops(gvt)->ggtt_write(v, gvt_gm_state(gvt), index, host);
 	else
 		gpu_hw_ggtt_write(v->gvt->hw, index, host);
 }

@@ -17,9 +17,6 @@
 #include "gpu/vgpu/gtt/gtt.h"
 #include "mini/string.h"
 
-_Static_assert(VGPU_MAX_RANGES == GSCALE_MAX_RANGES,
-	       "a vGPU holds what gScale can give it");
-
 /* First fit; extents stay sorted so the holes are the gaps between them. */
 int gm_region_alloc(struct gm_region *r, uint64_t size, uint64_t *start)
 {

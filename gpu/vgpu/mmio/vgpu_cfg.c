@@ -10,7 +10,6 @@
  * protocol (write all ones, read back the size mask). */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/mmio/mmio.h"
-#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "mini/string.h"
 
 #define CFG_CAP_VNDR 0x40
@@ -181,8 +180,8 @@ static void aperture_map(struct vgpu *v, uint64_t base)
 	v->ap_mapped = true;
 	if (on_demand(v))
 		return;
-	if (v->gvt->gs) {
-		vgpu_ladder_map_all(v);
+	if (v->gvt->gm) { /* gScale: the ladder (vgpu_ext.h) */
+		gvt_gm_ops(v->gvt)->aperture_map(v, gvt_gm_state(v->gvt));
 		return;
 	}
 	for (x = 0; x < v->low_size; x += VGPU_PAGE)
@@ -196,8 +195,9 @@ int vgpu_aperture_fault(struct vgpu *v, uint64_t off)
 	if (!v->ap_mapped || off < v->low_base || x >= v->low_size)
 		return -GPU_EINVAL;
 	v->stats.ap_faults++;
-	if (v->gvt->gs)
-		vgpu_ladder_map_one(v, (uint32_t)((v->low_base + x) >> 12));
+	if (v->gvt->gm)
+		gvt_gm_ops(v->gvt)->aperture_page(v, gvt_gm_state(v->gvt),
+				(uint32_t)((v->low_base + x) >> 12));
 	else
 		map_one(v, x);
 	return 0;

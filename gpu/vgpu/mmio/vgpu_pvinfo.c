@@ -172,7 +172,7 @@ int vgpu_pvinfo_write(struct vgpu *v, uint32_t off, uint32_t val)
 	return 0;
 }
 
-/* The ballooning registers after the vGPU's GM changed (vgpu_reshape.c):
+/* The ballooning registers after the vGPU's GM changed (gpu/gscale/mediator/gscale_reshape.c):
  * a cooperating guest re-reads them; stock i915 reads them once at load. */
 void vgpu_pvinfo_update_gm(struct vgpu *v)
 {

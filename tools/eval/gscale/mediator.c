@@ -12,6 +12,7 @@
 #include <x86intrin.h>
 
 #include "gpu/dymgpu/dymgpu.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/model/gen9_model.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/mmio/mmio.h"
@@ -53,6 +54,7 @@ static int med_init(struct med *w, int n, enum policy pol)
 	p.gscale_predictive = pol == POL_PREDICT;
 	p.gscale_slot_mib = SLOT_MIB;
 	p.ext[0] = &dymgpu_ext_ops;	/* its monitor, as in the hypervisor */
+	p.ext[1] = &gscale_ext_ops;
 	w->ns_per_tick = 1e9 / tsc_hz();
 	w->tsc0 = __rdtsc();
 	w->n = evg_world(&w->mw,

@@ -1,5 +1,5 @@
-/* Changing a running vGPU's high GM over gScale's slots, the two ways the
- * research systems drive (they decide, this carries it out):
+/* gScale's mediator part: changing a running vGPU's high GM over gScale's
+ * slots (the vgpu.h API), the two ways the research systems drive (they decide, this carries it out):
  *  - reshape (vgpu_set_high_runs): other whole-slot runs (grown, shrunk,
  *    moved, split), entries kept by GM address. gBalloon's decisions
  *    (gpu/gballoon/gballoon_live.c: Algorithm 1 on one run, or a set of
@@ -27,21 +27,11 @@
  * existing entry where it is (same GM address), so it is safe even for a
  * guest that never looks. */
 #include "gpu/gscale/gscale.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/mmio/mmio.h"
 #include "gpu/vgpu/gtt/gtt.h"
 #include "mini/string.h"
-
-bool vgpu_work_pending(const struct vgpu *v)
-{
-	for (int e = 0; e < GEN9_NUM_ENGINES; e++) {
-		const struct vgpu_engine *ve = &v->eng[e];
-
-		if (ve->present && ve->wl_count)
-			return true;	/* queued or on the GPU */
-	}
-	return false;
-}
 
 /* The GM ranges of whole-slot runs. */
 static void runs_to_gm(const struct gscale *gs, const struct vgpu_slot_run *runs,
@@ -205,14 +195,4 @@ int vgpu_move_high(struct vgpu *v, uint32_t slot, uint64_t *carried)
 	run.first = slot;
 	run.count = nslots_of(gs, v->gs_id);
 	return vgpu_relocate_high(v, &run, 1, carried);
-}
-
-void vgpu_set_movable(struct vgpu *v, bool movable)
-{
-	v->movable = movable;
-}
-
-void vgpu_set_gm_in_use(struct vgpu *v, bool in_use)
-{
-	v->gm_in_use = in_use;
 }

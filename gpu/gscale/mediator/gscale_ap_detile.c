@@ -1,5 +1,5 @@
-/* Fenced aperture pages on a GPU with no physical aperture (the plain
- * software model: gvt_params.gscale_no_aperture).
+/* gScale's mediator part: fenced aperture pages on a GPU with no physical
+ * aperture (the plain software model: gvt_params.gscale_no_aperture).
  *
  * On Gen9 a CPU access through the aperture that a valid fence covers
  * sees the range as linear rows of the fence's pitch; the hardware finds
@@ -17,6 +17,8 @@
 #include "gpu/hw/gen9_tiling.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/gtt/gtt.h"
+#include "gpu/gscale/gscale.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "mini/string.h"
 
 void vgpu_ap_detile_set(struct vgpu *v, unsigned int i, uint64_t gm,
