@@ -111,9 +111,19 @@ test: deps
 # and of the mediator's MMIO switch list (build/bench/switch.md).
 # bench-linux: one Linux boot with issue 31's hot-path switches off, one
 # with the defaults, same binary, side by side (build/bench/linux.md).
-.PHONY: bench bench-host bench-linux run-usb qemu-usb tool-tests host-tests
-bench: $(EFI_APP) $(TESTGUEST_BIN) bench-host bench-linux
+# bench-compare: BENCH_BASE (default 31b2d51, issue 31's build) built from
+# a git archive under build/bench/compare/base, and the exit bench's strict
+# boot, one Linux boot and the empty-i915-request host bench run with it
+# and with this tree's binary: build/bench/compare/compare.md, base / head
+# / ratio (tools/bench-compare).
+.PHONY: bench bench-host bench-linux bench-compare run-usb qemu-usb tool-tests host-tests
+bench: $(EFI_APP) $(TESTGUEST_BIN) bench-host bench-linux bench-compare
 	@tools/bench-exits $(EFI_APP) $(TESTGUEST_BIN) $(BUILD)/bench
+
+bench-compare: $(EFI_APP) $(TESTGUEST_BIN) $(LINUX_GUEST)/vmlinuz $(LINUX_GUEST)/initramfs.cpio | $(DEPS_STAMP)
+	@tools/bench-compare $(EFI_APP) $(TESTGUEST_BIN) $(LINUX_GUEST)/vmlinuz \
+		$(LINUX_GUEST)/initramfs.cpio $(BUILD)/bench/compare
+	@cp $(BUILD)/bench/compare/compare.md $(BUILD)/bench/compare.md
 
 bench-linux: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_GUEST)/initramfs.cpio
 	@tools/bench-linux $(EFI_APP) $(LINUX_GUEST)/vmlinuz \

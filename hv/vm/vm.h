@@ -230,6 +230,11 @@ struct vcpu_boot_state;
 int vm_load(struct vm *vm, const void *image, uint64_t size,
 	    struct vcpu_boot_state *bs);
 
+/* Starts the VM's accounting over at now (hv/vm/vm_stats.c): exits,
+ * their ticks, guest, slice and halted ticks count from the (re)start, as
+ * the report's start_tsc does; a slice running now counts from now. */
+void vm_stats_new_life(struct vm_stats *s, uint64_t now);
+
 /* Restarts the VM in place (hv/vm/vm_restart.c): the same RAM pages and
  * VMCS, RAM zeroed, devices reset, kernel and initrd reloaded from the boot
  * files, the vCPU at its entry point; `why` is said on the console. Its

@@ -86,7 +86,7 @@ int vm_restart(struct vm *vm, const char *why)
 	sched_forget_vm(vm);
 	vm->restarts++;
 	vm->quick_resets = 0;	/* the guest's own resets count from here */
-	vm->stats.start_tsc = rdtsc();
+	vm_stats_new_life(&vm->stats, rdtsc());
 	vm->stop_reason[0] = '\0';
 	vm->exit_status = 0;
 	vm->state = VM_RUNNABLE;

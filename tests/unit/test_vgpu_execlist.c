@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/hw/gen9_ctx_image.h"
 #include "gpu/vgpu/vgpu_priv.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/world/model_world.h"
@@ -115,6 +116,55 @@ static void test_submit_csb_irq(void **state)
 	assert_int_equal(gi_wait_idle(g, GEN9_RCS0, 10), 0);
 	assert_int_equal(g->eng[GEN9_RCS0].completes, 2);
 	assert_int_equal(st[CTX_RING_TAIL] - st[CTX_RING_HEAD], 32);
+}
+
+/* The guest's register-state page outside its LRI blocks' values is
+ * never run: garbage in every gap, header and register offset (a forged
+ * MI_LOAD_REGISTER_IMM of a register of the guest's choosing) comes out
+ * as zero, our headers and our offsets in the shadow context, dword by
+ * dword; the values stay the guest's (sanitize_state, which clears only
+ * the gaps since issue 31). */
+static void test_ctx_image_sanitized(void **state)
+{
+	struct env *e = *state;
+	struct guest_i915 *g = &e->g[0];
+	struct vgpu *v = e->v[0];
+	int c = gi_ctx_create(g, GEN9_RCS0);
+	struct gen9_ctx_block b[GEN9_CTX_BLOCKS];
+	uint8_t role[1024] = { 0 }; /* 0 gap, 1 header, 2 offset, 3 value */
+	uint64_t page;
+	uint32_t *st, i, k;
+
+	assert_true(c >= 0);
+	page = g->ctx[c].lrca_gpa + 4096;
+	gen9_ctx_blocks(GEN9_RCS0, b);
+	for (k = 0; k < GEN9_CTX_BLOCKS; k++) {
+		role[b[k].at] = 1;
+		for (i = 0; i < b[k].n; i++) {
+			role[b[k].at + 1 + 2 * i] = 2;
+			role[b[k].at + 2 + 2 * i] = 3;
+		}
+	}
+	for (i = 0; i < 1024; i++)
+		if (role[i] != 3)
+			gi_write32(g, page + 4 * i, i == 7 ? MI_LOAD_REGISTER_IMM(1)
+							  : 0xdead0000u | i);
+	gi_emit_breadcrumb(g, c, e->seq_gm[0], 1);
+	gi_submit(g, c, -1);
+	assert_int_equal(gi_wait_idle(g, GEN9_RCS0, 10), 0);
+	st = (uint32_t *)(v->eng[GEN9_RCS0].sctx.va + 4096);
+	for (k = 0; k < GEN9_CTX_BLOCKS; k++) {
+		assert_int_equal(st[b[k].at] & ~MI_LRI_FORCE_POSTED,
+				 MI_LOAD_REGISTER_IMM(b[k].n));
+		for (i = 0; i < b[k].n; i++)
+			assert_int_equal(st[b[k].at + 1 + 2 * i], 0x2000 + b[k].regs[i]);
+	}
+	assert_int_equal(st[CTX_LRI_HEADER_0], GEN9_CTX_LRI_HEADER_0_VAL);
+	for (i = 0; i < 1024; i++) {
+		if (role[i] == 0)
+			assert_int_equal(st[i], i == GEN9_CTX_REG_STATE_DWORDS
+					 ? MI_BATCH_BUFFER_END : 0);
+	}
 }
 
 /* The guest's ELSP write only validates, queues and posts (issues 27 and
@@ -351,6 +401,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_submit_csb_irq, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ctx_image_sanitized, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_elsp_only_queues, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_elsp_posts_add_up, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_elements, setup, teardown),

@@ -52,26 +52,23 @@ static uint32_t block_header(int engine, unsigned int k, uint8_t n)
  * context restore load registers of its choosing. */
 static void sanitize_state(uint32_t *st, int engine, uint32_t base)
 {
-	uint8_t keep[STATE_DWORDS / 8];
 	struct gen9_ctx_block b[GEN9_CTX_BLOCKS];
-	unsigned int i, k;
+	unsigned int k, i, from = 0;
 
-	memset(keep, 0, sizeof(keep));
+	/* The blocks lie in ascending order, each header, then offset and
+	 * value pairs (gpu/hw/gen9_ctx_image.h): only the gaps are cleared
+	 * and only the headers and offsets written, so the work per
+	 * submission is the blocks' 68 registers, not a walk over all
+	 * 1,024 dwords (issue 31: 12.5 k instructions per request). */
 	gen9_ctx_blocks(engine, b);
-	for (k = 0; k < GEN9_CTX_BLOCKS; k++)
-		for (i = 0; i < b[k].n; i++) {
-			unsigned int dw = b[k].at + 2 + 2 * i;
-
-			keep[dw / 8] |= (uint8_t)(1u << (dw % 8));
-		}
-	for (i = 0; i < STATE_DWORDS; i++)
-		if (!(keep[i / 8] & (1u << (i % 8))))
-			st[i] = 0; /* also MI_NOOP */
 	for (k = 0; k < GEN9_CTX_BLOCKS; k++) {
+		memset(&st[from], 0, (b[k].at - from) * 4); /* also MI_NOOP */
 		st[b[k].at] = block_header(engine, k, b[k].n);
 		for (i = 0; i < b[k].n; i++)
 			st[b[k].at + 1 + 2 * i] = base + b[k].regs[i];
+		from = b[k].at + 1 + 2u * b[k].n;
 	}
+	memset(&st[from], 0, (STATE_DWORDS - from) * 4);
 	st[GEN9_CTX_REG_STATE_DWORDS] = MI_BATCH_BUFFER_END;
 }
 
