@@ -87,6 +87,57 @@ void vipi_device_irq(struct vm *vm, uint8_t vector, bool logical,
 	}
 }
 
+static const char *const msi_names[] = {
+	[MSI_DELIVERED] = "delivered",
+	[MSI_NOT_FEE] = "its address is not 0xFEExxxxx",
+	[MSI_MODE] = "its delivery mode is not fixed or lowest priority",
+	[MSI_VECTOR] = "its vector is below 16",
+	[MSI_NOBODY] = "its destination names no started vCPU",
+};
+
+const char *msi_result_name(enum msi_result r)
+{
+	return (unsigned)r < sizeof(msi_names) / sizeof(msi_names[0])
+		       ? msi_names[r] : "?";
+}
+
+enum msi_result vipi_msi(struct vm *vm, uint64_t addr, uint32_t data)
+{
+	const struct vlapic *lapics[VM_VCPUS_MAX];
+	struct ipi ipi, fixed;
+	uint32_t set, started = 0;
+	bool any = false;
+
+	if (!msi_decode(addr, data, vlapic_x2apic_mode(&vm->lapics[0]), &ipi))
+		return MSI_NOT_FEE;
+	if (ipi.mode != IPI_FIXED && ipi.mode != IPI_LOWEST)
+		return MSI_MODE;
+	if (ipi.vector < 16)
+		return MSI_VECTOR;
+	for (unsigned i = 0; i < vm->nr_vcpus; i++) {
+		lapics[i] = &vm->lapics[i];
+		if (vm->vcpus[i].run != VCPU_WAIT_SIPI)
+			started |= 1u << i;
+	}
+	/* Every vCPU named, then lowest priority among the started ones. */
+	fixed = ipi;
+	fixed.mode = IPI_FIXED;
+	set = ipi_targets(&fixed, 0, lapics, vm->nr_vcpus) & started;
+	if (ipi.mode == IPI_LOWEST)
+		set &= -set;
+	for (unsigned i = 0; set; i++, set >>= 1) {
+		struct vcpu *t = &vm->vcpus[i];
+
+		if (!(set & 1))
+			continue;
+		vlapic_raise(t->lapic, ipi.vector);
+		t->msis++;
+		wake(vm, t);
+		any = true;
+	}
+	return any ? MSI_DELIVERED : MSI_NOBODY;
+}
+
 void vipi_send(struct vm *vm)
 {
 	struct vlapic *l = vm->vcpu->lapic;
