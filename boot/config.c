@@ -98,11 +98,9 @@ static void end_vm(struct parser *p)
 	if (seen(p, VK_CPUS) && low && high)
 		cfg_err_at(p, p->sec_line, "cpus given with a vGPU: a VM with "
 			   "a vGPU runs on CPU 0 (docs/smp.md)");
-	/* The mediator is single-CPU code that knows one vCPU per VM
-	 * (issue 30 step 4): a VM with a vGPU keeps one. */
-	if (vm->vcpus > 1 && low && high)
-		cfg_err_at(p, p->sec_line, "vcpus=%u given with a vGPU: a VM "
-			   "with a vGPU has one vCPU (docs/smp.md)", vm->vcpus);
+	/* vcpus= with a vGPU is allowed: a VM's vCPUs take turns on its
+	 * one CPU, so the mediator is still entered by one CPU at a time,
+	 * and the vGPU's MSI goes where its address says (docs/smp.md). */
 	vm->has_vgpu = low && high;
 	if (!vm->has_vgpu) {
 		/* Keep "no vGPU" one state, whatever was half given. */
