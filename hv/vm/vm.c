@@ -200,10 +200,12 @@ void vm_stop(struct vm *vm, const char *fmt, ...)
 	kprintf("vm '%s': stopped: %s\n", vm->name, vm->stop_reason);
 	if (vm->nr_vcpus > 1)
 		kprintf("vm '%s': %u vCPUs; IPIs: %llu sent, %llu delivered, "
-			"%llu dropped\n", vm->name, vm->nr_vcpus,
+			"%llu dropped; PAUSE-loop exits: %llu\n", vm->name,
+			vm->nr_vcpus,
 			(unsigned long long)vm->stats.ipis_sent,
 			(unsigned long long)vm->stats.ipis_delivered,
-			(unsigned long long)vm->stats.ipis_dropped);
+			(unsigned long long)vm->stats.ipis_dropped,
+			(unsigned long long)vm->stats.exits[EXIT_REASON_PAUSE]);
 	msi_report(vm);
 	if (vm->linux_guest)
 		vm_report(vm);
