@@ -93,14 +93,10 @@ static void end_vm(struct parser *p)
 	if (seen(p, VK_DISPLAY) && !low && !high)
 		cfg_err_at(p, p->sec_line, "vgpu_display given without a vGPU");
 
-	/* cpus= with a vGPU is fine: the mediator is entered under one
-	 * lock from any CPU (docs/smp.md "Mediator concurrency"). */
-	/* A vGPU's MSIs go to vCPU 0 and no case runs a multi-vCPU guest
-	 * with a vGPU yet (docs/smp.md "Not yet"): a VM with a vGPU keeps
-	 * one vCPU. */
-	if (vm->vcpus > 1 && low && high)
-		cfg_err_at(p, p->sec_line, "vcpus=%u given with a vGPU: a VM "
-			   "with a vGPU has one vCPU (docs/smp.md)", vm->vcpus);
+	/* cpus= and vcpus= with a vGPU are fine: the mediator is entered
+	 * under one lock from any CPU, and the vGPU's MSI goes to the vCPUs
+	 * its address names, through their CPU's mailbox when that is
+	 * another (docs/smp.md "Mediator concurrency"). */
 	vm->has_vgpu = low && high;
 	if (!vm->has_vgpu) {
 		/* Keep "no vGPU" one state, whatever was half given. */

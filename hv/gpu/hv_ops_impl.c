@@ -22,6 +22,7 @@
 #include "hv/mm/mem.h"
 #include "hv/platform/tsc.h"
 #include "hv/gpu/vgpu_dev.h"
+#include "hv/vm/vipi.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vtd/vtd.h"
@@ -180,20 +181,25 @@ static int op_unwp_page(void *ctx, uint32_t id, uint64_t gpa)
 		  : -GPU_EINVAL;
 }
 
-/* MSI to the single vCPU: the vector is data bits 7:0 (fixed delivery). */
+/* The vGPU's MSI to the vCPUs its address names (hv/vm/vipi.h): Linux
+ * programs it to the CPU it picked and moves it with the IRQ's affinity.
+ * One that reaches nobody is dropped, counted and logged with the VM's
+ * name and the reason. */
 static int op_inject_msi(void *ctx, uint32_t id, uint64_t addr, uint32_t data)
 {
 	struct vm *vm = vm_by_id(id);
-	uint32_t vec = data & 0xff;
+	enum msi_result r;
 
 	(void)ctx;
-	(void)addr;
-	if (!vm || vec < 16)
+	if (!vm)
 		return -GPU_EINVAL;
-	if (vm_mailbox_remote(vm))	/* its CPU raises it (docs/smp.md) */
-		return vm_mailbox_post(vm, 0, (uint8_t)vec) ? -GPU_EINVAL : 0;
-	return vlapic_wrmsr(&vm->lapic, X2APIC_SELF_IPI, vec, rdtsc()) ?
-		-GPU_EINVAL : 0;
+	r = vipi_msi(vm, addr, data);
+	if (r == MSI_DELIVERED)
+		return 0;
+	vm_event(vm, VM_EV_MSI_DROPPED, "vGPU MSI (address %llx, data %x) "
+		 "dropped: %s", (unsigned long long)addr, data,
+		 msi_result_name(r));
+	return -GPU_EINVAL;
 }
 
 static void op_bar_moved(void *ctx, uint32_t id, int bar, uint64_t base,

@@ -41,6 +41,19 @@ enum exit_action handle_hlt(struct vm *vm, const struct vm_exit *ex)
 	return EXIT_YIELD;
 }
 
+/* PAUSE-loop exiting (only with several vCPUs, hv/vm/vcpu.c): the vCPU
+ * spins in PAUSE waiting for something a sibling holds, which cannot
+ * come while it keeps the CPU. Its PAUSE is done; the turn goes to the
+ * next runnable vCPU (sched.c, as after a kick), or back to it if it is
+ * the only one. */
+enum exit_action handle_pause(struct vm *vm, const struct vm_exit *ex)
+{
+	(void)ex;
+	vcpu_skip_insn();
+	vm->vcpu_kick = true;
+	return EXIT_RESUME;
+}
+
 /* The slice or a virtual timer deadline is due; the scheduler's run loop
  * decides which, after every exit. */
 enum exit_action handle_preemption_timer(struct vm *vm,

@@ -121,6 +121,21 @@ static uint16_t vcpu_vpid(const struct vm *vm)
 	return (uint16_t)(1 + vm->id + VM_MAX * vm->vcpu->idx);
 }
 
+/* PAUSE-loop exiting for a VM with several vCPUs (docs/smp.md): a vCPU
+ * spinning on a lock or flag its sibling holds exits after PLE_WINDOW
+ * ticks of PAUSEs no more than PLE_GAP apart, and gives its turn away
+ * (handle_pause) instead of spinning the rest of it. KVM's defaults
+ * (arch/x86/kvm/vmx/vmx.c): gap 128, window 4096. With one vCPU there is
+ * nobody to give the CPU to: off. */
+#define PLE_GAP		128u
+#define PLE_WINDOW	4096u
+
+static uint32_t ple_ctl(const struct vm *vm)
+{
+	return vmx_cpu.caps.has_ple && vm->nr_vcpus > 1
+		       ? PROC_CTL2_PAUSE_LOOP_EXITING : 0;
+}
+
 static void setup_controls(struct vm *vm, int *err)
 {
 	const struct vmx_cpu *v = &vmx_cpu;
@@ -129,7 +144,11 @@ static void setup_controls(struct vm *vm, int *err)
 	w(VMCS_PROC_BASED_CONTROLS, v->proc_ctls, err);
 	vm->vcpu->window_exiting = false;
 	w(VMCS_PROC_BASED_CONTROLS2, v->proc2_ctls | v->apicv_proc2 |
-	  (v->vpid_on ? PROC_CTL2_ENABLE_VPID : 0), err);
+	  (v->vpid_on ? PROC_CTL2_ENABLE_VPID : 0) | ple_ctl(vm), err);
+	if (ple_ctl(vm)) {
+		w(VMCS_PLE_GAP, PLE_GAP, err);
+		w(VMCS_PLE_WINDOW, PLE_WINDOW, err);
+	}
 	if (!*err)
 		*err = vlapic_apicv_setup(vm);
 	if (v->vpid_on)

@@ -3,6 +3,7 @@
  * the CPU this runs on: marking the target's IRR (or NMI, INIT, start)
  * and making it runnable is all a "kick" needs. */
 #include "hv/vm/vipi.h"
+#include "hv/vm/vm_mailbox.h"
 #include "hv/vm/vm.h"
 
 static void wake(struct vm *vm, struct vcpu *t)
@@ -85,6 +86,61 @@ void vipi_device_irq(struct vm *vm, uint8_t vector, bool logical,
 		vlapic_raise(t->lapic, vector);
 		wake(vm, t);
 	}
+}
+
+static const char *const msi_names[] = {
+	[MSI_DELIVERED] = "delivered",
+	[MSI_NOT_FEE] = "its address is not 0xFEExxxxx",
+	[MSI_MODE] = "its delivery mode is not fixed or lowest priority",
+	[MSI_VECTOR] = "its vector is below 16",
+	[MSI_NOBODY] = "its destination names no started vCPU",
+};
+
+const char *msi_result_name(enum msi_result r)
+{
+	return (unsigned)r < sizeof(msi_names) / sizeof(msi_names[0])
+		       ? msi_names[r] : "?";
+}
+
+enum msi_result vipi_msi(struct vm *vm, uint64_t addr, uint32_t data)
+{
+	const struct vlapic *lapics[VM_VCPUS_MAX];
+	struct ipi ipi, fixed;
+	uint32_t set, started = 0;
+	bool any = false, remote = vm_mailbox_remote(vm);
+
+	if (!msi_decode(addr, data, vlapic_x2apic_mode(&vm->lapics[0]), &ipi))
+		return MSI_NOT_FEE;
+	if (ipi.mode != IPI_FIXED && ipi.mode != IPI_LOWEST)
+		return MSI_MODE;
+	if (ipi.vector < 16)
+		return MSI_VECTOR;
+	for (unsigned i = 0; i < vm->nr_vcpus; i++) {
+		lapics[i] = &vm->lapics[i];
+		if (vm->vcpus[i].run != VCPU_WAIT_SIPI)
+			started |= 1u << i;
+	}
+	/* Every vCPU named, then lowest priority among the started ones. */
+	fixed = ipi;
+	fixed.mode = IPI_FIXED;
+	set = ipi_targets(&fixed, 0, lapics, vm->nr_vcpus) & started;
+	if (ipi.mode == IPI_LOWEST)
+		set &= -set;
+	for (unsigned i = 0; set; i++, set >>= 1) {
+		struct vcpu *t = &vm->vcpus[i];
+
+		if (!(set & 1))
+			continue;
+		t->msis++;
+		any = true;
+		if (remote) {	/* its own CPU raises it (vm_mailbox.h) */
+			(void)vm_mailbox_post(vm, i, (uint8_t)ipi.vector);
+			continue;
+		}
+		vlapic_raise(t->lapic, ipi.vector);
+		wake(vm, t);
+	}
+	return any ? MSI_DELIVERED : MSI_NOBODY;
 }
 
 void vipi_send(struct vm *vm)

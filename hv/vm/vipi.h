@@ -52,6 +52,14 @@ void ipi_decode(uint64_t icr, bool x2apic, struct ipi *ipi);
 uint32_t ipi_targets(const struct ipi *ipi, unsigned self,
 		     const struct vlapic *const *l, unsigned nr);
 
+/* A message-signalled interrupt (SDM Vol. 3A 10.11.1-2): address
+ * 0xFEExxxxx with the destination ID in bits 19:12, RH bit 3, DM bit 2
+ * (logical when set, as KVM reads it: Linux sets DM without RH); data:
+ * vector 7:0, delivery mode 10:8. RH with fixed delivery is lowest
+ * priority. false for an address outside 0xFEExxxxx (upper half
+ * included): no interrupt at all. */
+bool msi_decode(uint64_t addr, uint32_t data, bool x2apic, struct ipi *ipi);
+
 /* What an IPI does to one target vCPU in state `run`. */
 enum ipi_effect {
 	IPI_EFF_IRR,	/* fixed: the vector's IRR bit, wake it */
@@ -82,5 +90,28 @@ void vipi_send(struct vm *vm);
  * waiting for SIPI takes none. */
 void vipi_device_irq(struct vm *vm, uint8_t vector, bool logical,
 		     uint8_t dest, bool lowest);
+
+/* A device's MSI (the vGPU's, hv/gpu/hv_ops_impl.c) to the vCPUs its
+ * address names, resolved as an IPI's: the VM's own vCPUs only, lowest
+ * priority to one. Fixed or lowest priority with a vector >= 16 sets the
+ * IRR of each target that is started and wakes it (a halted one, or the
+ * one not current: its turn comes next); each counts it (vcpu->msis).
+ * For a VM on another CPU than the caller's (the mediator runs on any
+ * CPU) the targets are resolved here and each vector goes to the
+ * target's mailbox, which the VM's own CPU drains into its vLAPIC
+ * (vm_mailbox.h); the destination's logical IDs are read as that CPU
+ * last left them: an MSI that crosses the guest's own change of them
+ * reaches the old or the new holder, as on hardware.
+ * Anything else is dropped and the reason returned for the caller to
+ * count and log with the VM's name; nothing falls back to vCPU 0. */
+enum msi_result {
+	MSI_DELIVERED,
+	MSI_NOT_FEE,		/* address outside 0xFEExxxxx */
+	MSI_MODE,		/* SMI, NMI, INIT, SIPI, ExtINT, reserved */
+	MSI_VECTOR,		/* vector 0..15 */
+	MSI_NOBODY,		/* the destination names no started vCPU */
+};
+enum msi_result vipi_msi(struct vm *vm, uint64_t addr, uint32_t data);
+const char *msi_result_name(enum msi_result r);
 
 #endif

@@ -23,6 +23,26 @@ void ipi_decode(uint64_t icr, bool x2apic, struct ipi *ipi)
 		ipi->dest &= XAPIC_BCAST;
 }
 
+#define MSI_ADDR_BASE	0xfee00000ull
+#define MSI_RH		(1u << 3)
+#define MSI_DM		(1u << 2)
+
+bool msi_decode(uint64_t addr, uint32_t data, bool x2apic, struct ipi *ipi)
+{
+	ipi->vector = (uint8_t)data;
+	ipi->mode = (uint8_t)((data >> 8) & 7);
+	ipi->shorthand = IPI_DEST;
+	ipi->logical = addr & MSI_DM;
+	ipi->deassert = false;
+	ipi->x2apic = x2apic;
+	ipi->dest = (uint32_t)(addr >> 12) & 0xff;
+	if (x2apic && ipi->dest == XAPIC_BCAST && !ipi->logical)
+		ipi->dest = X2APIC_BCAST;	/* 8 bits: 0xFF is all */
+	if ((addr & MSI_RH) && ipi->mode == IPI_FIXED)
+		ipi->mode = IPI_LOWEST;
+	return (addr & ~0xfffffull) == MSI_ADDR_BASE;
+}
+
 /* x2APIC logical (SDM 10.12.10.2): cluster in 31:16, a bit in 15:0. */
 static bool match_x2apic_logical(uint32_t dest, uint32_t ldr)
 {

@@ -42,6 +42,7 @@ static const char *const event_names[VM_EV_COUNT] = {
 	[VM_EV_BAD_CPU_STATE] = "illegal CR/MSR values (#GP)",
 	[VM_EV_MMIO_FAULT] = "faulting MMIO moves (#GP/#UD/#NM/#PF)",
 	[VM_EV_MMIO_UNEMULATED] = "MMIO accesses not emulated (VM stopped)",
+	[VM_EV_MSI_DROPPED] = "device MSIs dropped (no vCPU, mode, vector)",
 };
 
 const char *vm_state_name(enum vm_state s)
@@ -167,6 +168,25 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 	return 0;
 }
 
+/* Where its device MSIs went (hv/vm/vipi.c), if it had any. */
+static void msi_report(const struct vm *vm)
+{
+	uint64_t n = vm->stats.events[VM_EV_MSI_DROPPED];
+
+	for (unsigned i = 0; i < vm->nr_vcpus; i++)
+		n += vm->vcpus[i].msis;
+	if (!n)
+		return;
+	console_lock();		/* one line */
+	kprintf("vm '%s': device MSIs:", vm->name);
+	for (unsigned i = 0; i < vm->nr_vcpus; i++)
+		kprintf("%s %llu to vCPU %u", i ? "," : "",
+			(unsigned long long)vm->vcpus[i].msis, i);
+	kprintf("; %llu dropped\n",
+		(unsigned long long)vm->stats.events[VM_EV_MSI_DROPPED]);
+	console_unlock();
+}
+
 void vm_stop(struct vm *vm, const char *fmt, ...)
 {
 	va_list ap;
@@ -180,10 +200,13 @@ void vm_stop(struct vm *vm, const char *fmt, ...)
 	kprintf("vm '%s': stopped: %s\n", vm->name, vm->stop_reason);
 	if (vm->nr_vcpus > 1)
 		kprintf("vm '%s': %u vCPUs; IPIs: %llu sent, %llu delivered, "
-			"%llu dropped\n", vm->name, vm->nr_vcpus,
+			"%llu dropped; PAUSE-loop exits: %llu\n", vm->name,
+			vm->nr_vcpus,
 			(unsigned long long)vm->stats.ipis_sent,
 			(unsigned long long)vm->stats.ipis_delivered,
-			(unsigned long long)vm->stats.ipis_dropped);
+			(unsigned long long)vm->stats.ipis_dropped,
+			(unsigned long long)vm->stats.exits[EXIT_REASON_PAUSE]);
+	msi_report(vm);
 	if (vm->linux_guest)
 		vm_report(vm);
 }

@@ -48,6 +48,9 @@ enum vm_event {
 				 * exit's (a split access, a string) */
 	VM_EV_MMIO_UNEMULATED,	/* an MMIO access the emulator cannot carry
 				 * out -> the VM is stopped */
+	VM_EV_MSI_DROPPED,	/* a vGPU MSI the VM's MSI capability sends
+				 * to no vCPU, with a mode or vector not
+				 * delivered, or off 0xFEExxxxx (vipi.h) */
 	VM_EV_COUNT,
 };
 
@@ -67,6 +70,8 @@ struct vcpu {
 	/* Its VMCS has "unrestricted guest": a Linux AP started in real
 	 * mode (hv/vm/vcpu_sipi.h); its CR0.PE/PG writes are the guest's. */
 	bool unrestricted;
+	/* Device MSIs (the vGPU's) this vCPU took (hv/vm/vipi.c). */
+	uint64_t msis;
 
 	/* An event the next VM entry must deliver (re-injection after an
 	 * exit during delivery, or an exception a handler raised). */

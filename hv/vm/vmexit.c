@@ -49,6 +49,7 @@ static const struct exit_entry exit_table[EXIT_REASON_COUNT] = {
 	[EXIT_REASON_PREEMPTION_TIMER]	= { handle_preemption_timer, false },
 	[EXIT_REASON_INVVPID]		= { handle_vmx_insn, false },
 	[EXIT_REASON_WBINVD]		= { handle_skip, false },
+	[EXIT_REASON_PAUSE]		= { handle_pause, false },
 	[EXIT_REASON_XSETBV]		= { handle_xsetbv, false },
 	[EXIT_REASON_VMFUNC]		= { handle_vmx_insn, false },
 };

@@ -51,6 +51,7 @@ enum exit_action handle_exception_nmi(struct vm *vm, const struct vm_exit *ex);
 enum exit_action handle_cr_access(struct vm *vm, const struct vm_exit *ex);
 enum exit_action handle_vmx_insn(struct vm *vm, const struct vm_exit *ex);
 enum exit_action handle_skip(struct vm *vm, const struct vm_exit *ex);
+enum exit_action handle_pause(struct vm *vm, const struct vm_exit *ex);
 enum exit_action handle_xsetbv(struct vm *vm, const struct vm_exit *ex);
 enum exit_action handle_fatal(struct vm *vm, const struct vm_exit *ex);
 /* APIC virtualization (hv/vm/vlapic_apicv.c). */

@@ -236,6 +236,8 @@ int vmx_caps_read(struct vmx_caps *caps, vmx_rdmsr_fn rdmsr, void *ctx)
 				 PROC_CTL2_ENABLE_VPID);
 	caps->has_unrestricted_guest = may_set(caps, VMX_CTLS_PROCBASED2,
 					       PROC_CTL2_UNRESTRICTED_GUEST);
+	caps->has_ple = may_set(caps, VMX_CTLS_PROCBASED2,
+				PROC_CTL2_PAUSE_LOOP_EXITING);
 	caps->has_preemption_timer = may_set(caps, VMX_CTLS_PINBASED,
 					     PIN_CTL_PREEMPTION_TIMER);
 	/* EPT_VPID_CAP exists only if one of the two can be enabled. */
@@ -351,9 +353,10 @@ int vmx_caps_summary(const struct vmx_caps *caps, char *buf, size_t size)
 	line_add(&l, "VMX rev 0x%x VMCS %uB %s%s", caps->basic.revision,
 		 caps->basic.region_size, memtype_name(caps->basic.memtype),
 		 caps->basic.true_ctls ? " true-ctls" : "");
-	line_add(&l, " | ctls2:%s%s%s%s",
+	line_add(&l, " | ctls2:%s%s%s%s%s",
 		 caps->has_ept ? " ept" : "", caps->has_vpid ? " vpid" : "",
 		 caps->has_unrestricted_guest ? " unrestricted" : "",
+		 caps->has_ple ? " ple" : "",
 		 caps->has_preemption_timer ? " preempt-timer" : "");
 	line_add_apic(&l, caps);
 	if (caps->has_ept) {

@@ -64,6 +64,7 @@ struct vmx_caps {
 	struct vmx_ept_vpid ept;
 	/* From the allowed-1 halves of the control MSRs. */
 	bool has_ept, has_vpid, has_unrestricted_guest, has_preemption_timer;
+	bool has_ple;		/* PAUSE-loop exiting (secondary bit 10) */
 };
 
 /* Reads one MSR. Called only for MSRs that exist on this CPU. */

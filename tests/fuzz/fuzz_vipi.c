@@ -7,7 +7,10 @@
  * vCPU whose xAPIC LDR/DFR the next byte sets, when bit 4 is set), that
  * byte, and the 64-bit ICR value. Each record is decoded, its targets
  * resolved and its effect applied to a model of the vCPUs' run states;
- * anything outside the promise aborts. */
+ * anything outside the promise aborts. A record with selector bit 6 is a
+ * device MSI instead (msi_decode): the low 32 bits of the value its
+ * address (bit 7: with the second byte as address bits 39:32), the high
+ * 32 its data; it reaches only the VM's vCPUs, lowest priority one. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +53,23 @@ static void apply(const struct ipi *ipi, unsigned t, enum vcpu_run *run)
 	}
 }
 
+static void check_msi(uint64_t v, uint8_t sel, uint8_t b,
+		      const struct vlapic *const *lp, unsigned nr)
+{
+	uint64_t addr = (uint32_t)v | (sel & 0x80 ? (uint64_t)b << 32 : 0);
+	struct ipi ipi;
+	bool ok = msi_decode(addr, (uint32_t)(v >> 32), sel & 1, &ipi);
+	uint32_t set;
+
+	check(ok == ((addr >> 20) == 0xfee));
+	check(ipi.shorthand == IPI_DEST && !ipi.deassert);
+	check(ipi.dest <= 0xff || ipi.dest == 0xffffffffu);
+	set = ipi_targets(&ipi, 0, lp, nr);
+	check((set >> nr) == 0);
+	if (ipi.mode == IPI_LOWEST)
+		check((set & (set - 1)) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vlapic l[NR_MAX];
@@ -76,6 +96,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint32_t set;
 
 		memcpy(&icr, data + o + 2, 8);
+		if (sel & 0x40) {
+			check_msi(icr, sel, b, lp, nr);
+			continue;
+		}
 		if ((sel & 0x10) && who < nr) {
 			l[who].xapic_ldr = (uint32_t)b << 24;
 			l[who].xapic_dfr = sel & 0x20 ? 0x0fffffffu

@@ -13,6 +13,22 @@
 #include "hv/vm/vlapic.h"
 #include "hv/vm/vm.h"
 
+/* The mailbox of a VM on another CPU (hv/vm/vm_mailbox.c, tested in
+ * test_vm_mailbox): here whether the VM is remote, and what was posted. */
+static bool remote;
+static int posted[VM_VCPUS_MAX][256];
+bool vm_mailbox_remote(const struct vm *vm)
+{
+	(void)vm;
+	return remote;
+}
+int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec)
+{
+	(void)vm;
+	posted[vcpu][vec]++;
+	return 0;
+}
+
 #define NR 4
 static struct vlapic lapic[NR];
 static const struct vlapic *lp[NR];
@@ -262,6 +278,93 @@ static void test_device_irq(void **state)
 	assert_true(irr(0, 0x27));
 }
 
+/* MSI address: 0xFEE, destination ID 19:12, RH bit 3, DM bit 2. */
+static uint64_t msi_addr(uint8_t dest, bool rh, bool logical)
+{
+	return 0xfee00000ull | (uint32_t)dest << 12 | (rh ? 8u : 0) |
+	       (logical ? 4u : 0);
+}
+
+/* The vGPU's MSI (hv/vm/vipi.c vipi_msi) follows its address: physical
+ * and logical destinations, to vCPU 1 while vCPU 0 runs (a kick), moved
+ * back to vCPU 0 (Linux moving the IRQ's affinity), lowest priority,
+ * nobody, and the modes, vectors and addresses that deliver nothing. */
+static void test_msi(void **state)
+{
+	(void)state;
+	setup_vm2();
+	vm2.vcpus[1].run = VCPU_HALTED;
+	assert_int_equal(vipi_msi(&vm2, msi_addr(1, false, false), 0x41),
+			 MSI_DELIVERED);			/* physical 1 */
+	assert_true(irr(1, 0x41));
+	assert_false(irr(0, 0x41));
+	assert_int_equal(vm2.vcpus[1].run, VCPU_RUN);	/* woken */
+	assert_true(vm2.vcpu_kick);			/* its turn next */
+	vm2.vcpu_kick = false;
+	assert_int_equal(vipi_msi(&vm2, msi_addr(0x01, false, true), 0x42),
+			 MSI_DELIVERED);	/* logical flat 0x01: vCPU 0 */
+	assert_true(irr(0, 0x42));
+	assert_false(irr(1, 0x42));
+	assert_false(vm2.vcpu_kick);		/* vCPU 0 is current */
+	assert_int_equal(vipi_msi(&vm2, msi_addr(0x02, false, true), 0x43),
+			 MSI_DELIVERED);	/* logical 0x02: vCPU 1 */
+	assert_true(irr(1, 0x43));
+	assert_false(irr(0, 0x43));
+	assert_int_equal(vipi_msi(&vm2, msi_addr(0x03, false, true), 0x44),
+			 MSI_DELIVERED);	/* both, fixed */
+	assert_true(irr(0, 0x44) && irr(1, 0x44));
+	assert_int_equal(vipi_msi(&vm2, msi_addr(0x03, true, true), 0x45),
+			 MSI_DELIVERED);	/* RH: lowest priority, one */
+	assert_true(irr(0, 0x45));
+	assert_false(irr(1, 0x45));
+	assert_int_equal(vipi_msi(&vm2, msi_addr(0x03, false, true),
+				  0x100 | 0x46), MSI_DELIVERED);
+	assert_true(irr(0, 0x46));		/* lowest-priority mode */
+	assert_false(irr(1, 0x46));
+	assert_int_equal(vm2.vcpus[0].msis, 4);
+	assert_int_equal(vm2.vcpus[1].msis, 3);
+	/* nobody: APIC ID 5, logical 0x10; vCPU 1 waiting for SIPI */
+	assert_int_equal(vipi_msi(&vm2, msi_addr(5, false, false), 0x47),
+			 MSI_NOBODY);
+	assert_int_equal(vipi_msi(&vm2, msi_addr(0x10, false, true), 0x47),
+			 MSI_NOBODY);
+	vm2.vcpus[1].run = VCPU_WAIT_SIPI;
+	assert_int_equal(vipi_msi(&vm2, msi_addr(1, false, false), 0x47),
+			 MSI_NOBODY);
+	assert_int_equal(vipi_msi(&vm2, msi_addr(0x03, true, true), 0x48),
+			 MSI_DELIVERED);	/* lowest: the started one */
+	assert_true(irr(0, 0x48));
+	assert_false(irr(1, 0x47) || irr(1, 0x48) || irr(0, 0x47));
+	/* not delivered at all */
+	assert_int_equal(vipi_msi(&vm2, msi_addr(0, false, false), 0x40f),
+			 MSI_MODE);			/* NMI */
+	assert_int_equal(vipi_msi(&vm2, msi_addr(0, false, false), 0x230),
+			 MSI_MODE);			/* SMI */
+	assert_int_equal(vipi_msi(&vm2, msi_addr(0, false, false), 0x730),
+			 MSI_MODE);			/* ExtINT */
+	assert_int_equal(vipi_msi(&vm2, msi_addr(0, false, false), 0x0f),
+			 MSI_VECTOR);
+	assert_int_equal(vipi_msi(&vm2, 0xfed00000ull, 0x49), MSI_NOT_FEE);
+	assert_int_equal(vipi_msi(&vm2, 0x1fee00000ull, 0x49), MSI_NOT_FEE);
+	assert_false(irr(0, 0x49) || irr(0, 0x30));
+	assert_int_equal(vm2.vcpus[0].msis, 5);
+	assert_int_equal(vm2.vcpus[1].msis, 3);
+	/* one vCPU (x2APIC, the test guest's 0xFEE00000): vCPU 0; any other
+	 * ID is nobody, as on hardware */
+	setup_vm2();
+	vm2.nr_vcpus = 1;
+	vm2.lapics[0].apic_base |= APIC_BASE_EXTD;
+	assert_int_equal(vipi_msi(&vm2, 0xfee00000ull, 0x4a), MSI_DELIVERED);
+	assert_true(irr(0, 0x4a));
+	assert_int_equal(vipi_msi(&vm2, msi_addr(1, false, false), 0x4b),
+			 MSI_NOBODY);
+	assert_int_equal(vipi_msi(&vm2, msi_addr(0xff, false, false), 0x4c),
+			 MSI_DELIVERED);		/* broadcast */
+	assert_true(irr(0, 0x4c));
+	assert_string_equal(msi_result_name(MSI_NOBODY),
+			    "its destination names no started vCPU");
+}
+
 static void send_from0(uint64_t v)
 {
 	vm2.lapics[0].icr = v;
@@ -293,6 +396,29 @@ static void test_parked(void **state)
 	assert_int_equal(vm2.stats.ipis_dropped, 1);
 }
 
+/* A VM on another CPU: the targets are resolved here, each vector goes
+ * to the target's mailbox, and nothing of the VM's own state (IRR, run
+ * state, turn) is touched from this CPU. */
+static void test_msi_remote(void **state)
+{
+	(void)state;
+	setup_vm2();
+	memset(posted, 0, sizeof(posted));
+	vm2.vcpus[1].run = VCPU_HALTED;
+	remote = true;
+	assert_int_equal(vipi_msi(&vm2, msi_addr(1, false, false), 0x41),
+			 MSI_DELIVERED);
+	assert_int_equal(posted[1][0x41], 1);
+	assert_int_equal(posted[0][0x41], 0);
+	assert_false(irr(1, 0x41));
+	assert_int_equal(vm2.vcpus[1].run, VCPU_HALTED);
+	assert_false(vm2.vcpu_kick);
+	assert_int_equal(vm2.vcpus[1].msis, 1);
+	assert_int_equal(vipi_msi(&vm2, msi_addr(5, false, false), 0x42),
+			 MSI_NOBODY);
+	remote = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +430,8 @@ int main(void)
 		cmocka_unit_test(test_vlapic_side),
 		cmocka_unit_test(test_device_irq),
 		cmocka_unit_test(test_parked),
+		cmocka_unit_test(test_msi),
+		cmocka_unit_test(test_msi_remote),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
