@@ -136,9 +136,10 @@ emu-cl: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_CL)
 
 # The README's picture (docs/img/linux-fbcon.png, docs/display.md "The
 # README picture"): a Linux VM's fbcon on the box's screen, dumped by the
-# shell's `screen dump` in tests/emu/display/linux-picture-bochs (a
-# 1024x768 PPM through COM1: tens of minutes of Bochs, so not in make
-# test) and converted by tools/console2png from the case's log.
+# shell's `screen dump` in tests/emu/display/linux-picture-bochs (run-length
+# blocks on the 0xE9 port: a Linux boot in Bochs, a few minutes, so not
+# in make test) and converted by tools/console2png from the case's log;
+# the second picture is modetest's pattern.
 .PHONY: readme-picture
 readme-picture: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_DISPLAY)
 	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/display/linux-picture-bochs/
@@ -146,3 +147,4 @@ readme-picture: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_DISPLAY)
 		$(BUILD)/emu/linux-picture-bochs/png
 	@mkdir -p docs/img
 	@cp $(BUILD)/emu/linux-picture-bochs/png/box-1.png docs/img/linux-fbcon.png
+	@cp $(BUILD)/emu/linux-picture-bochs/png/box-2.png docs/img/linux-modetest.png
