@@ -144,15 +144,14 @@ emu-mesa: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_MESA)
 emu-cl: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_CL)
 	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/cl/linux-cl-bochs/
 
-# The README's picture (docs/img/linux-fbcon.png, docs/display.md "The
-# README picture"): a Linux VM's fbcon on the box's screen, dumped by the
-# shell's `screen dump` in tests/emu/display/linux-picture-bochs (a
-# 1024x768 PPM through COM1: tens of minutes of Bochs, so not in make
-# test) and converted by tools/console2png from the case's log.
+# The README's pictures (docs/img/linux-fbcon.png, linux-modetest.png;
+# docs/display.md "The README picture"): linux-display-bochs dumps the
+# box's screen with a Linux VM's fbcon and with modetest's bars
+# (`screen dump`: run-length blocks on the 0xE9 port) and its check
+# decodes them with tools/console2png; this runs the case and copies them.
 .PHONY: readme-picture
 readme-picture: $(EFI_APP) $(LINUX_GUEST)/vmlinuz $(LINUX_DISPLAY)
-	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/display/linux-picture-bochs/
-	@tools/console2png $(BUILD)/emu/linux-picture-bochs/debugcon.log \
-		$(BUILD)/emu/linux-picture-bochs/png
+	@tools/run-tests emu $(EFI_APP) $(BUILD)/emu tests/emu/cases/linux-display-bochs/
 	@mkdir -p docs/img
-	@cp $(BUILD)/emu/linux-picture-bochs/png/box-1.png docs/img/linux-fbcon.png
+	@cp $(BUILD)/emu/linux-display-bochs/png/box-1.png docs/img/linux-fbcon.png
+	@cp $(BUILD)/emu/linux-display-bochs/png/box-2.png docs/img/linux-modetest.png

@@ -210,6 +210,18 @@ void console_write(const char *s, size_t n)
 	console_unlock();
 }
 
+bool console_write_e9(const char *s, size_t n)
+{
+	bool on;
+
+	console_lock();
+	on = sinks & CONSOLE_E9;
+	if (on)
+		sink_write(CONSOLE_E9, s, n);
+	console_unlock();
+	return on;
+}
+
 static void console_set_async_held(bool async)
 {
 	com1_async = async;

@@ -25,6 +25,10 @@ void console_init(void);
 void console_set_sinks(unsigned mask);
 unsigned console_sinks(void);
 void console_write(const char *s, size_t n);
+/* Bulk text for the 0xE9 port alone, past the log ring and COM1 (an
+ * emulator writes it to a file at once; hv/shell/shell_screen_cmds.c's
+ * dump): false, nothing written, when E9 is not a sink. */
+bool console_write_e9(const char *s, size_t n);
 /* Several CPUs print once APs run VMs (docs/smp.md). console_smp_begin:
  * from now on every console function takes the console lock (the BSP
  * calls it before it starts the APs). console_lock/unlock: keep several

@@ -1,4 +1,4 @@
-/* PPM in base64 between marker lines (screen_ppm.h). */
+/* Run-length coded pixels in base64 between marker lines (screen_ppm.h). */
 #include "hv/shell/screen_ppm.h"
 
 #include "mini/stdio.h"
@@ -48,6 +48,60 @@ static void put_bytes(struct ppm_out *o, const uint8_t *b, size_t n)
 	}
 }
 
+static void put_pixel(struct ppm_out *o, uint32_t px)
+{
+	uint8_t b[3] = { (uint8_t)(px >> 16), (uint8_t)(px >> 8), (uint8_t)px };
+
+	put_bytes(o, b, 3);
+}
+
+static void flush_run(struct ppm_out *o)
+{
+	uint8_t c = (uint8_t)(o->run - 1);
+
+	if (!o->run)
+		return;
+	put_bytes(o, &c, 1);
+	put_pixel(o, o->run_px);
+	o->run = 0;
+}
+
+static void flush_lit(struct ppm_out *o)
+{
+	uint8_t c = (uint8_t)(127 + o->nlit);
+	unsigned i;
+
+	if (!o->nlit)
+		return;
+	put_bytes(o, &c, 1);
+	for (i = 0; i < o->nlit; i++)
+		put_pixel(o, o->lit[i]);
+	o->nlit = 0;
+}
+
+/* One pixel into the pending run or literal: two equal pixels end a
+ * literal and start a run. */
+static void code_pixel(struct ppm_out *o, uint32_t px)
+{
+	if (o->run) {
+		if (px == o->run_px && o->run < PPM_RUN_MAX) {
+			o->run++;
+			return;
+		}
+		flush_run(o);
+	}
+	if (o->nlit && o->lit[o->nlit - 1] == px) {
+		o->nlit--;
+		flush_lit(o);
+		o->run_px = px;
+		o->run = 2;
+		return;
+	}
+	o->lit[o->nlit++] = px;
+	if (o->nlit == PPM_RUN_MAX)
+		flush_lit(o);
+}
+
 void ppm_begin(struct ppm_out *o, ppm_emit_fn emit, void *arg,
 	       const char *name, uint32_t w, uint32_t h)
 {
@@ -61,29 +115,26 @@ void ppm_begin(struct ppm_out *o, ppm_emit_fn emit, void *arg,
 	for (i = 0; name[i] && name[i] != ' ' && i + 1 < sizeof(nm); i++)
 		nm[i] = name[i] > ' ' && name[i] < 0x7f ? name[i] : '_';
 	nm[i] = 0;
-	n = snprintf(line, sizeof(line), "-----BEGIN PPM %s %ux%u-----\n", nm,
+	n = snprintf(line, sizeof(line), "-----BEGIN RLE %s %ux%u-----\n", nm,
 		     w, h);
 	emit(arg, line, (size_t)n);
-	n = snprintf(line, sizeof(line), "P6\n%u %u\n255\n", w, h);
-	put_bytes(o, (const uint8_t *)line, (size_t)n);
 }
 
 void ppm_pixels(struct ppm_out *o, const uint32_t *rgb, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		uint8_t px[3] = { (uint8_t)(rgb[i] >> 16), (uint8_t)(rgb[i] >> 8),
-				  (uint8_t)rgb[i] };
-
-		put_bytes(o, px, 3);
-	}
+	for (i = 0; i < n; i++)
+		code_pixel(o, rgb[i] & 0xffffffu);
+	o->pixels += n;
 }
 
 void ppm_end(struct ppm_out *o)
 {
-	static const char end[] = "-----END PPM-----\n";
+	static const char end[] = "-----END RLE-----\n";
 
+	flush_run(o);
+	flush_lit(o);
 	if (o->ncarry)
 		group(o, o->carry, o->ncarry);
 	o->ncarry = 0;
