@@ -137,15 +137,15 @@ static void take_icr_hi(struct vlapic *l)
 void vlapic_apicv_prepare(struct vm *vm)
 {
 	struct vlapic *l = vm->vcpu->lapic;
-	bool xapic = vlapic_xapic_mode(l);
+	bool xapic = vlapic_xapic_mode(l), want;
 	uint32_t th, tpr;
 
 	if (!l->vapic)
 		return;
 	if (xapic)
 		take_icr_hi(l);
-	if (vm_wants_access_page(vm, xapic) != vm->lapics[0].access_mapped &&
-	    place_access_page(vm, vm_wants_access_page(vm, xapic)))
+	want = vm_wants_access_page(vm, xapic);
+	if (want != vm->lapics[0].access_mapped && place_access_page(vm, want))
 		return;
 	/* A TPR the guest stored without an exit moves the PPR. */
 	tpr = vlapic_tpr(l);
