@@ -132,16 +132,20 @@ static void drain_uarts(void)
 			vuart_tx_drain(&vms[i], false);
 }
 
-/* Output moves on after an exit at `now`: COM1 gets what its FIFO takes,
- * at most once per byte's time (*polled: when it last did), then the
- * VMs' buffers. Cheap when nothing waits or COM1 was fed just now. */
-static void output_poll(uint64_t now, uint64_t *polled)
+/* Output moves on after vm's exit at `now`: COM1 gets what its FIFO
+ * takes, at most once per byte's time (*polled: when it last did), then
+ * the VMs' buffers: all of them when COM1 took some, else only vm's (the
+ * only one that can have added bytes). Cheap when nothing waits or COM1
+ * was fed just now. */
+static void output_poll(struct vm *vm, uint64_t now, uint64_t *polled)
 {
 	if (now - *polled >= com1_byte_tsc && console_backlog()) {
 		console_poll();
 		*polled = now;
+		drain_uarts();
+	} else if (vm->uart.tx_count) {
+		vuart_tx_drain(vm, false);
 	}
-	drain_uarts();
 }
 
 /* When output must next be moved on (the FIFO fed at `polled` is empty
@@ -343,7 +347,7 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 		vm->stats.entries++;
 		reason = (uint32_t)vmread(VMCS_EXIT_REASON);
 		act = vmexit_dispatch(vm);
-		output_poll(t1, &sl->out_polled);
+		output_poll(vm, t1, &sl->out_polled);
 		sl->now = rdtsc();
 		note_exit(vm, reason, sl->now - t1);
 		sl->now = post_exit(vm, sl->now, &sl->hv);

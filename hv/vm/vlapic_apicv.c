@@ -116,6 +116,8 @@ static int place_access_page(struct vm *vm, bool xapic)
  * xAPIC access: Linux switches every CPU together). */
 static bool vm_wants_access_page(const struct vm *vm, bool xapic)
 {
+	if (vm->nr_vcpus == 1)
+		return xapic;	/* this vCPU is the only one */
 	for (unsigned i = 0; !xapic && i < vm->nr_vcpus; i++)
 		xapic = vm->lapics[i].vapic &&
 			vlapic_xapic_mode(&vm->lapics[i]) &&
