@@ -156,6 +156,7 @@ struct emul {
 	void *ctx;
 	struct emul_fault *f;
 	struct tlb tlb[2];	/* [write] */
+	const struct emul_known *known;	/* reads only; or NULL */
 };
 
 struct part {
@@ -170,6 +171,10 @@ static int xlat(struct emul *e, uint64_t lin, bool write, uint64_t *gpa)
 	uint64_t g;
 	int err;
 
+	if (!write && e->known && PAGE_OF(lin) == PAGE_OF(e->known->lin_pg)) {
+		*gpa = PAGE_OF(e->known->gpa_pg) | (lin & (PG - 1));
+		return 0;
+	}
 	if (!t->valid || t->lin_pg != PAGE_OF(lin)) {
 		err = e->ops->walk(e->ctx, lin, write, &g, e->f);
 		if (err)
@@ -237,7 +242,14 @@ static const char native_part[] =
 int emul_access(const struct emul_ops *ops, void *ctx, uint64_t lin,
 		void *buf, unsigned n, bool write, struct emul_fault *f)
 {
-	struct emul e = { .ops = ops, .ctx = ctx, .f = f };
+	return emul_access_known(ops, ctx, lin, buf, n, write, NULL, f);
+}
+
+int emul_access_known(const struct emul_ops *ops, void *ctx, uint64_t lin,
+		      void *buf, unsigned n, bool write,
+		      const struct emul_known *known, struct emul_fault *f)
+{
+	struct emul e = { .ops = ops, .ctx = ctx, .f = f, .known = known };
 	struct part p[2];
 	unsigned np;
 	int err;

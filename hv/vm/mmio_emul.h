@@ -69,6 +69,20 @@ struct emul_ops {
 int emul_access(const struct emul_ops *ops, void *ctx, uint64_t lin,
 		void *buf, unsigned n, bool write, struct emul_fault *f);
 
+/* A translation the CPU made for this access: the page of lin_pg maps
+ * to the page of gpa_pg (an EPT violation's guest-linear and
+ * guest-physical addresses, EPT_QUAL_GLA_TRANSLATED). */
+struct emul_known {
+	uint64_t lin_pg, gpa_pg;
+};
+
+/* emul_access, with a read's part on known's page taken without a walk
+ * (the CPU's own walk checked it and set its accessed bits); a write
+ * walks anyway, for the dirty bit the CPU sets only when it writes. */
+int emul_access_known(const struct emul_ops *ops, void *ctx, uint64_t lin,
+		      void *buf, unsigned n, bool write,
+		      const struct emul_known *known, struct emul_fault *f);
+
 /* Per exit, a string instruction moves at most this many elements. The
  * cost is per element (a device access, a route per side): at 4 KiB per
  * exit, as first written, mmio-emul-bochs's longest exit was 1444 us of

@@ -28,6 +28,7 @@ struct mmio_exit {
 	size_t len;
 	int err;
 	struct mmio_insn insn;
+	struct emul_known known;	/* known()'s answer */
 };
 
 static enum insn_mode guest_mode(void)
@@ -173,6 +174,18 @@ static bool gla_in(const struct mmio_exit *e, uint64_t lin, unsigned n)
 	       e->gla - lin < n;
 }
 
+/* The CPU's translation of the exit's own page, when it gave one (not
+ * for a fault on a paging-structure access). */
+static const struct emul_known *known(struct mmio_exit *e)
+{
+	const uint64_t both = EPT_QUAL_GLA_VALID | EPT_QUAL_GLA_TRANSLATED;
+
+	if ((e->qual & both) != both)
+		return NULL;
+	e->known = (struct emul_known){ e->gla, e->gpa };
+	return &e->known;
+}
+
 /* Where a single access starts; NULL, or why it cannot be emulated. When
  * the decode gives no address (16-bit addressing) the exit's linear
  * address must be the whole access, on one page. */
@@ -240,8 +253,8 @@ static enum exit_action emulate_single(struct mmio_exit *e)
 				      "AVX state here");
 	if (e->write)
 		store_bytes(e, buf);
-	rc = emul_access(&mmio_vm_ops, e->vm, lin, buf, e->insn.size,
-			 e->write, &f);
+	rc = emul_access_known(&mmio_vm_ops, e->vm, lin, buf, e->insn.size,
+			       e->write, known(e), &f);
 	if (rc)
 		return failed(e, rc, &f);
 	if (!e->write)

@@ -26,8 +26,12 @@
  * (1.39 ms): while output waits, the running VM is interrupted that often
  * so COM1 is fed without anyone waiting for it (console.c). */
 #define COM1_FIFO_US		1389u
+/* One byte of it (10 bits) takes 87 us: the exit path feeds COM1 at most
+ * that often (a lock and an LSR read each time), so a FIFO that emptied
+ * waits at most a byte's time for more. */
+#define COM1_BYTE_US		87u
 
-static uint64_t slice_tsc, floor_tsc, com1_fifo_tsc, lone_tsc;
+static uint64_t slice_tsc, floor_tsc, com1_fifo_tsc, com1_byte_tsc, lone_tsc;
 static int64_t budget[VM_MAX];	/* TSC ticks left this round (sched_slice.h) */
 
 
@@ -142,26 +146,36 @@ uint64_t sched_next_event(void)
 }
 
 /* Each VM's UART buffer moves on as far as COM1's backlog allows. */
-static void uarts_drain(void)
+static void drain_uarts(void)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
 		if (vms[i].uart.tx_count && mine(&vms[i]))
 			vuart_tx_drain(&vms[i], false);
 }
 
-/* Output moves on: COM1 gets what its FIFO takes, each VM's UART buffer
- * what COM1's backlog allows. Cheap when nothing waits. */
-static void output_poll(void)
+/* Output moves on after vm's exit at `now`: COM1 gets what its FIFO
+ * takes, at most once per byte's time (*polled: when it last did), then
+ * the VMs' buffers: all of them when COM1 took some, else only vm's (the
+ * only one that can have added bytes). Cheap when nothing waits or COM1
+ * was fed just now. */
+static void output_poll(struct vm *vm, uint64_t now, uint64_t *polled)
 {
-	if (console_backlog())
+	if (now - *polled >= com1_byte_tsc && console_backlog()) {
 		console_poll();
-	uarts_drain();
+		*polled = now;
+		drain_uarts();
+	} else if (vm->uart.tx_count) {
+		vuart_tx_drain(vm, false);
+	}
 }
 
-/* When output must next be moved on, or never. */
-static uint64_t output_event(uint64_t now)
+/* When output must next be moved on (the FIFO fed at `polled` is empty
+ * by then), or never. */
+static uint64_t output_event(uint64_t now, uint64_t polled)
 {
-	return console_backlog() ? now + com1_fifo_tsc : UINT64_MAX;
+	if (!console_backlog())
+		return UINT64_MAX;
+	return polled + com1_fifo_tsc > now ? polled + com1_fifo_tsc : now;
 }
 
 void sched_charge_work(const struct vm *vm, uint64_t ticks)
@@ -282,6 +296,7 @@ struct slice {
 	uint64_t turn_end;	/* this vCPU's share of the slice */
 	bool lone;		/* no other VM runnable: sched_lone_end */
 	uint64_t other;		/* others_next_event at the slice's start */
+	uint64_t out_polled;	/* COM1 last fed (output_poll) */
 };
 
 enum turn { TURN_AGAIN, TURN_OVER, SLICE_OVER };
@@ -341,7 +356,7 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 		own = vlapic_next_event(vc->lapic);
 		if (sib < own)
 			own = sib;
-		out = output_event(sl->now);
+		out = output_event(sl->now, sl->out_polled);
 		if (out < own)
 			own = out;
 		set_preemption_timer(sl->now, sched_deadline(sl->start,
@@ -357,7 +372,7 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 		vm->stats.entries++;
 		reason = (uint32_t)vmread(VMCS_EXIT_REASON);
 		act = vmexit_dispatch(vm);
-		output_poll();
+		output_poll(vm, t1, &sl->out_polled);
 		sl->now = rdtsc();
 		note_exit(vm, reason, sl->now - t1);
 		sl->now = post_exit(vm, sl->now, &sl->hv);
@@ -403,7 +418,7 @@ static void run_slice(struct vm *vm, struct slice *sl)
 {
 	uint64_t share = slice_tsc / vm->nr_vcpus;
 
-	sl->now = sl->start = rdtsc();
+	sl->now = sl->start = sl->out_polled = rdtsc();
 	sl->lone = lone_tsc > slice_tsc &&
 		   !(needs_rounds_fn && needs_rounds_fn()) && alone(vm);
 	sl->end = sl->lone ? sched_lone_end(sl->start, budget[vm->id],
@@ -511,6 +526,7 @@ void sched_init(unsigned slice_ms, unsigned lone_ms)
 		floor_tsc = slice_tsc;
 	vlapic_set_min_period(tsc_hz() / 1000000 * VLAPIC_MIN_PERIOD_US);
 	com1_fifo_tsc = tsc_hz() / 1000000 * COM1_FIFO_US;
+	com1_byte_tsc = tsc_hz() / 1000000 * COM1_BYTE_US;
 	console_set_async(true);
 }
 
@@ -520,8 +536,8 @@ bool sched_run_next(void)
 	struct slice sl;
 	uint64_t t0, t1, ran;
 
-	console_poll(); /* once a round: output_poll's poll is this one */
-	uarts_drain();
+	console_poll();
+	drain_uarts();
 	advance_timers(rdtsc());
 	vm = pick_next(&this_cpu()->sched_cursor);
 	if (!vm)

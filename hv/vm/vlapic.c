@@ -17,6 +17,8 @@ static void bit_clear(uint64_t *map, int v) { map[v >> 6] &= ~(1ull << (v & 63))
 
 static int highest(const uint64_t *map)
 {
+	if (!(map[0] | map[1] | map[2] | map[3]))
+		return -1;	/* most exits: nothing requested */
 	for (int w = 3; w >= 0; w--)
 		if (map[w])
 			return w * 64 + 63 - __builtin_clzll(map[w]);

@@ -116,6 +116,8 @@ static int place_access_page(struct vm *vm, bool xapic)
  * xAPIC access: Linux switches every CPU together). */
 static bool vm_wants_access_page(const struct vm *vm, bool xapic)
 {
+	if (vm->nr_vcpus == 1)
+		return xapic;	/* this vCPU is the only one */
 	for (unsigned i = 0; !xapic && i < vm->nr_vcpus; i++)
 		xapic = vm->lapics[i].vapic &&
 			vlapic_xapic_mode(&vm->lapics[i]) &&
@@ -137,16 +139,15 @@ static void take_icr_hi(struct vlapic *l)
 void vlapic_apicv_prepare(struct vm *vm)
 {
 	struct vlapic *l = vm->vcpu->lapic;
-	bool xapic = vlapic_xapic_mode(l);
+	bool xapic = vlapic_xapic_mode(l), want;
 	uint32_t th, tpr;
-	bool wants;
 
 	if (!l->vapic)
 		return;
 	if (xapic)
 		take_icr_hi(l);
-	wants = vm_wants_access_page(vm, xapic); /* once per entry */
-	if (wants != vm->lapics[0].access_mapped && place_access_page(vm, wants))
+	want = vm_wants_access_page(vm, xapic);
+	if (want != vm->lapics[0].access_mapped && place_access_page(vm, want))
 		return;
 	/* A TPR the guest stored without an exit moves the PPR. */
 	tpr = vlapic_tpr(l);

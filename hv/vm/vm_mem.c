@@ -99,11 +99,35 @@ enum copy_kind { COPY_READ, COPY_WRITE, COPY_WRITE_DIRECT };
  * would be (exit_ept.c wp_write), or the shadow would go stale. A
  * device's own store (COPY_WRITE_DIRECT) is not: it would re-enter the
  * device that made it. */
+/* One page's part of a copy, at p (gpa's host address, perms its EPT
+ * permissions). */
+static void copy_page(struct vm *vm, uint64_t gpa, uint8_t *p, unsigned perms,
+		      uint8_t *buf, size_t len, enum copy_kind kind)
+{
+	if (kind == COPY_READ) {
+		memcpy(buf, p, len);
+		return;
+	}
+	memcpy(p, buf, len);
+	if (kind == COPY_WRITE && !(perms & EPT_W))
+		vdev_page_write(vm, gpa, buf, len);
+}
+
 static int copy_gpa(struct vm *vm, uint64_t gpa, void *buf, size_t len,
 		    enum copy_kind kind)
 {
 	unsigned perms = 0;
+	uint8_t *p;
 
+	/* Within one page (a guest page-table entry, an instruction, most
+	 * device copies): one EPT lookup checks and copies. */
+	if (!((gpa ^ (gpa + len - 1)) & ~(uint64_t)(PAGE_SIZE - 1))) {
+		p = gpa_ptr(vm, gpa, len, &perms);
+		if (!p)
+			return -HV_EFAULT;
+		copy_page(vm, gpa, p, perms, buf, len, kind);
+		return 0;
+	}
 	/* Check every page first: all or nothing. */
 	for (size_t done = 0; done < len;) {
 		size_t chunk = PAGE_SIZE - ((gpa + done) & (PAGE_SIZE - 1));
@@ -116,19 +140,12 @@ static int copy_gpa(struct vm *vm, uint64_t gpa, void *buf, size_t len,
 	}
 	for (size_t done = 0; done < len;) {
 		size_t chunk = PAGE_SIZE - ((gpa + done) & (PAGE_SIZE - 1));
-		uint8_t *p;
 
 		if (chunk > len - done)
 			chunk = len - done;
 		p = gpa_ptr(vm, gpa + done, chunk, &perms);
-		if (kind != COPY_READ) {
-			memcpy(p, (const uint8_t *)buf + done, chunk);
-			if (kind == COPY_WRITE && !(perms & EPT_W))
-				vdev_page_write(vm, gpa + done,
-						(const uint8_t *)buf + done,
-						chunk);
-		} else
-			memcpy((uint8_t *)buf + done, p, chunk);
+		copy_page(vm, gpa + done, p, perms, (uint8_t *)buf + done,
+			  chunk, kind);
 		done += chunk;
 	}
 	return 0;

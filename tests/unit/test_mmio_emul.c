@@ -161,6 +161,35 @@ static void test_access_split(void **state)
 	assert_memory_equal(buf, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
 }
 
+/* A load split over the two device pages, with the CPU's translation of
+ * the second (the exit's) known: only the first page is walked, and the
+ * known page is used as given (here a different device page than the
+ * table says, to tell them apart). A store walks both: the dirty bit. */
+static void test_access_known(void **state)
+{
+	const struct emul_known k = { L(0x12) + 0x10, DEV + 0x10 };
+	uint8_t buf[8];
+	struct emul_fault f = { 0 };
+
+	(void)state;
+	world_reset();
+	memcpy(&dev[0xffc], "\x01\x02\x03\x04", 4);
+	memcpy(&dev[0], "\x05\x06\x07\x08", 4);
+	assert_int_equal(emul_access_known(&ops, NULL, L(0x12) - 4, buf, 8,
+					   false, &k, &f), EMUL_OK);
+	assert_memory_equal(buf, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
+	assert_int_equal(walks, 1);
+	assert_int_equal(emul_access_known(&ops, NULL, L(0x12) - 4, buf, 8,
+					   true, &k, &f), EMUL_OK);
+	assert_int_equal(walks, 3);
+	assert_memory_equal(&dev[0x1000], "\x05\x06\x07\x08", 4);
+	/* Without it, as emul_access: both pages walked. */
+	walks = 0;
+	assert_int_equal(emul_access_known(&ops, NULL, L(0x12) - 4, buf, 8,
+					   false, NULL, &f), EMUL_OK);
+	assert_int_equal(walks, 2);
+}
+
 /* The second page faults: #PF at its first byte, nothing written to the
  * first; a NATIVE part or nothing at all: a refusal, nothing written. */
 static void test_access_faults(void **state)
@@ -612,6 +641,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_access_one_page),
 		cmocka_unit_test(test_access_split),
+		cmocka_unit_test(test_access_known),
 		cmocka_unit_test(test_access_faults),
 		cmocka_unit_test(test_movsb_forward),
 		cmocka_unit_test(test_movsq_backward),
