@@ -98,9 +98,10 @@ enum copy_kind { COPY_READ, COPY_WRITE, COPY_WRITE_DIRECT };
  * the VM's devices (vdev.h page_write) exactly as the guest's own store
  * would be (exit_ept.c wp_write), or the shadow would go stale. A
  * device's own store (COPY_WRITE_DIRECT) is not: it would re-enter the
- * device that made it. */
-/* One page's part of a copy, at p (gpa's host address, perms its EPT
- * permissions). */
+ * device that made it.
+ *
+ * copy_page is one page's part of a copy, at p (gpa's host address,
+ * perms its EPT permissions). */
 static void copy_page(struct vm *vm, uint64_t gpa, uint8_t *p, unsigned perms,
 		      uint8_t *buf, size_t len, enum copy_kind kind)
 {
@@ -119,6 +120,8 @@ static int copy_gpa(struct vm *vm, uint64_t gpa, void *buf, size_t len,
 	unsigned perms = 0;
 	uint8_t *p;
 
+	if (!len)
+		return 0;	/* as the page loops below: nothing to check */
 	/* Within one page (a guest page-table entry, an instruction, most
 	 * device copies): one EPT lookup checks and copies. */
 	if (!((gpa ^ (gpa + len - 1)) & ~(uint64_t)(PAGE_SIZE - 1))) {
