@@ -341,6 +341,7 @@ int vgpu_create(struct gvt *gvt, const struct vgpu_type *t, uint32_t vm,
 	v->own_slot = (uint32_t)id;
 	v->disp_mode = vdisp_mode_default(); /* GVT's default monitor */
 	gvt->vgpu[id] = v;
+	gvt->vgpu_ids |= 1ull << (id - 1);
 	gvt->nr_vgpus++;
 	ret = vgpu_state_init(v);
 	if (ret) {
@@ -379,6 +380,7 @@ void vgpu_destroy(struct vgpu *v)
 	parray_fini(gvt, &v->vreg);
 	give_back(gvt, v);
 	gvt->vgpu[v->id] = NULL;
+	gvt->vgpu_ids &= ~(1ull << (v->id - 1));
 	gvt->nr_vgpus--;
 	gvt_free_pages(gvt, v, pages);
 }

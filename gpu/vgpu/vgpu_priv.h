@@ -493,6 +493,8 @@ struct gvt {
 	uint32_t fence_used; /* bitmap of physical fences given to vGPUs */
 	struct parray golden; /* register snapshot vGPUs start from */
 	struct vgpu *vgpu[GVT_MAX_VGPUS + 1]; /* by id; [0] unused */
+	uint64_t vgpu_ids; /* bit id - 1 set while vgpu[id] is: the polls
+			    * visit the vGPUs there are, not all 64 slots */
 	uint32_t nr_vgpus;
 	uint64_t own_gm_base; /* mediator's objects */
 	/* The vGPUs' shadow batch windows: the host's high GM below

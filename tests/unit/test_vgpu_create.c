@@ -63,12 +63,19 @@ static void test_max_vgpus_256m_aperture(void **state)
 	assert_int_equal(e->mw.hv.pages_in_use, used);
 	assert_int_equal(gvt_room_for(e->mw.gvt, &vgpu_type_v5_8, NULL), 0);
 	assert_int_equal(e->mw.gvt->nr_vgpus, 2);
+	/* The scheduler's set of ids (vgpu_sched.c walks only these). */
+	assert_int_equal(e->mw.gvt->vgpu_ids, 0x3);
 	/* A bigger type does not fit either. */
 	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_4, 3, &v[2]), -GPU_ENOSPC);
 	/* Destroying one makes room for exactly one again. */
 	vgpu_destroy(v[1]);
+	assert_int_equal(e->mw.gvt->vgpu_ids, 0x1);
 	assert_int_equal(gvt_room_for(e->mw.gvt, &vgpu_type_v5_8, NULL), 1);
 	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 3, &v[2]), 0);
+	assert_int_equal(v[2]->id, 2);
+	assert_int_equal(e->mw.gvt->vgpu_ids, 0x3);
+	vgpu_destroy(v[0]);
+	assert_int_equal(e->mw.gvt->vgpu_ids, 0x2);
 	env_free(e);
 }
 
@@ -130,6 +137,7 @@ static void test_create_alloc_failure_unwinds(void **state)
 			break;
 		assert_int_equal(ret, -GPU_ENOMEM);
 		assert_int_equal(e->mw.hv.pages_in_use, before);
+		assert_int_equal(e->mw.gvt->vgpu_ids, 0);
 		assert_int_equal(gvt_room_for(e->mw.gvt, &vgpu_type_v5_8, NULL), 2);
 		n += n / 8; /* enough coverage, fewer iterations */
 	}

@@ -237,6 +237,64 @@ static void test_high_used_incremental(void **state)
 	assert_int_equal(vgpu_high_used_walk(v), 0);
 }
 
+/* ---- guest GM reads in runs (vgpu_gm_rw) ---------------------------------- */
+
+static const struct hv_ops *real_ops;
+static struct hv_ops counting_ops;
+static unsigned int hv_reads;
+
+static int count_read(void *ctx, uint32_t vm, uint64_t gpa, void *buf,
+		      size_t len)
+{
+	hv_reads++;
+	return real_ops->read_gpa(ctx, vm, gpa, buf, len);
+}
+
+static void map_gm(struct vgpu *v, uint64_t gm, uint64_t gpa)
+{
+	assert_int_equal(vgpu_mmio_write(v, pte_off(gm), gpa | 1, 8), 0);
+}
+
+/* Pages whose frames follow each other are one hv read; a page elsewhere
+ * starts a new one; every byte lands where the guest's entries say; a
+ * page not present and the end of the range stop the copy with the
+ * error the page-by-page loop gave. */
+static void test_gm_rw_runs(void **state)
+{
+	struct env *e = *state;
+	struct vgpu *v = e->v[0];
+	uint64_t gm = v->low_base + 16 * 4096, end = v->low_base + v->low_size;
+	static uint8_t ram[5][4096], buf[4 * 4096];
+	const uint64_t gpa[4] = { 0x10000, 0x11000, 0x20000, 0x21000 };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		memset(ram[i], 0x11 * (i + 1), sizeof(ram[i]));
+		ram[i][0] = (uint8_t)i;
+		fake_hv_guest_write(&e->mw.hv, 1, gpa[i], ram[i], 4096);
+		map_gm(v, gm + i * 4096ull, gpa[i]);
+	}
+	real_ops = v->gvt->hv.ops;
+	counting_ops = *real_ops;
+	counting_ops.read_gpa = count_read;
+	v->gvt->hv.ops = &counting_ops;
+	hv_reads = 0;
+	assert_int_equal(vgpu_gm_rw(v, gm + 0x800, buf, 4 * 4096 - 0x800, false), 0);
+	assert_int_equal(hv_reads, 2); /* pages 0-1, then 2-3 */
+	assert_memory_equal(buf, &ram[0][0x800], 4096 - 0x800);
+	for (i = 1; i < 4; i++)
+		assert_memory_equal(buf + i * 4096 - 0x800, ram[i], 4096);
+	/* Page 4 not present: the first four are read, then -EFAULT. */
+	assert_int_equal(vgpu_gm_rw(v, gm, buf, 4096 * 4 + 4, false), -GPU_EFAULT);
+	/* The last page of the low slice and past it: -ERANGE. */
+	map_gm(v, end - 4096, 0x10000);
+	assert_int_equal(vgpu_gm_rw(v, end - 4096, buf, 8192, false), -GPU_ERANGE);
+	hv_reads = 0;
+	assert_int_equal(vgpu_gm_rw(v, end - 4096, buf, 4096, false), 0);
+	assert_int_equal(hv_reads, 1);
+	v->gvt->hv.ops = real_ops;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +304,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fences, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_clears_physical, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_high_used_incremental, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gm_rw_runs, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

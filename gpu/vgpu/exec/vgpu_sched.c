@@ -63,6 +63,22 @@ static bool has_queued(struct vgpu *v)
 	return false;
 }
 
+/* The id in LEFT (bit id - 1) next after AFTER (0..64), wrapping round,
+ * taken out of LEFT; 0 once LEFT is empty. Walks the vGPUs there are
+ * (gvt->vgpu_ids), not all GVT_MAX_VGPUS slots, on every poll. */
+static int id_after(uint64_t *left, int after)
+{
+	uint64_t later = after >= GVT_MAX_VGPUS ? 0 : *left & (~0ull << after);
+	uint64_t from = later ? later : *left;
+	int id;
+
+	if (!from)
+		return 0;
+	id = __builtin_ctzll(from) + 1;
+	*left &= ~(1ull << (id - 1));
+	return id;
+}
+
 /* Paying for a user hang's engine time (user_hang). */
 static bool held(struct gvt *gvt, const struct vgpu *v)
 {
@@ -310,12 +326,13 @@ static void collect(struct gvt *gvt)
  * since is dropped and nothing of it is scheduled again. */
 static void enforce_bans(struct gvt *gvt)
 {
-	int i, id;
+	uint64_t left = gvt->vgpu_ids;
+	int i = 0, id;
 
-	for (i = 1; i <= GVT_MAX_VGPUS; i++) {
+	while ((i = id_after(&left, i))) {
 		struct vgpu *v = gvt->vgpu[i];
 
-		if (!v || !v->banned)
+		if (!v->banned)
 			continue;
 		v->failed = true;
 		for (id = 0; id < GEN9_NUM_ENGINES; id++)
@@ -326,13 +343,14 @@ static void enforce_bans(struct gvt *gvt)
 
 /* ---- picking the owner ------------------------------------------------------ */
 
+/* Round robin from the vGPU after `after`: each one there is, once. */
 static struct vgpu *next_with_work(struct gvt *gvt, int after)
 {
-	int k, id;
+	uint64_t left = gvt->vgpu_ids;
+	int id = after;
 
-	for (k = 1; k <= GVT_MAX_VGPUS; k++) {
-		id = (after + k - 1) % GVT_MAX_VGPUS + 1;
-		if (gvt->vgpu[id] && !gvt->vgpu[id]->failed &&
+	while ((id = id_after(&left, id))) {
+		if (!gvt->vgpu[id]->failed &&
 		    !held(gvt, gvt->vgpu[id]) && has_queued(gvt->vgpu[id]))
 			return gvt->vgpu[id];
 	}
@@ -472,12 +490,14 @@ int gvt_owner_id(const struct gvt *gvt)
 
 bool gvt_idle(const struct gvt *gvt)
 {
-	int id;
+	int id = 0;
+
+	uint64_t left = gvt->vgpu_ids;
 
 	if (pexec_busy(gvt))
 		return false;
-	for (id = 1; id <= GVT_MAX_VGPUS; id++)
-		if (gvt->vgpu[id] && has_queued(gvt->vgpu[id]))
+	while ((id = id_after(&left, id)))
+		if (has_queued(gvt->vgpu[id]))
 			return false;
 	return true;
 }

@@ -367,16 +367,12 @@ int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,
 static int copy_engine_pages(struct vgpu *v, struct vgpu_engine *e,
 			     uint32_t lrca, bool to_guest)
 {
-	uint32_t p;
-	int ret;
+	uint32_t p = LRC_STATE_PN + 1;
 
-	for (p = LRC_STATE_PN + 1; p < ctx_pages(e); p++) {
-		ret = vgpu_gm_rw(v, lrca + p * VGPU_PAGE, e->sctx.va + p * VGPU_PAGE,
-				 VGPU_PAGE, to_guest);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	/* One call: vgpu_gm_rw copies the guest-physically contiguous
+	 * pages of the image in one go, each page's entry checked. */
+	return vgpu_gm_rw(v, lrca + p * VGPU_PAGE, e->sctx.va + p * VGPU_PAGE,
+			  (size_t)(ctx_pages(e) - p) * VGPU_PAGE, to_guest);
 }
 
 /* The render context's workaround batches: the scanned copies, never

@@ -130,23 +130,33 @@ void vgpu_gm_ranges(const struct vgpu *v, uint64_t *low_base,
 }
 
 /* Index of a GGTT page in the vGPU's own arrays (low pages, then each
- * high range in order). */
-int vgpu_gm_local(const struct vgpu *v, uint64_t gm, uint32_t *idx)
+ * high range in order), and the bytes from gm to the end of its range. */
+static int gm_local_left(const struct vgpu *v, uint64_t gm, uint32_t *idx,
+			 uint64_t *left)
 {
 	uint64_t off = v->low_size;
 
 	if (in_range(gm, 1, v->low_base, v->low_size)) {
 		*idx = (uint32_t)((gm - v->low_base) >> 12);
+		*left = v->low_base + v->low_size - gm;
 		return 0;
 	}
 	for (uint32_t r = 0; r < v->nr_high; r++) {
 		if (in_range(gm, 1, v->hr[r].base, v->hr[r].size)) {
 			*idx = (uint32_t)((off + gm - v->hr[r].base) >> 12);
+			*left = v->hr[r].base + v->hr[r].size - gm;
 			return 0;
 		}
 		off += v->hr[r].size;
 	}
 	return -GPU_ERANGE;
+}
+
+int vgpu_gm_local(const struct vgpu *v, uint64_t gm, uint32_t *idx)
+{
+	uint64_t left;
+
+	return gm_local_left(v, gm, idx, &left);
 }
 
 uint64_t vgpu_gm_of_local(const struct vgpu *v, uint32_t idx)
@@ -180,18 +190,48 @@ int vgpu_gm_to_gpa(struct vgpu *v, uint64_t gm, uint64_t *gpa)
 	return 0;
 }
 
+/* Pages of the guest's GGTT view from gm on, up to len bytes, whose
+ * frames follow each other in guest-physical memory: one hv copy for the
+ * run (a context image, a ring), one range lookup for all of it, where it
+ * used to be one of each per page (issue 31). Each page's entry is still
+ * checked present; the run ends with gm's range. */
+static int gm_run(struct vgpu *v, uint64_t gm, size_t len, uint64_t *gpa,
+		  size_t *run)
+{
+	uint32_t idx;
+	uint64_t pte, next, left;
+	size_t n = VGPU_PAGE - (gm & 0xfff);
+
+	if (gm_local_left(v, gm, &idx, &left))
+		return -GPU_ERANGE;
+	pte = *(uint64_t *)parray_at(&v->ggtt_guest, (size_t)idx * 8);
+	if (!(pte & GEN8_PAGE_PRESENT))
+		return -GPU_EFAULT;
+	*gpa = gen8_pte_addr(pte) | (gm & 0xfff);
+	next = gen8_pte_addr(pte) + VGPU_PAGE;
+	if (len > left)
+		len = left; /* the next range (or none) is looked up anew */
+	while (n < len) {
+		pte = *(uint64_t *)parray_at(&v->ggtt_guest, (size_t)++idx * 8);
+		if (!(pte & GEN8_PAGE_PRESENT) || gen8_pte_addr(pte) != next)
+			break;
+		next += VGPU_PAGE;
+		n += VGPU_PAGE;
+	}
+	*run = n < len ? n : len;
+	return 0;
+}
+
 int vgpu_gm_rw(struct vgpu *v, uint64_t gm, void *buf, size_t len, bool write)
 {
 	uint8_t *p = buf;
 
 	while (len) {
-		size_t chunk = VGPU_PAGE - (gm & 0xfff);
+		size_t chunk;
 		uint64_t gpa;
 		int ret;
 
-		if (chunk > len)
-			chunk = len;
-		ret = vgpu_gm_to_gpa(v, gm, &gpa);
+		ret = gm_run(v, gm, len, &gpa, &chunk);
 		if (ret)
 			return ret;
 		ret = write ? vgpu_write_gpa(v, gpa, p, chunk)

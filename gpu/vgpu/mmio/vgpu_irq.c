@@ -37,8 +37,11 @@ static uint32_t pending_master_bits(struct vgpu *v)
 	size_t i;
 
 	for (i = 0; i < NR_BANKS; i++) {
-		uint32_t p = vreg(v, irq_banks[i].base + 8) &
-			     vreg(v, irq_banks[i].base + 0xc);
+		uint32_t p = vreg(v, irq_banks[i].base + 8); /* IIR */
+
+		if (!p)
+			continue; /* most banks: no IER read */
+		p &= vreg(v, irq_banks[i].base + 0xc);
 
 		if (p & 0xffffu)
 			bits |= irq_banks[i].master_lo;
