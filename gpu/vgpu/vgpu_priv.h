@@ -481,6 +481,23 @@ struct pexec_engine {
 
 struct gvt_mmio_switch_save; /* vgpu_mmio_switch.c */
 
+/* The register table (mmio/mmio.h, vgpu_mmio_table.c): mmio/'s ranges
+ * and the areas' parts, joined at gvt_create, and the hooks the areas
+ * filled. */
+struct mmio_range;
+typedef int (*mmio_window_read_fn)(struct vgpu *v, uint64_t off,
+				   uint64_t *val, unsigned int size);
+typedef int (*mmio_window_write_fn)(struct vgpu *v, uint64_t off,
+				    uint64_t val, unsigned int size);
+typedef int (*mmio_g2v_fn)(struct vgpu *v, uint32_t what, uint64_t pdp0);
+struct gvt_regs {
+	struct mmio_range *tab; /* sorted, non-overlapping */
+	uint32_t n, pages;
+	mmio_window_read_fn window_read;
+	mmio_window_write_fn window_write;
+	mmio_g2v_fn g2v_ppgtt;
+};
+
 struct gvt {
 	struct gpu_hw *hw;
 	struct hv_if hv;
@@ -492,6 +509,7 @@ struct gvt {
 	uint32_t fences_total;
 	uint32_t fence_used; /* bitmap of physical fences given to vGPUs */
 	struct parray golden; /* register snapshot vGPUs start from */
+	struct gvt_regs regs; /* the register table */
 	struct vgpu *vgpu[GVT_MAX_VGPUS + 1]; /* by id; [0] unused */
 	uint32_t nr_vgpus;
 	uint64_t own_gm_base; /* mediator's objects */

@@ -6,6 +6,9 @@
 
 #include "gpu/vgpu/vgpu_priv.h"
 
+/* The area's part of the register table (vgpu_display_regs.c,
+ * mmio/mmio.h): port D, the pipes, SDE's interrupt bank. */
+extern const struct mmio_part display_regs_part;
 /* ---- the scanout window (vgpu_scanout.c) ------------------------------- */
 
 void vgpu_scanout_forget(struct vgpu *v);

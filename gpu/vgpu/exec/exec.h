@@ -6,6 +6,11 @@
 
 #include "gpu/vgpu/vgpu_priv.h"
 
+/* The area's part of the register table (vgpu_exec_regs.c, mmio/mmio.h):
+ * the engines' register blocks (vgpu_execlist.c) and GDRST. */
+extern const struct mmio_part exec_regs_part;
+int vgpu_engine_reg_read(struct vgpu *v, uint32_t off, uint32_t *val);
+int vgpu_engine_reg_write(struct vgpu *v, uint32_t off, uint32_t val);
 /* ---- execlists, workloads, scanner, scheduler --------------------------- */
 
 int vgpu_engines_init(struct vgpu *v);

@@ -6,6 +6,9 @@
 
 #include "gpu/vgpu/vgpu_priv.h"
 
+/* The area's part of the register table (vgpu_ppgtt_regs.c,
+ * mmio/mmio.h): PVINFO's PPGTT notifications. */
+extern const struct mmio_part ppgtt_regs_part;
 /* ---- PPGTT (vgpu_spt.c, vgpu_ppgtt.c) ----------------------------------- */
 
 /* Slabs (vgpu_slab.c). alloc: a zeroed object, SPT_NONE when the budget
