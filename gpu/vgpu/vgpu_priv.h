@@ -564,6 +564,36 @@ struct gvt {
 	const struct vgpu_ext_slot *gm;
 };
 
+/* ---- the shadow batch pool's and the shadow rings' pages (data only;
+ * the pool is exec/vgpu_own_gm.c's) -------------------------------------- */
+
+static inline uint8_t *vgpu_sbb_va(struct vgpu *v, int32_t page)
+{
+	return v->sbb.pg[page].va;
+}
+static inline uint32_t vgpu_sbb_gm(const struct vgpu *v, int32_t page)
+{
+	return (uint32_t)(v->sbb.gm + (uint64_t)page * VGPU_PAGE);
+}
+
+/* The shadow ring the engine runs now (vgpu_engine.sr_*): its size, and
+ * the hypervisor address of byte off. A grown ring's pages are not
+ * contiguous in hypervisor memory, only in GM: callers access it a dword
+ * (or up to a page boundary) at a time. */
+static inline uint32_t vgpu_sring_size(const struct vgpu_engine *e)
+{
+	return e->sr_pages * VGPU_PAGE;
+}
+static inline uint8_t *vgpu_sring_at(struct vgpu *v, struct vgpu_engine *e,
+				     uint32_t off)
+{
+	if (e->sr_first < 0)
+		return e->sring.va + off;
+	return v->sbb.pg[e->sr_first + (int32_t)(off / VGPU_PAGE)].va +
+	       off % VGPU_PAGE;
+}
+
+
 /* ---- helpers (vgpu_util.c) ---------------------------------------------- */
 
 void *gvt_pages(struct gvt *gvt, size_t n, uint64_t *hpa);

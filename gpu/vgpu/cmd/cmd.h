@@ -35,13 +35,18 @@ struct scan_result {
 	 * name), not in the ring or a batch it started. */
 	const char *wa;
 };
+/* Where the scanner's copies go: a page of the caller's shadow batch pool
+ * for w (exec/vgpu_own_gm.c vgpu_sbb_alloc), its index or < 0 (-GPU_E*). */
+typedef int (*scan_page_fn)(struct vgpu *v, struct workload *w, bool user);
 int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
-		       struct workload *w, struct scan_result *res);
+		       struct workload *w, scan_page_fn page,
+		       struct scan_result *res);
 /* The render context's indirect-context and per-context workaround
  * batches named in w's image: copied into the pool, scanned as the
  * kernel's own (privileged) batches, w->wa_*_gm set. */
 int vgpu_scan_wa_ctx(struct vgpu *v, struct vgpu_engine *e,
-		     struct workload *w, struct scan_result *res);
+		     struct workload *w, scan_page_fn page,
+		     struct scan_result *res);
 /* "header 0x..., at <where>[, address 0x...]" for a refusal's log line. */
 const char *vgpu_scan_where(const struct scan_result *r, char *buf,
 			    size_t n);

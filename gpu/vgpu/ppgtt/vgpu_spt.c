@@ -18,7 +18,6 @@
  * Recursion (fill, put) is bounded by the four levels. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/ppgtt/ppgtt.h"
-#include "gpu/vgpu/exec/exec.h"
 #include "mini/string.h"
 
 #define PTE_FLAGS 0xfffull /* present, rw, pwt, pcd, pat, ... */
