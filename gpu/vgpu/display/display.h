@@ -12,7 +12,6 @@ extern const struct mmio_part display_regs_part;
 /* ---- the scanout window (vgpu_scanout.c) ------------------------------- */
 
 void vgpu_scanout_forget(struct vgpu *v);
-void vgpu_scanout_note(struct vgpu *v, uint32_t index);
 void gvt_scanout_fini(struct gvt *gvt);
 
 

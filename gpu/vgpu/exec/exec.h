@@ -39,6 +39,13 @@ void vgpu_execlist_retry_deferred(struct vgpu *v, struct vgpu_engine *e);
 void vgpu_fail(struct vgpu *v, int engine, const char *why);
 
 
+/* A refused user batch (the scanner's result, cmd/cmd.h): run the ring up
+ * to it, then fail its request as after a hang (vgpu_user_fault.c). */
+struct scan_result;
+void vgpu_user_fault_cut(struct vgpu *v, struct vgpu_engine *e,
+			 struct workload *w, struct scan_result *r);
+void vgpu_user_fault_raise(struct vgpu *v, struct vgpu_engine *e,
+			   uint32_t events);
 /* Physical execution (vgpu_pexec.c). */
 int pexec_init(struct gvt *gvt);
 void pexec_fini(struct gvt *gvt);
