@@ -106,8 +106,8 @@ int gvt_create(struct gpu_hw *hw, const struct hv_if *hv,
 	if (ret)
 		gvt_log(gvt, HV_LOG_ERR, 0,
 			"gvt_params.ext refused: two systems fill the PPGTT or "
-			"shared-GM hooks, one fills only some shared-GM ones, or "
-			"gscale is on with no system sharing GM (vgpu_ext.h)");
+			"shared-GM hooks, or one fills only some shared-GM "
+			"ones (vgpu_ext.h)");
 	if (!ret)
 		ret = gvt_layout(gvt);
 	if (!ret)

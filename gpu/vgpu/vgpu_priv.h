@@ -333,7 +333,7 @@ struct vgpu {
 		uint64_t gm, size, pool_gm;
 	} pooled[GEN9_NUM_FENCES];
 	/* Fences over low GM detiled in software (no physical aperture,
-	 * gvt_params.gscale_no_aperture; gpu/gscale/mediator/gscale_ap_detile.c): the guest's
+	 * gScale's no_aperture setting; gpu/gscale/mediator/gscale_ap_detile.c): the guest's
 	 * pages of [gm, gm + size) stay unmapped while fenced. */
 	struct {
 		uint64_t gm, size;

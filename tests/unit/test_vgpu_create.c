@@ -571,37 +571,43 @@ static void test_irq_semantics(void **state)
 
 /* ---- gScale through the hook table (vgpu_ext.h) ------------------------- */
 
-/* gvt_params.gscale without gScale's ops listed, or two systems filling
- * the shared-GM entries, is refused; listed with gscale off it makes no
- * state, so GM stays partitioned (the baseline alone, gvt->gm NULL); on,
- * gvt->gm is gScale's and vGPUs are placed by it (overlapping low GM). */
+/* Two systems filling the shared-GM entries are refused; gScale listed
+ * without its settings, or with them off, makes no state, so GM stays
+ * partitioned (the baseline alone, gvt->gm NULL); on, gvt->gm is
+ * gScale's and vGPUs are placed by it (overlapping low GM). gScale's
+ * settings are its own (gscale_ext.h): the baseline's gvt_params has
+ * none. */
 static void test_gscale_attached_by_hooks(void **state)
 {
-	const struct gvt_params none = { .gscale = true };
+	const struct gscale_settings off_set = { .on = false, .slot_mib = 2048 };
 	const struct gvt_params twice = {
-		.gscale = true, .ext = { &gscale_ext_ops, &gscale_ext_ops } };
-	struct gvt_params off = { .ext = { &gscale_ext_ops } };
-	struct gvt_params on = { .gscale = true, .ext = { &gscale_ext_ops } };
-	struct gvt_params *ps[2] = { &off, &on };
+		.ext = { &gscale_ext_ops, &gscale_ext_ops },
+		.ext_params = { &gscale_on, &gscale_on } };
+	struct gvt_params none = { .ext = { &gscale_ext_ops } };
+	struct gvt_params off = { .ext = { &gscale_ext_ops },
+				  .ext_params = { &off_set } };
+	struct gvt_params on = { .ext = { &gscale_ext_ops },
+				 .ext_params = { &gscale_on } };
+	struct gvt_params *ps[3] = { &none, &off, &on };
 	struct vgpu *v[2];
 
 	(void)state;
-	assert_int_equal(vgpu_ext_check(&none), -GPU_EINVAL);
 	assert_int_equal(vgpu_ext_check(&twice), -GPU_EINVAL);
-	for (int i = 0; i < 2; i++) {
+	assert_int_equal(vgpu_ext_check(&on), 0);
+	for (int i = 0; i < 3; i++) {
 		struct env *e = calloc(1, sizeof(*e));
 		struct mw_config c = { .pool_mib = 96, .ram_mib = 64,
 				       .fake_gpu = true, .params = ps[i] };
 
 		assert_non_null(e);
 		assert_int_equal(mw_init(&e->mw, &c), 0);
-		assert_true((e->mw.gvt->gm != NULL) == (i == 1));
-		assert_true((e->mw.gvt->gs != NULL) == (i == 1));
+		assert_true((e->mw.gvt->gm != NULL) == (i == 2));
+		assert_true((e->mw.gvt->gs != NULL) == (i == 2));
 		for (int k = 0; k < 2; k++)
 			assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8,
 						     k + 1, &v[k]), 0);
 		/* gVirt: disjoint low slices; gScale: shared low GM. */
-		assert_true((v[0]->low_base == v[1]->low_base) == (i == 1));
+		assert_true((v[0]->low_base == v[1]->low_base) == (i == 2));
 		env_free(e);
 	}
 }
