@@ -214,30 +214,20 @@ expect hv-gscale-ops 0 ''
 # The mediator's areas are a DAG: exec/ > cmd/ > ppgtt/, display/ >
 # gtt/ > mmio/ (gpu/vgpu/README.md). Every edge that ran back up before
 # the register table took the areas' handlers fails again if put back.
-good area-mmio-exec
-file area-mmio-exec gpu/vgpu/mmio/vgpu_mmio_table.c '#include "gpu/vgpu/mmio/mmio.h"' '#include "gpu/vgpu/exec/exec.h"'
-expect area-mmio-exec 1 '^FORBIDDEN gpu/vgpu/mmio/vgpu_mmio_table.c:2 includes gpu/vgpu/exec/exec.h: the register area is below'
-good area-mmio-display
-file area-mmio-display gpu/vgpu/mmio/vgpu_irq.c '#include "gpu/vgpu/display/display.h"'
-expect area-mmio-display 1 '^FORBIDDEN gpu/vgpu/mmio/vgpu_irq.c:1 includes gpu/vgpu/display/display.h: the register area is below'
-good area-mmio-gtt
-file area-mmio-gtt gpu/vgpu/mmio/vgpu_mmio.c '#include "gpu/vgpu/gtt/gtt.h"'
-expect area-mmio-gtt 1 '^FORBIDDEN gpu/vgpu/mmio/vgpu_mmio.c:1 includes gpu/vgpu/gtt/gtt.h: the register area is below'
-good area-mmio-ppgtt
-file area-mmio-ppgtt gpu/vgpu/mmio/vgpu_pvinfo.c '#include "gpu/vgpu/ppgtt/ppgtt.h"'
-expect area-mmio-ppgtt 1 '^FORBIDDEN gpu/vgpu/mmio/vgpu_pvinfo.c:1 includes gpu/vgpu/ppgtt/ppgtt.h: the register area is below'
-good area-gtt-display
-file area-gtt-display gpu/vgpu/gtt/vgpu_ggtt.c '#include "gpu/vgpu/gtt/gtt.h"' '#include "gpu/vgpu/display/display.h"'
-expect area-gtt-display 1 '^FORBIDDEN gpu/vgpu/gtt/vgpu_ggtt.c:2 includes gpu/vgpu/display/display.h: the GTT area is below'
-good area-ppgtt-exec
-file area-ppgtt-exec gpu/vgpu/ppgtt/vgpu_spt.c '#include "gpu/vgpu/exec/exec.h"'
-expect area-ppgtt-exec 1 '^FORBIDDEN gpu/vgpu/ppgtt/vgpu_spt.c:1 includes gpu/vgpu/exec/exec.h: the PPGTT area is below'
-good area-display-ppgtt
-file area-display-ppgtt gpu/vgpu/display/vgpu_scanout.c '#include "gpu/vgpu/ppgtt/ppgtt.h"'
-expect area-display-ppgtt 1 '^FORBIDDEN gpu/vgpu/display/vgpu_scanout.c:1 includes gpu/vgpu/ppgtt/ppgtt.h: the display area is below'
-good area-cmd-exec
-file area-cmd-exec gpu/vgpu/cmd/vgpu_cmd_scan.c '#include "gpu/vgpu/exec/exec.h"'
-expect area-cmd-exec 1 '^FORBIDDEN gpu/vgpu/cmd/vgpu_cmd_scan.c:1 includes gpu/vgpu/exec/exec.h: the command scanner is below'
+while IFS='|' read -r name src inc why; do
+	good "$name"
+	file "$name" "$src" "#include \"$inc\""
+	expect "$name" 1 "^FORBIDDEN $src:1 includes $inc: $why"
+done <<'EDGES'
+area-mmio-exec|gpu/vgpu/mmio/vgpu_mmio_table.c|gpu/vgpu/exec/exec.h|the register area is below
+area-mmio-display|gpu/vgpu/mmio/vgpu_irq.c|gpu/vgpu/display/display.h|the register area is below
+area-mmio-gtt|gpu/vgpu/mmio/vgpu_mmio.c|gpu/vgpu/gtt/gtt.h|the register area is below
+area-mmio-ppgtt|gpu/vgpu/mmio/vgpu_pvinfo.c|gpu/vgpu/ppgtt/ppgtt.h|the register area is below
+area-gtt-display|gpu/vgpu/gtt/vgpu_ggtt.c|gpu/vgpu/display/display.h|the GTT area is below
+area-ppgtt-exec|gpu/vgpu/ppgtt/vgpu_spt.c|gpu/vgpu/exec/exec.h|the PPGTT area is below
+area-display-ppgtt|gpu/vgpu/display/vgpu_scanout.c|gpu/vgpu/ppgtt/ppgtt.h|the display area is below
+area-cmd-exec|gpu/vgpu/cmd/vgpu_cmd_scan.c|gpu/vgpu/exec/exec.h|the command scanner is below
+EDGES
 # Down is allowed: an area's part includes the register area's API, the
 # top (execution) includes every other area.
 good area-down
