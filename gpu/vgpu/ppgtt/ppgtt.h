@@ -34,7 +34,7 @@ static inline bool vslab_has(const struct vslab *sl, int32_t i)
 {
 	return i >= 0 && i < vslab_end(sl) && sl->dir[(uint32_t)i / VSLAB_PER];
 }
-/* Budgeted pages of shadow page-table memory (vgpu_spt.c). */
+/* Budgeted pages of shadow page-table memory (vgpu_slab.c). */
 void *spt_page_alloc(struct vgpu *v, size_t n, uint64_t *hpa);
 void spt_page_free(struct vgpu *v, void *p, size_t n);
 void *spt_snap_alloc(struct vgpu *v);
