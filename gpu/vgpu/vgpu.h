@@ -102,26 +102,11 @@ struct gvt_params {
 	 * Without one the mediator sets up its own on hw: the engines are
 	 * always driven through pgpu (submission, CSB, forcewake, reset). */
 	struct pgpu *pgpu;
-	/* gScale (gpu/gscale): vGPUs share the guest GM instead of getting
-	 * disjoint slices; each keeps a private shadow of its GGTT entries,
-	 * copied to the hardware at vGPU switches; the CPU reaches low GM
-	 * through the ladder mapping (EPT straight to the backing pages). */
-	bool gscale;
-	bool gscale_basic;      /* no slot sharing (the paper's baseline) */
-	bool gscale_predictive; /* copy the next vGPU's entries ahead */
-	uint32_t gscale_slot_mib; /* 0: 64 */
-	uint32_t gscale_fence_pool_mib; /* 0: 32; taken from the guests' low GM */
-	/* The GPU has no physical aperture guests could be pointed at (the
-	 * plain software model): fences over low GM are not pooled, the
-	 * guest keeps its ladder mapping (undetiled). Otherwise fenced low
-	 * GM goes through the pool and the physical aperture
-	 * (vgpu_fence_pool.c; docs/hardware.md "The aperture"). */
-	bool gscale_no_aperture;
 	/* Research systems attached to the gvt and every vGPU through the
 	 * hook table (vgpu_ext.h): each one's ops, from its folder's header
 	 * (gpu/ghyvi/ghyvi.h, gpu/dymgpu/dymgpu.h); NULL entries: none, the
 	 * gVirt baseline alone. ext_params[i] is ext[i]'s own parameter
-	 * block, passed to its gvt_attach during gvt_create and not kept
+	 * block (gScale's: struct gscale_settings, gpu/gscale/gscale_ext.h), passed to its gvt_attach during gvt_create and not kept
 	 * (NULL: its defaults). */
 	const struct vgpu_ext_ops *ext[VGPU_EXT_MAX];
 	const void *ext_params[VGPU_EXT_MAX];
@@ -521,7 +506,7 @@ int vgpu_cfg_read(struct vgpu *v, uint32_t off, uint32_t *val,
 int vgpu_aperture_fault(struct vgpu *v, uint64_t off);
 /* A CPU access of len bytes (at most 8, inside one page) at BAR2 offset
  * off that a valid guest fence covers, on a GPU with no physical aperture
- * to detile it (gvt_params.gscale_no_aperture): the bytes the fence's
+ * to detile it (gScale's no_aperture setting, gpu/gscale/gscale_ext.h): the bytes the fence's
  * tiling puts there, read or written in the vGPU's GM as a Gen9 aperture
  * does (gpu/hw/gen9_tiling.h). Pages without a GGTT entry read all ones,
  * writes there are dropped. -GPU_EINVAL when no such fence covers off:

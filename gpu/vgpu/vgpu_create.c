@@ -78,6 +78,12 @@ static int gvt_layout(struct gvt *gvt)
 	return 0;
 }
 
+/* The areas' parts of the register table (mmio/mmio.h), joined with the
+ * register area's own ranges. */
+static const struct mmio_part *const area_regs[] = {
+	&exec_regs_part, &gtt_regs_part, &ppgtt_regs_part, &display_regs_part,
+};
+
 int gvt_create(struct gpu_hw *hw, const struct hv_if *hv,
 	       const struct gvt_params *p, struct gvt **out)
 {
@@ -100,12 +106,15 @@ int gvt_create(struct gpu_hw *hw, const struct hv_if *hv,
 	if (ret)
 		gvt_log(gvt, HV_LOG_ERR, 0,
 			"gvt_params.ext refused: two systems fill the PPGTT or "
-			"shared-GM hooks, one fills only some shared-GM ones, or "
-			"gscale is on with no system sharing GM (vgpu_ext.h)");
+			"shared-GM hooks, or one fills only some shared-GM "
+			"ones (vgpu_ext.h)");
 	if (!ret)
 		ret = gvt_layout(gvt);
 	if (!ret)
 		ret = vgpu_ext_gvt_attach(gvt);
+	if (!ret)
+		ret = gvt_regs_join(gvt, area_regs,
+				    sizeof(area_regs) / sizeof(area_regs[0]));
 	if (!ret)
 		ret = gvt_snapshot_golden(gvt);
 	if (!ret)
@@ -142,6 +151,7 @@ void gvt_destroy(struct gvt *gvt)
 	vgpu_ext_gvt_detach(gvt);
 	gvt_mmio_switch_fini(gvt);
 	parray_fini(gvt, &gvt->golden);
+	gvt_regs_fini(gvt);
 	gvt_free_pages(gvt, gvt, gvt->gvt_pages);
 }
 

@@ -37,9 +37,8 @@ int vgpu_ext_check(const struct gvt_params *p)
 		gm += has_gm_hooks(p->ext[i]);
 	}
 	/* Two systems cannot both own the page tables' protection, nor
-	 * both share GM; gScale's parameters without a system to run them
-	 * would leave GM partitioned unseen. */
-	if (ppgtt > 1 || gm > 1 || (p->gscale && !gm))
+	 * both share GM. */
+	if (ppgtt > 1 || gm > 1)
 		return -GPU_EINVAL;
 	return 0;
 }

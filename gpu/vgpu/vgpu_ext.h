@@ -124,7 +124,7 @@ struct vgpu_ext_ops {
 	 * second). It is attached to the gvt before every other system, and
 	 * only if its gvt_attach made a state (non-NULL): GM is then shared
 	 * and these entries replace the baseline's partitioned GM; with no
-	 * such system, or its state NULL (gvt_params.gscale off), none is
+	 * such system, or its state NULL (gScale's settings off), none is
 	 * called. `state` is the per-gvt one. All must be filled. */
 
 	/* How many more vGPUs of type t the shared GM takes; *why names the

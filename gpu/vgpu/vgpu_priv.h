@@ -333,7 +333,7 @@ struct vgpu {
 		uint64_t gm, size, pool_gm;
 	} pooled[GEN9_NUM_FENCES];
 	/* Fences over low GM detiled in software (no physical aperture,
-	 * gvt_params.gscale_no_aperture; gpu/gscale/mediator/gscale_ap_detile.c): the guest's
+	 * gScale's no_aperture setting; gpu/gscale/mediator/gscale_ap_detile.c): the guest's
 	 * pages of [gm, gm + size) stay unmapped while fenced. */
 	struct {
 		uint64_t gm, size;
@@ -481,6 +481,23 @@ struct pexec_engine {
 
 struct gvt_mmio_switch_save; /* vgpu_mmio_switch.c */
 
+/* The register table (mmio/mmio.h, vgpu_mmio_table.c): mmio/'s ranges
+ * and the areas' parts, joined at gvt_create, and the hooks the areas
+ * filled. */
+struct mmio_range;
+typedef int (*mmio_window_read_fn)(struct vgpu *v, uint64_t off,
+				   uint64_t *val, unsigned int size);
+typedef int (*mmio_window_write_fn)(struct vgpu *v, uint64_t off,
+				    uint64_t val, unsigned int size);
+typedef int (*mmio_g2v_fn)(struct vgpu *v, uint32_t what, uint64_t pdp0);
+struct gvt_regs {
+	struct mmio_range *tab; /* sorted, non-overlapping */
+	uint32_t n, pages;
+	mmio_window_read_fn window_read;
+	mmio_window_write_fn window_write;
+	mmio_g2v_fn g2v_ppgtt;
+};
+
 struct gvt {
 	struct gpu_hw *hw;
 	struct hv_if hv;
@@ -492,6 +509,7 @@ struct gvt {
 	uint32_t fences_total;
 	uint32_t fence_used; /* bitmap of physical fences given to vGPUs */
 	struct parray golden; /* register snapshot vGPUs start from */
+	struct gvt_regs regs; /* the register table */
 	struct vgpu *vgpu[GVT_MAX_VGPUS + 1]; /* by id; [0] unused */
 	uint64_t vgpu_ids; /* bit id - 1 set while vgpu[id] is: the polls
 			    * visit the vGPUs there are, not all 64 slots */
@@ -547,6 +565,36 @@ struct gvt {
 	 * a per-gvt state made: gScale), or NULL: GM is partitioned. */
 	const struct vgpu_ext_slot *gm;
 };
+
+/* ---- the shadow batch pool's and the shadow rings' pages (data only;
+ * the pool is exec/vgpu_own_gm.c's) -------------------------------------- */
+
+static inline uint8_t *vgpu_sbb_va(struct vgpu *v, int32_t page)
+{
+	return v->sbb.pg[page].va;
+}
+static inline uint32_t vgpu_sbb_gm(const struct vgpu *v, int32_t page)
+{
+	return (uint32_t)(v->sbb.gm + (uint64_t)page * VGPU_PAGE);
+}
+
+/* The shadow ring the engine runs now (vgpu_engine.sr_*): its size, and
+ * the hypervisor address of byte off. A grown ring's pages are not
+ * contiguous in hypervisor memory, only in GM: callers access it a dword
+ * (or up to a page boundary) at a time. */
+static inline uint32_t vgpu_sring_size(const struct vgpu_engine *e)
+{
+	return e->sr_pages * VGPU_PAGE;
+}
+static inline uint8_t *vgpu_sring_at(struct vgpu *v, struct vgpu_engine *e,
+				     uint32_t off)
+{
+	if (e->sr_first < 0)
+		return e->sring.va + off;
+	return v->sbb.pg[e->sr_first + (int32_t)(off / VGPU_PAGE)].va +
+	       off % VGPU_PAGE;
+}
+
 
 /* ---- helpers (vgpu_util.c) ---------------------------------------------- */
 

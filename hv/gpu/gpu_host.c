@@ -280,10 +280,10 @@ static void init_unlocked(const struct hv_config *cfg,
 	 * dymgpu_live=no (and only guests with the guest channel, which are
 	 * told of every move, ever move: docs/dymgpu-live.md). */
 	static struct dymgpu_params dp;
-	struct gvt_params p = { .gscale = true,
-				.ext = { &ghyvi_ext_ops, &dymgpu_ext_ops,
+	static struct gscale_settings gs = { .on = true };
+	struct gvt_params p = { .ext = { &ghyvi_ext_ops, &dymgpu_ext_ops,
 					 &gscale_ext_ops },
-				.ext_params = { NULL, &dp } };
+				.ext_params = { NULL, &dp, &gs } };
 	bool msi_ok;
 	int err;
 
@@ -309,7 +309,7 @@ static void init_unlocked(const struct hv_config *cfg,
 	p.pgpu = &host_pgpu;
 	/* The ladder/pool choice per backend (gpu_host_aperture_target): the
 	 * plain model has no physical aperture to pool fenced pages in. */
-	p.gscale_no_aperture = model_in_use;
+	gs.no_aperture = model_in_use;
 	err = gvt_create(&host_hw, &hv, &p, &host_gvt);
 	if (err) {
 		kprintf("gpu: gvt_create failed (%d)\n", err);
@@ -366,7 +366,7 @@ uint64_t gpu_host_rcopy_permille(void)
  *               the access is repeated at hpa by the hypervisor, which
  *               faults into the model (ap_redirect.h): two traps;
  *   model       no physical aperture: the mediator does not pool fenced
- *               pages (gvt_params.gscale_no_aperture), the guest keeps its
+ *               pages (gScale's no_aperture setting), the guest keeps its
  *               ladder mapping to RAM, undetiled; a request here is
  *               refused. */
 enum gpu_ap_target gpu_host_aperture_target(uint64_t hpa)

@@ -64,6 +64,16 @@ static const struct vgpu_type fz_type = { "fuzz", 8 * FZ_MiB, 32 * FZ_MiB, 2, 1 
 #else /* FZ_SMALL_VGPU: a model-backed target whose inputs name no GM sizes */
 static const struct vgpu_type fz_type = { "fuzz", 2 * FZ_MiB, 4 * FZ_MiB, 2, 1 };
 #endif
+/* FZ_GSCALE: gScale's own settings (gpu/gscale/gscale_ext.h); the small
+ * GGTT of the fake-GPU targets wants small slots and pool. */
+#ifdef FZ_GSCALE
+#ifdef FZ_USE_MODEL
+static const struct gscale_settings fz_gscale = { .on = true };
+#else
+static const struct gscale_settings fz_gscale = { .on = true, .slot_mib = 2,
+						  .fence_pool_mib = 8 };
+#endif
+#endif
 #ifdef FZ_USE_MODEL
 #define FZ_HOST_LOW_GM (128 * FZ_MiB) /* gvt_create's default */
 static const struct gvt_params fz_params = {
@@ -74,18 +84,14 @@ static const struct gvt_params fz_params = {
 static const struct gvt_params fz_params = {
 	.host_low_gm = FZ_HOST_LOW_GM,
 	.host_high_gm = 72 * FZ_MiB, /* the mediator's own GM: 65 MiB */
-	.gscale_slot_mib = 2,
-	.gscale_fence_pool_mib = 8,
-#endif
-/* FZ_GSCALE: the mediator in gScale mode, where attacker and victim share
- * GM and the physical GGTT holds whichever vGPU's entries are resident. */
-#ifdef FZ_GSCALE
-	.gscale = true,
 #endif
 	/* gHyvi attached (strict unless a target sets a policy), as in
 	 * the hypervisor; under gScale DymGPU too (its monitor), as there. */
+/* FZ_GSCALE: the mediator in gScale mode, where attacker and victim share
+ * GM and the physical GGTT holds whichever vGPU's entries are resident. */
 #ifdef FZ_GSCALE
 	.ext = { &ghyvi_ext_ops, &dymgpu_ext_ops, &gscale_ext_ops },
+	.ext_params = { NULL, NULL, &fz_gscale },
 #else
 	.ext = { &ghyvi_ext_ops },
 #endif

@@ -198,7 +198,7 @@ static void setup_vcpu(int c)
 
 static void setup(void)
 {
-	static struct gvt_params p = { .gscale = false };
+	static struct gvt_params p = { 0 }; /* gVirt alone */
 	struct mw_config cfg = { .pool_mib = 96, .ram_mib = 8 * NR_VGPU + 8,
 				 .nr_vms = NR_VGPU + 1, .params = &p };
 

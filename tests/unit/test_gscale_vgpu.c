@@ -1,4 +1,4 @@
-/* gScale in the mediator (gvt_params.gscale), end to end over the Gen9
+/* gScale in the mediator (gscale_settings.on), end to end over the Gen9
  * model, driven by synthetic guests through their real trap paths (config
  * space, BAR0 GGTT writes, fence registers) and a hypervisor that records
  * the EPT (tests/world/model_world.c as tools/eval/gscale builds it):
@@ -38,7 +38,9 @@ struct world {
 
 static struct world *W;
 
-static void world_init(int n, const struct gvt_params *p0)
+/* gScale on with settings set (NULL: its defaults). */
+static void world_init_set(int n, const struct gvt_params *p0,
+			   const struct gscale_settings *set)
 {
 	struct gvt_params p = *p0;
 	struct world *w = calloc(1, sizeof(*w));
@@ -46,12 +48,17 @@ static void world_init(int n, const struct gvt_params *p0)
 	assert_non_null(w);
 	W = w;
 	w->n = n;
-	p.gscale = true;
 	p.ext[0] = &dymgpu_ext_ops; /* as the hypervisor */
 	p.ext[1] = &gscale_ext_ops;
+	p.ext_params[1] = set ? set : &gscale_on;
 	/* VM i: vGPU v[i], guest g[i]. */
 	assert_int_equal(evg_world(&w->mw, (struct mw_config){ .params = &p },
 				   n, &w->v[1], &w->g[1]), n);
+}
+
+static void world_init(int n, const struct gvt_params *p0)
+{
+	world_init_set(n, p0, NULL);
 }
 
 static int teardown(void **state)
@@ -173,12 +180,13 @@ static void test_on_demand_copy_counts(void **state)
 
 static void test_basic_copies_everything(void **state)
 {
-	struct gvt_params p = { .gscale_basic = true };
+	struct gvt_params p = { 0 };
+	const struct gscale_settings basic = { .on = true, .basic = true };
 	uint64_t all = (vgpu_type_v5_8.low_gm_size +
 			vgpu_type_v5_8.high_gm_size) >> 12;
 
 	(void)state;
-	world_init(2, &p);
+	world_init_set(2, &p, &basic);
 	assert_int_equal(W->g[1].high_base, W->g[2].high_base);
 	/* Different entries everywhere, so nothing is the same content. */
 	for (uint64_t gm = 0; gm < vgpu_type_v5_8.low_gm_size; gm += 4096 * 512)
@@ -198,13 +206,14 @@ static void test_basic_copies_everything(void **state)
 /* Slot size 2 GiB: one slot, so both vGPUs overlap in low and high GM. */
 static void test_two_vgpus_one_slot_each_sees_its_own(void **state)
 {
-	struct gvt_params p = { .gscale_slot_mib = 2048 };
+	struct gvt_params p = { 0 };
+	const struct gscale_settings one_slot = { .on = true, .slot_mib = 2048 };
 	struct evguest *a, *b;
 	uint64_t lo, hi;
 	uint32_t word;
 
 	(void)state;
-	world_init(2, &p);
+	world_init_set(2, &p, &one_slot);
 	a = &W->g[1];
 	b = &W->g[2];
 	assert_int_equal(a->high_base, b->high_base);

@@ -72,8 +72,8 @@ static uint64_t surf0;	/* the guest's surfaces, in its low GM */
 static int setup(void **state)
 {
 	static struct model_world w;
-	struct gvt_params p = { .gscale = true,
-				.ext = { &gscale_ext_ops } };
+	struct gvt_params p = { .ext = { &gscale_ext_ops },
+				.ext_params = { &gscale_on } };
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 256,
 			       .ggtt_entries = 512u * 1024u, .params = &p };
 

@@ -41,7 +41,8 @@ struct world {
 static struct world *world_new(bool gscale)
 {
 	struct world *w = calloc(1, sizeof(*w));
-	struct gvt_params p = { .gscale = gscale, .ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
+	struct gvt_params p = { .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
+				.ext_params = { NULL, gscale ? &gscale_on : NULL } };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 8 * N, .params = &p };
 
 	assert_int_equal(mw_init(&w->mw, &c), 0);

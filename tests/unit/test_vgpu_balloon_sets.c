@@ -54,8 +54,8 @@ static void test_same_slots_as_the_study(void **state)
 {
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 4 * N };
 	static const struct dymgpu_params dp = { .off = true };
-	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
-				.ext_params = { &dp } };
+	struct gvt_params p = { .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
+				.ext_params = { &dp, &gscale_on } };
 	static struct ncs_layout study;
 	uint32_t weight[SLOTS_MAX_VGPUS] = { 0 }; /* no work: utilization 0 */
 	struct model_world mw;
@@ -119,8 +119,8 @@ static void test_ninth_range_refused(void **state)
 {
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 4 * N };
 	static const struct dymgpu_params dp = { .off = true };
-	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
-				.ext_params = { &dp } };
+	struct gvt_params p = { .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
+				.ext_params = { &dp, &gscale_on } };
 	struct vgpu_slot_run even[8], odd1[4], odd2[4], got[VGPU_MAX_RANGES];
 	struct model_world mw;
 	struct vgpu *v[N];

@@ -4,7 +4,7 @@
  * submitted on every engine; the CPU ends it by writing
  * MI_BATCH_BUFFER_END over batch[0]. The loop has no conditional end, so
  * the mediator watches the batch's guest page while the request is on
- * the GPU (gpu/vgpu/exec/vgpu_bb_watch.c, docs/gpu-spinner.md "Busy
+ * the GPU (gpu/vgpu/ppgtt/vgpu_bb_watch.c, docs/gpu-spinner.md "Busy
  * batches"): that store is mirrored into the copy, any other changes
  * nothing the GPU runs, and the watch ends with the request. */
 #include <setjmp.h>

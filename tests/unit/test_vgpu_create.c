@@ -269,10 +269,13 @@ static void test_pvinfo_as_i915_reads_it(void **state)
 
 static void test_mmio_table_sorted(void **state)
 {
+	struct env *e = env_new(256);
+	const struct gvt *gvt = e->mw.gvt;
 	size_t n, i;
-	const struct mmio_range *t = mmio_table(&n);
+	const struct mmio_range *t = mmio_table(gvt, &n);
 
 	(void)state;
+	assert_true(n > 0);
 	for (i = 0; i < n; i++) {
 		assert_true(t[i].start <= t[i].end);
 		assert_int_equal(t[i].start & 3, 0);
@@ -281,9 +284,80 @@ static void test_mmio_table_sorted(void **state)
 		if (i)
 			assert_true(t[i - 1].end < t[i].start);
 	}
-	assert_non_null(mmio_lookup(0x78000));
-	assert_non_null(mmio_lookup(0x2230));
-	assert_null(mmio_lookup(0x3000));
+	/* The register area's own, and each area's part, joined. */
+	assert_non_null(mmio_lookup(gvt, 0x78000));
+	assert_string_equal(mmio_lookup(gvt, 0x2230)->name, "rcs");
+	assert_string_equal(mmio_lookup(gvt, FENCE_REG_GEN6_LO(3))->name,
+			    "fences");
+	assert_string_equal(mmio_lookup(gvt, 0x70008)->name, "pipes");
+	assert_string_equal(mmio_lookup(gvt, SDEISR)->name, "sde irq");
+	assert_null(mmio_lookup(gvt, 0x3000));
+	assert_non_null(gvt->regs.window_read);
+	assert_non_null(gvt->regs.g2v_ppgtt);
+	env_free(e);
+}
+
+static int win_rd(struct vgpu *v, uint64_t off, uint64_t *val,
+		  unsigned int size)
+{
+	(void)v, (void)off, (void)size;
+	*val = 0;
+	return 0;
+}
+
+static int g2v_none(struct vgpu *v, uint32_t what, uint64_t pdp0)
+{
+	(void)v, (void)what, (void)pdp0;
+	return 0;
+}
+
+/* A part that overlaps a range already joined, a window with a read hook
+ * and no write hook, or a hook two parts fill: the join is refused (and
+ * logged), and what it took is given back. */
+static int join_one(struct env *e, const struct mmio_part *a,
+		    const struct mmio_part *b)
+{
+	const struct mmio_part *parts[2] = { a, b };
+	struct gvt *g = calloc(1, sizeof(*g));
+	int ret;
+
+	assert_non_null(g);
+	g->hv = e->mw.gvt->hv;
+	ret = gvt_regs_join(g, parts, b ? 2 : 1);
+	gvt_regs_fini(g);
+	free(g);
+	return ret;
+}
+
+static void test_regs_join_refuses(void **state)
+{
+	struct env *e = env_new(256);
+	static const struct mmio_range pcode_again[] = {
+		{ GEN6_PCODE_MAILBOX, GEN6_PCODE_MAILBOX + 3, MMIO_EMULATED, 0,
+		  NULL, NULL, "pcode again" },
+	};
+	static const struct mmio_range odd[] = {
+		{ 0x3002, 0x3005, MMIO_EMULATED, 0, NULL, NULL, "odd" },
+	};
+	static const struct mmio_range free_slot[] = {
+		{ 0x3000, 0x3003, MMIO_EMULATED, 0, NULL, NULL, "free" },
+	};
+	const struct mmio_part overlap = { "t", pcode_again, 1, NULL, NULL, NULL };
+	const struct mmio_part unaligned = { "t", odd, 1, NULL, NULL, NULL };
+	const struct mmio_part ok = { "t", free_slot, 1, NULL, NULL, NULL };
+	const struct mmio_part half_window = { "t", NULL, 0, win_rd, NULL, NULL };
+	const struct mmio_part g2v = { "t", NULL, 0, NULL, NULL, g2v_none };
+	uint64_t in_use = e->mw.hv.pages_in_use;
+
+	(void)state;
+	assert_int_equal(join_one(e, &ok, NULL), 0);
+	assert_int_equal(join_one(e, &overlap, NULL), -GPU_EINVAL);
+	assert_int_equal(join_one(e, &unaligned, NULL), -GPU_EINVAL);
+	assert_int_equal(join_one(e, &half_window, NULL), -GPU_EINVAL);
+	assert_int_equal(join_one(e, &g2v, NULL), 0);
+	assert_int_equal(join_one(e, &g2v, &g2v), -GPU_EINVAL);
+	assert_int_equal(e->mw.hv.pages_in_use, in_use);
+	env_free(e);
 }
 
 static void test_mmio_fixed_behaviours(void **state)
@@ -505,37 +579,43 @@ static void test_irq_semantics(void **state)
 
 /* ---- gScale through the hook table (vgpu_ext.h) ------------------------- */
 
-/* gvt_params.gscale without gScale's ops listed, or two systems filling
- * the shared-GM entries, is refused; listed with gscale off it makes no
- * state, so GM stays partitioned (the baseline alone, gvt->gm NULL); on,
- * gvt->gm is gScale's and vGPUs are placed by it (overlapping low GM). */
+/* Two systems filling the shared-GM entries are refused; gScale listed
+ * without its settings, or with them off, makes no state, so GM stays
+ * partitioned (the baseline alone, gvt->gm NULL); on, gvt->gm is
+ * gScale's and vGPUs are placed by it (overlapping low GM). gScale's
+ * settings are its own (gscale_ext.h): the baseline's gvt_params has
+ * none. */
 static void test_gscale_attached_by_hooks(void **state)
 {
-	const struct gvt_params none = { .gscale = true };
+	const struct gscale_settings off_set = { .on = false, .slot_mib = 2048 };
 	const struct gvt_params twice = {
-		.gscale = true, .ext = { &gscale_ext_ops, &gscale_ext_ops } };
-	struct gvt_params off = { .ext = { &gscale_ext_ops } };
-	struct gvt_params on = { .gscale = true, .ext = { &gscale_ext_ops } };
-	struct gvt_params *ps[2] = { &off, &on };
+		.ext = { &gscale_ext_ops, &gscale_ext_ops },
+		.ext_params = { &gscale_on, &gscale_on } };
+	struct gvt_params none = { .ext = { &gscale_ext_ops } };
+	struct gvt_params off = { .ext = { &gscale_ext_ops },
+				  .ext_params = { &off_set } };
+	struct gvt_params on = { .ext = { &gscale_ext_ops },
+				 .ext_params = { &gscale_on } };
+	struct gvt_params *ps[3] = { &none, &off, &on };
 	struct vgpu *v[2];
 
 	(void)state;
-	assert_int_equal(vgpu_ext_check(&none), -GPU_EINVAL);
 	assert_int_equal(vgpu_ext_check(&twice), -GPU_EINVAL);
-	for (int i = 0; i < 2; i++) {
+	assert_int_equal(vgpu_ext_check(&on), 0);
+	for (int i = 0; i < 3; i++) {
 		struct env *e = calloc(1, sizeof(*e));
 		struct mw_config c = { .pool_mib = 96, .ram_mib = 64,
 				       .fake_gpu = true, .params = ps[i] };
 
 		assert_non_null(e);
 		assert_int_equal(mw_init(&e->mw, &c), 0);
-		assert_true((e->mw.gvt->gm != NULL) == (i == 1));
-		assert_true((e->mw.gvt->gs != NULL) == (i == 1));
+		assert_true((e->mw.gvt->gm != NULL) == (i == 2));
+		assert_true((e->mw.gvt->gs != NULL) == (i == 2));
 		for (int k = 0; k < 2; k++)
 			assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8,
 						     k + 1, &v[k]), 0);
 		/* gVirt: disjoint low slices; gScale: shared low GM. */
-		assert_true((v[0]->low_base == v[1]->low_base) == (i == 1));
+		assert_true((v[0]->low_base == v[1]->low_base) == (i == 2));
 		env_free(e);
 	}
 }
@@ -551,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_cfg_space),
 		cmocka_unit_test(test_pvinfo_as_i915_reads_it),
 		cmocka_unit_test(test_mmio_table_sorted),
+		cmocka_unit_test(test_regs_join_refuses),
 		cmocka_unit_test(test_mmio_fixed_behaviours),
 		cmocka_unit_test(test_force_to_nonpriv_gvt_list),
 		cmocka_unit_test(test_g2v_counter_mark),

@@ -59,8 +59,8 @@ static uint32_t magic(int vg, int eng, int round, int which)
 
 static void world_init_p(struct world *w, int n, bool use_pgpu)
 {
-	struct gvt_params p = { .gscale = gscale_mode,
-				.ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
+	struct gvt_params p = { .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
+				.ext_params = { NULL, gscale_mode ? &gscale_on : NULL } };
 	struct mw_config c = { .pool_mib = 40 + 8 * n, .ram_mib = 8 * n,
 			       .pgpu = use_pgpu ? &w->pgpu : NULL,
 			       .params = &p };

@@ -3,7 +3,7 @@
  *  - with a physical aperture (the iGPU, gpu=model-mmio) a fence over low
  *    GM moves the range into the pool and the guest's pages onto the
  *    aperture at the pool (test_gscale_vgpu covers the mechanism);
- *  - without one (gvt_params.gscale_no_aperture: the plain model) nothing
+ *  - without one (gScale's no_aperture setting: the plain model) nothing
  *    is pooled: the fenced pages leave the guest's EPT and the mediator
  *    detiles each access against the vGPU's own GGTT entries and fence
  *    (X and Y, checked against gpu/hw/gen9_tiling.h; issue 28 §5); the
@@ -33,9 +33,11 @@ static struct evguest G[2];
 
 static void world(bool no_aperture)
 {
-	struct gvt_params p = { .gscale = true,
-				.gscale_no_aperture = no_aperture,
-				.ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
+	static struct gscale_settings gs;
+	struct gvt_params p = { .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
+				.ext_params = { NULL, &gs } };
+
+	gs = (struct gscale_settings){ .on = true, .no_aperture = no_aperture };
 
 	MW = calloc(1, sizeof(*MW));
 	assert_non_null(MW);

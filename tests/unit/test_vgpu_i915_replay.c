@@ -102,7 +102,8 @@ struct env {
 static int setup(void **state)
 {
 	struct env *e = calloc(1, sizeof(*e));
-	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
+	struct gvt_params p = { .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
+				.ext_params = { NULL, &gscale_on } };
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 256,
 			       .ggtt_entries = HV_GGTT_ENTRIES, .params = &p };
 

@@ -99,8 +99,8 @@ static struct vgpu *v;
 static int setup_world(void **state, bool gscale)
 {
 	struct env *e = calloc(1, sizeof(*e));
-	struct gvt_params p = { .gscale = gscale,
-				.ext = { &gscale_ext_ops } };
+	struct gvt_params p = { .ext = { &gscale_ext_ops },
+				.ext_params = { gscale ? &gscale_on : NULL } };
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 256,
 			       .ggtt_entries = 512u * 1024u, .params = &p };
 

@@ -54,8 +54,8 @@ static struct world *world_new(void)
 {
 	struct world *w = calloc(1, sizeof(*w));
 	static const struct dymgpu_params dp = { .off = true };
-	struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
-				.ext_params = { &dp } };
+	struct gvt_params p = { .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
+				.ext_params = { &dp, &gscale_on } };
 	struct mw_config c = { .pool_mib = 96, .ram_mib = 8 * N, .params = &p };
 
 	assert_int_equal(mw_init(&w->mw, &c), 0);

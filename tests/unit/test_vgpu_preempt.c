@@ -84,9 +84,9 @@ static void world_init(struct world *w, bool no_preempt, uint64_t pass_ns)
 	int i;
 
 	memset(&p, 0, sizeof(p));
-	p.gscale = true;
 	p.ext[0] = &dymgpu_ext_ops; /* as the hypervisor */
 	p.ext[1] = &gscale_ext_ops;
+	p.ext_params[1] = &gscale_on;
 	p.preempt = !no_preempt;
 	memset(w, 0, sizeof(*w));
 	assert_int_equal(mw_init(&w->mw, &c), 0);

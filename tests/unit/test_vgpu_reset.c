@@ -88,7 +88,8 @@ static void hog_setup(struct world *w)
 
 static void world_init(struct world *w)
 {
-	static struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
+	static struct gvt_params p = { .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
+				.ext_params = { NULL, &gscale_on } };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 8 * (NV + 1),
 			       .params = &p };
 	int i;

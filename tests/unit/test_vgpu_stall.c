@@ -110,8 +110,9 @@ static void hog_setup(struct world *w)
 static void world_init(struct world *w, uint64_t overrun_ns,
 		       uint64_t pass_ns, bool hog_priv)
 {
-	struct gvt_params p = { .gscale = true, .overrun_ns = overrun_ns,
-				.ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
+	struct gvt_params p = { .overrun_ns = overrun_ns,
+				.ext = { &dymgpu_ext_ops, &gscale_ext_ops },
+				.ext_params = { NULL, &gscale_on } };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 8 * NV,
 			       .params = &p };
 	int i;

@@ -47,7 +47,8 @@ static uint64_t SEQ_GPA, BATCH_GPA;
 
 static void world_up(bool mmio_backend)
 {
-	static struct gvt_params p = { .gscale = true, .ext = { &dymgpu_ext_ops, &gscale_ext_ops } };
+	static struct gvt_params p = { .ext = { &dymgpu_ext_ops, &gscale_ext_ops },
+				.ext_params = { NULL, &gscale_on } };
 	struct mw_config c = { .pool_mib = 64, .ram_mib = 16, .params = &p };
 
 	memset(&W, 0, sizeof(W));

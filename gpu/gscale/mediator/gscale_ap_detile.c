@@ -1,5 +1,5 @@
 /* gScale's mediator part: fenced aperture pages on a GPU with no physical
- * aperture (the plain software model: gvt_params.gscale_no_aperture).
+ * aperture (the plain software model: gScale's no_aperture setting).
  *
  * On Gen9 a CPU access through the aperture that a valid fence covers
  * sees the range as linear rows of the fence's pitch; the hardware finds

@@ -1,17 +1,31 @@
 /* gScale's mediator part (gpu/gscale/mediator/): the private shadow GGTT and
  * its copy at a vGPU switch, ladder mapping of the aperture, and the fence
  * memory space pool. The baseline calls it where gScale mode
- * (gvt_params.gscale) changes what a GGTT write, a fence or a switch does;
+ * (its settings' `on`, gpu/gscale/gscale_ext.h) changes what a GGTT write, a fence or a switch does;
  * gpu/gscale/README.md lists those points. */
 #ifndef GPU_GSCALE_MEDIATOR_GSCALE_MEDIATOR_H
 #define GPU_GSCALE_MEDIATOR_GSCALE_MEDIATOR_H
 
 #include "gpu/gscale/gscale.h"
+#include "gpu/gscale/gscale_ext.h"
 #include "gpu/vgpu/vgpu_priv.h"
 
 /* ---- gScale (vgpu_gscale.c) --------------------------------------------- */
 
-int gvt_gscale_init(struct gvt *gvt);
+/* gScale's per-gvt state (gvt->gs points at its first member): the
+ * shared-GM model and the settings it was attached with. */
+struct gscale_gvt {
+	struct gscale gs;
+	struct gscale_settings set;
+};
+static inline const struct gscale_settings *gscale_settings_of(
+	const struct gvt *gvt)
+{
+	return &((const struct gscale_gvt *)(const void *)gvt->gs)->set;
+}
+
+/* set NULL or off: no state, GM stays partitioned (returns 0). */
+int gvt_gscale_init(struct gvt *gvt, const struct gscale_settings *set);
 void gvt_gscale_fini(struct gvt *gvt);
 int vgpu_gscale_take(struct gvt *gvt, struct vgpu *v,
 		     const struct vgpu_type *t);

@@ -126,7 +126,7 @@ uint64_t vgpu_fence_pool_map(struct vgpu *v, unsigned int i, uint64_t f)
 			  (unsigned long long)tile_row(f));
 		return f & ~I965_FENCE_REG_VALID;
 	}
-	if (v->gvt->p.gscale_no_aperture) {
+	if (gscale_settings_of(v->gvt)->no_aperture) {
 		/* nothing to detile with: the mediator does it */
 		vgpu_ap_detile_set(v, i, gm, size);
 		return f;

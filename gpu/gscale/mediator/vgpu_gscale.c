@@ -1,4 +1,4 @@
-/* The mediator's side of gScale (gvt_params.gscale): guest GM comes from
+/* The mediator's side of gScale (its settings' `on`, gscale_ext.h): guest GM comes from
  * gpu/gscale instead of disjoint slices, GGTT writes go to the vGPU's
  * private shadow (and to the hardware only while its entries are
  * resident), vGPU switches copy on demand, and the guest's CPU view of its
@@ -40,10 +40,11 @@ static uint64_t gs_clock(void *ctx)
 
 /* The fence memory pool: the top of the guests' low GM, taken away from
  * what vGPUs share. */
-static int carve_fence_pool(struct gvt *gvt, struct gscale_range *low)
+static int carve_fence_pool(struct gvt *gvt, const struct gscale_settings *set,
+			    struct gscale_range *low)
 {
-	uint64_t mib = gvt->p.gscale_fence_pool_mib ? gvt->p.gscale_fence_pool_mib
-						     : DEFAULT_FENCE_POOL_MIB;
+	uint64_t mib = set->fence_pool_mib ? set->fence_pool_mib
+					   : DEFAULT_FENCE_POOL_MIB;
 	uint32_t entries = (uint32_t)(mib << 8);
 
 	if (entries >= low->count)
@@ -57,30 +58,34 @@ static int carve_fence_pool(struct gvt *gvt, struct gscale_range *low)
 
 /* The guest part of GM, as gVirt's layout computed it, becomes gScale's
  * shared low range and slotted high range. */
-int gvt_gscale_init(struct gvt *gvt)
+const struct gscale_settings gscale_on = { .on = true };
+
+int gvt_gscale_init(struct gvt *gvt, const struct gscale_settings *set)
 {
 	struct gscale_mem mem = { gs_alloc, gs_free, gs_clock, gvt };
-	uint32_t slot = gvt->p.gscale_slot_mib ? gvt->p.gscale_slot_mib
-					       : DEFAULT_SLOT_MIB;
+	uint32_t slot = set && set->slot_mib ? set->slot_mib : DEFAULT_SLOT_MIB;
+	struct gscale_gvt *g;
 	struct gscale_params p = {
 		.low = { (uint32_t)(gvt->low.base >> 12),
 			 (uint32_t)(gvt->low.size >> 12) },
 		.high = { (uint32_t)(gvt->high.base >> 12),
 			  (uint32_t)(gvt->high.size >> 12) },
 		.slot_entries = slot * 256,
-		.slot_sharing = !gvt->p.gscale_basic,
-		.predictive = gvt->p.gscale_predictive,
+		.slot_sharing = set && !set->basic,
+		.predictive = set && set->predictive,
 	};
 	int ret;
 
-	if (!gvt->p.gscale)
+	if (!set || !set->on)
 		return 0;
-	if (carve_fence_pool(gvt, &p.low))
+	if (carve_fence_pool(gvt, set, &p.low))
 		return -GPU_EINVAL;
-	gvt->gs_pages = (sizeof(struct gscale) + VGPU_PAGE - 1) / VGPU_PAGE;
-	gvt->gs = gvt_pages(gvt, gvt->gs_pages, NULL);
-	if (!gvt->gs)
+	gvt->gs_pages = (sizeof(*g) + VGPU_PAGE - 1) / VGPU_PAGE;
+	g = gvt_pages(gvt, gvt->gs_pages, NULL);
+	if (!g)
 		return -GPU_ENOMEM;
+	g->set = *set;
+	gvt->gs = &g->gs;
 	ret = gscale_init(gvt->gs, gvt->hw, &p, &mem);
 	if (ret) {
 		gvt_free_pages(gvt, gvt->gs, gvt->gs_pages);
@@ -226,10 +231,9 @@ void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next,
 
 static int ext_gvt_attach(struct gvt *gvt, const void *params, void **state)
 {
-	int ret = gvt_gscale_init(gvt);
+	int ret = gvt_gscale_init(gvt, params);
 
-	(void)params; /* gScale's parameters are gvt_params.gscale_* */
-	*state = gvt->gs; /* NULL with gvt_params.gscale off: not attached */
+	*state = gvt->gs; /* NULL with gScale's settings off: not attached */
 	return ret;
 }
 

@@ -1,5 +1,5 @@
-/* The command scanner (gpu/vgpu/cmd/): what it reports, the register
- * allow-lists, and a refused user batch's cut. Command semantics come from
+/* The command scanner (gpu/vgpu/cmd/): what it reports and the register
+ * allow-lists. Command semantics come from
  * gpu/hw/gen9_cmd_table.h. Private to the mediator. */
 #ifndef GPU_VGPU_CMD_CMD_H
 #define GPU_VGPU_CMD_CMD_H
@@ -28,29 +28,28 @@ struct scan_result {
 	/* The refusal is inside a user (PPGTT) batch the ring started: the
 	 * ring's bytes before that MI_BATCH_BUFFER_START (cut_len, > 0) can
 	 * run, and the events its commands raise (cut_events). See
-	 * vgpu_user_fault.c. */
+	 * exec/vgpu_user_fault.c. */
 	bool user_fault;
 	uint32_t cut_len, cut_events;
 	/* The refusal is in this workaround batch of the context (its
 	 * name), not in the ring or a batch it started. */
 	const char *wa;
 };
+/* Where the scanner's copies go: a page of the caller's shadow batch pool
+ * for w (exec/vgpu_own_gm.c vgpu_sbb_alloc), its index or < 0 (-GPU_E*). */
+typedef int (*scan_page_fn)(struct vgpu *v, struct workload *w, bool user);
 int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
-		       struct workload *w, struct scan_result *res);
+		       struct workload *w, scan_page_fn page,
+		       struct scan_result *res);
 /* The render context's indirect-context and per-context workaround
  * batches named in w's image: copied into the pool, scanned as the
  * kernel's own (privileged) batches, w->wa_*_gm set. */
 int vgpu_scan_wa_ctx(struct vgpu *v, struct vgpu_engine *e,
-		     struct workload *w, struct scan_result *res);
+		     struct workload *w, scan_page_fn page,
+		     struct scan_result *res);
 /* "header 0x..., at <where>[, address 0x...]" for a refusal's log line. */
 const char *vgpu_scan_where(const struct scan_result *r, char *buf,
 			    size_t n);
-/* A refused user batch: run the ring up to it, then fail its request as
- * after a hang (vgpu_user_fault.c). */
-void vgpu_user_fault_cut(struct vgpu *v, struct vgpu_engine *e,
-			 struct workload *w, struct scan_result *r);
-void vgpu_user_fault_raise(struct vgpu *v, struct vgpu_engine *e,
-			   uint32_t events);
 /* Register allow-lists for commands (vgpu_cmd_tables.c). */
 #define CMD_REG_R 0x1u /* may be read (SRM, LRR source) */
 #define CMD_REG_W 0x2u /* may be written (LRI, LRM, LRR destination) */

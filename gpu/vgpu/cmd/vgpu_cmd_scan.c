@@ -52,7 +52,6 @@
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/gtt/gtt.h"
 #include "gpu/vgpu/ppgtt/ppgtt.h"
-#include "gpu/vgpu/exec/exec.h"
 #include "gpu/vgpu/cmd/cmd.h"
 #include "gpu/hw/gen9_cmd_table.h"
 #include "mini/stdio.h"
@@ -80,6 +79,7 @@ struct scanner {
 	struct vgpu *v;
 	struct vgpu_engine *e;
 	struct workload *w;
+	scan_page_fn page; /* the copies' pages */
 	struct scan_result *res;
 	uint64_t root_gpa; /* guest PML4 for PPGTT batches */
 	struct scan_src lvl[SCAN_BB_LEVELS + 1];
@@ -276,7 +276,7 @@ static int copy_begin(struct scanner *s, struct scan_src *src, bool user)
 		s->tail_page = -1;
 		return 0;
 	}
-	page = vgpu_sbb_alloc(s->v, s->w, user);
+	page = s->page(s->v, s->w, user);
 	if (page < 0)
 		return page;
 	src->page = page;
@@ -311,7 +311,7 @@ static int fit_command(struct scanner *s, uint32_t dwords)
 	ret = copy_upto(s, src, o);
 	if (ret)
 		return ret;
-	page = vgpu_sbb_alloc(s->v, s->w, src->ppgtt);
+	page = s->page(s->v, s->w, src->ppgtt);
 	if (page < 0)
 		return page;
 	old = copy_at(s, src, o);
@@ -1119,13 +1119,15 @@ static void scanner_init(struct scanner *s, struct vgpu *v,
 }
 
 int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
-		       struct workload *w, struct scan_result *res)
+		       struct workload *w, scan_page_fn page,
+		       struct scan_result *res)
 {
 	struct scanner s;
 	uint32_t max_cmds;
 	int ret = 0;
 
 	scanner_init(&s, v, e, w, res);
+	s.page = page;
 	s.tail_page = -1;
 	s.lvl[0].pos = w->s_head;
 	s.lvl[0].left = w->s_len;
@@ -1201,13 +1203,15 @@ static int wa_batch(struct scanner *s, uint64_t addr, uint32_t limit,
  * (before: the pointers were zeroed) the workarounds i915 programs at
  * every render context restore never ran. */
 int vgpu_scan_wa_ctx(struct vgpu *v, struct vgpu_engine *e,
-		     struct workload *w, struct scan_result *res)
+		     struct workload *w, scan_page_fn page,
+		     struct scan_result *res)
 {
 	uint32_t ictx_len = (w->wa_ictx & CTX_INDIRECT_SIZE_MASK) * 64;
 	struct scanner s;
 	int ret = 0;
 
 	scanner_init(&s, v, e, w, res);
+	s.page = page;
 	if (ictx_len) {
 		res->wa = "indirect context batch";
 		ret = wa_batch(&s, w->wa_ictx & CTX_INDIRECT_ADDR_MASK,

@@ -6,10 +6,12 @@
 
 #include "gpu/vgpu/vgpu_priv.h"
 
+/* The area's part of the register table (vgpu_display_regs.c,
+ * mmio/mmio.h): port D, the pipes, SDE's interrupt bank. */
+extern const struct mmio_part display_regs_part;
 /* ---- the scanout window (vgpu_scanout.c) ------------------------------- */
 
 void vgpu_scanout_forget(struct vgpu *v);
-void vgpu_scanout_note(struct vgpu *v, uint32_t index);
 void gvt_scanout_fini(struct gvt *gvt);
 
 

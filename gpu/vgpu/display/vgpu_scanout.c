@@ -158,10 +158,3 @@ bool vgpu_scanout_dirty(const struct vgpu *v)
 {
 	return v->scan_dirty;
 }
-
-/* vgpu_ggtt.c, for every committed guest entry. */
-void vgpu_scanout_note(struct vgpu *v, uint32_t index)
-{
-	if (v->scan_n && index - v->scan_first < v->scan_n)
-		v->scan_dirty = true;
-}

@@ -6,6 +6,11 @@
 
 #include "gpu/vgpu/vgpu_priv.h"
 
+/* The area's part of the register table (vgpu_exec_regs.c, mmio/mmio.h):
+ * the engines' register blocks (vgpu_execlist.c) and GDRST. */
+extern const struct mmio_part exec_regs_part;
+int vgpu_engine_reg_read(struct vgpu *v, uint32_t off, uint32_t *val);
+int vgpu_engine_reg_write(struct vgpu *v, uint32_t off, uint32_t val);
 /* ---- execlists, workloads, scanner, scheduler --------------------------- */
 
 int vgpu_engines_init(struct vgpu *v);
@@ -34,6 +39,13 @@ void vgpu_execlist_retry_deferred(struct vgpu *v, struct vgpu_engine *e);
 void vgpu_fail(struct vgpu *v, int engine, const char *why);
 
 
+/* A refused user batch (the scanner's result, cmd/cmd.h): run the ring up
+ * to it, then fail its request as after a hang (vgpu_user_fault.c). */
+struct scan_result;
+void vgpu_user_fault_cut(struct vgpu *v, struct vgpu_engine *e,
+			 struct workload *w, struct scan_result *r);
+void vgpu_user_fault_raise(struct vgpu *v, struct vgpu_engine *e,
+			   uint32_t events);
 /* Physical execution (vgpu_pexec.c). */
 int pexec_init(struct gvt *gvt);
 void pexec_fini(struct gvt *gvt);
@@ -77,52 +89,16 @@ void vgpu_sbb_fini(struct vgpu *v);
 int vgpu_sbb_alloc(struct vgpu *v, struct workload *w, bool user);
 void vgpu_sbb_release(struct vgpu *v, struct workload *w);
 
-/* Loops with no conditional end, watched (vgpu_bb_watch.c). */
-bool bbw_note(struct vgpu *v, uint32_t *nsegs, bool brk, uint64_t gfn,
-	      int32_t page, int32_t delta, uint32_t dw);
-int bbw_commit(struct vgpu *v, struct workload *w, uint32_t first,
-	       uint32_t end);
-void bbw_release(struct vgpu *v, struct workload *w);
-void bbw_fini(struct vgpu *v);
-bool bbw_holds(const struct vgpu *v, uint64_t gfn);
-void bbw_page_write(struct vgpu *v, uint64_t gpa, uint32_t len);
-bool spt_gfn_strict(struct vgpu *v, uint64_t gfn);
 void vgpu_sbb_trim(struct vgpu *v);
 /* True when GGTT address gm lies in a page of w's copies that holds only
  * user (non-privileged) batches: a hang there is that request's. */
 bool vgpu_sbb_user_at(const struct vgpu *v, const struct workload *w,
 		      uint64_t gm);
-static inline uint8_t *vgpu_sbb_va(struct vgpu *v, int32_t page)
-{
-	return v->sbb.pg[page].va;
-}
-static inline uint32_t vgpu_sbb_gm(const struct vgpu *v, int32_t page)
-{
-	return (uint32_t)(v->sbb.gm + (uint64_t)page * VGPU_PAGE);
-}
-
 /* A run of n contiguous pool pages (one GGTT range) for a grown shadow
  * ring, all backed: -GPU_E2BIG when n exceeds the budget (it can never
  * fit), -GPU_ENOSPC when work holds pages in the way (they come back as
  * it completes), -GPU_ENOMEM when the host is out. put gives it back. */
 int vgpu_sbb_take_run(struct vgpu *v, uint32_t n, int32_t *first);
 void vgpu_sbb_put_run(struct vgpu *v, int32_t first, uint32_t n);
-
-/* The shadow ring the engine runs now (vgpu_engine.sr_*): its size, and
- * the hypervisor address of byte off. A grown ring's pages are not
- * contiguous in hypervisor memory, only in GM: callers access it a dword
- * (or up to a page boundary) at a time. */
-static inline uint32_t vgpu_sring_size(const struct vgpu_engine *e)
-{
-	return e->sr_pages * VGPU_PAGE;
-}
-static inline uint8_t *vgpu_sring_at(struct vgpu *v, struct vgpu_engine *e,
-				     uint32_t off)
-{
-	if (e->sr_first < 0)
-		return e->sring.va + off;
-	return v->sbb.pg[e->sr_first + (int32_t)(off / VGPU_PAGE)].va +
-	       off % VGPU_PAGE;
-}
 
 #endif

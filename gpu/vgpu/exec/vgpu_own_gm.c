@@ -9,6 +9,7 @@
  * file), sized by its VM's budget. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/gtt/gtt.h"
+#include "gpu/vgpu/ppgtt/ppgtt.h"
 #include "gpu/vgpu/exec/exec.h"
 #include "mini/string.h"
 

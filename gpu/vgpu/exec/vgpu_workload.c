@@ -306,9 +306,9 @@ int vgpu_workload_create(struct vgpu *v, struct vgpu_engine *e, uint64_t desc,
 		 * the workload as a bad kernel command does (they are the
 		 * kernel's, and every restore of every render context runs
 		 * them, so no request is to blame). */
-		ret = vgpu_scan_wa_ctx(v, e, w, &res);
+		ret = vgpu_scan_wa_ctx(v, e, w, vgpu_sbb_alloc, &res);
 		if (!ret)
-			ret = vgpu_scan_workload(v, e, w, &res);
+			ret = vgpu_scan_workload(v, e, w, vgpu_sbb_alloc, &res);
 		vgpu_time_add(v, &v->stats.ns_scan, t0);
 		scanned = true;
 	}

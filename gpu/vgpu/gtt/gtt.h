@@ -7,6 +7,9 @@
 
 #include "gpu/vgpu/vgpu_priv.h"
 
+/* The area's part of the register table (vgpu_gtt_regs.c, mmio/mmio.h):
+ * the fences and BAR0's GGTT window. */
+extern const struct mmio_part gtt_regs_part;
 /* v has workloads queued or on the GPU (they name its current GM;
  * vgpu_status.c). */
 bool vgpu_work_pending(const struct vgpu *v);

@@ -14,7 +14,6 @@
  * reaches the hardware. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/gtt/gtt.h"
-#include "gpu/vgpu/display/display.h"
 #include "mini/string.h"
 
 static uint64_t *guest_pte(struct vgpu *v, uint32_t local)
@@ -110,6 +109,16 @@ static void count_high(struct vgpu *v, uint32_t local, uint64_t pte)
 		v->high_present--;
 }
 
+/* An entry of the GGTT indexes the display area's scanout window copies
+ * (scan_first, scan_n: display/vgpu_scanout.c sets them) changed: the
+ * window is refilled at the next vblank. The GTT area reports it in the
+ * vGPU's state and calls nothing up. */
+static void note_scanout(struct vgpu *v, uint32_t index)
+{
+	if (v->scan_n && index - v->scan_first < v->scan_n)
+		v->scan_dirty = true;
+}
+
 /* Validate, translate, commit one whole entry. */
 static void ggtt_commit(struct vgpu *v, uint32_t index, uint64_t pte)
 {
@@ -136,7 +145,7 @@ static void ggtt_commit(struct vgpu *v, uint32_t index, uint64_t pte)
 	count_high(v, (uint32_t)local, pte);
 	*guest_pte(v, (uint32_t)local) = pte;
 	*host_pte(v, (uint32_t)local) = host;
-	vgpu_scanout_note(v, index);
+	note_scanout(v, index);
 	ggtt_hw_write(v, index, host);
 	v->stats.ggtt_writes++;
 }

@@ -31,11 +31,37 @@ struct mmio_range {
 	const char *name;
 };
 
-const struct mmio_range *mmio_lookup(uint32_t off);
-const struct mmio_range *mmio_table(size_t *n);
-/* Engine registers are one block per engine (vgpu_execlist.c). */
-int vgpu_engine_reg_read(struct vgpu *v, uint32_t off, uint32_t *val);
-int vgpu_engine_reg_write(struct vgpu *v, uint32_t off, uint32_t val);
+/* ---- the register table: where the areas meet (vgpu_mmio_table.c) -----
+ * mmio/ owns the table and the dispatch only. Every other area hands in
+ * its registers' handlers as a part: its ranges (sorted, non-overlapping)
+ * and, for at most one part each, a hook below. gvt_create
+ * (vgpu_create.c) joins mmio/'s own ranges and the areas' parts into
+ * gvt->regs, sorted; a range that overlaps another refuses the join. So
+ * this area includes no other area's header, and the areas call it only
+ * through the functions of this header. */
+struct mmio_part {
+	const char *area; /* for the join's error log */
+	const struct mmio_range *ranges;
+	size_t n;
+	/* BAR0's GGTT window [GEN9_GGTT_OFFSET, + 8 * ggtt_entries): gtt/ */
+	mmio_window_read_fn window_read;
+	mmio_window_write_fn window_write;
+	/* PVINFO's PPGTT notifications (L3/L4 create and destroy of the root
+	 * in PV_PDP0): ppgtt/; 0 or -GPU_E*. */
+	mmio_g2v_fn g2v_ppgtt;
+};
+int gvt_regs_join(struct gvt *gvt, const struct mmio_part *const *parts,
+		  size_t n);
+void gvt_regs_fini(struct gvt *gvt);
+const struct mmio_range *mmio_lookup(const struct gvt *gvt, uint32_t off);
+const struct mmio_range *mmio_table(const struct gvt *gvt, size_t *n);
+/* BAR0's map where mmio/'s ranges and the display area's meet (port D,
+ * the pipes: display/vgpu_display_regs.c). */
+#define DDI_BUF_CTL_D 0x64300
+#define DP_TP_CTL_D 0x64340
+#define DP_TP_STATUS_D 0x64344
+#define PIPE_A_FIRST 0x70000
+#define PIPE_C_LAST 0x72fff
 /* Default behaviour of a range (vreg, policy, flags). */
 int mmio_default_read(struct vgpu *v, uint32_t off, uint32_t *val);
 int mmio_default_write(struct vgpu *v, uint32_t off, uint32_t val);

@@ -7,7 +7,6 @@
  * still pending (i915's handler disables the master, acks, re-enables). */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/mmio/mmio.h"
-#include "gpu/vgpu/display/display.h"
 
 
 struct irq_bank {
@@ -143,9 +142,10 @@ int vgpu_irq_read(struct vgpu *v, uint32_t off, uint32_t *val)
 	}
 	b = bank_of(off);
 	if (b && off == b->base) {
-		/* ISR: live sources only where modelled (the monitor's
-		 * hotplug line: vgpu_display.c). */
-		*val = vgpu_display_isr(v, off);
+		/* ISR: no live source here. The one modelled (the monitor's
+		 * hotplug line in SDEISR) is the display area's: its part of
+		 * the register table reads that bank (display/vgpu_display_regs.c). */
+		*val = 0;
 		return 0;
 	}
 	*val = vreg(v, off);

@@ -4,7 +4,8 @@
  * offset, a width and (for writes) a value. BAR0 is
  *   [0, 2 MiB)         registers: one handler per register range
  *                      (vgpu_mmio_table.c), dword granularity;
- *   [8 MiB, 16 MiB)    GGTT entries (vgpu_ggtt.c);
+ *   [8 MiB, 16 MiB)    GGTT entries (the GTT area's window hook:
+ *                      gtt/vgpu_gtt_regs.c, vgpu_ggtt.c);
  *   everything else    reserved: reads 0, writes dropped.
  * Registers are handled as dwords: an 8-byte access is two dword accesses
  * (low first, as the CPU's split would be), 1- and 2-byte accesses work on
@@ -19,7 +20,6 @@
  * (vgpu_reg_names.c) and its range. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/mmio/mmio.h"
-#include "gpu/vgpu/gtt/gtt.h"
 #include "mini/string.h"
 
 /* True the first time off is noted for this vGPU. */
@@ -59,7 +59,7 @@ static void note_store_only(struct vgpu *v, const struct mmio_range *r,
 
 int mmio_default_read(struct vgpu *v, uint32_t off, uint32_t *val)
 {
-	const struct mmio_range *r = mmio_lookup(off);
+	const struct mmio_range *r = mmio_lookup(v->gvt, off);
 
 	if (r && r->policy == MMIO_PT_RO)
 		*val = gpu_hw_read32(v->gvt->hw, off);
@@ -70,7 +70,7 @@ int mmio_default_read(struct vgpu *v, uint32_t off, uint32_t *val)
 
 int mmio_default_write(struct vgpu *v, uint32_t off, uint32_t val)
 {
-	const struct mmio_range *r = mmio_lookup(off);
+	const struct mmio_range *r = mmio_lookup(v->gvt, off);
 	int sw = gvt_mmio_is_switched(off);
 	uint32_t old = vreg(v, off);
 
@@ -93,7 +93,7 @@ int mmio_default_write(struct vgpu *v, uint32_t off, uint32_t val)
 
 int vgpu_reg_read32(struct vgpu *v, uint32_t off, uint32_t *val)
 {
-	const struct mmio_range *r = mmio_lookup(off);
+	const struct mmio_range *r = mmio_lookup(v->gvt, off);
 
 	if (!r) {
 		note_unknown(v, off, false);
@@ -105,7 +105,7 @@ int vgpu_reg_read32(struct vgpu *v, uint32_t off, uint32_t *val)
 
 int vgpu_reg_write32(struct vgpu *v, uint32_t off, uint32_t val)
 {
-	const struct mmio_range *r = mmio_lookup(off);
+	const struct mmio_range *r = mmio_lookup(v->gvt, off);
 
 	if (!r) {
 		note_unknown(v, off, true);
@@ -121,7 +121,7 @@ int vgpu_reg_write32(struct vgpu *v, uint32_t off, uint32_t val)
 
 void vgpu_mmio_store_only(struct vgpu *v, uint32_t off, uint32_t val)
 {
-	const struct mmio_range *r = mmio_lookup(off);
+	const struct mmio_range *r = mmio_lookup(v->gvt, off);
 
 	if (r)
 		note_store_only(v, r, off, val);
@@ -172,15 +172,16 @@ static int reg_write(struct vgpu *v, uint32_t off, uint64_t val,
 	 * registers where the untouched bytes must write as 0. */
 	shift = (off & 3) * 8;
 	mask = ((1u << (size * 8)) - 1) << shift;
-	r = mmio_lookup(off & ~3u);
+	r = mmio_lookup(v->gvt, off & ~3u);
 	cur = r && (r->flags & MMIO_F_W1C) ? 0 : vreg(v, off & ~3u);
 	return vgpu_reg_write32(v, off & ~3u,
 				(cur & ~mask) | (((uint32_t)val << shift) & mask));
 }
 
+/* The GGTT window, when an area filled its hooks (gvt_regs_join). */
 static bool in_ggtt(const struct vgpu *v, uint64_t off)
 {
-	return off >= GEN9_GGTT_OFFSET &&
+	return v->gvt->regs.window_read && off >= GEN9_GGTT_OFFSET &&
 	       off - GEN9_GGTT_OFFSET < (uint64_t)v->gvt->ggtt_entries * 8;
 }
 
@@ -198,7 +199,7 @@ int vgpu_mmio_read(struct vgpu *v, uint64_t off, uint64_t *val,
 	if (off < GEN9_MMIO_SIZE)
 		ret = reg_read(v, (uint32_t)off, val, size);
 	else if (in_ggtt(v, off))
-		ret = vgpu_ggtt_read(v, off, val, size);
+		ret = v->gvt->regs.window_read(v, off, val, size);
 	else {
 		*val = 0;
 		ret = 0;
@@ -219,7 +220,7 @@ int vgpu_mmio_write(struct vgpu *v, uint64_t off, uint64_t val,
 	if (off < GEN9_MMIO_SIZE)
 		ret = reg_write(v, (uint32_t)off, val, size);
 	else if (in_ggtt(v, off))
-		ret = vgpu_ggtt_write(v, off, val, size);
+		ret = v->gvt->regs.window_write(v, off, val, size);
 	return ret;
 }
 
@@ -228,7 +229,7 @@ int vgpu_mmio_write(struct vgpu *v, uint64_t off, uint64_t val,
 int gvt_snapshot_golden(struct gvt *gvt)
 {
 	size_t n, i;
-	const struct mmio_range *t = mmio_table(&n);
+	const struct mmio_range *t = mmio_table(gvt, &n);
 	uint32_t off;
 	int ret;
 

@@ -7,14 +7,19 @@
  * this vGPU owns it: vgpu_mmio_switch.c), PT_RO (reads from the hardware,
  * writes dropped), RO (vreg, writes dropped). Special handlers emulate the
  * registers i915 polls or handshakes with during probe (i915-guest §7).
- * Adding a register a new guest driver needs is one line here (gvt-facts
- * §F4). */
+ * Adding a register a new guest driver needs is one line here, or in the
+ * part of the area whose handler it needs (gvt-facts §F4).
+ *
+ * This file holds the register area's own ranges; the engines' blocks and
+ * GDRST (exec/vgpu_exec_regs.c), the fences and the GGTT window
+ * (gtt/vgpu_gtt_regs.c), port D, the pipes and SDE's interrupt bank
+ * (display/vgpu_display_regs.c) and PVINFO's PPGTT notifications
+ * (ppgtt/vgpu_ppgtt_regs.c) are their areas' parts, joined with these at
+ * gvt_create (gvt_regs_join, below). */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/mmio/mmio.h"
-#include "gpu/vgpu/gtt/gtt.h"
-#include "gpu/vgpu/exec/exec.h"
-#include "gpu/vgpu/display/display.h"
 #include "mini/stdlib.h"
+#include "mini/string.h"
 
 #define SKL_FUSE_STATUS 0x42000
 #define SKL_FUSE_DONE (BIT(31) | BIT(27) | BIT(26) | BIT(25))
@@ -26,12 +31,6 @@
 #define LCPLL1_CTL 0x46010
 #define LCPLL2_CTL 0x46014
 #define DPLL_STATUS 0x6c060
-/* Port D and pipes A-C: vgpu_display.c. */
-#define DDI_BUF_CTL_D 0x64300
-#define DP_TP_CTL_D 0x64340
-#define DP_TP_STATUS_D 0x64344
-#define PIPE_A_FIRST 0x70000
-#define PIPE_C_LAST 0x72fff
 #define GEN6_PCODE_ERROR_MASK 0xffu
 #define GEN9_PCODE_READ_MEM_LATENCY 0x6
 #define SKL_PCODE_CDCLK_CONTROL 0x7
@@ -73,31 +72,6 @@ static int fw_write(struct vgpu *v, uint32_t off, uint32_t val)
 
 	vreg_set(v, off, req);
 	vreg_set(v, fw_ack_of(off), req);
-	return 0;
-}
-
-static int gdrst_write(struct vgpu *v, uint32_t off, uint32_t val)
-{
-	uint32_t mask = 0;
-	int id;
-
-	(void)off;
-	if (val & GEN6_GRDOM_FULL) {
-		vgpu_info(v, "guest full GPU reset");
-		mask = ~0u;
-	} else {
-		for (id = 0; id < GEN9_NUM_ENGINES; id++)
-			if (val & gen9_engine_reset_domain((enum gen9_engine_id)id))
-				mask |= BIT(id);
-	}
-	if (mask)
-		vgpu_execlist_reset(v, mask);
-	/* No GuC runs for a vGPU; its reset only has to look done, as GVT
-	 * answers (gdrst_mmio_write): MIA held in reset. */
-	if (val & (GEN6_GRDOM_FULL | GEN9_GRDOM_GUC))
-		vreg_set(v, GUC_STATUS, vreg(v, GUC_STATUS) | GS_MIA_IN_RESET);
-	/* Done at once: the guest polls for the bits to clear. */
-	vreg_set(v, GEN6_GDRST, 0);
 	return 0;
 }
 
@@ -338,7 +312,6 @@ static int fw_ack_write(struct vgpu *v, uint32_t off, uint32_t val)
 
 static const struct mmio_range table[] = {
 	R(0x00d84, 0x00d8b, RO, 0, NULL, fw_ack_write, "forcewake acks"),
-	R(0x02000, 0x02fff, EMU, 0, vgpu_engine_reg_read, vgpu_engine_reg_write, "rcs"),
 	R(0x04000, 0x0403f, EMU, SNAP, NULL, NULL, "gt misc"),
 	R(0x04094, 0x04097, EMU, 0, NULL, NULL, "fault reg"),
 	R(0x040e0, 0x040e7, TRK, SNAP, NULL, NULL, "ppat"),
@@ -349,7 +322,6 @@ static const struct mmio_range table[] = {
 	R(0x07300, 0x07307, TRK, SNAP | MASK, NULL, NULL, "hdc chicken"),
 	R(0x09120, 0x09123, PTRO, 0, NULL, NULL, "fuse2"),
 	R(0x09134, 0x0913f, PTRO, 0, NULL, NULL, "eu disable"),
-	R(GEN6_GDRST, GEN6_GDRST + 3, EMU, 0, NULL, gdrst_write, "gdrst"),
 	R(0x09420, 0x09423, EMU, 0, NULL, NULL, "rstctl"),
 	R(FORCEWAKE_GT_GEN9, FORCEWAKE_GT_GEN9 + 3, EMU, 0, NULL, fw_write, "fw gt"),
 	R(0x0a26c, 0x0a26f, EMU, SNAP, NULL, NULL, "ctc mode"),
@@ -361,10 +333,6 @@ static const struct mmio_range table[] = {
 	R(0x0c800, 0x0cfff, TRK, SNAP, NULL, NULL, "mocs"),
 	R(0x0e100, 0x0e1ff, TRK, SNAP | MASK, NULL, NULL, "half slice chicken"),
 	R(0x0e4f0, 0x0e4ff, TRK, SNAP | MASK, NULL, NULL, "row chicken"),
-	R(0x12000, 0x12fff, EMU, 0, vgpu_engine_reg_read, vgpu_engine_reg_write, "vcs0"),
-	R(0x1a000, 0x1afff, EMU, 0, vgpu_engine_reg_read, vgpu_engine_reg_write, "vecs0"),
-	R(0x1c000, 0x1cfff, EMU, 0, vgpu_engine_reg_read, vgpu_engine_reg_write, "vcs1"),
-	R(0x22000, 0x22fff, EMU, 0, vgpu_engine_reg_read, vgpu_engine_reg_write, "bcs"),
 	R(0x40000, 0x41fff, EMU, 0, NULL, NULL, "display misc"),
 	R(SKL_FUSE_STATUS, SKL_FUSE_STATUS + 3, RO, 0, fuse_status_read, NULL, "fuse status"),
 	R(0x42004, 0x422ff, EMU, 0, NULL, NULL, "display misc"),
@@ -388,12 +356,8 @@ static const struct mmio_range table[] = {
 	R(0x64114, 0x6420f, EMU, 0, NULL, NULL, "display"),
 	R(DP_AUX_CH_CTL_SKL(2), DP_AUX_CH_CTL_SKL(2) + 3, EMU, 0, NULL, aux_ctl_write, "aux ctl c"),
 	R(0x64214, DDI_BUF_CTL_D - 1, EMU, 0, NULL, NULL, "display"),
-	R(DDI_BUF_CTL_D, DDI_BUF_CTL_D + 3, EMU, 0, vgpu_ddi_d_read, vgpu_ddi_d_write, "ddi buf d"),
 	R(DDI_BUF_CTL_D + 4, 0x6430f, EMU, 0, NULL, NULL, "display"),
-	R(VDISP_AUX_PORT_D_CTL, VDISP_AUX_PORT_D_CTL + VDISP_AUX_SPAN - 1, EMU, 0,
-	  vgpu_aux_d_read, vgpu_aux_d_write, "aux d monitor"),
 	R(VDISP_AUX_PORT_D_CTL + VDISP_AUX_SPAN, DP_TP_CTL_D - 1, EMU, 0, NULL, NULL, "display"),
-	R(DP_TP_CTL_D, DP_TP_STATUS_D + 3, EMU, 0, vgpu_ddi_d_read, vgpu_ddi_d_write, "dp tp d"),
 	R(DP_TP_STATUS_D + 4, EDP_PSR_IMR + 3, EMU, 0, NULL, NULL, "display"),
 	/* Write 1 to clear: i915 clears it with all ones at IRQ reset and
 	 * then asserts it reads zero (gen3_assert_iir_is_zero). */
@@ -401,14 +365,12 @@ static const struct mmio_range table[] = {
 	R(EDP_PSR_IIR + 4, 0x6c05f, EMU, 0, NULL, NULL, "display"),
 	R(DPLL_STATUS, DPLL_STATUS + 3, RO, 0, dpll_status_read, NULL, "dpll status"),
 	R(0x6c064, PIPE_A_FIRST - 1, EMU, 0, NULL, NULL, "display"),
-	R(PIPE_A_FIRST, PIPE_C_LAST, EMU, 0, vgpu_pipe_read, vgpu_pipe_write, "pipes"),
 	R(PIPE_C_LAST + 1, 0x77fff, EMU, 0, NULL, NULL, "display"),
 	R(VGT_PVINFO_PAGE, VGT_PVINFO_PAGE + VGT_PVINFO_SIZE - 1, EMU, 0,
 	  vgpu_pvinfo_read, vgpu_pvinfo_write, "pvinfo"),
 	R(0x79000, 0x7ffff, EMU, 0, NULL, NULL, "display"),
 	R(0x80000, 0x8ffff, EMU, 0, NULL, NULL, "dmc"),
 	R(0xc2000, 0xc3fff, EMU, 0, NULL, NULL, "pch display"),
-	R(SDEISR, SDEIER + 3, EMU, 0, vgpu_irq_read, vgpu_irq_write, "sde irq"),
 	R(0xc4010, GPIO_CTL_FIRST - 1, EMU, 0, NULL, NULL, "pch display"),
 	R(GPIO_CTL_FIRST, GPIO_CTL_LAST + 3, EMU, 0, gpio_ctl_read, gpio_ctl_write, "gpio ctl"),
 	R(GPIO_CTL_LAST + 4, PCH_GMBUS0 - 1, EMU, 0, NULL, NULL, "pch display"),
@@ -417,8 +379,6 @@ static const struct mmio_range table[] = {
 	R(PCH_GMBUS2, PCH_GMBUS2 + 3, EMU, 0, NULL, gmbus2_write, "gmbus2"),
 	R(PCH_GMBUS2 + 4, 0xcffff, EMU, 0, NULL, NULL, "pch display"),
 	R(0xe0000, 0xeffff, EMU, 0, NULL, NULL, "pch display"),
-	R(FENCE_REG_GEN6_LO(0), FENCE_REG_GEN6_HI(GEN9_NUM_FENCES - 1) + 3, EMU, 0,
-	  vgpu_fence_read, vgpu_fence_write, "fences"),
 	R(0x101000, 0x101007, EMU, 0, NULL, NULL, "gfx flsh misc"),
 	R(GFX_FLSH_CNTL_GEN6, GFX_FLSH_CNTL_GEN6 + 3, EMU, 0, zero_read, ggtt_flush_write, "ggtt flush"),
 	R(0x108000, 0x1082ff, RO, 0, NULL, NULL, "stolen mirrors"),
@@ -427,12 +387,132 @@ static const struct mmio_range table[] = {
 	R(0x140000, 0x17ffff, EMU, 0, NULL, NULL, "mchbar mirror"),
 };
 
-#define TABLE_N (sizeof(table) / sizeof(table[0]))
 
-const struct mmio_range *mmio_table(size_t *n)
+static const struct mmio_part own_part = {
+	.area = "mmio",
+	.ranges = table,
+	.n = sizeof(table) / sizeof(table[0]),
+};
+
+/* ---- the join ----------------------------------------------------------- */
+
+static bool range_ok(const struct mmio_range *r)
 {
-	*n = TABLE_N;
-	return table;
+	return r->start <= r->end && !(r->start & 3) && (r->end & 3) == 3 &&
+	       r->end < GEN9_MMIO_SIZE;
+}
+
+/* Insert r into the sorted t[0..n): false when it overlaps a range
+ * there (*clash names it). */
+static bool insert_sorted(struct mmio_range *t, uint32_t n,
+			  const struct mmio_range *r,
+			  const struct mmio_range **clash)
+{
+	uint32_t i = n;
+
+	while (i && t[i - 1].start > r->start)
+		i--;
+	if ((i && t[i - 1].end >= r->start) || (i < n && r->end >= t[i].start)) {
+		*clash = i && t[i - 1].end >= r->start ? &t[i - 1] : &t[i];
+		return false;
+	}
+	memmove(&t[i + 1], &t[i], (n - i) * sizeof(*t));
+	t[i] = *r;
+	return true;
+}
+
+/* One hook slot of the table: filled by at most one part. */
+static bool hook_once(const void *have, const void *offered)
+{
+	return !(have && offered);
+}
+
+static int take_hooks(struct gvt_regs *g, const struct mmio_part *p)
+{
+	if (!hook_once((const void *)g->window_read, (const void *)p->window_read) ||
+	    !hook_once((const void *)g->window_write, (const void *)p->window_write) ||
+	    !hook_once((const void *)g->g2v_ppgtt, (const void *)p->g2v_ppgtt))
+		return -GPU_EINVAL;
+	if (p->window_read)
+		g->window_read = p->window_read;
+	if (p->window_write)
+		g->window_write = p->window_write;
+	if (p->g2v_ppgtt)
+		g->g2v_ppgtt = p->g2v_ppgtt;
+	return 0;
+}
+
+static int join_part(struct gvt *gvt, const struct mmio_part *p)
+{
+	struct gvt_regs *g = &gvt->regs;
+	const struct mmio_range *clash;
+	size_t i;
+
+	if (take_hooks(g, p)) {
+		gvt_log(gvt, HV_LOG_ERR, 0, "register table: the %s area fills "
+			"a hook another area filled", p->area);
+		return -GPU_EINVAL;
+	}
+	for (i = 0; i < p->n; i++) {
+		if (!range_ok(&p->ranges[i])) {
+			gvt_log(gvt, HV_LOG_ERR, 0, "register table: the %s "
+				"area's range %s [0x%x, 0x%x] is not dword "
+				"aligned inside the registers", p->area,
+				p->ranges[i].name, p->ranges[i].start,
+				p->ranges[i].end);
+			return -GPU_EINVAL;
+		}
+		if (!insert_sorted(g->tab, g->n, &p->ranges[i], &clash)) {
+			gvt_log(gvt, HV_LOG_ERR, 0, "register table: the %s "
+				"area's range %s [0x%x, 0x%x] overlaps %s "
+				"[0x%x, 0x%x]", p->area, p->ranges[i].name,
+				p->ranges[i].start, p->ranges[i].end,
+				clash->name, clash->start, clash->end);
+			return -GPU_EINVAL;
+		}
+		g->n++;
+	}
+	return 0;
+}
+
+int gvt_regs_join(struct gvt *gvt, const struct mmio_part *const *parts,
+		  size_t n)
+{
+	struct gvt_regs *g = &gvt->regs;
+	size_t total = own_part.n, i;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		total += parts[i]->n;
+	g->pages = (uint32_t)((total * sizeof(*g->tab) + VGPU_PAGE - 1) /
+			      VGPU_PAGE);
+	g->tab = gvt_pages(gvt, g->pages, NULL);
+	if (!g->tab)
+		return -GPU_ENOMEM;
+	ret = join_part(gvt, &own_part);
+	for (i = 0; !ret && i < n; i++)
+		ret = join_part(gvt, parts[i]);
+	if (!ret && !g->window_read != !g->window_write) {
+		gvt_log(gvt, HV_LOG_ERR, 0, "register table: the GGTT window "
+			"has a read hook without a write hook or the reverse");
+		ret = -GPU_EINVAL;
+	}
+	return ret;
+}
+
+void gvt_regs_fini(struct gvt *gvt)
+{
+	struct gvt_regs *g = &gvt->regs;
+
+	if (g->tab)
+		gvt_free_pages(gvt, g->tab, g->pages);
+	memset(g, 0, sizeof(*g));
+}
+
+const struct mmio_range *mmio_table(const struct gvt *gvt, size_t *n)
+{
+	*n = gvt->regs.n;
+	return gvt->regs.tab;
 }
 
 static int cmp_range(const void *key, const void *element)
@@ -443,7 +523,8 @@ static int cmp_range(const void *key, const void *element)
 	return off < r->start ? -1 : off > r->end;
 }
 
-const struct mmio_range *mmio_lookup(uint32_t off)
+const struct mmio_range *mmio_lookup(const struct gvt *gvt, uint32_t off)
 {
-	return bsearch(&off, table, TABLE_N, sizeof(table[0]), cmp_range);
+	return bsearch(&off, gvt->regs.tab, gvt->regs.n, sizeof(gvt->regs.tab[0]),
+		       cmp_range);
 }

@@ -1,13 +1,13 @@
 /* The PVINFO page at BAR0 + 0x78000 (i915-guest §2): how a stock i915 learns it
  * runs on a GVT-g vGPU, which GGTT slices and fences it owns, and how it
- * announces its PPGTTs.
+ * announces its PPGTTs (handed to the PPGTT area through the register
+ * table's g2v hook).
  *
  * The page lives in the vreg file, filled at creation like GVT's
  * populate_pvinfo_page(). i915 reads the magic as one qword and the version
  * as one word (i915-guest §2.1); the MMIO layer assembles those from dwords. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/mmio/mmio.h"
-#include "gpu/vgpu/ppgtt/ppgtt.h"
 
 #define PV(off) (VGT_PVINFO_PAGE + (off))
 
@@ -95,6 +95,7 @@ static void g2v_mark(struct vgpu *v, uint32_t mark)
 
 static void g2v_notify(struct vgpu *v, uint32_t what)
 {
+	mmio_g2v_fn hook;
 	int ret = 0;
 
 	v->stats.g2v_notifies++;
@@ -104,18 +105,13 @@ static void g2v_notify(struct vgpu *v, uint32_t what)
 	}
 	switch (what) {
 	case VGT_G2V_PPGTT_L4_CREATE:
-		ret = vgpu_mm_get(v, v->pv_pdp[0], true);
-		if (ret >= 0)
-			ret = 0;
-		break;
 	case VGT_G2V_PPGTT_L4_DESTROY:
-		ret = vgpu_mm_destroy_g2v(v, v->pv_pdp[0]);
-		break;
 	case VGT_G2V_PPGTT_L3_CREATE:
 	case VGT_G2V_PPGTT_L3_DESTROY:
-		/* i915 on Skylake uses no 3-level PPGTT (i915-guest §2.4);
-		 * its workloads are refused at submission. */
-		ret = -GPU_ENOTSUP;
+		/* The PPGTT area's (ppgtt/vgpu_ppgtt_regs.c), through the
+		 * hook it hands the register table. */
+		hook = v->gvt->regs.g2v_ppgtt;
+		ret = hook ? hook(v, what, v->pv_pdp[0]) : -GPU_ENOTSUP;
 		break;
 	case VGT_G2V_EXECLIST_CTX_CREATE:
 	case VGT_G2V_EXECLIST_CTX_DESTROY:

@@ -6,6 +6,9 @@
 
 #include "gpu/vgpu/vgpu_priv.h"
 
+/* The area's part of the register table (vgpu_ppgtt_regs.c,
+ * mmio/mmio.h): PVINFO's PPGTT notifications. */
+extern const struct mmio_part ppgtt_regs_part;
 /* ---- PPGTT (vgpu_spt.c, vgpu_ppgtt.c) ----------------------------------- */
 
 /* Slabs (vgpu_slab.c). alloc: a zeroed object, SPT_NONE when the budget
@@ -31,7 +34,7 @@ static inline bool vslab_has(const struct vslab *sl, int32_t i)
 {
 	return i >= 0 && i < vslab_end(sl) && sl->dir[(uint32_t)i / VSLAB_PER];
 }
-/* Budgeted pages of shadow page-table memory (vgpu_spt.c). */
+/* Budgeted pages of shadow page-table memory (vgpu_slab.c). */
 void *spt_page_alloc(struct vgpu *v, size_t n, uint64_t *hpa);
 void spt_page_free(struct vgpu *v, void *p, size_t n);
 void *spt_snap_alloc(struct vgpu *v);
@@ -76,4 +79,17 @@ bool spt_expected(struct vgpu *v, int32_t idx, uint64_t g, uint64_t *want);
 int vgpu_ppgtt_gva_to_gpa(struct vgpu *v, uint64_t root_gpa, uint64_t gva,
 			  uint64_t *gpa);
 
+/* Loops with no conditional end, watched (vgpu_bb_watch.c): the scanner
+ * notes them, the workload holds them, and their guest pages stay
+ * write-protected beside the strict tables'. */
+bool bbw_note(struct vgpu *v, uint32_t *nsegs, bool brk, uint64_t gfn,
+	      int32_t page, int32_t delta, uint32_t dw);
+int bbw_commit(struct vgpu *v, struct workload *w, uint32_t first,
+	       uint32_t end);
+void bbw_release(struct vgpu *v, struct workload *w);
+void bbw_fini(struct vgpu *v);
+bool bbw_holds(const struct vgpu *v, uint64_t gfn);
+void bbw_page_write(struct vgpu *v, uint64_t gpa, uint32_t len);
+/* Some live strict (protected) table shadows guest page gfn (vgpu_spt.c). */
+bool spt_gfn_strict(struct vgpu *v, uint64_t gfn);
 #endif

@@ -41,7 +41,6 @@
  * strict or relaxed afresh. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/ppgtt/ppgtt.h"
-#include "gpu/vgpu/exec/exec.h"
 #include "mini/string.h"
 
 /* ---- records: hash by root, LRU of shadowed roots ------------------------ */

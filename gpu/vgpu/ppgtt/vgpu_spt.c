@@ -18,7 +18,6 @@
  * Recursion (fill, put) is bounded by the four levels. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/ppgtt/ppgtt.h"
-#include "gpu/vgpu/exec/exec.h"
 #include "mini/string.h"
 
 #define PTE_FLAGS 0xfffull /* present, rw, pwt, pcd, pat, ... */
@@ -28,48 +27,6 @@
 static uint32_t hash_of(uint64_t gfn)
 {
 	return (uint32_t)(gfn ^ (gfn >> 10) ^ (gfn >> 20)) & (VGPU_SPT_HASH - 1);
-}
-
-/* Pages of shadow page-table memory, counted against the vGPU's budget
- * (vgpu_ppgtt.c evicts idle roots to keep within it). A refusal marks
- * pt_short: whoever was building a tree learns it is incomplete. */
-void *spt_page_alloc(struct vgpu *v, size_t n, uint64_t *hpa)
-{
-	void *p;
-
-	if (v->pt_pages + n > v->pt_budget) {
-		v->pt_short = true;
-		v->stats.pt_refused++;
-		return NULL;
-	}
-	p = gvt_pages(v->gvt, n, hpa);
-	if (!p) {
-		v->pt_short = true;
-		return NULL;
-	}
-	v->pt_pages += (uint32_t)n;
-	if (v->pt_pages > v->pt_peak)
-		v->pt_peak = v->pt_pages;
-	return p;
-}
-
-/* A snapshot for a relaxed table (vgpu_ext.h): optional (the table stays
- * strict without one), so a refusal does not make a tree incomplete. */
-void *spt_snap_alloc(struct vgpu *v)
-{
-	bool was = v->pt_short;
-	void *p = spt_page_alloc(v, 1, NULL);
-
-	v->pt_short = was;
-	return p;
-}
-
-void spt_page_free(struct vgpu *v, void *p, size_t n)
-{
-	if (!p)
-		return;
-	gvt_free_pages(v->gvt, p, n);
-	v->pt_pages -= (uint32_t)n;
 }
 
 int vgpu_ppgtt_init(struct vgpu *v)

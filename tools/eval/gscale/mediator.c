@@ -47,14 +47,15 @@ static uint64_t tsc_clock(void *arg)
 static int med_init(struct med *w, int n, enum policy pol)
 {
 	struct gvt_params p = { 0 };
+	struct gscale_settings gs = { .on = pol != POL_GVIRT,
+				      .basic = pol == POL_BASIC,
+				      .predictive = pol == POL_PREDICT,
+				      .slot_mib = SLOT_MIB };
 
 	memset(w, 0, sizeof(*w));
-	p.gscale = pol != POL_GVIRT;
-	p.gscale_basic = pol == POL_BASIC;
-	p.gscale_predictive = pol == POL_PREDICT;
-	p.gscale_slot_mib = SLOT_MIB;
 	p.ext[0] = &dymgpu_ext_ops;	/* its monitor, as in the hypervisor */
 	p.ext[1] = &gscale_ext_ops;
+	p.ext_params[1] = &gs;	/* read during gvt_create only */
 	w->ns_per_tick = 1e9 / tsc_hz();
 	w->tsc0 = __rdtsc();
 	w->n = evg_world(&w->mw,

@@ -22,7 +22,7 @@
  * held by the workload until its pool pages go back (completed, failed,
  * dropped by a reset: vgpu_sbb_release), whose copies they point into. */
 #include "gpu/vgpu/vgpu_priv.h"
-#include "gpu/vgpu/exec/exec.h"
+#include "gpu/vgpu/ppgtt/ppgtt.h"
 #include "mini/string.h"
 
 /* ---- recording while scanning -------------------------------------------- */
