@@ -400,7 +400,7 @@ static bool has_mail(unsigned cpu)
 
 static void ap_idle(struct percpu *p)
 {
-	uint64_t now, until;
+	uint64_t until, next;
 
 	if (!xcpu_can_sleep()) {
 		cpu_relax();
@@ -411,11 +411,9 @@ static void ap_idle(struct percpu *p)
 		xcpu_idle_end();
 		return;
 	}
-	now = rdtsc();
-	until = now + tsc_hz() / 1000000 * AP_IDLE_MAX_US;
-	if (sched_next_event() < until)
-		until = sched_next_event();
-	xcpu_idle_sleep(until);
+	until = rdtsc() + tsc_hz() / 1000000 * AP_IDLE_MAX_US;
+	next = sched_next_event();
+	xcpu_idle_sleep(next < until ? next : until);
 }
 
 /* An AP's main loop (smp_run_on_aps): its VMs only, no shell, no GPU.
