@@ -193,6 +193,7 @@ struct hv_config {
 	bool vmx_apicv;				/* APIC virtualization */
 	bool vuart_fifo_temt;			/* LSR.TEMT goes with THRE */
 	bool dymgpu_live;			/* DymGPU's live moves */
+	bool spread;				/* unpinned VMs over free CPUs */
 	enum hvcfg_placement placement;
 	enum hvcfg_vtd vtd;
 	enum hvcfg_vtd_selftest vtd_selftest;

@@ -360,7 +360,9 @@ static const struct keyword yes_no_words[] = {
  * vmx_apicv (on by default) virtualizes the xAPIC page where the CPU can
  * (hv/vm/vlapic_apicv.c);
  * vuart_fifo_temt (on by default) sets the vUART's LSR.TEMT with THRE
- * (hv/vm/vuart.c). */
+ * (hv/vm/vuart.c); spread (on by default) places each VM without cpus=
+ * on the least loaded CPU nobody pinned, `no` keeps them all on the BSP
+ * (hv/vm/sched_place.h). */
 static const size_t switch_keys[NR_GK] = {
 	[GK_GPU_SMOKE] = offsetof(struct hv_config, gpu_smoke),
 	[GK_GPU_PREEMPT] = offsetof(struct hv_config, gpu_preempt),
@@ -369,6 +371,7 @@ static const size_t switch_keys[NR_GK] = {
 	[GK_VMX_APICV] = offsetof(struct hv_config, vmx_apicv),
 	[GK_VUART_FIFO_TEMT] = offsetof(struct hv_config, vuart_fifo_temt),
 	[GK_DYMGPU_LIVE] = offsetof(struct hv_config, dymgpu_live),
+	[GK_SPREAD] = offsetof(struct hv_config, spread),
 };
 
 static bool *switch_field(struct hv_config *cfg, unsigned gk)
@@ -398,6 +401,7 @@ SWITCH_RESET(GK_VMX_MSR_READS, reset_vmx_msr_reads, true)
 SWITCH_RESET(GK_VMX_APICV, reset_vmx_apicv, true)
 SWITCH_RESET(GK_VUART_FIFO_TEMT, reset_vuart_fifo_temt, true)
 SWITCH_RESET(GK_DYMGPU_LIVE, reset_dymgpu_live, true)
+SWITCH_RESET(GK_SPREAD, reset_spread, true)
 
 const struct key cfg_global_keys[NR_GK] = {
 	[GK_DEFAULT]	= { "default", false, set_default, reset_default },
@@ -435,6 +439,7 @@ const struct key cfg_global_keys[NR_GK] = {
 			     reset_dymgpu_live },
 	[GK_SLICE_LONE_MS] = { "slice_lone_ms", false, set_num,
 			       reset_slice_lone_ms },
+	[GK_SPREAD]	= { "spread", false, set_switch, reset_spread },
 };
 
 /* -- [vm] -- */

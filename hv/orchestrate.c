@@ -17,6 +17,7 @@
 #include "hv/smp.h"
 #include "hv/platform/tsc.h"
 #include "hv/vm/sched.h"
+#include "hv/vm/sched_place.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
@@ -54,10 +55,31 @@ static void mask_host_interrupts(void)
  * autostart=no ones from it later. */
 static const struct hv_config *run_cfg;
 
-/* The CPU a VM of hv.cfg runs on: the one cpus= names, else the BSP. */
+/* The CPU a VM of hv.cfg is pinned to (cpus=), 0 if none. */
 static unsigned cfg_cpu(const struct hvcfg_vm *c)
 {
 	return c->cpus ? (unsigned)__builtin_ctzll(c->cpus) : 0;
+}
+
+/* An unpinned VM's CPU: the least loaded shared one (sched_place.h),
+ * the load being the vCPUs of the VMs there not stopped, `self` apart. */
+static unsigned shared_cpu(const struct vm *self)
+{
+	static uint32_t load[SCHED_PLACE_CPUS];
+	unsigned nr = smp_nr_up() < SCHED_PLACE_CPUS ? smp_nr_up()
+						    : SCHED_PLACE_CPUS;
+	uint64_t shared = 0;
+
+	for (unsigned i = 0; i < nr; i++) {
+		load[i] = 0;
+		if (smp_cpu_shared(i))
+			shared |= 1ull << i;
+	}
+	for (unsigned i = 0; i < nr_vms; i++)
+		if (&vms[i] != self && vms[i].state != VM_STOPPED &&
+		    vms[i].cpu < nr)
+			load[vms[i].cpu] += vms[i].nr_vcpus;
+	return sched_place_pick(load, nr, shared);
 }
 
 /* A pinned VM's CPU must be up and in VMX operation, waiting for VMs. */
@@ -74,12 +96,16 @@ static int check_placement(const struct hvcfg_vm *c)
 	return -HV_EINVAL;
 }
 
-/* The VM goes to its CPU (docs/smp.md): an AP's VM has its VMCS cleared
- * here, then vm->cpu is published (release) and that AP's scheduler
- * takes it from there; a VM of the BSP stays. Says where it runs when
- * there is more than one CPU. */
-static void place(struct vm *vm, unsigned cpu)
+/* The VM goes to its CPU (docs/smp.md): the one cpus= pins it to, else
+ * the least loaded shared one. An AP's VM has its VMCS cleared here, then
+ * vm->cpu is published (release) and that AP's scheduler takes it from
+ * there; a VM of the BSP stays. Says where it runs when there is more
+ * than one CPU. */
+static void place(struct vm *vm, unsigned pinned)
 {
+	unsigned cpu = pinned ? pinned : shared_cpu(vm);
+
+	vm->pinned = pinned != 0;
 	if (cpu) {
 		if (vcpu_hand_off(vm)) {
 			vm_stop(vm, "its VMCS could not be handed to CPU %u",
@@ -90,7 +116,7 @@ static void place(struct vm *vm, unsigned cpu)
 	}
 	if (smp_nr_up() > 1)
 		kprintf("vm '%s' on cpu %u (%s)\n", vm->name, cpu,
-			cpu ? "pinned" : "shared");
+			pinned ? "pinned" : "shared");
 }
 
 /* One VM of hv.cfg: created, its vGPU (which takes the least used slots
@@ -400,7 +426,7 @@ static bool has_mail(unsigned cpu)
 
 static void ap_idle(struct percpu *p)
 {
-	uint64_t now, until;
+	uint64_t until, next;
 
 	if (!xcpu_can_sleep()) {
 		cpu_relax();
@@ -411,11 +437,9 @@ static void ap_idle(struct percpu *p)
 		xcpu_idle_end();
 		return;
 	}
-	now = rdtsc();
-	until = now + tsc_hz() / 1000000 * AP_IDLE_MAX_US;
-	if (sched_next_event() < until)
-		until = sched_next_event();
-	xcpu_idle_sleep(until);
+	until = rdtsc() + tsc_hz() / 1000000 * AP_IDLE_MAX_US;
+	next = sched_next_event();
+	xcpu_idle_sleep(next < until ? next : until);
 }
 
 /* An AP's main loop (smp_run_on_aps): its VMs only, no shell, no GPU.

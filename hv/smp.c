@@ -14,6 +14,7 @@
 #include "hv/hv.h"
 #include "hv/mm/mem.h"
 #include "hv/platform/tsc.h"
+#include "hv/vm/sched_place.h"
 #include "hv/vmx/vmx.h"
 
 #define MSR_EFER 0xc0000080u
@@ -117,8 +118,25 @@ static void report_ap_work(struct percpu *p, bool vmx)
 			vmx_ap_status_name(p->work_status));
 }
 
-/* The CPUs hv.cfg's startable VMs are pinned to (cpus=). */
+/* The CPUs hv.cfg's startable VMs are pinned to (cpus=), and how many
+ * more APs to ready for the VMs without cpus= (sched_place.h). */
 static uint64_t placed_cpus;
+static unsigned shared_wanted;
+
+/* An AP with VMX takes VMs: those pinned to it, or, while more are
+ * wanted, the unpinned ones (it is then one of the shared CPUs). */
+static bool takes_vms(struct percpu *p)
+{
+	if (!p->ap_work || p->index >= 64)
+		return false;
+	if (placed_cpus >> p->index & 1)
+		return true;
+	if (!shared_wanted)
+		return false;
+	shared_wanted--;
+	p->vm_shared = 1;
+	return true;
+}
 
 static struct percpu *prepare_ap(uint32_t apic_id, bool vmx)
 {
@@ -130,10 +148,18 @@ static struct percpu *prepare_ap(uint32_t apic_id, bool vmx)
 	if (vmx) {
 		p->vmxon_region = page_alloc();
 		p->ap_work = p->vmxon_region ? ap_vmx_on : NULL;
-		p->vm_placed = p->ap_work && p->index < 64 &&
-			       (placed_cpus >> p->index & 1);
+		p->vm_placed = takes_vms(p);
 	}
 	return p;
+}
+
+static unsigned cfg_unpinned(const struct hv_config *cfg)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < cfg->nr_vms; i++)
+		n += cfg->vms[i].valid && !cfg->vms[i].cpus;
+	return n;
 }
 
 static uint64_t cfg_placed_cpus(const struct hv_config *cfg)
@@ -156,6 +182,13 @@ const char *smp_cpu_refuses_vms(unsigned i)
 	    __atomic_load_n(&p->state, __ATOMIC_ACQUIRE) != PERCPU_PARKED)
 		return "which is up without VMX";
 	return NULL;
+}
+
+bool smp_cpu_shared(unsigned i)
+{
+	const struct percpu *p = smp_cpu(i);
+
+	return i == 0 || (p && p->vm_shared && !smp_cpu_refuses_vms(i));
 }
 
 void smp_run_on_aps(void (*run)(struct percpu *p))
@@ -269,6 +302,8 @@ void smp_boot(const struct boot_info *bi)
 	start_bsp();
 	console_smp_begin();	/* an AP may print (an exception, its VMs) */
 	placed_cpus = cfg_placed_cpus(bi->cfg);
+	shared_wanted = sched_place_aps_wanted(cfg_unpinned(bi->cfg),
+					       bi->cfg->spread);
 	smp_plan_build(l.ids, l.n, up[0]->apic_id, lapic_is_x2apic(), &plan);
 	print_skips(&plan, &l);
 	if (bi->cfg->selftest == HVCFG_SELFTEST_SMP_GHOST)

@@ -26,6 +26,9 @@ struct percpu *smp_cpu(unsigned i);
 /* NULL if CPU i (smp_cpu's numbering) runs the VMs pinned to it, else
  * why not, as the end of a sentence ("which did not come up"). */
 const char *smp_cpu_refuses_vms(unsigned i);
+/* CPU i takes VMs without cpus=: the BSP, and the APs readied for them
+ * (hv.cfg spread, hv/vm/sched_place.h) that came up with VMX. */
+bool smp_cpu_shared(unsigned i);
 
 /* Every waiting AP starts run(itself); once, after the VMs are created
  * and the scheduler is set up. */

@@ -3,7 +3,8 @@
  * checks on each: it came up at the trampoline with its own APIC ID, an
  * IPI round trip to it and back (timed with the TSC: in Bochs, executed
  * instructions), an NMI IPI to the last, a counter all of them increment
- * with LOCK, a second INIT-SIPI restarting vCPU 1, and IPIs the hypervisor must not deliver (a
+ * with LOCK, a CPU-bound job timed alone and then on every vCPU at once
+ * (the scaling), a second INIT-SIPI restarting vCPU 1, and IPIs the hypervisor must not deliver (a
  * SIPI to a running vCPU, an APIC ID the VM does not have). Only vCPU 0
  * prints and reports. */
 #include "guest-shim/testguest/tg.h"
@@ -21,6 +22,7 @@
 #define TRAMPOLINE_GPA		0xa000ull	/* SIPI vector 0x0a */
 #define ROUNDS			16
 #define INCS			20000
+#define JOB_ROUNDS		200000	/* the CPU-bound job's loop */
 
 extern char tg_ap_entry[];
 volatile uint64_t tg_ap_boots[SMP_MAX];	/* per APIC ID, by the AP */
@@ -28,7 +30,22 @@ volatile uint32_t tg_ap_seen_id[SMP_MAX];
 volatile uint64_t tg_ap_pings, tg_pongs, tg_smp_nmis;
 bool tg_smp_active;
 static volatile uint64_t shared_count, incs_done;
-static volatile uint32_t go_count;
+static volatile uint32_t go_count, go_job;
+static volatile uint64_t jobs_done, job_result[SMP_MAX];
+
+/* The CPU-bound job: registers only (an LCG), no shared memory, so
+ * vCPUs on separate CPUs would not slow each other; the result proves
+ * it ran to the end. */
+static uint64_t cpu_job(void)
+{
+	uint64_t x = 1;
+
+	for (unsigned i = 0; i < JOB_ROUNDS; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		__asm__ volatile("" : "+r"(x));
+	}
+	return x;
+}
 
 static void icr(uint32_t dest, uint32_t lo)
 {
@@ -49,6 +66,11 @@ void tg_ap_main(uint32_t id)
 	for (unsigned i = 0; i < INCS; i++)
 		__atomic_add_fetch(&shared_count, 1, __ATOMIC_SEQ_CST);
 	__atomic_add_fetch(&incs_done, 1, __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&go_job, __ATOMIC_ACQUIRE))
+		__asm__ volatile("pause");
+	if (id < SMP_MAX)
+		job_result[id] = cpu_job();
+	__atomic_add_fetch(&jobs_done, 1, __ATOMIC_SEQ_CST);
 	for (;;)
 		__asm__ volatile("sti; hlt; cli");
 }
@@ -124,14 +146,45 @@ static void check_round_trips(unsigned n, uint64_t tsc_hz)
 	}
 }
 
+/* The job once on vCPU 0 alone (before any AP runs), then on all n at
+ * once: scaling = n x alone / together (n where each vCPU had a CPU of
+ * its own, 1.0 where they take turns on one). vCPU 0 waits with PAUSE,
+ * which yields its turn to a sibling (PAUSE-loop exiting). */
+static uint64_t job_alone;
+
+static void check_scaling(unsigned n, uint64_t tsc_hz)
+{
+	uint64_t t0 = rdtsc(), t, want = job_result[0];
+	bool same = true;
+
+	__atomic_store_n(&go_job, 1, __ATOMIC_RELEASE);
+	job_result[0] = cpu_job();
+	while (__atomic_load_n(&jobs_done, __ATOMIC_ACQUIRE) < n - 1 &&
+	       rdtsc() - t0 < tsc_hz)
+		__asm__ volatile("pause");
+	t = rdtsc() - t0;
+	for (unsigned i = 0; i < n; i++)
+		same &= job_result[i] == want;
+	tg_check("smp-scaling", jobs_done == n - 1 && same,
+		 "job alone %llu ticks, on %u vCPUs at once %llu ticks: "
+		 "scaling x%llu.%02llu", (unsigned long long)job_alone, n,
+		 (unsigned long long)t,
+		 (unsigned long long)(n * job_alone / t),
+		 (unsigned long long)(n * job_alone * 100 / t % 100));
+}
+
 void smp_test_run(unsigned n, uint64_t tsc_hz)
 {
 	bool up = true, ids = true;
+	uint64_t t0;
 
 	if (n < 2 || n > SMP_MAX) {
 		tg_printf("smp: smp=%u: want 2-%u vCPUs\n", n, SMP_MAX);
 		tg_exit(2);
 	}
+	t0 = rdtsc();
+	job_result[0] = cpu_job();
+	job_alone = rdtsc() - t0;
 	tg_smp_active = true;
 	tg_timer_start(100);	/* wakes the waits below */
 	put_trampoline();
@@ -152,6 +205,7 @@ void smp_test_run(unsigned n, uint64_t tsc_hz)
 		 "%llu increments by %u vCPUs, want %llu",
 		 (unsigned long long)shared_count, n,
 		 (unsigned long long)n * INCS);
+	check_scaling(n, tsc_hz);
 
 	check_round_trips(n, tsc_hz);
 	icr(n - 1, ICR_NMI);

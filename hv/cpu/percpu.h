@@ -69,6 +69,10 @@ struct percpu {
 	 * a scheduling step, which may still print. */
 	uint32_t vm_placed;
 	uint32_t busy;
+	/* Readied for VMs without cpus= (hv.cfg spread=yes: as many APs
+	 * nobody pinned as there are such VMs beyond the first), which the
+	 * BSP places on the least loaded shared CPU (hv/vm/sched_place.h). */
+	uint32_t vm_shared;
 	/* Between the mailbox drain before a VM entry and the exit after it
 	 * (hv/cpu/xcpu.h, atomic): another CPU that posts to one of its VMs
 	 * kicks it out with an IPI, or waits for it to leave the guest. */

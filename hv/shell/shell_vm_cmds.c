@@ -73,7 +73,7 @@ static int cmd_vms(int argc, char **argv)
 			(unsigned long long)tsc_to_ms(vm->stats.run_tsc),
 			(unsigned long long)vm->stats.tests_passed,
 			(unsigned long long)vm->stats.tests_failed,
-			(unsigned)vm->cpu, vm->cpu ? " (pinned)" : "");
+			(unsigned)vm->cpu, vm->pinned ? " (pinned)" : "");
 		if (vm->state == VM_STOPPED)
 			kprintf("     stopped: %s\n", vm->stop_reason);
 	}

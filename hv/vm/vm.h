@@ -148,10 +148,13 @@ struct vm {
 	unsigned quick_resets;	/* guest resets in a row, each soon after
 				 * its boot: a reset loop past a limit */
 	uint64_t restarts;
-	/* The physical CPU that runs it (hv/smp.h numbering): 0, the BSP,
-	 * unless hv.cfg pins it (cpus=); written by the BSP once the VM is
-	 * created (docs/smp.md), read with acquire by the APs. */
+	/* The physical CPU that runs it (hv/smp.h numbering): the one
+	 * hv.cfg pins it to (cpus=, pinned set), else the least loaded
+	 * shared CPU at its creation (hv/vm/sched_place.h); written by the
+	 * BSP once the VM is created (docs/smp.md), read with acquire by the
+	 * APs. */
 	uint32_t cpu;
+	bool pinned;
 	/* What the shell asked of a VM on an AP (VM_REQ_* bits, atomic),
 	 * carried out by that CPU between slices (hv/orchestrate.c). */
 	uint32_t requests;

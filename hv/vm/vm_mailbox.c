@@ -43,23 +43,28 @@ int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec)
 	return 0;
 }
 
-void vm_mailbox_ept_flush(struct vm *vm)
+bool vm_mailbox_ept_flush(struct vm *vm)
 {
 	struct percpu *p = smp_cpu(cpu_of(vm));
 
 	if (vm->id >= VM_MAX || !p)
-		return;
+		return true;	/* no CPU runs it: nothing cached to fear */
 	__atomic_store_n(&ept_stale[vm->id], 1, __ATOMIC_SEQ_CST);
 	count(&stats.flushes_asked);
-	if (!xcpu_kick(p))
-		return;	/* not in the guest: it flushes before entering */
+	/* Kicked if it is in the guest or asleep; a CPU outside its guest
+	 * flushes before entering, so the wait ends at once. A kick that
+	 * could not be sent leaves a CPU in its guest: waited for the same. */
+	(void)xcpu_kick(p);
 	/* The kick's exit: until then the guest may still use what was
-	 * taken away (a write-protect, an unmap), and the caller frees
-	 * detached tables once we return. */
-	if (!xcpu_wait_out(p, &ept_stale[vm->id], tsc_hz() / 100))
-		kprintf("vm '%s': cpu %u did not leave the guest within 10 ms "
-			"of an EPT change; it flushes at its next entry\n",
-			vm->name, p->index);
+	 * taken away (a write-protect, an unmap). On a time-out the caller
+	 * keeps the detached tables (vm_mem.c flush) until a later flush
+	 * is seen through, or the VM's EPT is destroyed. */
+	if (xcpu_wait_out(p, &ept_stale[vm->id], tsc_hz() / 100))
+		return true;
+	kprintf("vm '%s': cpu %u did not leave the guest within 10 ms of an "
+		"EPT change; it flushes at its next entry, the detached "
+		"tables are kept until then\n", vm->name, p->index);
+	return false;
 }
 
 static void drain_vcpu(struct vm *vm, unsigned i)

@@ -20,10 +20,12 @@ bool vm_mailbox_remote(const struct vm *vm);
  * vCPU or vector. */
 int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec);
 /* The VM's EPT lost translations (hv/vm/vm_mem.c, caller on another
- * CPU): returns once the VM's CPU is out of the guest and will INVEPT
- * before its next entry, or has done so (bounded: 10 ms, then counted
- * and said on the console with the VM's name). */
-void vm_mailbox_ept_flush(struct vm *vm);
+ * CPU): true once the VM's CPU is out of the guest and will INVEPT
+ * before its next entry, or has done so; false after 10 ms with the CPU
+ * still in the guest (xcpu's wait_timeouts; said on the console with
+ * the VM's name): tables detached from the EPT must not be freed
+ * yet. */
+bool vm_mailbox_ept_flush(struct vm *vm);
 /* On the VM's own CPU: posted vectors into the vLAPICs, a requested
  * INVEPT done. */
 void vm_mailbox_drain(struct vm *vm);

@@ -223,11 +223,16 @@ int vm_read_gva(struct vm *vm, uint64_t gva, void *buf, size_t len)
 static int flush(struct vm *vm, int err)
 {
 	if (ept_flush_needed(&vm->ept) && vmx_cpu.on) {
-		/* A VM on another CPU: its CPU flushes (docs/smp.md). */
-		if (vm_mailbox_remote(vm))
-			vm_mailbox_ept_flush(vm);
-		else
+		/* A VM on another CPU: its CPU flushes (docs/smp.md). If it
+		 * did not leave its guest in time, the detached tables stay
+		 * on the EPT's list (and the flush still needed): freed by
+		 * the next flush seen through, or with the EPT at teardown. */
+		if (vm_mailbox_remote(vm)) {
+			if (!vm_mailbox_ept_flush(vm))
+				return err;
+		} else {
 			vmx_invept(vm->eptp);
+		}
 		ept_flush_done(&vm->ept);
 	}
 	return err;

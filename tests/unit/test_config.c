@@ -723,6 +723,11 @@ static void test_global_values(void **state)
 	assert_true(cfg.dymgpu_live);
 	assert_int_equal(parse("[global]\ndymgpu_live=no\n"), 0);
 	assert_false(cfg.dymgpu_live);
+	assert_true(cfg.spread);	/* unpinned VMs spread by default */
+	assert_int_equal(parse("[global]\nspread=no\n"), 0);
+	assert_false(cfg.spread);
+	check_only_error("[global]\nspread=1\n", 2, "global",
+			 "spread: '1' is not yes or no");
 
 	check_only_error("[global]\nconsole=com2\n", 2, "global",
 			 "console: 'com2' is not a sink (com1, fb, e9)");

@@ -23,11 +23,19 @@
 
 #define RAM (4ull << 20)
 
-struct vmx_cpu vmx_cpu;	/* .on = false: no INVEPT on the host */
+struct vmx_cpu vmx_cpu;	/* .on = false: no INVEPT, but in the flush tests */
 int vmx_invept(uint64_t eptp) { (void)eptp; return 0; }
-/* A VM on another CPU (hv/vm/vm_mailbox.c): never here, vmx_cpu.on is false. */
-bool vm_mailbox_remote(const struct vm *vm) { (void)vm; return false; }
-void vm_mailbox_ept_flush(struct vm *vm) { (void)vm; }
+/* A VM on another CPU (hv/vm/vm_mailbox.c): only in the flush tests, which
+ * say whether its CPU left the guest in time. */
+static bool remote, remote_out_in_time = true;
+static unsigned remote_flushes;
+bool vm_mailbox_remote(const struct vm *vm) { (void)vm; return remote; }
+bool vm_mailbox_ept_flush(struct vm *vm)
+{
+	(void)vm;
+	remote_flushes++;
+	return remote_out_in_time;
+}
 
 struct vm vms[VM_MAX];
 unsigned nr_vms;
@@ -190,9 +198,39 @@ static void test_ram_above_4g(void **state)
 	assert_int_not_equal(vm_ept_translate(&vm, g4 + high, &x), 0);
 }
 
+/* An EPT change of a VM on another CPU whose CPU did not leave the guest
+ * within the bound: the table the unmap detached is not freed (the guest
+ * may still walk it) and the flush stays needed; the next change whose
+ * flush is seen through frees it. */
+static void test_remote_flush_timeout_keeps_tables(void **state)
+{
+	(void)state;
+	vmx_cpu.on = true;
+	remote = true;
+	remote_out_in_time = false;
+	remote_flushes = 0;
+	/* split the first 2 MiB page, then unmap it whole: table detached */
+	assert_int_equal(vm_ept_protect(&vm, 0x5000, 4096, EPT_R), 0);
+	assert_int_equal(vm_ept_unmap(&vm, 0, 2u << 20), 0);
+	assert_int_equal(remote_flushes, 2);
+	assert_true(vm.ept.deferred_pages > 0);
+	assert_true(ept_flush_needed(&vm.ept));
+	/* the next change's flush is seen through: now they go */
+	remote_out_in_time = true;
+	assert_int_equal(vm_ept_protect(&vm, 0x205000, 4096, EPT_R), 0);
+	assert_int_equal(remote_flushes, 3);
+	assert_int_equal(vm.ept.deferred_pages, 0);
+	assert_false(ept_flush_needed(&vm.ept));
+	vmx_cpu.on = false;
+	remote = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+			test_remote_flush_timeout_keeps_tables, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(test_plain_write_not_reported,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(

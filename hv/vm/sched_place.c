@@ -1,0 +1,20 @@
+/* Placement of unpinned VMs; see sched_place.h. */
+#include "hv/vm/sched_place.h"
+
+unsigned sched_place_pick(const uint32_t *load, unsigned nr,
+			  uint64_t shared)
+{
+	unsigned best = 0;
+
+	if (nr > SCHED_PLACE_CPUS)
+		nr = SCHED_PLACE_CPUS;
+	for (unsigned i = 1; i < nr; i++)
+		if ((shared >> i & 1) && load[i] < load[best])
+			best = i;
+	return best;
+}
+
+unsigned sched_place_aps_wanted(unsigned nr_unpinned, bool spread)
+{
+	return spread && nr_unpinned > 1 ? nr_unpinned - 1 : 0;
+}
