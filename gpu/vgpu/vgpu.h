@@ -130,6 +130,7 @@ struct vgpu_stats {
 	uint64_t nonpriv_refused; /* FORCE_TO_NONPRIV values off the list */
 	uint64_t pvinfo_reads, g2v_notifies, pvinfo_bad_writes, g2v_marks;
 	uint64_t cfg_reads, cfg_writes;
+	uint64_t asls_writes;	/* guest writes to ASLS, ignored */
 	uint64_t ap_faults; /* aperture pages mapped on first touch */
 	/* GGTT */
 	uint64_t ggtt_writes; /* entries committed */
@@ -413,6 +414,13 @@ int vgpu_set_batch_budget(struct vgpu *v, uint32_t kib);
  * status: the vGPU of before issue 29). Before its guest runs: the
  * change is no hotplug. -GPU_EINVAL for any other name. */
 int vgpu_set_display(struct vgpu *v, const char *mode);
+/* The vGPU's OpRegion (docs/display.md, "The OpRegion and its VBT"):
+ * fills buf (len >= VGPU_OPREGION_SIZE) with it and makes ASLS read gpa,
+ * where the VM's firmware puts buf, in memory the guest's map reserves.
+ * gpa must be 4 KiB aligned and below 4 GiB (ASLS is 32 bits):
+ * -GPU_EINVAL otherwise, ASLS unchanged. */
+#define VGPU_OPREGION_SIZE 0x2000u
+int vgpu_opregion_place(struct vgpu *v, uint64_t gpa, void *buf, size_t len);
 /* What the virtual monitor shows (docs/display.md, "Planes and scanout"):
  * pipe A's primary plane as it latched, checked again against the vGPU's
  * GM now. VDISP_PLANE_OK with *pl, or why nothing is shown (off, refused:

@@ -351,6 +351,11 @@ struct vgpu {
 	bool pv_notified; /* guest read PVINFO magic */
 	bool pv_odd_read_logged;
 	bool display_ready;
+	/* The OpRegion (vgpu_opregion.c): its guest-physical address, what
+	 * ASLS reads (0: none); a guest write to ASLS is ignored, logged
+	 * once. */
+	uint32_t opregion_gpa;
+	bool asls_write_logged;
 	/* The virtual monitor (vgpu_display.c): its mode (NULL: headless)
 	 * and port D's AUX channel, which reaches it. */
 	const struct vdisp_mode *disp_mode;

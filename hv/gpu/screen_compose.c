@@ -24,10 +24,15 @@
 #include "hv/vm/vm.h"
 #include "mini/string.h"
 
-/* Rows of the box's screen per main-loop round: 32 rows of 1024 pixels
- * are 32 K pixels written (and at most as many read), so one round adds
- * a bounded delay to the VMs' slices; a 768-row frame takes 24 rounds. */
+/* The work of one main-loop round, so that one big composition cannot
+ * hold the other VMs' exits: at most 32 rows, and at most
+ * COMPOSE_ROUND_PX pixels moved, a row costing the screen's width
+ * (written) plus the plane's width when it reads a new source row. 32
+ * rows of 1024 pixels 1:1 are 64 K; 1920 wide 1:1 fits 17 rows, a
+ * 4096-wide plane shrunk onto 1024 about 12. A round always does one row
+ * (the frame goes on), and resumes at the next row the round after. */
 #define COMPOSE_ROWS_PER_ROUND 32u
+#define COMPOSE_ROUND_PX (32u * 1024u * 2u)
 /* The widest screen and plane composed (Skylake's planes are at most
  * 8192 wide, vdisp_plane.c); one row buffer each, 64 KiB in all. */
 #define COMPOSE_MAX_W 8192u
@@ -52,7 +57,8 @@ static struct {
 	bool direct;
 	bool xrgb;		/* the framebuffer is 0x00RRGGBB: no conversion */
 	struct screen_compose_stats st;
-} cs = { .owner = SCREEN_OWNER_HV };
+} cs = { .owner = SCREEN_OWNER_HV,
+	 .st = { .round_budget_px = COMPOSE_ROUND_PX } };
 
 static uint32_t src_row[COMPOSE_MAX_W], dst_row[COMPOSE_MAX_W];
 
@@ -157,6 +163,50 @@ static void compose_row(struct vgpu *v, const struct fbcon_fb *fb, uint32_t y)
 	}
 	for (x = 0; x < fb->width; x++)
 		row[x] = dst_row[x];
+}
+
+/* What row y costs (pixels moved): the screen's width written, plus the
+ * plane's width when its source row is not the one dst_row holds. */
+static uint32_t row_cost(const struct fbcon_fb *fb, uint32_t y)
+{
+	uint32_t sy = vdisp_fit_src_row(&cs.fit, y);
+
+	return fb->width + (sy != VDISP_FIT_NONE && sy != cs.row_sy ?
+			    cs.pl.w : 0);
+}
+
+/* This round's rows from cs.y on, within the budget (at least one);
+ * returns the pixels moved. */
+static uint32_t compose_round(struct vgpu *v, const struct fbcon_fb *fb)
+{
+	uint32_t rows = 0, px = 0, c;
+
+	while (cs.y < fb->height && rows < COMPOSE_ROWS_PER_ROUND) {
+		c = row_cost(fb, cs.y);
+		if (rows && px + c > cs.st.round_budget_px)
+			break;
+		compose_row(v, fb, cs.y++);
+		px += c;
+		rows++;
+	}
+	cs.st.rows += rows;
+	return px;
+}
+
+static void note_round(uint64_t tsc, uint32_t px)
+{
+	cs.frame_tsc += tsc;
+	cs.st.rounds++;
+	cs.st.last_round_px = px;
+	if (px > cs.st.max_round_px)
+		cs.st.max_round_px = px;
+	if (tsc > cs.st.max_round_tsc)
+		cs.st.max_round_tsc = tsc;
+}
+
+void screen_compose_set_round_px(uint32_t px)
+{
+	cs.st.round_budget_px = px ? px : COMPOSE_ROUND_PX;
 }
 
 /* The plane this round: the frame's, checked again; a change (flip to
@@ -309,9 +359,10 @@ static void hotkey(unsigned key)
 void screen_compose_poll(void)
 {
 	const struct fbcon_fb *fb = console_fb_screen();
-	unsigned key = console_fb_hotkey(), r;
+	unsigned key = console_fb_hotkey();
 	struct vgpu *v;
 	uint64_t t0;
+	uint32_t px;
 
 	if (key)
 		hotkey(key);
@@ -334,9 +385,8 @@ void screen_compose_poll(void)
 		start_frame(fb, v);
 	else
 		recheck(v);
-	for (r = 0; r < COMPOSE_ROWS_PER_ROUND && cs.y < fb->height; r++)
-		compose_row(v, fb, cs.y++);
-	cs.frame_tsc += rdtsc() - t0;
+	px = compose_round(v, fb);
+	note_round(rdtsc() - t0, px);
 	if (cs.y == fb->height)
 		end_frame();
 }

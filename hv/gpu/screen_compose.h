@@ -22,6 +22,14 @@ struct screen_compose_stats {
 	uint64_t max_tsc;
 	uint64_t total_tsc;
 	uint64_t rows_read;	/* source rows read through the owner's GGTT */
+	/* The per-round budget (screen_compose.c COMPOSE_ROUND_PX): main-
+	 * loop rounds that composed, screen rows they wrote, pixels moved
+	 * (written + read) by the last and the largest round, and the most
+	 * TSC ticks one round took. */
+	uint64_t rounds, rows;
+	uint32_t round_budget_px;	/* pixels a round may move */
+	uint32_t last_round_px, max_round_px;
+	uint64_t max_round_tsc;
 };
 
 /* Makes vms[vm] (or SCREEN_OWNER_HV) the owner; prints who owns the
@@ -31,8 +39,12 @@ int screen_compose_set_owner(int vm, const char *by);
 int screen_compose_owner(void);
 /* hv.cfg's display_owner= at boot ("" = the console, nothing to do). */
 void screen_compose_boot(const char *vm_name);
-/* One main-loop round: hotkeys, then up to COMPOSE_ROWS_PER_ROUND rows. */
+/* One main-loop round: hotkeys, then up to COMPOSE_ROWS_PER_ROUND rows
+ * and COMPOSE_ROUND_PX pixels moved (at least one row), resuming at the
+ * next row the round after. */
 void screen_compose_poll(void);
+/* The pixels a round may move (0: the default, COMPOSE_ROUND_PX). */
+void screen_compose_set_round_px(uint32_t px);
 /* True until the first frame after the last owner change is complete. */
 bool screen_compose_pending(void);
 const struct screen_compose_stats *screen_compose_stats(void);

@@ -196,6 +196,22 @@ static void dev_page_write(void *opaque, uint64_t gpa, const void *data,
 		(void)gpu_entry_page_write(d->v, gpa, data, len);
 }
 
+/* The VM's firmware lends the OpRegion's place (hv/vm/vpci_fw.c): the
+ * mediator builds it there and points ASLS at it. */
+static size_t dev_fw_region(void *opaque, uint64_t gpa, void *buf,
+			    size_t len)
+{
+	struct vgpu_dev *d = opaque;
+	int err;
+
+	if (!d->v)
+		return 0;
+	gpu_lock();
+	err = vgpu_opregion_place(d->v, gpa, buf, len);
+	gpu_unlock();
+	return err ? 0 : VGPU_OPREGION_SIZE;
+}
+
 /* The VM restarts in place: the vGPU is power-cycled (reset, GGTT and
  * fences cleared, BARs unprogrammed, docs/vgpu-reset.md). */
 static int dev_reset(void *opaque)
@@ -230,6 +246,7 @@ static const struct vdev_ops vgpu_vdev_ops = {
 	.cfg_read = dev_cfg_read,
 	.cfg_write = dev_cfg_write,
 	.page_write = dev_page_write,
+	.fw_region = dev_fw_region,
 	.reset = dev_reset,
 	.teardown = dev_teardown,
 };

@@ -327,6 +327,13 @@ static void list_owner(void)
 		(unsigned long long)st->last_tsc,
 		(unsigned long long)st->max_tsc,
 		(unsigned long long)st->switches);
+	if (st->rounds)
+		kprintf("box's screen rounds: %llu composed %llu rows; pixels "
+			"moved last %u, max %u (budget %u); max %llu TSC ticks "
+			"a round\n", (unsigned long long)st->rounds,
+			(unsigned long long)st->rows, st->last_round_px,
+			st->max_round_px, st->round_budget_px,
+			(unsigned long long)st->max_round_tsc);
 	list_plane();
 }
 

@@ -90,6 +90,10 @@ int bzimage_parse(const void *img, size_t len, struct bzimage_info *out,
 #define LX_STACK_TOP		0x10000ull	/* until the kernel sets its own */
 #define LX_ACPI_GPA		0xe0000ull	/* ACPI tables, 64 KiB max */
 #define LX_ACPI_SIZE		0x10000ull
+/* A device's firmware region (the vGPU's OpRegion, hv/vm/vpci_fw.c),
+ * after the ACPI tables, inside the same reserved e820 entry. */
+#define LX_FW_REGION_GPA	0xf0000ull
+#define LX_FW_REGION_SIZE	0x10000ull
 #define LX_LOW_RAM_END		0xa0000ull	/* conventional memory */
 #define LX_HIGH_RAM		0x100000ull	/* above the ISA hole */
 

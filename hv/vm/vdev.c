@@ -92,6 +92,16 @@ void vdev_page_write(struct vm *vm, uint64_t gpa, const void *data,
 						    data, len);
 }
 
+const struct vdev *vdev_with_fw_region(const struct vm *vm)
+{
+	const struct vm_devices *t = &vm->devices;
+
+	for (unsigned i = 0; i < t->nr_vdev; i++)
+		if (t->vdev[i]->ops->fw_region)
+			return t->vdev[i];
+	return NULL;
+}
+
 const struct vdev *vdev_reset_all(struct vm *vm)
 {
 	const struct vm_devices *t = &vm->devices;

@@ -55,6 +55,14 @@ struct vdev_ops {
 	 * inside an exit), after which the device and its ranges are gone
 	 * from the VM. */
 	void (*teardown)(void *opaque);
+	/* The VM's firmware (hv/vm/vpci_fw.c, a VM booted as Linux) lends
+	 * the device len bytes of guest memory at gpa, reserved in the
+	 * guest's memory map, for a table its driver finds there (the
+	 * vGPU's OpRegion); buf is that memory as the hypervisor sees it.
+	 * The device fills it and returns the bytes it used, or 0 for
+	 * none. At boot and after each restart. */
+	size_t (*fw_region)(void *opaque, uint64_t gpa, void *buf,
+			    size_t len);
 };
 
 struct vdev {
@@ -91,6 +99,9 @@ const struct vdev *vdev_reset_all(struct vm *vm);
 /* " with its vGPU reset" (the names of the devices with a reset hook,
  * joined by " and "), or "" when none: vm_restart's console line. */
 void vdev_reset_note(const struct vm *vm, char *buf, size_t len);
+
+/* The first device with a fw_region hook, or NULL. */
+const struct vdev *vdev_with_fw_region(const struct vm *vm);
 
 /* Does a device of the VM reach its RAM by DMA? */
 bool vdev_any_dma(const struct vm *vm);

@@ -14,6 +14,7 @@
 #include "hv/vm/sched.h"
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vdev.h"
+#include "hv/vm/vpci_fw.h"
 #include "hv/vm/vm.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
@@ -52,6 +53,8 @@ static int reload(struct vm *vm)
 	devices_reset(vm);
 	memset(vm->ram, 0, vm->mem_bytes);
 	err = vm_load(vm, f->data, f->size, &bs);
+	if (!err)
+		vpci_fw_region(vm);	/* the OpRegion, cleared with the RAM */
 	return err ? err : vcpu_reset(vm, &bs);
 }
 

@@ -1,7 +1,9 @@
 /* See vpci_fw.h. BAR sizing: PCI Local Bus 3.0, section 6.2.5.1. */
 #include "hv/vm/vpci_fw.h"
 #include "hv/console/console.h"
+#include "hv/vm/bzimage.h"
 #include "hv/vm/vacpi.h"
+#include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vpci.h"
 
@@ -171,6 +173,30 @@ static void enable(struct vm *vm, const struct fw_bar *bars, unsigned n)
 	}
 }
 
+/* A PC's firmware puts a display adapter's OpRegion in memory its map
+ * reserves (ACPI NVS on a real board) and writes ASLS; here the device
+ * fills the bytes in place and sets its ASLS itself, which the guest
+ * cannot write (gpu/vgpu/mmio/vgpu_cfg.c). The region is the VM's own
+ * RAM, reserved in the e820 map (hv/vm/bzimage.c), below the PCI hole. */
+void vpci_fw_region(struct vm *vm)
+{
+	const struct vdev *d = vdev_with_fw_region(vm);
+	size_t n;
+
+	if (!vm->linux_guest || !d ||
+	    !vm_ram_contains(&vm->ram_layout, LX_FW_REGION_GPA,
+			     LX_FW_REGION_SIZE))
+		return;
+	n = d->ops->fw_region(d->opaque, LX_FW_REGION_GPA,
+			      (uint8_t *)vm->ram +
+			      vm_ram_offset(&vm->ram_layout, LX_FW_REGION_GPA),
+			      LX_FW_REGION_SIZE);
+	if (n)
+		kprintf("vm '%s': firmware: %s's table at %#llx, %zu bytes "
+			"(reserved)\n", vm->name, d->name,
+			(unsigned long long)LX_FW_REGION_GPA, n);
+}
+
 void vpci_fw_assign(struct vm *vm)
 {
 	struct fw_bar bars[FW_BARS_MAX];
@@ -194,4 +220,5 @@ void vpci_fw_assign(struct vm *vm)
 		report(vm, b);
 	}
 	enable(vm, bars, n);
+	vpci_fw_region(vm);
 }

@@ -17,5 +17,9 @@ struct vm;
 /* Once the VM's devices exist (its vGPU attached), before it first runs;
  * does nothing unless the VM was booted as Linux. */
 void vpci_fw_assign(struct vm *vm);
+/* The device's firmware region (vdev.h fw_region: the vGPU's OpRegion)
+ * at LX_FW_REGION_GPA; vpci_fw_assign does it, and vm_restart after it
+ * reloaded the VM (its RAM was cleared). Linux VMs only. */
+void vpci_fw_region(struct vm *vm);
 
 #endif

@@ -89,6 +89,11 @@ static void test_plan_128m(void **state)
 	assert_int_equal(lay.e820[0].type, E820_RAM);
 	assert_int_equal(lay.e820[1].type, E820_RESERVED);
 	assert_true(lay.e820[1].addr <= LX_ACPI_GPA);
+	/* The device firmware region (the vGPU's OpRegion) is reserved
+	 * too, after the ACPI tables. */
+	assert_true(LX_FW_REGION_GPA >= LX_ACPI_GPA + LX_ACPI_SIZE);
+	assert_true(LX_FW_REGION_GPA + LX_FW_REGION_SIZE <=
+		    lay.e820[1].addr + lay.e820[1].size);
 	assert_int_equal(lay.e820[2].addr, MiB);
 	assert_int_equal(lay.e820[2].addr + lay.e820[2].size, 128 * MiB);
 }

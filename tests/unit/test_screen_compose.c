@@ -271,6 +271,67 @@ static void test_rows_bounded(void **state)
 	assert_int_equal(first_frame(), 3);
 }
 
+/* The pixel budget: 64-wide 1:1 rows cost 128 (64 written, 64 read), so
+ * 512 a round is 4 rows; each round resumes at the next row; the frame
+ * is the one an unbounded round makes, pixel for pixel. */
+static void test_round_budget_resumes(void **state)
+{
+	static uint32_t whole[64 * 48];
+	const struct screen_compose_stats *st = screen_compose_stats();
+	uint64_t rounds, rows;
+
+	(void)state;
+	picture(0, 64, 48, 5);
+	screen_compose_set_owner(0, "test");
+	first_frame();
+	memcpy(whole, fbmem, sizeof(whole));
+	screen_compose_set_owner(SCREEN_OWNER_HV, "test");
+	screen(64, 48, 0xff0000, 0x00ff00, 0x0000ff);	/* poisoned again */
+	screen_compose_set_round_px(512);
+	rounds = st->rounds;
+	rows = st->rows;
+	screen_compose_set_owner(0, "test");
+	for (unsigned r = 1; r <= 12; r++) {
+		screen_compose_poll();
+		assert_int_equal(px(63, 4 * r - 1), whole[(4 * r - 1) * 64 + 63]);
+		if (r < 12)
+			assert_int_equal(px(0, 4 * r), POISON);
+		assert_int_equal(st->last_round_px, 512);
+	}
+	assert_false(screen_compose_pending());
+	assert_int_equal(st->rounds - rounds, 12);
+	assert_int_equal(st->rows - rows, 48);
+	assert_memory_equal(fbmem, whole, sizeof(whole));
+	screen_compose_set_round_px(0);
+}
+
+/* A budget below one row still moves one row a round (the frame always
+ * ends); a shrunk plane's rows cost their source width too: 64x96 onto
+ * 48x48 (shrunk to 32x48) costs 48 + 64 a row, so 300 a round is 2. */
+static void test_round_budget_floor_and_shrink(void **state)
+{
+	const struct screen_compose_stats *st = screen_compose_stats();
+	uint64_t rounds;
+
+	(void)state;
+	screen(48, 48, 0xff0000, 0x00ff00, 0x0000ff);
+	picture(0, 48, 48, 6);
+	screen_compose_set_round_px(10);
+	rounds = st->rounds;
+	screen_compose_set_owner(0, "test");
+	assert_int_equal(first_frame(), 48);
+	assert_int_equal(st->rounds - rounds, 48);
+	assert_int_equal(st->last_round_px, 96);
+	screen_compose_set_owner(SCREEN_OWNER_HV, "test");
+	picture(1, 64, 96, 7);
+	screen_compose_set_round_px(300);
+	screen_compose_set_owner(1, "test");
+	assert_int_equal(first_frame(), 24);
+	assert_non_null(strstr(last_line, "(shrunk)"));
+	assert_int_equal(st->last_round_px, 2 * (48 + 64));
+	screen_compose_set_round_px(0);
+}
+
 /* A refused plane (e.g. outside the VM's GM) is never read: black. */
 static void test_refused_plane_black(void **state)
 {
@@ -447,6 +508,9 @@ int main(void)
 		cmocka_unit_test_setup(test_owner_composed_exactly, setup),
 		cmocka_unit_test_setup(test_letterbox_and_format, setup),
 		cmocka_unit_test_setup(test_rows_bounded, setup),
+		cmocka_unit_test_setup(test_round_budget_resumes, setup),
+		cmocka_unit_test_setup(test_round_budget_floor_and_shrink,
+				       setup),
 		cmocka_unit_test_setup(test_refused_plane_black, setup),
 		cmocka_unit_test_setup(test_changed_mid_frame, setup),
 		cmocka_unit_test_setup(test_stopped_vm_black, setup),

@@ -92,8 +92,18 @@ static uint64_t bar_read(struct vm *vm, uint64_t off, unsigned size)
 	return off;
 }
 
+static size_t fw_region(void *opaque, uint64_t gpa, void *buf, size_t len)
+{
+	struct fake *f = opaque;
+
+	f->last_gpa = gpa;
+	f->last_len = len;
+	memset(buf, 0xa5, 16);
+	return 16;
+}
+
 static const struct vdev_ops all_ops = {
-	cfg_read, cfg_write, page_write, reset, teardown,
+	cfg_read, cfg_write, page_write, reset, teardown, fw_region,
 };
 static const struct vdev_ops no_ops;
 
@@ -237,6 +247,17 @@ static void test_reset_and_its_note(void **state)
 	assert_string_equal(note, " with its v");
 }
 
+/* The firmware region goes to the first device that has the hook. */
+static void test_fw_region_device(void **state)
+{
+	(void)state;
+	assert_null(vdev_with_fw_region(&vms[0]));
+	assert_int_equal(vdev_register(&vms[0], &other), 0);
+	assert_null(vdev_with_fw_region(&vms[0]));
+	assert_int_equal(vdev_register(&vms[0], &gpu), 0);
+	assert_ptr_equal(vdev_with_fw_region(&vms[0]), &gpu);
+}
+
 static void test_teardown_of_stopped_vms_only(void **state)
 {
 	struct vdev gpu1 = gpu;
@@ -276,6 +297,7 @@ int main(void)
 				       setup),
 		cmocka_unit_test_setup(test_reset_and_its_note, setup),
 		cmocka_unit_test_setup(test_teardown_of_stopped_vms_only, setup),
+		cmocka_unit_test_setup(test_fw_region_device, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

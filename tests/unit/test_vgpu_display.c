@@ -304,6 +304,37 @@ static void test_byte_write_merges(void **state)
 	assert_int_equal(rd(AUX_CTL(PORT_D) + 4), 0x90223344);
 }
 
+/* The OpRegion: ASLS reads where it was placed (0 before), keeps it
+ * across a device reset, and ignores (counts) the guest's writes; a
+ * place ASLS cannot hold or not page aligned is refused. */
+static void test_opregion_asls(void **state)
+{
+	static uint8_t buf[VGPU_OPREGION_SIZE];
+	uint32_t asls;
+
+	(void)state;
+	assert_int_equal(vgpu_cfg_read(v, 0xfc, &asls, 4), 0);
+	assert_int_equal(asls, 0);
+	assert_int_equal(vgpu_opregion_place(v, 0xf0800, buf, sizeof(buf)),
+			 -GPU_EINVAL);
+	assert_int_equal(vgpu_opregion_place(v, 0xfffff000ull, buf,
+					     sizeof(buf)), -GPU_EINVAL);
+	assert_int_equal(vgpu_opregion_place(v, 0xf0000, buf,
+					     sizeof(buf) - 1), -GPU_EINVAL);
+	assert_int_equal(vgpu_opregion_place(v, 0xf0000, buf, sizeof(buf)), 0);
+	assert_memory_equal(buf, "IntelGraphicsMem", 16);
+	assert_int_equal(vgpu_cfg_read(v, 0xfc, &asls, 4), 0);
+	assert_int_equal(asls, 0xf0000);
+	assert_int_equal(vgpu_cfg_write(v, 0xfc, 0x12345000, 4), 0);
+	assert_int_equal(vgpu_cfg_write(v, 0xfe, 0xbeef, 2), 0);
+	assert_int_equal(vgpu_cfg_read(v, 0xfc, &asls, 4), 0);
+	assert_int_equal(asls, 0xf0000);
+	assert_int_equal(vgpu_get_stats(v)->asls_writes, 2);
+	assert_int_equal(vgpu_reset_device(v), 0);
+	assert_int_equal(vgpu_cfg_read(v, 0xfc, &asls, 4), 0);
+	assert_int_equal(asls, 0xf0000);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -312,7 +343,7 @@ int main(void)
 		T(test_live_status), T(test_dpcd_read), T(test_edid_fetch),
 		T(test_aux_irq), T(test_other_ports_time_out),
 		T(test_set_display), T(test_reset_keeps_monitor),
-		T(test_byte_write_merges),
+		T(test_byte_write_merges), T(test_opregion_asls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -110,9 +110,9 @@ static int setup(void **state)
 	assert_non_null(e);
 	assert_int_equal(mw_init(&e->mw, &c), 0);
 	assert_int_equal(mw_add_vgpu(&e->mw, &linux_i915, 0, VM_RAM, &e->v), 0);
-	/* The trace was taken before the vGPU had a monitor (issue 29): the
-	 * driver then found port D dead. With one, its detect goes on to
-	 * AUX (test_vgpu_display replays that part). */
+	/* The trace is linux-i915-bochs's vGPU, which has no monitor
+	 * (vgpu_display=none): the driver finds port D dead. With one, its
+	 * detect goes on to AUX (test_vgpu_display replays that part). */
 	assert_int_equal(vgpu_set_display(e->v, "none"), 0);
 	load(&e->fx, REPLAY_FIXTURE);
 	*state = e;
@@ -177,6 +177,30 @@ static void test_replay(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* With the OpRegion's VBT (one child: DP on port D), i915 builds one
+ * encoder and probes nothing else: no DDC pin bit-banged (GPIO_CTL
+ * 0xc5010-0xc5027), no EDID over GMBUS (no GMBUS1 command, GMBUS2
+ * status or GMBUS3 data, 0xc5104-0xc510f; only gmbus_reset's writes of
+ * GMBUS0 and GMBUS4 are left), no AUX on ports A-C. The trace
+ * before the OpRegion had 1,168 GPIO, 113 GMBUS and 512 AUX A accesses. */
+static void test_probe_goes_to_port_d(void **state)
+{
+	struct env *e = *state;
+	size_t i, gpio = 0, gmbus = 0, aux_abc = 0;
+
+	for (i = 0; i < e->fx.n; i++) {
+		uint64_t o = e->fx.a[i].off;
+
+		gpio += o >= 0xc5010 && o < 0xc5028;
+		gmbus += o >= 0xc5104 && o < 0xc5110;
+		aux_abc += o >= 0x64010 && o < 0x64328 && (o & 0xff) >= 0x10 &&
+			   (o & 0xff) < 0x28 && o < 0x64310;
+	}
+	assert_int_equal(gpio, 0);
+	assert_int_equal(gmbus, 0);
+	assert_int_equal(aux_abc, 0);
+}
+
 /* The driver learned its slices and capabilities from PVINFO: the
  * replayed vGPU must be the one the fixture was taken on, or every later
  * comparison is meaningless. */
@@ -196,6 +220,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_pvinfo_matches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_goes_to_port_d, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

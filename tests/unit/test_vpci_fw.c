@@ -11,7 +11,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "hv/vm/bzimage.h"
 #include "hv/vm/vacpi.h"
+#include "hv/vm/vdev.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vpci.h"
 #include "hv/vm/vpci_fw.h"
@@ -89,6 +91,29 @@ void vpci_config_write(struct vm *vm, uint32_t bdf, unsigned off,
 	}
 }
 
+/* A device with a firmware region (the vGPU's OpRegion), when wanted. */
+static bool fw_dev_present;
+static uint64_t fw_gpa;
+static size_t fw_len;
+
+static size_t fw_fill(void *opaque, uint64_t gpa, void *buf, size_t len)
+{
+	(void)opaque;
+	fw_gpa = gpa;
+	fw_len = len;
+	memcpy(buf, "IntelGraphicsMem", 16);
+	return 8192;
+}
+
+static const struct vdev_ops fw_ops = { .fw_region = fw_fill };
+static const struct vdev fw_dev = { .name = "vGPU", .ops = &fw_ops };
+
+const struct vdev *vdev_with_fw_region(const struct vm *vm)
+{
+	(void)vm;
+	return fw_dev_present ? &fw_dev : NULL;
+}
+
 static uint64_t bar(unsigned i)
 {
 	return (gpu_cfg[4 + i] & ~0xfull) | (uint64_t)gpu_cfg[5 + i] << 32;
@@ -150,6 +175,32 @@ static void test_leaves_test_guests_alone(void **state)
 	assert_string_equal(printed, "");
 }
 
+/* The device's table lands at LX_FW_REGION_GPA of the VM's own RAM
+ * (reserved in its e820 map), for Linux VMs only; one console line. */
+static void test_fw_region(void **state)
+{
+	static uint8_t ram[2u << 20];
+
+	(void)state;
+	boot(sizeof(ram), false, 256u << 20);
+	vm.ram = ram;
+	fw_dev_present = true;
+	vpci_fw_region(&vm);
+	assert_int_equal(fw_len, 0);	/* a test guest: nothing */
+	fw_dev_present = false;
+	boot(sizeof(ram), true, 256u << 20);
+	vm.ram = ram;
+	printed[0] = 0;
+	fw_dev_present = true;
+	vpci_fw_region(&vm);
+	fw_dev_present = false;
+	assert_int_equal(fw_gpa, LX_FW_REGION_GPA);
+	assert_int_equal(fw_len, LX_FW_REGION_SIZE);
+	assert_memory_equal(ram + LX_FW_REGION_GPA, "IntelGraphicsMem", 16);
+	assert_non_null(strstr(printed, "vm 'lx': firmware: vGPU's table at "
+			       "0xf0000, 8192 bytes (reserved)"));
+}
+
 /* 3.5 GiB of RAM: 3 GiB below the hole, 512 MiB from 4 GiB; the BARs
  * are placed in the hole as for a small VM. */
 static void test_ram_over_window(void **state)
@@ -185,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_leaves_test_guests_alone),
 		cmocka_unit_test(test_ram_over_window),
 		cmocka_unit_test(test_bar_too_big),
+		cmocka_unit_test(test_fw_region),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

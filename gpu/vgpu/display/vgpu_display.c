@@ -6,8 +6,8 @@
  * What i915 6.1 on Skylake reads before it talks AUX to port D:
  *  - no strap: with DISPLAY_VER >= 9 it creates the DDI encoders from the
  *    VBT (its defaults without one), never from SFUSE_STRAP (the probe
- *    in tests/fixtures/i915-probe.trace reads DDI_BUF_CTL(A..D) but not
- *    SFUSE_STRAP). SFUSE_STRAP's port D bit is set all the same, as
+ *    in tests/fixtures/i915-probe.trace, taken with the OpRegion whose VBT
+ *    lists port D only, reads DDI_BUF_CTL(D) but not SFUSE_STRAP). SFUSE_STRAP's port D bit is set all the same, as
  *    GVT-g sets it, for drivers that still read it;
  *  - live status: port D's hotplug line in SDEISR (the Sunrise Point
  *    PCH's SDE_PORTD_HOTPLUG_CPT bit), read by its DP detect before any

@@ -94,7 +94,7 @@ void vgpu_cfg_init(struct vgpu *v)
 	put8(v, GEN9_PCI_PM_CAP, 0x01);
 	put8(v, GEN9_PCI_PM_CAP + 1, 0x00);
 	put16(v, GEN9_PCI_PM_CAP + 2, 0x0002);
-	put32(v, GEN9_PCI_ASLS, 0);
+	put32(v, GEN9_PCI_ASLS, v->opregion_gpa); /* vgpu_opregion.c */
 	v->bar_size[0] = GEN9_BAR0_SIZE;
 	v->bar_size[1] = v->gvt->aperture_size;
 	v->bar_size[2] = 64;
@@ -291,10 +291,6 @@ static void cfg_write_byte(struct vgpu *v, uint32_t off, uint8_t b)
 	case GEN9_PCI_MSI_DATA + 1:
 	case GEN9_PCI_SWSCI:
 	case GEN9_PCI_SWSCI + 1:
-	case GEN9_PCI_ASLS:
-	case GEN9_PCI_ASLS + 1:
-	case GEN9_PCI_ASLS + 2:
-	case GEN9_PCI_ASLS + 3:
 		v->cfg[off] = b;
 		break;
 	case GEN9_PCI_MSI_CTRL:
@@ -307,6 +303,19 @@ static void cfg_write_byte(struct vgpu *v, uint32_t off, uint8_t b)
 	default:
 		break; /* read-only */
 	}
+}
+
+/* ASLS is where the hypervisor put the OpRegion (vgpu_opregion.c): the
+ * guest may not move it, as under GVT-g, whose OpRegion the VMM places.
+ * Ignored, counted, logged once. */
+static void asls_write(struct vgpu *v, uint32_t val)
+{
+	v->stats.asls_writes++;
+	if (v->asls_write_logged)
+		return;
+	v->asls_write_logged = true;
+	vgpu_warn(v, "guest wrote ASLS (0xfc) 0x%x: ignored, the OpRegion "
+		  "stays at 0x%x (logged once)", val, v->opregion_gpa);
 }
 
 int vgpu_cfg_write(struct vgpu *v, uint32_t off, uint32_t val,
@@ -325,6 +334,8 @@ int vgpu_cfg_write(struct vgpu *v, uint32_t off, uint32_t val,
 		bar_write(v, (off - GEN9_PCI_BAR0) / 4, val);
 		return 0;
 	}
+	if (off < GEN9_PCI_ASLS + 4 && off + size > GEN9_PCI_ASLS)
+		asls_write(v, val);
 	for (i = 0; i < size; i++)
 		cfg_write_byte(v, off + i, (uint8_t)(val >> (8 * i)));
 	if (off <= GEN9_PCI_COMMAND && off + size > GEN9_PCI_COMMAND &&
