@@ -119,9 +119,11 @@ int vdisp_cursor_decode(uint32_t ctl, uint32_t base, uint32_t pos,
 		return VDISP_PLANE_OFF;
 	p->on = true;
 	p->surf = base & CURBASE_ADDR_MASK;
-	p->x = pos & 0xfffu;	/* sign bits ignored: placement only */
+	p->x = pos & 0xfffu;	/* magnitude; the signs (bits 15, 31) apart */
 	p->y = (pos >> 16) & 0xfffu;
-	p->fmt = VDISP_FMT_XRGB8888;
+	p->neg = (pos >> 15 & 1u ? VDISP_NEG_X : 0u) |
+		 (pos >> 31 ? VDISP_NEG_Y : 0u);
+	p->fmt = VDISP_FMT_ARGB8888;
 	p->cpp = 4;
 	p->tiling = VDISP_LINEAR;
 	for (i = 0; i < N(cursors); i++)
@@ -270,7 +272,31 @@ uint32_t vdisp_pixel_rgb(uint8_t fmt, const uint8_t *px)
 	case VDISP_FMT_XBGR2101010:
 		v = le32(px);
 		return rgb(v >> 2, v >> 12, v >> 22);
+	case VDISP_FMT_ARGB8888:
+		return le32(px);
 	default:
 		return 0;
+	}
+}
+
+/* One channel: c over d with the cover's alpha a (c premultiplied). An
+ * image that is not premultiplied can carry c > a: the sum is clamped. */
+static uint32_t over(uint32_t c, uint32_t d, uint32_t a)
+{
+	uint32_t v = c + (d * (255u - a) + 127u) / 255u;
+
+	return v > 255u ? 255u : v;
+}
+
+void vdisp_blend_argb(uint32_t *dst, const uint32_t *argb, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = argb[i], a = s >> 24, d = dst[i];
+
+		if (a == 0 && (s & 0xffffffu) == 0)
+			continue;	/* transparent: most of a cursor */
+		dst[i] = over(s >> 16 & 0xff, d >> 16 & 0xff, a) << 16 |
+			 over(s >> 8 & 0xff, d >> 8 & 0xff, a) << 8 |
+			 over(s & 0xff, d & 0xff, a);
 	}
 }

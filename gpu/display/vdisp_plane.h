@@ -53,6 +53,8 @@ enum vdisp_fmt {
 	VDISP_FMT_RGB565,
 	VDISP_FMT_XRGB2101010,
 	VDISP_FMT_XBGR2101010,
+	VDISP_FMT_ARGB8888,	/* the cursor: alpha kept, premultiplied as
+				 * DRM's cursor images are */
 };
 
 enum vdisp_tiling { VDISP_LINEAR, VDISP_TILED_X, VDISP_TILED_Y };
@@ -84,7 +86,10 @@ struct vdisp_plane {
 	uint8_t cpp;		/* bytes per pixel */
 	uint8_t tiling;		/* enum vdisp_tiling */
 	bool on;
+	uint8_t neg;		/* cursor: CURPOS's sign bits (VDISP_NEG_X/Y) */
 };
+#define VDISP_NEG_X 1u
+#define VDISP_NEG_Y 2u
 
 /* A plane's registers, as the guest wrote them. */
 struct vdisp_plane_regs {
@@ -123,7 +128,11 @@ uint64_t vdisp_plane_byte(const struct vdisp_plane *p, uint32_t bx, uint32_t y);
  * of the tile's row, or of the scanned row). */
 uint32_t vdisp_plane_run(const struct vdisp_plane *p, uint32_t bx);
 /* One pixel of format fmt at px (little-endian, as the plane reads it)
- * as 0x00RRGGBB, 8 bits a channel. */
+ * as 0x00RRGGBB, 8 bits a channel (0xAARRGGBB for VDISP_FMT_ARGB8888). */
 uint32_t vdisp_pixel_rgb(uint8_t fmt, const uint8_t *px);
+/* The cursor over the planes below it, as the pipe blends them: each of
+ * n premultiplied 0xAARRGGBB pixels of argb laid over dst's 0x00RRGGBB
+ * (dst = argb + dst * (255 - alpha) / 255, a channel at most 255). */
+void vdisp_blend_argb(uint32_t *dst, const uint32_t *argb, uint32_t n);
 
 #endif

@@ -426,9 +426,15 @@ int vgpu_opregion_place(struct vgpu *v, uint64_t gpa, void *buf, size_t len);
  * GM now. VDISP_PLANE_OK with *pl, or why nothing is shown (off, refused:
  * vdisp_plane_why). */
 int vgpu_screen_plane(struct vgpu *v, struct vdisp_plane *pl);
+/* Pipe A's cursor as it latched (CURBASE armed it), checked again
+ * against the vGPU's GM now: VDISP_PLANE_OK with *cur (ARGB, its
+ * position on the pipe in x, y and neg), VDISP_PLANE_OFF, or why it is
+ * refused. Read its rows with vgpu_screen_read (0xAARRGGBB). */
+int vgpu_screen_cursor(struct vgpu *v, struct vdisp_plane *cur);
 /* Pixels x0 .. x0 + n - 1 of row y of pl (from vgpu_screen_plane) as
- * 0x00RRGGBB, detiled, read through the vGPU's own GGTT entries from its
- * guest's pages; a page it has not mapped reads black. n at most
+ * 0x00RRGGBB (0xAARRGGBB for the cursor), detiled, read through the
+ * vGPU's own GGTT entries from its guest's pages; a page it has not
+ * mapped reads black (transparent for the cursor). n at most
  * VGPU_SCREEN_RUN; -GPU_EINVAL outside the plane. */
 #define VGPU_SCREEN_RUN 256u
 int vgpu_screen_read(struct vgpu *v, const struct vdisp_plane *pl, uint32_t y,

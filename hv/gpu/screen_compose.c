@@ -6,7 +6,10 @@
  * pages (vgpu_screen_read), fitted by gpu/display/vdisp_fit.c (whole-factor
  * magnification or nearest shrinking, aspect kept, black bars). A plane
  * that is off, refused, or changed in the middle of a frame shows black
- * for the rest of that frame; a stopped VM's screen is black. When there
+ * for the rest of that frame; a stopped VM's screen is black. The owner's
+ * pipe A cursor, as it latched at the frame's start, is laid over the
+ * plane's rows (premultiplied ARGB, vdisp_blend_argb) before they are
+ * fitted, so it is magnified or shrunk with the picture. When there
  * is no framebuffer because the hypervisor drives the GPU (the takeover
  * released it, or the GPU is the model), the physical plane is pointed at
  * the owner's surface instead (hv/gpu/screen_plane.c). */
@@ -49,6 +52,9 @@ static struct {
 	int plane_err;		/* VDISP_PLANE_OK, or why this frame is black */
 	struct vdisp_plane pl;	/* the frame's plane */
 	struct vdisp_fit fit;
+	bool cur_on;		/* the frame's cursor, checked, over the plane */
+	struct vdisp_plane cur;
+	int32_t cur_x, cur_y;	/* its top left in the plane's pixels */
 	uint32_t row_sy;	/* source row dst_row holds, or NONE */
 	uint32_t last_frames;	/* the owner's PIPE_FRMCOUNT at frame start */
 	uint64_t last_start;	/* TSC at the last frame's start */
@@ -61,6 +67,7 @@ static struct {
 	 .st = { .round_budget_px = COMPOSE_ROUND_PX } };
 
 static uint32_t src_row[COMPOSE_MAX_W], dst_row[COMPOSE_MAX_W];
+static uint32_t cur_row[VGPU_SCREEN_RUN];	/* the largest cursor: 256 */
 
 static struct vgpu *vgpu_of(int vm)
 {
@@ -110,6 +117,49 @@ static uint32_t to_fb(const struct fbcon_fb *fb, uint32_t rgb)
 	       (rgb & 0xff) << cs.bs;
 }
 
+/* The cursor for this frame: on the pipe at CURPOS (signed), placed in
+ * the plane's pixels (the plane sits at PLANE_POS on the pipe). One
+ * refused or off shows nothing; the picture under it goes on. */
+static void start_cursor(struct vgpu *v)
+{
+	cs.cur_on = cs.plane_err == VDISP_PLANE_OK &&
+		    vgpu_screen_cursor(v, &cs.cur) == VDISP_PLANE_OK &&
+		    cs.cur.w <= VGPU_SCREEN_RUN;
+	if (!cs.cur_on)
+		return;
+	cs.cur_x = (cs.cur.neg & VDISP_NEG_X ? -(int32_t)cs.cur.x :
+		    (int32_t)cs.cur.x) - (int32_t)cs.pl.x;
+	cs.cur_y = (cs.cur.neg & VDISP_NEG_Y ? -(int32_t)cs.cur.y :
+		    (int32_t)cs.cur.y) - (int32_t)cs.pl.y;
+}
+
+/* The cursor's row over the plane's source row sy, or -1. */
+static int32_t cursor_row(uint32_t sy)
+{
+	int32_t r = (int32_t)sy - cs.cur_y;
+
+	return cs.cur_on && r >= 0 && r < (int32_t)cs.cur.h ? r : -1;
+}
+
+/* The cursor's pixels of source row sy laid over src_row, clipped to the
+ * plane; a row it cannot read (its GM gone since) is left out. */
+static void blend_cursor(struct vgpu *v, uint32_t sy)
+{
+	int32_t r = cursor_row(sy), x0, x1;
+
+	if (r < 0)
+		return;
+	x0 = cs.cur_x < 0 ? -cs.cur_x : 0;	/* first cursor column shown */
+	x1 = (int32_t)cs.pl.w - cs.cur_x;	/* one past the last */
+	if (x1 > (int32_t)cs.cur.w)
+		x1 = (int32_t)cs.cur.w;
+	if (x0 >= x1 || vgpu_screen_read(v, &cs.cur, (uint32_t)r, (uint32_t)x0,
+					 (uint32_t)(x1 - x0), cur_row))
+		return;
+	vdisp_blend_argb(src_row + cs.cur_x + x0, cur_row, (uint32_t)(x1 - x0));
+	cs.st.cursor_rows++;
+}
+
 static void start_frame(const struct fbcon_fb *fb, struct vgpu *v)
 {
 	bool running;
@@ -128,6 +178,7 @@ static void start_frame(const struct fbcon_fb *fb, struct vgpu *v)
 	    vdisp_fit(&cs.fit, cs.pl.w, cs.pl.h, fb->width, fb->height))
 		vdisp_fit(&cs.fit, 0, 0, 0, 0);	/* every row a bar */
 	frame_formats(fb);
+	start_cursor(v);
 }
 
 /* Source row sy of the frame's plane into dst_row, fitted and converted;
@@ -142,6 +193,7 @@ static bool read_source(struct vgpu *v, const struct fbcon_fb *fb, uint32_t sy)
 			return false;
 	}
 	cs.st.rows_read++;
+	blend_cursor(v, sy);
 	vdisp_fit_row(&cs.fit, src_row, dst_row);
 	for (x = 0; !cs.xrgb && x < fb->width; x++)
 		dst_row[x] = to_fb(fb, dst_row[x]);
@@ -166,13 +218,15 @@ static void compose_row(struct vgpu *v, const struct fbcon_fb *fb, uint32_t y)
 }
 
 /* What row y costs (pixels moved): the screen's width written, plus the
- * plane's width when its source row is not the one dst_row holds. */
+ * plane's width (and the cursor's, where it lies) when its source row is
+ * not the one dst_row holds. */
 static uint32_t row_cost(const struct fbcon_fb *fb, uint32_t y)
 {
 	uint32_t sy = vdisp_fit_src_row(&cs.fit, y);
 
-	return fb->width + (sy != VDISP_FIT_NONE && sy != cs.row_sy ?
-			    cs.pl.w : 0);
+	if (sy == VDISP_FIT_NONE || sy == cs.row_sy)
+		return fb->width;
+	return fb->width + cs.pl.w + (cursor_row(sy) >= 0 ? cs.cur.w : 0);
 }
 
 /* This round's rows from cs.y on, within the budget (at least one);

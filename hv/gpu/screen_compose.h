@@ -22,6 +22,7 @@ struct screen_compose_stats {
 	uint64_t max_tsc;
 	uint64_t total_tsc;
 	uint64_t rows_read;	/* source rows read through the owner's GGTT */
+	uint64_t cursor_rows;	/* ... the owner's cursor was laid over */
 	/* The per-round budget (screen_compose.c COMPOSE_ROUND_PX): main-
 	 * loop rounds that composed, screen rows they wrote, pixels moved
 	 * (written + read) by the last and the largest round, and the most

@@ -42,6 +42,7 @@ static const uint32_t fmt_ctl[] = {
 	[VDISP_FMT_XRGB2101010] = PLANE_CTL_FORMAT_XRGB_2101010,
 	[VDISP_FMT_XBGR2101010] = PLANE_CTL_FORMAT_XRGB_2101010 |
 				  PLANE_CTL_ORDER_RGBX,
+	[VDISP_FMT_ARGB8888] = PLANE_CTL_FORMAT_XRGB_8888, /* alpha unused */
 };
 static const struct { uint32_t ctl, unit; } tiling_ctl[] = {
 	[VDISP_LINEAR] = { PLANE_CTL_TILED_LINEAR, 64 },

@@ -292,6 +292,7 @@ static const char *const fmt_names[] = {
 	[VDISP_FMT_XRGB8888] = "XRGB8888", [VDISP_FMT_XBGR8888] = "XBGR8888",
 	[VDISP_FMT_RGB565] = "RGB565", [VDISP_FMT_XRGB2101010] = "XRGB2101010",
 	[VDISP_FMT_XBGR2101010] = "XBGR2101010",
+	[VDISP_FMT_ARGB8888] = "ARGB8888",
 };
 static const char *const tiling_names[] = { "linear", "X-tiled", "Y-tiled" };
 
@@ -330,10 +331,12 @@ static void list_owner(void)
 	if (st->rounds)
 		kprintf("box's screen rounds: %llu composed %llu rows; pixels "
 			"moved last %u, max %u (budget %u); max %llu TSC ticks "
-			"a round\n", (unsigned long long)st->rounds,
+			"a round; %llu source rows under the cursor\n",
+			(unsigned long long)st->rounds,
 			(unsigned long long)st->rows, st->last_round_px,
 			st->max_round_px, st->round_budget_px,
-			(unsigned long long)st->max_round_tsc);
+			(unsigned long long)st->max_round_tsc,
+			(unsigned long long)st->cursor_rows);
 	list_plane();
 }
 

@@ -220,6 +220,35 @@ static void test_cursor(void **state)
 	assert_int_equal(vdisp_plane_check(&p, gm, NGM), VDISP_PLANE_OUTSIDE_GM);
 	assert_int_equal(vdisp_cursor_decode(0x04, 0x00800000, 0, &p),
 			 VDISP_PLANE_BAD_FORMAT);
+	/* CURPOS's signs kept apart (a cursor half off the top left) */
+	assert_int_equal(vdisp_cursor_decode(MCURSOR_MODE_64_ARGB_AX, 0x00801000,
+					     1u << 31 | 7u << 16 | 1u << 15 | 5u,
+					     &p),
+			 VDISP_PLANE_OK);
+	assert_int_equal(p.x, 5);
+	assert_int_equal(p.y, 7);
+	assert_int_equal(p.neg, VDISP_NEG_X | VDISP_NEG_Y);
+	assert_int_equal(p.fmt, VDISP_FMT_ARGB8888);
+}
+
+/* Premultiplied ARGB over a picture: opaque replaces, transparent keeps,
+ * half mixes, an image that is not premultiplied is clamped. */
+static void test_blend(void **state)
+{
+	uint32_t dst[5] = { 0x102030, 0x102030, 0xffffff, 0x000000, 0xfefefe };
+	const uint32_t cur[5] = { 0xff445566, 0x00000000, 0x80400000,
+				  0x80808080, 0x10ffffff };
+
+	(void)state;
+	vdisp_blend_argb(dst, cur, 5);
+	assert_int_equal(dst[0], 0x445566);
+	assert_int_equal(dst[1], 0x102030);
+	assert_int_equal(dst[2], 0xbf7f7f);	/* 0x40 + 127, 0 + 127 */
+	assert_int_equal(dst[3], 0x808080);
+	assert_int_equal(dst[4], 0xffffff);	/* 0xff + 0xee: clamped */
+	assert_int_equal(vdisp_pixel_rgb(VDISP_FMT_ARGB8888,
+					 (const uint8_t[]){ 1, 2, 3, 0x80 }),
+			 0x80030201);
 }
 
 /* Writes a surface of w x h pixels (cpp 4) in the given layout the way
@@ -337,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_detile_y),
 		cmocka_unit_test(test_detile_linear),
 		cmocka_unit_test(test_pixels),
+		cmocka_unit_test(test_blend),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

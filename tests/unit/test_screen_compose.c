@@ -5,7 +5,9 @@
  * refused plane, a plane changed mid-frame, a stopped VM compose black;
  * frames follow the owner's vblanks; the console is suspended and
  * resumed; F12 cycles the owners (VMs without a vGPU skipped, the
- * console last), F11 returns to the console; no framebuffer, no owner. */
+ * console last), F11 returns to the console; no framebuffer, no owner;
+ * the owner's cursor laid over its picture (premultiplied alpha,
+ * clipped at the plane's edges, magnified with it, refused: not shown). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -43,6 +45,10 @@ struct fake_vgpu {
 	uint32_t frames;
 	bool running;
 	unsigned reads;
+	int cur_err;			/* what vgpu_screen_cursor says */
+	struct vdisp_plane cur;
+	uint32_t cur_pic[64 * 64];	/* 0xAARRGGBB, cur.w x cur.h */
+	unsigned cur_reads;
 };
 static struct fake_vgpu fv[3];
 static int gvt_dummy;
@@ -63,11 +69,28 @@ int vgpu_screen_plane(struct vgpu *v, struct vdisp_plane *pl)
 	return f->err;
 }
 
+int vgpu_screen_cursor(struct vgpu *v, struct vdisp_plane *cur)
+{
+	struct fake_vgpu *f = (struct fake_vgpu *)v;
+
+	*cur = f->cur;
+	return f->cur_err;
+}
+
 int vgpu_screen_read(struct vgpu *v, const struct vdisp_plane *pl, uint32_t y,
 		     uint32_t x0, uint32_t n, uint32_t *rgb)
 {
 	struct fake_vgpu *f = (struct fake_vgpu *)v;
 
+	if (f->cur.surf && pl->surf == f->cur.surf) {
+		/* the cursor: only one vgpu_screen_cursor gave, checked */
+		assert_int_equal(f->cur_err, VDISP_PLANE_OK);
+		assert_true(n <= VGPU_SCREEN_RUN && y < pl->h &&
+			    x0 + n <= pl->w);
+		memcpy(rgb, &f->cur_pic[y * pl->w + x0], n * sizeof(*rgb));
+		f->cur_reads++;
+		return 0;
+	}
 	/* Only ever the plane vgpu_screen_plane gave, checked. */
 	assert_int_equal(f->err, VDISP_PLANE_OK);
 	assert_int_equal(pl->surf, f->pl.surf);
@@ -167,11 +190,56 @@ static void picture(unsigned vm, uint32_t w, uint32_t h, uint32_t seed)
 
 	f->present = true;
 	f->err = VDISP_PLANE_OK;
+	f->cur_err = VDISP_PLANE_OFF;
 	f->pl = (struct vdisp_plane){ .surf = 0x100000 * (vm + 1), .w = w,
 				      .h = h, .stride = w * 4, .cpp = 4,
 				      .on = true };
 	for (uint32_t i = 0; i < w * h; i++)
 		f->pic[i] = (seed * 0x10101u + i * 2654435761u) & 0xffffff;
+}
+
+/* A w x w cursor at (x, y) on the pipe (negative: CURPOS's signs): its
+ * pixels opaque red where (cx + cy) % 3 == 0, half-transparent white
+ * (premultiplied 0x80808080) where 1, transparent elsewhere. */
+static void cursor(unsigned vm, uint32_t w, int32_t x, int32_t y)
+{
+	struct fake_vgpu *f = &fv[vm];
+
+	f->cur_err = VDISP_PLANE_OK;
+	f->cur = (struct vdisp_plane){ .surf = 0x900000 * (vm + 1), .w = w,
+				       .h = w, .stride = w * 4, .cpp = 4,
+				       .fmt = VDISP_FMT_ARGB8888, .on = true,
+				       .x = (uint32_t)(x < 0 ? -x : x),
+				       .y = (uint32_t)(y < 0 ? -y : y),
+				       .neg = (x < 0 ? VDISP_NEG_X : 0) |
+					      (y < 0 ? VDISP_NEG_Y : 0) };
+	for (uint32_t cy = 0; cy < w; cy++)
+		for (uint32_t cx = 0; cx < w; cx++)
+			f->cur_pic[cy * w + cx] =
+				(cx + cy) % 3 == 0 ? 0xffff0000u :
+				(cx + cy) % 3 == 1 ? 0x80808080u : 0;
+}
+
+/* What source pixel (x, y) of vm's picture shows with its cursor over it
+ * at (cx0, cy0) in the plane's pixels (the rule written out again). */
+static uint32_t under_cursor(unsigned vm, uint32_t x, uint32_t y, int32_t cx0,
+			     int32_t cy0)
+{
+	const struct fake_vgpu *f = &fv[vm];
+	uint32_t d = f->pic[y * f->pl.w + x], out = 0;
+	int32_t cx = (int32_t)x - cx0, cy = (int32_t)y - cy0;
+
+	if (cx < 0 || cy < 0 || cx >= (int32_t)f->cur.w ||
+	    cy >= (int32_t)f->cur.h || (cx + cy) % 3 == 2)
+		return d;
+	if ((cx + cy) % 3 == 0)
+		return 0xff0000;
+	for (int sh = 0; sh <= 16; sh += 8) {
+		uint32_t c = 0x80 + ((d >> sh & 0xff) * 127 + 127) / 255;
+
+		out |= (c > 255 ? 255 : c) << sh;
+	}
+	return out;
 }
 
 static uint32_t px(uint32_t x, uint32_t y)
@@ -502,6 +570,54 @@ static void test_plane_path(void **state)
 	plane_ok = false;
 }
 
+/* 16x12 magnified 4x; an 8x8 cursor at pipe (-3, 9): clipped at the
+ * plane's left and bottom edges, blended, magnified with the picture. */
+static void test_cursor_over_plane(void **state)
+{
+	uint64_t rows0 = screen_compose_stats()->cursor_rows;
+
+	(void)state;
+	picture(0, 16, 12, 5);
+	cursor(0, 8, -3, 9);
+	assert_int_equal(screen_compose_set_owner(0, "test"), 0);
+	first_frame();
+	for (uint32_t y = 0; y < 48; y++)
+		for (uint32_t x = 0; x < 64; x++)
+			assert_int_equal(px(x, y),
+					 under_cursor(0, x / 4, y / 4, -3, 9));
+	/* rows 9..11 of the plane hold cursor rows 0..2, read once each */
+	assert_int_equal(fv[0].cur_reads, 3);
+	assert_int_equal(screen_compose_stats()->cursor_rows - rows0, 3);
+	assert_int_equal(px(0, 36), 0xff0000);	/* cursor (3,0): red */
+}
+
+/* A plane placed at (4, 2) on the pipe moves the cursor's place in it;
+ * a refused cursor shows nothing and the picture goes on. */
+static void test_cursor_plane_pos_and_refused(void **state)
+{
+	(void)state;
+	screen(16, 12, 0xff0000, 0x00ff00, 0x0000ff);
+	picture(1, 16, 12, 6);
+	fv[1].pl.x = 4;
+	fv[1].pl.y = 2;
+	cursor(1, 8, 10, 6);		/* plane pixels (6, 4) */
+	assert_int_equal(screen_compose_set_owner(1, "test"), 0);
+	first_frame();
+	for (uint32_t y = 0; y < 12; y++)
+		for (uint32_t x = 0; x < 16; x++)
+			assert_int_equal(px(x, y),
+					 under_cursor(1, x, y, 6, 4));
+	fv[1].cur_err = VDISP_PLANE_OUTSIDE_GM;
+	fv[1].cur_reads = 0;
+	assert_int_equal(screen_compose_set_owner(SCREEN_OWNER_HV, "t"), 0);
+	assert_int_equal(screen_compose_set_owner(1, "test"), 0);
+	first_frame();
+	assert_int_equal(fv[1].cur_reads, 0);
+	for (uint32_t y = 0; y < 12; y++)
+		for (uint32_t x = 0; x < 16; x++)
+			assert_int_equal(px(x, y), fv[1].pic[y * 16 + x]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +635,8 @@ int main(void)
 		cmocka_unit_test_setup(test_hotkeys, setup),
 		cmocka_unit_test_setup(test_refusals, setup),
 		cmocka_unit_test_setup(test_plane_path, setup),
+		cmocka_unit_test_setup(test_cursor_over_plane, setup),
+		cmocka_unit_test_setup(test_cursor_plane_pos_and_refused, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

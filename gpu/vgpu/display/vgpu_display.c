@@ -447,6 +447,16 @@ int vgpu_screen_plane(struct vgpu *v, struct vdisp_plane *pl)
 	return plane_check(v, pl);
 }
 
+int vgpu_screen_cursor(struct vgpu *v, struct vdisp_plane *cur)
+{
+	const struct vgpu_scan *sc = &v->scan[0][VGPU_SCAN_CURSOR];
+
+	*cur = sc->live;
+	if (sc->live_err)
+		return sc->live_err;
+	return plane_check(v, cur);
+}
+
 uint32_t vgpu_screen_frames(const struct vgpu *v, bool *running)
 {
 	*running = v->pipe[0].on;
