@@ -82,6 +82,14 @@ struct boot_info {
 const struct boot_file *boot_find_file(const struct boot_info *bi,
 				       const char *path);
 
+/* What hv/ gives the UEFI phase, the other half of the contract: hv_main
+ * takes the boot_info above, and the console (hv/console/console.c, which
+ * includes this header so the compiler holds both to these declarations) is
+ * up while boot services still run, so efi_main can print and route it.
+ * console_set_sinks takes enum hvcfg_console bits (boot/config.h). */
 void hv_main(const struct boot_info *bi) __attribute__((noreturn));
+void console_init(void);
+void console_set_sinks(unsigned mask);
+void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -3,7 +3,6 @@
  * whether the firmware booted the stick one thinks it did (a USB stick
  * shows as .../USB(...)/HD(1,GPT,...), a disk as .../Sata(...) or NVMe). */
 #include "boot/efi_util.h"
-#include "hv/console/console.h"
 
 static EFI_GUID loaded_image_guid = LOADED_IMAGE_PROTOCOL;
 static EFI_GUID device_path_guid = DEVICE_PATH_PROTOCOL;

@@ -1,7 +1,6 @@
 /* UEFI entry: gather what only the firmware knows, load hv.cfg and the files
  * it names, leave boot services, and hand over to hv_main on our own stack. */
 #include "boot/efi_util.h"
-#include "hv/console/console.h"
 #include "mini/stdio.h"
 #include "mini/string.h"
 

@@ -1,3 +1,4 @@
+#include "boot/boot_info.h"
 #include "hv/console/console.h"
 #include "hv/console/console_fb.h"
 #include "hv/console/uart16550.h"
