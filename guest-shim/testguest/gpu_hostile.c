@@ -37,8 +37,7 @@
  * b-ring is refused: the vGPU is reset (z-recover checks we are told and
  * the next batch runs) or, repeated (g-ring3), failed for good and this
  * VM stopped. */
-#include "gpu/hw/gen9_cmds.h"
-#include "gpu/hw/gen9_regs.h"
+#include "guest-shim/include/g9hv/gen9_hw.h"
 #include "guest-shim/testguest/gpu_dev.h"
 #include "guest-shim/testguest/gpu_test.h"
 #include "guest-shim/testguest/tg.h"

@@ -13,8 +13,7 @@
  * register: the mediator must refuse it and the hypervisor stop this VM).
  * The device layer (setup, binding, submission on any engine) is shared
  * with mode=gpu-hostile through gpu_dev.h. */
-#include "gpu/hw/gen9_cmds.h"
-#include "gpu/hw/gen9_regs.h"
+#include "guest-shim/include/g9hv/gen9_hw.h"
 #include "guest-shim/testguest/gpu_dev.h"
 #include "guest-shim/testguest/gpu_test.h"
 #include "guest-shim/testguest/tg.h"

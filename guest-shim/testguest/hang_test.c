@@ -11,8 +11,7 @@
  * time, each timed from submission to its seqno, every pixel checked:
  * the worst and the median round say whether a neighbour's hang was
  * noticed. */
-#include "gpu/hw/gen9_cmds.h"
-#include "gpu/hw/gen9_regs.h"
+#include "guest-shim/include/g9hv/gen9_hw.h"
 #include "guest-shim/testguest/gpu_dev.h"
 #include "guest-shim/testguest/gpu_test.h"
 #include "guest-shim/testguest/tg.h"
