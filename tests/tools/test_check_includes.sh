@@ -46,8 +46,13 @@ good() {
 	file "$1" gpu/display/vdisp_aux.h
 	file "$1" gpu/display/vdisp_aux.c '#include "gpu/display/vdisp_aux.h"' '#include "mini/string.h"'
 	file "$1" guest-shim/include/g9hv/hypercall.h
+	file "$1" guest-shim/include/g9hv/gen9_hw.h
 	file "$1" guest-shim/testguest/tg.h '#include "guest-shim/include/g9hv/hypercall.h"' \
-		'#include "gpu/hw/gen9_cmds.h"'
+		'#include "guest-shim/include/g9hv/gen9_hw.h"'
+	file "$1" boot/boot_info.h '#include "boot/config.h"'
+	file "$1" boot/config.h
+	file "$1" boot/efi_main.c '#include "boot/boot_info.h"' '#include "mini/string.h"'
+	file "$1" hv/console/console.c '#include "boot/boot_info.h"' '#include "hv/console/console.h"'
 	file "$1" guest-shim/testguest/entry.asm '%include "guest-shim/testguest/frame.inc"'
 	file "$1" guest-shim/testguest/frame.inc
 	file "$1" libc-mini/include/mini/string.h
@@ -103,6 +108,22 @@ expect guest-asm 1 '^FORBIDDEN guest-shim/testguest/entry.asm:1 includes hv/cpu/
 good guest-gpu
 file guest-gpu guest-shim/drm-client/gem.c '#include "gpu/vgpu/vgpu.h"'
 expect guest-gpu 1 '^FORBIDDEN guest-shim/drm-client/gem.c:1 includes gpu/vgpu/vgpu.h'
+
+# The hardware facts come from the guest's own copy (gen9_hw.h), not
+# from gpu/hw/ (that would be an arrow from the guest up into the GPU side).
+good guest-hw
+file guest-hw guest-shim/testguest/gpu_test.c '#include "guest-shim/testguest/tg.h"' \
+	'#include "gpu/hw/gen9_regs.h"'
+expect guest-hw 1 '^FORBIDDEN guest-shim/testguest/gpu_test.c:2 includes gpu/hw/gen9_regs.h: the guest'
+
+good guest-cmds
+file guest-cmds guest-shim/testguest/hang_test.c '#include "gpu/hw/gen9_cmds.h"'
+expect guest-cmds 1 '^FORBIDDEN guest-shim/testguest/hang_test.c:1 includes gpu/hw/gen9_cmds.h: the guest'
+
+# boot reaches hv only through the contract header boot/boot_info.h.
+good boot-hv
+file boot-hv boot/efi_main.c '#include "boot/boot_info.h"' '#include "hv/console/console.h"'
+expect boot-hv 1 '^FORBIDDEN boot/efi_main.c:2 includes hv/console/console.h: boot and hv meet in one contract header'
 
 good research
 file research gpu/gscale/gscale.c '#include "gpu/ghyvi/ghyvi.h"'
