@@ -127,7 +127,30 @@ int vgpu_pvinfo_write(struct vgpu *v, uint32_t off, uint32_t val);
 
 void vgpu_cfg_init(struct vgpu *v);
 void vgpu_aperture_unmap(struct vgpu *v);
-bool vgpu_msi_enabled(const struct vgpu *v);
+
+/* The MSI capability as the guest programmed it, read from the vGPU's
+ * config bytes (data only): delivering an interrupt is not a guest config
+ * access, so it counts no cfg_reads and calls nothing in vgpu_cfg.c. */
+#define VGPU_MSI_CTRL_ENABLE 0x1u
+static inline bool vgpu_msi_enabled(const struct vgpu *v)
+{
+	return v->cfg[GEN9_PCI_MSI_CTRL] & VGPU_MSI_CTRL_ENABLE;
+}
+static inline uint32_t vgpu_cfg_le(const struct vgpu *v, uint32_t off,
+				   unsigned int bytes)
+{
+	uint32_t x = 0;
+
+	while (bytes--)
+		x = x << 8 | v->cfg[off + bytes];
+	return x;
+}
+static inline void vgpu_msi_msg(const struct vgpu *v, uint32_t *addr,
+				uint32_t *data)
+{
+	*addr = vgpu_cfg_le(v, GEN9_PCI_MSI_ADDR, 4);
+	*data = vgpu_cfg_le(v, GEN9_PCI_MSI_DATA, 2);
+}
 
 
 /* ---- interrupts (vgpu_irq.c) -------------------------------------------- */

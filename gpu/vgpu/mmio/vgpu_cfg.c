@@ -13,7 +13,6 @@
 #include "mini/string.h"
 
 #define CFG_CAP_VNDR 0x40
-#define MSI_CTRL_ENABLE 0x1u
 #define PCI_CMD_IO 0x1u
 #define PCI_CMD_WRITABLE 0x0407u /* io, mem, master, intx disable */
 #define PM_CSR (GEN9_PCI_PM_CAP + 4)
@@ -99,11 +98,6 @@ void vgpu_cfg_init(struct vgpu *v)
 	v->bar_size[1] = v->gvt->aperture_size;
 	v->bar_size[2] = 64;
 	memset(v->bar_sizing, 0, sizeof(v->bar_sizing));
-}
-
-bool vgpu_msi_enabled(const struct vgpu *v)
-{
-	return v->cfg[GEN9_PCI_MSI_CTRL] & MSI_CTRL_ENABLE;
 }
 
 /* BAR dword i (0..5) read: sizing pattern while the guest is sizing. */
@@ -295,7 +289,7 @@ static void cfg_write_byte(struct vgpu *v, uint32_t off, uint8_t b)
 		break;
 	case GEN9_PCI_MSI_CTRL:
 		/* GVT refuses anything but the enable bit (gen9-facts §1.2). */
-		v->cfg[off] = b & MSI_CTRL_ENABLE;
+		v->cfg[off] = b & VGPU_MSI_CTRL_ENABLE;
 		break;
 	case PM_CSR:
 		v->cfg[off] = b & 0x3; /* power state */
