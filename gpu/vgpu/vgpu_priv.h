@@ -560,9 +560,6 @@ struct gvt {
 	uint32_t scan_filled[2];	/* entries of each half not black */
 	unsigned scan_half;	/* the half last filled */
 	struct vgpu *scan_src;
-	struct gscale *gs; /* gScale's shared GM, NULL under gVirt */
-	uint32_t gs_pages;
-	struct gm_region fence_pool; /* gScale's fence memory space pool */
 	/* The research systems listed in p.ext, with the per-gvt state
 	 * their gvt_attach made (vgpu_ext.c). */
 	struct vgpu_ext_slot ext[VGPU_EXT_MAX];

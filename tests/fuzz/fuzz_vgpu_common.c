@@ -146,7 +146,7 @@ static void fz_guest(struct fz_env *e, struct guest_i915 *g, struct vgpu *v,
 static uint64_t fz_victim_entry(struct fz_env *e, uint32_t index)
 {
 #ifdef FZ_GSCALE
-	return gscale_shadow_read(e->gvt->gs, e->b->gs_id, index);
+	return gscale_shadow_read(gvt_gscale(e->gvt), e->b->gs_id, index);
 #else
 	return e->ggtt[index];
 #endif
@@ -325,7 +325,7 @@ FZ_NOCOV static void check_shadow(struct fz_env *e, struct vgpu *v)
 FZ_NOCOV static void check_fence_pool(struct fz_env *e, struct vgpu *vs[2])
 {
 	static int32_t owner[FZ_POOL_PAGES_MAX]; /* VM + 1, 0: none */
-	const struct gm_region *pool = &e->gvt->fence_pool;
+	const struct gm_region *pool = &gscale_gvt_of(e->gvt)->fence_pool;
 	uint64_t pages = pool->size >> 12;
 
 	if (pages > FZ_POOL_PAGES_MAX)
@@ -360,7 +360,7 @@ FZ_NOCOV static void check_fence_pool(struct fz_env *e, struct vgpu *vs[2])
  * VM; every private-shadow entry maps its own VM. */
 FZ_NOCOV static void check_gscale(struct fz_env *e, struct vgpu *vs[2])
 {
-	const struct gscale *gs = e->gvt->gs;
+	const struct gscale *gs = gvt_gscale(e->gvt);
 
 	for (uint32_t c = 0; c < gs->nr_chunks; c++) {
 		uint32_t first = (gs->first_chunk + c) * GSCALE_CHUNK_ENTRIES;

@@ -18,7 +18,7 @@
 /* The mediator's ranges of the attacker are gScale's, at most 8. */
 FZ_NOCOV static void fz_check_layout(struct fz_env *e)
 {
-	const struct gscale_vgpu *g = &e->gvt->gs->vgpus[e->a->gs_id];
+	const struct gscale_vgpu *g = &gvt_gscale(e->gvt)->vgpus[e->a->gs_id];
 
 	if (g->nr_high != e->a->nr_high || !g->nr_high ||
 	    g->nr_high > GSCALE_MAX_RANGES)
@@ -43,7 +43,7 @@ static uint32_t fz_runs(struct fz_env *e, uint64_t val,
 	n = 1 + (uint32_t)(val % 4);
 	if (n > total)
 		n = total;
-	at = (uint32_t)(val >> 8) % e->gvt->gs->nr_slots;
+	at = (uint32_t)(val >> 8) % gvt_gscale(e->gvt)->nr_slots;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t c = total;
 
@@ -129,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 				vgpu_set_movable(e->a, val & 1);
 				vgpu_move_high(e->a, (uint32_t)(val >> 8) %
-						     e->gvt->gs->nr_slots,
+						     gvt_gscale(e->gvt)->nr_slots,
 					       &carried);
 				continue;
 			}

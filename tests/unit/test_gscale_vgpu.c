@@ -258,7 +258,7 @@ static void test_two_vgpus_one_slot_each_sees_its_own(void **state)
 	assert_int_equal(phys_entry(lo), hpa_of(2, 0x3000));
 	assert_int_equal(evg_ap_hpa(&W->g[1], lo), hpa_of(1, 0x5000));
 	assert_int_equal(gen8_pte_addr(gscale_shadow_read(
-				 W->mw.gvt->gs, W->v[1]->gs_id, (uint32_t)(lo >> 12))),
+				 gvt_gscale(W->mw.gvt), W->v[1]->gs_id, (uint32_t)(lo >> 12))),
 			 hpa_of(1, 0x5000));
 	switch_to(1);
 	assert_int_equal(phys_entry(lo), hpa_of(1, 0x5000));
@@ -291,7 +291,7 @@ static void test_fence_pool(void **state)
 	assert_int_equal(vgpu_get_stats(W->v[1])->fence_pool_maps, 1);
 	/* a's fenced aperture pages now name the host aperture at the pool. */
 	assert_true(evg_ap_hpa(&W->g[1], gm) >= W->mw.hw.info.aperture_base +
-							 W->mw.gvt->fence_pool.base);
+							 gscale_gvt_of(W->mw.gvt)->fence_pool.base);
 	for (uint32_t x = 0; x < 4; x++) {
 		assert_int_equal(evg_ap_read(a, gm + x * 4096, &word), 0);
 		assert_int_equal(word, 0xa0000000u + x);
@@ -305,9 +305,9 @@ static void test_fence_pool(void **state)
 	       gpu_hw_read32(&W->mw.hw, FENCE_REG_GEN6_LO(W->v[1]->fence_base));
 	assert_true(hw_f & I965_FENCE_REG_VALID);
 	assert_int_equal(hw_f & GEN6_FENCE_START_MASK,
-			 W->mw.gvt->fence_pool.base + (evg_ap_hpa(&W->g[1], gm) -
+			 gscale_gvt_of(W->mw.gvt)->fence_pool.base + (evg_ap_hpa(&W->g[1], gm) -
 						    W->mw.hw.info.aperture_base -
-						    W->mw.gvt->fence_pool.base));
+						    gscale_gvt_of(W->mw.gvt)->fence_pool.base));
 	/* Rebinding a fenced page follows into the pool. */
 	evg_ram_write32(a, 0x20000, 0xa00000ff);
 	assert_int_equal(evg_bind(a, gm, 0x20000), 0);

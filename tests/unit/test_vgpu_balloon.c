@@ -14,6 +14,7 @@
 
 #include "gpu/dymgpu/dymgpu.h"
 #include "gpu/gscale/gscale_ext.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "gpu/gballoon/gballoon.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/hw/gen9_cmds.h"
@@ -143,7 +144,7 @@ static void test_sides_follow_algorithm1(void **state)
 	uint32_t l, r, el, er;
 
 	(void)state;
-	lay.m = w->mw.gvt->gs->nr_slots;
+	lay.m = gvt_gscale(w->mw.gvt)->nr_slots;
 	lay.n = N;
 	for (int i = 0; i < N; i++) {
 		lay.p[i] = slot_of(w, i);
@@ -172,7 +173,7 @@ static void test_reduce_drops_entries(void **state)
 	for (uint32_t k = 0; k < 3; k++)
 		gi_ggtt_bind(&w->g[0], (uint32_t)(hb + k * 64 * MiB),
 			     0x200000 + k * 4096ull, 1);
-	gscale_switch_to(w->mw.gvt->gs, w->v[0]->gs_id); /* make them resident */
+	gscale_switch_to(gvt_gscale(w->mw.gvt), w->v[0]->gs_id); /* make them resident */
 	assert_int_equal(vgpu_balloon(w->v[0], -1, &l, &r), 0);
 	vgpu_gm_ranges(w->v[0], &lb, &ls, &hb2, &hs2);
 	assert_int_equal(hs2, hs - 64 * MiB);
@@ -204,7 +205,7 @@ static void test_busy_and_bad_requests(void **state)
 	assert_int_equal(vgpu_balloon(w->v[2], 0, &l, &r), -GPU_EINVAL);
 	assert_int_equal(vgpu_balloon(w->v[2], 1000, &l, &r), -GPU_EINVAL);
 	assert_int_equal(vgpu_balloon(w->v[2], -1, &l, &r), -GPU_EINVAL);
-	assert_int_equal(vgpu_set_high_slots(w->v[2], w->mw.gvt->gs->nr_slots, 1),
+	assert_int_equal(vgpu_set_high_slots(w->v[2], gvt_gscale(w->mw.gvt)->nr_slots, 1),
 			 -GPU_EINVAL);
 	/* Work queued, not yet run: refused, nothing changes. */
 	assert_int_equal(gi_ppgtt_create(g), 0);
@@ -241,13 +242,13 @@ static void test_move_onto_shared_slot(void **state)
 
 	(void)state;
 	assert_int_equal(vgpu_set_high_slots(w->v[0], s1, 1), 0);
-	idx = (uint32_t)((w->mw.gvt->gs->p.high.first + s1 *
-			  w->mw.gvt->gs->p.slot_entries) + 7);
+	idx = (uint32_t)((gvt_gscale(w->mw.gvt)->p.high.first + s1 *
+			  gvt_gscale(w->mw.gvt)->p.slot_entries) + 7);
 	gi_ggtt_bind(&w->g[0], idx << 12, 0x210000, 1);
 	gi_ggtt_bind(&w->g[1], idx << 12, 0x220000, 1);
-	gscale_switch_to(w->mw.gvt->gs, w->v[0]->gs_id);
+	gscale_switch_to(gvt_gscale(w->mw.gvt), w->v[0]->gs_id);
 	assert_int_equal(fake_hv_hpa_owner(&w->mw.hv, gen8_pte_addr(w->mw.ggtt[idx])), 1);
-	gscale_switch_to(w->mw.gvt->gs, w->v[1]->gs_id);
+	gscale_switch_to(gvt_gscale(w->mw.gvt), w->v[1]->gs_id);
 	assert_int_equal(fake_hv_hpa_owner(&w->mw.hv, gen8_pte_addr(w->mw.ggtt[idx])), 2);
 	world_free(w);
 }

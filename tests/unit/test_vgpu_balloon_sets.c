@@ -17,6 +17,7 @@
 
 #include "gpu/dymgpu/dymgpu.h"
 #include "gpu/gscale/gscale_ext.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "gpu/gballoon/gballoon.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/policy/ncslots.h"
@@ -68,7 +69,7 @@ static void test_same_slots_as_the_study(void **state)
 	for (int i = 0; i < N; i++)
 		assert_int_equal(mw_add_vgpu(&mw, &type, i + 1, VM_RAM, &v[i]), 0);
 	memset(&study, 0, sizeof(study));
-	study.m = mw.gvt->gs->nr_slots;
+	study.m = gvt_gscale(mw.gvt)->nr_slots;
 	study.n = SLOTS_MAX_VGPUS;
 	for (int i = 0; i < N; i++)
 		study.set[v[i]->gs_id] = set_of(v[i]);

@@ -12,6 +12,7 @@
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/mmio/mmio.h"
 #include "gpu/gscale/gscale_ext.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "tests/harness/guest_i915.h"
 #include "tests/world/model_world.h"
 
@@ -610,7 +611,7 @@ static void test_gscale_attached_by_hooks(void **state)
 		assert_non_null(e);
 		assert_int_equal(mw_init(&e->mw, &c), 0);
 		assert_true((e->mw.gvt->gm != NULL) == (i == 2));
-		assert_true((e->mw.gvt->gs != NULL) == (i == 2));
+		assert_true((gvt_gscale(e->mw.gvt) != NULL) == (i == 2));
 		for (int k = 0; k < 2; k++)
 			assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8,
 						     k + 1, &v[k]), 0);

@@ -281,25 +281,25 @@ static void check_gscale_fences(struct world *w)
 	hw = hw_fence(w, a->fence_base);
 	assert_int_equal(hw & ~mask, fa & ~mask);
 	pool = hw & GEN6_FENCE_START_MASK;
-	assert_true(pool >= w->mw.gvt->fence_pool.base &&
-		    pool + 16 * 4096 <= w->mw.gvt->fence_pool.base +
-					w->mw.gvt->fence_pool.size);
+	assert_true(pool >= gscale_gvt_of(w->mw.gvt)->fence_pool.base &&
+		    pool + 16 * 4096 <= gscale_gvt_of(w->mw.gvt)->fence_pool.base +
+					gscale_gvt_of(w->mw.gvt)->fence_pool.size);
 	assert_int_equal((hw & GEN6_FENCE_END_MASK) >> 32, pool + 15 * 4096);
 	for (uint32_t x = 0; x < 16; x++)
 		assert_int_equal(gpu_hw_ggtt_read(&w->mw.hw, (uint32_t)(pool >> 12) + x),
-				 gscale_shadow_read(w->mw.gvt->gs, a->gs_id,
+				 gscale_shadow_read(gvt_gscale(w->mw.gvt), a->gs_id,
 						    (uint32_t)(a->low_base >> 12) + x));
 	assert_int_equal(vgpu_get_stats(a)->fence_pool_maps, 1);
-	assert_int_equal(w->mw.gvt->fence_pool.n, 1);
+	assert_int_equal(gscale_gvt_of(w->mw.gvt)->fence_pool.n, 1);
 
 	/* Larger than the pool (32 MiB): refused, counted, nothing else moves. */
 	guest_fence(w, 0, fence_over(a->low_base, (48u << 20) / 4096));
 	assert_int_equal(vgpu_get_stats(a)->fence_pool_full, 1);
 	assert_false(hw_fence(w, a->fence_base) & I965_FENCE_REG_VALID);
-	assert_int_equal(w->mw.gvt->fence_pool.n, 0);
+	assert_int_equal(gscale_gvt_of(w->mw.gvt)->fence_pool.n, 0);
 
 	guest_fence(w, 0, 0);
-	assert_int_equal(w->mw.gvt->fence_pool.n, 0);
+	assert_int_equal(gscale_gvt_of(w->mw.gvt)->fence_pool.n, 0);
 }
 
 /* gScale: the vGPUs overlap in low GM, so every switch between two of them

@@ -216,7 +216,7 @@ static void test_fences_that_overrun_are_refused(void **state)
 	assert_int_equal(hw_fence(V[0]->fence_base) & I965_FENCE_REG_VALID, 1);
 	assert_int_equal(vgpu_get_stats(V[0])->fence_pool_maps, 1);
 	assert_true((hw_fence(V[0]->fence_base) & GEN6_FENCE_START_MASK) >=
-		    MW->gvt->fence_pool.base);
+		    gscale_gvt_of(MW->gvt)->fence_pool.base);
 }
 
 int main(void)

@@ -19,6 +19,7 @@
 
 #include "gpu/dymgpu/dymgpu.h"
 #include "gpu/gscale/gscale_ext.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/hw/gen9_cmds.h"
 #include "gpu/model/gen9_model.h"
@@ -164,7 +165,7 @@ static void test_monitor_fed_by_scheduler(void **state)
 static void test_move_carries_entries(void **state)
 {
 	struct world *w = world_new();
-	struct gscale *gs = w->mw.gvt->gs;
+	struct gscale *gs = gvt_gscale(w->mw.gvt);
 	uint64_t lb, ls, hb0, hs0, hb, hs, g0, h0, g1, h1, carried = 0;
 	uint32_t s1 = slot_of(w, 1), old_idx, new_idx, idx1;
 	uint64_t oor;
@@ -245,7 +246,7 @@ static void test_move_carries_entries(void **state)
 static void test_policy_separates_busy(void **state)
 {
 	struct world *w = world_new();
-	struct gscale *gs = w->mw.gvt->gs;
+	struct gscale *gs = gvt_gscale(w->mw.gvt);
 	struct gvt_place_stats ps;
 	struct vgpu_place_info i0, i1;
 	struct vgpu *moved[4];

@@ -20,6 +20,7 @@
 
 #include "gpu/dymgpu/dymgpu.h"
 #include "gpu/gscale/gscale_ext.h"
+#include "gpu/gscale/mediator/gscale_mediator.h"
 #include "gpu/gballoon/gballoon.h"
 #include "gpu/gscale/gscale.h"
 #include "gpu/hw/gen9_cmds.h"
@@ -147,7 +148,7 @@ static void fill(struct world *w)
 /* Every physical entry of guest GM names the VM of its chunk's owner. */
 static void check_physical(struct world *w)
 {
-	const struct gscale *gs = w->mw.gvt->gs;
+	const struct gscale *gs = gvt_gscale(w->mw.gvt);
 
 	for (uint32_t c = 0; c < gs->nr_chunks; c++) {
 		uint32_t first = (gs->first_chunk + c) * GSCALE_CHUNK_ENTRIES;
@@ -172,7 +173,7 @@ static void check_physical(struct world *w)
  * shadow and, once switched in, in the hardware; the others' unchanged. */
 static void check_all(struct world *w)
 {
-	struct gscale *gs = w->mw.gvt->gs;
+	struct gscale *gs = gvt_gscale(w->mw.gvt);
 
 	for (uint32_t k = 0; k < HIGH_PAGES; k++) {
 		uint64_t gm = gm_of(w->v[0], k), g, h;
@@ -331,7 +332,7 @@ static void test_bad_layouts_change_nothing(void **state)
 	const struct vgpu_slot_run unsorted[2] = { { 20, 1 }, { 10, 1 } };
 	const struct vgpu_slot_run small[1] = { { 10, 1 } };
 	const struct vgpu_slot_run big[2] = { { 10, 1 }, { 20, 2 } };
-	struct vgpu_slot_run far = { w->mw.gvt->gs->nr_slots - 1, 2 };
+	struct vgpu_slot_run far = { gvt_gscale(w->mw.gvt)->nr_slots - 1, 2 };
 	uint64_t carried;
 
 	(void)state;

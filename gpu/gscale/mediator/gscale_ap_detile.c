@@ -76,7 +76,7 @@ static uint64_t tiled_run(uint32_t pitch, bool y, uint64_t lin)
 static void gm_rw(struct vgpu *v, uint64_t gm, uint8_t *p, size_t n,
 		  bool write)
 {
-	uint64_t pte = gscale_shadow_read(v->gvt->gs, v->gs_id,
+	uint64_t pte = gscale_shadow_read(gvt_gscale(v->gvt), v->gs_id,
 					  (uint32_t)(gm >> 12));
 	uint8_t *mem = NULL;
 
@@ -97,7 +97,7 @@ static void gm_rw(struct vgpu *v, uint64_t gm, uint8_t *p, size_t n,
 int vgpu_aperture_rw(struct vgpu *v, uint64_t off, void *buf, size_t len,
 		     bool write)
 {
-	int i = v->gvt->gs ? detiled_fence(v, off) : -1;
+	int i = gvt_gscale(v->gvt) ? detiled_fence(v, off) : -1;
 	uint64_t f, start, lin;
 	uint32_t pitch;
 	uint8_t *p = buf;

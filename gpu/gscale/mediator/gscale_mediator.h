@@ -12,21 +12,39 @@
 
 /* ---- gScale (vgpu_gscale.c) --------------------------------------------- */
 
-/* gScale's per-gvt state (gvt->gs points at its first member): the
- * shared-GM model and the settings it was attached with. */
+/* gScale's per-gvt state, the hook table's private data for it
+ * (gvt->gm->state while gScale shares GM; struct gvt holds none of it):
+ * the shared-GM model, the settings it was attached with, and the fence
+ * memory space pool. */
 struct gscale_gvt {
 	struct gscale gs;
 	struct gscale_settings set;
+	struct gm_region fence_pool;
+	uint32_t pages; /* pages of this struct */
 };
+/* gvt's gScale state, or NULL when gScale does not share its GM. */
+static inline struct gscale_gvt *gscale_gvt_of(const struct gvt *gvt)
+{
+	return gvt->gm && gvt->gm->ops == &gscale_ext_ops ? gvt->gm->state
+							  : NULL;
+}
+/* gvt's shared-GM model, or NULL (gVirt's partitioned GM). */
+static inline struct gscale *gvt_gscale(const struct gvt *gvt)
+{
+	struct gscale_gvt *g = gscale_gvt_of(gvt);
+
+	return g ? &g->gs : NULL;
+}
 static inline const struct gscale_settings *gscale_settings_of(
 	const struct gvt *gvt)
 {
-	return &((const struct gscale_gvt *)(const void *)gvt->gs)->set;
+	return &gscale_gvt_of(gvt)->set;
 }
 
-/* set NULL or off: no state, GM stays partitioned (returns 0). */
-int gvt_gscale_init(struct gvt *gvt, const struct gscale_settings *set);
-void gvt_gscale_fini(struct gvt *gvt);
+/* set NULL or off: no state, GM stays partitioned (returns 0, *out NULL). */
+int gvt_gscale_init(struct gvt *gvt, const struct gscale_settings *set,
+		    struct gscale_gvt **out);
+void gvt_gscale_fini(struct gvt *gvt, struct gscale_gvt *g);
 int vgpu_gscale_take(struct gvt *gvt, struct vgpu *v,
 		     const struct vgpu_type *t);
 void vgpu_gscale_give_back(struct gvt *gvt, struct vgpu *v);

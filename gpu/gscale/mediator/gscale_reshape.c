@@ -62,7 +62,7 @@ int vgpu_set_high_runs(struct vgpu *v, const struct vgpu_slot_run *runs,
 {
 	struct vgpu_gm_range r[VGPU_MAX_RANGES];
 	struct gscale_run gr[VGPU_MAX_RANGES];
-	struct gscale *gs = v->gvt->gs;
+	struct gscale *gs = gvt_gscale(v->gvt);
 	struct ggtt_arrays arrays;
 	int err;
 
@@ -146,7 +146,7 @@ int vgpu_relocate_high(struct vgpu *v, const struct vgpu_slot_run *runs,
 		       uint32_t n, uint64_t *carried)
 {
 	struct gscale_run gr[GSCALE_MAX_RANGES];
-	struct gscale *gs = v->gvt->gs;
+	struct gscale *gs = gvt_gscale(v->gvt);
 	struct gscale_vgpu old;
 	uint64_t moved = 0;
 	int err;
@@ -186,7 +186,7 @@ int vgpu_relocate_high(struct vgpu *v, const struct vgpu_slot_run *runs,
 
 int vgpu_move_high(struct vgpu *v, uint32_t slot, uint64_t *carried)
 {
-	struct gscale *gs = v->gvt->gs;
+	struct gscale *gs = gvt_gscale(v->gvt);
 	struct vgpu_slot_run run;
 
 	*carried = 0;

@@ -9,7 +9,7 @@
 /* gvt_status's gScale part (the gm_status entry, vgpu_ext.h). */
 void gscale_gvt_status(const struct gvt *gvt, struct gvt_status *st)
 {
-	const struct gscale *gs = gvt->gs;
+	const struct gscale *gs = gvt_gscale(gvt);
 
 	st->gscale = true;
 	st->nr_slots = gs->nr_slots;
@@ -24,15 +24,17 @@ void gscale_gvt_status(const struct gvt *gvt, struct gvt_status *st)
 
 int gvt_slot_users(const struct gvt *gvt, uint32_t slot, uint32_t *users)
 {
-	if (!gvt->gs || slot >= gvt->gs->nr_slots)
+	const struct gscale *gs = gvt_gscale(gvt);
+
+	if (!gs || slot >= gs->nr_slots)
 		return -GPU_EINVAL;
-	*users = gvt->gs->slot_users[slot];
+	*users = gs->slot_users[slot];
 	return 0;
 }
 
 int vgpu_slots(const struct vgpu *v, uint32_t *first, uint32_t *count)
 {
-	const struct gscale *gs = v->gvt->gs;
+	const struct gscale *gs = gvt_gscale(v->gvt);
 	const struct gscale_vgpu *g;
 
 	if (!gs || v->gs_id < 0)
@@ -49,12 +51,13 @@ int vgpu_slots(const struct vgpu *v, uint32_t *first, uint32_t *count)
 uint32_t vgpu_slot_runs(const struct vgpu *v, struct vgpu_slot_run *out,
 			uint32_t max)
 {
+	const struct gscale *gs = gvt_gscale(v->gvt);
 	struct gscale_run runs[GSCALE_MAX_RANGES];
 	uint32_t n;
 
-	if (!v->gvt->gs || v->gs_id < 0)
+	if (!gs || v->gs_id < 0)
 		return 0;
-	n = gscale_vgpu_runs(v->gvt->gs, v->gs_id, runs);
+	n = gscale_vgpu_runs(gs, v->gs_id, runs);
 	for (uint32_t i = 0; i < n && i < max; i++)
 		out[i] = (struct vgpu_slot_run){ runs[i].first, runs[i].count };
 	return n;
@@ -62,5 +65,7 @@ uint32_t vgpu_slot_runs(const struct vgpu *v, struct vgpu_slot_run *out,
 
 bool vgpu_busy(const struct vgpu *v)
 {
-	return v->gvt->gs && v->gs_id >= 0 && v->gvt->gs->vgpus[v->gs_id].busy;
+	const struct gscale *gs = gvt_gscale(v->gvt);
+
+	return gs && v->gs_id >= 0 && gs->vgpus[v->gs_id].busy;
 }

@@ -54,7 +54,7 @@ void vgpu_fence_pool_unmap(struct vgpu *v, unsigned int i)
 		gpu_hw_ggtt_write(gvt->hw,
 				  (uint32_t)((v->pooled[i].pool_gm + x) >> 12), 0);
 	gpu_hw_ggtt_flush(gvt->hw);
-	gm_region_free(&gvt->fence_pool, v->pooled[i].pool_gm);
+	gm_region_free(&gscale_gvt_of(gvt)->fence_pool, v->pooled[i].pool_gm);
 	size = v->pooled[i].size;
 	v->pooled[i].size = 0;
 	/* The suspended pages come back: on demand (hv_ops ept_unmap_range)
@@ -73,9 +73,10 @@ void vgpu_fence_pool_unmap(struct vgpu *v, unsigned int i)
 static int pool_in(struct vgpu *v, unsigned int i, uint64_t gm, uint64_t size)
 {
 	struct gvt *gvt = v->gvt;
+	struct gscale_gvt *g = gscale_gvt_of(gvt);
 	uint64_t pool_gm, x;
 
-	if (gm_region_alloc(&gvt->fence_pool, size, &pool_gm))
+	if (gm_region_alloc(&g->fence_pool, size, &pool_gm))
 		return -GPU_ENOSPC;
 	v->pooled[i].gm = gm;
 	v->pooled[i].size = size;
@@ -84,7 +85,7 @@ static int pool_in(struct vgpu *v, unsigned int i, uint64_t gm, uint64_t size)
 		uint32_t idx = (uint32_t)((gm + x) >> 12);
 
 		gpu_hw_ggtt_write(gvt->hw, (uint32_t)((pool_gm + x) >> 12),
-				  gscale_shadow_read(gvt->gs, v->gs_id, idx));
+				  gscale_shadow_read(&g->gs, v->gs_id, idx));
 		ept_map_page(v, gm + x,
 			     gvt->hw->info.aperture_base + pool_gm + x);
 	}
@@ -115,7 +116,7 @@ uint64_t vgpu_fence_pool_map(struct vgpu *v, unsigned int i, uint64_t f)
 	uint64_t gm = fence_start(f), size = fence_size(f), pool_gm;
 
 	vgpu_fence_pool_unmap(v, i);
-	if (!v->gvt->gs || !(f & I965_FENCE_REG_VALID) ||
+	if (!gvt_gscale(v->gvt) || !(f & I965_FENCE_REG_VALID) ||
 	    gm + size > v->gvt->aperture_size)
 		return f; /* nothing CPU-visible to detile */
 	if (!tile_row(f) || size % tile_row(f)) {

@@ -40,7 +40,8 @@ static uint64_t gs_clock(void *ctx)
 
 /* The fence memory pool: the top of the guests' low GM, taken away from
  * what vGPUs share. */
-static int carve_fence_pool(struct gvt *gvt, const struct gscale_settings *set,
+static int carve_fence_pool(struct gm_region *pool,
+			    const struct gscale_settings *set,
 			    struct gscale_range *low)
 {
 	uint64_t mib = set->fence_pool_mib ? set->fence_pool_mib
@@ -50,9 +51,9 @@ static int carve_fence_pool(struct gvt *gvt, const struct gscale_settings *set,
 	if (entries >= low->count)
 		return -GPU_EINVAL;
 	low->count -= entries;
-	gvt->fence_pool.base = (uint64_t)(low->first + low->count) << 12;
-	gvt->fence_pool.size = (uint64_t)entries << 12;
-	gvt->fence_pool.n = 0;
+	pool->base = (uint64_t)(low->first + low->count) << 12;
+	pool->size = (uint64_t)entries << 12;
+	pool->n = 0;
 	return 0;
 }
 
@@ -60,7 +61,8 @@ static int carve_fence_pool(struct gvt *gvt, const struct gscale_settings *set,
  * shared low range and slotted high range. */
 const struct gscale_settings gscale_on = { .on = true };
 
-int gvt_gscale_init(struct gvt *gvt, const struct gscale_settings *set)
+int gvt_gscale_init(struct gvt *gvt, const struct gscale_settings *set,
+		    struct gscale_gvt **out)
 {
 	struct gscale_mem mem = { gs_alloc, gs_free, gs_clock, gvt };
 	uint32_t slot = set && set->slot_mib ? set->slot_mib : DEFAULT_SLOT_MIB;
@@ -74,39 +76,41 @@ int gvt_gscale_init(struct gvt *gvt, const struct gscale_settings *set)
 		.slot_sharing = set && !set->basic,
 		.predictive = set && set->predictive,
 	};
+	struct gm_region pool;
+	uint32_t pages = (sizeof(*g) + VGPU_PAGE - 1) / VGPU_PAGE;
 	int ret;
 
+	*out = NULL;
 	if (!set || !set->on)
 		return 0;
-	if (carve_fence_pool(gvt, set, &p.low))
+	if (carve_fence_pool(&pool, set, &p.low))
 		return -GPU_EINVAL;
-	gvt->gs_pages = (sizeof(*g) + VGPU_PAGE - 1) / VGPU_PAGE;
-	g = gvt_pages(gvt, gvt->gs_pages, NULL);
+	g = gvt_pages(gvt, pages, NULL);
 	if (!g)
 		return -GPU_ENOMEM;
 	g->set = *set;
-	gvt->gs = &g->gs;
-	ret = gscale_init(gvt->gs, gvt->hw, &p, &mem);
-	if (ret) {
-		gvt_free_pages(gvt, gvt->gs, gvt->gs_pages);
-		gvt->gs = NULL;
-	}
+	g->fence_pool = pool;
+	g->pages = pages;
+	ret = gscale_init(&g->gs, gvt->hw, &p, &mem);
+	if (ret)
+		gvt_free_pages(gvt, g, pages);
+	else
+		*out = g;
 	return ret;
 }
 
-void gvt_gscale_fini(struct gvt *gvt)
+void gvt_gscale_fini(struct gvt *gvt, struct gscale_gvt *g)
 {
-	if (!gvt->gs)
+	if (!g)
 		return;
-	gscale_fini(gvt->gs);
-	gvt_free_pages(gvt, gvt->gs, gvt->gs_pages);
-	gvt->gs = NULL;
+	gscale_fini(&g->gs);
+	gvt_free_pages(gvt, g, g->pages);
 }
 
 int vgpu_gscale_take(struct gvt *gvt, struct vgpu *v,
 		     const struct vgpu_type *t)
 {
-	struct gscale *gs = gvt->gs;
+	struct gscale *gs = gvt_gscale(gvt);
 	int id = gscale_vgpu_add(gs, (uint32_t)(t->low_gm_size >> 12),
 				 (uint32_t)(t->high_gm_size >> 12));
 
@@ -124,9 +128,11 @@ int vgpu_gscale_take(struct gvt *gvt, struct vgpu *v,
 
 void vgpu_gscale_give_back(struct gvt *gvt, struct vgpu *v)
 {
-	if (!gvt->gs || v->gs_id < 0)
+	struct gscale *gs = gvt_gscale(gvt);
+
+	if (!gs || v->gs_id < 0)
 		return;
-	gscale_vgpu_remove(gvt->gs, v->gs_id);
+	gscale_vgpu_remove(gs, v->gs_id);
 	v->gs_id = -1;
 }
 
@@ -166,7 +172,7 @@ static void ladder_update(struct vgpu *v, uint32_t index, uint64_t host)
  * resident, and the ladder for low GM. */
 void vgpu_gscale_ggtt_write(struct vgpu *v, uint32_t index, uint64_t host)
 {
-	struct gscale *gs = v->gvt->gs;
+	struct gscale *gs = gvt_gscale(v->gvt);
 	uint64_t old = gscale_shadow_read(gs, v->gs_id, index);
 
 	if (!gscale_guest_write(gs, v->gs_id, index, host))
@@ -178,7 +184,7 @@ void vgpu_gscale_ggtt_write(struct vgpu *v, uint32_t index, uint64_t host)
 void vgpu_ladder_map_one(struct vgpu *v, uint32_t index)
 {
 	const struct hv_if *hv = &v->gvt->hv;
-	uint64_t host = gscale_shadow_read(v->gvt->gs, v->gs_id, index);
+	uint64_t host = gscale_shadow_read(gvt_gscale(v->gvt), v->gs_id, index);
 	uint32_t pool_index;
 
 	if (vgpu_fence_pooled(v, index, &pool_index)) {
@@ -195,9 +201,11 @@ void vgpu_ladder_map_one(struct vgpu *v, uint32_t index)
 
 void vgpu_ladder_map_all(struct vgpu *v)
 {
+	const struct gscale *gs = gvt_gscale(v->gvt);
+
 	for (uint64_t gm = 0; gm < v->low_size; gm += VGPU_PAGE) {
 		uint32_t index = (uint32_t)((v->low_base + gm) >> 12);
-		uint64_t host = gscale_shadow_read(v->gvt->gs, v->gs_id, index);
+		uint64_t host = gscale_shadow_read(gs, v->gs_id, index);
 
 		if (host & GEN8_PAGE_PRESENT)
 			ladder_update(v, index, host);
@@ -213,17 +221,18 @@ void vgpu_ladder_map_all(struct vgpu *v)
 void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next,
 		       struct vgpu *after)
 {
+	struct gscale *gs = gvt_gscale(gvt);
 	uint64_t n, t0;
 
-	if (!gvt->gs)
+	if (!gs)
 		return;
 	t0 = gvt_now(gvt);
-	n = gscale_switch_to(gvt->gs, next->gs_id);
+	n = gscale_switch_to(gs, next->gs_id);
 	next->stats.gm_entries_copied += n;
 	vgpu_ext_switch_in(next, n, gvt_now(gvt) - t0);
 	vgpu_fence_load(next);
 	if (after && after != next)
-		gscale_prefetch_until(gvt->gs, after->gs_id,
+		gscale_prefetch_until(gs, after->gs_id,
 				      gvt_now(gvt) + gvt->p.timeslice_ns / 4);
 }
 
@@ -231,16 +240,16 @@ void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next,
 
 static int ext_gvt_attach(struct gvt *gvt, const void *params, void **state)
 {
-	int ret = gvt_gscale_init(gvt, params);
+	struct gscale_gvt *g;
+	int ret = gvt_gscale_init(gvt, params, &g);
 
-	*state = gvt->gs; /* NULL with gScale's settings off: not attached */
+	*state = g; /* NULL with gScale's settings off: not attached */
 	return ret;
 }
 
 static void ext_gvt_detach(struct gvt *gvt, void *state)
 {
-	(void)state;
-	gvt_gscale_fini(gvt);
+	gvt_gscale_fini(gvt, state);
 }
 
 /* GM and fences are shared, so they bind only through gScale's vGPU count

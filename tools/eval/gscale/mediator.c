@@ -156,7 +156,7 @@ int med_run(enum policy pol, int n, const enum profile *prof,
 		af = ev_next_busy(busy, n, nx);
 		next = w->v[nx];
 		after = af >= 0 && af != nx ? w->v[af] : NULL;
-		c0 = w->mw.gvt->gs ? w->mw.gvt->gs->stats.copy_clock : 0;
+		c0 = gvt_gscale(w->mw.gvt) ? gvt_gscale(w->mw.gvt)->stats.copy_clock : 0;
 		e0 = next->stats.gm_entries_copied;
 		/* vgpu_sched.c switch_to(), GPU-state part. */
 		t0 = __rdtsc();
@@ -164,8 +164,8 @@ int med_run(enum policy pol, int n, const enum profile *prof,
 		gvt_gscale_switch(w->mw.gvt, next, after);
 		w->mw.gvt->owner = next;
 		sw_ticks[ns] = __rdtsc() - t0;
-		cp_ticks[ns] = w->mw.gvt->gs ? (uint64_t)((double)(
-				       w->mw.gvt->gs->stats.copy_clock - c0) *
+		cp_ticks[ns] = gvt_gscale(w->mw.gvt) ? (uint64_t)((double)(
+				       gvt_gscale(w->mw.gvt)->stats.copy_clock - c0) *
 						       tick_per_ns)
 					  : 0;
 		cp_entries[ns] = next->stats.gm_entries_copied - e0;
@@ -183,8 +183,8 @@ int med_run(enum policy pol, int n, const enum profile *prof,
 	}
 	if (med_series)
 		fprintf(med_series, "\n\n");
-	if (w->mw.gvt->gs)
-		out->prefetched = w->mw.gvt->gs->stats.entries_prefetched;
+	if (gvt_gscale(w->mw.gvt))
+		out->prefetched = gvt_gscale(w->mw.gvt)->stats.entries_prefetched;
 	for (int i = 0; i < n; i++) {
 		const struct vgpu_stats *st = vgpu_get_stats(w->v[i]);
 
