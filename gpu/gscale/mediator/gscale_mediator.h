@@ -60,8 +60,23 @@ void gvt_gscale_switch(struct gvt *gvt, struct vgpu *next, struct vgpu *after);
 /* gScale's fence memory space pool (vgpu_fence_pool.c). */
 uint64_t vgpu_fence_pool_map(struct vgpu *v, unsigned int i, uint64_t f);
 void vgpu_fence_pool_unmap(struct vgpu *v, unsigned int i);
-bool vgpu_fence_pooled(const struct vgpu *v, uint32_t index,
-		       uint32_t *pool_index);
+/* Is GM page `index` of v in the pool now (fenced), and at which pool
+ * entry? Reads v->pooled only, so the ladder (vgpu_gscale.c) asks it
+ * without calling back into the pool's file, which calls the ladder. */
+static inline bool vgpu_fence_pooled(const struct vgpu *v, uint32_t index,
+				     uint32_t *pool_index)
+{
+	uint64_t gm = (uint64_t)index << 12;
+
+	for (unsigned int i = 0; i < v->fence_num && i < GEN9_NUM_FENCES; i++)
+		if (v->pooled[i].size && gm >= v->pooled[i].gm &&
+		    gm - v->pooled[i].gm < v->pooled[i].size) {
+			*pool_index = (uint32_t)((v->pooled[i].pool_gm + gm -
+						  v->pooled[i].gm) >> 12);
+			return true;
+		}
+	return false;
+}
 
 /* Software detiling of fenced aperture pages (gscale_ap_detile.c). */
 void vgpu_ap_detile_set(struct vgpu *v, unsigned int i, uint64_t gm,

@@ -144,18 +144,3 @@ uint64_t vgpu_fence_pool_map(struct vgpu *v, unsigned int i, uint64_t f)
 	return (f & ~FENCE_RANGE_MASK) | pool_gm |
 	       ((pool_gm + size - VGPU_PAGE) << 32);
 }
-
-bool vgpu_fence_pooled(const struct vgpu *v, uint32_t index,
-		       uint32_t *pool_index)
-{
-	uint64_t gm = (uint64_t)index << 12;
-
-	for (unsigned int i = 0; i < v->fence_num && i < GEN9_NUM_FENCES; i++)
-		if (v->pooled[i].size && gm >= v->pooled[i].gm &&
-		    gm - v->pooled[i].gm < v->pooled[i].size) {
-			*pool_index = (uint32_t)((v->pooled[i].pool_gm + gm -
-						  v->pooled[i].gm) >> 12);
-			return true;
-		}
-	return false;
-}
