@@ -183,6 +183,23 @@ void gscale_count_slots(struct gscale *gs, const struct gscale_vgpu *v,
 	}
 }
 
+void gscale_vgpu_remove(struct gscale *gs, int id)
+{
+	struct gscale_vgpu *v;
+
+	if (id < 0 || id >= GSCALE_MAX_VGPUS || !gs->vgpus[id].present)
+		return;
+	v = &gs->vgpus[id];
+	gscale_scrub_owned(gs, id);
+	gscale_gen_vgpu_remove(gs, v);
+	gscale_count_slots(gs, v, -1);
+	gs->mem.free(gs->mem.ctx, v->shadow_low, v->low.count * 8ull);
+	gs->mem.free(gs->mem.ctx, v->shadow_high, v->high_count * 8ull);
+	if (gs->current == id)
+		gs->current = -1;
+	v->present = false;
+}
+
 int gscale_nr_vgpus(const struct gscale *gs)
 {
 	int n = 0;

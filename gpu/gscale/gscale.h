@@ -232,6 +232,9 @@ int64_t gscale_high_offset(const struct gscale_vgpu *v, uint32_t index);
 /* Slot accounting of a vGPU's layout: +1 / -1 user on each of its slots. */
 void gscale_count_slots(struct gscale *gs, const struct gscale_vgpu *v,
 			int delta);
+/* Zero the physical GGTT chunks vGPU id owns (gscale_copy.c), for its
+ * removal (gscale.c gscale_vgpu_remove). */
+void gscale_scrub_owned(struct gscale *gs, int id);
 
 /* Make vGPU id's entries the ones in the physical GGTT (the GGTT part of a
  * vGPU context switch). Returns the number of entries written. */

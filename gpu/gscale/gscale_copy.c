@@ -216,7 +216,7 @@ uint64_t gscale_shadow_read(const struct gscale *gs, int id, uint32_t index)
 
 /* A removed vGPU's entries must not stay in the physical GGTT: they point
  * at pages of a VM that may be gone. */
-static void scrub_owned(struct gscale *gs, int id)
+void gscale_scrub_owned(struct gscale *gs, int id)
 {
 	bool wrote = false;
 
@@ -235,20 +235,4 @@ static void scrub_owned(struct gscale *gs, int id)
 	}
 	if (wrote)
 		gpu_hw_ggtt_flush(gs->hw);
-}
-
-void gscale_vgpu_remove(struct gscale *gs, int id)
-{
-	struct gscale_vgpu *v = get(gs, id);
-
-	if (!v)
-		return;
-	scrub_owned(gs, id);
-	gscale_gen_vgpu_remove(gs, v);
-	gscale_count_slots(gs, v, -1);
-	gs->mem.free(gs->mem.ctx, v->shadow_low, v->low.count * 8ull);
-	gs->mem.free(gs->mem.ctx, v->shadow_high, v->high_count * 8ull);
-	if (gs->current == id)
-		gs->current = -1;
-	v->present = false;
 }
