@@ -59,10 +59,12 @@ int pexec_poll(struct gvt *gvt, int engine);
 /* Ask the engine to give up the in-flight workload at its next
  * arbitration point. 0, or -GPU_EBUSY to try again at a later poll. */
 int pexec_preempt(struct gvt *gvt, int engine);
-void pexec_reset_engine(struct gvt *gvt, int engine);
 bool pexec_csb_done(struct gvt *gvt, struct pexec_engine *pe);
 int pexec_engine_setup(struct gvt *gvt, struct pexec_engine *pe);
-/* The engine reset of guilty failed: the whole GPU (vgpu_pexec_full.c). */
+/* Physical resets (vgpu_pexec_full.c, above vgpu_pexec.c): one engine,
+ * and, when its reset fails, the whole GPU (pexec_full_reset, guilty =
+ * the engine whose reset failed). */
+void pexec_reset_engine(struct gvt *gvt, int engine);
 void pexec_full_reset(struct gvt *gvt, int guilty);
 bool pexec_busy(const struct gvt *gvt);
 
@@ -70,7 +72,9 @@ bool pexec_busy(const struct gvt *gvt);
  * headers, register offsets, zero values (vgpu_workload.c). */
 void vgpu_ctx_state_template(uint32_t *st, int engine, uint32_t base);
 
-/* Scheduler (vgpu_sched.c). */
+/* A vGPU leaves the GPU: its engines reset, ownership handed back
+ * (vgpu_reset.c, which the scheduler calls and which calls no scheduler
+ * function). */
 void gvt_sched_remove(struct gvt *gvt, struct vgpu *v);
 /* v's work reached the GPU: the end of a reset, if one was under way
  * (vgpu_reset.c logs how long the vGPU was out). */

@@ -124,3 +124,32 @@ void pexec_full_reset(struct gvt *gvt, int guilty)
 		(unsigned long long)gvt->full_reset_failures,
 		(unsigned long long)gvt->pgpu->stats.resets_not_ready);
 }
+
+/* Reset one engine (handshake, GDRST domain, wait), then set it up again;
+ * what ran on it is lost. An engine that cannot be reset takes the whole
+ * GPU with it, as in i915 (intel_gt_reset after a failed engine reset);
+ * the caller still owns the workload that was on this engine. A wedged
+ * GPU is not touched again. */
+void pexec_reset_engine(struct gvt *gvt, int engine)
+{
+	struct pexec_engine *pe = &gvt->pe[engine];
+	int ret = 0;
+
+	if (!gvt->wedged)
+		ret = pgpu_engine_reset(gvt->pgpu, (enum gen9_engine_id)engine);
+	if (ret) {
+		gvt_log(gvt, HV_LOG_ERR, pe->owner_vgpu ? pe->owner_vgpu->id : 0,
+			"%s: engine reset refused (%d): full GPU reset",
+			gen9_engine_name((enum gen9_engine_id)engine), ret);
+		pexec_full_reset(gvt, engine);
+		return;
+	}
+	pe->inflight = NULL;
+	pe->owner_vgpu = NULL;
+	pe->done_before_reset = false;
+	pe->preempting = false;
+	if (gvt->wedged)
+		return;
+	pe->resets++;
+	pexec_engine_setup(gvt, pe);
+}

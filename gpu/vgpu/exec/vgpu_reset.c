@@ -227,3 +227,22 @@ int vgpu_reset_device(struct vgpu *v)
 	vgpu_info(v, "vm %u: vGPU reset with its VM (power cycle)", v->vm);
 	return 0;
 }
+
+/* A vGPU going away: stop what it runs, hand the GPU back to the host. */
+void gvt_sched_remove(struct gvt *gvt, struct vgpu *v)
+{
+	int id;
+
+	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
+		struct pexec_engine *pe = &gvt->pe[id];
+
+		if (pe->inflight && pe->owner_vgpu == v)
+			pexec_reset_engine(gvt, id);
+	}
+	if (gvt->next_owner == v)
+		gvt->next_owner = NULL;
+	if (gvt->owner == v) {
+		gvt_mmio_switch(gvt, v, NULL);
+		gvt->owner = NULL;
+	}
+}

@@ -502,21 +502,3 @@ bool gvt_idle(const struct gvt *gvt)
 	return true;
 }
 
-/* A vGPU going away: stop what it runs, hand the GPU back to the host. */
-void gvt_sched_remove(struct gvt *gvt, struct vgpu *v)
-{
-	int id;
-
-	for (id = 0; id < GEN9_NUM_ENGINES; id++) {
-		struct pexec_engine *pe = &gvt->pe[id];
-
-		if (pe->inflight && pe->owner_vgpu == v)
-			pexec_reset_engine(gvt, id);
-	}
-	if (gvt->next_owner == v)
-		gvt->next_owner = NULL;
-	if (gvt->owner == v) {
-		gvt_mmio_switch(gvt, v, NULL);
-		gvt->owner = NULL;
-	}
-}
