@@ -10,6 +10,7 @@
  * never reachable from a command. */
 #include "gpu/vgpu/vgpu_priv.h"
 #include "gpu/vgpu/cmd/cmd.h"
+#include "mini/stdlib.h"
 
 struct reg_allow {
 	uint32_t start, end; /* inclusive, absolute or engine-relative */
@@ -105,22 +106,20 @@ static const uint32_t nonpriv_allow[] = {
 
 #define NONPRIV_REG_MASK 0x03fffffcu /* bits 25:2; access/range bits aside */
 
+static int cmp_reg(const void *key, const void *elem)
+{
+	uint32_t a = *(const uint32_t *)key, b = *(const uint32_t *)elem;
+
+	return (a > b) - (a < b);
+}
+
 bool nonpriv_slot_allowed(int engine, uint32_t val)
 {
 	uint32_t reg = val & NONPRIV_REG_MASK;
-	size_t lo = 0, hi = sizeof(nonpriv_allow) / sizeof(nonpriv_allow[0]);
 
 	if (reg == RING_NOPID(gen9_engine_mmio_base((enum gen9_engine_id)engine)))
 		return true;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (nonpriv_allow[mid] == reg)
-			return true;
-		if (nonpriv_allow[mid] < reg)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	return bsearch(&reg, nonpriv_allow,
+		       sizeof(nonpriv_allow) / sizeof(nonpriv_allow[0]),
+		       sizeof(nonpriv_allow[0]), cmp_reg) != NULL;
 }
