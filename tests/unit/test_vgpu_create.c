@@ -297,6 +297,30 @@ static void test_mmio_table_sorted(void **state)
 	env_free(e);
 }
 
+/* The page-indexed lookup finds, for every dword of BAR0's registers and
+ * the dwords past them, the range a walk of the whole table finds (or
+ * none), each range's first and last dword included. */
+static void test_regs_lookup_matches_walk(void **state)
+{
+	struct env *e = env_new(256);
+	const struct gvt *gvt = e->mw.gvt;
+	size_t n, i = 0, hits = 0;
+	const struct mmio_range *t = mmio_table(gvt, &n), *want;
+	uint32_t off;
+
+	(void)state;
+	for (off = 0; off < GEN9_MMIO_SIZE + 0x2000; off += 4) {
+		while (i < n && t[i].end < off)
+			i++;
+		want = i < n && t[i].start <= off ? &t[i] : NULL;
+		assert_ptr_equal(mmio_lookup(gvt, off), want);
+		hits += want && want->start == off;
+	}
+	assert_int_equal(hits, n); /* every range's first dword met */
+	assert_null(mmio_lookup(gvt, 0xfffffffcu));
+	env_free(e);
+}
+
 static int win_rd(struct vgpu *v, uint64_t off, uint64_t *val,
 		  unsigned int size)
 {
@@ -631,6 +655,7 @@ int main(void)
 		cmocka_unit_test(test_cfg_space),
 		cmocka_unit_test(test_pvinfo_as_i915_reads_it),
 		cmocka_unit_test(test_mmio_table_sorted),
+		cmocka_unit_test(test_regs_lookup_matches_walk),
 		cmocka_unit_test(test_regs_join_refuses),
 		cmocka_unit_test(test_mmio_fixed_behaviours),
 		cmocka_unit_test(test_force_to_nonpriv_gvt_list),
