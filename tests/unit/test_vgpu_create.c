@@ -601,6 +601,45 @@ static void test_irq_semantics(void **state)
 	env_free(e);
 }
 
+/* The line's evaluation (it stops at the first bank with an enabled
+ * event) finds an event in every bank, the last (south display) too:
+ * with the master re-enabled over an event pending in one bank only,
+ * one MSI, and none once that bank's IIR is acknowledged. */
+static void test_irq_line_every_bank(void **state)
+{
+	static const uint32_t banks[] = { 0x44300, 0x44310, 0x44320, 0x44330,
+					  0x44400, 0x44410, 0x44420, 0x44440,
+					  0x44460, 0x444e0, SDEISR };
+	struct env *e = env_new(256);
+	uint64_t msis;
+	struct vgpu *v;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &v), 0);
+	vgpu_cfg_write(v, GEN9_PCI_MSI_ADDR, 0xfee00000, 4);
+	vgpu_cfg_write(v, GEN9_PCI_MSI_DATA, 0x41, 2);
+	vgpu_cfg_write(v, GEN9_PCI_MSI_CTRL, 1, 2);
+	for (i = 0; i < sizeof(banks) / sizeof(banks[0]); i++) {
+		uint32_t bit = 1u << (i % 2 ? 20 : 3); /* both halves */
+
+		vgpu_mmio_write(v, banks[i] + 0xc, bit, 4); /* IER */
+		vgpu_mmio_write(v, banks[i] + 4, ~bit, 4); /* IMR */
+		vgpu_mmio_write(v, GEN8_MASTER_IRQ, 0, 4);
+		vgpu_raise_display_irq(v, banks[i], bit);
+		msis = e->mw.hv.vm[1].msi_count;
+		assert_int_not_equal(rd(v, GEN8_MASTER_IRQ, 4), 0);
+		vgpu_mmio_write(v, GEN8_MASTER_IRQ, GEN8_MASTER_IRQ_CONTROL, 4);
+		assert_int_equal(e->mw.hv.vm[1].msi_count, msis + 1);
+		vgpu_mmio_write(v, banks[i] + 8, bit, 4); /* acknowledge */
+		vgpu_mmio_write(v, GEN8_MASTER_IRQ, 0, 4);
+		vgpu_mmio_write(v, GEN8_MASTER_IRQ, GEN8_MASTER_IRQ_CONTROL, 4);
+		assert_int_equal(e->mw.hv.vm[1].msi_count, msis + 1);
+		assert_int_equal(rd(v, GEN8_MASTER_IRQ, 4), GEN8_MASTER_IRQ_CONTROL);
+	}
+	env_free(e);
+}
+
 /* ---- gScale through the hook table (vgpu_ext.h) ------------------------- */
 
 /* Two systems filling the shared-GM entries are refused; gScale listed
@@ -661,6 +700,7 @@ int main(void)
 		cmocka_unit_test(test_force_to_nonpriv_gvt_list),
 		cmocka_unit_test(test_g2v_counter_mark),
 		cmocka_unit_test(test_irq_semantics),
+		cmocka_unit_test(test_irq_line_every_bank),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
