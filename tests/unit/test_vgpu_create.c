@@ -559,6 +559,7 @@ static void test_g2v_counter_mark(void **state)
 static void test_irq_semantics(void **state)
 {
 	struct env *e = env_new(256);
+	uint64_t cfg_reads;
 	struct vgpu *v;
 
 	(void)state;
@@ -573,10 +574,14 @@ static void test_irq_semantics(void **state)
 	assert_int_equal(rd(v, GEN8_GT_IIR(0), 4), 1);
 	assert_int_equal(e->mw.hv.vm[1].msi_count, 0);
 	assert_int_equal(rd(v, GEN8_MASTER_IRQ, 4), GEN8_GT_RCS_IRQ);
-	/* Master on with an event pending: one MSI. */
+	/* Master on with an event pending: one MSI, with the message the
+	 * guest programmed; reading it is not a guest config read. */
+	cfg_reads = v->stats.cfg_reads;
 	vgpu_mmio_write(v, GEN8_MASTER_IRQ, GEN8_MASTER_IRQ_CONTROL, 4);
 	assert_int_equal(e->mw.hv.vm[1].msi_count, 1);
 	assert_int_equal(e->mw.hv.vm[1].msi_data, 0x41);
+	assert_int_equal(e->mw.hv.vm[1].msi_addr, 0xfee00000);
+	assert_int_equal(v->stats.cfg_reads, cfg_reads);
 	/* Masked events do not latch. */
 	vgpu_raise_engine_irq(v, GEN9_RCS0, GT_RENDER_SYNC_STATUS);
 	assert_int_equal(rd(v, GEN8_GT_IIR(0), 4), 1);

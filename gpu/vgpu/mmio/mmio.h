@@ -128,6 +128,9 @@ int vgpu_pvinfo_write(struct vgpu *v, uint32_t off, uint32_t val);
 void vgpu_cfg_init(struct vgpu *v);
 void vgpu_aperture_unmap(struct vgpu *v);
 bool vgpu_msi_enabled(const struct vgpu *v);
+/* The MSI address and data the guest programmed, read for an injection:
+ * not a guest access, so not counted in stats.cfg_reads. */
+void vgpu_msi_message(const struct vgpu *v, uint32_t *addr, uint32_t *data);
 
 
 /* ---- interrupts (vgpu_irq.c) -------------------------------------------- */

@@ -106,6 +106,14 @@ bool vgpu_msi_enabled(const struct vgpu *v)
 	return v->cfg[GEN9_PCI_MSI_CTRL] & MSI_CTRL_ENABLE;
 }
 
+void vgpu_msi_message(const struct vgpu *v, uint32_t *addr, uint32_t *data)
+{
+	uint32_t at = GEN9_PCI_MSI_DATA;
+
+	*addr = get32(v, GEN9_PCI_MSI_ADDR);
+	*data = (get32(v, at & ~3u) >> ((at & 3) * 8)) & 0xffffu;
+}
+
 /* BAR dword i (0..5) read: sizing pattern while the guest is sizing. */
 static uint32_t bar_dword(const struct vgpu *v, unsigned int i)
 {

@@ -76,8 +76,7 @@ static void inject(struct vgpu *v)
 
 	if (!vgpu_msi_enabled(v))
 		return; /* GVT injects MSI only; INTx is not emulated */
-	vgpu_cfg_read(v, GEN9_PCI_MSI_ADDR, &addr, 4);
-	vgpu_cfg_read(v, GEN9_PCI_MSI_DATA, &data, 2);
+	vgpu_msi_message(v, &addr, &data);
 	if (hv->ops->inject_msi(hv->ctx, v->vm, addr, data) == 0)
 		v->stats.irqs_injected++;
 }
