@@ -103,6 +103,17 @@ void *LM(memset)(void *dst, int c, size_t n)
 	if (n >= WORD_SIZE) {
 		/* Replicate the byte into every lane of a word. */
 		w = (lm_word_t)b * (lm_word_t)0x0101010101010101ULL;
+		/* Four words a round: the loop's own add, compare and branch
+		 * once per 32 bytes (a context image's 3.4 KiB of gaps cost
+		 * 1,930 instructions a word at a time; docs/performance.md). */
+		while (n >= 4 * WORD_SIZE) {
+			((lm_word_t *)d)[0] = w;
+			((lm_word_t *)d)[1] = w;
+			((lm_word_t *)d)[2] = w;
+			((lm_word_t *)d)[3] = w;
+			d += 4 * WORD_SIZE;
+			n -= 4 * WORD_SIZE;
+		}
 		while (n >= WORD_SIZE) {
 			*(lm_word_t *)d = w;
 			d += WORD_SIZE;

@@ -495,9 +495,16 @@ typedef int (*mmio_window_read_fn)(struct vgpu *v, uint64_t off,
 typedef int (*mmio_window_write_fn)(struct vgpu *v, uint64_t off,
 				    uint64_t val, unsigned int size);
 typedef int (*mmio_g2v_fn)(struct vgpu *v, uint32_t what, uint64_t pdp0);
+/* The register table's index by 4 KiB page of BAR0's registers. */
+#define GVT_REGS_PAGE_SHIFT 12
+#define GVT_REGS_PAGES (GEN9_MMIO_SIZE >> GVT_REGS_PAGE_SHIFT)
 struct gvt_regs {
 	struct mmio_range *tab; /* sorted, non-overlapping */
 	uint32_t n, pages;
+	/* page_first[p]: the first range that ends at or after page p's
+	 * start (n if none); the range holding an offset of page p is one of
+	 * [page_first[p], page_first[p + 1]] (mmio_lookup) */
+	uint16_t page_first[GVT_REGS_PAGES + 1];
 	mmio_window_read_fn window_read;
 	mmio_window_write_fn window_write;
 	mmio_g2v_fn g2v_ppgtt;

@@ -298,6 +298,30 @@ static void test_mmio_table_sorted(void **state)
 	env_free(e);
 }
 
+/* The page-indexed lookup finds, for every dword of BAR0's registers and
+ * the dwords past them, the range a walk of the whole table finds (or
+ * none), each range's first and last dword included. */
+static void test_regs_lookup_matches_walk(void **state)
+{
+	struct env *e = env_new(256);
+	const struct gvt *gvt = e->mw.gvt;
+	size_t n, i = 0, hits = 0;
+	const struct mmio_range *t = mmio_table(gvt, &n), *want;
+	uint32_t off;
+
+	(void)state;
+	for (off = 0; off < GEN9_MMIO_SIZE + 0x2000; off += 4) {
+		while (i < n && t[i].end < off)
+			i++;
+		want = i < n && t[i].start <= off ? &t[i] : NULL;
+		assert_ptr_equal(mmio_lookup(gvt, off), want);
+		hits += want && want->start == off;
+	}
+	assert_int_equal(hits, n); /* every range's first dword met */
+	assert_null(mmio_lookup(gvt, 0xfffffffcu));
+	env_free(e);
+}
+
 static int win_rd(struct vgpu *v, uint64_t off, uint64_t *val,
 		  unsigned int size)
 {
@@ -536,6 +560,7 @@ static void test_g2v_counter_mark(void **state)
 static void test_irq_semantics(void **state)
 {
 	struct env *e = env_new(256);
+	uint64_t cfg_reads;
 	struct vgpu *v;
 
 	(void)state;
@@ -550,10 +575,14 @@ static void test_irq_semantics(void **state)
 	assert_int_equal(rd(v, GEN8_GT_IIR(0), 4), 1);
 	assert_int_equal(e->mw.hv.vm[1].msi_count, 0);
 	assert_int_equal(rd(v, GEN8_MASTER_IRQ, 4), GEN8_GT_RCS_IRQ);
-	/* Master on with an event pending: one MSI. */
+	/* Master on with an event pending: one MSI, with the message the
+	 * guest programmed; reading it is not a guest config read. */
+	cfg_reads = v->stats.cfg_reads;
 	vgpu_mmio_write(v, GEN8_MASTER_IRQ, GEN8_MASTER_IRQ_CONTROL, 4);
 	assert_int_equal(e->mw.hv.vm[1].msi_count, 1);
 	assert_int_equal(e->mw.hv.vm[1].msi_data, 0x41);
+	assert_int_equal(e->mw.hv.vm[1].msi_addr, 0xfee00000);
+	assert_int_equal(v->stats.cfg_reads, cfg_reads);
 	/* Masked events do not latch. */
 	vgpu_raise_engine_irq(v, GEN9_RCS0, GT_RENDER_SYNC_STATUS);
 	assert_int_equal(rd(v, GEN8_GT_IIR(0), 4), 1);
@@ -575,6 +604,45 @@ static void test_irq_semantics(void **state)
 	vgpu_cfg_write(v, GEN9_PCI_MSI_CTRL, 0, 2);
 	vgpu_raise_engine_irq(v, GEN9_VECS0, GT_RENDER_USER_INTERRUPT);
 	assert_int_equal(e->mw.hv.vm[1].msi_count, 3);
+	env_free(e);
+}
+
+/* The line's evaluation (it stops at the first bank with an enabled
+ * event) finds an event in every bank, the last (south display) too:
+ * with the master re-enabled over an event pending in one bank only,
+ * one MSI, and none once that bank's IIR is acknowledged. */
+static void test_irq_line_every_bank(void **state)
+{
+	static const uint32_t banks[] = { 0x44300, 0x44310, 0x44320, 0x44330,
+					  0x44400, 0x44410, 0x44420, 0x44440,
+					  0x44460, 0x444e0, SDEISR };
+	struct env *e = env_new(256);
+	uint64_t msis;
+	struct vgpu *v;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(vgpu_create(e->mw.gvt, &vgpu_type_v5_8, 1, &v), 0);
+	vgpu_cfg_write(v, GEN9_PCI_MSI_ADDR, 0xfee00000, 4);
+	vgpu_cfg_write(v, GEN9_PCI_MSI_DATA, 0x41, 2);
+	vgpu_cfg_write(v, GEN9_PCI_MSI_CTRL, 1, 2);
+	for (i = 0; i < sizeof(banks) / sizeof(banks[0]); i++) {
+		uint32_t bit = 1u << (i % 2 ? 20 : 3); /* both halves */
+
+		vgpu_mmio_write(v, banks[i] + 0xc, bit, 4); /* IER */
+		vgpu_mmio_write(v, banks[i] + 4, ~bit, 4); /* IMR */
+		vgpu_mmio_write(v, GEN8_MASTER_IRQ, 0, 4);
+		vgpu_raise_display_irq(v, banks[i], bit);
+		msis = e->mw.hv.vm[1].msi_count;
+		assert_int_not_equal(rd(v, GEN8_MASTER_IRQ, 4), 0);
+		vgpu_mmio_write(v, GEN8_MASTER_IRQ, GEN8_MASTER_IRQ_CONTROL, 4);
+		assert_int_equal(e->mw.hv.vm[1].msi_count, msis + 1);
+		vgpu_mmio_write(v, banks[i] + 8, bit, 4); /* acknowledge */
+		vgpu_mmio_write(v, GEN8_MASTER_IRQ, 0, 4);
+		vgpu_mmio_write(v, GEN8_MASTER_IRQ, GEN8_MASTER_IRQ_CONTROL, 4);
+		assert_int_equal(e->mw.hv.vm[1].msi_count, msis + 1);
+		assert_int_equal(rd(v, GEN8_MASTER_IRQ, 4), GEN8_MASTER_IRQ_CONTROL);
+	}
 	env_free(e);
 }
 
@@ -632,11 +700,13 @@ int main(void)
 		cmocka_unit_test(test_cfg_space),
 		cmocka_unit_test(test_pvinfo_as_i915_reads_it),
 		cmocka_unit_test(test_mmio_table_sorted),
+		cmocka_unit_test(test_regs_lookup_matches_walk),
 		cmocka_unit_test(test_regs_join_refuses),
 		cmocka_unit_test(test_mmio_fixed_behaviours),
 		cmocka_unit_test(test_force_to_nonpriv_gvt_list),
 		cmocka_unit_test(test_g2v_counter_mark),
 		cmocka_unit_test(test_irq_semantics),
+		cmocka_unit_test(test_irq_line_every_bank),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,24 +30,43 @@ static const struct irq_bank irq_banks[] = {
 
 #define NR_BANKS (sizeof(irq_banks) / sizeof(irq_banks[0]))
 
+/* The master bits of bank b: its IIR & IER. */
+static uint32_t bank_pending(struct vgpu *v, const struct irq_bank *b)
+{
+	uint32_t p = vreg(v, b->base + 8); /* IIR */
+	uint32_t bits = 0;
+
+	if (!p)
+		return 0; /* most banks: no IER read */
+	p &= vreg(v, b->base + 0xc);
+	if (p & 0xffffu)
+		bits |= b->master_lo;
+	if (p >> 16)
+		bits |= b->master_hi;
+	return bits;
+}
+
 static uint32_t pending_master_bits(struct vgpu *v)
 {
 	uint32_t bits = 0;
 	size_t i;
 
-	for (i = 0; i < NR_BANKS; i++) {
-		uint32_t p = vreg(v, irq_banks[i].base + 8); /* IIR */
-
-		if (!p)
-			continue; /* most banks: no IER read */
-		p &= vreg(v, irq_banks[i].base + 0xc);
-
-		if (p & 0xffffu)
-			bits |= irq_banks[i].master_lo;
-		if (p >> 16)
-			bits |= irq_banks[i].master_hi;
-	}
+	for (i = 0; i < NR_BANKS; i++)
+		bits |= bank_pending(v, &irq_banks[i]);
 	return bits;
+}
+
+/* Whether any bank has an enabled event: the line's evaluation stops at
+ * the first (an engine's event, raised just before, is in the first
+ * banks; issue 31: ~5 evaluations a request). */
+static bool pending_any(struct vgpu *v)
+{
+	size_t i;
+
+	for (i = 0; i < NR_BANKS; i++)
+		if (bank_pending(v, &irq_banks[i]))
+			return true;
+	return false;
 }
 
 static void inject(struct vgpu *v)
@@ -66,7 +85,7 @@ static void inject(struct vgpu *v)
 static void irq_eval(struct vgpu *v, bool new_event)
 {
 	uint32_t master = vreg(v, GEN8_MASTER_IRQ);
-	bool line = (master & GEN8_MASTER_IRQ_CONTROL) && pending_master_bits(v);
+	bool line = (master & GEN8_MASTER_IRQ_CONTROL) && pending_any(v);
 	bool was = master & 1u; /* bit 0 of the vreg copy: our line state */
 
 	if (line && (new_event || !was))
