@@ -124,6 +124,8 @@ struct vgpu_stats {
 	uint64_t vblanks; /* counted on the vGPU's running pipes */
 	uint64_t flips; /* plane and cursor surfaces latched at a vblank */
 	uint64_t planes_refused; /* latched planes not scanned: bad or outside its GM */
+	/* MI_DISPLAY_FLIPs performed (ring, privileged batch) and refused */
+	uint64_t cmd_flips, cmd_flips_refused;
 	uint64_t gmbus_naks; /* GMBUS cycles (no monitor: not acked) */
 	uint64_t mmio_bad_access; /* size/alignment the device rejects */
 	uint64_t mmio_ro_dropped; /* writes to read-only registers */
