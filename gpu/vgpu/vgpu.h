@@ -126,6 +126,7 @@ struct vgpu_stats {
 	uint64_t planes_refused; /* latched planes not scanned: bad or outside its GM */
 	/* MI_DISPLAY_FLIPs performed (ring, privileged batch) and refused */
 	uint64_t cmd_flips, cmd_flips_refused;
+	uint64_t hotplugs; /* port D hotplug events raised (vgpu_monitor_plug) */
 	uint64_t gmbus_naks; /* GMBUS cycles (no monitor: not acked) */
 	uint64_t mmio_bad_access; /* size/alignment the device rejects */
 	uint64_t mmio_ro_dropped; /* writes to read-only registers */
@@ -416,6 +417,20 @@ int vgpu_set_batch_budget(struct vgpu *v, uint32_t kib);
  * status: the vGPU of before issue 29). Before its guest runs: the
  * change is no hotplug. -GPU_EINVAL for any other name. */
 int vgpu_set_display(struct vgpu *v, const char *mode);
+/* The virtual monitor's cable (the shell's `monitor VM off|on`,
+ * docs/display.md "Hotplug"): unplugged, port D's live status (SDEISR)
+ * drops and AUX times out; plugged back, both return. Either way the PCH
+ * raises port D's hotplug event as on a real cable (PCH_PORT_HOTPLUG's
+ * long pulse, SDEIIR's port D bit, the interrupt through the virtual IRQ
+ * tree) when the guest's driver has enabled port D's detection. Returns
+ * VGPU_HOTPLUG_RAISED, _ALREADY (no change, nothing raised) or
+ * _UNDETECTED (changed, detection off: no event), or -GPU_EINVAL for a
+ * vGPU without a monitor (vgpu_display=none). A device reset keeps the
+ * cable as it is. */
+#define VGPU_HOTPLUG_RAISED 0
+#define VGPU_HOTPLUG_ALREADY 1
+#define VGPU_HOTPLUG_UNDETECTED 2
+int vgpu_monitor_plug(struct vgpu *v, bool on);
 /* The vGPU's OpRegion (docs/display.md, "The OpRegion and its VBT"):
  * fills buf (len >= VGPU_OPREGION_SIZE) with it and makes ASLS read gpa,
  * where the VM's firmware puts buf, in memory the guest's map reserves.

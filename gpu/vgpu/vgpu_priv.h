@@ -359,6 +359,7 @@ struct vgpu {
 	/* The virtual monitor (vgpu_display.c): its mode (NULL: headless)
 	 * and port D's AUX channel, which reaches it. */
 	const struct vdisp_mode *disp_mode;
+	bool monitor_unplugged; /* vgpu_monitor_plug: the cable is out */
 	struct vdisp_aux aux_d;
 	/* Pipes A-C (vgpu_display.c): vblank clock, counters, latched
 	 * surfaces; pipes_on counts the running ones. */

@@ -137,6 +137,7 @@ static const struct stat_line more[] = {
 		F(", planes refused ", planes_refused),
 		F(", ring flips ", cmd_flips),
 		F(", refused ", cmd_flips_refused),
+		F(", hotplugs ", hotplugs),
 	}, "\n", { WHEN(vblanks), WHEN(planes_refused),
 		   WHEN(cmd_flips_refused) } },
 };
