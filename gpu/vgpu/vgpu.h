@@ -469,6 +469,11 @@ uint32_t vgpu_screen_frames(const struct vgpu *v, bool *running);
 #define GVT_SCANOUT_PAGES 8192u	/* 32 MiB a half (less in a small host GM) */
 int gvt_scanout_map(struct gvt *gvt, struct vgpu *v,
 		    const struct vdisp_plane *pl, uint64_t *gm, uint32_t *ptes);
+/* The same for the owner's cursor (checked by vgpu_screen_cursor), into
+ * the cursor's own two halves; -GPU_EINVAL when it is not v's GM. */
+int gvt_scanout_map_cursor(struct gvt *gvt, struct vgpu *v,
+			   const struct vdisp_plane *cur, uint64_t *gm,
+			   uint32_t *ptes);
 /* Every entry of the window to the black page (the plane then shows
  * black); done before a vGPU's pages go back, and when ownership ends. */
 void gvt_scanout_clear(struct gvt *gvt);

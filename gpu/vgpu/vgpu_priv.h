@@ -372,6 +372,7 @@ struct vgpu {
 	/* GGTT indexes the scanout window copies (vgpu_scanout.c; scan_n 0:
 	 * none) and whether the guest wrote one since. */
 	uint32_t scan_first, scan_n;
+	uint32_t scan_cur_first, scan_cur_n; /* the cursor's */
 	bool scan_dirty;
 	uint64_t pv_pdp[4];
 	bool failed;
@@ -558,8 +559,11 @@ struct gvt {
 	uint32_t scan_half_pages;	/* GVT_SCANOUT_PAGES, or less */
 	uint64_t scan_black;	/* PTE of the black page */
 	void *scan_black_va;
-	uint32_t scan_filled[2];	/* entries of each half not black */
-	unsigned scan_half;	/* the half last filled */
+	/* entries of each slot not black: the plane's two halves, then
+	 * the cursor's two (vgpu_scanout.c) */
+	uint32_t scan_filled[4];
+	unsigned scan_half;	/* the plane's half last filled */
+	unsigned scan_cur_half;	/* the cursor's */
 	struct vgpu *scan_src;
 	struct gscale *gs; /* gScale's shared GM, NULL under gVirt */
 	uint32_t gs_pages;
