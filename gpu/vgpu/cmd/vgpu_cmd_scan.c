@@ -947,6 +947,9 @@ static int audit_display_flip(struct scanner *s, uint32_t hdr, uint32_t len)
 
 	if (len != MI_FLIP_DWORDS)
 		return flip_refused(s, hdr, 0, "MI_DISPLAY_FLIP not 3 dwords long");
+	/* A context's workaround batch runs at every restore, not once. */
+	if (s->res->wa)
+		return flip_refused(s, hdr, 0, "MI_DISPLAY_FLIP in a workaround batch");
 	err = fetch(s, 1, &dw1);
 	if (!err)
 		err = fetch(s, 2, &dw2);
