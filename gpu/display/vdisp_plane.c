@@ -300,3 +300,63 @@ void vdisp_blend_argb(uint32_t *dst, const uint32_t *argb, uint32_t n)
 			 over(s & 0xff, d & 0xff, a);
 	}
 }
+
+/* ---- MI_DISPLAY_FLIP ----------------------------------------------------- */
+
+/* Skylake's plane select codes (DW0 12:8): plane k of pipe p is code
+ * k == 0 ? p : 3 * k + p + 1 (0-2, 4-6, 7-9); 3 and 10-31 name nothing. */
+static int flip_plane(uint32_t code, struct vdisp_flip *f)
+{
+	if (code <= 2) {
+		f->pipe = (uint8_t)code, f->plane = 0;
+		return VDISP_FLIP_OK;
+	}
+	if (code < 4 || code > 9)
+		return VDISP_FLIP_BAD_PLANE;
+	f->plane = (uint8_t)((code - 1) / 3);
+	f->pipe = (uint8_t)((code - 1) % 3);
+	return VDISP_FLIP_OK;
+}
+
+int vdisp_flip_decode(uint32_t dw0, uint32_t dw1, uint32_t dw2,
+		      struct vdisp_flip *f)
+{
+	uint32_t type = dw2 & MI_FLIP_TYPE_MASK;
+
+	memset(f, 0, sizeof(*f));
+	if (flip_plane((dw0 & MI_FLIP_PLANE_MASK) >> MI_FLIP_PLANE_SHIFT, f))
+		return VDISP_FLIP_BAD_PLANE;
+	if (type == MI_FLIP_TYPE_STEREO)
+		return VDISP_FLIP_STEREO;
+	if (type == MI_FLIP_TYPE_MASK)
+		return VDISP_FLIP_BAD_TYPE;
+	f->async = type == MI_FLIP_TYPE_ASYNC || (dw0 & MI_FLIP_ASYNC_INDICATOR);
+	f->stride = (dw1 & MI_FLIP_PITCH_MASK) >> MI_FLIP_PITCH_SHIFT;
+	f->tiling = (dw1 & MI_FLIP_TILE_MASK) << 10;
+	f->surf = dw2 & PLANE_SURF_ADDR_MASK;
+	return VDISP_FLIP_OK;
+}
+
+int vdisp_flip_apply(const struct vdisp_flip *f, struct vdisp_plane_regs *r)
+{
+	if (f->async && ((r->stride & PLANE_STRIDE_MASK) != f->stride ||
+			 (r->ctl & PLANE_CTL_TILED_MASK) != f->tiling))
+		return VDISP_FLIP_ASYNC_CHANGE;
+	r->surf = (r->surf & ~PLANE_SURF_ADDR_MASK) | f->surf;
+	r->stride = (r->stride & ~PLANE_STRIDE_MASK) | f->stride;
+	r->ctl = (r->ctl & ~PLANE_CTL_TILED_MASK) | f->tiling;
+	return VDISP_FLIP_OK;
+}
+
+const char *vdisp_flip_why(int err)
+{
+	static const char *const whys[VDISP_FLIP_NR_ERRS] = {
+		[VDISP_FLIP_OK] = "ok",
+		[VDISP_FLIP_BAD_PLANE] = "MI_DISPLAY_FLIP for a plane Skylake does not have",
+		[VDISP_FLIP_STEREO] = "stereo 3D MI_DISPLAY_FLIP (no such monitor)",
+		[VDISP_FLIP_BAD_TYPE] = "MI_DISPLAY_FLIP of an undefined flip type",
+		[VDISP_FLIP_ASYNC_CHANGE] = "async MI_DISPLAY_FLIP changing stride or tiling",
+	};
+
+	return err >= 0 && err < VDISP_FLIP_NR_ERRS ? whys[err] : "?";
+}

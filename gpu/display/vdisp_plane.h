@@ -135,4 +135,49 @@ uint32_t vdisp_pixel_rgb(uint8_t fmt, const uint8_t *px);
  * (dst = argb + dst * (255 - alpha) / 255, a channel at most 255). */
 void vdisp_blend_argb(uint32_t *dst, const uint32_t *argb, uint32_t n);
 
+
+/* MI_DISPLAY_FLIP (Gen9): a flip a ring asks the display engine for,
+ * as the plane registers it writes (docs/display.md, "Flips from the
+ * ring"). DW0 bits 12:8 select the plane (Skylake's codes: 0-2 plane 1
+ * of pipes A-C, 4-6 plane 2, 7-9 plane 3), bit 22 is the async
+ * indicator; DW1 bits 15:6 the pitch in PLANE_STRIDE's units, bits 2:0
+ * the tiling in PLANE_CTL 12:10's code; DW2 bits 31:12 the surface,
+ * bits 1:0 the flip type (0 synchronous, 1 asynchronous, 2 stereo 3D,
+ * which adds a fourth dword). */
+#define MI_FLIP_PLANE_SHIFT		8
+#define MI_FLIP_PLANE_MASK		(0x1fu << 8)
+#define MI_FLIP_ASYNC_INDICATOR		(1u << 22)
+#define MI_FLIP_PITCH_SHIFT		6
+#define MI_FLIP_PITCH_MASK		(0x3ffu << 6)
+#define MI_FLIP_TILE_MASK		7u
+#define MI_FLIP_TYPE_MASK		3u
+#define MI_FLIP_TYPE_ASYNC		1u
+#define MI_FLIP_TYPE_STEREO		2u
+#define MI_FLIP_DWORDS			3u	/* a flip that is not stereo */
+enum vdisp_flip_err {
+	VDISP_FLIP_OK = 0,
+	VDISP_FLIP_BAD_PLANE,		/* a plane code Skylake does not have */
+	VDISP_FLIP_STEREO,		/* stereo 3D: no such monitor */
+	VDISP_FLIP_BAD_TYPE,		/* flip type 3 */
+	VDISP_FLIP_ASYNC_CHANGE,	/* async flips keep stride and tiling */
+	VDISP_FLIP_NR_ERRS
+};
+struct vdisp_flip {
+	uint8_t pipe;		/* 0: pipe A */
+	uint8_t plane;		/* 0: plane 1 (the primary) */
+	bool async;		/* DW0's indicator or DW2's flip type */
+	uint32_t stride;	/* PLANE_STRIDE 9:0 */
+	uint32_t tiling;	/* PLANE_CTL 12:10, in place */
+	uint32_t surf;		/* PLANE_SURF 31:12 */
+};
+/* Decodes the three dwords into *f (cleared first): an enum vdisp_flip_err. */
+int vdisp_flip_decode(uint32_t dw0, uint32_t dw1, uint32_t dw2,
+		      struct vdisp_flip *f);
+/* The plane's registers r after flip f, as GVT-g's emulation writes them:
+ * PLANE_SURF's address, PLANE_STRIDE 9:0, PLANE_CTL's tiling field; the
+ * rest kept. An async flip that would change stride or tiling is
+ * refused (VDISP_FLIP_ASYNC_CHANGE) and r is left as it was. */
+int vdisp_flip_apply(const struct vdisp_flip *f, struct vdisp_plane_regs *r);
+/* A short reason for a flip error. */
+const char *vdisp_flip_why(int err);
 #endif

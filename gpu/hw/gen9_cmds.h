@@ -87,6 +87,7 @@ static inline uint32_t instr_client(uint32_t dw0)
 #define MI_OP_ARB_ON_OFF 0x08
 #define MI_OP_BATCH_BUFFER_END 0x0a
 #define MI_OP_LOAD_SCAN_LINES_INCL 0x12
+#define MI_OP_DISPLAY_FLIP 0x14
 #define MI_OP_SEMAPHORE_SIGNAL 0x1b
 #define MI_OP_SEMAPHORE_WAIT 0x1c
 #define MI_OP_STORE_DATA_IMM 0x20

@@ -8,6 +8,7 @@ void pgpu_plane_init(struct pgpu_plane *p, struct gpu_hw *hw, unsigned pipe)
 	 * first show writes every register. */
 	p->cur.ctl = p->cur.stride = p->cur.pos = ~0u;
 	p->cur.size = p->cur.offset = ~0u;
+	p->cursor.ctl = p->cursor.pos = ~0u;
 }
 
 int pgpu_plane_pipe_size(struct pgpu_plane *p, uint32_t *w, uint32_t *h)
@@ -23,14 +24,20 @@ int pgpu_plane_pipe_size(struct pgpu_plane *p, uint32_t *w, uint32_t *h)
 	return 0;
 }
 
-static unsigned put(struct pgpu_plane *p, uint32_t reg, uint32_t *cur,
-		    uint32_t val)
+static unsigned put_reg(struct pgpu_plane *p, uint32_t reg, uint32_t *cur,
+			uint32_t val)
 {
 	if (*cur == val)
 		return 0;
 	*cur = val;
-	gpu_hw_write32(p->hw, SKL_PLANE1(p->pipe, reg), val);
+	gpu_hw_write32(p->hw, reg, val);
 	return 1;
+}
+
+static unsigned put(struct pgpu_plane *p, uint32_t reg, uint32_t *cur,
+		    uint32_t val)
+{
+	return put_reg(p, SKL_PLANE1(p->pipe, reg), cur, val);
 }
 
 unsigned pgpu_plane_show(struct pgpu_plane *p, const struct pgpu_plane_regs *r)
@@ -60,6 +67,33 @@ unsigned pgpu_plane_off(struct pgpu_plane *p)
 	p->cur.surf = 0;
 	gpu_hw_write32(p->hw, SKL_PLANE1(p->pipe, SKL_PLANE_CTL_1), 0);
 	gpu_hw_write32(p->hw, SKL_PLANE1(p->pipe, SKL_PLANE_SURF_1), 0);
+	p->writes += 2;
+	return 2;
+}
+
+unsigned pgpu_cursor_show(struct pgpu_plane *p, const struct pgpu_cursor_regs *r)
+{
+	unsigned n = 0;
+
+	n += put_reg(p, SKL_CURCNTR(p->pipe), &p->cursor.ctl, r->ctl);
+	n += put_reg(p, SKL_CURPOS(p->pipe), &p->cursor.pos, r->pos);
+	p->cursor.base = r->base;
+	gpu_hw_write32(p->hw, SKL_CURBASE(p->pipe), r->base);
+	n++;
+	p->cursor_on = true;
+	p->writes += n;
+	return n;
+}
+
+unsigned pgpu_cursor_off(struct pgpu_plane *p)
+{
+	if (!p->cursor_on)
+		return 0;
+	p->cursor_on = false;
+	p->cursor.ctl = 0;
+	p->cursor.base = 0;
+	gpu_hw_write32(p->hw, SKL_CURCNTR(p->pipe), 0);
+	gpu_hw_write32(p->hw, SKL_CURBASE(p->pipe), 0);
 	p->writes += 2;
 	return 2;
 }

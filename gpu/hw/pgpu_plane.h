@@ -26,6 +26,9 @@
 #define SKL_PLANE_SIZE_1		0x10	/* 0x70190 */
 #define SKL_PLANE_SURF_1		0x1c	/* 0x7019c */
 #define SKL_PLANE_OFFSET_1		0x24	/* 0x701a4 */
+#define SKL_CURCNTR(pipe)		(0x70080 + 0x1000 * (pipe))
+#define SKL_CURBASE(pipe)		(0x70084 + 0x1000 * (pipe))
+#define SKL_CURPOS(pipe)		(0x70088 + 0x1000 * (pipe))
 #define SKL_TRANSCONF_A			0x70008	/* as pgpu_takeover.h's SKL_TRANSCONF(0) */
 #define SKL_TRANSCONF_ENABLE		(1u << 31)
 
@@ -36,13 +39,20 @@ struct pgpu_plane_regs {
 	uint32_t ctl, stride, pos, size, offset, surf;
 };
 
-/* What the hypervisor last wrote to one pipe's plane 1, so a flip writes
- * only what changed. */
+/* The pipe's cursor: CURCNTR (mode), CURPOS (sign-magnitude x, y) and
+ * CURBASE (a 4 KiB-aligned GGTT address), whose write arms the others. */
+struct pgpu_cursor_regs {
+	uint32_t ctl, pos, base;
+};
+
+/* What the hypervisor last wrote to one pipe's plane 1 and cursor, so a
+ * flip or a move writes only what changed. */
 struct pgpu_plane {
 	struct gpu_hw *hw;
 	unsigned pipe;
-	bool on;
+	bool on, cursor_on;
 	struct pgpu_plane_regs cur;
+	struct pgpu_cursor_regs cursor;
 	uint64_t writes;	/* MMIO register writes since init */
 };
 
@@ -56,5 +66,10 @@ unsigned pgpu_plane_show(struct pgpu_plane *p, const struct pgpu_plane_regs *r);
 /* PLANE_CTL 0 then PLANE_SURF 0, as skl_plane_disable_arm; the writes it
  * took (0 when already off). */
 unsigned pgpu_plane_off(struct pgpu_plane *p);
+/* The cursor: CURCNTR and CURPOS when changed, then CURBASE (i915's
+ * i9xx_cursor_update_arm order); the MMIO writes it took. */
+unsigned pgpu_cursor_show(struct pgpu_plane *p, const struct pgpu_cursor_regs *r);
+/* CURCNTR 0 then CURBASE 0; 0 writes when already off. */
+unsigned pgpu_cursor_off(struct pgpu_plane *p);
 
 #endif

@@ -13,7 +13,14 @@
  * read through the model's GGTT (X and Y tiles by gpu/hw/gen9_tiling.h),
  * and a page the GGTT does not map reads black, where hardware would
  * fetch whatever the entry says. Formats it decodes: XRGB/XBGR 8888,
- * RGB565, XRGB/XBGR 2101010; others read black. */
+ * RGB565, XRGB/XBGR 2101010; others read black.
+ *
+ * Pipe A's cursor is blended over what the plane gives, as the pipe does:
+ * CURCNTR (0x70080) in a 64, 128 or 256 square ARGB mode (other modes:
+ * no cursor), CURBASE (0x70084) its linear surface through the GGTT,
+ * CURPOS (0x70088) where on the pipe (12-bit magnitudes with sign bits
+ * 15 and 31: it may hang off the top-left edge), its alpha taken as
+ * premultiplied (DRM's cursor images are), a channel clamped at 255. */
 #include "gpu/hw/gen9_tiling.h"
 #include "gpu/model/model_internal.h"
 #include "mini/string.h"
@@ -26,7 +33,11 @@
 #define MD_PLANE_SIZE	0x70190u
 #define MD_PLANE_SURF	0x7019cu
 #define MD_PLANE_OFFSET	0x701a4u
+#define MD_CURCNTR	0x70080u
+#define MD_CURBASE	0x70084u
+#define MD_CURPOS	0x70088u
 #define MD_ENABLE	(1u << 31)
+#define MD_CUR_MODE	0x27u	/* CURCNTR's mode field */
 #define MD_FMT(ctl)	((ctl) >> 24 & 0xfu)
 #define MD_RGBX		(1u << 20)
 #define MD_TILING(ctl)	((ctl) >> 10 & 7u)
@@ -131,6 +142,63 @@ static uint32_t plane_pixel(struct gen9_model *m, uint32_t ctl, uint32_t px,
 	return rgb_of(ctl, v);
 }
 
+/* The cursor's side for CURCNTR's mode, 0: not drawn. */
+static uint32_t cursor_side(uint32_t cntr)
+{
+	static const struct { uint32_t mode, side; } modes[] = {
+		{ 0x27u, 64 }, { 0x22u, 128 }, { 0x23u, 256 },
+	};
+
+	for (unsigned i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if ((cntr & MD_CUR_MODE) == modes[i].mode)
+			return modes[i].side;
+	return 0;
+}
+
+/* One CURPOS half: a 12-bit magnitude and its sign bit (bit 15). */
+static int64_t curpos(uint32_t half)
+{
+	int64_t v = half & 0xfffu;
+
+	return half & 0x8000u ? -v : v;
+}
+
+/* Premultiplied src over dst, 0x00RRGGBB out. */
+static uint32_t over_argb(uint32_t src, uint32_t dst)
+{
+	uint32_t a = src >> 24, out = 0;
+
+	for (unsigned sh = 0; sh < 24; sh += 8) {
+		uint32_t c = (src >> sh & 0xff) +
+			     ((dst >> sh & 0xff) * (255u - a) + 127u) / 255u;
+
+		out |= (c > 255u ? 255u : c) << sh;
+	}
+	return out;
+}
+
+/* The cursor over screen pixels x0 .. x0 + n - 1 of row y. */
+static void cursor_over(struct gen9_model *m, uint32_t y, uint32_t x0,
+			uint32_t n, uint32_t *rgb)
+{
+	uint32_t side = cursor_side(mreg(m, MD_CURCNTR));
+	uint32_t pos = mreg(m, MD_CURPOS), argb;
+	uint64_t base = mreg(m, MD_CURBASE) & 0xfffff000u;
+	int64_t cx = curpos(pos & 0xffff), cy = (int64_t)y - curpos(pos >> 16);
+
+	if (!side || cy < 0 || cy >= side)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t px = (int64_t)(x0 + i) - cx;
+
+		if (px < 0 || px >= side ||
+		    model_ggtt_rw(m, base + ((uint64_t)cy * side + (uint64_t)px) * 4,
+				  &argb, 4, false))
+			continue;
+		rgb[i] = over_argb(argb, rgb[i]);
+	}
+}
+
 int gen9_model_scanout(struct gen9_model *m, uint32_t y, uint32_t x0,
 		       uint32_t n, uint32_t *rgb)
 {
@@ -152,6 +220,7 @@ int gen9_model_scanout(struct gen9_model *m, uint32_t y, uint32_t x0,
 			continue;
 		rgb[i] = plane_pixel(m, ctl, x - plx, y - ply);
 	}
+	cursor_over(m, y, x0, n, rgb);
 	m->stats.scanout_pixels += n;
 	return 0;
 }

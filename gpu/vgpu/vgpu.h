@@ -124,6 +124,9 @@ struct vgpu_stats {
 	uint64_t vblanks; /* counted on the vGPU's running pipes */
 	uint64_t flips; /* plane and cursor surfaces latched at a vblank */
 	uint64_t planes_refused; /* latched planes not scanned: bad or outside its GM */
+	/* MI_DISPLAY_FLIPs performed (ring, privileged batch) and refused */
+	uint64_t cmd_flips, cmd_flips_refused;
+	uint64_t hotplugs; /* port D hotplug events raised (vgpu_monitor_plug) */
 	uint64_t gmbus_naks; /* GMBUS cycles (no monitor: not acked) */
 	uint64_t mmio_bad_access; /* size/alignment the device rejects */
 	uint64_t mmio_ro_dropped; /* writes to read-only registers */
@@ -414,6 +417,20 @@ int vgpu_set_batch_budget(struct vgpu *v, uint32_t kib);
  * status: the vGPU of before issue 29). Before its guest runs: the
  * change is no hotplug. -GPU_EINVAL for any other name. */
 int vgpu_set_display(struct vgpu *v, const char *mode);
+/* The virtual monitor's cable (the shell's `monitor VM off|on`,
+ * docs/display.md "Hotplug"): unplugged, port D's live status (SDEISR)
+ * drops and AUX times out; plugged back, both return. Either way the PCH
+ * raises port D's hotplug event as on a real cable (PCH_PORT_HOTPLUG's
+ * long pulse, SDEIIR's port D bit, the interrupt through the virtual IRQ
+ * tree) when the guest's driver has enabled port D's detection. Returns
+ * VGPU_HOTPLUG_RAISED, _ALREADY (no change, nothing raised) or
+ * _UNDETECTED (changed, detection off: no event), or -GPU_EINVAL for a
+ * vGPU without a monitor (vgpu_display=none). A device reset keeps the
+ * cable as it is. */
+#define VGPU_HOTPLUG_RAISED 0
+#define VGPU_HOTPLUG_ALREADY 1
+#define VGPU_HOTPLUG_UNDETECTED 2
+int vgpu_monitor_plug(struct vgpu *v, bool on);
 /* The vGPU's OpRegion (docs/display.md, "The OpRegion and its VBT"):
  * fills buf (len >= VGPU_OPREGION_SIZE) with it and makes ASLS read gpa,
  * where the VM's firmware puts buf, in memory the guest's map reserves.
@@ -452,6 +469,11 @@ uint32_t vgpu_screen_frames(const struct vgpu *v, bool *running);
 #define GVT_SCANOUT_PAGES 8192u	/* 32 MiB a half (less in a small host GM) */
 int gvt_scanout_map(struct gvt *gvt, struct vgpu *v,
 		    const struct vdisp_plane *pl, uint64_t *gm, uint32_t *ptes);
+/* The same for the owner's cursor (checked by vgpu_screen_cursor), into
+ * the cursor's own two halves; -GPU_EINVAL when it is not v's GM. */
+int gvt_scanout_map_cursor(struct gvt *gvt, struct vgpu *v,
+			   const struct vdisp_plane *cur, uint64_t *gm,
+			   uint32_t *ptes);
 /* Every entry of the window to the black page (the plane then shows
  * black); done before a vGPU's pages go back, and when ownership ends. */
 void gvt_scanout_clear(struct gvt *gvt);

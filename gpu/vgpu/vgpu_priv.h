@@ -359,6 +359,7 @@ struct vgpu {
 	/* The virtual monitor (vgpu_display.c): its mode (NULL: headless)
 	 * and port D's AUX channel, which reaches it. */
 	const struct vdisp_mode *disp_mode;
+	bool monitor_unplugged; /* vgpu_monitor_plug: the cable is out */
 	struct vdisp_aux aux_d;
 	/* Pipes A-C (vgpu_display.c): vblank clock, counters, latched
 	 * surfaces; pipes_on counts the running ones. */
@@ -371,6 +372,7 @@ struct vgpu {
 	/* GGTT indexes the scanout window copies (vgpu_scanout.c; scan_n 0:
 	 * none) and whether the guest wrote one since. */
 	uint32_t scan_first, scan_n;
+	uint32_t scan_cur_first, scan_cur_n; /* the cursor's */
 	bool scan_dirty;
 	uint64_t pv_pdp[4];
 	bool failed;
@@ -564,8 +566,11 @@ struct gvt {
 	uint32_t scan_half_pages;	/* GVT_SCANOUT_PAGES, or less */
 	uint64_t scan_black;	/* PTE of the black page */
 	void *scan_black_va;
-	uint32_t scan_filled[2];	/* entries of each half not black */
-	unsigned scan_half;	/* the half last filled */
+	/* entries of each slot not black: the plane's two halves, then
+	 * the cursor's two (vgpu_scanout.c) */
+	uint32_t scan_filled[4];
+	unsigned scan_half;	/* the plane's half last filled */
+	unsigned scan_cur_half;	/* the cursor's */
 	struct vgpu *scan_src;
 	/* The research systems listed in p.ext, with the per-gvt state
 	 * their gvt_attach made (vgpu_ext.c). */

@@ -519,6 +519,42 @@ static void step_plane(void)
 		plane_show((uint32_t)victim, PLANE_W * 4 / 64);
 }
 
+/* ---- p-flip: MI_DISPLAY_FLIP from the ring and from a user batch -------- */
+
+#define MI_DISPLAY_FLIP_1A ((0x14u << 23) | 1u) /* pipe A plane 1, 3 dwords */
+
+/* After p-plane (our picture at plane_gm): the plane moved one page on by
+ * MMIO, then back by a flip from the ring, which the hypervisor performs
+ * on our pipe A (latched at once: the pipe is off); the same flip from a
+ * user batch is refused, its request failing alone (docs/display.md
+ * "Flips from the ring"). The plane ends where p-plane left it. */
+static void step_flip(void)
+{
+	uint32_t stride = PLANE_W * 4 / 64, cs[10];
+	const uint32_t bb[] = { MI_DISPLAY_FLIP_1A, stride << 6, plane_gm + PG,
+				MI_BATCH_BUFFER_END };
+	bool ring_ok, moved, user, told;
+
+	if (!plane_gm)
+		plane_picture();
+	plane_show(plane_gm + PG, stride);
+	cs[0] = MI_DISPLAY_FLIP_1A, cs[1] = stride << 6, cs[2] = plane_gm;
+	cs[3] = MI_NOOP;
+	breadcrumb(cs + 4);
+	tg_printf("hostile: p-flip: MI_DISPLAY_FLIP to GM %x from the ring, "
+		  "then to %x from a user batch\n", plane_gm, plane_gm + PG);
+	gpu_dev_submit(cs, 10);
+	ring_ok = gpu_dev_wait(seqno);
+	moved = gpu_dev_reg(PLANE_SURFLIVE_A) == plane_gm;
+	user = run_batch(bb, sizeof(bb) / 4);
+	told = gpu_dev_recover();
+	tg_check("hostile-p-flip", ring_ok && moved && !user && told &&
+		 gpu_dev_reg(PLANE_SURFLIVE_A) == plane_gm, "ring flip: %s, "
+		 "plane %s; user batch flip: %s, error reported: %s", done(ring_ok),
+		 moved ? "moved" : "NOT moved", user ? "RAN" : "refused",
+		 told ? "yes" : "no");
+}
+
 /* ---- steps and their selection ------------------------------------------ */
 
 static const struct step {
@@ -539,6 +575,7 @@ static const struct step {
 	{ "z-recover", step_recover, false },
 	{ "g-ring3", step_ring_thrice, false },
 	{ "p-plane", step_plane, false },
+	{ "p-flip", step_flip, false },
 };
 
 /* The value of "key=" in the command line, or NULL. */

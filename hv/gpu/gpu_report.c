@@ -135,7 +135,11 @@ static const struct stat_line more[] = {
 	{ {
 		F("  display: vblanks ", vblanks), F(", flips ", flips),
 		F(", planes refused ", planes_refused),
-	}, "\n", { WHEN(vblanks), WHEN(flips), WHEN(planes_refused) } },
+		F(", ring flips ", cmd_flips),
+		F(", refused ", cmd_flips_refused),
+		F(", hotplugs ", hotplugs),
+	}, "\n", { WHEN(vblanks), WHEN(planes_refused),
+		   WHEN(cmd_flips_refused) } },
 };
 
 static bool line_wanted(const struct stat_line *ln, const struct vgpu_stats *s)

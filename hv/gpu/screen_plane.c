@@ -12,7 +12,16 @@
  * changed (pgpu_plane.c). A refused plane, an owner that stopped or lost
  * its vGPU, or the end of ownership turn the plane off and the window
  * black: the box then shows the pipe's black background, never memory
- * the owner does not own. */
+ * the owner does not own.
+ *
+ * The owner's pipe A cursor rides along on the physical pipe's cursor:
+ * checked by its vGPU (vgpu_screen_cursor: an ARGB mode of 64, 128 or
+ * 256, the image inside its GM), its image mapped into the window's
+ * cursor halves, placed where it sits over the owner's plane (CURPOS
+ * relative to the plane's PLANE_POS on the guest's pipe, moved to where
+ * the plane lands on the box's pipe), off for a refused or disabled one
+ * and whenever the plane is off. A move costs CURPOS and CURBASE, no
+ * GGTT entry. */
 #include "gpu/hw/pgpu_plane.h"
 #include "gpu/vgpu/vgpu.h"
 #include "hv/console/console.h"
@@ -29,6 +38,10 @@ static struct {
 	bool showing;		/* the plane is on at `shown` */
 	struct vdisp_plane shown;
 	int said;		/* the refusal last printed, 0: none */
+	uint32_t plane_x, plane_y;	/* the shown plane's corner on the pipe */
+	bool cur_showing;	/* the cursor is on at cur_shown */
+	struct vdisp_plane cur_shown;
+	uint64_t cur_gm;	/* its image in the window */
 	bool announce;		/* the first show since start says so */
 	struct screen_plane_stats st;
 } sp = { .vm = -1 };
@@ -81,10 +94,20 @@ static void plane_regs(const struct vdisp_plane *pl, uint64_t gm, uint32_t pw,
 	r->surf = (uint32_t)gm;
 }
 
+static void cursor_off(void)
+{
+	if (sp.init && sp.pp.cursor_on) {
+		sp.st.mmio_writes += pgpu_cursor_off(&sp.pp);
+		sp.st.cursor_offs++;
+	}
+	sp.cur_showing = false;
+}
+
 static void plane_off(void)
 {
 	struct gvt *gvt = gpu_host_gvt();
 
+	cursor_off();
 	if (!sp.showing && !(sp.init && sp.pp.on))
 		return;
 	if (sp.init && sp.pp.on) {
@@ -132,6 +155,8 @@ static void show(struct vgpu *v, const struct vdisp_plane *pl)
 		return;
 	}
 	plane_regs(pl, gm, pw, ph, &r);
+	sp.plane_x = r.pos & 0xffff;
+	sp.plane_y = r.pos >> 16;
 	n = pgpu_plane_show(&sp.pp, &r);
 	t = rdtsc() - t0;
 	sp.shown = *pl;
@@ -156,10 +181,63 @@ static void show(struct vgpu *v, const struct vdisp_plane *pl)
 	sp.announce = false;
 }
 
+/* One CURPOS half: a 12-bit magnitude and its sign bit (15). */
+static uint32_t curpos_half(int64_t c)
+{
+	uint64_t m = (uint64_t)(c < 0 ? -c : c);
+
+	return (c < 0 ? 0x8000u : 0u) | (uint32_t)(m > 0xfff ? 0xfff : m);
+}
+
+static int64_t signed_of(uint32_t mag, bool neg)
+{
+	return neg ? -(int64_t)mag : (int64_t)mag;
+}
+
+/* The owner's cursor over its plane pl (shown): mapped again when its
+ * image changed or the guest rewrote an entry of it (remap), moved when
+ * its place changed, off when refused or disabled. */
+static void cursor_update(struct vgpu *v, const struct vdisp_plane *pl,
+			  bool remap)
+{
+	struct vdisp_plane cur;
+	struct pgpu_cursor_regs r;
+	uint32_t ptes = 0;
+	int64_t x, y;
+
+	if (vgpu_screen_cursor(v, &cur) != VDISP_PLANE_OK) {
+		cursor_off();
+		return;
+	}
+	if (remap || !sp.cur_showing || cur.surf != sp.cur_shown.surf ||
+	    cur.w != sp.cur_shown.w) {
+		if (gvt_scanout_map_cursor(gpu_host_gvt(), v, &cur, &sp.cur_gm,
+					   &ptes)) {
+			cursor_off();
+			return;
+		}
+		sp.st.ptes += ptes;
+	}
+	x = (int64_t)sp.plane_x + signed_of(cur.x, cur.neg & VDISP_NEG_X) - pl->x;
+	y = (int64_t)sp.plane_y + signed_of(cur.y, cur.neg & VDISP_NEG_Y) - pl->y;
+	r.ctl = cur.w == 64 ? MCURSOR_MODE_64_ARGB_AX :
+		cur.w == 128 ? MCURSOR_MODE_128_ARGB_AX : MCURSOR_MODE_256_ARGB_AX;
+	r.pos = curpos_half(y) << 16 | curpos_half(x);
+	r.base = (uint32_t)sp.cur_gm;
+	if (sp.cur_showing && !ptes && sp.pp.cursor_on &&
+	    r.pos == sp.pp.cursor.pos && r.ctl == sp.pp.cursor.ctl)
+		return;
+	sp.st.mmio_writes += pgpu_cursor_show(&sp.pp, &r);
+	sp.st.cursor_shows++;
+	sp.cur_shown = cur;
+	sp.cur_showing = true;
+}
+
 static void update(void)
 {
 	struct vgpu *v = owner_vgpu();
 	struct vdisp_plane pl;
+	bool dirty;
 	int err;
 
 	if (!v || vms[sp.vm].state == VM_STOPPED) {
@@ -172,9 +250,11 @@ static void update(void)
 		       vdisp_plane_why(err));
 		return;
 	}
-	if (sp.showing && same_plane(&pl, &sp.shown) && !vgpu_scanout_dirty(v))
-		return;
-	show(v, &pl);
+	dirty = vgpu_scanout_dirty(v);
+	if (!sp.showing || !same_plane(&pl, &sp.shown) || dirty)
+		show(v, &pl);
+	if (sp.showing)
+		cursor_update(v, &pl, dirty);
 }
 
 bool screen_plane_available(void)
@@ -208,6 +288,7 @@ void screen_plane_start(int vm)
 	sp.said = 0;
 	sp.announce = true;
 	sp.showing = false;
+	sp.cur_showing = false;
 	update();
 }
 

@@ -18,6 +18,8 @@ struct screen_plane_stats {
 	uint64_t ptes;		/* window entries written */
 	uint64_t last_tsc, max_tsc, total_tsc;	/* per show */
 	uint32_t last_mmio, last_ptes;	/* the last show's */
+	uint64_t cursor_shows;	/* cursor (re)programmed: a move or new image */
+	uint64_t cursor_offs;	/* cursor off: refused, off, or the plane off */
 };
 
 /* Is there a lit physical pipe A to show a VM on? (The mediator is up and

@@ -417,12 +417,49 @@ static int cmd_screen(int argc, char **argv)
 	return -1;
 }
 
+/* `monitor VM off|on`: pull the virtual monitor's cable or plug it back
+ * (vgpu_monitor_plug: port D's hotplug event, docs/display.md "Hotplug"). */
+static int cmd_monitor(int argc, char **argv)
+{
+	static const char *const said[] = {
+		[VGPU_HOTPLUG_RAISED] = ": hotplug event raised",
+		[VGPU_HOTPLUG_ALREADY] = " already: no event",
+		[VGPU_HOTPLUG_UNDETECTED] = ": no event (the guest has not "
+					    "enabled port D's hotplug detection)",
+	};
+	struct vgpu *v;
+	bool on;
+	int vm, r;
+
+	if (argc != 3 || (strcmp(argv[2], "on") && strcmp(argv[2], "off"))) {
+		kprintf("usage: monitor VM off|on\n");
+		return -1;
+	}
+	vm = vm_index(argv[1]);
+	if (vm < 0)
+		return -1;
+	v = vgpu_of_vm((unsigned)vm);
+	on = !strcmp(argv[2], "on");
+	r = v ? vgpu_monitor_plug(v, on) : -1;
+	if (r < 0 || r > VGPU_HOTPLUG_UNDETECTED) {
+		kprintf("monitor: vm '%s' has no virtual monitor%s\n", argv[1],
+			v ? " (vgpu_display=none)" : " (no vGPU)");
+		return -1;
+	}
+	kprintf("monitor: vm '%s' %s%s\n", argv[1],
+		on ? "plugged in" : "unplugged", said[r]);
+	return 0;
+}
+
 static const struct shell_cmd screen_cmds[] = {
 	{ "screen", "[VM | hv | dump [VM] | sum [VM]]", "what each VM's "
 	  "monitor shows; VM / hv: who owns the box's screen (keys F12, F11); "
 	  "dump: a VM's screen (or the box's) as a run-length block "
 	  "(tools/console2png); sum: one line of pixel statistics",
 	  cmd_screen },
+	{ "monitor", "VM off|on", "pull the VM's virtual monitor's cable or "
+	  "plug it back: port D's hotplug event, its driver re-detects",
+	  cmd_monitor },
 };
 
 void shell_screen_cmds_register(void)

@@ -37,7 +37,9 @@ run_one() {
 	# CPU seconds too: on a shared machine exec/s falls with the load,
 	# executions per CPU second much less.
 	local TIMEFORMAT='%U %S' cpu
-	cpu=$( { time "$bin" -max_total_time="$secs" -timeout=20 \
+	local dict=
+	[ -f "tests/fuzz/$name.dict" ] && dict=-dict=tests/fuzz/$name.dict
+	cpu=$( { time "$bin" $dict -max_total_time="$secs" -timeout=20 \
 		-print_final_stats=1 -artifact_prefix="build/fuzz-$name-" \
 		"$work" > "$log" 2>&1; echo "rc $?" >&2; } 2>&1 )
 	rc=$(echo "$cpu" | sed -n 's/^rc //p')

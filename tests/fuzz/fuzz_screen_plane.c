@@ -8,13 +8,17 @@
  * ownership come in between. Invariant, on top of fuzz_vgpu_common.c's:
  * every window entry a half holds is the black page or a page of the
  * owner's VM, never the victim's; the half last mapped covers the plane's
- * whole extent; the window lies outside both vGPUs' GM. */
+ * whole extent; the window lies outside both vGPUs' GM. The cursor
+ * (CUR_CTL, CURBASE, CURPOS) is mapped into the window's cursor halves
+ * at each round the same way, under the same invariant. */
 #define FZ_GSCALE 1
 #define FZ_RESTORE 1 /* the world built once, put back after each input */
 #include "tests/fuzz/fuzz_vgpu_common.c"
 
 #define PLANE_A(reg) (0x70180u + (reg))
 static const uint32_t plane_regs[] = { 0x00, 0x08, 0x0c, 0x10, 0x24, 0x1c };
+static const uint32_t cursor_regs[] = { 0x70080u, 0x70088u, 0x70084u };
+#define CURSOR_SLOT_PAGES 64u /* vgpu_scanout.c's CURSOR_PAGES */
 
 /* The last map's plane, to check its extent against the half. */
 static struct vdisp_plane shown;
@@ -26,6 +30,8 @@ static void round_(struct fz_env *e)
 	uint64_t gm;
 	uint32_t ptes;
 
+	if (vgpu_screen_cursor(e->a, &pl) == VDISP_PLANE_OK)
+		gvt_scanout_map_cursor(e->gvt, e->a, &pl, &gm, &ptes);
 	if (vgpu_screen_plane(e->a, &pl) != VDISP_PLANE_OK) {
 		if (showing)
 			gvt_scanout_clear(e->gvt);
@@ -52,9 +58,10 @@ FZ_NOCOV static void check_window(struct fz_env *e)
 	if (vgpu_gm_valid(e->a, g->scan_gm, 4096) ||
 	    vgpu_gm_valid(e->b, g->scan_gm, 4096))
 		fz_die("scanout window inside a vGPU's GM", g->scan_gm, 0);
-	for (h = 0; h < 2; h++) {
-		first = (uint32_t)(g->scan_gm >> 12) + h * g->scan_half_pages;
-		if (g->scan_filled[h] > g->scan_half_pages)
+	for (h = 0; h < 4; h++) {
+		first = (uint32_t)(g->scan_gm >> 12) + (h < 2 ? h : 2) * g->scan_half_pages +
+			(h < 2 ? 0 : (h - 2) * CURSOR_SLOT_PAGES);
+		if (g->scan_filled[h] > (h < 2 ? g->scan_half_pages : CURSOR_SLOT_PAGES))
 			fz_die("window half overfilled", h, g->scan_filled[h]);
 		for (i = 0; i < g->scan_filled[h]; i++) {
 			uint64_t pte = e->ggtt[first + i];
@@ -84,7 +91,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint64_t val = fz_take(&in, 8);
 
 		switch (ctl & 7) {
-		case 0: case 1: /* a plane register */
+		case 0: case 1: /* a plane or cursor register */
+			if (ctl & 0x20) {
+				if ((ctl & 0x18) == 0x18 && idx % 3 == 2)
+					val = e->a->low_base + (val % e->a->low_size & ~0xfffull);
+				vgpu_mmio_write(e->a, cursor_regs[idx % 3], (uint32_t)val, 4);
+				break;
+			}
 			if ((ctl & 0x18) == 0x18 && plane_regs[idx % 6] == 0x1c)
 				val = e->a->low_base + (val % e->a->low_size & ~0xfffull);
 			vgpu_mmio_write(e->a, PLANE_A(plane_regs[idx % 6]),

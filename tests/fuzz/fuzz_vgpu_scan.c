@@ -12,7 +12,11 @@
  * vGPU create/destroy per input was 45% of the time); each input starts
  * from a guest reset of its engines and the pages of its RAM anyone
  * touched (fake_hv_track_dirty) restored from a snapshot, as
- * fuzz_vgpu_diff does. */
+ * fuzz_vgpu_diff does.
+ *
+ * Display flips (MI_DISPLAY_FLIP, issue 29): in the ring they point at the
+ * attacker's page, so accepted flips change its display registers; the
+ * dictionary (fuzz_vgpu_scan.dict) holds their headers. */
 #define FZ_USE_MODEL 1
 /* vGPUs of 2 + 4 MiB GM: the check after each input walks every entry of
  * both vGPUs' ranges, 20 k of them with GVT-like 8 + 32 MiB (28% of an
@@ -141,6 +145,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ring[n++] = dw;
 			ring[n++] = dw & (1u << 8) ? (uint32_t)BB_VA + (dw & 0xffc) : S.gm;
 			dw = dw & (1u << 8) ? (uint32_t)(BB_VA >> 32) : 0;
+		}
+		/* A display flip names the attacker's own page (a flip the
+		 * scanner performs) with the input's pitch and tiling; the
+		 * flip type comes from the header's bits 14:13. */
+		if ((dw >> 23) == MI_OP_DISPLAY_FLIP && n + 2 < 254) {
+			ring[n++] = dw;
+			ring[n++] = (uint32_t)fz_take(&in, 4);
+			dw = S.gm | ((dw >> 13) & 3);
 		}
 		ring[n] = dw;
 	}

@@ -349,6 +349,57 @@ static void test_pixels(void **state)
 	assert_int_equal(vdisp_pixel_rgb(0, xrgb), 0);
 }
 
+/* MI_DISPLAY_FLIP's fields as Skylake defines them: the plane codes
+ * (0-2, 4-6, 7-9), the pitch, the tiling code, the surface, the flip
+ * type and the async indicator; what a flip writes into the plane's
+ * registers, and an async flip that would change stride or tiling. */
+static void test_flip_decode(void **state)
+{
+	static const struct { uint32_t code; int pipe, plane; } codes[] = {
+		{ 0, 0, 0 }, { 1, 1, 0 }, { 2, 2, 0 }, { 4, 0, 1 }, { 5, 1, 1 },
+		{ 6, 2, 1 }, { 7, 0, 2 }, { 8, 1, 2 }, { 9, 2, 2 },
+	};
+	const uint32_t hdr = (0x14u << 23) | 1;
+	struct vdisp_plane_regs r = { 0x84000000u, 0x10, 0, 0, 0, 0x100000 };
+	struct vdisp_flip f;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		assert_int_equal(vdisp_flip_decode(hdr | codes[i].code << 8, 0, 0, &f), 0);
+		assert_int_equal(f.pipe, codes[i].pipe);
+		assert_int_equal(f.plane, codes[i].plane);
+	}
+	for (i = 10; i < 32; i++)
+		assert_int_equal(vdisp_flip_decode(hdr | (uint32_t)i << 8, 0, 0, &f),
+				 VDISP_FLIP_BAD_PLANE);
+	assert_int_equal(vdisp_flip_decode(hdr | 3u << 8, 0, 0, &f), VDISP_FLIP_BAD_PLANE);
+	/* pitch 0x20 (64 B units), X-tiled, surface, synchronous */
+	assert_int_equal(vdisp_flip_decode(hdr, 0x20u << 6 | 1, 0x2345f000, &f), 0);
+	assert_int_equal(f.stride, 0x20);
+	assert_int_equal(f.tiling, PLANE_CTL_TILED_X);
+	assert_int_equal(f.surf, 0x2345f000);
+	assert_false(f.async);
+	assert_int_equal(vdisp_flip_apply(&f, &r), 0);
+	assert_int_equal(r.surf, 0x2345f000);
+	assert_int_equal(r.stride, 0x20);
+	assert_int_equal(r.ctl, 0x84000000u | PLANE_CTL_TILED_X);
+	/* flip types: async (1), stereo (2), undefined (3); the indicator */
+	assert_int_equal(vdisp_flip_decode(hdr, 0x20u << 6 | 1, 0x1001, &f), 0);
+	assert_true(f.async);
+	assert_int_equal(vdisp_flip_apply(&f, &r), 0); /* same stride, tiling */
+	assert_int_equal(r.surf, 0x1000);
+	assert_int_equal(vdisp_flip_decode(hdr | 1u << 22, 0x10u << 6, 0x2000, &f), 0);
+	assert_true(f.async);
+	assert_int_equal(vdisp_flip_apply(&f, &r), VDISP_FLIP_ASYNC_CHANGE);
+	assert_int_equal(r.surf, 0x1000); /* untouched */
+	assert_int_equal(vdisp_flip_decode(hdr, 0, 0x1002, &f), VDISP_FLIP_STEREO);
+	assert_int_equal(vdisp_flip_decode(hdr, 0, 0x1003, &f), VDISP_FLIP_BAD_TYPE);
+	assert_string_equal(vdisp_flip_why(VDISP_FLIP_STEREO),
+			    "stereo 3D MI_DISPLAY_FLIP (no such monitor)");
+	assert_string_equal(vdisp_flip_why(-1), "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_detile_linear),
 		cmocka_unit_test(test_pixels),
 		cmocka_unit_test(test_blend),
+		cmocka_unit_test(test_flip_decode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

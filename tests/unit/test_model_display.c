@@ -203,6 +203,67 @@ static void test_black_and_errors(void **state)
 	assert_int_equal(gen9_model_scanout(&h.m, 0, 0, 1, row), -GPU_ENODEV);
 }
 
+/* Pipe A's cursor (CURCNTR 64x64 ARGB, CURBASE, CURPOS with a negative
+ * x): blended over the plane and the black around it, opaque pixels
+ * replacing, a transparent one leaving what is below, a half-alpha one
+ * mixing (premultiplied); cut at the pipe's edges; gone when CURCNTR's
+ * mode is off or not an ARGB one. */
+#define CURCNTR 0x70080u
+#define CURBASE 0x70084u
+#define CURPOS 0x70088u
+
+static uint32_t cursor_px(uint32_t cx, uint32_t cy)
+{
+	if (cx == 61)
+		return 0x80400000u;	/* half alpha, premultiplied dark red */
+	return (cx + cy) % 2 ? 0 : 0xff00ff00u; /* opaque green, clear */
+}
+
+static void test_cursor(void **state)
+{
+	uint32_t row[SW], cur = surf + 0x8000u;
+
+	(void)state;
+	draw(32, 16, 128, 0, XRGB8888);
+	plane(ON | XRGB8888, 2, 32, 16, 0, 0);
+	for (uint32_t cy = 0; cy < 64; cy++)
+		for (uint32_t cx = 0; cx < 64; cx++) {
+			uint32_t v = cursor_px(cx, cy);
+
+			put(0x8000u + (cy * 64 + cx) * 4, &v, 4);
+		}
+	gen9_model_write32(&h.m, CURPOS, 10u << 16 | 0x8000u | 60u); /* (-60, 10) */
+	gen9_model_write32(&h.m, CURBASE, cur);
+	gen9_model_write32(&h.m, CURCNTR, 0x27u);	/* 64x64 ARGB */
+	for (uint32_t y = 0; y < SH; y++) {
+		assert_int_equal(gen9_model_scanout(&h.m, y, 0, SW, row), 0);
+		for (uint32_t x = 0; x < SW; x++) {
+			uint32_t below = x < 32 && y < 16 ? rgb(x, y) : 0, want = below;
+
+			if (y >= 10 && x < 4) {
+				uint32_t c = cursor_px(x + 60, y - 10);
+
+				if (c == 0x80400000u) {
+					uint32_t r = 0x40 + ((below >> 16) * 127 + 127) / 255,
+						 g = ((below >> 8 & 0xff) * 127 + 127) / 255,
+						 b = ((below & 0xff) * 127 + 127) / 255;
+
+					want = r << 16 | g << 8 | b;
+				} else if (c) {
+					want = c & 0xffffff;
+				}
+			}
+			if (row[x] != want)
+				fail_msg("(%u,%u) %06x want %06x", x, y, row[x], want);
+		}
+	}
+	/* A mode that is not ARGB, then off: the plane alone. */
+	gen9_model_write32(&h.m, CURCNTR, 0x04u);
+	assert_screen(0, 0, 32, 16, XRGB8888);
+	gen9_model_write32(&h.m, CURCNTR, 0);
+	assert_screen(0, 0, 32, 16, XRGB8888);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +272,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_y_tiled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_offset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_black_and_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cursor, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

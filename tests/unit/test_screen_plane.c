@@ -422,6 +422,105 @@ static void test_pipe_off_unavailable(void **state)
 	assert_false(screen_plane_available());
 }
 
+/* The owner's cursor on the physical pipe's cursor (docs/display.md "The
+ * physical plane"): its 64x64 ARGB image mapped into the window's cursor
+ * half, placed where it sits over the plane (CURPOS relative to the
+ * plane's corner), blended by the model's display engine over the plane
+ * and the black around it; a move costs CURPOS and CURBASE and no entry;
+ * one off the top-left keeps its sign; an image outside the VM's GM, or
+ * the plane turned off, turns the cursor off. */
+#define CUR_CTL_A 0x70080u
+#define CURBASE_A 0x70084u
+#define CURPOS_A 0x70088u
+#define GPA_CUR 0xc00000u
+
+static uint32_t cur_px(uint32_t x, uint32_t y)
+{
+	return (x + y) % 3 ? 0 : 0xff000000u | pic_px(x, y, 9);
+}
+
+static void assert_cursor_screen(int32_t cx, int32_t cy)
+{
+	uint32_t row[PW], x0 = (PW - 256) / 2, y0 = (PH - 64) / 2;
+
+	for (uint32_t y = 0; y < PH; y++) {
+		assert_int_equal(gen9_model_scanout(&mw->m, y, 0, PW, row), 0);
+		for (uint32_t x = 0; x < PW; x++) {
+			bool in = x >= x0 && x < x0 + 256 && y >= y0 && y < y0 + 64;
+			int32_t kx = (int32_t)x - (int32_t)x0 - cx;
+			int32_t ky = (int32_t)y - (int32_t)y0 - cy;
+			uint32_t want = in ? pic_px(x - x0, y - y0, 1) : 0;
+
+			if (kx >= 0 && kx < 64 && ky >= 0 && ky < 64 &&
+			    cur_px((uint32_t)kx, (uint32_t)ky))
+				want = cur_px((uint32_t)kx, (uint32_t)ky) & 0xffffff;
+			if (row[x] != want)
+				fail_msg("screen (%u,%u) = %06x, want %06x", x, y,
+					 row[x], want);
+		}
+	}
+}
+
+static void test_cursor_shown(void **state)
+{
+	const struct screen_plane_stats *st = screen_plane_stats();
+	uint64_t cur = surf0 + 0x10000, ptes;
+
+	(void)state;
+	map_pages(surf0, GPA_PIC, 16);
+	draw(GPA_PIC, 256, 64, 1024, false, 1);
+	map_pages(cur, GPA_CUR, 4);
+	for (uint32_t y = 0; y < 64; y++)
+		for (uint32_t x = 0; x < 64; x++) {
+			uint32_t px = cur_px(x, y);
+
+			assert_int_equal(vgpu_write_gpa(v, GPA_CUR + (y * 64 + x) * 4ull,
+							&px, 4), 0);
+		}
+	guest_plane(surf0, 256, 64, 1024 / 64, 0x84000000u);
+	wr(CURPOS_A, 10u << 16 | 20u);
+	wr(CUR_CTL_A, 0x27u);			/* 64x64 ARGB */
+	wr(CURBASE_A, (uint32_t)cur);
+	screen_plane_start(0);
+	assert_int_equal(phys(CUR_CTL_A), 0x27u);
+	assert_int_equal(phys(CURPOS_A), ((PH - 64) / 2 + 10) << 16 | ((PW - 256) / 2 + 20));
+	assert_true(phys(CURBASE_A) >= mw->gvt->scan_gm);
+	assert_false(vgpu_gm_valid(v, phys(CURBASE_A), 4096));
+	assert_int_equal(st->cursor_shows, 1);
+	assert_cursor_screen(20, 10);
+	/* A move: CURPOS and CURBASE, no entry. */
+	ptes = st->ptes;
+	wr(CURPOS_A, 40u << 16 | 200u);
+	wr(CURBASE_A, (uint32_t)cur);
+	screen_plane_poll();
+	assert_int_equal(st->cursor_shows, 2);
+	assert_int_equal(st->ptes, ptes);
+	assert_cursor_screen(200, 40);
+	/* Off the plane's top-left: x -5, y -7 (sign bits 15 and 31). */
+	wr(CURPOS_A, 0x80000000u | 7u << 16 | 0x8000u | 5u);
+	wr(CURBASE_A, (uint32_t)cur);
+	screen_plane_poll();
+	assert_cursor_screen(-5, -7);
+	/* Nothing changed: no register. */
+	screen_plane_poll();
+	assert_int_equal(st->cursor_shows, 3);
+	/* An image outside the VM's GM: off, the plane alone. */
+	wr(CURBASE_A, 0x1000u);
+	screen_plane_poll();
+	assert_int_equal(phys(CUR_CTL_A), 0);
+	assert_int_equal(st->cursor_offs, 1);
+	assert_screen(256, 64, 1);
+	/* Back, then the plane off: both off. */
+	wr(CURBASE_A, (uint32_t)cur);
+	screen_plane_poll();
+	assert_int_equal(phys(CUR_CTL_A), 0x27u);
+	wr(PLANE_CTL_A, 0);
+	wr(PLANE_SURF_A, (uint32_t)surf0);
+	screen_plane_poll();
+	assert_int_equal(phys(CUR_CTL_A), 0);
+	assert_black();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +534,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stop_and_release, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vgpu_destroyed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe_off_unavailable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cursor_shown, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

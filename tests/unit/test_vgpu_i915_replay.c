@@ -215,12 +215,131 @@ static void test_pvinfo_matches(void **state)
 	assert_true(e->v->high_base == 0x28000000);
 }
 
+/* Hotplug (docs/display.md "Hotplug"): after the recorded probe (which
+ * enabled port D's detection in PCH_PORT_HOTPLUG, unmasked SDE's port D
+ * bit in SDEIMR and enabled MSI), the virtual monitor's cable is pulled
+ * and plugged back. Each time i915 6.1's path finds what it expects:
+ * the master's PCH bit, SDEIIR's port D bit, PCH_PORT_HOTPLUG's long
+ * pulse for port D (spt_port_hotplug_long_detect), acked by writing back
+ * what it read; then its DP detect reads SDEISR's live bit: clear and
+ * AUX timing out while unplugged, set and the DPCD answering after. */
+#define MASTER_IRQ 0x44200u
+#define MASTER_PCH (1u << 23)	/* GEN8_DE_PCH_IRQ */
+#define SDE_ISR 0xc4000u
+#define SDE_IIR 0xc4008u
+#define PORTD_HPD (1u << 23)	/* SDE_PORTD_HOTPLUG_CPT */
+#define PCH_HPD 0xc4030u
+#define PORTD_LONG (2u << 16)
+#define PORTD_EN (1u << 20)
+#define AUX_D_CTL 0x64310u
+#define AUX_D_DATA1 0x64314u
+
+static uint32_t rd32(struct vgpu *v, uint32_t off)
+{
+	uint64_t val = 0;
+
+	assert_int_equal(vgpu_mmio_read(v, off, &val, 4), 0);
+	return (uint32_t)val;
+}
+
+static void wr32(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	assert_int_equal(vgpu_mmio_write(v, off, val, 4), 0);
+}
+
+/* i915's interrupt handler for one hotplug: master off, SDEIIR read and
+ * acked, PCH_PORT_HOTPLUG read and written back, master on. */
+static void i915_hotplug_irq(struct vgpu *v)
+{
+	uint32_t iir, hp;
+
+	assert_true(rd32(v, MASTER_IRQ) & MASTER_PCH);
+	wr32(v, MASTER_IRQ, 0);
+	iir = rd32(v, SDE_IIR);
+	assert_true(iir & PORTD_HPD);
+	wr32(v, SDE_IIR, iir);
+	hp = rd32(v, PCH_HPD);
+	assert_int_equal(hp, PORTD_EN | PORTD_LONG);
+	wr32(v, PCH_HPD, hp);
+	assert_int_equal(rd32(v, PCH_HPD), PORTD_EN);
+	assert_int_equal(rd32(v, SDE_IIR), 0);
+	wr32(v, MASTER_IRQ, 1u << 31);
+	assert_false(rd32(v, MASTER_IRQ) & MASTER_PCH);
+}
+
+/* One native AUX read of DPCD_REV on port D: the reply's first data
+ * byte, or -1 when the channel timed out. */
+static int dpcd_rev(struct vgpu *v)
+{
+	uint32_t ctl;
+
+	wr32(v, AUX_D_DATA1, 0x90000000u); /* native read, address 0, 1 byte */
+	wr32(v, AUX_D_CTL, (1u << 31) | (1u << 30) | (1u << 28) | (1u << 25) |
+			   (4u << 20));
+	ctl = rd32(v, AUX_D_CTL);
+	wr32(v, AUX_D_CTL, ctl);
+	if (ctl & (1u << 28))
+		return -1;
+	return (int)((rd32(v, AUX_D_DATA1) >> 16) & 0xff);
+}
+
+static void test_hotplug_after_probe(void **state)
+{
+	struct env *e = *state;
+	struct vgpu *v = e->v;
+	uint64_t msi0;
+	size_t i;
+
+	for (i = 0; i < e->fx.n; i++)
+		replay_one(v, &e->fx.a[i], true);
+	/* MSI on, as i915 set it up in config space (not in a BAR0 trace). */
+	vgpu_cfg_write(v, GEN9_PCI_MSI_ADDR, 0xfee00000, 4);
+	vgpu_cfg_write(v, GEN9_PCI_MSI_DATA, 0x41, 2);
+	vgpu_cfg_write(v, GEN9_PCI_MSI_CTRL, 1, 2);
+	assert_true(rd32(v, MASTER_IRQ) & (1u << 31)); /* the driver's master on */
+	assert_int_equal(vgpu_set_display(v, "1024x768"), 0);
+	assert_int_equal(rd32(v, PCH_HPD), PORTD_EN);
+	assert_true(rd32(v, SDE_ISR) & PORTD_HPD);
+	assert_int_equal(dpcd_rev(v), 0x12);
+	assert_int_equal(vgpu_monitor_plug(v, true), VGPU_HOTPLUG_ALREADY);
+	assert_int_equal(rd32(v, SDE_IIR), 0);
+
+	msi0 = e->mw.hv.vm[0].msi_count;
+	assert_int_equal(vgpu_monitor_plug(v, false), VGPU_HOTPLUG_RAISED);
+	assert_true(e->mw.hv.vm[0].msi_count > msi0);
+	i915_hotplug_irq(v);
+	assert_int_equal(rd32(v, SDE_ISR) & PORTD_HPD, 0);
+	assert_int_equal(dpcd_rev(v), -1);
+	/* A device reset keeps the cable out. */
+	vgpu_display_init(v);
+	assert_int_equal(rd32(v, SDE_ISR) & PORTD_HPD, 0);
+
+	msi0 = e->mw.hv.vm[0].msi_count;
+	assert_int_equal(vgpu_monitor_plug(v, true), VGPU_HOTPLUG_RAISED);
+	assert_true(e->mw.hv.vm[0].msi_count > msi0);
+	i915_hotplug_irq(v);
+	assert_true(rd32(v, SDE_ISR) & PORTD_HPD);
+	assert_int_equal(dpcd_rev(v), 0x12);
+	assert_int_equal(v->stats.hotplugs, 2);
+
+	/* Detection off (the driver unloaded): the cable moves, no event. */
+	wr32(v, PCH_HPD, 0);
+	assert_int_equal(vgpu_monitor_plug(v, false), VGPU_HOTPLUG_UNDETECTED);
+	assert_int_equal(rd32(v, SDE_IIR), 0);
+	assert_int_equal(rd32(v, SDE_ISR) & PORTD_HPD, 0);
+	/* No monitor at all: nothing to plug. */
+	assert_int_equal(vgpu_set_display(v, "none"), 0);
+	assert_int_equal(vgpu_monitor_plug(v, true), -GPU_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_pvinfo_matches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_goes_to_port_d, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_hotplug_after_probe, setup,
 						teardown),
 	};
 

@@ -690,6 +690,138 @@ static void test_wsim_batch_privileged_noops(void **state)
 	assert_false(run_ring(e));
 }
 
+/* MI_DISPLAY_FLIP (issue 29, docs/display.md "Flips from the ring"):
+ * from the ring or a privileged batch it is performed on the vGPU's
+ * pipe A as a PLANE_SURF write would be (latched at the next vblank, with
+ * flip-done and PIPE_FLIPCOUNT) and the GPU never runs it (the copy is
+ * MI_NOOPs); from a user batch, for another plane, with a surface outside
+ * the vGPU's GM or a stereo flip type it is refused and counted. */
+#define FLIP(code) (MI_INSTR(0x14, 1) | ((uint32_t)(code) << 8))
+#define PLANE1_A 0x70180u
+#define P_STRIDE (PLANE1_A + 0x08)
+#define P_SIZE (PLANE1_A + 0x10)
+#define P_SURF (PLANE1_A + 0x1c)
+#define P_SURFLIVE (PLANE1_A + 0x2c)
+#define PIPECONF_A 0x70008u
+#define FLIPCOUNT_A 0x70044u
+#define DE_PIPE_A_IMR 0x44404u
+#define DE_PIPE_A_IIR 0x44408u
+#define DE_PIPE_A_IER 0x4440cu
+#define FLIP_DONE_1 (1u << 3)
+
+static uint32_t mmio_rd(struct env *e, uint32_t off)
+{
+	return (uint32_t)gi_mmio_read(&e->g, off, 4);
+}
+
+static void vblank(struct env *e)
+{
+	e->mw.hv.now += 17 * 1000 * 1000; /* a 60 Hz frame and then some */
+	gvt_poll(e->v->gvt);
+}
+
+/* Pipe A on, plane 1: 64x16 XRGB8888, linear, at the vGPU's own page. */
+static void plane_on(struct env *e)
+{
+	e->mw.hv.now_step = 0;
+	e->mw.hv.now = 1000000000ull;
+	gi_mmio_write(&e->g, PIPECONF_A, 1u << 31, 4);
+	gi_mmio_write(&e->g, DE_PIPE_A_IER, FLIP_DONE_1 | 1, 4);
+	gi_mmio_write(&e->g, DE_PIPE_A_IMR, ~(FLIP_DONE_1 | 1u), 4);
+	gi_mmio_write(&e->g, P_STRIDE, 4, 4);
+	gi_mmio_write(&e->g, P_SIZE, (15u << 16) | 63u, 4);
+	gi_mmio_write(&e->g, PLANE1_A, 0x84000000u, 4);
+	gi_mmio_write(&e->g, P_SURF, e->own_gm, 4);
+	vblank(e);
+	assert_int_equal(mmio_rd(e, P_SURFLIVE), e->own_gm);
+}
+
+static void test_display_flip_from_ring(void **state)
+{
+	struct env *e = *state;
+	struct vgpu_engine *ve = &e->v->eng[RCS];
+	const struct vgpu_stats *s = &e->v->stats;
+	uint32_t to = e->own_gm + 0x4000; /* inside the vGPU's low GM */
+	uint32_t flip[4] = { FLIP(0), 8u << 6, to, MI_NOOP }, *ring;
+	uint32_t fc, s_head, i;
+
+	plane_on(e);
+	fc = mmio_rd(e, FLIPCOUNT_A);
+	gi_mmio_write(&e->g, DE_PIPE_A_IIR, ~0u, 4);
+	e->mw.gpu.auto_complete = false;
+	gi_ring_emit(&e->g, e->ctx[RCS], flip, 4);
+	gi_submit(&e->g, e->ctx[RCS], -1);
+	gi_service(&e->g);
+	/* What the GPU runs: MI_NOOPs where the flip was. */
+	s_head = ve->wl[ve->wl_head].s_head;
+	ring = (uint32_t *)(ve->sring.va + s_head);
+	assert_true(ve->wl[ve->wl_head].s_len >= 16);
+	for (i = 0; i < ve->wl[ve->wl_head].s_len / 4; i++)
+		if (ring[i] == FLIP(0) || ring[i] == to)
+			fail_msg("the flip's dword %u reaches the GPU", i);
+	fake_gpu_complete(&e->mw.gpu, RCS);
+	assert_int_equal(gi_wait_idle(&e->g, RCS, 10), 0);
+	e->mw.gpu.auto_complete = true;
+	assert_int_equal(s->cmd_flips, 1);
+	/* Armed: the registers say the new surface and stride, the pipe
+	 * still scans the old one until its vblank. */
+	assert_int_equal(mmio_rd(e, P_SURF), to);
+	assert_int_equal(mmio_rd(e, P_STRIDE), 8);
+	assert_int_equal(mmio_rd(e, P_SURFLIVE), e->own_gm);
+	vblank(e);
+	assert_int_equal(mmio_rd(e, P_SURFLIVE), to);
+	assert_int_equal(mmio_rd(e, FLIPCOUNT_A), fc + 1);
+	assert_true(mmio_rd(e, DE_PIPE_A_IIR) & FLIP_DONE_1);
+	/* The same flip from i915's own (privileged) batch. */
+	ggtt_batch(e, (uint32_t[]){ FLIP(0), 4u << 6, OWN, MI_BATCH_BUFFER_END }, 4);
+	assert_true(run_ring(e));
+	assert_int_equal(s->cmd_flips, 2);
+	assert_int_equal(mmio_rd(e, P_SURF), e->own_gm);
+	assert_int_equal(s->cmd_flips_refused, 0);
+}
+
+static void test_display_flip_refused(void **state)
+{
+	struct env *e = *state;
+	const struct vgpu_stats *s = &e->v->stats;
+	uint32_t user[] = { FLIP(0), 4u << 6, 0, MI_BATCH_BUFFER_END };
+	static const uint32_t bad[][3] = {
+		{ FLIP(1), 4u << 6, OWN },		/* pipe B's plane 1 */
+		{ FLIP(4), 4u << 6, OWN },		/* pipe A's plane 2 */
+		{ FLIP(3), 4u << 6, OWN },		/* no such plane */
+		{ FLIP(0), 4u << 6, OTHER },		/* another vGPU's GM */
+		{ FLIP(0), 4u << 6, 0x1000 },		/* the host's GM */
+		{ FLIP(0), 4u << 6, OWN | 2 },		/* stereo 3D */
+		{ FLIP(0), 0, OWN },			/* stride 0 */
+		{ FLIP(0), 8u << 6, OWN | 1 },		/* async, new stride */
+	};
+	uint64_t r0;
+	size_t i;
+
+	plane_on(e);
+	user[2] = e->own_gm;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r0 = s->cmd_flips_refused;
+		if (submit(e, RCS, bad[i], 3))
+			fail_msg("flip %zu accepted", i);
+		assert_int_equal(s->cmd_flips_refused, r0 + 1);
+		assert_int_equal(mmio_rd(e, P_SURF), e->own_gm);
+	}
+	/* From a user (PPGTT) batch: refused, not turned into a no-op. */
+	r0 = s->cmd_flips_refused;
+	put_batch(e, 0, user, 4);
+	bb_start(e, BATCH_VA, true);
+	assert_false(run_ring(e));
+	assert_int_equal(s->cmd_flips_refused, r0 + 1);
+	assert_int_equal(s->cmd_flips, 0);
+	/* A refused flip in a workload keeps the flips before it from
+	 * being performed: nothing of a failed request takes effect. */
+	assert_false(submit(e, RCS, (uint32_t[]){ FLIP(0), 4u << 6, e->own_gm + 0x4000,
+						  FLIP(0), 4u << 6, OTHER }, 6));
+	assert_int_equal(mmio_rd(e, P_SURF), e->own_gm);
+	assert_int_equal(s->cmd_flips, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -704,6 +836,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cond_bb_end_audited, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_loops_need_an_exit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wsim_batch_privileged_noops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_display_flip_from_ring, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_display_flip_refused, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -242,6 +242,20 @@ static void test_command_past_the_size(void **state)
 	refused(e, e->wa_gm | 1, 0);
 }
 
+/* MI_DISPLAY_FLIP of pipe A's plane 1 to our own GM: accepted in the
+ * ring (docs/display.md "Flips from the ring"), but a workaround batch
+ * runs at every context restore: refused there, counted. */
+static void test_display_flip_in_wa(void **state)
+{
+	struct env *e = *state;
+	uint32_t bb[16] = { (0x14u << 23) | 1, 16u << 6, e->wa_gm };
+
+	put(e, 0, bb, 16);
+	refused(e, e->wa_gm | 1, 0);
+	assert_int_equal(e->a.v->stats.cmd_flips_refused, 1);
+	assert_int_equal(e->a.v->stats.cmd_flips, 0);
+}
+
 static void test_batch_end_in_indirect(void **state)
 {
 	struct env *e = *state;
@@ -261,6 +275,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_per_ctx_outside_the_vgpu, setup, iw_teardown),
 		cmocka_unit_test_setup_teardown(test_command_past_the_size, setup, iw_teardown),
 		cmocka_unit_test_setup_teardown(test_batch_end_in_indirect, setup, iw_teardown),
+		cmocka_unit_test_setup_teardown(test_display_flip_in_wa, setup, iw_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

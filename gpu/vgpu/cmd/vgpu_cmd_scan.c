@@ -53,7 +53,9 @@
 #include "gpu/vgpu/gtt/gtt.h"
 #include "gpu/vgpu/ppgtt/ppgtt.h"
 #include "gpu/vgpu/cmd/cmd.h"
+#include "gpu/vgpu/mmio/mmio.h"
 #include "gpu/hw/gen9_cmd_table.h"
+#include "gpu/display/vdisp_plane.h"
 #include "mini/stdio.h"
 #include "mini/string.h"
 
@@ -107,6 +109,10 @@ struct scanner {
 	bool seg_break, segs_lost;
 	uint64_t hdr_page, hdr_gpa; /* last page a header was found in */
 	bool hdr_valid;
+	/* Pipe A's plane 1 after the MI_DISPLAY_FLIPs scanned so far; made
+	 * the vGPU's once the whole workload passed (flip_commit). */
+	struct vdisp_plane_regs flip;
+	bool flip_pending;
 };
 
 _Static_assert(sizeof(((struct vgpu *)0)->scan_seen) ==
@@ -641,11 +647,19 @@ static int audit_pipe_control(struct scanner *s, uint32_t hdr, uint32_t len)
  * so its copy becomes MI_NOOPs. */
 static int noop_command(struct scanner *s, uint32_t len)
 {
-	uint32_t i, last;
+	uint32_t i, last, hdr;
 	int ret = fetch(s, len - 1, &last); /* the whole command is copied */
 
 	if (ret)
 		return ret;
+	/* Except a flip: the guest's user process cannot show a surface
+	 * (issue 29's hostile guest), and its request fails, not a no-op. */
+	if (!fetch(s, 0, &hdr) && instr_client(hdr) == INSTR_MI_CLIENT &&
+	    MI_OPCODE(hdr) == MI_OP_DISPLAY_FLIP) {
+		s->v->stats.cmd_flips_refused++;
+		return reject(s, -GPU_EPERM, hdr, 0,
+			      "MI_DISPLAY_FLIP in a user batch");
+	}
 	for (i = 0; i < len; i++)
 		patch(s, i, MI_NOOP);
 	s->v->stats.scan_priv_nooped++;
@@ -870,6 +884,109 @@ static int audit_cond_bb_end(struct scanner *s, uint32_t hdr, uint32_t len)
 	return audit_mem(s, hdr, len);
 }
 
+/* ---- display flips ------------------------------------------------------ */
+
+#define PIPE_A_PLANE_1 0x70180u /* PLANE_CTL_1_A; the others follow */
+#define PLANE_STRIDE_OFF 0x08u
+#define PLANE_POS_OFF 0x0cu
+#define PLANE_SIZE_OFF 0x10u
+#define PLANE_SURF_OFF 0x1cu
+#define PLANE_OFFSET_OFF 0x24u
+
+/* Pipe A's plane 1 as the flips before this one in the workload leave
+ * it, or as the guest last programmed it. */
+static struct vdisp_plane_regs flip_base(const struct scanner *s)
+{
+	struct vdisp_plane_regs r = {
+		vreg(s->v, PIPE_A_PLANE_1), vreg(s->v, PIPE_A_PLANE_1 + PLANE_STRIDE_OFF),
+		vreg(s->v, PIPE_A_PLANE_1 + PLANE_POS_OFF),
+		vreg(s->v, PIPE_A_PLANE_1 + PLANE_SIZE_OFF),
+		vreg(s->v, PIPE_A_PLANE_1 + PLANE_OFFSET_OFF),
+		vreg(s->v, PIPE_A_PLANE_1 + PLANE_SURF_OFF),
+	};
+
+	return s->flip_pending ? s->flip : r;
+}
+
+/* What the plane would scan after the flip, checked as a PLANE_SURF
+ * write's is (shape, then every byte inside the vGPU's GM); a plane
+ * that is off names one page, its surface's. */
+static int flip_check(const struct scanner *s, const struct vdisp_plane_regs *r)
+{
+	static const struct vdisp_gm anywhere = { 0, ~0ull };
+	struct vdisp_plane pl;
+	int err = vdisp_plane_validate(r, &anywhere, 1, &pl);
+
+	if (err == VDISP_PLANE_OFF)
+		return vgpu_gm_valid(s->v, r->surf & PLANE_SURF_ADDR_MASK, 4096)
+			       ? VDISP_PLANE_OK : VDISP_PLANE_OUTSIDE_GM;
+	if (err)
+		return err;
+	return vgpu_gm_valid(s->v, pl.surf, vdisp_plane_extent(&pl))
+		       ? VDISP_PLANE_OK : VDISP_PLANE_OUTSIDE_GM;
+}
+
+static int flip_refused(struct scanner *s, uint32_t hdr, uint64_t surf,
+			const char *why)
+{
+	s->v->stats.cmd_flips_refused++;
+	return reject(s, -GPU_EPERM, hdr, surf, why);
+}
+
+/* MI_DISPLAY_FLIP in the ring or a privileged batch (docs/display.md,
+ * "Flips from the ring"), as GVT-g emulates it (cmd_parser.c
+ * cmd_handler_mi_display_flip): decoded, checked, and never run by the
+ * GPU - its copy becomes MI_NOOPs. Only pipe A's plane 1 is accepted:
+ * the virtual monitor's. */
+static int audit_display_flip(struct scanner *s, uint32_t hdr, uint32_t len)
+{
+	struct vdisp_plane_regs r = flip_base(s);
+	uint32_t dw1, dw2, i;
+	struct vdisp_flip f;
+	int err;
+
+	if (len != MI_FLIP_DWORDS)
+		return flip_refused(s, hdr, 0, "MI_DISPLAY_FLIP not 3 dwords long");
+	/* A context's workaround batch runs at every restore, not once. */
+	if (s->res->wa)
+		return flip_refused(s, hdr, 0, "MI_DISPLAY_FLIP in a workaround batch");
+	err = fetch(s, 1, &dw1);
+	if (!err)
+		err = fetch(s, 2, &dw2);
+	if (err)
+		return err;
+	err = vdisp_flip_decode(hdr, dw1, dw2, &f);
+	if (!err && (f.pipe || f.plane))
+		return flip_refused(s, hdr, 0,
+				    "MI_DISPLAY_FLIP for a plane other than pipe A's plane 1");
+	if (!err)
+		err = vdisp_flip_apply(&f, &r);
+	if (err)
+		return flip_refused(s, hdr, 0, vdisp_flip_why(err));
+	err = flip_check(s, &r);
+	if (err)
+		return flip_refused(s, hdr, f.surf, vdisp_plane_why(err));
+	for (i = 0; i < len; i++)
+		patch(s, i, MI_NOOP);
+	s->flip = r;
+	s->flip_pending = true;
+	return 0;
+}
+
+/* The workload passed: its last flip is the vGPU's, written through the
+ * register table as i915's MMIO flip writes it (stride, control, then
+ * the surface, which arms the plane to latch at the next vblank with its
+ * flip-done event and PIPE_FLIPCOUNT). */
+static void flip_commit(struct scanner *s)
+{
+	if (!s->flip_pending)
+		return;
+	vgpu_reg_write32(s->v, PIPE_A_PLANE_1 + PLANE_STRIDE_OFF, s->flip.stride);
+	vgpu_reg_write32(s->v, PIPE_A_PLANE_1, s->flip.ctl);
+	vgpu_reg_write32(s->v, PIPE_A_PLANE_1 + PLANE_SURF_OFF, s->flip.surf);
+	s->v->stats.cmd_flips++;
+}
+
 /* ---- classification ----------------------------------------------------- */
 
 static int mi_cmd(struct scanner *s, uint32_t hdr, uint32_t len)
@@ -924,10 +1041,11 @@ static int mi_cmd(struct scanner *s, uint32_t hdr, uint32_t len)
 		return audit_mem(s, hdr, len);
 	case MI_OP_BATCH_BUFFER_START:
 		return bb_start(s, hdr, len);
+	case MI_OP_DISPLAY_FLIP:
+		return audit_display_flip(s, hdr, len);
 	default:
 		/* What GVT refuses (unexpected_cmd): store-index, MI_UPDATE_GTT, perf reports, CLFLUSH;
-		 * MI_WAIT_FOR_EVENT and display
-		 * flips (no display events are modelled); MI_SET_CONTEXT
+		 * MI_WAIT_FOR_EVENT (no display event is waited for); MI_SET_CONTEXT
 		 * (legacy ring contexts, not execlists); the resource
 		 * streamer's and URB memory commands (MI_RS_*,
 		 * MI_LOAD/STORE_URB_MEM: memory operands GVT does not audit,
@@ -1080,7 +1198,7 @@ static int scan_one(struct scanner *s)
 	if (nonpriv(s) && (gen9_cmd_flags(hdr) & GEN9_CMD_PRIV)) {
 		ret = noop_command(s, len);
 		if (ret)
-			return reject(s, ret, hdr, 0, "cannot read command");
+			return s->res->reason ? ret : reject(s, ret, hdr, 0, "cannot read command");
 		advance(s, len);
 		return 0;
 	}
@@ -1148,6 +1266,8 @@ int vgpu_scan_workload(struct vgpu *v, struct vgpu_engine *e,
 	v->stats.batches_scanned += res->batches;
 	if (ret)
 		v->stats.cmds_rejected++;
+	else
+		flip_commit(&s);
 	return ret;
 }
 

@@ -22,6 +22,8 @@ void vgpu_display_init(struct vgpu *v);
 /* The live bits an interrupt bank's ISR reads (SDEISR: port D's hotplug
  * line while a monitor is plugged in); 0 for every other bank. */
 uint32_t vgpu_display_isr(struct vgpu *v, uint32_t isr);
+/* PCH_PORT_HOTPLUG: hotplug detection enables and write-1-to-clear status. */
+int vgpu_pch_hotplug_write(struct vgpu *v, uint32_t off, uint32_t val);
 int vgpu_aux_d_read(struct vgpu *v, uint32_t off, uint32_t *val);
 int vgpu_aux_d_write(struct vgpu *v, uint32_t off, uint32_t val);
 /* Port D's DDI buffer and DisplayPort transport (DDI_BUF_CTL(D),

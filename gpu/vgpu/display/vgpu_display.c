@@ -11,8 +11,9 @@
  *    GVT-g sets it, for drivers that still read it;
  *  - live status: port D's hotplug line in SDEISR (the Sunrise Point
  *    PCH's SDE_PORTD_HOTPLUG_CPT bit), read by its DP detect before any
- *    DPCD read. Only the ISR is live: no hotplug event is ever raised,
- *    the monitor is plugged in from power-on.
+ *    DPCD read. The monitor is plugged in from power-on; the shell can
+ *    pull its cable and plug it back (vgpu_monitor_plug), which raises
+ *    port D's hotplug event as the PCH does.
  * DDI_BUF_CTL(D) reads as written until the guest enables the port: its
  * enable bit would tell i915 that the port already drives a pipe.
  *
@@ -42,6 +43,12 @@
 #define SFUSE_STRAP_DDID_DETECTED BIT(0)
 #define SDE_PORTD_HOTPLUG_CPT BIT(23) /* SPT: port D's live status */
 #define GEN9_AUX_CHANNEL_D BIT(27)    /* DE_PORT_IIR */
+/* PCH_PORT_HOTPLUG (SHOTPLUG_CTL, mmio/mmio.h): per port an enable bit and a two-bit
+ * status (short / long pulse), write 1 to clear: ports A 28, 25:24;
+ * B 4, 1:0; C 12, 9:8; D 20, 17:16. */
+#define PORTD_HOTPLUG_ENABLE BIT(20)
+#define PORTD_HOTPLUG_LONG_DETECT (2u << 16)
+#define PCH_HOTPLUG_STATUS_W1C (3u << 24 | 3u << 16 | 3u << 8 | 3u)
 #define AUX_D_FIRST VDISP_AUX_PORT_D_CTL
 #define AUX_D_LAST (VDISP_AUX_PORT_D_CTL + VDISP_AUX_SPAN - 1)
 
@@ -104,8 +111,8 @@ void vgpu_display_init(struct vgpu *v)
 	/* The serial tells one vGPU's monitor from another's EDID. */
 	vdisp_aux_init(&v->aux_d, v->disp_mode ? v->disp_mode :
 			vdisp_mode_default(), (uint32_t)v->id);
-	vdisp_aux_set_connected(&v->aux_d, v->disp_mode != NULL);
-	if (v->disp_mode)
+	vdisp_aux_set_connected(&v->aux_d, v->disp_mode && !v->monitor_unplugged);
+	if (v->disp_mode && !v->monitor_unplugged)
 		strap |= SFUSE_STRAP_DDID_DETECTED;
 	vreg_set(v, SFUSE_STRAP, strap);
 	aux_d_mirror(v);
@@ -113,7 +120,41 @@ void vgpu_display_init(struct vgpu *v)
 
 uint32_t vgpu_display_isr(struct vgpu *v, uint32_t isr)
 {
-	return isr == SDEISR && v->disp_mode ? SDE_PORTD_HOTPLUG_CPT : 0;
+	return isr == SDEISR && v->disp_mode && !v->monitor_unplugged
+		       ? SDE_PORTD_HOTPLUG_CPT : 0;
+}
+
+/* The status bits are write-1-to-clear (i915's SPT handler writes back
+ * what it read to ack them); the enables and the rest are stored. */
+int vgpu_pch_hotplug_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+	uint32_t old = vreg(v, off);
+
+	vreg_set(v, off, (val & ~PCH_HOTPLUG_STATUS_W1C) |
+			 (old & PCH_HOTPLUG_STATUS_W1C & ~val));
+	return 0;
+}
+
+int vgpu_monitor_plug(struct vgpu *v, bool on)
+{
+	uint32_t hp = vreg(v, PCH_PORT_HOTPLUG), strap = vreg(v, SFUSE_STRAP);
+
+	if (!v->disp_mode)
+		return -GPU_EINVAL;
+	if (on == !v->monitor_unplugged)
+		return VGPU_HOTPLUG_ALREADY;
+	v->monitor_unplugged = !on;
+	vdisp_aux_set_connected(&v->aux_d, on);
+	aux_d_mirror(v);
+	vreg_set(v, SFUSE_STRAP, on ? strap | SFUSE_STRAP_DDID_DETECTED
+				    : strap & ~SFUSE_STRAP_DDID_DETECTED);
+	if (!(hp & PORTD_HOTPLUG_ENABLE))
+		return VGPU_HOTPLUG_UNDETECTED;
+	/* A cable plugged or pulled is a long pulse on the HPD line. */
+	vreg_set(v, PCH_PORT_HOTPLUG, hp | PORTD_HOTPLUG_LONG_DETECT);
+	vgpu_raise_display_irq(v, SDEISR, SDE_PORTD_HOTPLUG_CPT);
+	v->stats.hotplugs++;
+	return VGPU_HOTPLUG_RAISED;
 }
 
 int vgpu_set_display(struct vgpu *v, const char *mode)

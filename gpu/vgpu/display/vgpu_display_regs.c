@@ -30,6 +30,8 @@ static const struct mmio_range display_ranges[] = {
 	  vgpu_pipe_read, vgpu_pipe_write, "pipes" },
 	{ SDEISR, SDEIER + 3, MMIO_EMULATED, 0, sde_irq_read, vgpu_irq_write,
 	  "sde irq" },
+	{ PCH_PORT_HOTPLUG, PCH_PORT_HOTPLUG + 3, MMIO_EMULATED, 0, NULL,
+	  vgpu_pch_hotplug_write, "pch port hotplug" },
 };
 
 const struct mmio_part display_regs_part = {

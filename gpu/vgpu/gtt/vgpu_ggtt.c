@@ -110,12 +110,14 @@ static void count_high(struct vgpu *v, uint32_t local, uint64_t pte)
 }
 
 /* An entry of the GGTT indexes the display area's scanout window copies
- * (scan_first, scan_n: display/vgpu_scanout.c sets them) changed: the
+ * (scan_first, scan_n, and the cursor's scan_cur_*: display/vgpu_scanout.c
+ * sets them) changed: the
  * window is refilled at the next vblank. The GTT area reports it in the
  * vGPU's state and calls nothing up. */
 static void note_scanout(struct vgpu *v, uint32_t index)
 {
-	if (v->scan_n && index - v->scan_first < v->scan_n)
+	if ((v->scan_n && index - v->scan_first < v->scan_n) ||
+	    (v->scan_cur_n && index - v->scan_cur_first < v->scan_cur_n))
 		v->scan_dirty = true;
 }
 

@@ -62,6 +62,7 @@ const struct mmio_range *mmio_table(const struct gvt *gvt, size_t *n);
 #define DP_TP_STATUS_D 0x64344
 #define PIPE_A_FIRST 0x70000
 #define PIPE_C_LAST 0x72fff
+#define PCH_PORT_HOTPLUG 0xc4030
 /* Default behaviour of a range (vreg, policy, flags). */
 int mmio_default_read(struct vgpu *v, uint32_t off, uint32_t *val);
 int mmio_default_write(struct vgpu *v, uint32_t off, uint32_t val);

@@ -371,7 +371,9 @@ static const struct mmio_range table[] = {
 	R(0x79000, 0x7ffff, EMU, 0, NULL, NULL, "display"),
 	R(0x80000, 0x8ffff, EMU, 0, NULL, NULL, "dmc"),
 	R(0xc2000, 0xc3fff, EMU, 0, NULL, NULL, "pch display"),
-	R(0xc4010, GPIO_CTL_FIRST - 1, EMU, 0, NULL, NULL, "pch display"),
+	R(0xc4010, PCH_PORT_HOTPLUG - 1, EMU, 0, NULL, NULL, "pch display"),
+	/* PCH_PORT_HOTPLUG: the display area's (port D's hotplug) */
+	R(PCH_PORT_HOTPLUG + 4, GPIO_CTL_FIRST - 1, EMU, 0, NULL, NULL, "pch display"),
 	R(GPIO_CTL_FIRST, GPIO_CTL_LAST + 3, EMU, 0, gpio_ctl_read, gpio_ctl_write, "gpio ctl"),
 	R(GPIO_CTL_LAST + 4, PCH_GMBUS0 - 1, EMU, 0, NULL, NULL, "pch display"),
 	R(PCH_GMBUS0, PCH_GMBUS0 + 3, EMU, 0, NULL, mmio_default_write, "gmbus0"),
