@@ -227,21 +227,17 @@ static const struct shell_vm_starter starter = {
 /* Where each VM ran and for how long, in TSC time (in an emulator its
  * clock, not the host's): from creation (or last restart) to its stop,
  * and since creation, the time spent in the guest and the time it waited
- * for its CPU. With VMs on several CPUs, the waits go away. The ticks
- * in the guest are, in Bochs, about the guest's instructions retired
- * (each CPU executes one per tick): the figure to compare across CPU
- * counts (docs/performance.md). */
+ * for its CPU. With VMs on several CPUs, the waits go away. */
 static void report_time(const struct vm *vm)
 {
 	uint64_t ms = tsc_hz() / 1000 ? tsc_hz() / 1000 : 1;
 	uint64_t up = vm->stats.stop_tsc - vm->stats.start_tsc;
 
 	kprintf("vm '%s' on cpu %u: up %llu ms, %llu ms in the guest, "
-		"%llu ms waiting for its CPU; %llu M TSC ticks in the guest\n",
-		vm->name, vm->cpu, (unsigned long long)(up / ms),
+		"%llu ms waiting for its CPU\n", vm->name, vm->cpu,
+		(unsigned long long)(up / ms),
 		(unsigned long long)(vm->stats.run_tsc / ms),
-		(unsigned long long)(vm->stats.steal_tsc / ms),
-		(unsigned long long)(vm->stats.run_tsc / 1000000));
+		(unsigned long long)(vm->stats.steal_tsc / ms));
 }
 
 /* What the APs that ran VMs did while they had nothing to run: slept
