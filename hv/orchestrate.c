@@ -28,6 +28,7 @@
 #include "hv/vm/vuart.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
+#include "hv/cpu/idle_plan.h"
 #include "hv/cpu/x86.h"
 #include "hv/cpu/xcpu.h"
 #include "mini/string.h"
@@ -418,28 +419,49 @@ static bool has_mail(unsigned cpu)
 	return false;
 }
 
-/* Nothing of this AP's is runnable: sleep until its VMs' next timer
- * deadline, at most AP_IDLE_MAX_US, or until another CPU posts and kicks
- * (hv/cpu/xcpu.h). The cap bounds what a wake source we do not know of
- * could be late by. */
-#define AP_IDLE_MAX_US 1000
+/* Nothing of this CPU's is runnable: sleep (xcpu_idle_sleep) until its
+ * VMs' next timer deadline, the GPU's next need (dev_next, the BSP's;
+ * asked after the idle mark, so an AP that queues GPU work after the
+ * answer sees the mark and kicks) or IDLE_CAP_US, whichever comes first,
+ * or until another CPU posts and kicks (hv/cpu/xcpu.h); idle_plan.h
+ * decides. The cap bounds what a wake
+ * source nobody asks could be late by: the shell's input, the GPU's
+ * vblank, balloon and placement ticks, COM1's drain (its 16-byte FIFO
+ * lasts 1.4 ms at 115200 baud). Returns the ticks slept, 0 if it did
+ * not (it spun once). */
+#define IDLE_CAP_US 1000
+#define IDLE_MIN_US 5	/* shorter is not worth arming the timer */
+
+static uint64_t cpu_idle(struct percpu *p, uint64_t (*dev_next)(uint64_t))
+{
+	struct idle_in in = {
+		.cap = tsc_hz() / 1000000 * IDLE_CAP_US,
+		.min = tsc_hz() / 1000000 * IDLE_MIN_US,
+		.can_sleep = xcpu_can_sleep(),
+	};
+	uint64_t until;
+
+	if (in.can_sleep) {
+		xcpu_idle_begin();	/* from here a poster kicks us */
+		in.now = rdtsc();
+		in.mail = has_mail(p->index);
+		in.vm_next = sched_next_event();
+		in.dev_next = dev_next ? dev_next(in.now) : UINT64_MAX;
+	}
+	until = idle_plan_until(&in);
+	if (!until) {
+		if (in.can_sleep)
+			xcpu_idle_end();
+		cpu_relax();
+		return 0;
+	}
+	xcpu_idle_sleep(until);
+	return rdtsc() - in.now;
+}
 
 static void ap_idle(struct percpu *p)
 {
-	uint64_t until, next;
-
-	if (!xcpu_can_sleep()) {
-		cpu_relax();
-		return;
-	}
-	xcpu_idle_begin();
-	if (has_mail(p->index)) {
-		xcpu_idle_end();
-		return;
-	}
-	until = rdtsc() + tsc_hz() / 1000000 * AP_IDLE_MAX_US;
-	next = sched_next_event();
-	xcpu_idle_sleep(next < until ? next : until);
+	(void)cpu_idle(p, NULL);
 }
 
 /* An AP's main loop (smp_run_on_aps): its VMs only, no shell, no GPU.
@@ -488,6 +510,20 @@ static const struct {
 };
 #define NR_LOOP_STAGES	(sizeof(loop_stages) / sizeof(loop_stages[0]))
 static uint64_t loop_stage_tsc[NR_LOOP_STAGES], loop_rounds;
+/* The BSP's idle rounds: spun, or slept in HLT, and for how long. */
+static uint64_t bsp_spins, bsp_sleeps, bsp_slept_tsc;
+
+static void bsp_idle(void)
+{
+	uint64_t t = cpu_idle(this_cpu(), gpu_host_next_event);
+
+	if (t) {
+		bsp_sleeps++;
+		bsp_slept_tsc += t;
+	} else {
+		bsp_spins++;
+	}
+}
 
 static void main_loop_round(void)
 {
@@ -513,6 +549,11 @@ static void main_loop_report(void)
 			(unsigned long long)(loop_rounds ? loop_stage_tsc[i] /
 							   loop_rounds : 0));
 	kprintf("\n");
+	kprintf("hv: cpu 0 idle: %llu sleeps, %llu ms asleep, %llu rounds "
+		"spun\n", (unsigned long long)bsp_sleeps,
+		(unsigned long long)(bsp_slept_tsc /
+				     (tsc_hz() / 1000 ? tsc_hz() / 1000 : 1)),
+		(unsigned long long)bsp_spins);
 }
 
 void hv_run(const struct hv_config *cfg)
@@ -541,6 +582,6 @@ void hv_run(const struct hv_config *cfg)
 			reported = true;
 			platform_test_exit(summarize());
 		}
-		cpu_relax();
+		bsp_idle();
 	}
 }

@@ -2,6 +2,7 @@
  * 4 KiB MMIO page at IA32_APIC_BASE (identity-mapped like all low MMIO);
  * in x2APIC mode the same registers are MSRs 0x800 + offset / 16. */
 #include "hv/cpu/host_lapic.h"
+#include "hv/cpu/percpu.h"
 #include "hv/mm/mem.h"
 #include "hv/cpu/x86.h"
 #include "mini/x86.h"
@@ -28,14 +29,27 @@
 #define ICR_DM_STARTUP		(6u << 8)	/* delivery mode start-up (SIPI) */
 #define ICR_WAIT_LOOPS		100000
 
+/* This CPU's IA32_APIC_BASE, read once (percpu.apic_base): every LAPIC
+ * access needs its mode and address, and an idle CPU's sleep (arm the
+ * deadline, EOI, disarm) takes several. Callers run after the CPU's
+ * tables are loaded (cpu_init, smp_ap_entry), so this_cpu() is valid. */
+static uint64_t apic_base(void)
+{
+	struct percpu *p = this_cpu();
+
+	if (!p->apic_base)
+		p->apic_base = rdmsr(MSR_APIC_BASE);
+	return p->apic_base;
+}
+
 bool lapic_is_x2apic(void)
 {
-	return rdmsr(MSR_APIC_BASE) & APIC_BASE_X2APIC;
+	return apic_base() & APIC_BASE_X2APIC;
 }
 
 static volatile uint32_t *xreg(uint32_t off)
 {
-	return (volatile uint32_t *)hv_va((rdmsr(MSR_APIC_BASE) &
+	return (volatile uint32_t *)hv_va((apic_base() &
 					   APIC_BASE_ADDR_MASK) + off);
 }
 

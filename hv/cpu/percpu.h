@@ -81,6 +81,10 @@ struct percpu {
 	/* Asleep in xcpu_idle or about to be (atomic): a kick wakes it. */
 	uint32_t idle;
 	uint64_t sleeps;	/* xcpu_idle's HLTs (only this CPU writes) */
+	/* IA32_APIC_BASE as first read by host_lapic.c (0: not yet): the
+	 * hypervisor never changes it, and each read would be an RDMSR on
+	 * every LAPIC access (Bochs logs each one). */
+	uint64_t apic_base;
 	void (*run)(struct percpu *p);
 	uint64_t gdt[5] __attribute__((aligned(16)));
 	struct tss64 tss __attribute__((aligned(16)));

@@ -59,6 +59,7 @@
 #include "hv/vm/sched.h"
 #include "hv/vm/vm_mailbox.h"
 #include "hv/cpu/xcpu.h"
+#include "hv/smp.h"
 #include "mini/stdio.h"
 
 #define GPU_HOST_GGTT_ENTRIES (512u * 1024u)
@@ -634,6 +635,40 @@ bool gpu_host_needs_rounds(void)
 	return host_gvt != NULL;
 }
 
+/* Work on the GPU side that only the BSP's main loop moves on: a
+ * submission posted or queued or running (the model executes only when
+ * polled; a real GPU's completion comes by MSI, which wakes the BSP from
+ * its HLT all the same), gpu=model-mmio's model, or a VM's picture being
+ * composed onto the box's screen a few rows per round. */
+static bool busy_unlocked(void)
+{
+	if (screen_compose_owner() != SCREEN_OWNER_HV)
+		return true;
+	if (!host_gvt)
+		return false;
+	return gvt_posted(host_gvt) || !gvt_idle(host_gvt) ||
+	       gpu_trapdev_present();
+}
+
+uint64_t gpu_host_next_event(uint64_t now)
+{
+	bool busy;
+
+	gpu_lock();
+	busy = busy_unlocked();
+	gpu_unlock();
+	return busy ? now : UINT64_MAX;
+}
+
+/* An AP's exit queued GPU work: the BSP's main loop runs it (the model)
+ * and delivers its completions, so a BSP asleep in xcpu_idle_sleep is
+ * kicked awake (xcpu_kick sends only to an idle or in-guest CPU). */
+static void wake_bsp(void)
+{
+	if (this_cpu()->index && !gvt_idle(host_gvt))
+		(void)xcpu_kick(smp_cpu(0));
+}
+
 static void tick_unlocked(void)
 {
 	screen_compose_poll();	/* the owner VM's picture, a few rows */
@@ -693,6 +728,7 @@ enum sched_post gpu_host_after_exit(struct vm *vm)
 		return SCHED_POST_NONE;	/* most exits: no lock taken */
 	gpu_lock();
 	r = after_exit_unlocked(vm);
+	wake_bsp();
 	gpu_unlock();
 	return r;
 }

@@ -73,6 +73,12 @@ void gpu_host_poll(void);
 struct vm;
 enum sched_post gpu_host_after_exit(struct vm *vm);
 bool gpu_host_needs_rounds(void);
+/* When the GPU side next needs the BSP's main loop (docs/smp.md "CPU 0
+ * sleeps when idle"): now while it has work (posted, queued or running
+ * submissions, a VM's picture composed onto the screen, gpu=model-mmio);
+ * else UINT64_MAX: its periodic work (vblank ticks in gvt_poll, the
+ * balloon and placement ticks) waits at most the caller's cap. */
+uint64_t gpu_host_next_event(uint64_t now);
 /* gBalloon's and DymGPU's periodic work, when a mediator exists; the main
  * loop calls it after stopped VMs' devices are torn down. */
 void gpu_host_tick(void);
