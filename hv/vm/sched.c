@@ -219,7 +219,7 @@ static void switch_to(struct vcpu *vc)
  * own). A vCPU whose SIPI came starts now. */
 static int load_vcpu(struct vm *vm)
 {
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 	struct percpu *p = this_cpu();
 	int err;
 
@@ -307,7 +307,7 @@ enum turn { TURN_AGAIN, TURN_OVER, SLICE_OVER };
 static enum turn after_exit(struct vm *vm, enum exit_action act,
 			    struct slice *sl, uint64_t other, uint64_t sib)
 {
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 	bool kick = vm->vcpu_kick;
 
 	vm->vcpu_kick = false;
@@ -340,7 +340,7 @@ static enum turn after_exit(struct vm *vm, enum exit_action act,
  * slice and per turn, so each exit pays only for its own vCPU's. */
 static enum turn run_turn(struct vm *vm, struct slice *sl)
 {
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 	uint64_t sib = vm->nr_vcpus > 1 ? vm_next_event(vm, vc) : UINT64_MAX;
 
 	for (;;) {
@@ -433,7 +433,7 @@ static void run_slice(struct vm *vm, struct slice *sl)
 
 		if (!vc)
 			return;
-		vm->vcpu = vc;
+		vm_set_vcpu(vm, vc);
 		if (load_vcpu(vm)) {
 			vm_stop(vm, "the VMCS of its vCPU %u cannot be "
 				"loaded", vc->idx);

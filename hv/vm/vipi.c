@@ -10,7 +10,7 @@ static void wake(struct vm *vm, struct vcpu *t)
 {
 	if (t->run == VCPU_HALTED)
 		t->run = VCPU_RUN;
-	if (t != vm->vcpu)
+	if (t != vm_vcpu(vm))
 		vm->vcpu_kick = true;
 	if (vm->state == VM_HALTED)
 		vm->state = VM_RUNNABLE;
@@ -145,7 +145,7 @@ enum msi_result vipi_msi(struct vm *vm, uint64_t addr, uint32_t data)
 
 void vipi_send(struct vm *vm)
 {
-	struct vlapic *l = vm->vcpu->lapic;
+	struct vlapic *l = vm_vcpu(vm)->lapic;
 	const struct vlapic *lapics[VM_VCPUS_MAX];
 	struct ipi ipi;
 	uint32_t set;
@@ -157,7 +157,7 @@ void vipi_send(struct vm *vm)
 	ipi_decode(l->icr, vlapic_x2apic_mode(l), &ipi);
 	for (unsigned i = 0; i < vm->nr_vcpus; i++)
 		lapics[i] = &vm->lapics[i];
-	set = ipi_targets(&ipi, vm->vcpu->idx, lapics, vm->nr_vcpus);
+	set = ipi_targets(&ipi, vm_vcpu(vm)->idx, lapics, vm->nr_vcpus);
 	if (!set)
 		vm->stats.ipis_dropped++;	/* nobody there */
 	for (unsigned i = 0; set; i++, set >>= 1)

@@ -146,7 +146,7 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 		vlapic_reset(&vm->lapics[i]);	/* the loader may choose
 						 * vCPU 0's mode */
 	}
-	vm->vcpu = &vm->vcpus[0];
+	vm_set_vcpu(vm, &vm->vcpus[0]);
 	vioapic_reset(&vm->ioapic);
 	err = vm_precheck(vm, image, size);
 	if (err)
@@ -228,9 +228,9 @@ void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)
 	console_unlock();
 }
 
-void vm_dump_regs(struct vm *vm)
+static void dump_vcpu_regs(struct vm *vm, const struct vcpu *vc)
 {
-	const struct guest_regs *r = &vm->vcpu->regs;
+	const struct guest_regs *r = &vc->regs;
 	uint64_t gpr[16];
 
 	kprintf("vm '%s' registers:\n", vm->name);
@@ -253,13 +253,21 @@ void vm_dump_regs(struct vm *vm)
 		(unsigned long long)vmread(VMCS_GUEST_ACTIVITY_STATE));
 }
 
+void vm_dump_regs(struct vm *vm)
+{
+	dump_vcpu_regs(vm, vm_vcpu(vm));
+}
+
+/* From the shell, on whichever CPU: the vCPU that ran last (the
+ * scheduler's cursor), not this CPU's. */
 void vm_dump_regs_any(struct vm *vm)
 {
+	const struct vcpu *vc = &vm->vcpus[vm->vcpu_cursor % vm->nr_vcpus];
 	uint64_t prev = vmcs_current();
 
-	if (vmcs_make_current(vm->vcpu->vmcs_pa))
+	if (vmcs_make_current(vc->vmcs_pa))
 		return;
-	vm_dump_regs(vm);
+	dump_vcpu_regs(vm, vc);
 	if (prev)
 		vmcs_make_current(prev);
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "boot/config.h"
+#include "hv/cpu/percpu.h"
 #include "hv/vm/mmio.h"
 #include "hv/vm/vioapic.h"
 #include "hv/vm/vipi.h"
@@ -167,9 +168,7 @@ struct vm {
 	struct ept ept;
 	uint64_t eptp;
 
-	/* The vCPU this CPU runs now (or last ran): every exit handler acts
-	 * on it; the scheduler sets it before each entry. */
-	struct vcpu *vcpu;
+	/* The vCPU being run is the CPU's, not the VM's: vm_vcpu(). */
 	struct vcpu vcpus[VM_VCPUS_MAX];
 	unsigned nr_vcpus;	/* hv.cfg vcpus=, 1 by default */
 	unsigned vcpu_cursor;	/* round robin among them (hv/vm/sched.c) */
@@ -219,6 +218,24 @@ struct vm {
 
 	struct vm_stats stats;
 };
+
+/* The vCPU of vm this CPU runs now (or last set up: creation, reset):
+ * every exit handler acts on it, its VMCS current here. The scheduler
+ * sets it before each entry (vm_set_vcpu). It lives in the CPU's
+ * struct percpu, so two CPUs can run two vCPUs of one VM at once
+ * (docs/smp.md, "The running vCPU"); host tests say which through
+ * test_this_cpu. */
+static inline struct vcpu *vm_vcpu(const struct vm *vm)
+{
+	(void)vm;
+	return this_cpu_vcpu();
+}
+
+static inline void vm_set_vcpu(struct vm *vm, struct vcpu *vc)
+{
+	(void)vm;
+	this_cpu()->vcpu = vc;
+}
 
 extern struct vm vms[VM_MAX];
 extern unsigned nr_vms;

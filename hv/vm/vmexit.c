@@ -60,7 +60,7 @@ static const struct exit_entry exit_table[EXIT_REASON_COUNT] = {
 static void requeue_vectoring_event(struct vm *vm)
 {
 	uint32_t info = (uint32_t)vmread(VMCS_IDT_VECTORING_INFO);
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 
 	if (!(info & INTR_INFO_VALID))
 		return;

@@ -29,6 +29,14 @@ int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec)
 	return 0;
 }
 
+/* Which CPU the code under test runs on (hv/cpu/percpu.h): the running
+ * vCPU is the CPU's (vm_vcpu), so a test switches CPUs by switching this. */
+static struct percpu cpu_a, cpu_b, *me = &cpu_a;
+struct percpu *test_this_cpu(void)
+{
+	return me;
+}
+
 #define NR 4
 static struct vlapic lapic[NR];
 static const struct vlapic *lp[NR];
@@ -245,7 +253,8 @@ static void setup_vm2(void)
 					  (i ? 0 : APIC_BASE_BSP);
 		vm2.lapics[i].xapic_ldr = (1u << i) << 24;	/* flat */
 	}
-	vm2.vcpu = &vm2.vcpus[0];
+	me = &cpu_a;
+	vm_set_vcpu(&vm2, &vm2.vcpus[0]);
 	vm2.state = VM_RUNNABLE;
 }
 
@@ -419,6 +428,31 @@ static void test_msi_remote(void **state)
 	remote = false;
 }
 
+/* The running vCPU is the CPU's (hv/vm/vm.h vm_vcpu): CPU b runs vCPU 1
+ * while CPU a runs vCPU 0, and each IPI comes from the sender its own
+ * CPU runs (a self IPI lands on it, not on the other). */
+static void test_running_vcpu_per_cpu(void **state)
+{
+	(void)state;
+	setup_vm2();
+	me = &cpu_b;
+	vm_set_vcpu(&vm2, &vm2.vcpus[1]);
+	me = &cpu_a;
+	assert_ptr_equal(vm_vcpu(&vm2), &vm2.vcpus[0]);
+	me = &cpu_b;
+	assert_ptr_equal(vm_vcpu(&vm2), &vm2.vcpus[1]);
+	vm2.lapics[1].icr = icr(0, IPI_FIXED, false, 1, 0x51);	/* self */
+	vm2.lapics[1].icr_sent = true;
+	vipi_send(&vm2);
+	assert_true(irr(1, 0x51));
+	assert_false(irr(0, 0x51));
+	me = &cpu_a;
+	send_from0(icr(0, IPI_FIXED, false, 1, 0x52));		/* self */
+	assert_true(irr(0, 0x52));
+	assert_false(irr(1, 0x52));
+	assert_int_equal(vm2.stats.ipis_sent, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_parked),
 		cmocka_unit_test(test_msi),
 		cmocka_unit_test(test_msi_remote),
+		cmocka_unit_test(test_running_vcpu_per_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
