@@ -58,6 +58,34 @@ static void apply(struct vm *vm, struct vcpu *t, const struct ipi *ipi)
 	vm->stats.ipis_delivered++;
 }
 
+void vipi_deliver(struct vm *vm, unsigned i, const struct ipi *ipi)
+{
+	if (i < vm->nr_vcpus)
+		apply(vm, &vm->vcpus[i], ipi);
+}
+
+/* A sibling on another CPU than the sender's takes the IPI from its
+ * mailbox (its vLAPIC and run state are its CPU's to touch); one on
+ * this CPU at once. */
+static void send_one(struct vm *vm, unsigned i, const struct ipi *ipi,
+		     bool remote)
+{
+	int rc;
+
+	if (!remote) {
+		apply(vm, &vm->vcpus[i], ipi);
+		return;
+	}
+	if (ipi->mode == IPI_FIXED || ipi->mode == IPI_LOWEST)
+		rc = vm_mailbox_post(vm, i, ipi->vector);
+	else if (ipi->mode == IPI_INIT && ipi->deassert)
+		return;		/* does nothing anywhere */
+	else
+		rc = vm_mailbox_post_ipi(vm, i, ipi);
+	if (rc)
+		vm->stats.ipis_dropped++;	/* a mode or vector not sent */
+}
+
 void vipi_device_irq(struct vm *vm, uint8_t vector, bool logical,
 		     uint8_t dest, bool lowest)
 {
@@ -149,6 +177,7 @@ void vipi_send(struct vm *vm)
 	const struct vlapic *lapics[VM_VCPUS_MAX];
 	struct ipi ipi;
 	uint32_t set;
+	bool remote;
 
 	if (!l->icr_sent)
 		return;
@@ -160,7 +189,11 @@ void vipi_send(struct vm *vm)
 	set = ipi_targets(&ipi, vm_vcpu(vm)->idx, lapics, vm->nr_vcpus);
 	if (!set)
 		vm->stats.ipis_dropped++;	/* nobody there */
+	/* Today all of a VM's vCPUs run on its one CPU (vm->cpu), so
+	 * remote is false when the sender runs; the mailbox path is for
+	 * vCPUs placed on several CPUs (docs/smp.md). */
+	remote = vm_mailbox_remote(vm);
 	for (unsigned i = 0; set; i++, set >>= 1)
 		if (set & 1)
-			apply(vm, &vm->vcpus[i], &ipi);
+			send_one(vm, i, &ipi, remote);
 }

@@ -37,6 +37,16 @@ struct percpu *test_this_cpu(void)
 	return me;
 }
 
+static int posted_ipi[VM_VCPUS_MAX][8];	/* by mode */
+int vm_mailbox_post_ipi(struct vm *vm, unsigned vcpu, const struct ipi *ipi)
+{
+	(void)vm;
+	if (ipi->mode == IPI_FIXED || (ipi->mode == IPI_INIT && ipi->deassert))
+		return -1;
+	posted_ipi[vcpu][ipi->mode & 7]++;
+	return 0;
+}
+
 #define NR 4
 static struct vlapic lapic[NR];
 static const struct vlapic *lp[NR];
@@ -453,6 +463,36 @@ static void test_running_vcpu_per_cpu(void **state)
 	assert_int_equal(vm2.stats.ipis_sent, 2);
 }
 
+/* A sibling on another CPU (the VM remote from the sender's CPU): the
+ * fixed vector goes to its mailbox, NMI/INIT/SIPI to its event word, an
+ * INIT de-assert nowhere; nothing of its state is touched from here. */
+static void test_send_remote(void **state)
+{
+	(void)state;
+	setup_vm2();
+	memset(posted, 0, sizeof(posted));
+	memset(posted_ipi, 0, sizeof(posted_ipi));
+	vm2.vcpus[1].run = VCPU_HALTED;
+	remote = true;
+	send_from0(icr(1, IPI_FIXED, false, 0, 0x61));
+	send_from0(icr(1, IPI_NMI, false, 0, 0));
+	send_from0(icr(1, IPI_INIT, false, 0, 0));
+	send_from0(icr(1, IPI_INIT, false, 0, 0) & ~(1ull << 14));
+	send_from0(icr(1, IPI_SIPI, false, 0, 0x9a));
+	remote = false;
+	assert_int_equal(posted[1][0x61], 1);
+	assert_int_equal(posted_ipi[1][IPI_NMI], 1);
+	assert_int_equal(posted_ipi[1][IPI_INIT], 1);
+	assert_int_equal(posted_ipi[1][IPI_SIPI], 1);
+	assert_false(irr(1, 0x61));
+	assert_int_equal(vm2.vcpus[1].run, VCPU_HALTED);
+	assert_false(vm2.vcpus[1].nmi_pending);
+	assert_false(vm2.vcpu_kick);
+	assert_int_equal(vm2.stats.ipis_sent, 5);
+	assert_int_equal(vm2.stats.ipis_delivered, 0);	/* counted there */
+	assert_int_equal(vm2.stats.ipis_dropped, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_msi),
 		cmocka_unit_test(test_msi_remote),
 		cmocka_unit_test(test_running_vcpu_per_cpu),
+		cmocka_unit_test(test_send_remote),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
