@@ -145,12 +145,21 @@ uint64_t sched_next_event(void)
 	return t;
 }
 
+/* A VM's vUART is one of its devices: drained under its device lock,
+ * as its vCPUs' port exits write it (docs/smp.md "The device lock"). */
+static void uart_drain(struct vm *vm, bool all)
+{
+	vm_dev_lock(vm);
+	vuart_tx_drain(vm, all);
+	vm_dev_unlock(vm);
+}
+
 /* Each VM's UART buffer moves on as far as COM1's backlog allows. */
 static void drain_uarts(void)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
 		if (vms[i].uart.tx_count && mine(&vms[i]))
-			vuart_tx_drain(&vms[i], false);
+			uart_drain(&vms[i], false);
 }
 
 /* Output moves on after vm's exit at `now`: COM1 gets what its FIFO
@@ -165,7 +174,7 @@ static void output_poll(struct vm *vm, uint64_t now, uint64_t *polled)
 		*polled = now;
 		drain_uarts();
 	} else if (vm->uart.tx_count) {
-		vuart_tx_drain(vm, false);
+		uart_drain(vm, false);
 	}
 }
 
@@ -186,7 +195,7 @@ void sched_charge_work(const struct vm *vm, uint64_t ticks)
 void sched_flush_output(void)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
-		vuart_tx_drain(&vms[i], true);
+		uart_drain(&vms[i], true);
 	console_flush();
 }
 

@@ -133,6 +133,7 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 		return -HV_ENOSPC;
 	vm = &vms[nr_vms];
 	memset(vm, 0, sizeof(*vm));
+	vm->dev_lock = (struct rlock)RLOCK_INIT;
 	vm->id = nr_vms;
 	vm->cfg = cfg;
 	strlcpy(vm->name, cfg->name, sizeof(vm->name));
@@ -194,6 +195,10 @@ void vm_stop(struct vm *vm, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(vm->stop_reason, sizeof(vm->stop_reason), fmt, ap);
 	va_end(ap);
+	/* Not under the device lock: the mediator stops a VM from inside
+	 * its own lock (hv/gpu/gpu_host.c recover_vgpus), which an exit
+	 * holding the device lock may wait for (order: device, then
+	 * mediator). docs/smp.md "The device lock" lists what is left. */
 	vuart_flush(vm);
 	vm->stats.stop_tsc = rdtsc();
 	vm->state = VM_STOPPED;

@@ -10,6 +10,7 @@
 
 #include "boot/config.h"
 #include "hv/cpu/percpu.h"
+#include "hv/cpu/rlock.h"
 #include "hv/vm/mmio.h"
 #include "hv/vm/vioapic.h"
 #include "hv/vm/vipi.h"
@@ -181,6 +182,12 @@ struct vm {
 	/* An IPI made another vCPU runnable: the sender's turn ends after
 	 * this exit, so the target runs soon (hv/vm/sched.c). */
 	bool vcpu_kick;
+	/* The VM's device lock (docs/smp.md "The device lock"): held by the
+	 * exit dispatcher around every exit that can reach a VM device
+	 * (port I/O, EPT violations = MMIO, hypercalls = vmrpc), never
+	 * around the vLAPIC (per vCPU). Order: this, then the mediator's.
+	 * Its counters say how often two vCPUs met in it. */
+	struct rlock dev_lock;
 	struct vuart uart;
 	/* One local APIC per vCPU; `lapic` is vCPU 0's, which the IOAPIC
 	 * and a vGPU's MSI interrupt. */
@@ -235,6 +242,17 @@ static inline void vm_set_vcpu(struct vm *vm, struct vcpu *vc)
 {
 	(void)vm;
 	this_cpu()->vcpu = vc;
+}
+
+/* The device lock taken and dropped by this CPU (recursive on it). */
+static inline void vm_dev_lock(struct vm *vm)
+{
+	rlock_take(&vm->dev_lock, this_cpu()->index);
+}
+
+static inline void vm_dev_unlock(struct vm *vm)
+{
+	rlock_drop(&vm->dev_lock, this_cpu()->index);
 }
 
 extern struct vm vms[VM_MAX];
