@@ -135,7 +135,7 @@ enum msi_result vipi_msi(struct vm *vm, uint64_t addr, uint32_t data)
 	const struct vlapic *lapics[VM_VCPUS_MAX];
 	struct ipi ipi, fixed;
 	uint32_t set, started = 0;
-	bool any = false, remote = vm_mailbox_remote(vm);
+	bool any = false;
 
 	if (!msi_decode(addr, data, vlapic_x2apic_mode(&vm->lapics[0]), &ipi))
 		return MSI_NOT_FEE;
@@ -161,7 +161,8 @@ enum msi_result vipi_msi(struct vm *vm, uint64_t addr, uint32_t data)
 			continue;
 		t->msis++;
 		any = true;
-		if (remote) {	/* its own CPU raises it (vm_mailbox.h) */
+		if (vm_mailbox_remote_vcpu(vm, i)) {	/* its own CPU
+							 * raises it */
 			(void)vm_mailbox_post(vm, i, (uint8_t)ipi.vector);
 			continue;
 		}
@@ -177,7 +178,6 @@ void vipi_send(struct vm *vm)
 	const struct vlapic *lapics[VM_VCPUS_MAX];
 	struct ipi ipi;
 	uint32_t set;
-	bool remote;
 
 	if (!l->icr_sent)
 		return;
@@ -189,11 +189,10 @@ void vipi_send(struct vm *vm)
 	set = ipi_targets(&ipi, vm_vcpu(vm)->idx, lapics, vm->nr_vcpus);
 	if (!set)
 		vm->stats.ipis_dropped++;	/* nobody there */
-	/* Today all of a VM's vCPUs run on its one CPU (vm->cpu), so
-	 * remote is false when the sender runs; the mailbox path is for
-	 * vCPUs placed on several CPUs (docs/smp.md). */
-	remote = vm_mailbox_remote(vm);
+	/* Each target by its own CPU: today all of a VM's vCPUs run on
+	 * the VM's one CPU, the sender's; the mailbox path is for vCPUs
+	 * placed on several CPUs (docs/smp.md). */
 	for (unsigned i = 0; set; i++, set >>= 1)
 		if (set & 1)
-			send_one(vm, i, &ipi, remote);
+			send_one(vm, i, &ipi, vm_mailbox_remote_vcpu(vm, i));
 }

@@ -63,6 +63,11 @@ struct vcpu {
 	bool launched;		/* VMLAUNCH done: next entry is VMRESUME */
 	bool taken;		/* VMCS host state is its CPU's (vcpu_take) */
 	unsigned idx;		/* 0 = the boot vCPU; = its APIC ID */
+	/* The physical CPU that runs it (hv/smp.h numbering): the VM's
+	 * (vm->cpu) for each vCPU today, written before vm->cpu is
+	 * published (hv/orchestrate.c place); read after an acquire of
+	 * vm->cpu (vm_mailbox_remote_vcpu). */
+	uint32_t cpu;
 	struct vlapic *lapic;	/* vm->lapics[idx] */
 	/* vCPUs other than 0 (only for vcpus= > 1, hv/vm/vipi.c): */
 	enum vcpu_run run;

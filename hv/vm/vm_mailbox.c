@@ -38,6 +38,12 @@ bool vm_mailbox_remote(const struct vm *vm)
 	return cpu_of(vm) != this_cpu()->index;
 }
 
+bool vm_mailbox_remote_vcpu(const struct vm *vm, unsigned i)
+{
+	(void)cpu_of(vm);	/* acquire: the vCPUs' cpu fields come first */
+	return i < VM_VCPUS_MAX && vm->vcpus[i].cpu != this_cpu()->index;
+}
+
 int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec)
 {
 	if (vm->id >= VM_MAX || vcpu >= vm->nr_vcpus || vec < 16)

@@ -16,6 +16,9 @@ struct vm;
 
 /* The VM runs on another CPU than the caller's. */
 bool vm_mailbox_remote(const struct vm *vm);
+/* vCPU i of the VM runs on another CPU than the caller's (vcpu->cpu):
+ * what a sibling's IPI or a device's MSI to it asks. */
+bool vm_mailbox_remote_vcpu(const struct vm *vm, unsigned i);
 /* Vector vec (16..255) for vCPU vcpu of a remote VM; 0, or -1 for a bad
  * vCPU or vector. */
 int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec);

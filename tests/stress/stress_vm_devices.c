@@ -207,6 +207,7 @@ static void setup(void)
 	strcpy(vm->name, "dev");
 	for (unsigned i = 0; i < 2; i++) {
 		vm->vcpus[i].idx = i;
+		vm->vcpus[i].cpu = i;	/* vCPU i on CPU i */
 		vm->vcpus[i].lapic = &vm->lapics[i];
 		vm->vcpus[i].run = VCPU_RUN;
 		vm->lapics[i].id = i;

@@ -17,10 +17,11 @@
  * test_vm_mailbox): here whether the VM is remote, and what was posted. */
 static bool remote;
 static int posted[VM_VCPUS_MAX][256];
-bool vm_mailbox_remote(const struct vm *vm)
+static uint32_t remote_mask;	/* vCPUs on another CPU than the caller */
+bool vm_mailbox_remote_vcpu(const struct vm *vm, unsigned i)
 {
 	(void)vm;
-	return remote;
+	return remote || (remote_mask >> i & 1);
 }
 int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec)
 {
@@ -493,6 +494,24 @@ static void test_send_remote(void **state)
 	assert_int_equal(vm2.stats.ipis_dropped, 0);
 }
 
+/* Each target by its own CPU: an all-including-self IPI from vCPU 0
+ * sets its own IRR here and goes to vCPU 1's mailbox, vCPU 1 being on
+ * another CPU. */
+static void test_send_mixed(void **state)
+{
+	(void)state;
+	setup_vm2();
+	memset(posted, 0, sizeof(posted));
+	remote_mask = 1u << 1;
+	send_from0(icr(0, IPI_FIXED, false, 2, 0x70));
+	remote_mask = 0;
+	assert_true(irr(0, 0x70));
+	assert_false(irr(1, 0x70));
+	assert_int_equal(posted[1][0x70], 1);
+	assert_int_equal(posted[0][0x70], 0);
+	assert_int_equal(vm2.stats.ipis_delivered, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -508,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_msi_remote),
 		cmocka_unit_test(test_running_vcpu_per_cpu),
 		cmocka_unit_test(test_send_remote),
+		cmocka_unit_test(test_send_mixed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -288,6 +288,22 @@ static void test_ipi_events(void **state)
 	assert_int_equal(nr_applied, 5);
 }
 
+/* Which vCPU is remote is asked per vCPU (its cpu field), not per VM. */
+static void test_remote_per_vcpu(void **state)
+{
+	struct vm *vm = &vms[1];
+
+	(void)state;
+	vm->vcpus[0].cpu = 1;
+	vm->vcpus[1].cpu = 0;
+	assert_true(vm_mailbox_remote_vcpu(vm, 0));
+	assert_false(vm_mailbox_remote_vcpu(vm, 1));
+	me = &cpus[1];
+	assert_false(vm_mailbox_remote_vcpu(vm, 0));
+	assert_true(vm_mailbox_remote_vcpu(vm, 1));
+	assert_false(vm_mailbox_remote_vcpu(vm, VM_VCPUS_MAX));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +314,7 @@ int main(void)
 		cmocka_unit_test_setup(test_post_wakes_idle_cpu, setup),
 		cmocka_unit_test_setup(test_idle_sleep, setup),
 		cmocka_unit_test_setup(test_ipi_events, setup),
+		cmocka_unit_test_setup(test_remote_per_vcpu, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
