@@ -113,6 +113,8 @@ static void place(struct vm *vm, unsigned pinned)
 				cpu);
 			return;
 		}
+		for (unsigned i = 0; i < vm->nr_vcpus; i++)
+			vm->vcpus[i].cpu = cpu;
 		__atomic_store_n(&vm->cpu, cpu, __ATOMIC_RELEASE);
 	}
 	if (smp_nr_up() > 1)

@@ -41,4 +41,17 @@ stress-build: $(STRESS_BIN)
 # halt_on_error: the first report fails the run (exit 66), as a failed check does.
 stress: $(STRESS_BIN)
 	@TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-		tools/run-tests unit $(STRESS_BIN)
+		tools/run-tests unit $(STRESS_BIN) $(STRESS_VM_BIN)
+
+# Two vCPUs of one VM on two CPUs (tests/stress/stress_vm_devices.c): the
+# VM's device lock over its vUART, sibling IPIs through the mailbox.
+STRESS_VM_SRCS := hv/vm/vuart.c hv/vm/vipi.c hv/vm/vipi_route.c \
+	hv/vm/vlapic.c hv/vm/vm_mailbox.c hv/cpu/xcpu.c hv/cpu/rlock.c
+STRESS_VM_BIN := $(BUILD)/host/stress/stress_vm_devices
+
+$(STRESS_VM_BIN): tests/stress/stress_vm_devices.c $(patsubst %.c,$(STRESS_OBJ)/%.o,$(STRESS_VM_SRCS)) $(HOST_HDRS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  TSANLD  $@"
+	$(Q)$(HOST_CC) $(STRESS_CFLAGS) -o $@ tests/stress/stress_vm_devices.c $(patsubst %.c,$(STRESS_OBJ)/%.o,$(STRESS_VM_SRCS)) -lpthread
+stress-build: $(STRESS_VM_BIN)
+stress: $(STRESS_VM_BIN)

@@ -60,6 +60,10 @@ struct percpu {
 	 * where its round robin goes on. */
 	uint64_t current_vmcs;
 	void *sched_owner;	/* a struct vcpu */
+	/* The vCPU (a struct vcpu) this CPU runs now or last set up: every
+	 * exit handler acts on it (hv/vm/vm.h vm_vcpu). Per CPU, not per
+	 * VM, so two CPUs may run two vCPUs of one VM. */
+	void *vcpu;
 	uint32_t sched_cursor;
 	uint32_t post_pending;	/* a device posted work in this exit
 				 * (hv/vm/sched.h sched_post_request) */
@@ -120,6 +124,10 @@ static inline struct percpu *this_cpu(void)
 {
 	return test_this_cpu();
 }
+static inline void *this_cpu_vcpu(void)
+{
+	return test_this_cpu()->vcpu;
+}
 #else
 static inline struct percpu *this_cpu(void)
 {
@@ -127,6 +135,17 @@ static inline struct percpu *this_cpu(void)
 
 	__asm__ volatile("mov %%gs:0, %0" : "=r"(p));
 	return p;
+}
+
+/* One GS-relative load, as cheap as the VM field it replaced (every
+ * exit handler reads it). */
+static inline void *this_cpu_vcpu(void)
+{
+	void *v;
+
+	__asm__ volatile("mov %%gs:%c1, %0"
+			 : "=r"(v) : "i"(offsetof(struct percpu, vcpu)));
+	return v;
 }
 #endif
 

@@ -56,7 +56,7 @@ static void basic_leaf(uint32_t leaf, uint32_t sub, struct cpuid_regs *c)
 
 enum exit_action handle_cpuid(struct vm *vm, const struct vm_exit *ex)
 {
-	struct guest_regs *r = &vm->vcpu->regs;
+	struct guest_regs *r = &vm_vcpu(vm)->regs;
 	uint32_t leaf = (uint32_t)r->rax, sub = (uint32_t)r->rcx;
 	struct cpuid_regs c = { 0, 0, 0, 0 };
 
@@ -69,7 +69,7 @@ enum exit_action handle_cpuid(struct vm *vm, const struct vm_exit *ex)
 		c.eax = G9HV_ABI_VERSION;
 	} else if (leaf < 0x40000000u) {
 		basic_leaf(leaf, sub, &c);
-		cpuid_edit_topology(leaf, sub, vm->vcpu->idx, vm->nr_vcpus,
+		cpuid_edit_topology(leaf, sub, vm_vcpu(vm)->idx, vm->nr_vcpus,
 				    &c);
 	} else if (leaf >= 0x80000000u) {
 		c = cpuid(leaf, sub);

@@ -12,7 +12,7 @@ enum exit_action handle_io(struct vm *vm, const struct vm_exit *ex)
 	uint16_t port = IO_QUAL_PORT(ex->qual);
 	unsigned size = IO_QUAL_SIZE(ex->qual);
 	bool in = ex->qual & IO_QUAL_IN;
-	struct guest_regs *r = &vm->vcpu->regs;
+	struct guest_regs *r = &vm_vcpu(vm)->regs;
 	uint64_t mask = size == 1 ? 0xff : size == 2 ? 0xffff : 0xffffffff;
 	uint32_t val = in ? 0xffffffffu : (uint32_t)(r->rax & mask);
 	const struct pio_region *dev = pio_find(vm, port);

@@ -71,7 +71,7 @@ static int guest_mem(struct vm *vm, uint64_t gva, void *buf, unsigned size,
 enum exit_action handle_io_string(struct vm *vm, uint64_t qual,
 				  const struct pio_region *dev)
 {
-	struct guest_regs *r = &vm->vcpu->regs;
+	struct guest_regs *r = &vm_vcpu(vm)->regs;
 	uint32_t info = (uint32_t)vmread(VMCS_EXIT_INSTRUCTION_INFO);
 	unsigned asz = INFO_ADDR_SIZE(info), size = IO_QUAL_SIZE(qual);
 	bool in = qual & IO_QUAL_IN;

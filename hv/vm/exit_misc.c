@@ -24,10 +24,10 @@ enum exit_action handle_hlt(struct vm *vm, const struct vm_exit *ex)
 {
 	(void)ex;
 	vcpu_skip_insn();
-	if (!(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF) && vm->vcpu->idx) {
-		if (vm->vcpu->nmi_pending)
+	if (!(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF) && vm_vcpu(vm)->idx) {
+		if (vm_vcpu(vm)->nmi_pending)
 			return EXIT_RESUME;
-		vm->vcpu->run = VCPU_PARKED;
+		vm_vcpu(vm)->run = VCPU_PARKED;
 		vm->state = VM_HALTED;
 		return EXIT_YIELD;
 	}
@@ -35,7 +35,7 @@ enum exit_action handle_hlt(struct vm *vm, const struct vm_exit *ex)
 		vm_stop(vm, "halted with interrupts disabled");
 		return EXIT_STOP;
 	}
-	if (vlapic_pending(vm->vcpu->lapic) >= 0 || vm->vcpu->nmi_pending)
+	if (vlapic_pending(vm_vcpu(vm)->lapic) >= 0 || vm_vcpu(vm)->nmi_pending)
 		return EXIT_RESUME;	/* the interrupt it waits for is here */
 	vm->state = VM_HALTED;
 	return EXIT_YIELD;
@@ -122,7 +122,7 @@ enum exit_action handle_exception_nmi(struct vm *vm, const struct vm_exit *ex)
 enum exit_action handle_cr_access(struct vm *vm, const struct vm_exit *ex)
 {
 	unsigned cr = CR_QUAL_CR(ex->qual), gpr = CR_QUAL_GPR(ex->qual);
-	struct guest_regs *r = &vm->vcpu->regs;
+	struct guest_regs *r = &vm_vcpu(vm)->regs;
 	uint64_t cr0;
 	int rc = 0;
 
@@ -133,13 +133,13 @@ enum exit_action handle_cr_access(struct vm *vm, const struct vm_exit *ex)
 		if (cr == 8 && (r->gpr[gpr] >> 4))
 			rc = guest_write_cr(vm, 8, r->gpr[gpr]); /* #GP */
 		else if (cr == 8)
-			vlapic_set_tpr(vm->vcpu->lapic,
+			vlapic_set_tpr(vm_vcpu(vm)->lapic,
 				       (uint32_t)(r->gpr[gpr] & 0xf) << 4);
 		else
 			rc = guest_write_cr(vm, cr, r->gpr[gpr]);
 		break;
 	case CR_ACCESS_MOV_FROM_CR:
-		r->gpr[gpr] = cr == 8 ? vlapic_tpr(vm->vcpu->lapic) >> 4
+		r->gpr[gpr] = cr == 8 ? vlapic_tpr(vm_vcpu(vm)->lapic) >> 4
 				      : vmread(VMCS_GUEST_CR3);
 		if (gpr == GPR_RSP)
 			vmwrite(VMCS_GUEST_RSP, r->rsp);

@@ -38,14 +38,14 @@ static int msr_read(struct vm *vm, uint32_t msr, uint64_t *val)
 	int field = vmcs_msr_field(msr);
 
 	if (vlapic_is_msr(msr))
-		return vlapic_x2apic_mode(vm->vcpu->lapic)
-			       ? vlapic_rdmsr(vm->vcpu->lapic, msr, rdtsc(), val) : -1;
+		return vlapic_x2apic_mode(vm_vcpu(vm)->lapic)
+			       ? vlapic_rdmsr(vm_vcpu(vm)->lapic, msr, rdtsc(), val) : -1;
 	if (field >= 0) {
 		*val = vmread((uint32_t)field);
 		return 0;
 	}
 	switch (msr) {
-	case MSR_IA32_APIC_BASE: *val = vm->vcpu->lapic->apic_base; return 0;
+	case MSR_IA32_APIC_BASE: *val = vm_vcpu(vm)->lapic->apic_base; return 0;
 	case MSR_IA32_TIME_STAMP_COUNTER: *val = rdtsc(); return 0;
 	case MSR_IA32_MISC_ENABLE: *val = MISC_ENABLE_FAST_STRINGS; return 0;
 	case MSR_IA32_MTRRCAP: *val = 0; return 0;	/* no variable MTRRs */
@@ -59,8 +59,8 @@ static int msr_write(struct vm *vm, uint32_t msr, uint64_t val)
 	int field = vmcs_msr_field(msr);
 
 	if (vlapic_is_msr(msr)) {
-		int rc = vlapic_x2apic_mode(vm->vcpu->lapic)
-			? vlapic_wrmsr(vm->vcpu->lapic, msr, val, rdtsc()) : -1;
+		int rc = vlapic_x2apic_mode(vm_vcpu(vm)->lapic)
+			? vlapic_wrmsr(vm_vcpu(vm)->lapic, msr, val, rdtsc()) : -1;
 
 		vipi_send(vm);	/* an ICR write to other vCPUs */
 		return rc;
@@ -72,7 +72,7 @@ static int msr_write(struct vm *vm, uint32_t msr, uint64_t val)
 			? -2 : 0;
 	switch (msr) {
 	case MSR_IA32_APIC_BASE:
-		return vlapic_set_apic_base(vm->vcpu->lapic, val);
+		return vlapic_set_apic_base(vm_vcpu(vm)->lapic, val);
 	case MSR_IA32_TIME_STAMP_COUNTER:
 	case MSR_IA32_MISC_ENABLE:
 	case MSR_IA32_MTRR_DEF_TYPE:
@@ -101,7 +101,7 @@ static void refused(struct vm *vm, const char *op, uint32_t msr, uint64_t val)
 
 enum exit_action handle_rdmsr(struct vm *vm, const struct vm_exit *ex)
 {
-	struct guest_regs *r = &vm->vcpu->regs;
+	struct guest_regs *r = &vm_vcpu(vm)->regs;
 	uint32_t msr = (uint32_t)r->rcx;
 	uint64_t val = 0;
 
@@ -119,7 +119,7 @@ enum exit_action handle_rdmsr(struct vm *vm, const struct vm_exit *ex)
 
 enum exit_action handle_wrmsr(struct vm *vm, const struct vm_exit *ex)
 {
-	struct guest_regs *r = &vm->vcpu->regs;
+	struct guest_regs *r = &vm_vcpu(vm)->regs;
 	uint32_t msr = (uint32_t)r->rcx;
 	uint64_t val = (r->rdx << 32) | (uint32_t)r->rax;
 

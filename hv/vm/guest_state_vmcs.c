@@ -87,14 +87,14 @@ static int cr0_unsupported(struct vm *vm, const struct gsc_ctx *c,
 {
 	bool pg_on = (v & CR0_PG) && !(c->cr0 & CR0_PG);
 
-	if (!vm->vcpu->unrestricted && (!(v & CR0_PE) || !(v & CR0_PG))) {
+	if (!vm_vcpu(vm)->unrestricted && (!(v & CR0_PE) || !(v & CR0_PG))) {
 		vm_stop(vm, "turned paging off (CR0 %llx): not supported "
 			"without unrestricted guest", (unsigned long long)v);
 		return -2;
 	}
 	if (pg_on && (c->cr4 & CR4_PAE) && !(c->efer & GSC_EFER_LME)) {
 		vm_stop(vm, "vCPU %u turned on PAE paging outside long mode "
-			"(CR0 %llx): not supported", vm->vcpu->idx,
+			"(CR0 %llx): not supported", vm_vcpu(vm)->idx,
 			(unsigned long long)v);
 		return -2;
 	}
@@ -122,9 +122,9 @@ int guest_write_cr(struct vm *vm, unsigned cr, uint64_t val)
 		return refuse(vm, names[cr], val, why);
 	if (cr == 0 && cr0_unsupported(vm, &c, v))
 		return -2;
-	if (cr == 0 && vm->vcpu->unrestricted && ((v ^ c.cr0) & CR0_PG))
+	if (cr == 0 && vm_vcpu(vm)->unrestricted && ((v ^ c.cr0) & CR0_PG))
 		store_efer_lma(&c, v);
-	store_cr(vm->vcpu, cr, v);
+	store_cr(vm_vcpu(vm), cr, v);
 	return 0;
 }
 

@@ -140,7 +140,7 @@ static const hc_fn hypercalls[G9HV_HC_COUNT] = {
 
 enum exit_action handle_vmcall(struct vm *vm, const struct vm_exit *ex)
 {
-	struct guest_regs *r = &vm->vcpu->regs;
+	struct guest_regs *r = &vm_vcpu(vm)->regs;
 	struct hc_ctx c = { vm, r->rdi, r->rsi, r->rdx, EXIT_RESUME, false };
 	uint64_t nr = r->rax, rip = vmread(VMCS_GUEST_RIP);
 	int64_t ret;

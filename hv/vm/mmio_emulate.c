@@ -121,7 +121,7 @@ static enum exit_action failed(struct mmio_exit *e, int rc,
 /* RSP lives in the VMCS, not in the exit's register frame. */
 static void done(bool advance, const struct mmio_exit *e)
 {
-	vmwrite(VMCS_GUEST_RSP, e->vm->vcpu->regs.rsp);
+	vmwrite(VMCS_GUEST_RSP, vm_vcpu(e->vm)->regs.rsp);
 	if (advance)
 		vmwrite(VMCS_GUEST_RIP, vmread(VMCS_GUEST_RIP) + e->insn.len);
 }
@@ -157,7 +157,7 @@ static unsigned data_seg(const struct mmio_insn *insn)
  * (not for 16-bit addressing). */
 static bool insn_linear(const struct mmio_exit *e, uint64_t *lin)
 {
-	const struct guest_regs *r = &e->vm->vcpu->regs;
+	const struct guest_regs *r = &vm_vcpu(e->vm)->regs;
 
 	if (!mmio_insn_ea(&e->insn, r, vmread(VMCS_GUEST_RIP) + e->insn.len,
 			  lin))
@@ -218,7 +218,7 @@ static void store_bytes(const struct mmio_exit *e, uint8_t *buf)
 		mmio_vec_store_bytes(&e->insn, buf);
 		return;
 	}
-	v = mmio_insn_store_value(&e->insn, &e->vm->vcpu->regs);
+	v = mmio_insn_store_value(&e->insn, &vm_vcpu(e->vm)->regs);
 	memcpy(buf, &v, sizeof(v));
 }
 
@@ -231,7 +231,7 @@ static void complete_load(struct mmio_exit *e, const uint8_t *buf)
 		return;
 	}
 	memcpy(&v, buf, e->insn.size);
-	mmio_insn_complete_load(&e->insn, &e->vm->vcpu->regs, v);
+	mmio_insn_complete_load(&e->insn, &vm_vcpu(e->vm)->regs, v);
 }
 
 static enum exit_action emulate_single(struct mmio_exit *e)
@@ -267,7 +267,7 @@ static enum exit_action emulate_single(struct mmio_exit *e)
  * a bounded chunk, RIP kept while elements are left. */
 static enum exit_action emulate_string(struct mmio_exit *e)
 {
-	struct guest_regs *r = &e->vm->vcpu->regs;
+	struct guest_regs *r = &vm_vcpu(e->vm)->regs;
 	struct emul_string_env env = {
 		.src_base = seg_base(e->mode, e->insn.seg == INSN_SEG_NONE ?
 				     INSN_SEG_DS : e->insn.seg),
@@ -314,7 +314,7 @@ enum exit_action mmio_emulate(struct vm *vm, const struct mmio_region *reg,
 	      (e.write ? MMIO_ACCESS_WRITE : MMIO_ACCESS_READ)))
 		return cannot_emulate(&e, "the instruction does not access "
 				      "memory that way");
-	vm->vcpu->regs.rsp = vmread(VMCS_GUEST_RSP);
+	vm_vcpu(vm)->regs.rsp = vmread(VMCS_GUEST_RSP);
 	if (e.insn.kind == INSN_MOVS || e.insn.kind == INSN_STOS)
 		return emulate_string(&e);
 	return emulate_single(&e);

@@ -145,12 +145,21 @@ uint64_t sched_next_event(void)
 	return t;
 }
 
+/* A VM's vUART is one of its devices: drained under its device lock,
+ * as its vCPUs' port exits write it (docs/smp.md "The device lock"). */
+static void uart_drain(struct vm *vm, bool all)
+{
+	vm_dev_lock(vm);
+	vuart_tx_drain(vm, all);
+	vm_dev_unlock(vm);
+}
+
 /* Each VM's UART buffer moves on as far as COM1's backlog allows. */
 static void drain_uarts(void)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
 		if (vms[i].uart.tx_count && mine(&vms[i]))
-			vuart_tx_drain(&vms[i], false);
+			uart_drain(&vms[i], false);
 }
 
 /* Output moves on after vm's exit at `now`: COM1 gets what its FIFO
@@ -165,7 +174,7 @@ static void output_poll(struct vm *vm, uint64_t now, uint64_t *polled)
 		*polled = now;
 		drain_uarts();
 	} else if (vm->uart.tx_count) {
-		vuart_tx_drain(vm, false);
+		uart_drain(vm, false);
 	}
 }
 
@@ -186,7 +195,7 @@ void sched_charge_work(const struct vm *vm, uint64_t ticks)
 void sched_flush_output(void)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
-		vuart_tx_drain(&vms[i], true);
+		uart_drain(&vms[i], true);
 	console_flush();
 }
 
@@ -219,7 +228,7 @@ static void switch_to(struct vcpu *vc)
  * own). A vCPU whose SIPI came starts now. */
 static int load_vcpu(struct vm *vm)
 {
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 	struct percpu *p = this_cpu();
 	int err;
 
@@ -307,7 +316,7 @@ enum turn { TURN_AGAIN, TURN_OVER, SLICE_OVER };
 static enum turn after_exit(struct vm *vm, enum exit_action act,
 			    struct slice *sl, uint64_t other, uint64_t sib)
 {
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 	bool kick = vm->vcpu_kick;
 
 	vm->vcpu_kick = false;
@@ -340,7 +349,7 @@ static enum turn after_exit(struct vm *vm, enum exit_action act,
  * slice and per turn, so each exit pays only for its own vCPU's. */
 static enum turn run_turn(struct vm *vm, struct slice *sl)
 {
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 	uint64_t sib = vm->nr_vcpus > 1 ? vm_next_event(vm, vc) : UINT64_MAX;
 
 	for (;;) {
@@ -433,7 +442,7 @@ static void run_slice(struct vm *vm, struct slice *sl)
 
 		if (!vc)
 			return;
-		vm->vcpu = vc;
+		vm_set_vcpu(vm, vc);
 		if (load_vcpu(vm)) {
 			vm_stop(vm, "the VMCS of its vCPU %u cannot be "
 				"loaded", vc->idx);

@@ -118,7 +118,7 @@ static int w(uint32_t field, uint64_t val, int *err)
 static uint16_t vcpu_vpid(const struct vm *vm)
 {
 	_Static_assert(1 + VM_MAX * VM_VCPUS_MAX <= 0xffff, "VPIDs fit");
-	return (uint16_t)(1 + vm->id + VM_MAX * vm->vcpu->idx);
+	return (uint16_t)(1 + vm->id + VM_MAX * vm_vcpu(vm)->idx);
 }
 
 /* PAUSE-loop exiting for a VM with several vCPUs (docs/smp.md): a vCPU
@@ -142,7 +142,7 @@ static void setup_controls(struct vm *vm, int *err)
 
 	w(VMCS_PIN_BASED_CONTROLS, v->pin_ctls, err);
 	w(VMCS_PROC_BASED_CONTROLS, v->proc_ctls, err);
-	vm->vcpu->window_exiting = false;
+	vm_vcpu(vm)->window_exiting = false;
 	w(VMCS_PROC_BASED_CONTROLS2, v->proc2_ctls | v->apicv_proc2 |
 	  (v->vpid_on ? PROC_CTL2_ENABLE_VPID : 0) | ple_ctl(vm), err);
 	if (ple_ctl(vm)) {
@@ -267,7 +267,7 @@ static void setup_guest_state(const struct vcpu_boot_state *bs, int *err)
  * registers the stub loads, as at power-on (creation and guest reset). */
 static int load_boot_state(struct vm *vm, const struct vcpu_boot_state *bs)
 {
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 	int err = 0;
 
 	vc->unrestricted = false;
@@ -293,7 +293,7 @@ static int load_boot_state(struct vm *vm, const struct vcpu_boot_state *bs)
 
 static int vcpu_init_one(struct vm *vm, const struct vcpu_boot_state *bs)
 {
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 	int err = bitmaps_init();
 
 	if (err)
@@ -325,7 +325,7 @@ static void ap_boot_state(const struct vm *vm, uint64_t rip,
 }
 
 /* vCPUs 1..N-1 wait for their SIPI (vipi.c), their VMCS built; vCPU 0
- * ends current, as vm->vcpu. All on the creating CPU (page allocator). */
+ * ends current, as vm_vcpu(vm). All on the creating CPU (page allocator). */
 int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs)
 {
 	struct vcpu_boot_state ap;
@@ -338,8 +338,8 @@ int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs)
 	vm->ap_ds = bs->ds_sel;
 	ap_boot_state(vm, 0, &ap);
 	for (unsigned i = vm->nr_vcpus; i-- > 0 && !err;) {
-		vm->vcpu = &vm->vcpus[i];
-		vm->vcpu->run = i ? VCPU_WAIT_SIPI : VCPU_RUN;
+		vm_set_vcpu(vm, &vm->vcpus[i]);
+		vm_vcpu(vm)->run = i ? VCPU_WAIT_SIPI : VCPU_RUN;
 		err = vcpu_init_one(vm, i ? &ap : bs);
 	}
 	return err;
@@ -356,9 +356,9 @@ int vcpu_reset(struct vm *vm, const struct vcpu_boot_state *bs)
 		vc->start_pending = vc->nmi_pending = false;
 		vc->inject_info = 0;
 	}
-	vm->vcpu = &vm->vcpus[0];
-	vm->vcpu->run = VCPU_RUN;
-	vm->vcpu->nmi_pending = false;
+	vm_set_vcpu(vm, &vm->vcpus[0]);
+	vm_vcpu(vm)->run = VCPU_RUN;
+	vm_vcpu(vm)->nmi_pending = false;
 	return vcpu_reset_one(vm, bs);
 }
 
@@ -413,7 +413,7 @@ static int load_sipi_state(struct vm *vm, uint8_t vector)
 	w(VMCS_GUEST_RSP, 0, &err);
 	w(VMCS_GUEST_RFLAGS, s.rflags, &err);
 	if (!err)
-		vm->vcpu->unrestricted = true;
+		vm_vcpu(vm)->unrestricted = true;
 	return err;
 }
 
@@ -421,7 +421,7 @@ static int load_sipi_state(struct vm *vm, uint8_t vector)
  * 12, vm->ap_real_mode); the test guest's in the loader's long mode. */
 int vcpu_start_ap(struct vm *vm)
 {
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 	struct vcpu_boot_state bs;
 	int err;
 
@@ -442,7 +442,7 @@ int vcpu_start_ap(struct vm *vm)
 
 static int vcpu_reset_one(struct vm *vm, const struct vcpu_boot_state *bs)
 {
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 	int err = vmcs_make_current(vc->vmcs_pa);
 
 	if (err)
@@ -465,18 +465,18 @@ int vcpu_hand_off(struct vm *vm)
 
 int vcpu_take(struct vm *vm)
 {
-	int err = vmcs_make_current(vm->vcpu->vmcs_pa);
+	int err = vmcs_make_current(vm_vcpu(vm)->vmcs_pa);
 
 	if (!err)
 		setup_host_state(&err);
 	if (!err)
-		vm->vcpu->taken = true;
+		vm_vcpu(vm)->taken = true;
 	return err;
 }
 
 int vcpu_enter(struct vm *vm)
 {
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 	int rc = vmx_enter(&vc->regs, vc->launched);
 
 	if (rc) {
@@ -508,7 +508,7 @@ void vcpu_skip_insn(void)
 void vcpu_inject_exception(struct vm *vm, unsigned vector, bool has_errcode,
 			   uint32_t errcode)
 {
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 
 	vc->inject_info = INTR_INFO_VALID | INTR_TYPE_HW_EXCEPTION |
 			  (vector & INTR_INFO_VECTOR_MASK) |
@@ -558,8 +558,8 @@ void vcpu_prepare_events(struct vm *vm)
 
 static void prepare_interrupt(struct vm *vm)
 {
-	struct vcpu *vc = vm->vcpu;
-	int vec = vlapic_pending(vm->vcpu->lapic);
+	struct vcpu *vc = vm_vcpu(vm);
+	int vec = vlapic_pending(vm_vcpu(vm)->lapic);
 
 	if (!vc->inject_info && vc->nmi_pending && can_take_nmi()) {
 		vc->nmi_pending = false;
@@ -585,7 +585,7 @@ static void prepare_interrupt(struct vm *vm)
 	}
 	vmwrite(VMCS_ENTRY_INTR_INFO,
 		INTR_INFO_VALID | INTR_TYPE_EXTERNAL | (uint32_t)vec);
-	vlapic_accept(vm->vcpu->lapic, vec);
+	vlapic_accept(vm_vcpu(vm)->lapic, vec);
 	vm->stats.irqs_injected++;
 	set_window_exiting(vc, false);
 }

@@ -26,21 +26,21 @@ void vcpu_set_msr_reads(bool direct);
  * vCPU 0 starts at bs, the others wait for a STARTUP IPI (hv/vm/vipi.h),
  * which starts them in the same long mode (bs's CR3, GDT, selectors) at
  * vector << 12 (docs/smp.md, "Several vCPUs"). Leaves vCPU 0 current, as
- * vm->vcpu. */
+ * vm_vcpu(vm). */
 int vcpu_init(struct vm *vm, const struct vcpu_boot_state *bs);
-/* The current vCPU (vm->vcpu, its VMCS current) got its SIPI: its guest
+/* The current vCPU (vm_vcpu(vm), its VMCS current) got its SIPI: its guest
  * state rewritten to start at start_rip. */
 int vcpu_start_ap(struct vm *vm);
 /* Moving a VM's vCPUs to another physical CPU (docs/smp.md). On the CPU that
  * holds them: every vCPU's VMCS written back and inactive there
  * (VMCLEAR), so its next entry is a VMLAUNCH. On the CPU that takes
- * one (vm->vcpu): its VMCS current there and the host-state fields (GS
+ * one (vm_vcpu(vm)): its VMCS current there and the host-state fields (GS
  * base, TR, GDTR, IDTR) that CPU's. */
 int vcpu_hand_off(struct vm *vm);
 int vcpu_take(struct vm *vm);
 
 /* The vCPUs back at power-on state on their existing VMCSs: vCPU 0 at bs
- * (its VMCS made current, as vm->vcpu), the others waiting for a SIPI.
+ * (its VMCS made current, as vm_vcpu(vm)), the others waiting for a SIPI.
  * For a restart. */
 int vcpu_reset(struct vm *vm, const struct vcpu_boot_state *bs);
 

@@ -10,7 +10,7 @@ static void wake(struct vm *vm, struct vcpu *t)
 {
 	if (t->run == VCPU_HALTED)
 		t->run = VCPU_RUN;
-	if (t != vm->vcpu)
+	if (t != vm_vcpu(vm))
 		vm->vcpu_kick = true;
 	if (vm->state == VM_HALTED)
 		vm->state = VM_RUNNABLE;
@@ -56,6 +56,34 @@ static void apply(struct vm *vm, struct vcpu *t, const struct ipi *ipi)
 		return;
 	}
 	vm->stats.ipis_delivered++;
+}
+
+void vipi_deliver(struct vm *vm, unsigned i, const struct ipi *ipi)
+{
+	if (i < vm->nr_vcpus)
+		apply(vm, &vm->vcpus[i], ipi);
+}
+
+/* A sibling on another CPU than the sender's takes the IPI from its
+ * mailbox (its vLAPIC and run state are its CPU's to touch); one on
+ * this CPU at once. */
+static void send_one(struct vm *vm, unsigned i, const struct ipi *ipi,
+		     bool remote)
+{
+	int rc;
+
+	if (!remote) {
+		apply(vm, &vm->vcpus[i], ipi);
+		return;
+	}
+	if (ipi->mode == IPI_FIXED || ipi->mode == IPI_LOWEST)
+		rc = vm_mailbox_post(vm, i, ipi->vector);
+	else if (ipi->mode == IPI_INIT && ipi->deassert)
+		return;		/* does nothing anywhere */
+	else
+		rc = vm_mailbox_post_ipi(vm, i, ipi);
+	if (rc)
+		vm->stats.ipis_dropped++;	/* a mode or vector not sent */
 }
 
 void vipi_device_irq(struct vm *vm, uint8_t vector, bool logical,
@@ -107,7 +135,7 @@ enum msi_result vipi_msi(struct vm *vm, uint64_t addr, uint32_t data)
 	const struct vlapic *lapics[VM_VCPUS_MAX];
 	struct ipi ipi, fixed;
 	uint32_t set, started = 0;
-	bool any = false, remote = vm_mailbox_remote(vm);
+	bool any = false;
 
 	if (!msi_decode(addr, data, vlapic_x2apic_mode(&vm->lapics[0]), &ipi))
 		return MSI_NOT_FEE;
@@ -133,7 +161,8 @@ enum msi_result vipi_msi(struct vm *vm, uint64_t addr, uint32_t data)
 			continue;
 		t->msis++;
 		any = true;
-		if (remote) {	/* its own CPU raises it (vm_mailbox.h) */
+		if (vm_mailbox_remote_vcpu(vm, i)) {	/* its own CPU
+							 * raises it */
 			(void)vm_mailbox_post(vm, i, (uint8_t)ipi.vector);
 			continue;
 		}
@@ -145,7 +174,7 @@ enum msi_result vipi_msi(struct vm *vm, uint64_t addr, uint32_t data)
 
 void vipi_send(struct vm *vm)
 {
-	struct vlapic *l = vm->vcpu->lapic;
+	struct vlapic *l = vm_vcpu(vm)->lapic;
 	const struct vlapic *lapics[VM_VCPUS_MAX];
 	struct ipi ipi;
 	uint32_t set;
@@ -157,10 +186,13 @@ void vipi_send(struct vm *vm)
 	ipi_decode(l->icr, vlapic_x2apic_mode(l), &ipi);
 	for (unsigned i = 0; i < vm->nr_vcpus; i++)
 		lapics[i] = &vm->lapics[i];
-	set = ipi_targets(&ipi, vm->vcpu->idx, lapics, vm->nr_vcpus);
+	set = ipi_targets(&ipi, vm_vcpu(vm)->idx, lapics, vm->nr_vcpus);
 	if (!set)
 		vm->stats.ipis_dropped++;	/* nobody there */
+	/* Each target by its own CPU: today all of a VM's vCPUs run on
+	 * the VM's one CPU, the sender's; the mailbox path is for vCPUs
+	 * placed on several CPUs (docs/smp.md). */
 	for (unsigned i = 0; set; i++, set >>= 1)
 		if (set & 1)
-			apply(vm, &vm->vcpus[i], &ipi);
+			send_one(vm, i, &ipi, vm_mailbox_remote_vcpu(vm, i));
 }

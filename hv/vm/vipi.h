@@ -82,6 +82,11 @@ enum ipi_effect ipi_effect(const struct ipi *ipi, unsigned target,
  * most its VM's vCPUs: an IPI storm costs the sender's VM its own time. */
 void vipi_send(struct vm *vm);
 
+/* One IPI's effect (ipi_effect) on vCPU i of vm, counted in the VM's
+ * stats: on the target's own CPU, for an IPI of a sibling on the same
+ * CPU (vipi_send) or one posted from another (vm_mailbox_post_ipi). */
+void vipi_deliver(struct vm *vm, unsigned i, const struct ipi *ipi);
+
 /* A device interrupt (an IOAPIC redirection entry: fixed or lowest
  * priority, vector, destination mode and 8-bit destination) to the vCPUs
  * the destination names, resolved as an IPI's (ipi_targets; Linux spreads

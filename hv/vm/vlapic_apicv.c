@@ -70,7 +70,7 @@ static void *shared_access_page(struct vm *vm)
 
 int vlapic_apicv_setup(struct vm *vm)
 {
-	struct vlapic *l = vm->vcpu->lapic;
+	struct vlapic *l = vm_vcpu(vm)->lapic;
 	int err = 0;
 
 	if (!vmx_cpu.apicv_proc2)
@@ -138,7 +138,7 @@ static void take_icr_hi(struct vlapic *l)
 
 void vlapic_apicv_prepare(struct vm *vm)
 {
-	struct vlapic *l = vm->vcpu->lapic;
+	struct vlapic *l = vm_vcpu(vm)->lapic;
 	bool xapic = vlapic_xapic_mode(l), want;
 	uint32_t th, tpr;
 
@@ -176,7 +176,7 @@ void vlapic_apicv_prepare(struct vm *vm)
 enum exit_action handle_apic_write(struct vm *vm, const struct vm_exit *ex)
 {
 	uint32_t off = APIC_ACCESS_OFFSET(ex->qual) & ~3u;
-	struct vlapic *l = vm->vcpu->lapic;
+	struct vlapic *l = vm_vcpu(vm)->lapic;
 	uint8_t was;
 
 	if (!l->vapic) {
@@ -233,7 +233,7 @@ static enum exit_action refuse(struct vm *vm, uint32_t off, const char *why)
  * exit's, the width and register the decoded instruction's. */
 static enum exit_action emulate_mov(struct vm *vm, uint32_t off, bool write)
 {
-	struct guest_regs *r = &vm->vcpu->regs;
+	struct guest_regs *r = &vm_vcpu(vm)->regs;
 	uint64_t rip = vmread(VMCS_GUEST_RIP) + vmread(VMCS_GUEST_CS_BASE);
 	size_t n = 4096 - (rip & 4095);
 	uint8_t buf[INSN_MAX_LEN];

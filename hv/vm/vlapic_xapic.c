@@ -25,7 +25,7 @@ static bool xapic_off(struct vm *vm, uint64_t off, unsigned size)
 {
 	/* Registers are 32 bits at 16-byte strides; other accesses and
 	 * accesses in x2APIC mode reach nothing. */
-	if (!vlapic_xapic_mode(vm->vcpu->lapic) || size != 4 || (off & 0xf)) {
+	if (!vlapic_xapic_mode(vm_vcpu(vm)->lapic) || size != 4 || (off & 0xf)) {
 		vm_event(vm, VM_EV_UNCLAIMED_MMIO, "xAPIC page access at +%llx "
 			 "(%u bytes) outside xAPIC mode or not a register",
 			 (unsigned long long)off, size);
@@ -38,13 +38,13 @@ static uint64_t xapic_read(struct vm *vm, uint64_t off, unsigned size)
 {
 	if (xapic_off(vm, off, size))
 		return 0xffffffffu;
-	return vlapic_xapic_reg(vm->vcpu->lapic, (uint32_t)off, rdtsc());
+	return vlapic_xapic_reg(vm_vcpu(vm)->lapic, (uint32_t)off, rdtsc());
 }
 
 static void xapic_write(struct vm *vm, uint64_t off, unsigned size,
 			uint64_t val)
 {
-	struct vlapic *l = vm->vcpu->lapic;
+	struct vlapic *l = vm_vcpu(vm)->lapic;
 	uint32_t msr = X2APIC_MSR_BASE + (uint32_t)(off >> 4);
 
 	if (xapic_off(vm, off, size))

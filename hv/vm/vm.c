@@ -133,6 +133,7 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 		return -HV_ENOSPC;
 	vm = &vms[nr_vms];
 	memset(vm, 0, sizeof(*vm));
+	vm->dev_lock = (struct rlock)RLOCK_INIT;
 	vm->id = nr_vms;
 	vm->cfg = cfg;
 	strlcpy(vm->name, cfg->name, sizeof(vm->name));
@@ -146,7 +147,7 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 		vlapic_reset(&vm->lapics[i]);	/* the loader may choose
 						 * vCPU 0's mode */
 	}
-	vm->vcpu = &vm->vcpus[0];
+	vm_set_vcpu(vm, &vm->vcpus[0]);
 	vioapic_reset(&vm->ioapic);
 	err = vm_precheck(vm, image, size);
 	if (err)
@@ -194,6 +195,10 @@ void vm_stop(struct vm *vm, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(vm->stop_reason, sizeof(vm->stop_reason), fmt, ap);
 	va_end(ap);
+	/* Not under the device lock: the mediator stops a VM from inside
+	 * its own lock (hv/gpu/gpu_host.c recover_vgpus), which an exit
+	 * holding the device lock may wait for (order: device, then
+	 * mediator). docs/smp.md "The device lock" lists what is left. */
 	vuart_flush(vm);
 	vm->stats.stop_tsc = rdtsc();
 	vm->state = VM_STOPPED;
@@ -228,9 +233,9 @@ void vm_event(struct vm *vm, enum vm_event ev, const char *fmt, ...)
 	console_unlock();
 }
 
-void vm_dump_regs(struct vm *vm)
+static void dump_vcpu_regs(struct vm *vm, const struct vcpu *vc)
 {
-	const struct guest_regs *r = &vm->vcpu->regs;
+	const struct guest_regs *r = &vc->regs;
 	uint64_t gpr[16];
 
 	kprintf("vm '%s' registers:\n", vm->name);
@@ -253,13 +258,21 @@ void vm_dump_regs(struct vm *vm)
 		(unsigned long long)vmread(VMCS_GUEST_ACTIVITY_STATE));
 }
 
+void vm_dump_regs(struct vm *vm)
+{
+	dump_vcpu_regs(vm, vm_vcpu(vm));
+}
+
+/* From the shell, on whichever CPU: the vCPU that ran last (the
+ * scheduler's cursor), not this CPU's. */
 void vm_dump_regs_any(struct vm *vm)
 {
+	const struct vcpu *vc = &vm->vcpus[vm->vcpu_cursor % vm->nr_vcpus];
 	uint64_t prev = vmcs_current();
 
-	if (vmcs_make_current(vm->vcpu->vmcs_pa))
+	if (vmcs_make_current(vc->vmcs_pa))
 		return;
-	vm_dump_regs(vm);
+	dump_vcpu_regs(vm, vc);
 	if (prev)
 		vmcs_make_current(prev);
 }

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "boot/config.h"
+#include "hv/cpu/percpu.h"
+#include "hv/cpu/rlock.h"
 #include "hv/vm/mmio.h"
 #include "hv/vm/vioapic.h"
 #include "hv/vm/vipi.h"
@@ -61,6 +63,11 @@ struct vcpu {
 	bool launched;		/* VMLAUNCH done: next entry is VMRESUME */
 	bool taken;		/* VMCS host state is its CPU's (vcpu_take) */
 	unsigned idx;		/* 0 = the boot vCPU; = its APIC ID */
+	/* The physical CPU that runs it (hv/smp.h numbering): the VM's
+	 * (vm->cpu) for each vCPU today, written before vm->cpu is
+	 * published (hv/orchestrate.c place); read after an acquire of
+	 * vm->cpu (vm_mailbox_remote_vcpu). */
+	uint32_t cpu;
 	struct vlapic *lapic;	/* vm->lapics[idx] */
 	/* vCPUs other than 0 (only for vcpus= > 1, hv/vm/vipi.c): */
 	enum vcpu_run run;
@@ -167,9 +174,7 @@ struct vm {
 	struct ept ept;
 	uint64_t eptp;
 
-	/* The vCPU this CPU runs now (or last ran): every exit handler acts
-	 * on it; the scheduler sets it before each entry. */
-	struct vcpu *vcpu;
+	/* The vCPU being run is the CPU's, not the VM's: vm_vcpu(). */
 	struct vcpu vcpus[VM_VCPUS_MAX];
 	unsigned nr_vcpus;	/* hv.cfg vcpus=, 1 by default */
 	unsigned vcpu_cursor;	/* round robin among them (hv/vm/sched.c) */
@@ -182,6 +187,12 @@ struct vm {
 	/* An IPI made another vCPU runnable: the sender's turn ends after
 	 * this exit, so the target runs soon (hv/vm/sched.c). */
 	bool vcpu_kick;
+	/* The VM's device lock (docs/smp.md "The device lock"): held by the
+	 * exit dispatcher around every exit that can reach a VM device
+	 * (port I/O, EPT violations = MMIO, hypercalls = vmrpc), never
+	 * around the vLAPIC (per vCPU). Order: this, then the mediator's.
+	 * Its counters say how often two vCPUs met in it. */
+	struct rlock dev_lock;
 	struct vuart uart;
 	/* One local APIC per vCPU; `lapic` is vCPU 0's, which the IOAPIC
 	 * and a vGPU's MSI interrupt. */
@@ -219,6 +230,35 @@ struct vm {
 
 	struct vm_stats stats;
 };
+
+/* The vCPU of vm this CPU runs now (or last set up: creation, reset):
+ * every exit handler acts on it, its VMCS current here. The scheduler
+ * sets it before each entry (vm_set_vcpu). It lives in the CPU's
+ * struct percpu, so two CPUs can run two vCPUs of one VM at once
+ * (docs/smp.md, "The running vCPU"); host tests say which through
+ * test_this_cpu. */
+static inline struct vcpu *vm_vcpu(const struct vm *vm)
+{
+	(void)vm;
+	return this_cpu_vcpu();
+}
+
+static inline void vm_set_vcpu(struct vm *vm, struct vcpu *vc)
+{
+	(void)vm;
+	this_cpu()->vcpu = vc;
+}
+
+/* The device lock taken and dropped by this CPU (recursive on it). */
+static inline void vm_dev_lock(struct vm *vm)
+{
+	rlock_take(&vm->dev_lock, this_cpu()->index);
+}
+
+static inline void vm_dev_unlock(struct vm *vm)
+{
+	rlock_drop(&vm->dev_lock, this_cpu()->index);
+}
 
 extern struct vm vms[VM_MAX];
 extern unsigned nr_vms;

@@ -4,6 +4,7 @@
 #include "hv/cpu/xcpu.h"
 #include "hv/platform/tsc.h"
 #include "hv/smp.h"
+#include "hv/vm/vipi.h"
 #include "hv/vm/vlapic.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mailbox.h"
@@ -14,6 +15,12 @@
 static uint64_t pending[VM_MAX][VM_VCPUS_MAX][WORDS];
 static uint32_t any[VM_MAX];	/* something posted since the last drain */
 static uint32_t ept_stale[VM_MAX];
+/* Per vCPU: EV_* bits, and a SIPI's vector in the low byte (atomic). */
+static uint32_t events[VM_MAX][VM_VCPUS_MAX];
+#define EV_SIPI_VEC	0xffu
+#define EV_SIPI		(1u << 8)
+#define EV_INIT		(1u << 9)
+#define EV_NMI		(1u << 10)
 static struct vm_mailbox_stats stats;	/* atomic */
 
 static void count(uint64_t *c)
@@ -31,6 +38,12 @@ bool vm_mailbox_remote(const struct vm *vm)
 	return cpu_of(vm) != this_cpu()->index;
 }
 
+bool vm_mailbox_remote_vcpu(const struct vm *vm, unsigned i)
+{
+	(void)cpu_of(vm);	/* acquire: the vCPUs' cpu fields come first */
+	return i < VM_VCPUS_MAX && vm->vcpus[i].cpu != this_cpu()->index;
+}
+
 int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec)
 {
 	if (vm->id >= VM_MAX || vcpu >= vm->nr_vcpus || vec < 16)
@@ -41,6 +54,64 @@ int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec)
 	count(&stats.posted);
 	(void)xcpu_kick(smp_cpu(cpu_of(vm)));
 	return 0;
+}
+
+/* The event word after ipi is posted onto old (see the header). */
+static uint32_t event_merge(uint32_t old, const struct ipi *ipi)
+{
+	switch (ipi->mode) {
+	case IPI_NMI:
+		return old | EV_NMI;
+	case IPI_INIT:
+		return (old & ~(EV_SIPI | EV_SIPI_VEC)) | EV_INIT;
+	default:	/* IPI_SIPI */
+		return old & EV_SIPI ? old : old | EV_SIPI | ipi->vector;
+	}
+}
+
+int vm_mailbox_post_ipi(struct vm *vm, unsigned vcpu, const struct ipi *ipi)
+{
+	uint32_t *w, old, neu;
+
+	if (vm->id >= VM_MAX || vcpu >= vm->nr_vcpus ||
+	    (ipi->mode != IPI_NMI && ipi->mode != IPI_INIT &&
+	     ipi->mode != IPI_SIPI) ||
+	    (ipi->mode == IPI_INIT && ipi->deassert))
+		return -1;
+	w = &events[vm->id][vcpu];
+	old = __atomic_load_n(w, __ATOMIC_SEQ_CST);
+	do {
+		neu = event_merge(old, ipi);
+	} while (!__atomic_compare_exchange_n(w, &old, neu, false,
+					      __ATOMIC_SEQ_CST,
+					      __ATOMIC_SEQ_CST));
+	if (ipi->mode == IPI_SIPI && (old & EV_SIPI))
+		count(&stats.sipis_merged);
+	__atomic_store_n(&any[vm->id], 1, __ATOMIC_SEQ_CST);
+	count(&stats.ipis_posted);
+	(void)xcpu_kick(smp_cpu(cpu_of(vm)));
+	return 0;
+}
+
+static void deliver(struct vm *vm, unsigned i, uint8_t mode, uint8_t vec)
+{
+	struct ipi ipi = { .vector = vec, .mode = mode };
+
+	vipi_deliver(vm, i, &ipi);
+	count(&stats.ipis_drained);
+}
+
+static void drain_events(struct vm *vm, unsigned i)
+{
+	uint32_t ev = __atomic_exchange_n(&events[vm->id][i], 0,
+					  __ATOMIC_SEQ_CST);
+
+	if (ev & EV_INIT)
+		deliver(vm, i, IPI_INIT, 0);
+	if (ev & EV_SIPI)
+		deliver(vm, i, IPI_SIPI, (uint8_t)(ev & EV_SIPI_VEC));
+	if (ev & EV_NMI)
+		deliver(vm, i, IPI_NMI, 0);
 }
 
 bool vm_mailbox_ept_flush(struct vm *vm)
@@ -96,8 +167,10 @@ void vm_mailbox_drain(struct vm *vm)
 	if (!__atomic_load_n(&any[vm->id], __ATOMIC_SEQ_CST))
 		return;
 	__atomic_store_n(&any[vm->id], 0, __ATOMIC_SEQ_CST);
-	for (unsigned i = 0; i < vm->nr_vcpus; i++)
+	for (unsigned i = 0; i < vm->nr_vcpus; i++) {
+		drain_events(vm, i);
 		drain_vcpu(vm, i);
+	}
 }
 
 bool vm_mailbox_waiting(const struct vm *vm)

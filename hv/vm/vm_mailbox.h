@@ -16,6 +16,9 @@ struct vm;
 
 /* The VM runs on another CPU than the caller's. */
 bool vm_mailbox_remote(const struct vm *vm);
+/* vCPU i of the VM runs on another CPU than the caller's (vcpu->cpu):
+ * what a sibling's IPI or a device's MSI to it asks. */
+bool vm_mailbox_remote_vcpu(const struct vm *vm, unsigned i);
 /* Vector vec (16..255) for vCPU vcpu of a remote VM; 0, or -1 for a bad
  * vCPU or vector. */
 int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec);
@@ -26,6 +29,18 @@ int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec);
  * the VM's name): tables detached from the EPT must not be freed
  * yet. */
 bool vm_mailbox_ept_flush(struct vm *vm);
+/* An NMI, INIT or STARTUP IPI (ipi->mode; a SIPI's ipi->vector) for vCPU
+ * vcpu of a VM on another CPU: a sibling vCPU's IPI that crosses CPUs
+ * (docs/smp.md "A VM's vCPUs on several CPUs"). Kept in the vCPU's event
+ * word, which its own CPU applies with vipi_deliver at the drain, in
+ * the order INIT, SIPI, NMI: an INIT drops a SIPI posted before it
+ * (which it would have undone), a second SIPI before the drain is
+ * dropped (the first started the vCPU; a started vCPU ignores SIPIs), an
+ * NMI is kept once. 0, or -1 for a bad vCPU, any other mode or an INIT
+ * de-assert (those do nothing anywhere). Fixed vectors take
+ * vm_mailbox_post. */
+struct ipi;
+int vm_mailbox_post_ipi(struct vm *vm, unsigned vcpu, const struct ipi *ipi);
 /* On the VM's own CPU: posted vectors into the vLAPICs, a requested
  * INVEPT done. */
 void vm_mailbox_drain(struct vm *vm);
@@ -38,6 +53,7 @@ void vm_mailbox_enter(struct vm *vm);
 
 struct vm_mailbox_stats {
 	uint64_t posted, drained, flushes_asked, flushes_done;
+	uint64_t ipis_posted, ipis_drained, sipis_merged;
 };
 const struct vm_mailbox_stats *vm_mailbox_stats(void);
 

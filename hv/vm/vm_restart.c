@@ -78,7 +78,7 @@ int vm_restart(struct vm *vm, const char *why)
 	}
 	kprintf("vm '%s': restarting%s: %s\n", vm->name, note, why);
 	err = reload(vm);
-	if (prev && prev != vm->vcpu->vmcs_pa)
+	if (prev && prev != vm_vcpu(vm)->vmcs_pa)
 		vmcs_make_current(prev);
 	if (err) {
 		vm_stop(vm, "restart failed: error %d reloading it", err);

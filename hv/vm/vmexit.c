@@ -8,6 +8,7 @@
 struct exit_entry {
 	exit_handler_fn handler;
 	bool need_qual;		/* read VMCS_EXIT_QUALIFICATION first */
+	bool dev;		/* may reach a VM device: under vm->dev_lock */
 };
 
 /* Reasons missing here cannot happen with our controls; if one does, it is
@@ -20,7 +21,7 @@ static const struct exit_entry exit_table[EXIT_REASON_COUNT] = {
 	[EXIT_REASON_CPUID]		= { handle_cpuid, false },
 	[EXIT_REASON_HLT]		= { handle_hlt, false },
 	[EXIT_REASON_INVD]		= { handle_skip, false },
-	[EXIT_REASON_VMCALL]		= { handle_vmcall, false },
+	[EXIT_REASON_VMCALL]		= { handle_vmcall, false, true },
 	[EXIT_REASON_VMCLEAR]		= { handle_vmx_insn, false },
 	[EXIT_REASON_VMLAUNCH]		= { handle_vmx_insn, false },
 	[EXIT_REASON_VMPTRLD]		= { handle_vmx_insn, false },
@@ -31,7 +32,7 @@ static const struct exit_entry exit_table[EXIT_REASON_COUNT] = {
 	[EXIT_REASON_VMXOFF]		= { handle_vmx_insn, false },
 	[EXIT_REASON_VMXON]		= { handle_vmx_insn, false },
 	[EXIT_REASON_CR_ACCESS]		= { handle_cr_access, true },
-	[EXIT_REASON_IO_INSTRUCTION]	= { handle_io, true },
+	[EXIT_REASON_IO_INSTRUCTION]	= { handle_io, true, true },
 	[EXIT_REASON_RDMSR]		= { handle_rdmsr, false },
 	[EXIT_REASON_WRMSR]		= { handle_wrmsr, false },
 	[EXIT_REASON_ENTRY_FAIL_GUEST_STATE] = { handle_fatal, true },
@@ -43,7 +44,7 @@ static const struct exit_entry exit_table[EXIT_REASON_COUNT] = {
 					      false },
 	[EXIT_REASON_APIC_ACCESS]	= { handle_apic_access, true },
 	[EXIT_REASON_APIC_WRITE]	= { handle_apic_write, true },
-	[EXIT_REASON_EPT_VIOLATION]	= { handle_ept_violation, true },
+	[EXIT_REASON_EPT_VIOLATION]	= { handle_ept_violation, true, true },
 	[EXIT_REASON_EPT_MISCONFIG]	= { handle_ept_misconfig, false },
 	[EXIT_REASON_INVEPT]		= { handle_vmx_insn, false },
 	[EXIT_REASON_PREEMPTION_TIMER]	= { handle_preemption_timer, false },
@@ -60,7 +61,7 @@ static const struct exit_entry exit_table[EXIT_REASON_COUNT] = {
 static void requeue_vectoring_event(struct vm *vm)
 {
 	uint32_t info = (uint32_t)vmread(VMCS_IDT_VECTORING_INFO);
-	struct vcpu *vc = vm->vcpu;
+	struct vcpu *vc = vm_vcpu(vm);
 
 	if (!(info & INTR_INFO_VALID))
 		return;
@@ -68,6 +69,19 @@ static void requeue_vectoring_event(struct vm *vm)
 	vc->inject_errcode = (info & INTR_INFO_DELIVER_ERROR_CODE)
 		? (uint32_t)vmread(VMCS_IDT_VECTORING_ERROR_CODE) : 0;
 	vc->inject_insn_len = (uint32_t)vmread(VMCS_EXIT_INSTRUCTION_LENGTH);
+}
+
+/* Out of line: the exits that reach no device (CPUID, MSRs, the
+ * vLAPIC) pay nothing for the lock. */
+static __attribute__((noinline)) enum exit_action
+run_locked(const struct exit_entry *e, struct vm *vm, struct vm_exit *ex)
+{
+	enum exit_action act;
+
+	vm_dev_lock(vm);
+	act = e->handler(vm, ex);
+	vm_dev_unlock(vm);
+	return act;
 }
 
 enum exit_action vmexit_dispatch(struct vm *vm)
@@ -86,5 +100,5 @@ enum exit_action vmexit_dispatch(struct vm *vm)
 		ex.qual = vmread(VMCS_EXIT_QUALIFICATION);
 	if (!(ex.raw_reason & EXIT_REASON_ENTRY_FAILURE))
 		requeue_vectoring_event(vm);
-	return e->handler(vm, &ex);
+	return e->dev ? run_locked(e, vm, &ex) : e->handler(vm, &ex);
 }

@@ -2,7 +2,7 @@
  * C), one small handler per reason, named for it.
  *
  * Contract of a handler: it runs with the VM's VMCS current and the
- * guest's GPRs in vm->vcpu->regs; it advances RIP itself when it emulated
+ * guest's GPRs in vm_vcpu(vm)->regs; it advances RIP itself when it emulated
  * the instruction (vcpu_skip_insn), so a handler that injects a fault
  * leaves RIP alone; it returns what the scheduler does next. A guest's bad
  * input never ends the hypervisor: the handler injects an exception, gives

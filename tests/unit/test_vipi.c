@@ -17,15 +17,34 @@
  * test_vm_mailbox): here whether the VM is remote, and what was posted. */
 static bool remote;
 static int posted[VM_VCPUS_MAX][256];
-bool vm_mailbox_remote(const struct vm *vm)
+static uint32_t remote_mask;	/* vCPUs on another CPU than the caller */
+bool vm_mailbox_remote_vcpu(const struct vm *vm, unsigned i)
 {
 	(void)vm;
-	return remote;
+	return remote || (remote_mask >> i & 1);
 }
 int vm_mailbox_post(struct vm *vm, unsigned vcpu, uint8_t vec)
 {
 	(void)vm;
 	posted[vcpu][vec]++;
+	return 0;
+}
+
+/* Which CPU the code under test runs on (hv/cpu/percpu.h): the running
+ * vCPU is the CPU's (vm_vcpu), so a test switches CPUs by switching this. */
+static struct percpu cpu_a, cpu_b, *me = &cpu_a;
+struct percpu *test_this_cpu(void)
+{
+	return me;
+}
+
+static int posted_ipi[VM_VCPUS_MAX][8];	/* by mode */
+int vm_mailbox_post_ipi(struct vm *vm, unsigned vcpu, const struct ipi *ipi)
+{
+	(void)vm;
+	if (ipi->mode == IPI_FIXED || (ipi->mode == IPI_INIT && ipi->deassert))
+		return -1;
+	posted_ipi[vcpu][ipi->mode & 7]++;
 	return 0;
 }
 
@@ -245,7 +264,8 @@ static void setup_vm2(void)
 					  (i ? 0 : APIC_BASE_BSP);
 		vm2.lapics[i].xapic_ldr = (1u << i) << 24;	/* flat */
 	}
-	vm2.vcpu = &vm2.vcpus[0];
+	me = &cpu_a;
+	vm_set_vcpu(&vm2, &vm2.vcpus[0]);
 	vm2.state = VM_RUNNABLE;
 }
 
@@ -419,6 +439,79 @@ static void test_msi_remote(void **state)
 	remote = false;
 }
 
+/* The running vCPU is the CPU's (hv/vm/vm.h vm_vcpu): CPU b runs vCPU 1
+ * while CPU a runs vCPU 0, and each IPI comes from the sender its own
+ * CPU runs (a self IPI lands on it, not on the other). */
+static void test_running_vcpu_per_cpu(void **state)
+{
+	(void)state;
+	setup_vm2();
+	me = &cpu_b;
+	vm_set_vcpu(&vm2, &vm2.vcpus[1]);
+	me = &cpu_a;
+	assert_ptr_equal(vm_vcpu(&vm2), &vm2.vcpus[0]);
+	me = &cpu_b;
+	assert_ptr_equal(vm_vcpu(&vm2), &vm2.vcpus[1]);
+	vm2.lapics[1].icr = icr(0, IPI_FIXED, false, 1, 0x51);	/* self */
+	vm2.lapics[1].icr_sent = true;
+	vipi_send(&vm2);
+	assert_true(irr(1, 0x51));
+	assert_false(irr(0, 0x51));
+	me = &cpu_a;
+	send_from0(icr(0, IPI_FIXED, false, 1, 0x52));		/* self */
+	assert_true(irr(0, 0x52));
+	assert_false(irr(1, 0x52));
+	assert_int_equal(vm2.stats.ipis_sent, 2);
+}
+
+/* A sibling on another CPU (the VM remote from the sender's CPU): the
+ * fixed vector goes to its mailbox, NMI/INIT/SIPI to its event word, an
+ * INIT de-assert nowhere; nothing of its state is touched from here. */
+static void test_send_remote(void **state)
+{
+	(void)state;
+	setup_vm2();
+	memset(posted, 0, sizeof(posted));
+	memset(posted_ipi, 0, sizeof(posted_ipi));
+	vm2.vcpus[1].run = VCPU_HALTED;
+	remote = true;
+	send_from0(icr(1, IPI_FIXED, false, 0, 0x61));
+	send_from0(icr(1, IPI_NMI, false, 0, 0));
+	send_from0(icr(1, IPI_INIT, false, 0, 0));
+	send_from0(icr(1, IPI_INIT, false, 0, 0) & ~(1ull << 14));
+	send_from0(icr(1, IPI_SIPI, false, 0, 0x9a));
+	remote = false;
+	assert_int_equal(posted[1][0x61], 1);
+	assert_int_equal(posted_ipi[1][IPI_NMI], 1);
+	assert_int_equal(posted_ipi[1][IPI_INIT], 1);
+	assert_int_equal(posted_ipi[1][IPI_SIPI], 1);
+	assert_false(irr(1, 0x61));
+	assert_int_equal(vm2.vcpus[1].run, VCPU_HALTED);
+	assert_false(vm2.vcpus[1].nmi_pending);
+	assert_false(vm2.vcpu_kick);
+	assert_int_equal(vm2.stats.ipis_sent, 5);
+	assert_int_equal(vm2.stats.ipis_delivered, 0);	/* counted there */
+	assert_int_equal(vm2.stats.ipis_dropped, 0);
+}
+
+/* Each target by its own CPU: an all-including-self IPI from vCPU 0
+ * sets its own IRR here and goes to vCPU 1's mailbox, vCPU 1 being on
+ * another CPU. */
+static void test_send_mixed(void **state)
+{
+	(void)state;
+	setup_vm2();
+	memset(posted, 0, sizeof(posted));
+	remote_mask = 1u << 1;
+	send_from0(icr(0, IPI_FIXED, false, 2, 0x70));
+	remote_mask = 0;
+	assert_true(irr(0, 0x70));
+	assert_false(irr(1, 0x70));
+	assert_int_equal(posted[1][0x70], 1);
+	assert_int_equal(posted[0][0x70], 0);
+	assert_int_equal(vm2.stats.ipis_delivered, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +525,9 @@ int main(void)
 		cmocka_unit_test(test_parked),
 		cmocka_unit_test(test_msi),
 		cmocka_unit_test(test_msi_remote),
+		cmocka_unit_test(test_running_vcpu_per_cpu),
+		cmocka_unit_test(test_send_remote),
+		cmocka_unit_test(test_send_mixed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

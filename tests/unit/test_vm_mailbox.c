@@ -14,6 +14,7 @@
 #include "hv/cpu/host_irq.h"
 #include "hv/cpu/xcpu.h"
 #include "hv/smp.h"
+#include "hv/vm/vipi.h"
 #include "hv/vm/vlapic.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mailbox.h"
@@ -45,6 +46,19 @@ void vlapic_raise(struct vlapic *l, int vec)
 	struct vm *vm = &vms[1];
 
 	raised[l - vm->lapics][vec]++;
+}
+/* What the drain applied (vipi.c's side, tested in test_vipi): vCPU,
+ * mode and vector of each, in order. */
+static struct { unsigned vcpu; uint8_t mode, vec; } applied[16];
+static unsigned nr_applied;
+void vipi_deliver(struct vm *vm, unsigned i, const struct ipi *ipi)
+{
+	assert_ptr_equal(vm, &vms[1]);
+	assert_ptr_equal(me, &cpus[1]);		/* on the VM's own CPU */
+	assert_true(nr_applied < 16);
+	applied[nr_applied].vcpu = i;
+	applied[nr_applied].mode = ipi->mode;
+	applied[nr_applied++].vec = ipi->vector;
 }
 int vmx_invept(uint64_t eptp)
 {
@@ -81,6 +95,7 @@ static int setup(void **state)
 	memset(cpus, 0, sizeof(cpus));
 	memset(raised, 0, sizeof(raised));
 	ipis = invepts = lines = arms = halts = 0;
+	nr_applied = 0;
 	armed_at = 0;
 	cpus[0].index = 0, cpus[0].apic_id = 0;
 	cpus[1].index = 1, cpus[1].apic_id = 7;
@@ -215,6 +230,79 @@ static void test_idle_sleep(void **state)
 	assert_int_equal(cpus[1].idle, 0);
 }
 
+static int post_ipi(unsigned vcpu, uint8_t mode, uint8_t vec, bool deassert)
+{
+	struct ipi ipi = { .vector = vec, .mode = mode, .deassert = deassert };
+
+	return vm_mailbox_post_ipi(&vms[1], vcpu, &ipi);
+}
+
+static void expect(unsigned k, unsigned vcpu, uint8_t mode, uint8_t vec)
+{
+	assert_int_equal(applied[k].vcpu, vcpu);
+	assert_int_equal(applied[k].mode, mode);
+	assert_int_equal(applied[k].vec, vec);
+}
+
+/* A sibling vCPU's NMI, INIT and SIPI from another CPU: kicked like a
+ * vector, applied by the VM's own CPU in the order INIT, SIPI, NMI; an
+ * INIT drops the SIPI posted before it, a second SIPI is merged away;
+ * what does nothing or is not theirs is refused. */
+static void test_ipi_events(void **state)
+{
+	struct vm *vm = &vms[1];
+	uint64_t merged = vm_mailbox_stats()->sipis_merged;
+
+	(void)state;
+	cpus[1].in_guest = 1;
+	assert_int_equal(post_ipi(1, IPI_SIPI, 0x9a, false), 0);
+	assert_int_equal(ipis, 1);
+	assert_int_equal(post_ipi(1, IPI_NMI, 0, false), 0);
+	assert_int_equal(post_ipi(1, IPI_INIT, 0, false), 0);
+	assert_int_equal(post_ipi(1, IPI_SIPI, 0x9b, false), 0);
+	assert_int_equal(post_ipi(0, IPI_NMI, 0, false), 0);
+	assert_int_equal(post_ipi(1, IPI_FIXED, 0x41, false), -1);
+	assert_int_equal(post_ipi(1, IPI_INIT, 0, true), -1);	/* de-assert */
+	assert_int_equal(post_ipi(2, IPI_NMI, 0, false), -1);	/* no vCPU 2 */
+	assert_int_equal(post_ipi(1, IPI_SMI, 0, false), -1);
+	assert_true(vm_mailbox_waiting(vm));
+	cpus[1].in_guest = 0;
+	me = &cpus[1];
+	vm_mailbox_drain(vm);
+	assert_int_equal(nr_applied, 4);
+	expect(0, 0, IPI_NMI, 0);
+	expect(1, 1, IPI_INIT, 0);
+	expect(2, 1, IPI_SIPI, 0x9b);
+	expect(3, 1, IPI_NMI, 0);
+	assert_false(vm_mailbox_waiting(vm));
+	me = &cpus[0];
+	assert_int_equal(post_ipi(1, IPI_SIPI, 0x10, false), 0);
+	assert_int_equal(post_ipi(1, IPI_SIPI, 0x20, false), 0);
+	assert_int_equal(vm_mailbox_stats()->sipis_merged, merged + 1);
+	me = &cpus[1];
+	vm_mailbox_drain(vm);
+	assert_int_equal(nr_applied, 5);
+	expect(4, 1, IPI_SIPI, 0x10);
+	vm_mailbox_drain(vm);		/* nothing left */
+	assert_int_equal(nr_applied, 5);
+}
+
+/* Which vCPU is remote is asked per vCPU (its cpu field), not per VM. */
+static void test_remote_per_vcpu(void **state)
+{
+	struct vm *vm = &vms[1];
+
+	(void)state;
+	vm->vcpus[0].cpu = 1;
+	vm->vcpus[1].cpu = 0;
+	assert_true(vm_mailbox_remote_vcpu(vm, 0));
+	assert_false(vm_mailbox_remote_vcpu(vm, 1));
+	me = &cpus[1];
+	assert_false(vm_mailbox_remote_vcpu(vm, 0));
+	assert_true(vm_mailbox_remote_vcpu(vm, 1));
+	assert_false(vm_mailbox_remote_vcpu(vm, VM_VCPUS_MAX));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +312,8 @@ int main(void)
 		cmocka_unit_test_setup(test_ept_flush_in_guest_times_out, setup),
 		cmocka_unit_test_setup(test_post_wakes_idle_cpu, setup),
 		cmocka_unit_test_setup(test_idle_sleep, setup),
+		cmocka_unit_test_setup(test_ipi_events, setup),
+		cmocka_unit_test_setup(test_remote_per_vcpu, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
