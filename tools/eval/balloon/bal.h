@@ -133,6 +133,14 @@ struct vm_result {
 	double evicted_mib;
 	uint64_t requests, granted, taken;
 	uint32_t final_slots, max_slots;
+	/* What the run cost this VM-phase, in ms of its rendering (the
+	 * stand-in's unit), for the check against gVirt-1024 (robust.c):
+	 * short_ms: its slices lacked GM gVirt-1024 would have given
+	 * (min(demand, 1024 MiB)), the ramp; copy_ms: wall time the GGTT
+	 * copies took from it (each copy's time split over the VMs with
+	 * work then) plus the CPU share the copies took from it. */
+	double phase_short_ms[MAX_PHASES];
+	double phase_copy_ms[MAX_PHASES];
 };
 
 struct run_result {

@@ -14,6 +14,10 @@
 #include "tools/eval/balloon/bal.h"
 
 #define SEEDS 4
+/* Seeds are seed_base .. seed_base + SEEDS - 1 per kind (env
+ * EVAL_SEED_BASE, else 0): another base is a held-out run of the same
+ * generators. */
+static int seed_base;
 #define MAX_END_S 240.0
 
 enum kind { K_T2_SHUFFLED, K_RANDOM_MIX, K_VALLEYS, K_CPU_HEAVY, K_ONOFF,
@@ -96,7 +100,8 @@ static void make(struct scenario *s, enum kind k, int seed)
 					   B_FFSCR };
 	double end = 0;
 
-	rs = 0x9e3779b97f4a7c15ull * (uint64_t)(seed + 1) + (uint64_t)k * 7919;
+	rs = 0x9e3779b97f4a7c15ull * (uint64_t)(seed_base + seed + 1) +
+	     (uint64_t)k * 7919;
 	if (k == K_T2_SHUFFLED) {
 		scen_table2(s);
 		for (int i = 0; i < s->n; i++) {
@@ -184,8 +189,8 @@ static void run_or_die(const struct scenario *s, enum policy p,
 	}
 }
 
-enum claim { C_GBALLOON, C_GB_THEORY, C_GB_1024, C_PAPER, C_PAPER_1024,
-	     C_OURS, C_COUNT };
+enum claim { C_GBALLOON, C_GB_THEORY, C_GB_1024, C_GB_1024_COST, C_PAPER,
+	     C_PAPER_1024, C_OURS, C_COUNT };
 static const struct {
 	const char *what, *paper, *baseline;
 	bool compare;
@@ -199,6 +204,13 @@ static const struct {
 	[C_GB_1024] = { "gBalloon vs gVirt-1024 (modelled; the guarantee: "
 			"behind only by its ramp and copies)", "+32% (Table 2)",
 			"-", false },
+	[C_GB_1024_COST] = { "gBalloon vs gVirt-1024 with the run's own "
+			     "measured cost credited back (rendering summed "
+			     "over the VMs; cost: slices short of gVirt-1024's "
+			     "GM, i.e. the ramp, and copy wait and CPU beyond "
+			     "gVirt-1024's; modelled); verdict: every run >= "
+			     "1.000x, never worse by more than its cost",
+			     "- (issue 31)", "gVirt-1024", true },
 	[C_PAPER] = { "gBalloon as published (no guarantee) vs gVirt-384 "
 		      "(modelled)", "+8% (Table 2)", "-", false },
 	[C_PAPER_1024] = { "gBalloon as published (no guarantee) vs "
@@ -207,6 +219,35 @@ static const struct {
 	[C_OURS] = { "ours (non-contiguous slots) vs gVirt-384 (modelled)",
 		     "-", "-", false },
 };
+
+/* gBalloon's guarantee against gVirt-1024 (issue 31: "never worse than
+ * gVirt-1024 by more than its measured cost"), per run, in ms of
+ * rendering summed over the run's VMs: gBalloon's rendering plus what
+ * the run measured it cost (slices short of the GM gVirt-1024 would have
+ * given: the ramp; copy wait and the copies' CPU share beyond
+ * gVirt-1024's own), over gVirt-1024's rendering. >= 1: behind by no
+ * more than that cost. Summed, not per VM-benchmark: a copy's wait is
+ * exact for the round robin as a whole, while which VM it displaced
+ * depends on the busy slices its shift lands on (the trace is hashed
+ * by wall-clock slice, sim.c), which can move a slice or two from one
+ * VM to another. */
+static double credited_vs_1024(const struct scenario *s,
+			       const struct run_result *gb,
+			       const struct run_result *g1024)
+{
+	double u = 0, u1024 = 0, cost = 0, copy = 0, copy1024 = 0;
+
+	for (int vm = 0; vm < s->n; vm++)
+		for (int ph = 0; ph < s->vm[vm].nphases; ph++) {
+			u += gb->vm[vm].phase_useful_ms[ph];
+			u1024 += g1024->vm[vm].phase_useful_ms[ph];
+			cost += gb->vm[vm].phase_short_ms[ph];
+			copy += gb->vm[vm].phase_copy_ms[ph];
+			copy1024 += g1024->vm[vm].phase_copy_ms[ph];
+		}
+	cost += copy > copy1024 ? copy - copy1024 : 0;
+	return u1024 > 0 ? (u + cost) / u1024 : 0;
+}
 
 /* gBalloon on Table 2 with alpha and beta scaled around the calibrated
  * point: the paper gives no values, so how much do they matter? */
@@ -260,15 +301,20 @@ void balloon_robust(FILE *md, FILE *cl, const struct scenario *t2,
 	/* Runs with GM contention to relieve (a VM short of GM under
 	 * gVirt-384), and among them those gBalloon gained nothing in. */
 	int contended = 0, idle_c = 0, idle_c_pub = 0;
+	/* Runs behind gVirt-1024 by more than their measured cost. */
+	int over_cost = 0;
 	/* The run furthest behind gVirt-1024 and what it paid there. */
 	struct { double v; int k, seed, vms; uint64_t ev, ev1024;
-		 double cps, cps1024, hw_ms, hw_ms1024; } w1024 = { .v = 1e9 };
+		 double cps, cps1024, hw_ms, hw_ms1024, credited; } w1024 = { .v = 1e9 };
 
 	cal_pub.guarantee_entries = BPOL_NO_GUARANTEE;
+	seed_base = getenv("EVAL_SEED_BASE") ? atoi(getenv("EVAL_SEED_BASE")) : 0;
 
 	paper[C_GBALLOON] = mean_norm(t2, &r_t2[POL_GBALLOON], &r_t2[POL_GVIRT384], -1);
 	paper[C_GB_THEORY] = mean_norm(t2, r_t2_theory, &r_t2[POL_GVIRT384], -1);
 	paper[C_GB_1024] = mean_norm(t2, &r_t2[POL_GBALLOON], &r_t2[POL_GVIRT1024], -1);
+	paper[C_GB_1024_COST] = credited_vs_1024(t2, &r_t2[POL_GBALLOON],
+						 &r_t2[POL_GVIRT1024]);
 	paper[C_OURS] = mean_norm(t2, &r_t2[POL_OURS], &r_t2[POL_GVIRT384], -1);
 	run_or_die(t2, POL_GBALLOON, &cal_pub, &pub);
 	paper[C_PAPER] = mean_norm(t2, &pub, &r_t2[POL_GVIRT384], -1);
@@ -287,7 +333,10 @@ void balloon_robust(FILE *md, FILE *cl, const struct scenario *t2,
 			vals[C_GBALLOON][n] = mean_norm(&s, &r[POL_GBALLOON], &r[POL_GVIRT384], -1);
 			vals[C_GB_THEORY][n] = mean_norm(&s, &th, &r[POL_GVIRT384], -1);
 			vals[C_GB_1024][n] = mean_norm(&s, &r[POL_GBALLOON], &r[POL_GVIRT1024], -1);
+			vals[C_GB_1024_COST][n] = credited_vs_1024(&s, &r[POL_GBALLOON],
+								   &r[POL_GVIRT1024]);
 			vals[C_OURS][n] = mean_norm(&s, &r[POL_OURS], &r[POL_GVIRT384], -1);
+			over_cost += vals[C_GB_1024_COST][n] < 1.0;
 			kv[k][0][seed] = vals[C_GBALLOON][n];
 			kv[k][1][seed] = vals[C_OURS][n];
 			kv[k][2][seed] = vals[C_GB_1024][n];
@@ -297,7 +346,8 @@ void balloon_robust(FILE *md, FILE *cl, const struct scenario *t2,
 
 				w1024.v = vals[C_GB_1024][n];
 				w1024.k = k;
-				w1024.seed = seed;
+				w1024.seed = seed_base + seed;
+				w1024.credited = vals[C_GB_1024_COST][n];
 				w1024.vms = s.n;
 				w1024.ev = a->evictions;
 				w1024.ev1024 = b->evictions;
@@ -318,14 +368,18 @@ void balloon_robust(FILE *md, FILE *cl, const struct scenario *t2,
 			}
 			fprintf(stderr, "  robust %-40s seed %d: %2d VMs, %.0f s, "
 					"gBalloon %.3f (published %.3f) ours %.3f "
-					"(vs gVirt-384), gBalloon vs gVirt-1024 %.3f\n",
-				kind_names[k], seed, s.n, s.end_s,
+					"(vs gVirt-384), gBalloon vs gVirt-1024 %.3f "
+					"(cost credited %.4f)\n",
+				kind_names[k], seed_base + seed, s.n, s.end_s,
 				vals[C_GBALLOON][n], vals[C_PAPER][n],
-				vals[C_OURS][n], vals[C_GB_1024][n]);
+				vals[C_OURS][n], vals[C_GB_1024][n],
+				vals[C_GB_1024_COST][n]);
 			n++;
 		}
 	fprintf(md, "\n## Beyond the paper's case: %d adversarial runs\n\n", n);
-	fprintf(md, "Kinds (%d seeds each; VMs in random creation order): ", SEEDS);
+	fprintf(md, "Kinds (%d seeds each, seeds %d..%d (EVAL_SEED_BASE=%d); "
+		    "VMs in random creation order): ", SEEDS, seed_base,
+		seed_base + SEEDS - 1, seed_base);
 	for (int k = 0; k < K_COUNT; k++)
 		fprintf(md, "%s%s", kind_names[k], k + 1 < K_COUNT ? "; " : ".\n");
 	fprintf(md, "Every policy replays the same trace. Values: the modelled "
@@ -337,6 +391,10 @@ void balloon_robust(FILE *md, FILE *cl, const struct scenario *t2,
 	for (int c = 0; c < C_COUNT; c++) {
 		struct ev_dist d = ev_dist_of(vals[c], n, false);
 		const char *v = claims[c].compare ? ev_verdict(&d, true) : "-";
+
+		/* The guarantee has no slack: every run within its cost. */
+		if (c == C_GB_1024_COST)
+			v = over_cost ? "FAIL" : "pass";
 
 		fprintf(md, "| %s | %s | %.3fx | %.3fx | %.3fx | %.3fx | %.3fx | "
 			    "%s | %s |\n", claims[c].what, claims[c].paper,
@@ -368,9 +426,13 @@ void balloon_robust(FILE *md, FILE *cl, const struct scenario *t2,
 		    "What gBalloon paid there: %llu busy slices short of GM "
 		    "(gVirt-1024: %llu; its one-slot-per-period ramp from 384 "
 		    "MiB), %.0f high-GM entries copied per switch (gVirt-1024: "
-		    "%.0f), %.0f ms of modelled copying (gVirt-1024: %.0f).\n",
+		    "%.0f), %.0f ms of modelled copying (gVirt-1024: %.0f); "
+		    "with that cost credited back %.4fx. Runs behind "
+		    "gVirt-1024 by more than their own measured cost: %d of "
+		    "%d.\n",
 		kind_names[w1024.k], w1024.seed, w1024.vms, w1024.v,
 		(unsigned long long)w1024.ev, (unsigned long long)w1024.ev1024,
-		w1024.cps, w1024.cps1024, w1024.hw_ms, w1024.hw_ms1024);
+		w1024.cps, w1024.cps1024, w1024.hw_ms, w1024.hw_ms1024,
+		w1024.credited, over_cost, n);
 	sweep(md, t2, &r_t2[POL_GVIRT384]);
 }

@@ -46,6 +46,8 @@ struct sim {
 	int low_owner, cur;
 	double period_copy_ns;
 	double sigma;			/* CPU: share of runnable time waited */
+	double sigma0;			/* ... had the copies taken no CPU */
+	const bool *busy;		/* VMs with work in this slice */
 	double shared_time;
 	uint64_t w_seen, r_seen;
 	uint64_t next_replace;		/* ours: ns */
@@ -105,10 +107,29 @@ static void model_copy(struct sim *m, int vm, uint64_t *high, uint64_t *low)
 	}
 }
 
+/* The copy's wall time, split over the VMs with work now: in a round
+ * robin each of them waits that share of it. */
+static void charge_copy_wait(struct sim *m, double ns)
+{
+	int nbusy = 0, ph;
+
+	for (int vm = 0; vm < m->n; vm++)
+		nbusy += m->busy[vm];
+	for (int vm = 0; vm < m->n && nbusy; vm++) {
+		if (!m->busy[vm])
+			continue;
+		wl_bench(&m->s->vm[vm], m->t, &ph);
+		if (ph >= 0)
+			m->out->vm[vm].phase_copy_ms[ph] += ns / 1e6 / nbusy;
+	}
+}
+
 static void account_copy(struct sim *m, int vm, uint64_t high, uint64_t low,
 			 bool resize)
 {
 	double ns = (double)(high + low) * HW_NS_PER_ENTRY;
+
+	charge_copy_wait(m, ns);
 
 	if (resize) {
 		m->out->resize_copied += high + low;
@@ -281,6 +302,7 @@ static void feed_steal(struct sim *m, double period_s)
 	double sigma = cpu_sigma(m, m->period_copy_ns / 1e9, period_s);
 
 	m->sigma = sigma;
+	m->sigma0 = cpu_sigma(m, 0, period_s);
 	for (int vm = 0; vm < m->n; vm++) {
 		double r = wl_cpu(&m->s->vm[vm], m->t) / 1000.0 / VCPUS_PER_VM;
 
@@ -480,14 +502,22 @@ static void run_slice(struct sim *m, int vm)
 	double demand = wl_demand_mib(v, m->t);
 	double have = (double)slots_of(m, vm) * SLOT_MIB;
 	/* GM short: the share that fits; CPU short: the share it gets. */
-	double eff = (demand > have ? have / demand : 1) * (1 - m->sigma);
+	double gm = demand > have ? have / demand : 1;
+	double gm1024 = demand > 1024 ? 1024 / demand : 1;
+	double eff = gm * (1 - m->sigma);
+	double ms = SLICE_NS / 1e6;
 	int phase;
 
 	wl_bench(v, m->t, &phase);
 	r->busy_slices++;
-	r->useful_ms += SLICE_NS / 1e6 * eff;
-	if (phase >= 0)
-		r->phase_useful_ms[phase] += SLICE_NS / 1e6 * eff;
+	r->useful_ms += ms * eff;
+	if (phase >= 0) {
+		r->phase_useful_ms[phase] += ms * eff;
+		if (gm1024 > gm)
+			r->phase_short_ms[phase] += ms * (gm1024 - gm) *
+						    (1 - m->sigma);
+		r->phase_copy_ms[phase] += ms * gm * (m->sigma - m->sigma0);
+	}
 	if (demand > have) {
 		/* The guest evicts objects to make room (i915's shrinker),
 		 * and a cooperating guest asks for a slot more. */
@@ -525,7 +555,7 @@ int run_policy(const struct scenario *s, enum policy pol,
 				   .guarantee_entries =
 					   cal ? cal->guarantee_entries : 0 };
 	double next_period = POLICY_PERIOD_S, next_poll = POLL_S;
-	bool busy[MAX_VMS];
+	bool busy[MAX_VMS] = { false };
 
 	if (!m)
 		return -1;
@@ -545,7 +575,8 @@ int run_policy(const struct scenario *s, enum policy pol,
 	    bpol_init(&m->bp, &bpp, 0))
 		die("init");
 	create_all(m);
-	m->sigma = cpu_sigma(m, 0, POLICY_PERIOD_S);
+	m->sigma = m->sigma0 = cpu_sigma(m, 0, POLICY_PERIOD_S);
+	m->busy = busy;
 	while (m->t < s->end_s) {
 		int vm;
 
