@@ -40,6 +40,10 @@ struct sim {
 	struct dym dym;
 	struct dym_result dres;
 	uint32_t floor[MAX_VMS];
+	/* The ramp gBalloon's guarantee allows (balloon_policy.h): slots a
+	 * VM may still be short of gVirt-1024's min(demand, 1024 MiB), one
+	 * fewer every period, plus what the demand last rose by. */
+	uint32_t ramp[MAX_VMS], ramp_target[MAX_VMS];
 	uint64_t used[MAX_VMS];
 	uint32_t util[MAX_VMS];
 	uint16_t owner[M_SLOTS];
@@ -227,6 +231,7 @@ static void create_all(struct sim *m)
 		if (total <= M_SLOTS)
 			m->out->fit_unshared = vm + 1;
 		m->floor[vm] = sizes[vm];
+		m->ramp_target[vm] = sizes[vm];
 		if (mon_add(&m->mon, (uint32_t)vm, 0))
 			die("mon_add");
 	}
@@ -461,6 +466,32 @@ static void poll_tick(struct sim *m)
 		dym_result(m, &m->dres);
 }
 
+/* gVirt-1024's GM for demand, in slots. */
+static uint32_t target_1024(double demand_mib)
+{
+	uint32_t t = (uint32_t)((demand_mib + SLOT_MIB - 1) / SLOT_MIB);
+
+	return t < 16 ? t : 16;
+}
+
+/* The demand rose: the ramp may take what it rose by, and a period more
+ * (the request waits for the next 0.5 s evaluation). */
+static void ramp_see(struct sim *m, int vm, double demand_mib)
+{
+	uint32_t t = target_1024(demand_mib);
+
+	if (t > m->ramp_target[vm])
+		m->ramp[vm] += t - m->ramp_target[vm] + 1;
+	m->ramp_target[vm] = t;
+}
+
+/* Every period the allowed shortfall shrinks by a slot. */
+static void ramp_period(struct sim *m)
+{
+	for (int vm = 0; vm < m->n; vm++)
+		m->ramp[vm] -= m->ramp[vm] > 0;
+}
+
 static void period_tick(struct sim *m, const struct calib *cal)
 {
 	struct mon_period pe;
@@ -481,6 +512,7 @@ static void period_tick(struct sim *m, const struct calib *cal)
 		m->out->shared_max = shared;
 	if (ballooning(m->pol))
 		balloon_tick(m, &pe);
+	ramp_period(m);
 	if (m->t >= m->s->end_s)
 		return; /* the last tick of the run: no series point */
 	if (m->ser && m->ser->slots)
@@ -503,11 +535,17 @@ static void run_slice(struct sim *m, int vm)
 	double have = (double)slots_of(m, vm) * SLOT_MIB;
 	/* GM short: the share that fits; CPU short: the share it gets. */
 	double gm = demand > have ? have / demand : 1;
-	double gm1024 = demand > 1024 ? 1024 / demand : 1;
 	double eff = gm * (1 - m->sigma);
 	double ms = SLICE_NS / 1e6;
+	double ramp_have, cap, gm1024;
 	int phase;
 
+	/* What the ramp may lack: at most m->ramp slots short of
+	 * gVirt-1024; a slice short beyond that is not credited. */
+	ramp_see(m, vm, demand);
+	ramp_have = have + (double)m->ramp[vm] * SLOT_MIB;
+	cap = demand > 1024 ? 1024 : demand;
+	gm1024 = demand > 0 ? (ramp_have < cap ? ramp_have : cap) / demand : 1;
 	wl_bench(v, m->t, &phase);
 	r->busy_slices++;
 	r->useful_ms += ms * eff;
