@@ -189,8 +189,8 @@ static void run_or_die(const struct scenario *s, enum policy p,
 	}
 }
 
-enum claim { C_GBALLOON, C_GB_THEORY, C_GB_1024, C_GB_1024_COST, C_PAPER,
-	     C_PAPER_1024, C_OURS, C_COUNT };
+enum claim { C_GBALLOON, C_GB_THEORY, C_GB_1024, C_GB_1024_COST,
+	     C_TH_1024_COST, C_PAPER, C_PAPER_1024, C_OURS, C_COUNT };
 static const struct {
 	const char *what, *paper, *baseline;
 	bool compare;
@@ -211,6 +211,10 @@ static const struct {
 			     "gVirt-1024's; modelled); verdict: every run >= "
 			     "1.000x, never worse by more than its cost",
 			     "- (issue 31)", "gVirt-1024", true },
+	[C_TH_1024_COST] = { "the same check with alpha/beta at the "
+			     "theoretical maxima (the hypervisor's default "
+			     "without hv.cfg values)", "- (issue 31)",
+			     "gVirt-1024", true },
 	[C_PAPER] = { "gBalloon as published (no guarantee) vs gVirt-384 "
 		      "(modelled)", "+8% (Table 2)", "-", false },
 	[C_PAPER_1024] = { "gBalloon as published (no guarantee) vs "
@@ -302,7 +306,7 @@ void balloon_robust(FILE *md, FILE *cl, const struct scenario *t2,
 	 * gVirt-384), and among them those gBalloon gained nothing in. */
 	int contended = 0, idle_c = 0, idle_c_pub = 0;
 	/* Runs behind gVirt-1024 by more than their measured cost. */
-	int over_cost = 0;
+	int over_cost = 0, over_cost_th = 0;
 	/* The run furthest behind gVirt-1024 and what it paid there. */
 	struct { double v; int k, seed, vms; uint64_t ev, ev1024;
 		 double cps, cps1024, hw_ms, hw_ms1024, credited; } w1024 = { .v = 1e9 };
@@ -314,6 +318,8 @@ void balloon_robust(FILE *md, FILE *cl, const struct scenario *t2,
 	paper[C_GB_THEORY] = mean_norm(t2, r_t2_theory, &r_t2[POL_GVIRT384], -1);
 	paper[C_GB_1024] = mean_norm(t2, &r_t2[POL_GBALLOON], &r_t2[POL_GVIRT1024], -1);
 	paper[C_GB_1024_COST] = credited_vs_1024(t2, &r_t2[POL_GBALLOON],
+						 &r_t2[POL_GVIRT1024]);
+	paper[C_TH_1024_COST] = credited_vs_1024(t2, r_t2_theory,
 						 &r_t2[POL_GVIRT1024]);
 	paper[C_OURS] = mean_norm(t2, &r_t2[POL_OURS], &r_t2[POL_GVIRT384], -1);
 	run_or_die(t2, POL_GBALLOON, &cal_pub, &pub);
@@ -336,7 +342,10 @@ void balloon_robust(FILE *md, FILE *cl, const struct scenario *t2,
 			vals[C_GB_1024_COST][n] = credited_vs_1024(&s, &r[POL_GBALLOON],
 								   &r[POL_GVIRT1024]);
 			vals[C_OURS][n] = mean_norm(&s, &r[POL_OURS], &r[POL_GVIRT384], -1);
+			vals[C_TH_1024_COST][n] = credited_vs_1024(&s, &th,
+								   &r[POL_GVIRT1024]);
 			over_cost += vals[C_GB_1024_COST][n] < 1.0;
+			over_cost_th += vals[C_TH_1024_COST][n] < 1.0;
 			kv[k][0][seed] = vals[C_GBALLOON][n];
 			kv[k][1][seed] = vals[C_OURS][n];
 			kv[k][2][seed] = vals[C_GB_1024][n];
@@ -395,6 +404,8 @@ void balloon_robust(FILE *md, FILE *cl, const struct scenario *t2,
 		/* The guarantee has no slack: every run within its cost. */
 		if (c == C_GB_1024_COST)
 			v = over_cost ? "FAIL" : "pass";
+		if (c == C_TH_1024_COST)
+			v = over_cost_th ? "FAIL" : "pass";
 
 		fprintf(md, "| %s | %s | %.3fx | %.3fx | %.3fx | %.3fx | %.3fx | "
 			    "%s | %s |\n", claims[c].what, claims[c].paper,
@@ -429,10 +440,10 @@ void balloon_robust(FILE *md, FILE *cl, const struct scenario *t2,
 		    "%.0f), %.0f ms of modelled copying (gVirt-1024: %.0f); "
 		    "with that cost credited back %.4fx. Runs behind "
 		    "gVirt-1024 by more than their own measured cost: %d of "
-		    "%d.\n",
+		    "%d (%d with alpha/beta at the theoretical maxima).\n",
 		kind_names[w1024.k], w1024.seed, w1024.vms, w1024.v,
 		(unsigned long long)w1024.ev, (unsigned long long)w1024.ev1024,
 		w1024.cps, w1024.cps1024, w1024.hw_ms, w1024.hw_ms1024,
-		w1024.credited, over_cost, n);
+		w1024.credited, over_cost, n, over_cost_th);
 	sweep(md, t2, &r_t2[POL_GVIRT384]);
 }
