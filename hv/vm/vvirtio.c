@@ -311,9 +311,13 @@ int vvirtio_attach(struct vm *vm)
 	struct vvirtio *c;
 	int err;
 
-	if (!vm->cfg || !vm->cfg->virtio_console || vm->id >= VM_MAX)
+	if (vm->id >= VM_MAX)
 		return 0;
 	c = &cons[vm->id];
+	if (!vm->cfg || !vm->cfg->virtio_console) {
+		c->vm = NULL;	/* a slot's earlier VM had one */
+		return 0;
+	}
 	memset(c, 0, sizeof(*c));
 	c->vm = vm;
 	c->irq_line = VVIRTIO_IRQ;
