@@ -19,8 +19,7 @@ struct vq_desc {
 static const char *const err_names[VIRTQ_E_COUNT] = {
 	[VIRTQ_OK] = "no error",
 	[VIRTQ_E_MEM] = "a ring or buffer outside the VM's RAM",
-	[VIRTQ_E_AVAIL_IDX] = "the available index ran more than the queue "
-			      "size ahead",
+	[VIRTQ_E_AVAIL_IDX] = "the available index ran past the queue",
 	[VIRTQ_E_HEAD] = "a chain's head index beyond the queue",
 	[VIRTQ_E_NEXT] = "a next index beyond the queue",
 	[VIRTQ_E_LOOP] = "a chain of more descriptors than the queue has",
@@ -69,6 +68,21 @@ static int rd16(const struct virtq_mem *m, uint64_t gpa, uint16_t *v)
 	return m->read(m->ctx, gpa, v, 2);
 }
 
+/* The buffer's first and last bytes are guest RAM. A VM's RAM has no
+ * hole shorter than a chain may be long (hv/vm/vm_layout.h: below the PCI
+ * hole, then from 4 GiB), so with both ends in RAM all of it is, and a
+ * chain that passes is copied whole or not at all. */
+static bool buffer_in_ram(const struct virtq_mem *m, const struct vq_desc *d)
+{
+	uint8_t b;
+
+	if (!d->len)
+		return true;
+	return d->addr + d->len - 1 >= d->addr &&
+	       !m->read(m->ctx, d->addr, &b, 1) &&
+	       !m->read(m->ctx, d->addr + d->len - 1, &b, 1);
+}
+
 /* The chain at head, checked whole before any byte moves: its
  * descriptors into d[], their count into *n. */
 static enum virtq_err read_chain(const struct virtq *q,
@@ -92,6 +106,8 @@ static enum virtq_err read_chain(const struct virtq *q,
 		bytes += d[*n].len;
 		if (bytes > VIRTQ_CHAIN_BYTES)
 			return VIRTQ_E_LONG;
+		if (!buffer_in_ram(m, &d[*n]))
+			return VIRTQ_E_MEM;
 		if (!(d[*n].flags & VIRTQ_DESC_F_NEXT))
 			break;
 		i = d[*n].next;

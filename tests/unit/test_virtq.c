@@ -289,8 +289,10 @@ static void test_refuse_loop(void **state)
 static void test_refuse_too_long(void **state)
 {
 	(void)state;
-	set_desc(0, BUF, VIRTQ_CHAIN_BYTES, VIRTQ_DESC_F_NEXT, 1);
-	set_desc(1, BUF, 1, 0, 0);	/* 64 KiB + 1 in all */
+	/* 32 KiB + 32 KiB + 1, each buffer inside RAM */
+	set_desc(0, 0, VIRTQ_CHAIN_BYTES / 2, VIRTQ_DESC_F_NEXT, 1);
+	set_desc(1, 0, VIRTQ_CHAIN_BYTES / 2, VIRTQ_DESC_F_NEXT, 2);
+	set_desc(2, 0, 1, 0, 0);
 	offer(0);
 	refused(VIRTQ_E_LONG);
 }
@@ -319,6 +321,17 @@ static void test_refuse_buffer_outside_ram(void **state)
 	refused(VIRTQ_E_MEM);
 	setup(NULL);
 	set_desc(0, UINT64_MAX - 2, 8, 0, 0);	/* wraps around 2^64 */
+	offer(0);
+	refused(VIRTQ_E_MEM);
+}
+
+/* A good first buffer, a second one past RAM: nothing of the chain
+ * goes out (both ends of every buffer are checked before the copy). */
+static void test_refuse_second_buffer_outside_ram(void **state)
+{
+	(void)state;
+	text_desc(0, "visible?", VIRTQ_DESC_F_NEXT, 1);
+	set_desc(1, RAM_SIZE - 1, 2, 0, 0);
 	offer(0);
 	refused(VIRTQ_E_MEM);
 }
@@ -375,6 +388,8 @@ int main(void)
 		cmocka_unit_test_setup(test_refuse_indirect, setup),
 		cmocka_unit_test_setup(test_refuse_writable, setup),
 		cmocka_unit_test_setup(test_refuse_buffer_outside_ram, setup),
+		cmocka_unit_test_setup(test_refuse_second_buffer_outside_ram,
+				       setup),
 		cmocka_unit_test_setup(test_refuse_ring_outside_ram, setup),
 		cmocka_unit_test_setup(test_good_then_bad, setup),
 		cmocka_unit_test_setup(test_err_names, setup),
