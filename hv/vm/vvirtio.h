@@ -3,7 +3,7 @@
  * Note on PCI Device Layout"; section 5.3 the console) at 00:03.0,
  * vendor 0x1AF4, device 0x1003, subsystem 3 (console), revision 0, with
  * its registers in I/O BAR0 (32 bytes, placed by the VM's firmware,
- * hv/vm/vpci_fw.c) and INTx on ISA IRQ VVIRTIO_IRQ. Linux 6.1's
+ * hv/vm/vpci_fw.c) and INTx on GSI VVIRTIO_IRQ (the DSDT's _PRT). Linux 6.1's
  * virtio_pci takes it through its legacy path (no vendor capabilities:
  * "leaving for legacy driver") and virtio_console makes it hvc0.
  *
@@ -36,7 +36,8 @@
 #define VVIRTIO_DEVICE		0x1003u	/* transitional console */
 #define VVIRTIO_SUBSYS_CONSOLE	3u
 #define VVIRTIO_BAR_SIZE	32u
-#define VVIRTIO_IRQ		10u	/* ISA IRQ (= IOAPIC pin) of INTA */
+#define VVIRTIO_IRQ		10u	/* INTA's GSI (= IOAPIC pin): the DSDT's
+					 * _PRT, hv/vm/vacpi.h VACPI_PCI_INTA_GSI */
 #define VVIRTIO_QUEUES		2
 #define VVIRTIO_QUEUE_NUM	64	/* <= VIRTQ_NUM_MAX */
 #define VVIRTIO_NOTIFY_BUDGET	16384	/* bytes per notify (then resumes
