@@ -161,6 +161,9 @@ struct hvcfg_vm {
 	/* vcpus=: the VM's virtual CPUs, 0 (not given) meaning 1; all run
 	 * on the VM's one physical CPU (docs/smp.md, "Several vCPUs"). */
 	uint32_t vcpus;
+	/* virtio_console=yes: a virtio console (legacy virtio-pci, 00:03.0,
+	 * hv/vm/vvirtio.h) beside COM1, for a Linux guest's console=hvc0. */
+	bool virtio_console;
 };
 
 struct hvcfg_error {

@@ -97,6 +97,7 @@ enum {
 	VK_SHADOW_PT,
 	VK_DISPLAY,
 	VK_CPUS,
+	VK_VIRTIO_CONSOLE,
 	NR_VK
 };
 

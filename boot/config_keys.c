@@ -730,6 +730,20 @@ static bool set_cpus(struct parser *p, const struct key *k, struct span v)
 	return true;
 }
 
+/* virtio_console=yes|no (no by default): the VM gets a virtio console
+ * (hv/vm/vvirtio.h); its guest's console=hvc0 then costs one exit per
+ * batch of bytes instead of two per byte on COM1. */
+static bool set_virtio_console(struct parser *p, const struct key *k,
+			       struct span v)
+{
+	unsigned x;
+
+	if (!lookup_keyword(yes_no_words, v, &x))
+		return bad_value(p, k, v, "is not yes or no");
+	p->vm->virtio_console = x != 0;
+	return true;
+}
+
 const struct key cfg_vm_keys[NR_VK] = {
 	[VK_MEMORY]	= { "memory", false, set_memory, NULL },
 	[VK_KERNEL]	= { "kernel", false, set_kernel, NULL },
@@ -746,4 +760,6 @@ const struct key cfg_vm_keys[NR_VK] = {
 	[VK_SHADOW_PT]	= { "vgpu_shadow_pt_kib", false, set_shadow_pt, NULL },
 	[VK_DISPLAY]	= { "vgpu_display", false, set_display, NULL },
 	[VK_CPUS]	= { "cpus", false, set_cpus, NULL },
+	[VK_VIRTIO_CONSOLE] = { "virtio_console", false, set_virtio_console,
+				NULL },
 };

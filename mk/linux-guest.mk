@@ -190,3 +190,17 @@ LINUX_GUEST_FILES += $(LINUX_DISPLAY)
 
 .PHONY: linux-display
 linux-display: $(LINUX_DISPLAY)
+
+# The virtio console variant (docs/linux-guests.md "A virtio console"): the
+# same /init plus the virtio console's modules from the same .deb, loaded
+# by /init under console=hvc0. tests/emu/cases/linux-virtio-bochs boots it.
+LINUX_VIRTIO := $(LINUX_GUEST)/initramfs-virtio.cpio
+
+$(LINUX_VIRTIO): tools/mkinitramfs-virtio tools/mkinitramfs-i915 tools/mkinitramfs tools/linux-guest-init $(LINUX_GUEST)/vmlinuz
+	@tools/mkinitramfs-virtio $(firstword $(wildcard $(LINUX_GUEST)/debs/linux-image-*.deb)) \
+		$(LINUX_GUEST)/busybox tools/linux-guest-init $@
+
+LINUX_GUEST_FILES += $(LINUX_VIRTIO)
+
+.PHONY: linux-virtio
+linux-virtio: $(LINUX_VIRTIO)

@@ -224,6 +224,19 @@ static const uint8_t pci0_crs[] = {
 	END_TAG,
 };
 
+/* PCI0's interrupt routing: Name (_PRT, Package (1) { Package (4) {
+ * 0x0003FFFF, 0, 0, VACPI_PCI_INTA_GSI } }): device 3's INTA (the virtio
+ * console's, hv/vm/vvirtio.h) is GSI 10, level, active low as ACPI has
+ * PCI interrupts. Without it Linux finds no route ("PCI INT A: no GSI")
+ * and, with no 8259, cannot fall back to the ISA line register. */
+static const uint8_t pci0_prt[] = {
+	AML_NAME, '_', 'P', 'R', 'T',
+	AML_PACKAGE, 14, 1,
+	AML_PACKAGE, 11, 4,
+	AML_DWORD, LE32(0x0003ffffu), AML_ZERO, AML_ZERO,
+	AML_BYTE, VACPI_PCI_INTA_GSI,
+};
+
 static const uint8_t s5_aml[] = {
 	AML_NAME, '_', 'S', '5', '_', AML_PACKAGE, 0x07, 0x04,
 	AML_BYTE, VACPI_S5_TYP, AML_ZERO, AML_ZERO, AML_ZERO,
@@ -237,16 +250,18 @@ struct aml_device {
 	unsigned nr_ints;
 	const uint8_t *crs;
 	uint32_t crs_len;
+	const uint8_t *aml;	/* more named objects, as AML, or NULL */
+	uint32_t aml_len;
 };
 
 static const struct aml_device dsdt_devices[] = {
 	{ "COM1", { EISA('P', 'N', 'P', 0, 5, 0, 1) }, { { "_UID", 1 } }, 1,
-	  com1_crs, sizeof(com1_crs) },
+	  com1_crs, sizeof(com1_crs), NULL, 0 },
 	{ "RTC_", { EISA('P', 'N', 'P', 0, 0xb, 0, 0) }, { { "", 0 } }, 0,
-	  rtc_crs, sizeof(rtc_crs) },
+	  rtc_crs, sizeof(rtc_crs), NULL, 0 },
 	{ "PCI0", { EISA('P', 'N', 'P', 0, 0xa, 0, 3) },
 	  { { "_SEG", 0 }, { "_BBN", 0 }, { "_UID", 0 } }, 3,
-	  pci0_crs, sizeof(pci0_crs) },
+	  pci0_crs, sizeof(pci0_crs), pci0_prt, sizeof(pci0_prt) },
 };
 
 /* The AML emitter: out is NULL to only measure; every function returns
@@ -326,6 +341,8 @@ static uint32_t emit_device_body(uint8_t *out, uint32_t at,
 		n += emit_name(out, at + n, d->ints[i].name);
 		n += emit_int(out, at + n, d->ints[i].val);
 	}
+	if (d->aml)
+		n += emit(out, at + n, d->aml, d->aml_len);
 	return n + emit_crs(out, at + n, d);
 }
 

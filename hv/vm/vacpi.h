@@ -41,6 +41,7 @@
  * the legacy ports. */
 #define VACPI_PCI_MEM_BASE	0xc0000000u
 #define VACPI_PCI_MEM_END	0xfdffffffu	/* inclusive */
+#define VACPI_PCI_INTA_GSI	10u	/* _PRT: 00:03.0 INTA (hv/vm/vvirtio.h) */
 #define VACPI_PCI_IO_LOW_END	0x0cf7u		/* window 0x0000-0x0CF7 */
 #define VACPI_PCI_IO_HIGH_BASE	0x0d00u		/* window 0x0D00-0xFFFF */
 #define VACPI_PCI_IO_END	0xffffu

@@ -17,6 +17,7 @@
 #include "hv/vm/vrtc.h"
 #include "hv/vm/vtestdev.h"
 #include "hv/vm/vuart.h"
+#include "hv/vm/vvirtio.h"
 
 static const struct mmio_region *const platform_mmio[] = {
 	&vtestdev_mmio,
@@ -44,5 +45,7 @@ int vm_devices_init(struct vm *vm)
 	for (unsigned i = 0; !err && i < sizeof(platform_pio) /
 					     sizeof(platform_pio[0]); i++)
 		err = vm_register_pio(vm, platform_pio[i]);
+	if (!err)	/* hv.cfg virtio_console=yes: a whole device */
+		err = vvirtio_attach(vm);
 	return err;
 }

@@ -325,6 +325,20 @@ static void test_vgpu_ppgtt(void **state)
 			 "dynamic, segmented, adaptive");
 }
 
+/* virtio_console=: off by default, yes or no (hv/vm/vvirtio.h). */
+static void test_virtio_console(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(VM1), 0);
+	assert_false(vm("vm1")->virtio_console);
+	assert_int_equal(parse(VM1 "virtio_console=yes\n"), 0);
+	assert_true(vm("vm1")->virtio_console);
+	assert_int_equal(parse(VM1 "virtio_console=no\n"), 0);
+	assert_false(vm("vm1")->virtio_console);
+	check_only_error(VM1 "virtio_console=hvc0\n", 4, "vm1",
+			 "virtio_console: 'hvc0' is not yes or no");
+}
+
 static void test_vgpu_trace(void **state)
 {
 	(void)state;
@@ -971,6 +985,7 @@ int main(void)
 		cmocka_unit_test(test_vgpu),
 		cmocka_unit_test(test_vgpu_ppgtt),
 		cmocka_unit_test(test_vgpu_trace),
+		cmocka_unit_test(test_virtio_console),
 		cmocka_unit_test(test_vgpu_batch_kib),
 		cmocka_unit_test(test_vgpu_display),
 		cmocka_unit_test(test_cpus),

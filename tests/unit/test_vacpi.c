@@ -15,6 +15,7 @@
 #include "hv/platform/acpi.h"
 #include "hv/platform/acpi_tables.h"
 #include "hv/vm/vacpi.h"
+#include "hv/vm/vvirtio.h"
 
 static uint32_t len_of(const uint8_t *t)
 {
@@ -136,6 +137,12 @@ static uint32_t aml_name(const uint8_t *p, struct aml_obj *o)
 
 	memset(o, 0, sizeof(*o));
 	memcpy(o->name, p, 4);
+	if (p[4] == 0x12) {	/* PackageOp PkgLength: its bytes as buf */
+		o->buf_len = pkglen(p + 5, &n);
+		o->buf = p + 5 + n;
+		o->buf_len -= n;
+		return 5 + n + o->buf_len;
+	}
 	if (p[4] != 0x11)
 		return 4 + aml_int(p + 4, &o->ival);
 	at = 5;
@@ -336,6 +343,34 @@ static void test_dsdt_rtc(void **state)
 	assert_int_equal(buf[VACPI_FADT_OFF + 108], 0x32);
 }
 
+/* PCI0's _PRT: one route, device 3 (any function) pin INTA to GSI 10
+ * directly (source 0), the virtio console's (hv/vm/vvirtio.h). */
+static void test_dsdt_pci0_prt(void **state)
+{
+	struct aml_dev devs[4];
+	unsigned nr = dsdt(devs);
+	const struct aml_obj *prt = obj(device(devs, nr, "_SB_PCI0"), "_PRT");
+	const uint8_t *p;
+	uint32_t n, len, v, at;
+	uint32_t want[4] = { 0x0003ffff, 0, 0, VACPI_PCI_INTA_GSI };
+
+	(void)state;
+	assert_non_null(prt);
+	p = prt->buf;
+	assert_int_equal(p[0], 1);		/* one entry */
+	assert_int_equal(p[1], 0x12);		/* a Package */
+	len = pkglen(p + 2, &n);
+	at = 2 + n;
+	assert_int_equal(p[at++], 4);		/* of four */
+	for (unsigned i = 0; i < 4; i++) {
+		at += aml_int(p + at, &v);
+		assert_int_equal(v, want[i]);
+	}
+	assert_int_equal(at, 2 + len);
+	assert_int_equal(at, prt->buf_len);
+	assert_int_equal(VACPI_PCI_INTA_GSI, VVIRTIO_IRQ);
+}
+
 /* The PCI root bridge: segment 0, bus 0, the config ports, both I/O
  * windows around them, and the 32-bit memory window, each a fixed-size
  * producer window whose length agrees with its bounds. */
@@ -487,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_dsdt_com1),
 		cmocka_unit_test(test_dsdt_rtc),
 		cmocka_unit_test(test_dsdt_pci0),
+		cmocka_unit_test(test_dsdt_pci0_prt),
 		cmocka_unit_test(test_walker_reads_them),
 		cmocka_unit_test(test_madt_vcpus),
 	};
