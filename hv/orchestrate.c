@@ -94,9 +94,13 @@ static int check_placement(const struct hvcfg_vm *c)
 
 		if (!why)
 			continue;
-		kprintf("vm '%s': not started: cpus= names CPU %u, %s (%u "
-			"CPU%s up)\n", c->name, cpu, why, smp_nr_up(),
-			smp_nr_up() == 1 ? "" : "s");
+		console_lock();		/* one line */
+		kprintf("vm '%s': not started: cpus=", c->name);
+		for (unsigned k = 0; k < c->nr_cpus; k++)
+			kprintf("%s%u", k ? "," : "", c->cpu_list[k]);
+		kprintf(" names CPU %u, %s (%u CPU%s up)\n", cpu, why,
+			smp_nr_up(), smp_nr_up() == 1 ? "" : "s");
+		console_unlock();
 		return -HV_EINVAL;
 	}
 	return 0;
