@@ -433,6 +433,8 @@ static bool has_work(unsigned cpu)
 	for (unsigned i = 0; i < nr_vms; i++) {
 		const struct vm *vm = &vms[i];
 
+		if (vm_handback_asked(vm, cpu))
+			return true;
 		if (vm_on_cpu(vm, cpu) &&
 		    (vm_state_now(vm) != VM_STOPPED ||
 		     __atomic_load_n(&vm->requests, __ATOMIC_ACQUIRE)))
@@ -448,7 +450,8 @@ static bool has_mail(unsigned cpu)
 		const struct vm *vm = &vms[i];
 
 		if (vm_on_cpu(vm, cpu) &&
-		    (__atomic_load_n(&vm->requests, __ATOMIC_SEQ_CST) ||
+		    (vm_handback_asked(vm, cpu) ||
+		     __atomic_load_n(&vm->requests, __ATOMIC_SEQ_CST) ||
 		     vm_mailbox_waiting(vm)))
 			return true;
 	}

@@ -298,6 +298,17 @@ static inline int vm_slot_of(const struct vm *vm, unsigned cpu)
 	return -1;
 }
 
+/* CPU `cpu` is asked to hand its vCPUs of the VM back (a restart on
+ * the VM's home CPU, hv/vm/vm_restart.c): work for it even when the VM
+ * has stopped (a stopped VM may be restarted from the shell). */
+static inline bool vm_handback_asked(const struct vm *vm, unsigned cpu)
+{
+	int s = vm_slot_of(vm, cpu);
+
+	return s > 0 &&
+	       (__atomic_load_n(&vm->handback, __ATOMIC_ACQUIRE) >> s & 1);
+}
+
 /* The VM's state as a plain load from any CPU (another CPU may store
  * STOPPED: vm_stop). */
 static inline enum vm_state vm_state_now(const struct vm *vm)
