@@ -93,6 +93,14 @@ static void end_vm(struct parser *p)
 	if (seen(p, VK_DISPLAY) && !low && !high)
 		cfg_err_at(p, p->sec_line, "vgpu_display given without a vGPU");
 
+	if (vm->nr_cpus > (vm->vcpus ? vm->vcpus : 1u)) {
+		cfg_err_at(p, vm->cpus_line, "cpus: %u CPUs for %u vCPU%s: "
+			   "a CPU without a vCPU of the VM would idle, owned",
+			   vm->nr_cpus, vm->vcpus ? vm->vcpus : 1u,
+			   vm->vcpus > 1 ? "s" : "");
+		vm->cpus = 0;		/* a refused value is not kept */
+		vm->nr_cpus = 0;
+	}
 	/* cpus= and vcpus= with a vGPU are fine: the mediator is entered
 	 * under one lock from any CPU, and the vGPU's MSI goes to the vCPUs
 	 * its address names, through their CPU's mailbox when that is

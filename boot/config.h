@@ -158,8 +158,14 @@ struct hvcfg_vm {
 	 * in hv/smp.h's numbering, the BSP is 0; docs/smp.md). 0: the BSP,
 	 * shared with every other VM without cpus=. */
 	uint64_t cpus;
-	/* vcpus=: the VM's virtual CPUs, 0 (not given) meaning 1; all run
-	 * on the VM's one physical CPU (docs/smp.md, "Several vCPUs"). */
+	/* The same CPUs in the order listed: vCPU i runs on
+	 * cpu_list[i % nr_cpus] (hv/vm/sched_place.h); nr_cpus 0 without
+	 * cpus=, at most the VM's vCPUs. */
+	uint8_t cpu_list[HVCFG_VCPUS_MAX];
+	uint32_t nr_cpus;
+	int cpus_line;			/* where cpus= was given */
+	/* vcpus=: the VM's virtual CPUs, 0 (not given) meaning 1; they run
+	 * on its cpus= CPUs, else all on its one CPU (docs/smp.md). */
 	uint32_t vcpus;
 	/* virtio_console=yes: a virtio console (legacy virtio-pci, 00:03.0,
 	 * hv/vm/vvirtio.h) beside COM1, for a Linux guest's console=hvc0. */

@@ -648,9 +648,8 @@ static bool set_display(struct parser *p, const struct key *k,
 	return true;
 }
 
-/* vcpus=N, 1..HVCFG_VCPUS_MAX: the VM's virtual CPUs, all run by the one
- * physical CPU the VM is on (docs/smp.md, "Several vCPUs"). A VM with a
- * vGPU keeps one (checked at the section's end, boot/config.c). */
+/* vcpus=N, 1..HVCFG_VCPUS_MAX: the VM's virtual CPUs, run by the CPUs of
+ * its cpus= list (docs/smp.md, "Several vCPUs"), else by its one CPU. */
 static bool set_vcpus(struct parser *p, const struct key *k, struct span v)
 {
 	uint64_t n;
@@ -666,20 +665,18 @@ static bool set_vcpus(struct parser *p, const struct key *k, struct span v)
 /* One CPU number of a cpus= list: decimal, 1..HVCFG_CPUS_MAX-1. CPU 0 is
  * refused: it runs the shell, the GPU and the VMs without cpus=. */
 static bool cpus_item(struct parser *p, const struct key *k, struct span v,
-		      uint64_t *mask)
+		      uint64_t *mask, uint64_t *cpu)
 {
-	uint64_t n;
-
-	if (!cfg_parse_number(v, &n))
+	if (!cfg_parse_number(v, cpu))
 		return bad_value(p, k, v, "is not a CPU number");
-	if (n == 0)
+	if (*cpu == 0)
 		return bad_value(p, k, v, "is the BSP, which runs the shell, "
 				 "the GPU and the shared VMs");
-	if (n >= HVCFG_CPUS_MAX)
+	if (*cpu >= HVCFG_CPUS_MAX)
 		return bad_value(p, k, v, "is not a CPU number (1-63)");
-	if (*mask & (1ull << n))
+	if (*mask & (1ull << *cpu))
 		return bad_value(p, k, v, "is listed twice");
-	*mask |= 1ull << n;
+	*mask |= 1ull << *cpu;
 	return true;
 }
 
@@ -695,38 +692,44 @@ static const struct hvcfg_vm *cpus_owner(const struct parser *p,
 	return NULL;
 }
 
-/* cpus=1 or cpus=2,3: the physical CPUs the VM owns (docs/smp.md). All
- * of a VM's vCPUs run on its one CPU, so one CPU; no CPU belongs to two
- * VMs. */
+/* cpus=1 or cpus=2,3: the physical CPUs the VM owns, in order: vCPU i
+ * runs on the (i mod n)-th (docs/smp.md "A VM on several CPUs"). No CPU
+ * belongs to two VMs; at most one CPU per vCPU (checked at the section's
+ * end, boot/config.c, since vcpus= may come later). */
 static bool set_cpus(struct parser *p, const struct key *k, struct span v)
 {
 	const struct hvcfg_vm *o;
-	uint64_t mask = 0;
-	unsigned cpu, n = 0;
+	uint8_t list[HVCFG_VCPUS_MAX];
+	uint64_t mask = 0, cpu;
+	unsigned owned, n = 0;
 
 	for (;;) {
 		size_t comma = cfg_span_find(v, ',');
 
 		if (!cpus_item(p, k, cfg_trim((struct span){ v.s, comma }),
-			       &mask))
+			       &mask, &cpu))
 			return false;
-		n++;
+		if (n == HVCFG_VCPUS_MAX) {
+			cfg_err(p, "%s: more than %u CPUs: a VM has at most "
+				"%u vCPUs, one CPU each", k->name,
+				HVCFG_VCPUS_MAX, HVCFG_VCPUS_MAX);
+			return false;
+		}
+		list[n++] = (uint8_t)cpu;
 		if (comma >= v.n)
 			break;
 		v = cfg_span_from(v, comma + 1);
 	}
-	if (n > 1) {
-		cfg_err(p, "%s: %u CPUs: a VM's vCPUs all run on one CPU, "
-			"list one", k->name, n);
-		return false;
-	}
-	o = cpus_owner(p, mask, &cpu);
+	o = cpus_owner(p, mask, &owned);
 	if (o) {
 		cfg_err(p, "%s: CPU %u already belongs to VM '%s' (line %d)",
-			k->name, cpu, o->name, o->line);
+			k->name, owned, o->name, o->line);
 		return false;
 	}
 	p->vm->cpus = mask;
+	memcpy(p->vm->cpu_list, list, n);
+	p->vm->nr_cpus = n;
+	p->vm->cpus_line = p->line;
 	return true;
 }
 

@@ -56,10 +56,11 @@ static void mask_host_interrupts(void)
  * autostart=no ones from it later. */
 static const struct hv_config *run_cfg;
 
-/* The CPU a VM of hv.cfg is pinned to (cpus=), 0 if none. */
+/* The first CPU a VM of hv.cfg is pinned to (cpus=), vCPU 0's; 0 if
+ * none. */
 static unsigned cfg_cpu(const struct hvcfg_vm *c)
 {
-	return c->cpus ? (unsigned)__builtin_ctzll(c->cpus) : 0;
+	return c->nr_cpus ? c->cpu_list[0] : 0;
 }
 
 /* An unpinned VM's CPU: the least loaded shared one (sched_place.h),
@@ -77,49 +78,69 @@ static unsigned shared_cpu(const struct vm *self)
 			shared |= 1ull << i;
 	}
 	for (unsigned i = 0; i < nr_vms; i++)
-		if (&vms[i] != self && vms[i].state != VM_STOPPED &&
-		    vms[i].cpu < nr)
+		if (&vms[i] != self && vm_state_now(&vms[i]) != VM_STOPPED &&
+		    !vms[i].pinned && vms[i].cpu < nr)
 			load[vms[i].cpu] += vms[i].nr_vcpus;
 	return sched_place_pick(load, nr, shared);
 }
 
-/* A pinned VM's CPU must be up and in VMX operation, waiting for VMs. */
+/* Each CPU of a pinned VM's list must be up and in VMX operation,
+ * waiting for VMs. */
 static int check_placement(const struct hvcfg_vm *c)
 {
-	unsigned cpu = cfg_cpu(c);
-	const char *why = cpu ? smp_cpu_refuses_vms(cpu) : NULL;
+	for (unsigned i = 0; i < c->nr_cpus; i++) {
+		unsigned cpu = c->cpu_list[i];
+		const char *why = smp_cpu_refuses_vms(cpu);
 
-	if (!why)
-		return 0;
-	kprintf("vm '%s': not started: cpus=%u names CPU %u, %s (%u CPU%s "
-		"up)\n", c->name, cpu, cpu, why, smp_nr_up(),
-		smp_nr_up() == 1 ? "" : "s");
-	return -HV_EINVAL;
+		if (!why)
+			continue;
+		console_lock();		/* one line */
+		kprintf("vm '%s': not started: cpus=", c->name);
+		for (unsigned k = 0; k < c->nr_cpus; k++)
+			kprintf("%s%u", k ? "," : "", c->cpu_list[k]);
+		kprintf(" names CPU %u, %s (%u CPU%s up)\n", cpu, why,
+			smp_nr_up(), smp_nr_up() == 1 ? "" : "s");
+		console_unlock();
+		return -HV_EINVAL;
+	}
+	return 0;
 }
 
-/* The VM goes to its CPU (docs/smp.md): the one cpus= pins it to, else
- * the least loaded shared one. An AP's VM has its VMCS cleared here, then
- * vm->cpu is published (release) and that AP's scheduler takes it from
- * there; a VM of the BSP stays. Says where it runs when there is more
- * than one CPU. */
-static void place(struct vm *vm, unsigned pinned)
+/* The VM goes to its CPUs (docs/smp.md): vCPU i to the (i mod n)-th of
+ * its cpus= list, else all to the least loaded shared CPU. A VM with a
+ * vCPU on an AP has its VMCSs cleared here, then its placement is
+ * published (vm->cpu_mask, release) and each AP's scheduler takes its
+ * vCPUs from there; a VM of the BSP alone stays. Says where it runs when
+ * there is more than one CPU, and where each vCPU runs when it has
+ * several CPUs. */
+static void place(struct vm *vm, const struct hvcfg_vm *c)
 {
-	unsigned cpu = pinned ? pinned : shared_cpu(vm);
+	unsigned pinned = cfg_cpu(c);
+	unsigned home = pinned ? pinned : shared_cpu(vm);
+	uint32_t cpu[VM_VCPUS_MAX];
+	uint8_t slot[VM_VCPUS_MAX];
+	uint64_t mask = sched_place_vcpus(c->cpu_list, c->nr_cpus, home,
+					  vm->nr_vcpus, cpu, slot);
 
 	vm->pinned = pinned != 0;
-	if (cpu) {
-		if (vcpu_hand_off(vm)) {
-			vm_stop(vm, "its VMCS could not be handed to CPU %u",
-				cpu);
-			return;
-		}
-		for (unsigned i = 0; i < vm->nr_vcpus; i++)
-			vm->vcpus[i].cpu = cpu;
-		__atomic_store_n(&vm->cpu, cpu, __ATOMIC_RELEASE);
+	if (mask != 1 && vcpu_hand_off(vm)) {
+		vm_stop(vm, "its VMCS could not be handed to CPU %u", home);
+		return;
 	}
+	vm->nr_cpus = c->nr_cpus ? c->nr_cpus : 1;
+	for (unsigned s = 0; s < vm->nr_cpus; s++)
+		vm->cpus[s] = (uint8_t)(c->nr_cpus ? c->cpu_list[s] : home);
+	for (unsigned i = 0; i < vm->nr_vcpus; i++) {
+		vm->vcpus[i].cpu = cpu[i];
+		vm->vcpus[i].slot = slot[i];
+	}
+	vm->cpu = home;
+	__atomic_store_n(&vm->cpu_mask, mask, __ATOMIC_RELEASE);
 	if (smp_nr_up() > 1)
-		kprintf("vm '%s' on cpu %u (%s)\n", vm->name, cpu,
+		kprintf("vm '%s' on cpu %u (%s)\n", vm->name, home,
 			pinned ? "pinned" : "shared");
+	for (unsigned i = 0; vm->nr_cpus > 1 && i < vm->nr_vcpus; i++)
+		kprintf("vm '%s' vcpu %u on cpu %u\n", vm->name, i, cpu[i]);
 }
 
 /* One VM of hv.cfg: created, its vGPU (which takes the least used slots
@@ -147,7 +168,7 @@ static int create_one(const struct hvcfg_vm *c)
 		c->kernel, c->cmdline);
 	gpu_host_vgpu_create(c, nr_vms - 1);
 	vpci_fw_assign(&vms[nr_vms - 1]);	/* now it has its vGPU */
-	place(&vms[nr_vms - 1], cfg_cpu(c));
+	place(&vms[nr_vms - 1], c);
 	return 0;
 }
 
@@ -235,11 +256,17 @@ static void report_time(const struct vm *vm)
 	uint64_t ms = tsc_hz() / 1000 ? tsc_hz() / 1000 : 1;
 	uint64_t up = vm->stats.stop_tsc - vm->stats.start_tsc;
 
-	kprintf("vm '%s' on cpu %u: up %llu ms, %llu ms in the guest, "
-		"%llu ms waiting for its CPU\n", vm->name, vm->cpu,
+	console_lock();		/* one line */
+	kprintf("vm '%s' on cpu", vm->name);
+	for (unsigned s = 0; s < vm->nr_cpus; s++)
+		kprintf("%s%u", s ? "," : (vm->nr_cpus > 1 ? "s " : " "),
+			vm->cpus[s]);
+	kprintf(": up %llu ms, %llu ms in the guest, "
+		"%llu ms waiting for its CPU\n",
 		(unsigned long long)(up / ms),
 		(unsigned long long)(vm->stats.run_tsc / ms),
 		(unsigned long long)(vm->stats.steal_tsc / ms));
+	console_unlock();
 }
 
 /* What the APs that ran VMs did while they had nothing to run: slept
@@ -365,18 +392,24 @@ static void do_requests(struct vm *vm, uint32_t r)
 		vm_dump_regs_any(vm);
 		console_unlock();
 	}
+	/* A VM on several CPUs: its other CPUs are kicked out of their
+	 * guest (or their sleep) to see the state before their next entry. */
 	if ((r & VM_REQ_PAUSE) && vm->state != VM_STOPPED) {
-		vm->state = VM_PAUSED;
+		__atomic_store_n(&vm->state, VM_PAUSED, __ATOMIC_RELEASE);
+		vm_mailbox_kick_others(vm);
 		kprintf("vm '%s' paused\n", vm->name);
 	}
 	if ((r & VM_REQ_RESUME) && vm->state == VM_PAUSED) {
-		vm->state = VM_RUNNABLE;
+		__atomic_store_n(&vm->state, VM_RUNNABLE, __ATOMIC_RELEASE);
+		vm_mailbox_kick_others(vm);
 		kprintf("vm '%s' running\n", vm->name);
 	}
 	if ((r & VM_REQ_STOP) && vm->state != VM_STOPPED)
 		vm_stop(vm, "stopped from the shell");
 	if (r & VM_REQ_RESTART)
 		(void)vm_restart(vm, "restarted from the shell");
+	if (r & VM_REQ_RESET)	/* a guest reset from its other CPU */
+		vm_reset_if_pending(vm);
 }
 
 static void take_requests(unsigned cpu)
@@ -385,7 +418,7 @@ static void take_requests(unsigned cpu)
 		struct vm *vm = &vms[i];
 		uint32_t r;
 
-		if (__atomic_load_n(&vm->cpu, __ATOMIC_ACQUIRE) != cpu)
+		if (!vm_on_cpu(vm, cpu) || vm->cpu != cpu)
 			continue;
 		r = __atomic_exchange_n(&vm->requests, 0, __ATOMIC_ACQUIRE);
 		if (r)
@@ -393,14 +426,17 @@ static void take_requests(unsigned cpu)
 	}
 }
 
-/* Something for this CPU to do: a VM of it not stopped, or a request. */
+/* Something for this CPU to do: a VM of it not stopped, or a request
+ * (the VM's home CPU, vCPU 0's, takes those). */
 static bool has_work(unsigned cpu)
 {
 	for (unsigned i = 0; i < nr_vms; i++) {
 		const struct vm *vm = &vms[i];
 
-		if (__atomic_load_n(&vm->cpu, __ATOMIC_ACQUIRE) == cpu &&
-		    (vm->state != VM_STOPPED ||
+		if (vm_handback_asked(vm, cpu))
+			return true;
+		if (vm_on_cpu(vm, cpu) &&
+		    (vm_state_now(vm) != VM_STOPPED ||
 		     __atomic_load_n(&vm->requests, __ATOMIC_ACQUIRE)))
 			return true;
 	}
@@ -413,8 +449,9 @@ static bool has_mail(unsigned cpu)
 	for (unsigned i = 0; i < nr_vms; i++) {
 		const struct vm *vm = &vms[i];
 
-		if (__atomic_load_n(&vm->cpu, __ATOMIC_ACQUIRE) == cpu &&
-		    (__atomic_load_n(&vm->requests, __ATOMIC_SEQ_CST) ||
+		if (vm_on_cpu(vm, cpu) &&
+		    (vm_handback_asked(vm, cpu) ||
+		     __atomic_load_n(&vm->requests, __ATOMIC_SEQ_CST) ||
 		     vm_mailbox_waiting(vm)))
 			return true;
 	}

@@ -28,7 +28,6 @@ enum exit_action handle_hlt(struct vm *vm, const struct vm_exit *ex)
 		if (vm_vcpu(vm)->nmi_pending)
 			return EXIT_RESUME;
 		vm_vcpu(vm)->run = VCPU_PARKED;
-		vm->state = VM_HALTED;
 		return EXIT_YIELD;
 	}
 	if (!(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF)) {
@@ -37,7 +36,9 @@ enum exit_action handle_hlt(struct vm *vm, const struct vm_exit *ex)
 	}
 	if (vlapic_pending(vm_vcpu(vm)->lapic) >= 0 || vm_vcpu(vm)->nmi_pending)
 		return EXIT_RESUME;	/* the interrupt it waits for is here */
-	vm->state = VM_HALTED;
+	/* This vCPU halts, not the VM: a sibling on another CPU runs on
+	 * (the scheduler works out the (VM, CPU)'s state, hv/vm/sched.c). */
+	vm_vcpu(vm)->run = VCPU_HALTED;
 	return EXIT_YIELD;
 }
 
@@ -50,7 +51,7 @@ enum exit_action handle_pause(struct vm *vm, const struct vm_exit *ex)
 {
 	(void)ex;
 	vcpu_skip_insn();
-	vm->vcpu_kick = true;
+	vm_vcpu(vm)->kick = true;
 	return EXIT_RESUME;
 }
 

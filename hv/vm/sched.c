@@ -1,11 +1,14 @@
 /* The round-robin scheduler of VMs on one CPU; see sched.h. Each CPU
- * runs it over its own VMs (vm->cpu, docs/smp.md): a VM's budget, state
- * and timers are touched only by the CPU it runs on, the CPU's own
- * bookkeeping (whose state it holds, the round-robin cursor) is in its
- * per-CPU area. A VM with several vCPUs (vcpus=) runs them in turn in its
- * slice: each runnable one for its share of the slice, until it halts or
- * an IPI wakes another ("Several vCPUs" in docs/smp.md); the budget is
- * the VM's, so its vCPUs, IPIs and all, share what one VM gets. */
+ * runs it over its own VMs (vm->cpu_mask, docs/smp.md) and, of each, over
+ * its own vCPUs only (vcpu->cpu): a VM on several CPUs (cpus=1,2) is
+ * scheduled per (VM, CPU), its slot: a budget, a halted flag, a vCPU
+ * cursor each, touched only by that CPU, as are its vCPUs' timers. The
+ * CPU's own bookkeeping (whose state it holds, the round-robin cursor) is
+ * in its per-CPU area. A VM with several vCPUs on one CPU runs them in
+ * turn in its slice: each runnable one for its share of the slice, until
+ * it halts or an IPI wakes another ("Several vCPUs" in docs/smp.md); the
+ * budget is the (VM, CPU)'s, so its vCPUs there, IPIs and all, share
+ * what one VM gets on that CPU. */
 #include "hv/vm/sched.h"
 #include "hv/console/console.h"
 #include "hv/vm/sched_slice.h"
@@ -32,15 +35,69 @@
 #define COM1_BYTE_US		87u
 
 static uint64_t slice_tsc, floor_tsc, com1_fifo_tsc, com1_byte_tsc, lone_tsc;
-static int64_t budget[VM_MAX];	/* TSC ticks left this round (sched_slice.h) */
+/* TSC ticks left this round (sched_slice.h), per VM and slot (its CPU). */
+static int64_t budget[VM_MAX][VM_VCPUS_MAX];
+/* The vCPU last run, per VM and slot (next_vcpu's round robin). */
+static unsigned cursor[VM_MAX][VM_VCPUS_MAX];
 
 
-/* The VMs this CPU runs. vm->cpu is published by the BSP after it created
- * the VM (hv/orchestrate.c): acquire, so the AP sees the whole VM. */
+/* The VMs this CPU runs. vm->cpu_mask is published by the BSP after it
+ * created the VM (hv/orchestrate.c): acquire, so the AP sees the whole
+ * VM. */
 static bool mine(const struct vm *vm)
 {
-	return __atomic_load_n(&vm->cpu, __ATOMIC_ACQUIRE) ==
-	       this_cpu()->index;
+	return vm_on_cpu(vm, this_cpu()->index);
+}
+
+/* This CPU's slot of a VM of it (0 for a VM of one CPU). */
+static unsigned slot_here(const struct vm *vm)
+{
+	int s = vm_slot_of(vm, this_cpu()->index);
+
+	return s > 0 ? (unsigned)s : 0;
+}
+
+/* vCPU i of the VM runs here. */
+static bool own(const struct vm *vm, unsigned i)
+{
+	return vm->vcpus[i].cpu == this_cpu()->index;
+}
+
+/* The VM can run on this CPU: neither stopped nor paused, and one of its
+ * vCPUs here is runnable (its slot not halted). */
+static bool runnable_here(const struct vm *vm, unsigned slot)
+{
+	return vm_state_now(vm) == VM_RUNNABLE &&
+	       !__atomic_load_n(&vm->slot_halted[slot], __ATOMIC_RELAXED) &&
+	       !(slot && (__atomic_load_n(&vm->restarting, __ATOMIC_ACQUIRE) ||
+			  __atomic_load_n(&vm->reset_pending,
+					  __ATOMIC_ACQUIRE)));
+}
+
+/* A counter of the VM that its CPUs add to (docs/smp.md "A VM on
+ * several CPUs": stats are atomic). */
+static void stat_add(uint64_t *c, uint64_t v)
+{
+	__atomic_fetch_add(c, v, __ATOMIC_RELAXED);
+}
+
+/* The VM's state from its slots' halted flags: RUNNABLE while one slot
+ * is not halted, HALTED when all are; never over STOPPED or PAUSED (a
+ * compare-exchange: another CPU may stop it meanwhile). With several
+ * CPUs it says what some CPU last saw (the shell's `vms`, the reports);
+ * each CPU schedules by its own slot's flag. */
+static void publish_state(struct vm *vm)
+{
+	enum vm_state old = vm_state_now(vm), neu = VM_HALTED;
+
+	for (unsigned s = 0; s < vm->nr_cpus && s < VM_VCPUS_MAX; s++)
+		if (!__atomic_load_n(&vm->slot_halted[s], __ATOMIC_RELAXED))
+			neu = VM_RUNNABLE;
+	while ((old == VM_RUNNABLE || old == VM_HALTED) && old != neu &&
+	       !__atomic_compare_exchange_n(&vm->state, &old, neu, false,
+					    __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE))
+		;
 }
 
 static bool vcpu_wakes(const struct vcpu *vc)
@@ -48,36 +105,35 @@ static bool vcpu_wakes(const struct vcpu *vc)
 	return vc->nmi_pending || vlapic_pending(vc->lapic) >= 0;
 }
 
-/* The VM's vCPU timers brought up to now: an expiry becomes an IRR bit
- * (and wakes a halted vCPU) instead of staying behind as a deadline in
- * the past, which would cut every other VM's slice at once. The VM is
- * runnable while one of its vCPUs is. A VM made runnable from outside
- * (the shell's resume) with every vCPU halted wakes them: each HLT
- * checks again. */
+/* The VM's vCPUs on this CPU, their timers brought up to now: an expiry
+ * becomes an IRR bit (and wakes a halted vCPU) instead of staying behind
+ * as a deadline in the past, which would cut every other VM's slice at
+ * once. The (VM, CPU) is runnable while one of its vCPUs here is; a
+ * halted vCPU runs again only for an interrupt or NMI (a HLT with one
+ * pending does not halt, exit_misc.c). Halted time is the home slot's
+ * (slot 0: a VM of one CPU as before). */
 static void advance_vm(struct vm *vm, uint64_t now)
 {
+	unsigned slot = slot_here(vm);
+	enum vm_state st = vm_state_now(vm);
 	bool any = false;
 
-	if (vm->state != VM_HALTED && vm->state != VM_RUNNABLE)
+	if (st != VM_HALTED && st != VM_RUNNABLE)
 		return;
 	vm_mailbox_drain(vm);	/* an MSI from another CPU wakes it */
-	for (unsigned i = 0; i < vm->nr_vcpus; i++)
-		any |= vm->vcpus[i].run == VCPU_RUN;
 	for (unsigned i = 0; i < vm->nr_vcpus; i++) {
 		struct vcpu *vc = &vm->vcpus[i];
 
-		if (vc->run == VCPU_WAIT_SIPI)
+		if (!own(vm, i) || vc->run == VCPU_WAIT_SIPI)
 			continue;
 		vlapic_advance(vc->lapic, now);
-		if (vc->run == VCPU_HALTED &&
-		    ((vm->state == VM_RUNNABLE && !any) || vcpu_wakes(vc)))
+		if (vc->run == VCPU_HALTED && vcpu_wakes(vc))
 			vc->run = VCPU_RUN;
+		any |= vc->run == VCPU_RUN;
 	}
-	any = false;
-	for (unsigned i = 0; i < vm->nr_vcpus; i++)
-		any |= vm->vcpus[i].run == VCPU_RUN;
-	vm->state = any ? VM_RUNNABLE : VM_HALTED;
-	if (any && vm->stats.halt_start_tsc) {
+	__atomic_store_n(&vm->slot_halted[slot], !any, __ATOMIC_RELAXED);
+	publish_state(vm);
+	if (any && slot == 0 && vm->stats.halt_start_tsc) {
 		vm->stats.halted_tsc += now - vm->stats.halt_start_tsc;
 		vm->stats.halt_start_tsc = 0;
 	}
@@ -90,7 +146,8 @@ static void advance_timers(uint64_t now)
 			advance_vm(&vms[i], now);
 }
 
-/* Earliest virtual-timer deadline of the VM's vCPUs but `skip`. */
+/* Earliest virtual-timer deadline of the VM's vCPUs on this CPU but
+ * `skip` (the others' timers are their CPUs'). */
 static uint64_t vm_next_event(const struct vm *vm, const struct vcpu *skip)
 {
 	uint64_t t = UINT64_MAX;
@@ -98,7 +155,7 @@ static uint64_t vm_next_event(const struct vm *vm, const struct vcpu *skip)
 	for (unsigned i = 0; i < vm->nr_vcpus; i++) {
 		uint64_t d;
 
-		if (&vm->vcpus[i] == skip)
+		if (&vm->vcpus[i] == skip || !own(vm, i))
 			continue;
 		d = vlapic_next_event(vm->vcpus[i].lapic);
 		if (d < t)
@@ -117,8 +174,9 @@ static uint64_t others_next_event(const struct vm *self)
 		const struct vm *vm = &vms[i];
 		uint64_t d;
 
-		if (vm == self || vm->state == VM_STOPPED ||
-		    vm->state == VM_PAUSED || budget[i] <= 0 || !mine(vm))
+		if (vm == self || !mine(vm) || vm_state_now(vm) == VM_STOPPED ||
+		    vm_state_now(vm) == VM_PAUSED ||
+		    budget[i][slot_here(vm)] <= 0)
 			continue;
 		d = vm_next_event(vm, NULL);
 		if (d < t)
@@ -135,8 +193,8 @@ uint64_t sched_next_event(void)
 		const struct vm *vm = &vms[i];
 		uint64_t d;
 
-		if (!mine(vm) || vm->state == VM_STOPPED ||
-		    vm->state == VM_PAUSED)
+		if (!mine(vm) || vm_state_now(vm) == VM_STOPPED ||
+		    vm_state_now(vm) == VM_PAUSED)
 			continue;
 		d = vm_next_event(vm, NULL);
 		if (d < t)
@@ -187,9 +245,10 @@ static uint64_t output_event(uint64_t now, uint64_t polled)
 	return polled + com1_fifo_tsc > now ? polled + com1_fifo_tsc : now;
 }
 
+/* To its home slot (vCPU 0's CPU). */
 void sched_charge_work(const struct vm *vm, uint64_t ticks)
 {
-	budget[vm->id] = sched_charge(budget[vm->id], ticks);
+	budget[vm->id][0] = sched_charge(budget[vm->id][0], ticks);
 }
 
 void sched_flush_output(void)
@@ -251,10 +310,15 @@ static int load_vcpu(struct vm *vm)
 static void note_exit(struct vm *vm, uint32_t reason, uint64_t ticks)
 {
 	if ((reason & 0xffff) < EXIT_REASON_COUNT)
-		vm->stats.exit_tsc[reason & 0xffff] += ticks;
-	if (ticks > vm->stats.exit_max_tsc) {
-		vm->stats.exit_max_tsc = ticks;
-		vm->stats.exit_max_reason = reason & 0xffff;
+		stat_add(&vm->stats.exit_tsc[reason & 0xffff], ticks);
+	if (ticks > __atomic_load_n(&vm->stats.exit_max_tsc,
+				    __ATOMIC_RELAXED)) {
+		/* Two CPUs of one VM: the larger wins, its reason beside
+		 * it (a report reads both after the VM stopped). */
+		__atomic_store_n(&vm->stats.exit_max_tsc, ticks,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&vm->stats.exit_max_reason, reason & 0xffff,
+				 __ATOMIC_RELAXED);
 	}
 }
 
@@ -306,6 +370,7 @@ struct slice {
 	bool lone;		/* no other VM runnable: sched_lone_end */
 	uint64_t other;		/* others_next_event at the slice's start */
 	uint64_t out_polled;	/* COM1 last fed (output_poll) */
+	unsigned slot;		/* this CPU's slot of the VM */
 };
 
 enum turn { TURN_AGAIN, TURN_OVER, SLICE_OVER };
@@ -317,21 +382,21 @@ static enum turn after_exit(struct vm *vm, enum exit_action act,
 			    struct slice *sl, uint64_t other, uint64_t sib)
 {
 	struct vcpu *vc = vm_vcpu(vm);
-	bool kick = vm->vcpu_kick;
+	bool kick = vc->kick;
 
-	vm->vcpu_kick = false;
-	/* Its HLT, with one vCPU too: it waits for an interrupt
-	 * (advance_vm); a lone vCPU left VCPU_RUN made the VM runnable
-	 * again at once, and a guest idling in HLT spun through exits. A
-	 * parked AP (HLT with interrupts off) stays parked. */
-	if (vm->state == VM_HALTED) {
-		if (vc->run != VCPU_PARKED)
-			vc->run = VCPU_HALTED;
+	vc->kick = false;
+	/* Its HLT (exit_misc.c said so in vc->run, per vCPU: a sibling on
+	 * another CPU runs on), with one vCPU too: it waits for an
+	 * interrupt (advance_vm). A parked AP (HLT with interrupts off)
+	 * stays parked. */
+	if (act == EXIT_YIELD &&
+	    (vc->run == VCPU_HALTED || vc->run == VCPU_PARKED)) {
 		advance_vm(vm, sl->now);
-		return vm->state == VM_RUNNABLE ? TURN_OVER : SLICE_OVER;
+		return runnable_here(vm, sl->slot) ? TURN_OVER : SLICE_OVER;
 	}
-	if (act != EXIT_RESUME || vm->state != VM_RUNNABLE ||
-	    vm->reset_pending)
+	if (act != EXIT_RESUME || vm_state_now(vm) != VM_RUNNABLE ||
+	    vm->reset_pending ||
+	    __atomic_load_n(&vm->restarting, __ATOMIC_ACQUIRE))
 		return SLICE_OVER;
 	if (sched_slice_over(sl->now, sl->start, sl->end, other, floor_tsc))
 		return SLICE_OVER;
@@ -377,8 +442,8 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 		if (rc)
 			return SLICE_OVER;
 		t1 = rdtsc();
-		vm->stats.run_tsc += t1 - t0;
-		vm->stats.entries++;
+		stat_add(&vm->stats.run_tsc, t1 - t0);
+		stat_add(&vm->stats.entries, 1);
 		reason = (uint32_t)vmread(VMCS_EXIT_REASON);
 		act = vmexit_dispatch(vm);
 		output_poll(vm, t1, &sl->out_polled);
@@ -391,18 +456,33 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 	}
 }
 
-/* The VM's next runnable vCPU after the last one to run, or NULL. */
-static struct vcpu *next_vcpu(struct vm *vm)
+/* The VM's next runnable vCPU on this CPU after the last one to run
+ * here, or NULL. The shell's register dump shows the home slot's. */
+static struct vcpu *next_vcpu(struct vm *vm, unsigned slot)
 {
-	for (unsigned k = 1; k <= vm->nr_vcpus; k++) {
-		unsigned i = (vm->vcpu_cursor + k) % vm->nr_vcpus;
+	unsigned *c = &cursor[vm->id][slot];
 
-		if (vm->vcpus[i].run == VCPU_RUN) {
-			vm->vcpu_cursor = i;
+	for (unsigned k = 1; k <= vm->nr_vcpus; k++) {
+		unsigned i = (*c + k) % vm->nr_vcpus;
+
+		if (own(vm, i) && vm->vcpus[i].run == VCPU_RUN) {
+			*c = i;
+			if (slot == 0)
+				vm->vcpu_cursor = i;
 			return &vm->vcpus[i];
 		}
 	}
 	return NULL;
+}
+
+/* How many of the VM's vCPUs run on this CPU. */
+static unsigned own_vcpus(const struct vm *vm)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < vm->nr_vcpus; i++)
+		n += own(vm, i);
+	return n ? n : 1;
 }
 
 /* Every other VM of this CPU is stopped or paused: nothing to switch
@@ -410,11 +490,13 @@ static struct vcpu *next_vcpu(struct vm *vm)
  * slice. A resume from the shell waits for the slice's end. */
 static bool alone(const struct vm *vm)
 {
-	for (unsigned i = 0; i < nr_vms; i++)
-		if (&vms[i] != vm && (vms[i].state == VM_RUNNABLE ||
-				      vms[i].state == VM_HALTED) &&
+	for (unsigned i = 0; i < nr_vms; i++) {
+		enum vm_state st = vm_state_now(&vms[i]);
+
+		if (&vms[i] != vm && (st == VM_RUNNABLE || st == VM_HALTED) &&
 		    mine(&vms[i]))
 			return false;
+	}
 	return true;
 }
 
@@ -425,20 +507,21 @@ static bool alone(const struct vm *vm)
  * sl->hv: the ticks of posted work charged to the hypervisor. */
 static void run_slice(struct vm *vm, struct slice *sl)
 {
-	uint64_t share = slice_tsc / vm->nr_vcpus;
+	unsigned here = own_vcpus(vm);
+	uint64_t share = slice_tsc / here;
+	int64_t left = budget[vm->id][sl->slot];
 
 	sl->now = sl->start = sl->out_polled = rdtsc();
 	sl->lone = lone_tsc > slice_tsc &&
 		   !(needs_rounds_fn && needs_rounds_fn()) && alone(vm);
-	sl->end = sl->lone ? sched_lone_end(sl->start, budget[vm->id],
-					    lone_tsc)
-			   : sl->start + (uint64_t)budget[vm->id];
+	sl->end = sl->lone ? sched_lone_end(sl->start, left, lone_tsc)
+			   : sl->start + (uint64_t)left;
 	sl->hv = 0;
 	sl->other = sl->lone ? UINT64_MAX : others_next_event(vm);
 	if (share < floor_tsc)
 		share = floor_tsc;
 	for (;;) {
-		struct vcpu *vc = next_vcpu(vm);
+		struct vcpu *vc = next_vcpu(vm, sl->slot);
 
 		if (!vc)
 			return;
@@ -448,13 +531,13 @@ static void run_slice(struct vm *vm, struct slice *sl)
 				"loaded", vc->idx);
 			return;
 		}
-		sl->turn_end = vm->nr_vcpus == 1 ? sl->end : sl->now + share;
+		sl->turn_end = here == 1 ? sl->end : sl->now + share;
 		if (sl->turn_end > sl->end)
 			sl->turn_end = sl->end;
 		if (run_turn(vm, sl) == SLICE_OVER)
 			return;
 		advance_vm(vm, sl->now);
-		if (vm->state != VM_RUNNABLE)
+		if (!runnable_here(vm, sl->slot))
 			return;
 	}
 }
@@ -464,16 +547,16 @@ static void run_slice(struct vm *vm, struct slice *sl)
 static void account_steal(const struct vm *ran, uint64_t t0, uint64_t t1)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
-		if (&vms[i] != ran && vms[i].state == VM_RUNNABLE &&
-		    mine(&vms[i]))
-			vms[i].stats.steal_tsc += t1 - t0;
+		if (&vms[i] != ran && mine(&vms[i]) &&
+		    runnable_here(&vms[i], slot_here(&vms[i])))
+			stat_add(&vms[i].stats.steal_tsc, t1 - t0);
 }
 
-/* A runnable vCPU of the VM has an interrupt to take. */
+/* A runnable vCPU of the VM on this CPU has an interrupt to take. */
 static bool irq_due(const struct vm *vm)
 {
 	for (unsigned i = 0; i < vm->nr_vcpus; i++)
-		if (vm->vcpus[i].run == VCPU_RUN &&
+		if (own(vm, i) && vm->vcpus[i].run == VCPU_RUN &&
 		    vlapic_pending(vm->vcpus[i].lapic) >= 0)
 			return true;
 	return false;
@@ -481,10 +564,10 @@ static bool irq_due(const struct vm *vm)
 
 /* The next VM of this CPU's (a compact list of its VMs for sched_pick,
  * so a round's refill touches only their budgets). *cursor is a VM id. */
-static struct vm *pick_next(uint32_t *cursor)
+static struct vm *pick_next(uint32_t *cursor, unsigned *slot)
 {
 	struct sched_cand c[VM_MAX];
-	unsigned id[VM_MAX], n = 0, start = 0;
+	unsigned id[VM_MAX], sl[VM_MAX], n = 0, start = 0;
 	int i;
 
 	for (unsigned k = 0; k < nr_vms && k < VM_MAX; k++) {
@@ -493,19 +576,21 @@ static struct vm *pick_next(uint32_t *cursor)
 		if (k < *cursor)
 			start = n + 1;
 		id[n] = k;
-		c[n].runnable = vms[k].state == VM_RUNNABLE;
+		sl[n] = slot_here(&vms[k]);
+		c[n].runnable = runnable_here(&vms[k], sl[n]);
 		c[n].irq_due = c[n].runnable && irq_due(&vms[k]);
-		c[n].budget = budget[k];
+		c[n].budget = budget[k][sl[n]];
 		n++;
 	}
 	if (!n)
 		return NULL;
 	i = sched_pick(c, n, start % n, (int64_t)slice_tsc);
 	for (unsigned k = 0; k < n; k++)
-		budget[id[k]] = c[k].budget;
+		budget[id[k]][sl[k]] = c[k].budget;
 	if (i < 0)
 		return NULL;
 	*cursor = id[i] + 1;
+	*slot = sl[i];
 	return &vms[id[i]];
 }
 
@@ -521,7 +606,7 @@ void sched_forget_vm(const struct vm *vm)
 bool sched_all_stopped(void)
 {
 	for (unsigned i = 0; i < nr_vms; i++)
-		if (vms[i].state != VM_STOPPED)
+		if (vm_state_now(&vms[i]) != VM_STOPPED)
 			return false;
 	return true;
 }
@@ -539,32 +624,73 @@ void sched_init(unsigned slice_ms, unsigned lone_ms)
 	console_set_async(true);
 }
 
+/* This CPU's vCPUs of a VM that restarts on its home CPU: their VMCSs
+ * cleared here (the home CPU rewrites them, and this CPU takes them
+ * again, vcpu_take, when it next runs them), the CPU state it holds of
+ * them forgotten, then its slot's bit cleared (release: the home CPU
+ * sees the VMCLEARs done). */
+void sched_hand_back(void)
+{
+	unsigned me = this_cpu()->index;
+
+	for (unsigned i = 0; i < nr_vms; i++) {
+		struct vm *vm = &vms[i];
+		int slot = vm_slot_of(vm, me);
+
+		if (slot <= 0 || !(__atomic_load_n(&vm->handback,
+						    __ATOMIC_ACQUIRE) >> slot & 1))
+			continue;
+		for (unsigned k = 0; k < vm->nr_vcpus; k++) {
+			struct vcpu *vc = &vm->vcpus[k];
+
+			if (vc->cpu != me)
+				continue;
+			if (vc->taken)
+				(void)vmcs_release(vc->vmcs_pa);
+			vc->taken = false;
+			vc->launched = false;
+		}
+		sched_forget_vm(vm);
+		__atomic_fetch_and(&vm->handback, ~(1u << slot),
+				   __ATOMIC_RELEASE);
+	}
+}
+
 bool sched_run_next(void)
 {
 	struct vm *vm;
 	struct slice sl;
 	uint64_t t0, t1, ran;
+	bool home;
 
+	sched_hand_back();
 	console_poll();
 	drain_uarts();
 	advance_timers(rdtsc());
-	vm = pick_next(&this_cpu()->sched_cursor);
+	vm = pick_next(&this_cpu()->sched_cursor, &sl.slot);
 	if (!vm)
 		return false;
+	home = sl.slot == 0;
 	t0 = rdtsc();
-	vm->stats.slice_start_tsc = t0;
+	if (home)
+		vm->stats.slice_start_tsc = t0;
 	run_slice(vm, &sl);
 	vm_reset_if_pending(vm);	/* its exit is over: safe to reload */
 	t1 = rdtsc();
-	vm->stats.slice_tsc += t1 - t0;
-	vm->stats.slice_start_tsc = 0;
-	vm->stats.slices++;
-	if (vm->state == VM_HALTED)	/* until advance_vm wakes it */
-		vm->stats.halt_start_tsc = t1;
+	/* The VM's slice and halted time are its home slot's (a VM of one
+	 * CPU: all of it); its other CPUs count guest time and exits. */
+	if (home) {
+		vm->stats.slice_tsc += t1 - t0;
+		vm->stats.slice_start_tsc = 0;
+		vm->stats.slices++;
+		if (vm->slot_halted[0] && vm_state_now(vm) != VM_STOPPED)
+			vm->stats.halt_start_tsc = t1;	/* until it wakes */
+	}
 	ran = t1 - t0 - sl.hv;
-	budget[vm->id] = sl.lone
-		? sched_charge_lone(budget[vm->id], ran, (int64_t)slice_tsc)
-		: sched_charge(budget[vm->id], ran);
+	budget[vm->id][sl.slot] = sl.lone
+		? sched_charge_lone(budget[vm->id][sl.slot], ran,
+				    (int64_t)slice_tsc)
+		: sched_charge(budget[vm->id][sl.slot], ran);
 	account_steal(vm, t0, t1);
 	return true;
 }

@@ -18,3 +18,17 @@ unsigned sched_place_aps_wanted(unsigned nr_unpinned, bool spread)
 {
 	return spread && nr_unpinned > 1 ? nr_unpinned - 1 : 0;
 }
+
+uint64_t sched_place_vcpus(const uint8_t *list, unsigned n, unsigned home,
+			   unsigned nr_vcpus, uint32_t *cpu, uint8_t *slot)
+{
+	uint64_t mask = 0;
+
+	for (unsigned i = 0; i < nr_vcpus; i++) {
+		slot[i] = (uint8_t)(n ? i % n : 0);
+		cpu[i] = n ? list[slot[i]] : home;
+		if (cpu[i] < SCHED_PLACE_CPUS)
+			mask |= 1ull << cpu[i];
+	}
+	return mask;
+}

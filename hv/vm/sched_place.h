@@ -28,4 +28,12 @@ unsigned sched_place_pick(const uint32_t *load, unsigned nr,
  * off (hv.cfg spread=no). */
 unsigned sched_place_aps_wanted(unsigned nr_unpinned, bool spread);
 
+/* Where each vCPU of a VM runs (docs/smp.md "A VM on several CPUs"):
+ * with a cpus= list (list[0..n), n >= 1) vCPU i on list[i % n], its
+ * slot (the per-(VM, CPU) index of the scheduler and the mailbox) i % n;
+ * without one (n = 0) every vCPU on `home`, slot 0. Fills cpu[] and
+ * slot[] for the nr_vcpus vCPUs; returns the mask of the CPUs used. */
+uint64_t sched_place_vcpus(const uint8_t *list, unsigned n, unsigned home,
+			   unsigned nr_vcpus, uint32_t *cpu, uint8_t *slot);
+
 #endif

@@ -1,19 +1,37 @@
-/* Delivering a vCPU's IPI to its VM's vCPUs; see vipi.h. All of a VM's
- * vCPUs run on the VM's one physical CPU (docs/smp.md, "Several vCPUs"),
- * the CPU this runs on: marking the target's IRR (or NMI, INIT, start)
- * and making it runnable is all a "kick" needs. */
+/* Delivering a vCPU's IPI to its VM's vCPUs; see vipi.h. A target on
+ * the sender's CPU is marked (IRR, NMI, INIT, start) and made runnable
+ * here; one on another CPU (cpus= with several CPUs, docs/smp.md "A VM
+ * on several CPUs") gets it through its mailbox, applied by its own CPU
+ * (vm_mailbox.c), which is kicked. */
 #include "hv/vm/vipi.h"
 #include "hv/vm/vm_mailbox.h"
 #include "hv/vm/vm.h"
 
+/* The VM's IPI counts: its vCPUs on several CPUs send at once. */
+static void count(uint64_t *c)
+{
+	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+}
+
+/* Target t, on this CPU, may run: its slot is no longer halted, and the
+ * vCPU this CPU runs of the VM (if any: an MSI can come from the
+ * mediator between slices) ends its turn so t runs next. */
 static void wake(struct vm *vm, struct vcpu *t)
 {
+	struct vcpu *cur = vm_vcpu(vm);
+	enum vm_state halted = VM_HALTED;
+
 	if (t->run == VCPU_HALTED)
 		t->run = VCPU_RUN;
-	if (t != vm_vcpu(vm))
-		vm->vcpu_kick = true;
-	if (vm->state == VM_HALTED)
-		vm->state = VM_RUNNABLE;
+	if (cur != t && cur >= vm->vcpus && cur < vm->vcpus + VM_VCPUS_MAX)
+		cur->kick = true;
+	if (t->run != VCPU_RUN)
+		return;
+	__atomic_store_n(&vm->slot_halted[t->slot % VM_VCPUS_MAX], 0,
+			 __ATOMIC_RELAXED);
+	(void)__atomic_compare_exchange_n(&vm->state, &halted, VM_RUNNABLE,
+					  false, __ATOMIC_ACQ_REL,
+					  __ATOMIC_ACQUIRE);
 }
 
 /* INIT: the vCPU waits for a SIPI, its local APIC at power-on (its ID
@@ -52,10 +70,10 @@ static void apply(struct vm *vm, struct vcpu *t, const struct ipi *ipi)
 	case IPI_EFF_NONE:
 		return;
 	case IPI_EFF_DROP:
-		vm->stats.ipis_dropped++;
+		count(&vm->stats.ipis_dropped);
 		return;
 	}
-	vm->stats.ipis_delivered++;
+	count(&vm->stats.ipis_delivered);
 }
 
 void vipi_deliver(struct vm *vm, unsigned i, const struct ipi *ipi)
@@ -76,14 +94,17 @@ static void send_one(struct vm *vm, unsigned i, const struct ipi *ipi,
 		apply(vm, &vm->vcpus[i], ipi);
 		return;
 	}
-	if (ipi->mode == IPI_FIXED || ipi->mode == IPI_LOWEST)
+	if (ipi->mode == IPI_FIXED || ipi->mode == IPI_LOWEST) {
 		rc = vm_mailbox_post(vm, i, ipi->vector);
+		if (!rc)	/* its IRR bit is set at its CPU's drain */
+			count(&vm->stats.ipis_delivered);
+	}
 	else if (ipi->mode == IPI_INIT && ipi->deassert)
 		return;		/* does nothing anywhere */
 	else
 		rc = vm_mailbox_post_ipi(vm, i, ipi);
 	if (rc)
-		vm->stats.ipis_dropped++;	/* a mode or vector not sent */
+		count(&vm->stats.ipis_dropped);	/* a mode or vector not sent */
 }
 
 void vipi_device_irq(struct vm *vm, uint8_t vector, bool logical,
@@ -97,7 +118,7 @@ void vipi_device_irq(struct vm *vm, uint8_t vector, bool logical,
 	};
 	uint32_t set;
 
-	if (vm->nr_vcpus == 1) {
+	if (vm->nr_vcpus == 1 && !vm_mailbox_remote_vcpu(vm, 0)) {
 		vlapic_raise(&vm->lapic, vector);
 		return;
 	}
@@ -111,6 +132,10 @@ void vipi_device_irq(struct vm *vm, uint8_t vector, bool logical,
 
 		if (!(set & 1) || t->run == VCPU_WAIT_SIPI)
 			continue;
+		if (vm_mailbox_remote_vcpu(vm, i)) {	/* its CPU raises it */
+			(void)vm_mailbox_post(vm, i, vector);
+			continue;
+		}
 		vlapic_raise(t->lapic, vector);
 		wake(vm, t);
 	}
@@ -182,16 +207,15 @@ void vipi_send(struct vm *vm)
 	if (!l->icr_sent)
 		return;
 	l->icr_sent = false;
-	vm->stats.ipis_sent++;
+	count(&vm->stats.ipis_sent);
 	ipi_decode(l->icr, vlapic_x2apic_mode(l), &ipi);
 	for (unsigned i = 0; i < vm->nr_vcpus; i++)
 		lapics[i] = &vm->lapics[i];
 	set = ipi_targets(&ipi, vm_vcpu(vm)->idx, lapics, vm->nr_vcpus);
 	if (!set)
-		vm->stats.ipis_dropped++;	/* nobody there */
-	/* Each target by its own CPU: today all of a VM's vCPUs run on
-	 * the VM's one CPU, the sender's; the mailbox path is for vCPUs
-	 * placed on several CPUs (docs/smp.md). */
+		count(&vm->stats.ipis_dropped);	/* nobody there */
+	/* Each target by its own CPU: one on the sender's at once, one on
+	 * another CPU through its mailbox (docs/smp.md). */
 	for (unsigned i = 0; set; i++, set >>= 1)
 		if (set & 1)
 			send_one(vm, i, &ipi, vm_mailbox_remote_vcpu(vm, i));

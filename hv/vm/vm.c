@@ -1,5 +1,6 @@
 /* VM lifetime: creation from an hv.cfg section, stopping, counters. */
 #include "hv/vm/vm.h"
+#include "hv/vm/vm_mailbox.h"
 #include "hv/console/console.h"
 #include "hv/cpu/regs_dump.h"
 #include "hv/hv_errno.h"
@@ -134,6 +135,7 @@ int vm_create(const struct hvcfg_vm *cfg, const void *image, uint64_t size)
 	vm = &vms[nr_vms];
 	memset(vm, 0, sizeof(*vm));
 	vm->dev_lock = (struct rlock)RLOCK_INIT;
+	vm->ept_lock = (struct rlock)RLOCK_INIT;
 	vm->id = nr_vms;
 	vm->cfg = cfg;
 	strlcpy(vm->name, cfg->name, sizeof(vm->name));
@@ -188,6 +190,21 @@ static void msi_report(const struct vm *vm)
 	console_unlock();
 }
 
+/* What the guest wrote to its UART goes out before the stop line. The
+ * device lock is not taken here: the mediator stops a VM from inside its
+ * own lock (hv/gpu/gpu_host.c recover_vgpus), which an exit holding the
+ * device lock may wait for (order: device, then mediator). So: under the
+ * lock when this CPU holds it (a port, MMIO or hypercall exit: the test
+ * guest's exit hypercall); for a VM of one CPU as before (only its CPU
+ * writes the UART); for a VM on several CPUs otherwise not at all: its
+ * bytes go out with the scheduler's next drain (under the lock), after
+ * the stop line (docs/smp.md "A VM on several CPUs"). */
+static void flush_uart(struct vm *vm)
+{
+	if (vm->nr_cpus <= 1 || rlock_held(&vm->dev_lock, this_cpu()->index))
+		vuart_flush(vm);
+}
+
 void vm_stop(struct vm *vm, const char *fmt, ...)
 {
 	va_list ap;
@@ -195,13 +212,12 @@ void vm_stop(struct vm *vm, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(vm->stop_reason, sizeof(vm->stop_reason), fmt, ap);
 	va_end(ap);
-	/* Not under the device lock: the mediator stops a VM from inside
-	 * its own lock (hv/gpu/gpu_host.c recover_vgpus), which an exit
-	 * holding the device lock may wait for (order: device, then
-	 * mediator). docs/smp.md "The device lock" lists what is left. */
-	vuart_flush(vm);
+	flush_uart(vm);
 	vm->stats.stop_tsc = rdtsc();
-	vm->state = VM_STOPPED;
+	__atomic_store_n(&vm->state, VM_STOPPED, __ATOMIC_RELEASE);
+	/* Its vCPUs on other CPUs: out of their guest, and they see the
+	 * state before their next entry (hv/vm/sched.c after_exit). */
+	vm_mailbox_kick_others(vm);
 	kprintf("vm '%s': stopped: %s\n", vm->name, vm->stop_reason);
 	if (vm->nr_vcpus > 1)
 		kprintf("vm '%s': %u vCPUs; IPIs: %llu sent, %llu delivered, "

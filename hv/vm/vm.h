@@ -1,7 +1,8 @@
 /* A VM: its memory (EPT), its vCPUs (hv.cfg vcpus=, each a VMCS,
- * registers and a local APIC), its virtual devices and its counters. One
- * physical CPU runs all of them in turn (hv/vm/sched.c; docs/smp.md,
- * "Several vCPUs"). */
+ * registers and a local APIC), its virtual devices and its counters. Each
+ * vCPU runs on one physical CPU, the VM's one or one of its cpus= list
+ * (hv/vm/sched.c; docs/smp.md, "Several vCPUs", "A VM on several
+ * CPUs"). */
 #ifndef HV_VM_VM_H
 #define HV_VM_VM_H
 
@@ -63,11 +64,16 @@ struct vcpu {
 	bool launched;		/* VMLAUNCH done: next entry is VMRESUME */
 	bool taken;		/* VMCS host state is its CPU's (vcpu_take) */
 	unsigned idx;		/* 0 = the boot vCPU; = its APIC ID */
-	/* The physical CPU that runs it (hv/smp.h numbering): the VM's
-	 * (vm->cpu) for each vCPU today, written before vm->cpu is
-	 * published (hv/orchestrate.c place); read after an acquire of
-	 * vm->cpu (vm_mailbox_remote_vcpu). */
+	/* The physical CPU that runs it (hv/smp.h numbering) and its slot,
+	 * the index of that CPU in the VM's list (vm->cpus): the scheduler's
+	 * and the mailbox's per-(VM, CPU) state is by slot. Written before
+	 * vm->cpu_mask is published (hv/orchestrate.c place); read after an
+	 * acquire of it (vm_mailbox_remote_vcpu). */
 	uint32_t cpu;
+	uint8_t slot;
+	/* It woke a sibling of its CPU with an IPI, or spun in PAUSE: its
+	 * turn ends after this exit (hv/vm/sched.c). Its own CPU's. */
+	bool kick;
 	struct vlapic *lapic;	/* vm->lapics[idx] */
 	/* vCPUs other than 0 (only for vcpus= > 1, hv/vm/vipi.c): */
 	enum vcpu_run run;
@@ -138,6 +144,9 @@ enum vm_request {
 	VM_REQ_STOP = 1u << 2,
 	VM_REQ_RESTART = 1u << 3,
 	VM_REQ_REGS = 1u << 4,
+	/* A guest reset asked on another CPU of a VM on several CPUs: its
+	 * home CPU carries it out (hv/vm/vm_restart.c). */
+	VM_REQ_RESET = 1u << 5,
 };
 
 struct vm {
@@ -162,6 +171,24 @@ struct vm {
 	 * APs. */
 	uint32_t cpu;
 	bool pinned;
+	/* Every CPU one of its vCPUs runs on (bit i: CPU i), and the same
+	 * in slot order (vCPU i on cpus[i % nr_cpus], hv/vm/sched_place.h);
+	 * the mask is published last (release), so a CPU that sees its bit
+	 * sees the VM whole. A VM without a cpus= list has one slot. */
+	uint64_t cpu_mask;
+	uint8_t cpus[VM_VCPUS_MAX];
+	unsigned nr_cpus;
+	/* Per slot: none of that CPU's vCPUs of the VM can run (all halted,
+	 * parked or waiting for a SIPI). Written by that CPU only (atomic:
+	 * the others read it for vm->state). The VM's state is RUNNABLE
+	 * while some slot is not halted, HALTED when all are. */
+	uint8_t slot_halted[VM_VCPUS_MAX];
+	/* A restart of a VM on several CPUs is under way on its home CPU
+	 * (atomic): its other CPUs run none of its vCPUs, and each hands
+	 * its vCPUs' VMCSs back (VMCLEAR) and clears its slot's bit in
+	 * handback (hv/vm/sched.c sched_hand_back, hv/vm/vm_restart.c). */
+	uint32_t restarting;
+	uint32_t handback;
 	/* What the shell asked of a VM on an AP (VM_REQ_* bits, atomic),
 	 * carried out by that CPU between slices (hv/orchestrate.c). */
 	uint32_t requests;
@@ -184,15 +211,18 @@ struct vm {
 	uint64_t ap_cr3, ap_gdt_base;
 	uint16_t ap_gdt_limit, ap_cs, ap_ds;
 	bool ap_real_mode;
-	/* An IPI made another vCPU runnable: the sender's turn ends after
-	 * this exit, so the target runs soon (hv/vm/sched.c). */
-	bool vcpu_kick;
 	/* The VM's device lock (docs/smp.md "The device lock"): held by the
 	 * exit dispatcher around every exit that can reach a VM device
 	 * (port I/O, EPT violations = MMIO, hypercalls = vmrpc), never
 	 * around the vLAPIC (per vCPU). Order: this, then the mediator's.
 	 * Its counters say how often two vCPUs met in it. */
 	struct rlock dev_lock;
+	/* Its EPT's lock (hv/vm/vm_mem.c vm_ept_*): an edit, its flush on
+	 * every CPU of the VM and the freeing of detached tables together,
+	 * so two CPUs of one VM (or the mediator's and the VM's) never edit
+	 * the tables at once. Innermost: device lock, then the mediator's,
+	 * then this; under it only the page allocator and kicks. */
+	struct rlock ept_lock;
 	struct vuart uart;
 	/* One local APIC per vCPU; `lapic` is vCPU 0's, which the IOAPIC
 	 * and a vGPU's MSI interrupt. */
@@ -249,6 +279,43 @@ static inline void vm_set_vcpu(struct vm *vm, struct vcpu *vc)
 	this_cpu()->vcpu = vc;
 }
 
+/* One of the VM's vCPUs runs on CPU `cpu` (acquire: then the VM and its
+ * vCPUs' placement are seen whole). */
+static inline bool vm_on_cpu(const struct vm *vm, unsigned cpu)
+{
+	return cpu < 64 &&
+	       (__atomic_load_n(&vm->cpu_mask, __ATOMIC_ACQUIRE) >> cpu & 1);
+}
+
+/* The VM's slot of CPU `cpu`, or -1 if none of its vCPUs runs there. */
+static inline int vm_slot_of(const struct vm *vm, unsigned cpu)
+{
+	if (!vm_on_cpu(vm, cpu))
+		return -1;
+	for (unsigned s = 0; s < vm->nr_cpus && s < VM_VCPUS_MAX; s++)
+		if (vm->cpus[s] == cpu)
+			return (int)s;
+	return -1;
+}
+
+/* CPU `cpu` is asked to hand its vCPUs of the VM back (a restart on
+ * the VM's home CPU, hv/vm/vm_restart.c): work for it even when the VM
+ * has stopped (a stopped VM may be restarted from the shell). */
+static inline bool vm_handback_asked(const struct vm *vm, unsigned cpu)
+{
+	int s = vm_slot_of(vm, cpu);
+
+	return s > 0 &&
+	       (__atomic_load_n(&vm->handback, __ATOMIC_ACQUIRE) >> s & 1);
+}
+
+/* The VM's state as a plain load from any CPU (another CPU may store
+ * STOPPED: vm_stop). */
+static inline enum vm_state vm_state_now(const struct vm *vm)
+{
+	return __atomic_load_n(&vm->state, __ATOMIC_ACQUIRE);
+}
+
 /* The device lock taken and dropped by this CPU (recursive on it). */
 static inline void vm_dev_lock(struct vm *vm)
 {
@@ -282,6 +349,10 @@ int vm_load(struct vm *vm, const void *image, uint64_t size,
  * their ticks, guest, slice and halted ticks count from the (re)start, as
  * the report's start_tsc does; a slice running now counts from now. */
 void vm_stats_new_life(struct vm_stats *s, uint64_t now);
+
+/* On an AP, before it schedules: the vCPUs of this CPU of each VM
+ * restarting on its home CPU are handed back (hv/vm/sched.c). */
+void sched_hand_back(void);
 
 /* Restarts the VM in place (hv/vm/vm_restart.c): the same RAM pages and
  * VMCS, RAM zeroed, devices reset, kernel and initrd reloaded from the boot

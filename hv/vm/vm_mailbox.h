@@ -51,6 +51,11 @@ bool vm_mailbox_waiting(const struct vm *vm);
  * the drain. The caller calls xcpu_guest_exit after the exit. */
 void vm_mailbox_enter(struct vm *vm);
 
+/* Every CPU of the VM but this one kicked out of its guest or its
+ * sleep: a state change (stop, pause, resume, restart) they must see
+ * before their next entry. */
+void vm_mailbox_kick_others(struct vm *vm);
+
 struct vm_mailbox_stats {
 	uint64_t posted, drained, flushes_asked, flushes_done;
 	uint64_t ipis_posted, ipis_drained, sipis_merged;

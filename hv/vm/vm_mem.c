@@ -220,14 +220,18 @@ int vm_read_gva(struct vm *vm, uint64_t gva, void *buf, size_t len)
 	return 0;
 }
 
+/* Under the EPT lock: the edit's translations flushed on every CPU the
+ * VM runs on (this one at once, the others through their mailboxes,
+ * docs/smp.md); a CPU that left its guest flushes before it enters, so
+ * an exit waiting for this lock does not hold the wait up. If one did
+ * not leave its guest in time, the detached tables stay on the EPT's
+ * list (and the flush still needed): freed by the next flush seen
+ * through, or with the EPT at teardown. A VM not placed yet (being
+ * created) has run nowhere: this CPU's INVEPT is all. */
 static int flush(struct vm *vm, int err)
 {
 	if (ept_flush_needed(&vm->ept) && vmx_cpu.on) {
-		/* A VM on another CPU: its CPU flushes (docs/smp.md). If it
-		 * did not leave its guest in time, the detached tables stay
-		 * on the EPT's list (and the flush still needed): freed by
-		 * the next flush seen through, or with the EPT at teardown. */
-		if (vm_mailbox_remote(vm)) {
+		if (vm->nr_cpus) {
 			if (!vm_mailbox_ept_flush(vm))
 				return err;
 		} else {
@@ -238,24 +242,41 @@ static int flush(struct vm *vm, int err)
 	return err;
 }
 
+static void ept_lock(struct vm *vm)
+{
+	rlock_take(&vm->ept_lock, this_cpu()->index);
+}
+
+static int ept_unlock(struct vm *vm, int err)
+{
+	rlock_drop(&vm->ept_lock, this_cpu()->index);
+	return err;
+}
+
 int vm_ept_map(struct vm *vm, uint64_t gpa, uint64_t hpa, uint64_t size,
 	       unsigned perms, unsigned memtype)
 {
-	return flush(vm, ept_map(&vm->ept, gpa, hpa, size, perms, memtype));
+	ept_lock(vm);
+	return ept_unlock(vm, flush(vm, ept_map(&vm->ept, gpa, hpa, size,
+						perms, memtype)));
 }
 
 int vm_ept_unmap(struct vm *vm, uint64_t gpa, uint64_t size)
 {
-	return flush(vm, ept_unmap(&vm->ept, gpa, size));
+	ept_lock(vm);
+	return ept_unlock(vm, flush(vm, ept_unmap(&vm->ept, gpa, size)));
 }
 
 int vm_ept_protect(struct vm *vm, uint64_t gpa, uint64_t size,
 		   unsigned perms)
 {
-	return flush(vm, ept_protect(&vm->ept, gpa, size, perms));
+	ept_lock(vm);
+	return ept_unlock(vm, flush(vm, ept_protect(&vm->ept, gpa, size,
+						    perms)));
 }
 
 int vm_ept_translate(struct vm *vm, uint64_t gpa, struct ept_xlat *out)
 {
-	return ept_translate(&vm->ept, gpa, out);
+	ept_lock(vm);
+	return ept_unlock(vm, ept_translate(&vm->ept, gpa, out));
 }

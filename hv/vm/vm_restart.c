@@ -16,6 +16,9 @@
 #include "hv/vm/vdev.h"
 #include "hv/vm/vpci_fw.h"
 #include "hv/vm/vm.h"
+#include "hv/vm/vm_mailbox.h"
+#include "hv/cpu/xcpu.h"
+#include "hv/smp.h"
 #include "hv/vmx/vmx.h"
 #include "hv/vmx/vmx_insn.h"
 #include "hv/cpu/x86.h"
@@ -58,14 +61,55 @@ static int reload(struct vm *vm)
 	return err ? err : vcpu_reset(vm, &bs);
 }
 
-int vm_restart(struct vm *vm, const char *why)
+/* A VM on several CPUs restarts on its home CPU (vCPU 0's, vm->cpu)
+ * once its other CPUs are out of its guest and have handed their vCPUs'
+ * VMCSs back (sched_hand_back, hv/vm/sched.c): RAM, devices and vCPUs
+ * are then this CPU's alone. Kicked, they do it at their next scheduling
+ * step; waited for at most HANDBACK_MS, else the VM is stopped (said
+ * with the CPU). 0 when the others are out (or there are none). */
+#define HANDBACK_MS 100
+
+static int gather(struct vm *vm, const char *why)
 {
-	uint64_t prev = vmcs_current();
+	uint64_t t0 = rdtsc(), left;
+	uint32_t others = 0;
+
+	if (vm->nr_cpus <= 1)
+		return 0;
+	for (unsigned s = 1; s < vm->nr_cpus; s++)
+		others |= 1u << s;
+	__atomic_store_n(&vm->restarting, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&vm->handback, others, __ATOMIC_SEQ_CST);
+	vm_mailbox_kick_others(vm);
+	while ((left = __atomic_load_n(&vm->handback, __ATOMIC_ACQUIRE))) {
+		if (rdtsc() - t0 > tsc_ms(HANDBACK_MS)) {
+			__atomic_store_n(&vm->restarting, 0, __ATOMIC_RELEASE);
+			vm_stop(vm, "%s; not restarted: cpu %u did not leave "
+				"its vCPUs within %u ms", why,
+				vm->cpus[__builtin_ctz(left)], HANDBACK_MS);
+			return -HV_EBUSY;
+		}
+		cpu_relax();
+	}
+	return 0;
+}
+
+/* The restart is over (done or given up): the other CPUs may run the
+ * VM's vCPUs again; vCPU 0's slot runs at once. */
+static void gathered(struct vm *vm)
+{
+	for (unsigned s = 0; s < vm->nr_cpus && s < VM_VCPUS_MAX; s++)
+		__atomic_store_n(&vm->slot_halted[s], s != 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&vm->restarting, 0, __ATOMIC_RELEASE);
+	vm_mailbox_kick_others(vm);
+}
+
+static int restart_gathered(struct vm *vm, const char *why, uint64_t prev)
+{
 	const struct vdev *failed;
 	char note[64];
 	int err;
 
-	vm->reset_pending = false;
 	/* Its devices are power-cycled with it (the vGPU: reset, GGTT and
 	 * fences cleared, BARs unprogrammed, as the new guest's firmware
 	 * expects). */
@@ -92,8 +136,23 @@ int vm_restart(struct vm *vm, const char *why)
 	vm_stats_new_life(&vm->stats, rdtsc());
 	vm->stop_reason[0] = '\0';
 	vm->exit_status = 0;
-	vm->state = VM_RUNNABLE;
+	__atomic_store_n(&vm->slot_halted[0], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&vm->state, VM_RUNNABLE, __ATOMIC_RELEASE);
 	return 0;
+}
+
+int vm_restart(struct vm *vm, const char *why)
+{
+	uint64_t prev = vmcs_current();
+	int err;
+
+	vm->reset_pending = false;
+	if (gather(vm, why))
+		return -HV_EBUSY;
+	err = restart_gathered(vm, why, prev);
+	if (vm->nr_cpus > 1)
+		gathered(vm);
+	return err;
 }
 
 void vm_request_reset(struct vm *vm, const char *fmt, ...)
@@ -113,6 +172,14 @@ void vm_reset_if_pending(struct vm *vm)
 
 	if (!vm->reset_pending || vm->state == VM_STOPPED)
 		return;
+	if (vm->nr_cpus > 1 && this_cpu()->index != vm->cpu) {
+		/* vCPU 0's CPU restarts it (gather); until then this CPU
+		 * runs none of its vCPUs (reset_pending, hv/vm/sched.c). */
+		__atomic_fetch_or(&vm->requests, VM_REQ_RESET,
+				  __ATOMIC_RELEASE);
+		(void)xcpu_kick(smp_cpu(vm->cpu));
+		return;
+	}
 	quick = up < tsc_ms(VM_RESET_LOOP_MS) ? vm->quick_resets + 1 : 0;
 	if (quick >= VM_RESET_LOOP_MAX) {
 		vm->reset_pending = false;

@@ -92,7 +92,8 @@ enum exit_action vmexit_dispatch(struct vm *vm)
 	ex.raw_reason = (uint32_t)vmread(VMCS_EXIT_REASON);
 	ex.reason = EXIT_REASON_BASIC(ex.raw_reason);
 	if (ex.reason < EXIT_REASON_COUNT)
-		vm->stats.exits[ex.reason]++;
+		__atomic_fetch_add(&vm->stats.exits[ex.reason], 1,
+				   __ATOMIC_RELAXED);	/* its CPUs add */
 	if (ex.reason >= EXIT_REASON_COUNT || !exit_table[ex.reason].handler)
 		return handle_fatal(vm, &ex);
 	e = &exit_table[ex.reason];

@@ -460,8 +460,8 @@ static void test_vcpus(void **state)
 			       "vcpus=1\n"), 0);
 }
 
-/* cpus=: one CPU number (1-63) per VM, no CPU in two VMs, no vGPU with
- * it; every refusal names its line and leaves the VM unstartable. */
+/* cpus=: a list of CPU numbers (1-63), at most one per vCPU, no CPU in
+ * two VMs; every refusal names its line and leaves the VM unstartable. */
 static void test_cpus(void **state)
 {
 	(void)state;
@@ -489,9 +489,38 @@ static void test_cpus(void **state)
 	check_only_error(VM1 "cpus=1,1\n", 4, "vm1",
 			 "cpus: '1' is listed twice");
 	check_only_error(VM1 "cpus=1, 2\n", 4, "vm1",
-			 "cpus: 2 CPUs: a VM's vCPUs all run on one CPU");
+			 "cpus: 2 CPUs for 1 vCPU: a CPU without a vCPU");
 	assert_false(vm("vm1")->valid);
 	assert_true(vm("vm1")->cpus == 0);	/* a refused value is not kept */
+	assert_int_equal(vm("vm1")->nr_cpus, 0);
+	check_only_error(VM1 "cpus=2,1,3\nvcpus=2\n", 4, "vm1",
+			 "cpus: 3 CPUs for 2 vCPUs");
+	check_only_error(VM1 "cpus=1,,2\nvcpus=2\n", 4, "vm1",
+			 "cpus: '' is not a CPU number");
+	check_only_error(VM1 "vcpus=8\ncpus=1,2,3,4,5,6,7,8,9\n", 5, "vm1",
+			 "cpus: more than 8 CPUs");
+	check_only_error(VM1 "vcpus=2\ncpus=2,0\n", 5, "vm1",
+			 "cpus: '0' is the BSP");
+	check_only_error(VM1 "vcpus=2\ncpus=2,64\n", 5, "vm1",
+			 "cpus: '64' is not a CPU number (1-63)");
+
+	/* a list: vCPU i on the i-th CPU listed, in the order given, with
+	 * vcpus= before or after it */
+	assert_int_equal(parse(VM1 "cpus=2, 1\nvcpus=2\n"), 0);
+	assert_true(vm("vm1")->valid);
+	assert_true(vm("vm1")->cpus == (1ull << 1 | 1ull << 2));
+	assert_int_equal(vm("vm1")->nr_cpus, 2);
+	assert_int_equal(vm("vm1")->cpu_list[0], 2);
+	assert_int_equal(vm("vm1")->cpu_list[1], 1);
+	assert_int_equal(parse(VM1 "vcpus=3\ncpus=1,2\n"), 0);
+	assert_true(vm("vm1")->valid);
+	assert_int_equal(vm("vm1")->nr_cpus, 2);
+	assert_int_equal(parse(VM1 "vcpus=8\ncpus=1,2,3,4,5,6,7,8\n"), 0);
+	assert_int_equal(vm("vm1")->nr_cpus, 8);
+	/* a CPU of another VM's list, at the second claim's line */
+	check_only_error(VM1 "vcpus=2\ncpus=1,3\n[vm2]\nmemory=64M\n"
+			 "kernel=\\k\nvcpus=2\ncpus=2,3\n", 10, "vm2",
+			 "cpus: CPU 3 already belongs to VM 'vm1' (line 1)");
 
 	/* the second claim of a CPU is the one refused, at its line */
 	check_only_error(VM1 "cpus=3\n[vm2]\nmemory=64M\nkernel=\\k\ncpus=3\n",

@@ -71,6 +71,36 @@ static void test_aps_wanted(void **state)
 	assert_int_equal(sched_place_aps_wanted(4, false), 0);	/* spread=no */
 }
 
+/* cpus=1,2 with vcpus=2: one vCPU per CPU in list order; vcpus=3 on
+ * cpus=2,1: round robin, the list's order kept (2, 1, 2); no list: all
+ * on the home CPU, slot 0. */
+static void test_vcpus_on_list(void **state)
+{
+	const uint8_t two[] = { 1, 2 }, rev[] = { 2, 1 };
+	uint32_t cpu[8];
+	uint8_t slot[8];
+
+	(void)state;
+	assert_true(sched_place_vcpus(two, 2, 0, 2, cpu, slot) == 0x6);
+	assert_int_equal(cpu[0], 1);
+	assert_int_equal(cpu[1], 2);
+	assert_int_equal(slot[0], 0);
+	assert_int_equal(slot[1], 1);
+
+	assert_true(sched_place_vcpus(rev, 2, 0, 3, cpu, slot) == 0x6);
+	assert_int_equal(cpu[0], 2);
+	assert_int_equal(cpu[1], 1);
+	assert_int_equal(cpu[2], 2);
+	assert_int_equal(slot[2], 0);
+
+	assert_true(sched_place_vcpus(NULL, 0, 3, 4, cpu, slot) == 0x8);
+	for (unsigned i = 0; i < 4; i++) {
+		assert_int_equal(cpu[i], 3);
+		assert_int_equal(slot[i], 0);
+	}
+	assert_true(sched_place_vcpus(NULL, 0, 0, 1, cpu, slot) == 0x1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -78,6 +108,7 @@ int main(void)
 		cmocka_unit_test(test_least_loaded),
 		cmocka_unit_test(test_bsp_and_bounds),
 		cmocka_unit_test(test_aps_wanted),
+		cmocka_unit_test(test_vcpus_on_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

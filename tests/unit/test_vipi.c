@@ -281,7 +281,7 @@ static void test_device_irq(void **state)
 	vipi_device_irq(&vm2, 0x22, true, 0x02, false);	/* logical CPU 1 */
 	assert_true(irr(1, 0x22));
 	assert_false(irr(0, 0x22));
-	assert_true(vm2.vcpu_kick);
+	assert_true(vm2.vcpus[0].kick);
 	vipi_device_irq(&vm2, 0x23, false, 0, false);	/* physical 0 */
 	assert_true(irr(0, 0x23));
 	assert_false(irr(1, 0x23));
@@ -296,6 +296,44 @@ static void test_device_irq(void **state)
 	vm2.nr_vcpus = 1;				/* one vCPU: vCPU 0 */
 	vipi_device_irq(&vm2, 0x27, false, 5, false);
 	assert_true(irr(0, 0x27));
+}
+
+/* A VM on two CPUs (cpus=1,2): an IOAPIC interrupt for vCPU 1, on the
+ * other CPU, goes to its mailbox (its CPU raises it), never into its IRR
+ * from here; one for vCPU 0, here, is raised and wakes it: its slot's
+ * halted flag is cleared, not the other slot's, and the VM's state says
+ * runnable again. */
+static void test_device_irq_two_cpus(void **state)
+{
+	(void)state;
+	setup_vm2();
+	memset(posted, 0, sizeof(posted));
+	vm2.nr_cpus = 2;
+	vm2.vcpus[1].slot = 1;
+	remote_mask = 1u << 1;
+	vm2.vcpus[0].run = VCPU_HALTED;
+	vm2.vcpus[1].run = VCPU_HALTED;
+	vm2.slot_halted[0] = vm2.slot_halted[1] = 1;
+	vm2.state = VM_HALTED;
+	vipi_device_irq(&vm2, 0x31, false, 1, false);	/* physical 1 */
+	assert_int_equal(posted[1][0x31], 1);
+	assert_false(irr(1, 0x31));
+	assert_int_equal(vm2.vcpus[1].run, VCPU_HALTED);	/* its CPU's */
+	assert_int_equal(vm2.slot_halted[1], 1);
+	assert_int_equal(vm2.state, VM_HALTED);
+	vipi_device_irq(&vm2, 0x32, false, 0, false);	/* physical 0 */
+	assert_true(irr(0, 0x32));
+	assert_int_equal(posted[0][0x32], 0);
+	assert_int_equal(vm2.vcpus[0].run, VCPU_RUN);
+	assert_int_equal(vm2.slot_halted[0], 0);
+	assert_int_equal(vm2.slot_halted[1], 1);
+	assert_int_equal(vm2.state, VM_RUNNABLE);
+	/* a stopped VM stays stopped whatever is woken */
+	vm2.state = VM_STOPPED;
+	vm2.vcpus[0].run = VCPU_HALTED;
+	vipi_device_irq(&vm2, 0x33, false, 0, false);
+	assert_int_equal(vm2.state, VM_STOPPED);
+	remote_mask = 0;
 }
 
 /* MSI address: 0xFEE, destination ID 19:12, RH bit 3, DM bit 2. */
@@ -319,13 +357,13 @@ static void test_msi(void **state)
 	assert_true(irr(1, 0x41));
 	assert_false(irr(0, 0x41));
 	assert_int_equal(vm2.vcpus[1].run, VCPU_RUN);	/* woken */
-	assert_true(vm2.vcpu_kick);			/* its turn next */
-	vm2.vcpu_kick = false;
+	assert_true(vm2.vcpus[0].kick);			/* its turn next */
+	vm2.vcpus[0].kick = false;
 	assert_int_equal(vipi_msi(&vm2, msi_addr(0x01, false, true), 0x42),
 			 MSI_DELIVERED);	/* logical flat 0x01: vCPU 0 */
 	assert_true(irr(0, 0x42));
 	assert_false(irr(1, 0x42));
-	assert_false(vm2.vcpu_kick);		/* vCPU 0 is current */
+	assert_false(vm2.vcpus[0].kick);		/* vCPU 0 is current */
 	assert_int_equal(vipi_msi(&vm2, msi_addr(0x02, false, true), 0x43),
 			 MSI_DELIVERED);	/* logical 0x02: vCPU 1 */
 	assert_true(irr(1, 0x43));
@@ -432,7 +470,7 @@ static void test_msi_remote(void **state)
 	assert_int_equal(posted[0][0x41], 0);
 	assert_false(irr(1, 0x41));
 	assert_int_equal(vm2.vcpus[1].run, VCPU_HALTED);
-	assert_false(vm2.vcpu_kick);
+	assert_false(vm2.vcpus[0].kick);
 	assert_int_equal(vm2.vcpus[1].msis, 1);
 	assert_int_equal(vipi_msi(&vm2, msi_addr(5, false, false), 0x42),
 			 MSI_NOBODY);
@@ -488,9 +526,11 @@ static void test_send_remote(void **state)
 	assert_false(irr(1, 0x61));
 	assert_int_equal(vm2.vcpus[1].run, VCPU_HALTED);
 	assert_false(vm2.vcpus[1].nmi_pending);
-	assert_false(vm2.vcpu_kick);
+	assert_false(vm2.vcpus[0].kick);
 	assert_int_equal(vm2.stats.ipis_sent, 5);
-	assert_int_equal(vm2.stats.ipis_delivered, 0);	/* counted there */
+	/* the fixed vector counted as it is posted (its IRR bit is set at
+	 * the drain); NMI, INIT and SIPI where they are applied */
+	assert_int_equal(vm2.stats.ipis_delivered, 1);
 	assert_int_equal(vm2.stats.ipis_dropped, 0);
 }
 
@@ -509,7 +549,7 @@ static void test_send_mixed(void **state)
 	assert_false(irr(1, 0x70));
 	assert_int_equal(posted[1][0x70], 1);
 	assert_int_equal(posted[0][0x70], 0);
-	assert_int_equal(vm2.stats.ipis_delivered, 1);
+	assert_int_equal(vm2.stats.ipis_delivered, 2);	/* here, and posted */
 }
 
 int main(void)
@@ -522,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_init_sipi),
 		cmocka_unit_test(test_vlapic_side),
 		cmocka_unit_test(test_device_irq),
+		cmocka_unit_test(test_device_irq_two_cpus),
 		cmocka_unit_test(test_parked),
 		cmocka_unit_test(test_msi),
 		cmocka_unit_test(test_msi_remote),

@@ -54,7 +54,7 @@ static unsigned nr_applied;
 void vipi_deliver(struct vm *vm, unsigned i, const struct ipi *ipi)
 {
 	assert_ptr_equal(vm, &vms[1]);
-	assert_ptr_equal(me, &cpus[1]);		/* on the VM's own CPU */
+	assert_int_equal(vm->vcpus[i].cpu, me->index);	/* on its own CPU */
 	assert_true(nr_applied < 16);
 	applied[nr_applied].vcpu = i;
 	applied[nr_applied].mode = ipi->mode;
@@ -103,6 +103,12 @@ static int setup(void **state)
 	vms[1].id = 1;
 	vms[1].cpu = 1;
 	vms[1].nr_vcpus = 2;
+	/* both vCPUs on CPU 1, its one slot (hv/orchestrate.c place) */
+	vms[1].nr_cpus = 1;
+	vms[1].cpus[0] = 1;
+	vms[1].cpu_mask = 1u << 1;
+	vms[1].vcpus[0].cpu = vms[1].vcpus[1].cpu = 1;
+	cpus[1].vcpu = &vms[1].vcpus[0];	/* the vCPU CPU 1 runs */
 	vms[1].eptp = 0x1234;
 	strcpy(vms[1].name, "ap-vm");
 	me = &cpus[0];
@@ -265,9 +271,10 @@ static void test_ipi_events(void **state)
 	assert_int_equal(post_ipi(1, IPI_INIT, 0, true), -1);	/* de-assert */
 	assert_int_equal(post_ipi(2, IPI_NMI, 0, false), -1);	/* no vCPU 2 */
 	assert_int_equal(post_ipi(1, IPI_SMI, 0, false), -1);
-	assert_true(vm_mailbox_waiting(vm));
+	assert_false(vm_mailbox_waiting(vm));	/* asked on CPU 0: not its */
 	cpus[1].in_guest = 0;
 	me = &cpus[1];
+	assert_true(vm_mailbox_waiting(vm));
 	vm_mailbox_drain(vm);
 	assert_int_equal(nr_applied, 4);
 	expect(0, 0, IPI_NMI, 0);
@@ -303,6 +310,71 @@ static void test_remote_per_vcpu(void **state)
 	assert_false(vm_mailbox_remote_vcpu(vm, VM_VCPUS_MAX));
 }
 
+/* A VM on two CPUs (cpus=1,0 here: vCPU 0 on CPU 1, slot 0; vCPU 1 on
+ * CPU 0, slot 1): a post kicks the target vCPU's CPU, not the VM's
+ * first; each CPU drains only its own vCPUs' mail; an EPT flush from one
+ * of its CPUs INVEPTs there at once and asks the other, and each CPU's
+ * request is its own (one CPU's drain does not clear the other's). */
+static void test_two_cpus(void **state)
+{
+	struct vm *vm = &vms[1];
+
+	(void)state;
+	vm->nr_cpus = 2;
+	vm->cpus[1] = 0;
+	vm->cpu_mask = 0x3;
+	vm->vcpus[1].cpu = 0;
+	vm->vcpus[1].slot = 1;
+	cpus[0].vcpu = &vm->vcpus[1];
+	cpus[0].in_guest = 1;
+	me = &cpus[1];			/* vCPU 0 sends to vCPU 1 */
+	assert_false(vm_mailbox_remote(vm));
+	assert_true(vm_mailbox_remote_vcpu(vm, 1));
+	assert_int_equal(vm_mailbox_post(vm, 1, 0x42), 0);
+	assert_int_equal(ipis, 1);
+	assert_int_equal(ipi_dest, 0);	/* CPU 0's APIC ID */
+	assert_int_equal(post_ipi(1, IPI_NMI, 0, false), 0);
+	me = &cpus[0];			/* and something for vCPU 0 */
+	assert_int_equal(vm_mailbox_post(vm, 0, 0x43), 0);
+	me = &cpus[1];
+	vm_mailbox_drain(vm);		/* CPU 1: its own, not vCPU 1's */
+	assert_int_equal(raised[0][0x43], 1);
+	assert_int_equal(raised[1][0x42], 0);
+	assert_int_equal(nr_applied, 0);
+	assert_false(vm_mailbox_waiting(vm));	/* nothing for CPU 1 */
+	cpus[0].in_guest = 0;
+	me = &cpus[0];
+	assert_true(vm_mailbox_waiting(vm));
+	vm_mailbox_enter(vm);		/* CPU 0 takes it before entering */
+	assert_int_equal(raised[1][0x42], 1);
+	assert_int_equal(raised[0][0x42], 0);
+	xcpu_guest_exit();
+
+	/* An EPT change on CPU 0: INVEPT here, CPU 1 asked (not in its
+	 * guest: no wait), and it flushes at its next entry. */
+	assert_true(vm_mailbox_ept_flush(vm));
+	assert_int_equal(invepts, 1);
+	vm_mailbox_drain(vm);		/* CPU 0's request: none left */
+	assert_int_equal(invepts, 1);
+	me = &cpus[1];
+	vm_mailbox_enter(vm);
+	assert_int_equal(invepts, 2);
+	xcpu_guest_exit();
+	/* and CPU 1 in its guest, never leaving: bounded, said, false */
+	cpus[1].in_guest = 1;
+	me = &cpus[0];
+	assert_false(vm_mailbox_ept_flush(vm));
+	assert_int_equal(invepts, 3);	/* its own at once */
+	assert_int_equal(lines, 1);
+	cpus[1].in_guest = 0;
+	me = &cpus[1];
+	vm_mailbox_drain(vm);
+	assert_int_equal(invepts, 4);
+	/* NMI of vCPU 1 was applied by CPU 0's drain above */
+	assert_int_equal(nr_applied, 1);
+	expect(0, 1, IPI_NMI, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +386,7 @@ int main(void)
 		cmocka_unit_test_setup(test_idle_sleep, setup),
 		cmocka_unit_test_setup(test_ipi_events, setup),
 		cmocka_unit_test_setup(test_remote_per_vcpu, setup),
+		cmocka_unit_test_setup(test_two_cpus, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

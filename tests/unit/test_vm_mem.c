@@ -25,14 +25,17 @@
 
 struct vmx_cpu vmx_cpu;	/* .on = false: no INVEPT, but in the flush tests */
 int vmx_invept(uint64_t eptp) { (void)eptp; return 0; }
-/* A VM on another CPU (hv/vm/vm_mailbox.c): only in the flush tests, which
- * say whether its CPU left the guest in time. */
-static bool remote, remote_out_in_time = true;
+/* A VM placed on its CPUs (hv/vm/vm_mailbox.c flushes on each): only in
+ * the flush tests, which say whether its other CPUs left the guest in
+ * time. The flush runs under the VM's EPT lock, so an edit from another
+ * CPU of the VM cannot come between the change and its flush. */
+static bool remote_out_in_time = true;
 static unsigned remote_flushes;
-bool vm_mailbox_remote(const struct vm *vm) { (void)vm; return remote; }
+static struct percpu this_one = { .index = 3 };
+struct percpu *test_this_cpu(void) { return &this_one; }
 bool vm_mailbox_ept_flush(struct vm *vm)
 {
-	(void)vm;
+	assert_true(rlock_held(&vm->ept_lock, this_one.index));
 	remote_flushes++;
 	return remote_out_in_time;
 }
@@ -74,6 +77,7 @@ static int setup(void **state)
 	(void)state;
 	fake_pages_reset();
 	memset(&vm, 0, sizeof(vm));
+	vm.ept_lock = (struct rlock)RLOCK_INIT;
 	memset(&told, 0, sizeof(told));
 	assert_int_equal(vdev_register(&vm, &dev), 0);
 	vm.ram = aligned_alloc(2u << 20, RAM);
@@ -206,7 +210,7 @@ static void test_remote_flush_timeout_keeps_tables(void **state)
 {
 	(void)state;
 	vmx_cpu.on = true;
-	remote = true;
+	vm.nr_cpus = 2;			/* placed: flushed on its CPUs */
 	remote_out_in_time = false;
 	remote_flushes = 0;
 	/* split the first 2 MiB page, then unmap it whole: table detached */
@@ -222,7 +226,7 @@ static void test_remote_flush_timeout_keeps_tables(void **state)
 	assert_int_equal(vm.ept.deferred_pages, 0);
 	assert_false(ept_flush_needed(&vm.ept));
 	vmx_cpu.on = false;
-	remote = false;
+	assert_false(rlock_held(&vm.ept_lock, this_one.index));
 }
 
 int main(void)
