@@ -79,14 +79,13 @@ void console_write(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		con_letters += s[i] == 'a' || s[i] == 'b';
 }
-int kprintf(const char *fmt, ...)
+void kprintf(const char *fmt, ...)
 {
 	char buf[VUART_LINE_MAX + 64];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	pthread_mutex_lock(&con);
 	/* "[dev] " before a line's bytes, "[dev]\n" for an empty one
@@ -95,7 +94,6 @@ int kprintf(const char *fmt, ...)
 	if (!strncmp(buf, "[dev]", 5))
 		con_lines++;
 	pthread_mutex_unlock(&con);
-	return n;
 }
 
 static struct vm *vm = &vms[1];
