@@ -377,6 +377,8 @@ static void do_requests(struct vm *vm, uint32_t r)
 		vm_stop(vm, "stopped from the shell");
 	if (r & VM_REQ_RESTART)
 		(void)vm_restart(vm, "restarted from the shell");
+	if (r & VM_REQ_CONSOLE)
+		shell_console_serve(vm);
 }
 
 static void take_requests(unsigned cpu)

@@ -138,6 +138,9 @@ enum vm_request {
 	VM_REQ_STOP = 1u << 2,
 	VM_REQ_RESTART = 1u << 3,
 	VM_REQ_REGS = 1u << 4,
+	/* The console attached or detached, typed bytes waiting
+	 * (hv/shell/shell_console.c). */
+	VM_REQ_CONSOLE = 1u << 5,
 };
 
 struct vm {
