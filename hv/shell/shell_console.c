@@ -44,17 +44,22 @@ bool shell_console_attached(void)
 	return attached != NULL;
 }
 
-/* On the VM's CPU (VM_REQ_CONSOLE, or the shell's own CPU): the vUART
- * attached as the shell wants, then as many typed bytes as its receive
- * FIFO takes; the rest waits in the mailbox (bounded by MAIL_SIZE). A
- * stopped VM's bytes are dropped. */
-void shell_console_serve(struct vm *vm)
+/* On the VM's CPU: the vUART attached as the shell wants, then as many
+ * typed bytes as its receive FIFO takes; the rest waits in the mailbox
+ * (bounded by MAIL_SIZE). A stopped VM's bytes are dropped. `wait`: for
+ * the device lock; without it (the shell's own CPU, which holds the
+ * mediator lock that a device-lock holder may want next: docs/smp.md
+ * "The device lock") false when another CPU holds it. */
+static bool serve(struct vm *vm, bool wait)
 {
 	struct rx_mail *m = mail_of(vm);
 	uint32_t head = m->head;
 	uint32_t tail = __atomic_load_n(&m->tail, __ATOMIC_ACQUIRE);
 
-	vm_dev_lock(vm);
+	if (wait)
+		vm_dev_lock(vm);
+	else if (!rlock_try(&vm->dev_lock, this_cpu()->index))
+		return false;
 	vuart_attach(vm, __atomic_load_n(&m->want, __ATOMIC_ACQUIRE));
 	if (vm->state == VM_STOPPED)
 		head = tail;
@@ -64,16 +69,27 @@ void shell_console_serve(struct vm *vm)
 	}
 	vm_dev_unlock(vm);
 	__atomic_store_n(&m->head, head, __ATOMIC_RELEASE);
+	return true;
 }
 
-/* The VM's CPU runs shell_console_serve: now, if it is ours; else it is
- * asked (the request bit, then a kick out of its guest or its sleep). */
+/* VM_REQ_CONSOLE on an AP, between slices: it holds no lock. */
+void shell_console_serve(struct vm *vm)
+{
+	(void)serve(vm, true);
+}
+
+/* The VM's CPU runs serve: now, if it is ours (if its lock was busy,
+ * own_pending says to try again next round, attached or not: a detach
+ * too); else it is asked (the request bit, then a kick out of its guest
+ * or its sleep). */
+static struct vm *own_pending;
+
 static void deliver(struct vm *vm)
 {
 	uint32_t cpu = __atomic_load_n(&vm->cpu, __ATOMIC_ACQUIRE);
 
 	if (cpu == this_cpu()->index) {
-		shell_console_serve(vm);
+		own_pending = serve(vm, false) ? NULL : vm;
 		return;
 	}
 	asked_tsc = rdtsc();
@@ -165,6 +181,8 @@ static bool retry_due(const struct vm *vm)
 
 bool shell_console_poll(void)
 {
+	if (own_pending)
+		deliver(own_pending);
 	if (!attached)
 		return false;
 	if (attached->state == VM_STOPPED) {

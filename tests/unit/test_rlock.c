@@ -26,12 +26,13 @@ static void test_nesting(void **state)
 	rlock_take(&l, 0);
 	rlock_take(&l, 0);
 	rlock_take(&l, 0);
-	assert_int_equal(l.depth, 3);
+	assert_int_equal(rlock_depth(&l, 0), 3);
 	assert_int_equal(l.takes, 1);
 	rlock_drop(&l, 0);
 	rlock_drop(&l, 0);
 	assert_true(rlock_held(&l, 0));
-	assert_int_equal(l.depth, 1);
+	assert_int_equal(rlock_depth(&l, 0), 1);
+	assert_int_equal(rlock_depth(&l, 1), 0);
 	rlock_drop(&l, 0);
 	assert_false(rlock_held(&l, 0));
 	assert_int_equal(l.owner, RLOCK_FREE);
@@ -44,6 +45,44 @@ static void test_nesting(void **state)
 	assert_int_equal(l.spins, 0);
 }
 
+/* rlock_try: free or mine (nested) taken, another CPU's refused
+ * without waiting or counting. */
+static void test_try(void **state)
+{
+	struct rlock l = RLOCK_INIT;
+
+	(void)state;
+	assert_true(rlock_try(&l, 1));
+	assert_true(rlock_try(&l, 1));
+	assert_int_equal(rlock_depth(&l, 1), 2);
+	assert_false(rlock_try(&l, 2));
+	assert_int_equal(rlock_depth(&l, 1), 2);
+	rlock_drop(&l, 1);
+	rlock_drop(&l, 1);
+	assert_true(rlock_try(&l, 2));
+	rlock_drop(&l, 2);
+	assert_int_equal(l.owner, RLOCK_FREE);
+	assert_int_equal(l.takes, 2);
+	assert_int_equal(l.contended, 0);
+	assert_int_equal(l.spins, 0);
+}
+
+/* The deepest nesting allowed, and back to free. */
+static void test_nesting_max(void **state)
+{
+	struct rlock l = RLOCK_INIT;
+
+	(void)state;
+	for (unsigned i = 0; i <= RLOCK_NEST_MAX; i++)
+		rlock_take(&l, 63);
+	assert_int_equal(rlock_depth(&l, 63), RLOCK_NEST_MAX + 1);
+	assert_true(l.owner != RLOCK_FREE);
+	for (unsigned i = 0; i <= RLOCK_NEST_MAX; i++)
+		rlock_drop(&l, 63);
+	assert_int_equal(l.owner, RLOCK_FREE);
+	assert_int_equal(l.takes, 1);
+}
+
 /* The slow path entered after the inline CMPXCHG saw another owner
  * that has gone since: taken on its first try, counted as contended
  * with the one failed attempt. */
@@ -54,7 +93,7 @@ static void test_slow_after_release(void **state)
 	(void)state;
 	rlock_take_slow(&l, 2, 9);
 	assert_true(rlock_held(&l, 2));
-	assert_int_equal(l.depth, 1);
+	assert_int_equal(rlock_depth(&l, 2), 1);
 	assert_int_equal(l.takes, 1);
 	assert_int_equal(l.contended, 1);
 	assert_int_equal(l.spins, 1);
@@ -62,7 +101,8 @@ static void test_slow_after_release(void **state)
 	assert_int_equal(l.owner, RLOCK_FREE);
 }
 
-/* drop_bad: 0 free lock, 1 held by another CPU, 2 nested drop past 0. */
+/* drop_bad: 0 free lock, 1 held by another CPU, 2 one drop too many,
+ * 3 nested by another CPU, 4 nested past RLOCK_NEST_MAX. */
 static void drop_bad(int how)
 {
 	struct rlock l = RLOCK_INIT;
@@ -71,8 +111,18 @@ static void drop_bad(int how)
 		rlock_take(&l, 4);
 	if (how == 2) {
 		rlock_take(&l, 3);
+		rlock_take(&l, 3);
 		rlock_drop(&l, 3);
-		l.owner = 3;	/* owner left behind with depth 0 */
+		rlock_drop(&l, 3);
+	}
+	if (how == 3) {
+		rlock_take(&l, 4);
+		rlock_take(&l, 4);
+	}
+	if (how == 4) {
+		for (unsigned i = 0; i <= RLOCK_NEST_MAX + 1; i++)
+			rlock_take(&l, 3);
+		return;		/* the last take traps */
 	}
 	rlock_drop(&l, 3);
 }
@@ -80,7 +130,7 @@ static void drop_bad(int how)
 static void test_bad_drop_traps(void **state)
 {
 	(void)state;
-	for (int how = 0; how < 3; how++) {
+	for (int how = 0; how < 5; how++) {
 		int st = 0;
 		pid_t pid = fork();
 
@@ -146,7 +196,6 @@ static void test_two_cpus_exclude(void **state)
 	assert_true(l.contended <= l.takes);
 	assert_true(l.spins >= l.contended);
 	assert_int_equal(l.owner, RLOCK_FREE);
-	assert_int_equal(l.depth, 0);
 }
 
 struct waiter {
@@ -198,6 +247,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nesting),
+		cmocka_unit_test(test_nesting_max),
+		cmocka_unit_test(test_try),
 		cmocka_unit_test(test_slow_after_release),
 		cmocka_unit_test(test_bad_drop_traps),
 		cmocka_unit_test(test_two_cpus_exclude),

@@ -47,12 +47,11 @@ static void test_free_take_drop_inline(void **state)
 	for (unsigned i = 0; i < 3; i++) {
 		rlock_take(&l, 5);
 		assert_int_equal(l.owner, 5);
-		assert_int_equal(l.depth, 1);
+		assert_int_equal(rlock_depth(&l, 5), 1);
 		assert_true(rlock_held(&l, 5));
 		assert_false(rlock_held(&l, 4));
 		rlock_drop(&l, 5);
 		assert_int_equal(l.owner, RLOCK_FREE);
-		assert_int_equal(l.depth, 0);
 	}
 	assert_int_equal(l.takes, 3);
 	assert_int_equal(l.contended, 0);
@@ -72,7 +71,7 @@ static void test_nested_take_goes_out(void **state)
 	rlock_take(&l, 2);
 	assert_int_equal(take_calls, 1);
 	assert_int_equal(take_seen, 2);
-	assert_int_equal(l.depth, 1);	/* the stub did not nest */
+	assert_int_equal(rlock_depth(&l, 2), 1);	/* the stub did not nest */
 	assert_int_equal(l.takes, 1);
 }
 
@@ -100,16 +99,14 @@ static void test_other_drops_go_out(void **state)
 	(void)state;
 	rlock_drop(&l, 0);		/* free */
 	assert_int_equal(drop_calls, 1);
-	l.owner = 7;
-	l.depth = 2;
+	l.owner = 7 | RLOCK_NEST_ONE;
 	rlock_drop(&l, 7);		/* nested */
 	assert_int_equal(drop_calls, 2);
-	assert_int_equal(l.depth, 2);
-	l.depth = 1;
+	assert_int_equal(rlock_depth(&l, 7), 2);
+	l.owner = 7;
 	rlock_drop(&l, 6);		/* not the owner */
 	assert_int_equal(drop_calls, 3);
 	assert_int_equal(l.owner, 7);
-	assert_int_equal(l.depth, 1);
 }
 
 int main(void)

@@ -269,6 +269,39 @@ static void test_own_cpu_vm_direct(void **state)
 	assert_int_equal(beta->requests, 0);
 }
 
+/* A VM of the shell's CPU whose device lock another CPU holds (a vCPU of
+ * it there, in an exit that may want the mediator lock the shell holds):
+ * the shell does not wait; attach, bytes and detach are done in the
+ * first round after the lock is free. */
+static void test_own_cpu_vm_lock_busy(void **state)
+{
+	char got[8] = { 0 };
+
+	(void)state;
+	rlock_take(&beta->dev_lock, 1);
+	assert_int_equal(shell_console_attach(beta), 0);
+	assert_false(beta->uart.attached);
+	typed = "ok";
+	assert_true(shell_console_poll());
+	assert_int_equal(beta->uart.rx_count, 0);
+	rlock_drop(&beta->dev_lock, 1);
+	assert_true(shell_console_poll());
+	assert_true(beta->uart.attached);
+	assert_int_equal(guest_reads(beta, got), 2);
+	assert_string_equal(got, "ok");
+	rlock_take(&beta->dev_lock, 1);
+	typed = "\x01.";
+	assert_false(shell_console_poll());
+	assert_false(shell_console_attached());
+	assert_true(beta->uart.attached);	/* lock busy: not yet */
+	assert_false(shell_console_poll());
+	assert_true(beta->uart.attached);
+	rlock_drop(&beta->dev_lock, 1);
+	assert_false(shell_console_poll());
+	assert_false(beta->uart.attached);
+	assert_int_equal(kicks[0] + kicks[1], 0);
+}
+
 /* The AP's VM stops with bytes in its mailbox: CPU 1 drops them, the
  * shell detaches; a stopped VM cannot be attached. */
 static void test_ap_vm_stopped(void **state)
@@ -296,6 +329,7 @@ int main(void)
 		cmocka_unit_test_setup(test_ap_vm_attach_type_detach, setup),
 		cmocka_unit_test_setup(test_ap_vm_fifo_full_waits, setup),
 		cmocka_unit_test_setup(test_own_cpu_vm_direct, setup),
+		cmocka_unit_test_setup(test_own_cpu_vm_lock_busy, setup),
 		cmocka_unit_test_setup(test_ap_vm_stopped, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
