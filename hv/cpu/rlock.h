@@ -38,8 +38,9 @@ struct rlock {
 
 /* The out-of-line halves: `seen` is what the inline CMPXCHG found (me:
  * a nested take; another CPU: wait for it). */
-void rlock_take_slow(struct rlock *l, uint32_t me, uint32_t seen);
-void rlock_drop_slow(struct rlock *l, uint32_t me);
+__attribute__((cold)) void rlock_take_slow(struct rlock *l, uint32_t me,
+					  uint32_t seen);
+__attribute__((cold)) void rlock_drop_slow(struct rlock *l, uint32_t me);
 
 /* me: a CPU id below RLOCK_ID_MASK. */
 static inline void rlock_take(struct rlock *l, uint32_t me)
