@@ -27,6 +27,7 @@ struct rx_mail {
 	uint8_t b[MAIL_SIZE];
 	uint32_t head, tail;	/* atomic */
 	uint8_t want;		/* the vUART should be attached (atomic) */
+	bool retry;		/* the shell's own CPU: lock was busy */
 };
 
 static struct rx_mail mail[VM_MAX];
@@ -79,17 +80,24 @@ void shell_console_serve(struct vm *vm)
 }
 
 /* The VM's CPU runs serve: now, if it is ours (if its lock was busy,
- * own_pending says to try again next round, attached or not: a detach
- * too); else it is asked (the request bit, then a kick out of its guest
- * or its sleep). */
-static struct vm *own_pending;
+ * `retry` says to try again next round, attached or not: a detach too);
+ * else it is asked (the request bit, then a kick out of its guest or its
+ * sleep). */
+static unsigned retries;	/* VMs with `retry` set */
 
 static void deliver(struct vm *vm)
 {
 	uint32_t cpu = __atomic_load_n(&vm->cpu, __ATOMIC_ACQUIRE);
+	struct rx_mail *m = mail_of(vm);
 
 	if (cpu == this_cpu()->index) {
-		own_pending = serve(vm, false) ? NULL : vm;
+		bool done = serve(vm, false);
+
+		if (!done && !m->retry)
+			retries++;
+		else if (done && m->retry)
+			retries--;
+		m->retry = !done;
 		return;
 	}
 	asked_tsc = rdtsc();
@@ -179,10 +187,17 @@ static bool retry_due(const struct vm *vm)
 	       rdtsc() - asked_tsc >= tsc_hz() / 1000 * RETRY_MS;
 }
 
+/* Each VM whose lock was busy, once per round (bounded by nr_vms). */
+static void retry_busy(void)
+{
+	for (unsigned i = 0; retries && i < nr_vms; i++)
+		if (mail[i].retry)
+			deliver(&vms[i]);
+}
+
 bool shell_console_poll(void)
 {
-	if (own_pending)
-		deliver(own_pending);
+	retry_busy();
 	if (!attached)
 		return false;
 	if (attached->state == VM_STOPPED) {

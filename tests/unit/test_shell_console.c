@@ -21,7 +21,7 @@
 #include "hv/vm/vuart.h"
 
 struct vm vms[VM_MAX];
-unsigned nr_vms = 2;
+unsigned nr_vms = 3;
 
 static struct percpu cpus[2];
 static struct percpu *me = &cpus[0];
@@ -91,18 +91,23 @@ bool console_getc(uint8_t *out)
 
 static struct vm *const alpha = &vms[0];	/* on CPU 1 */
 static struct vm *const beta = &vms[1];		/* the shell's CPU 0 */
+static struct vm *const gamma = &vms[2];	/* CPU 0 too */
 
 static int setup(void **state)
 {
 	(void)state;
-	for (unsigned i = 0; i < 2; i++) {
+	for (unsigned i = 0; i < 3; i++) {
 		memset(&vms[i], 0, sizeof(vms[i]));
 		vms[i].id = i;
 		vms[i].dev_lock = (struct rlock)RLOCK_INIT;
 		vms[i].state = VM_RUNNABLE;
+	}
+	for (unsigned i = 0; i < 2; i++) {
 		cpus[i].index = i;
 		kicks[i] = 0;
 	}
+	strcpy(gamma->name, "gamma");
+	gamma->cpu = 0;
 	strcpy(alpha->name, "alpha");
 	alpha->cpu = 1;
 	strcpy(beta->name, "beta");
@@ -302,6 +307,28 @@ static void test_own_cpu_vm_lock_busy(void **state)
 	assert_int_equal(kicks[0] + kicks[1], 0);
 }
 
+/* Two VMs of the shell's CPU: beta's detach waits for its busy lock
+ * while gamma is attached and detached; beta's is still done once its
+ * lock is free. */
+static void test_own_cpu_two_busy(void **state)
+{
+	(void)state;
+	assert_int_equal(shell_console_attach(beta), 0);
+	assert_true(beta->uart.attached);
+	rlock_take(&beta->dev_lock, 1);
+	typed = "\x01.";
+	assert_false(shell_console_poll());
+	assert_int_equal(shell_console_attach(gamma), 0);
+	assert_true(gamma->uart.attached);
+	typed = "\x01.";
+	assert_false(shell_console_poll());
+	assert_false(gamma->uart.attached);
+	assert_true(beta->uart.attached);	/* still busy */
+	rlock_drop(&beta->dev_lock, 1);
+	assert_false(shell_console_poll());
+	assert_false(beta->uart.attached);
+}
+
 /* The AP's VM stops with bytes in its mailbox: CPU 1 drops them, the
  * shell detaches; a stopped VM cannot be attached. */
 static void test_ap_vm_stopped(void **state)
@@ -330,6 +357,7 @@ int main(void)
 		cmocka_unit_test_setup(test_ap_vm_fifo_full_waits, setup),
 		cmocka_unit_test_setup(test_own_cpu_vm_direct, setup),
 		cmocka_unit_test_setup(test_own_cpu_vm_lock_busy, setup),
+		cmocka_unit_test_setup(test_own_cpu_two_busy, setup),
 		cmocka_unit_test_setup(test_ap_vm_stopped, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
