@@ -410,6 +410,8 @@ static void do_requests(struct vm *vm, uint32_t r)
 		(void)vm_restart(vm, "restarted from the shell");
 	if (r & VM_REQ_RESET)	/* a guest reset from its other CPU */
 		vm_reset_if_pending(vm);
+	if (r & VM_REQ_CONSOLE)
+		shell_console_serve(vm);
 }
 
 static void take_requests(unsigned cpu)

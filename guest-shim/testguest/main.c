@@ -10,7 +10,9 @@
  *   mode=bench    time 10,000 round trips of each exit type (with the
  *                 word "gpu", then the vGPU paths: gpu_test.c)
  *   mode=idle     sleep in HLT on a 10 Hz timer, print a line every 10 s of
- *                 guest time, never exit (a VM to look at from the shell)
+ *                 guest time, never exit (a VM to look at from the shell);
+ *                 with the word "echo", each line typed on its UART (the
+ *                 shell's `console`) is printed back as "echo: LINE"
  *   mode=gpu      the i915-like GPU test on the vGPU at 00:02.0 (gpu_test.c;
  *                 with the word "fence" also a fenced aperture range);
  *                 with the word "loop", then a blit every 100 ms forever;
@@ -291,7 +293,29 @@ static void run_ticker(void)
 	tg_exit(0);
 }
 
-static void run_idle(void)
+/* The UART's received bytes, polled on each tick (no receive interrupt
+ * to set up): a line is answered "echo: LINE" at CR or LF; a line longer
+ * than the buffer is answered in pieces. */
+static void echo_poll(void)
+{
+	static char line[64];
+	static unsigned len;
+
+	for (unsigned i = 0; i < 16 && (inb(0x3f8 + 5) & 0x01); i++) {
+		char c = (char)inb(0x3f8);
+		bool end = c == '\r' || c == '\n';
+
+		if (!end)
+			line[len++] = c;
+		if ((end && len) || len == sizeof(line) - 1) {
+			line[len] = 0;
+			tg_printf("echo: %s\n", line);
+			len = 0;
+		}
+	}
+}
+
+static void run_idle(bool echo)
 {
 	uint64_t seconds = 0, next;
 
@@ -300,6 +324,8 @@ static void run_idle(void)
 	next = tg_ticks + 100;
 	for (;;) {
 		__asm__ volatile("hlt");
+		if (echo)
+			echo_poll();
 		if (tg_ticks >= next) {
 			seconds += 10;
 			next += 100;
@@ -389,7 +415,7 @@ void tg_main(const struct raw64_boot_info *bi)
 	if (has_word(bi->cmdline, "mode=bench"))
 		run_bench();
 	if (has_word(bi->cmdline, "mode=idle"))
-		run_idle();
+		run_idle(has_word(bi->cmdline, "echo"));
 	if (has_word(bi->cmdline, "mode=reset"))
 		run_reset(bi);
 	if (has_word(bi->cmdline, "mode=hostile"))

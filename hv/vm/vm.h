@@ -147,6 +147,9 @@ enum vm_request {
 	/* A guest reset asked on another CPU of a VM on several CPUs: its
 	 * home CPU carries it out (hv/vm/vm_restart.c). */
 	VM_REQ_RESET = 1u << 5,
+	/* The console attached or detached, typed bytes waiting
+	 * (hv/shell/shell_console.c). */
+	VM_REQ_CONSOLE = 1u << 6,
 };
 
 struct vm {

@@ -27,11 +27,7 @@
 
 static void devices_reset(struct vm *vm)
 {
-	bool attached = vm->uart.attached;	/* the operator's choice */
-
-	vuart_flush(vm);
-	memset(&vm->uart, 0, sizeof(vm->uart));
-	vm->uart.attached = attached;
+	vuart_reset(vm);
 	for (unsigned i = 0; i < vm->nr_vcpus; i++)
 		vlapic_reset(&vm->lapics[i]);
 	vioapic_reset(&vm->ioapic);

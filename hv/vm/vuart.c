@@ -3,6 +3,7 @@
 #include "hv/console/console.h"
 #include "hv/vm/vioapic.h"
 #include "hv/vm/vm.h"
+#include "mini/string.h"
 
 /* Register offsets (16550 data sheet); DLAB = LCR bit 7 remaps 0 and 1. */
 #define UART_RBR_THR	0
@@ -85,6 +86,29 @@ void vuart_flush(struct vm *vm)
 {
 	vuart_tx_drain(vm, true);
 	line_flush(vm);
+}
+
+/* The VM's own CPU only (vuart.h): the drain that reads `attached` runs
+ * there under the device lock, and the flush may raise its interrupt. */
+void vuart_attach(struct vm *vm, bool on)
+{
+	vm_dev_lock(vm);
+	if (on && !vm->uart.attached)
+		vuart_flush(vm);
+	vm->uart.attached = on;
+	vm_dev_unlock(vm);
+}
+
+void vuart_reset(struct vm *vm)
+{
+	bool attached;
+
+	vm_dev_lock(vm);
+	attached = vm->uart.attached;	/* the operator's choice */
+	vuart_flush(vm);
+	memset(&vm->uart, 0, sizeof(vm->uart));
+	vm->uart.attached = attached;
+	vm_dev_unlock(vm);
 }
 
 /* The source IIR reports: received data first, then THR empty. */

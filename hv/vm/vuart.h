@@ -58,6 +58,13 @@ struct vm;
 
 /* One guest access to port VUART_BASE + off (0..7); `in` reads into *val. */
 void vuart_io(struct vm *vm, unsigned off, bool in, uint32_t *val);
+/* The console attached to this VM (`on`: its output raw from here, after
+ * what was buffered and a partial line are printed as before) or not;
+ * the VM's reset to power-on state, keeping whether it is attached. Both
+ * under the VM's device lock, on the CPU that runs the VM (the shell on
+ * another CPU asks it: hv/shell/shell_console.c). */
+void vuart_attach(struct vm *vm, bool on);
+void vuart_reset(struct vm *vm);
 /* Prints a partial line (when the VM stops, so nothing is lost). */
 void vuart_flush(struct vm *vm);
 /* Moves the transmit buffer on to the console while COM1's backlog is

@@ -14,7 +14,17 @@
 #include "hv/vm/vm.h"
 #include "hv/vm/vuart.h"
 
+/* One CPU, index 0: the device lock's owner id (hv/vm/vm.h). */
+static struct percpu cpu0;
+
+struct percpu *test_this_cpu(void)
+{
+	return &cpu0;
+}
+
+static struct vm vm;
 static unsigned irq4_edges;
+static bool dev_lock_at_write;	/* held at the last console write */
 static char printed[16384];
 /* COM1's backlog as console_backlog reports it: a fixed value, or (when
  * backlog_grows) everything printed so far, as if COM1 sent nothing. */
@@ -68,13 +78,13 @@ void console_write(const char *s, size_t n)
 
 	if (!lock_depth)
 		unlocked_writes++;
+	dev_lock_at_write = rlock_held(&vm.dev_lock, 0);
 	if (have + n < sizeof(printed)) {
 		memcpy(printed + have, s, n);
 		printed[have + n] = 0;
 	}
 }
 
-static struct vm vm;
 static unsigned accesses;	/* port accesses: one VM exit each */
 
 static uint8_t in(unsigned off)
@@ -98,7 +108,9 @@ static int setup(void **state)
 {
 	(void)state;
 	memset(&vm, 0, sizeof(vm));
+	vm.dev_lock = (struct rlock)RLOCK_INIT;
 	strcpy(vm.name, "lx");
+	dev_lock_at_write = false;
 	irq4_edges = 0;
 	printed[0] = 0;
 	lock_depth = 0;
@@ -189,6 +201,58 @@ static void test_attached_raw(void **state)
 	assert_int_equal(vuart_rx_room(&vm), VUART_FIFO);
 	assert_true(vuart_rx(&vm, 'x'));
 	assert_int_equal(vuart_rx_room(&vm), VUART_FIFO - 1);
+}
+
+/* `console VM` on the VM's CPU: what was buffered and the partial line
+ * go out first with the prefix, under the device lock (the drain on the
+ * VM's CPU reads `attached` under it), then the bytes come raw;
+ * detaching changes only the flag. */
+static void test_attach_flushes_then_raw(void **state)
+{
+	(void)state;
+	out(0, 'p');
+	out(0, 'a');
+	out(0, 'r');
+	assert_string_equal(printed, "");	/* still in the buffer */
+	vuart_attach(&vm, true);
+	assert_string_equal(printed, "[lx] par\n");
+	assert_true(dev_lock_at_write);
+	assert_true(vm.uart.attached);
+	assert_int_equal(vm.dev_lock.owner, RLOCK_FREE);
+	assert_int_equal(vm.dev_lock.takes, 1);
+	out(0, 'x');
+	vuart_tx_drain(&vm, false);
+	assert_string_equal(printed, "[lx] par\nx");
+	vuart_attach(&vm, true);		/* again: nothing to flush */
+	vuart_attach(&vm, false);
+	assert_false(vm.uart.attached);
+	assert_int_equal(vm.dev_lock.takes, 3);
+	assert_int_equal(vm.dev_lock.owner, RLOCK_FREE);
+}
+
+/* vm_restart's reset: power-on state, a partial line printed first, the
+ * operator's attach kept, all under the device lock. */
+static void test_reset_keeps_attach(void **state)
+{
+	(void)state;
+	out(1, 0x03);			/* IER */
+	out(7, 0x5a);			/* scratch */
+	assert_true(vuart_rx(&vm, 'k'));
+	out(0, 'h');
+	out(0, 'i');
+	vuart_reset(&vm);
+	assert_string_equal(printed, "[lx] hi\n");
+	assert_true(dev_lock_at_write);
+	assert_false(vm.uart.attached);
+	assert_int_equal(vm.uart.rx_count, 0);
+	assert_int_equal(vm.uart.ier, 0);
+	assert_int_equal(vm.uart.scr, 0);
+	assert_int_equal(vm.uart.tx_bytes, 0);
+	vm.uart.attached = true;
+	vuart_reset(&vm);
+	assert_true(vm.uart.attached);
+	assert_int_equal(vm.dev_lock.owner, RLOCK_FREE);
+	assert_int_equal(vm.dev_lock.takes, 2);
 }
 
 /* DLAB: ports 0 and 1 are the divisor latch, not THR/IER. */
@@ -403,6 +467,8 @@ int main(void)
 		cmocka_unit_test_setup(test_receive_fifo, setup),
 		cmocka_unit_test_setup(test_divisor_latch, setup),
 		cmocka_unit_test_setup(test_attached_raw, setup),
+		cmocka_unit_test_setup(test_attach_flushes_then_raw, setup),
+		cmocka_unit_test_setup(test_reset_keeps_attach, setup),
 		cmocka_unit_test_setup(test_long_lines_whole, setup),
 		cmocka_unit_test_setup(test_linux_console_exits_per_byte, setup),
 		cmocka_unit_test_setup(test_linux_console_com1_behind, setup),
