@@ -179,6 +179,11 @@ static const struct num_key num_keys[NR_GK] = {
 			       HVCFG_SLICE_LONE_MS_MAX,
 			       HVCFG_DEFAULT_SLICE_LONE_MS,
 			       "is out of range (0..1000)" },
+	[GK_SLICE_STRETCH_MS] = { offsetof(struct hv_config,
+					   slice_stretch_ms), 0,
+				  HVCFG_SLICE_STRETCH_MS_MAX,
+				  HVCFG_DEFAULT_SLICE_STRETCH_MS,
+				  "is out of range (0..100)" },
 };
 
 static uint32_t *num_field(struct hv_config *cfg, unsigned gk)
@@ -209,6 +214,7 @@ NUM_RESET(GK_BALLOON_RCOPY_MAX, reset_rcopy_max)
 NUM_RESET(GK_VGPU_FAULTS, reset_vgpu_faults)
 NUM_RESET(GK_VGPU_FAULT_WINDOW_MS, reset_vgpu_fault_window)
 NUM_RESET(GK_SLICE_LONE_MS, reset_slice_lone_ms)
+NUM_RESET(GK_SLICE_STRETCH_MS, reset_slice_stretch_ms)
 
 static const struct keyword placement_words[] = {
 	{ "gscale", HVCFG_PLACE_GSCALE },
@@ -440,6 +446,8 @@ const struct key cfg_global_keys[NR_GK] = {
 	[GK_SLICE_LONE_MS] = { "slice_lone_ms", false, set_num,
 			       reset_slice_lone_ms },
 	[GK_SPREAD]	= { "spread", false, set_switch, reset_spread },
+	[GK_SLICE_STRETCH_MS] = { "slice_stretch_ms", false, set_num,
+				  reset_slice_stretch_ms },
 };
 
 /* -- [vm] -- */

@@ -32,6 +32,7 @@
 #define COM1_BYTE_US		87u
 
 static uint64_t slice_tsc, floor_tsc, com1_fifo_tsc, com1_byte_tsc, lone_tsc;
+static uint64_t stretch_tsc;	/* hv.cfg slice_stretch_ms (sched_set_stretch) */
 static int64_t budget[VM_MAX];	/* TSC ticks left this round (sched_slice.h) */
 
 
@@ -306,7 +307,23 @@ struct slice {
 	bool lone;		/* no other VM runnable: sched_lone_end */
 	uint64_t other;		/* others_next_event at the slice's start */
 	uint64_t out_polled;	/* COM1 last fed (output_poll) */
+	uint64_t stretch;	/* slice_stretch, 0 once GPU work is posted */
 };
+
+/* The preemption timer for the next entry of the slice's current vCPU:
+ * its own next event (`own`), another VM's, the turn's end, perhaps
+ * stretched to meet `own` (sl->stretch). */
+static void arm_timer(const struct slice *sl, uint64_t own)
+{
+	struct sched_timer_in in = {
+		.start = sl->start, .end = sl->turn_end, .own = own,
+		.other = sl->other, .floor = floor_tsc,
+		/* a vCPU's turn of several ends at its share, not stretched */
+		.stretch = sl->turn_end == sl->end ? sl->stretch : 0,
+	};
+
+	set_preemption_timer(sl->now, sched_timer_deadline(&in));
+}
 
 enum turn { TURN_AGAIN, TURN_OVER, SLICE_OVER };
 
@@ -368,8 +385,7 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 		out = output_event(sl->now, sl->out_polled);
 		if (out < own)
 			own = out;
-		set_preemption_timer(sl->now, sched_deadline(sl->start,
-			sl->turn_end, own, sl->other, floor_tsc));
+		arm_timer(sl, own);
 
 		t0 = rdtsc();
 		rc = vcpu_enter(vm);
@@ -384,6 +400,8 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 		output_poll(vm, t1, &sl->out_polled);
 		sl->now = rdtsc();
 		note_exit(vm, reason, sl->now - t1);
+		if (this_cpu()->post_pending)
+			sl->stretch = 0;	/* the GPU's work waits for a round */
 		sl->now = post_exit(vm, sl->now, &sl->hv);
 		next = after_exit(vm, act, sl, sl->other, sib);
 		if (next != TURN_AGAIN)
@@ -418,6 +436,28 @@ static bool alone(const struct vm *vm)
 	return true;
 }
 
+static sched_dev_next_fn dev_next_fn;
+
+void sched_set_stretch(unsigned ms, sched_dev_next_fn fn)
+{
+	stretch_tsc = tsc_ms(ms);
+	dev_next_fn = fn;
+}
+
+/* How far the slice's end may wait for an exit the VM takes anyway
+ * (sched_timer_deadline): only while nobody else on this CPU waits for
+ * the main loop: no other VM runnable or halted here, the GPU not busy
+ * (dev_next_fn, asked once per slice: its lock), no GPU work posted
+ * during the slice (run_turn). */
+static uint64_t slice_stretch(const struct vm *vm, uint64_t now)
+{
+	if (!stretch_tsc || !alone(vm))
+		return 0;
+	if (dev_next_fn && dev_next_fn(now) <= now)
+		return 0;
+	return stretch_tsc;
+}
+
 /* One slice of one VM: its runnable vCPUs in turn, each for at most its
  * share of the slice (all of it with one vCPU), until the slice is over
  * or the VM halts, yields or stops. The slice is what is left of the
@@ -435,6 +475,7 @@ static void run_slice(struct vm *vm, struct slice *sl)
 			   : sl->start + (uint64_t)budget[vm->id];
 	sl->hv = 0;
 	sl->other = sl->lone ? UINT64_MAX : others_next_event(vm);
+	sl->stretch = slice_stretch(vm, sl->now);
 	if (share < floor_tsc)
 		share = floor_tsc;
 	for (;;) {
