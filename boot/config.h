@@ -198,6 +198,7 @@ struct hv_config {
 	bool vmx_vpid;				/* VPIDs where the CPU has them */
 	bool vmx_msr_reads;			/* safe MSR reads without exits */
 	bool vmx_apicv;				/* APIC virtualization */
+	bool vmx_vid;				/* virtual-interrupt delivery */
 	bool vuart_fifo_temt;			/* LSR.TEMT goes with THRE */
 	bool dymgpu_live;			/* DymGPU's live moves */
 	bool spread;				/* unpinned VMs over free CPUs */

@@ -364,7 +364,8 @@ static const struct keyword yes_no_words[] = {
  * (docs/performance.md); vmx_msr_reads (on by default) lets the guest
  * read the MSRs VM entry loads with its values without an exit;
  * vmx_apicv (on by default) virtualizes the xAPIC page where the CPU can
- * (hv/vm/vlapic_apicv.c);
+ * (hv/vm/vlapic_apicv.c); vmx_vid (on by default) adds virtual-interrupt
+ * delivery to it where the CPU has it (no EOI exits for edge vectors);
  * vuart_fifo_temt (on by default) sets the vUART's LSR.TEMT with THRE
  * (hv/vm/vuart.c); spread (on by default) places each VM without cpus=
  * on the least loaded CPU nobody pinned, `no` keeps them all on the BSP
@@ -378,6 +379,7 @@ static const size_t switch_keys[NR_GK] = {
 	[GK_VUART_FIFO_TEMT] = offsetof(struct hv_config, vuart_fifo_temt),
 	[GK_DYMGPU_LIVE] = offsetof(struct hv_config, dymgpu_live),
 	[GK_SPREAD] = offsetof(struct hv_config, spread),
+	[GK_VMX_VID] = offsetof(struct hv_config, vmx_vid),
 };
 
 static bool *switch_field(struct hv_config *cfg, unsigned gk)
@@ -405,6 +407,7 @@ SWITCH_RESET(GK_GPU_PREEMPT, reset_gpu_preempt, true)
 SWITCH_RESET(GK_VMX_VPID, reset_vmx_vpid, true)
 SWITCH_RESET(GK_VMX_MSR_READS, reset_vmx_msr_reads, true)
 SWITCH_RESET(GK_VMX_APICV, reset_vmx_apicv, true)
+SWITCH_RESET(GK_VMX_VID, reset_vmx_vid, true)
 SWITCH_RESET(GK_VUART_FIFO_TEMT, reset_vuart_fifo_temt, true)
 SWITCH_RESET(GK_DYMGPU_LIVE, reset_dymgpu_live, true)
 SWITCH_RESET(GK_SPREAD, reset_spread, true)
@@ -448,6 +451,7 @@ const struct key cfg_global_keys[NR_GK] = {
 	[GK_SPREAD]	= { "spread", false, set_switch, reset_spread },
 	[GK_SLICE_STRETCH_MS] = { "slice_stretch_ms", false, set_num,
 				  reset_slice_stretch_ms },
+	[GK_VMX_VID]	= { "vmx_vid", false, set_switch, reset_vmx_vid },
 };
 
 /* -- [vm] -- */

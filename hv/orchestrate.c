@@ -159,6 +159,7 @@ unsigned vms_create_from_config(const struct hv_config *cfg)
 		return 0;
 	vmx_vpid_set(cfg->vmx_vpid);
 	vmx_apicv_set(cfg->vmx_apicv);
+	vmx_vid_set(cfg->vmx_vid);
 	vcpu_set_msr_reads(cfg->vmx_msr_reads);
 	vuart_set_fifo_temt(cfg->vuart_fifo_temt);
 	run_cfg = cfg;

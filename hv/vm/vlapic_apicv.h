@@ -14,4 +14,15 @@ int vlapic_apicv_setup(struct vm *vm);
  * model changed, the TPR threshold updated. No-op without. */
 void vlapic_apicv_prepare(struct vm *vm);
 
+/* Virtual-interrupt delivery (vmx_cpu.vid_on) for the current vCPU at
+ * its next entry: it is in xAPIC mode with its pages; then
+ * vcpu_prepare_events injects no external interrupt (the CPU delivers
+ * from RVI). */
+bool vlapic_apicv_vid(const struct vm *vm);
+
+/* Right after an exit, before any handler: with virtual-interrupt
+ * delivery in force at that entry, the page's IRR/ISR back into the
+ * model (what the CPU delivered and retired). No-op without. */
+void vlapic_apicv_after_exit(struct vm *vm);
+
 #endif

@@ -719,6 +719,9 @@ static void test_global_values(void **state)
 	assert_true(cfg.vmx_apicv);
 	assert_int_equal(parse("[global]\nvmx_apicv=no\n"), 0);
 	assert_false(cfg.vmx_apicv);
+	assert_true(cfg.vmx_vid);
+	assert_int_equal(parse("[global]\nvmx_vid=no\n"), 0);
+	assert_false(cfg.vmx_vid);
 	/* DymGPU's live moves on unless said (only guests told of moves). */
 	assert_int_equal(parse("[global]\n"), 0);
 	assert_true(cfg.dymgpu_live);
