@@ -135,8 +135,8 @@ bool vmx_vpid_usable(const struct vmx_caps *caps, bool want);
  * (primary) and "virtualize APIC accesses" (secondary); "APIC-register
  * virtualization" is added when offered (then most register reads and
  * writes of the page do not need the instruction decoded). Virtual-
- * interrupt delivery is not used (the vLAPIC's IRR/ISR stay in the model,
- * hv/vm/vlapic_apicv.c). `want` is hv.cfg's vmx_apicv=: false keeps the
+ * interrupt delivery is vmx_vid_proc2's, on top of this. `want` is
+ * hv.cfg's vmx_apicv=: false keeps the
  * path where every access to the page is an EPT violation. */
 uint32_t vmx_apicv_proc2(const struct vmx_caps *caps, bool want);
 
