@@ -308,22 +308,9 @@ struct slice {
 	uint64_t other;		/* others_next_event at the slice's start */
 	uint64_t out_polled;	/* COM1 last fed (output_poll) */
 	uint64_t stretch;	/* slice_stretch, 0 once GPU work is posted */
+	bool stretched;		/* slice_stretch allowed it at the start */
+	uint64_t timer_end;	/* turn_end, stretched (sched_stretch_end) */
 };
-
-/* The preemption timer for the next entry of the slice's current vCPU:
- * its own next event (`own`), another VM's, the turn's end, perhaps
- * stretched to meet `own` (sl->stretch). */
-static void arm_timer(const struct slice *sl, uint64_t own)
-{
-	struct sched_timer_in in = {
-		.start = sl->start, .end = sl->turn_end, .own = own,
-		.other = sl->other, .floor = floor_tsc,
-		/* a vCPU's turn of several ends at its share, not stretched */
-		.stretch = sl->turn_end == sl->end ? sl->stretch : 0,
-	};
-
-	set_preemption_timer(sl->now, sched_timer_deadline(&in));
-}
 
 enum turn { TURN_AGAIN, TURN_OVER, SLICE_OVER };
 
@@ -385,7 +372,8 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 		out = output_event(sl->now, sl->out_polled);
 		if (out < own)
 			own = out;
-		arm_timer(sl, own);
+		set_preemption_timer(sl->now, sched_deadline(sl->start,
+			sl->timer_end, own, sl->other, floor_tsc));
 
 		t0 = rdtsc();
 		rc = vcpu_enter(vm);
@@ -400,8 +388,10 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 		output_poll(vm, t1, &sl->out_polled);
 		sl->now = rdtsc();
 		note_exit(vm, reason, sl->now - t1);
-		if (this_cpu()->post_pending)
-			sl->stretch = 0;	/* the GPU's work waits for a round */
+		if (this_cpu()->post_pending) {	/* the GPU's work needs a round */
+			sl->stretch = 0;
+			sl->timer_end = sl->turn_end;
+		}
 		sl->now = post_exit(vm, sl->now, &sl->hv);
 		next = after_exit(vm, act, sl, sl->other, sib);
 		if (next != TURN_AGAIN)
@@ -476,6 +466,7 @@ static void run_slice(struct vm *vm, struct slice *sl)
 	sl->hv = 0;
 	sl->other = sl->lone ? UINT64_MAX : others_next_event(vm);
 	sl->stretch = slice_stretch(vm, sl->now);
+	sl->stretched = sl->stretch != 0;
 	if (share < floor_tsc)
 		share = floor_tsc;
 	for (;;) {
@@ -492,6 +483,9 @@ static void run_slice(struct vm *vm, struct slice *sl)
 		sl->turn_end = vm->nr_vcpus == 1 ? sl->end : sl->now + share;
 		if (sl->turn_end > sl->end)
 			sl->turn_end = sl->end;
+		/* a vCPU's turn of several ends at its share, unstretched */
+		sl->timer_end = sl->turn_end == sl->end
+			? sched_stretch_end(sl->end, sl->stretch) : sl->turn_end;
 		if (run_turn(vm, sl) == SLICE_OVER)
 			return;
 		advance_vm(vm, sl->now);
@@ -603,7 +597,10 @@ bool sched_run_next(void)
 	if (vm->state == VM_HALTED)	/* until advance_vm wakes it */
 		vm->stats.halt_start_tsc = t1;
 	ran = t1 - t0 - sl.hv;
-	budget[vm->id] = sl.lone
+	/* A slice stretched past its budget ran alone (slice_stretch): the
+	 * rounds it spanned are refills, as for a lone slice; charged as a
+	 * plain slice its debt would keep the VM off an idle CPU. */
+	budget[vm->id] = sl.lone || sl.stretched
 		? sched_charge_lone(budget[vm->id], ran, (int64_t)slice_tsc)
 		: sched_charge(budget[vm->id], ran);
 	account_steal(vm, t0, t1);

@@ -89,15 +89,3 @@ bool sched_slice_over(uint64_t now, uint64_t start, uint64_t end,
 		return true;
 	return now >= other_event && now - start >= floor;
 }
-
-uint64_t sched_timer_deadline(const struct sched_timer_in *in)
-{
-	uint64_t hard;
-
-	if (!in->stretch)
-		return sched_deadline(in->start, in->end, in->own, in->other,
-				      in->floor);
-	hard = in->end + in->stretch < in->end ? UINT64_MAX
-					       : in->end + in->stretch;
-	return sched_deadline(in->start, hard, in->own, in->other, in->floor);
-}

@@ -33,6 +33,7 @@ void vlapic_reset(struct vlapic *l)
 	uint64_t syncs = l->vapic_syncs;
 	uint32_t id = l->id;
 	bool vid = l->vid;
+	uint32_t eoi_gen = l->eoi_gen;
 	uint64_t eoi_exit[4];
 
 	memcpy(eoi_exit, l->eoi_exit, sizeof(eoi_exit));
@@ -47,6 +48,7 @@ void vlapic_reset(struct vlapic *l)
 	l->vapic_syncs = syncs;
 	/* What the VMCS holds: the next entry rewrites it from the model. */
 	l->vid = vid;
+	l->eoi_gen = eoi_gen;
 	memcpy(l->eoi_exit, eoi_exit, sizeof(eoi_exit));
 	l->vapic_dirty = VAPIC_DIRTY_ALL;
 	if (vapic)

@@ -89,6 +89,7 @@ struct vlapic {
 	 * the EOI-exit bitmap), kept across vlapic_reset like the pages. */
 	bool vid;
 	uint64_t eoi_exit[4];
+	uint32_t eoi_gen;	/* vioapic gen + 1 it was computed at; 0: never */
 	uint64_t vid_eoi_exits;	/* EOI-induced exits (level vectors) */
 };
 

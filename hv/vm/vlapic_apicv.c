@@ -102,6 +102,7 @@ int vlapic_apicv_setup(struct vm *vm)
 		/* A fresh VMCS: nothing requested or in service, no EOI
 		 * exits until the first entry in xAPIC mode says. */
 		l->vid = false;
+		l->eoi_gen = 0;
 		memset(l->eoi_exit, 0, sizeof(l->eoi_exit));
 		err |= vmwrite(VMCS_GUEST_INTR_STATUS, 0);
 		for (unsigned i = 0; i < 4; i++)
@@ -157,28 +158,16 @@ static void take_icr_hi(struct vlapic *l)
 	l->icr_hi = l->vapic[0x310 / 4] & 0xff000000u;
 }
 
-bool vlapic_apicv_vid(const struct vm *vm)
-{
-	const struct vlapic *l = vm_vcpu(vm)->lapic;
-
-	return vmx_cpu.vid_on && l->vapic && vlapic_xapic_mode(l);
-}
-
-void vlapic_apicv_after_exit(struct vm *vm)
-{
-	struct vlapic *l = vm_vcpu(vm)->lapic;
-
-	if (l->vid)
-		vlapic_vapic_pull(l);
-}
-
-/* The EOI-exit bitmap from the vIOAPIC's entries as they are now (a
- * guest may reprogram them on any exit; 24 entries, cheaper than
- * tracking), written only when it changed. */
+/* The EOI-exit bitmap from the vIOAPIC's entries, recomputed when they
+ * changed since (vioapic gen: any vCPU's write) and written only when it
+ * differs: most entries pay one compare. */
 static void set_eoi_exit(struct vm *vm, struct vlapic *l)
 {
 	uint64_t m[4];
 
+	if (l->eoi_gen == vm->ioapic.gen + 1)
+		return;
+	l->eoi_gen = vm->ioapic.gen + 1;
 	vlapic_eoi_exit_map(vm->ioapic.redir, VIOAPIC_PINS, m);
 	if (!memcmp(m, l->eoi_exit, sizeof(m)))
 		return;
@@ -232,7 +221,7 @@ void vlapic_apicv_prepare(struct vm *vm)
 	 * page holds only the TPR; going back to xAPIC maps the page again
 	 * and marks every register dirty (place_access_page). */
 	if (!l->vapic_dirty) {
-		if (vmx_cpu.vid_on)
+		if (l->vid || (xapic && vmx_cpu.vid_on))
 			vid_prepare(vm, l, xapic, false);
 		return;
 	}

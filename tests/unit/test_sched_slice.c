@@ -192,9 +192,22 @@ static void test_storm_victim_share(void **state)
 	assert_true(ran[0] * 100 / now >= 45);
 }
 
-/* The preemption timer's deadline with and without the stretch
- * (sched_timer_deadline): without it, sched_deadline's answer; with it,
- * the VM's own event past the end, up to end + stretch. */
+/* The preemption timer as hv/vm/sched.c arms it: sched_deadline against
+ * the end stretched by sched_stretch_end. */
+struct sched_timer_in {
+	uint64_t start, end, own, other, floor, stretch;
+};
+
+static uint64_t sched_timer_deadline(const struct sched_timer_in *in)
+{
+	return sched_deadline(in->start, sched_stretch_end(in->end,
+							   in->stretch),
+			      in->own, in->other, in->floor);
+}
+
+/* The preemption timer's deadline with and without the stretch:
+ * without it, the end; with it, the VM's own event past the end, up to
+ * end + stretch. */
 static void test_timer_stretch_rules(void **state)
 {
 	struct sched_timer_in in = {
