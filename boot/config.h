@@ -66,6 +66,12 @@
  * before the main loop gets its round (0: every slice_ms, as with others). */
 #define HVCFG_DEFAULT_SLICE_LONE_MS	100
 #define HVCFG_SLICE_LONE_MS_MAX	1000
+/* slice_stretch_ms=: how late a slice's end may come when nobody else on
+ * the CPU waits for it, to ride on an exit the VM takes anyway (its own
+ * timer's) instead of a preemption-timer exit of its own (hv/vm/sched.h
+ * sched_set_stretch; 0: off). */
+#define HVCFG_DEFAULT_SLICE_STRETCH_MS	10
+#define HVCFG_SLICE_STRETCH_MS_MAX	100
 
 /* console=: a bit mask of output sinks. */
 enum hvcfg_console {
@@ -187,6 +193,7 @@ struct hv_config {
 	unsigned console;			/* enum hvcfg_console bits */
 	uint32_t slice_ms;
 	uint32_t slice_lone_ms;			/* a lone VM's longest slice */
+	uint32_t slice_stretch_ms;		/* sched_set_stretch */
 	uint32_t balloon_ms;			/* gBalloon policy period */
 	uint32_t balloon_w_max;			/* 1/alpha, permille; 0: auto */
 	uint32_t balloon_rcopy_max;		/* 1/beta, permille; 0: auto */
@@ -200,6 +207,7 @@ struct hv_config {
 	bool vmx_vpid;				/* VPIDs where the CPU has them */
 	bool vmx_msr_reads;			/* safe MSR reads without exits */
 	bool vmx_apicv;				/* APIC virtualization */
+	bool vmx_vid;				/* virtual-interrupt delivery */
 	bool vuart_fifo_temt;			/* LSR.TEMT goes with THRE */
 	bool dymgpu_live;			/* DymGPU's live moves */
 	bool spread;				/* unpinned VMs over free CPUs */

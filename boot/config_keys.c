@@ -179,6 +179,11 @@ static const struct num_key num_keys[NR_GK] = {
 			       HVCFG_SLICE_LONE_MS_MAX,
 			       HVCFG_DEFAULT_SLICE_LONE_MS,
 			       "is out of range (0..1000)" },
+	[GK_SLICE_STRETCH_MS] = { offsetof(struct hv_config,
+					   slice_stretch_ms), 0,
+				  HVCFG_SLICE_STRETCH_MS_MAX,
+				  HVCFG_DEFAULT_SLICE_STRETCH_MS,
+				  "is out of range (0..100)" },
 };
 
 static uint32_t *num_field(struct hv_config *cfg, unsigned gk)
@@ -209,6 +214,7 @@ NUM_RESET(GK_BALLOON_RCOPY_MAX, reset_rcopy_max)
 NUM_RESET(GK_VGPU_FAULTS, reset_vgpu_faults)
 NUM_RESET(GK_VGPU_FAULT_WINDOW_MS, reset_vgpu_fault_window)
 NUM_RESET(GK_SLICE_LONE_MS, reset_slice_lone_ms)
+NUM_RESET(GK_SLICE_STRETCH_MS, reset_slice_stretch_ms)
 
 static const struct keyword placement_words[] = {
 	{ "gscale", HVCFG_PLACE_GSCALE },
@@ -358,7 +364,8 @@ static const struct keyword yes_no_words[] = {
  * (docs/performance.md); vmx_msr_reads (on by default) lets the guest
  * read the MSRs VM entry loads with its values without an exit;
  * vmx_apicv (on by default) virtualizes the xAPIC page where the CPU can
- * (hv/vm/vlapic_apicv.c);
+ * (hv/vm/vlapic_apicv.c); vmx_vid (on by default) adds virtual-interrupt
+ * delivery to it where the CPU has it (no EOI exits for edge vectors);
  * vuart_fifo_temt (on by default) sets the vUART's LSR.TEMT with THRE
  * (hv/vm/vuart.c); spread (on by default) places each VM without cpus=
  * on the least loaded CPU nobody pinned, `no` keeps them all on the BSP
@@ -372,6 +379,7 @@ static const size_t switch_keys[NR_GK] = {
 	[GK_VUART_FIFO_TEMT] = offsetof(struct hv_config, vuart_fifo_temt),
 	[GK_DYMGPU_LIVE] = offsetof(struct hv_config, dymgpu_live),
 	[GK_SPREAD] = offsetof(struct hv_config, spread),
+	[GK_VMX_VID] = offsetof(struct hv_config, vmx_vid),
 };
 
 static bool *switch_field(struct hv_config *cfg, unsigned gk)
@@ -399,6 +407,7 @@ SWITCH_RESET(GK_GPU_PREEMPT, reset_gpu_preempt, true)
 SWITCH_RESET(GK_VMX_VPID, reset_vmx_vpid, true)
 SWITCH_RESET(GK_VMX_MSR_READS, reset_vmx_msr_reads, true)
 SWITCH_RESET(GK_VMX_APICV, reset_vmx_apicv, true)
+SWITCH_RESET(GK_VMX_VID, reset_vmx_vid, true)
 SWITCH_RESET(GK_VUART_FIFO_TEMT, reset_vuart_fifo_temt, true)
 SWITCH_RESET(GK_DYMGPU_LIVE, reset_dymgpu_live, true)
 SWITCH_RESET(GK_SPREAD, reset_spread, true)
@@ -440,6 +449,9 @@ const struct key cfg_global_keys[NR_GK] = {
 	[GK_SLICE_LONE_MS] = { "slice_lone_ms", false, set_num,
 			       reset_slice_lone_ms },
 	[GK_SPREAD]	= { "spread", false, set_switch, reset_spread },
+	[GK_SLICE_STRETCH_MS] = { "slice_stretch_ms", false, set_num,
+				  reset_slice_stretch_ms },
+	[GK_VMX_VID]	= { "vmx_vid", false, set_switch, reset_vmx_vid },
 };
 
 /* -- [vm] -- */

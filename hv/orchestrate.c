@@ -180,6 +180,7 @@ unsigned vms_create_from_config(const struct hv_config *cfg)
 		return 0;
 	vmx_vpid_set(cfg->vmx_vpid);
 	vmx_apicv_set(cfg->vmx_apicv);
+	vmx_vid_set(cfg->vmx_vid);
 	vcpu_set_msr_reads(cfg->vmx_msr_reads);
 	vuart_set_fifo_temt(cfg->vuart_fifo_temt);
 	run_cfg = cfg;
@@ -612,6 +613,7 @@ void hv_run(const struct hv_config *cfg)
 	sched_init(cfg->slice_ms, cfg->slice_lone_ms);
 	sched_set_post_exit(gpu_host_after_exit);
 	sched_set_needs_rounds(gpu_host_needs_rounds);
+	sched_set_stretch(cfg->slice_stretch_ms, gpu_host_next_event);
 	xcpu_init();	/* the kick of a CPU whose VM got mail */
 	smp_run_on_aps(ap_loop);
 	for (;;) {

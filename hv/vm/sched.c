@@ -35,6 +35,7 @@
 #define COM1_BYTE_US		87u
 
 static uint64_t slice_tsc, floor_tsc, com1_fifo_tsc, com1_byte_tsc, lone_tsc;
+static uint64_t stretch_tsc;	/* hv.cfg slice_stretch_ms (sched_set_stretch) */
 /* TSC ticks left this round (sched_slice.h), per VM and slot (its CPU). */
 static int64_t budget[VM_MAX][VM_VCPUS_MAX];
 /* The vCPU last run, per VM and slot (next_vcpu's round robin). */
@@ -371,6 +372,9 @@ struct slice {
 	uint64_t other;		/* others_next_event at the slice's start */
 	uint64_t out_polled;	/* COM1 last fed (output_poll) */
 	unsigned slot;		/* this CPU's slot of the VM */
+	uint64_t stretch;	/* slice_stretch, 0 once GPU work is posted */
+	bool stretched;		/* slice_stretch allowed it at the start */
+	uint64_t timer_end;	/* turn_end, stretched (sched_stretch_end) */
 };
 
 enum turn { TURN_AGAIN, TURN_OVER, SLICE_OVER };
@@ -434,7 +438,7 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 		if (out < own)
 			own = out;
 		set_preemption_timer(sl->now, sched_deadline(sl->start,
-			sl->turn_end, own, sl->other, floor_tsc));
+			sl->timer_end, own, sl->other, floor_tsc));
 
 		t0 = rdtsc();
 		rc = vcpu_enter(vm);
@@ -449,6 +453,10 @@ static enum turn run_turn(struct vm *vm, struct slice *sl)
 		output_poll(vm, t1, &sl->out_polled);
 		sl->now = rdtsc();
 		note_exit(vm, reason, sl->now - t1);
+		if (this_cpu()->post_pending) {	/* the GPU's work needs a round */
+			sl->stretch = 0;
+			sl->timer_end = sl->turn_end;
+		}
 		sl->now = post_exit(vm, sl->now, &sl->hv);
 		next = after_exit(vm, act, sl, sl->other, sib);
 		if (next != TURN_AGAIN)
@@ -500,6 +508,28 @@ static bool alone(const struct vm *vm)
 	return true;
 }
 
+static sched_dev_next_fn dev_next_fn;
+
+void sched_set_stretch(unsigned ms, sched_dev_next_fn fn)
+{
+	stretch_tsc = tsc_ms(ms);
+	dev_next_fn = fn;
+}
+
+/* How far the slice's end may wait for an exit the VM takes anyway
+ * (sched_timer_deadline): only while nobody else on this CPU waits for
+ * the main loop: no other VM runnable or halted here, the GPU not busy
+ * (dev_next_fn, asked once per slice: its lock), no GPU work posted
+ * during the slice (run_turn). */
+static uint64_t slice_stretch(const struct vm *vm, uint64_t now)
+{
+	if (!stretch_tsc || !alone(vm))
+		return 0;
+	if (dev_next_fn && dev_next_fn(now) <= now)
+		return 0;
+	return stretch_tsc;
+}
+
 /* One slice of one VM: its runnable vCPUs in turn, each for at most its
  * share of the slice (all of it with one vCPU), until the slice is over
  * or the VM halts, yields or stops. The slice is what is left of the
@@ -518,6 +548,8 @@ static void run_slice(struct vm *vm, struct slice *sl)
 			   : sl->start + (uint64_t)left;
 	sl->hv = 0;
 	sl->other = sl->lone ? UINT64_MAX : others_next_event(vm);
+	sl->stretch = slice_stretch(vm, sl->now);
+	sl->stretched = sl->stretch != 0;
 	if (share < floor_tsc)
 		share = floor_tsc;
 	for (;;) {
@@ -534,6 +566,9 @@ static void run_slice(struct vm *vm, struct slice *sl)
 		sl->turn_end = here == 1 ? sl->end : sl->now + share;
 		if (sl->turn_end > sl->end)
 			sl->turn_end = sl->end;
+		/* a vCPU's turn of several ends at its share, unstretched */
+		sl->timer_end = sl->turn_end == sl->end
+			? sched_stretch_end(sl->end, sl->stretch) : sl->turn_end;
 		if (run_turn(vm, sl) == SLICE_OVER)
 			return;
 		advance_vm(vm, sl->now);
@@ -687,7 +722,10 @@ bool sched_run_next(void)
 			vm->stats.halt_start_tsc = t1;	/* until it wakes */
 	}
 	ran = t1 - t0 - sl.hv;
-	budget[vm->id][sl.slot] = sl.lone
+	/* A slice stretched past its budget ran alone (slice_stretch): the
+	 * rounds it spanned are refills, as for a lone slice; charged as a
+	 * plain slice its debt would keep the VM off an idle CPU. */
+	budget[vm->id][sl.slot] = sl.lone || sl.stretched
 		? sched_charge_lone(budget[vm->id][sl.slot], ran,
 				    (int64_t)slice_tsc)
 		: sched_charge(budget[vm->id][sl.slot], ran);

@@ -9,6 +9,7 @@
 #define HV_VM_SCHED_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "boot/config.h"
 
@@ -42,6 +43,15 @@ void sched_set_post_exit(sched_post_exit_fn fn);
  * (slice_lone_ms), so that work keeps its 10 ms pace. */
 typedef bool (*sched_rounds_fn)(void);
 void sched_set_needs_rounds(sched_rounds_fn fn);
+/* hv.cfg slice_stretch_ms: a slice whose end nobody else on the CPU waits
+ * for (the VM alone there, the GPU not busy, nothing posted) ends at the
+ * VM's first exit at or past its end, its own timer's at the latest,
+ * instead of on an exit of its own, but at most `ms` late
+ * (sched_slice.h sched_timer_deadline). 0: off. `fn` is the devices'
+ * next need (the GPU's: <= now when busy), asked once per slice; NULL:
+ * none. */
+typedef uint64_t (*sched_dev_next_fn)(uint64_t now);
+void sched_set_stretch(unsigned ms, sched_dev_next_fn fn);
 /* From inside an exit, on its CPU: the device posted work, so the hook
  * runs once after this exit. Exits without it cost one flag test. */
 void sched_post_request(void);

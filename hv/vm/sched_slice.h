@@ -64,4 +64,20 @@ uint64_t sched_deadline(uint64_t start, uint64_t end, uint64_t own_event,
 bool sched_slice_over(uint64_t now, uint64_t start, uint64_t end,
 		      uint64_t other_event, uint64_t floor);
 
+/* The slice's end for the preemption timer (hv/vm/sched.c). A slice
+ * ends at the first exit at or past its end (sched_slice_over), whatever
+ * the exit's reason; the timer is there only so that such an exit comes.
+ * When nobody else on the CPU waits for the main loop (the VM alone on
+ * its CPU, the GPU not busy, nothing posted: the caller's `stretch` > 0),
+ * the timer is armed with sched_deadline against end + stretch instead
+ * of the end: it then fires for the VM's own next event (its vLAPIC
+ * timer, a sibling vCPU's, COM1's drain), an exit the VM needs anyway
+ * and which then also ends the slice, and at the latest at end + stretch,
+ * so the main loop (the shell, the GPU's rounds) still comes at least
+ * every slice + stretch. stretch 0: the end itself. Saturates. */
+static inline uint64_t sched_stretch_end(uint64_t end, uint64_t stretch)
+{
+	return end + stretch < end ? UINT64_MAX : end + stretch;
+}
+
 #endif

@@ -490,6 +490,7 @@ int vcpu_enter(struct vm *vm)
 	}
 	vc->launched = true;
 	vc->regs.rsp = vmread(VMCS_GUEST_RSP);
+	vlapic_apicv_after_exit(vm);	/* before any handler reads the model */
 	return 0;
 }
 
@@ -559,7 +560,10 @@ void vcpu_prepare_events(struct vm *vm)
 static void prepare_interrupt(struct vm *vm)
 {
 	struct vcpu *vc = vm_vcpu(vm);
-	int vec = vlapic_pending(vm_vcpu(vm)->lapic);
+	/* With virtual-interrupt delivery the CPU takes the vector from
+	 * RVI when the guest can (vlapic_apicv_prepare): no injection, no
+	 * interrupt window. */
+	int vec = vlapic_apicv_vid(vm) ? -1 : vlapic_pending(vc->lapic);
 
 	if (!vc->inject_info && vc->nmi_pending && can_take_nmi()) {
 		vc->nmi_pending = false;

@@ -23,6 +23,7 @@ void vioapic_reset(struct vioapic *io)
 	io->id = 1u << 24;	/* id 1, as in the MADT */
 	for (unsigned i = 0; i < VIOAPIC_PINS; i++)
 		io->redir[i] = RTE_MASKED;
+	io->gen++;
 }
 
 static uint32_t reg_read(const struct vioapic *io)
@@ -53,6 +54,7 @@ static void reg_write(struct vioapic *io, uint32_t val)
 	if (r < REG_REDIR0 || r >= REG_REDIR0 + 2 * VIOAPIC_PINS)
 		return;		/* version, arbitration: read-only */
 	e = &io->redir[(r - REG_REDIR0) / 2];
+	io->gen++;
 	if (r & 1)
 		*e = (*e & 0xffffffffull) | (uint64_t)val << 32;
 	else

@@ -19,6 +19,10 @@ struct vioapic {
 	uint32_t id;
 	uint64_t redir[VIOAPIC_PINS];
 	uint64_t delivered, masked_drops;
+	/* Bumped by every redirection-entry write and reset: the EOI-exit
+	 * bitmap of virtual-interrupt delivery is recomputed only when it
+	 * moved (hv/vm/vlapic_apicv.c). */
+	uint32_t gen;
 };
 
 struct vm;

@@ -32,6 +32,11 @@ void vlapic_reset(struct vlapic *l)
 	bool mapped = l->access_mapped;
 	uint64_t syncs = l->vapic_syncs;
 	uint32_t id = l->id;
+	bool vid = l->vid;
+	uint32_t eoi_gen = l->eoi_gen;
+	uint64_t eoi_exit[4];
+
+	memcpy(eoi_exit, l->eoi_exit, sizeof(eoi_exit));
 
 	memset(l, 0, sizeof(*l));
 	l->id = id;
@@ -41,6 +46,10 @@ void vlapic_reset(struct vlapic *l)
 	l->apic_access = access;
 	l->access_mapped = mapped;
 	l->vapic_syncs = syncs;
+	/* What the VMCS holds: the next entry rewrites it from the model. */
+	l->vid = vid;
+	l->eoi_gen = eoi_gen;
+	memcpy(l->eoi_exit, eoi_exit, sizeof(eoi_exit));
 	l->vapic_dirty = VAPIC_DIRTY_ALL;
 	if (vapic)
 		memset(vapic, 0, 4096);	/* TPR 0 */
@@ -355,4 +364,35 @@ void vlapic_vapic_sync_reg(struct vlapic *l, uint32_t off, uint64_t now)
 	if (l->vapic && off >= XAPIC_ID && off <= XAPIC_LAST &&
 	    !(off & 0xf) && off != XAPIC_CUR_COUNT && off != 0x80)
 		l->vapic[off / 4] = vlapic_xapic_reg(l, off, now);
+}
+
+void vlapic_vapic_pull(struct vlapic *l)
+{
+	for (unsigned i = 0; i < 4; i++) {
+		l->irr[i] = l->vapic[(XAPIC_IRR0 + 0x20 * i) / 4] |
+			(uint64_t)l->vapic[(XAPIC_IRR0 + 0x20 * i + 0x10) / 4]
+				<< 32;
+		l->isr[i] = l->vapic[(XAPIC_ISR0 + 0x20 * i) / 4] |
+			(uint64_t)l->vapic[(XAPIC_ISR0 + 0x20 * i + 0x10) / 4]
+				<< 32;
+	}
+}
+
+uint16_t vlapic_intr_status(const struct vlapic *l)
+{
+	int rvi = highest(l->irr), svi = highest(l->isr);
+
+	return (uint16_t)((rvi < 0 ? 0 : rvi) | (svi < 0 ? 0 : svi) << 8);
+}
+
+#define REDIR_MASKED	(1ull << 16)
+#define REDIR_LEVEL	(1ull << 15)
+
+void vlapic_eoi_exit_map(const uint64_t *redir, unsigned n, uint64_t out[4])
+{
+	out[0] = out[1] = out[2] = out[3] = 0;
+	for (unsigned i = 0; i < n; i++)
+		if ((redir[i] & (REDIR_MASKED | REDIR_LEVEL)) == REDIR_LEVEL &&
+		    (redir[i] & 0xff) >= 16)
+			bit_set(out, (int)(redir[i] & 0xff));
 }

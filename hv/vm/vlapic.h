@@ -80,6 +80,17 @@ struct vlapic {
 	bool access_mapped;	/* APIC-access page in the EPT at 0xFEE00000 */
 	uint32_t tpr_threshold;	/* as last written to the VMCS */
 	uint64_t vapic_syncs;	/* page rewrites, for the report */
+	/* Virtual-interrupt delivery (vmx_cpu.vid_on, xAPIC mode): the CPU
+	 * moves IRR to ISR in the page when it delivers and clears ISR on
+	 * an EOI without an exit, so while `vid` (set at the last entry)
+	 * the page is the truth for IRR/ISR until the exit pulls it back
+	 * (vlapic_vapic_pull); the model is the truth in between. `vid`
+	 * and `eoi_exit` say what the VMCS holds (RVI/SVI possibly not 0,
+	 * the EOI-exit bitmap), kept across vlapic_reset like the pages. */
+	bool vid;
+	uint64_t eoi_exit[4];
+	uint32_t eoi_gen;	/* vioapic gen + 1 it was computed at; 0: never */
+	uint64_t vid_eoi_exits;	/* EOI-induced exits (level vectors) */
 };
 
 /* The shortest timer period (or one-shot delay) a guest can program, as
@@ -155,6 +166,20 @@ void vlapic_vapic_sync_reg(struct vlapic *l, uint32_t off, uint64_t now);
  * the guest lowering its TPR below it exits and the interrupt is
  * delivered; 0 when no such vector waits. */
 uint32_t vlapic_tpr_threshold(const struct vlapic *l);
+
+/* Virtual-interrupt delivery (vlapic_apicv.c). After an exit: IRR and
+ * ISR taken back from the virtual-APIC page, where the CPU delivered
+ * and retired interrupts without exits. */
+void vlapic_vapic_pull(struct vlapic *l);
+/* The guest interrupt status for the VMCS (SDM 24.4.2): RVI, the
+ * highest requested vector (0: none), in bits 7:0; SVI, the highest
+ * in-service vector (0: none), in bits 15:8. */
+uint16_t vlapic_intr_status(const struct vlapic *l);
+/* The EOI-exit bitmap (SDM 29.1.3) for `n` IOAPIC redirection entries:
+ * the vector of every unmasked level-triggered entry, whose EOI the
+ * IOAPIC must see; edge vectors (the timer, IPIs, MSIs, the UART's ISA
+ * edge) are retired by the CPU without an exit. */
+void vlapic_eoi_exit_map(const uint64_t *redir, unsigned n, uint64_t out[4]);
 
 /* EOI: the highest in-service vector retired; returns it, or -1. */
 int vlapic_eoi(struct vlapic *l);

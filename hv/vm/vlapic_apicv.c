@@ -12,10 +12,21 @@
  *
  * The vLAPIC model (vlapic.c) stays the source of truth: the page is
  * rewritten from it before an entry when the model changed (timer,
- * IRR/ISR, EOI, writes); interrupts are still injected by
- * vcpu_prepare_events (no virtual-interrupt delivery), with the TPR
- * threshold set so that a guest lowering its TPR under a held-back
- * interrupt exits. What exits:
+ * IRR/ISR, EOI, writes). Without virtual-interrupt delivery interrupts
+ * are injected by vcpu_prepare_events, with the TPR threshold set so
+ * that a guest lowering its TPR under a held-back interrupt exits.
+ *
+ * With it (hv.cfg vmx_vid, vmx_cpu.vid_on; SDM 29.2), a vCPU in xAPIC
+ * mode is not injected: the entry gives the CPU RVI/SVI (guest interrupt
+ * status) computed from the model with the IRR/ISR written to the page,
+ * and the CPU delivers when the guest can take it (no interrupt-window
+ * exits) and retires EOIs in the page without an exit, except for the
+ * vectors in the EOI-exit bitmap: the vIOAPIC's level-triggered ones
+ * (vlapic_eoi_exit_map), which exit after the CPU retired them (45,
+ * handle_virtualized_eoi). Right after every exit the page's IRR/ISR
+ * are pulled back into the model (vlapic_apicv_after_exit), so every
+ * handler and the scheduler see what the CPU did. In x2APIC mode RVI
+ * and SVI are 0 and the old path runs. What exits:
  *   - APIC-write (56, trap-like): a register write the CPU virtualized
  *     into the page (LVTs, ICR, SVR, timer, ...); the value is taken from
  *     the page and given to the model as an MMIO write would be.
@@ -33,6 +44,7 @@
 #include "hv/vm/vcpu.h"
 #include "hv/vm/vlapic.h"
 #include "hv/vm/vlapic_apicv.h"
+#include "hv/vm/vioapic.h"
 #include "hv/vm/vm.h"
 #include "hv/vm/vm_mem.h"
 #include "hv/vm/vmexit.h"
@@ -86,6 +98,16 @@ int vlapic_apicv_setup(struct vm *vm)
 	}
 	l->vapic_dirty = VAPIC_DIRTY_ALL;
 	l->tpr_threshold = 0;
+	if (vmx_cpu.vid_on) {
+		/* A fresh VMCS: nothing requested or in service, no EOI
+		 * exits until the first entry in xAPIC mode says. */
+		l->vid = false;
+		l->eoi_gen = 0;
+		memset(l->eoi_exit, 0, sizeof(l->eoi_exit));
+		err |= vmwrite(VMCS_GUEST_INTR_STATUS, 0);
+		for (unsigned i = 0; i < 4; i++)
+			err |= vmwrite(VMCS_EOI_EXIT_BITMAP0 + 2 * i, 0);
+	}
 	err |= vmwrite(VMCS_VIRTUAL_APIC_ADDR, hv_pa(l->vapic));
 	err |= vmwrite(VMCS_APIC_ACCESS_ADDR, hv_pa(l->apic_access));
 	err |= vmwrite(VMCS_TPR_THRESHOLD, 0);
@@ -136,6 +158,44 @@ static void take_icr_hi(struct vlapic *l)
 	l->icr_hi = l->vapic[0x310 / 4] & 0xff000000u;
 }
 
+/* The EOI-exit bitmap from the vIOAPIC's entries, recomputed when they
+ * changed since (vioapic gen: any vCPU's write) and written only when it
+ * differs: most entries pay one compare. */
+static void set_eoi_exit(struct vm *vm, struct vlapic *l)
+{
+	uint64_t m[4];
+
+	if (l->eoi_gen == vm->ioapic.gen + 1)
+		return;
+	l->eoi_gen = vm->ioapic.gen + 1;
+	vlapic_eoi_exit_map(vm->ioapic.redir, VIOAPIC_PINS, m);
+	if (!memcmp(m, l->eoi_exit, sizeof(m)))
+		return;
+	for (unsigned i = 0; i < 4; i++)
+		vmwrite(VMCS_EOI_EXIT_BITMAP0 + 2 * i, m[i]);
+	memcpy(l->eoi_exit, m, sizeof(m));
+}
+
+/* Virtual-interrupt delivery at this entry, after the page was synced:
+ * in xAPIC mode RVI/SVI from the model whenever the model changed the
+ * interrupt state (`pushed`) or delivery starts (otherwise the CPU keeps
+ * them as it delivers and retires); outside it 0, so nothing is
+ * delivered from the page and injection takes over. */
+static void vid_prepare(struct vm *vm, struct vlapic *l, bool xapic,
+			bool pushed)
+{
+	if (!xapic) {
+		if (l->vid)
+			vmwrite(VMCS_GUEST_INTR_STATUS, 0);
+		l->vid = false;
+		return;
+	}
+	if (pushed || !l->vid)
+		vmwrite(VMCS_GUEST_INTR_STATUS, vlapic_intr_status(l));
+	l->vid = true;
+	set_eoi_exit(vm, l);
+}
+
 void vlapic_apicv_prepare(struct vm *vm)
 {
 	struct vlapic *l = vm_vcpu(vm)->lapic;
@@ -160,12 +220,20 @@ void vlapic_apicv_prepare(struct vm *vm)
 	 * (CPUID, port I/O, the vGPU's BAR0) end here. In x2APIC mode the
 	 * page holds only the TPR; going back to xAPIC maps the page again
 	 * and marks every register dirty (place_access_page). */
-	if (!l->vapic_dirty)
+	if (!l->vapic_dirty) {
+		if (l->vid || (xapic && vmx_cpu.vid_on))
+			vid_prepare(vm, l, xapic, false);
 		return;
+	}
 	if (xapic)
 		vlapic_vapic_sync(l, rdtsc());
 	else
 		l->vapic_dirty = 0;
+	if (vmx_cpu.vid_on) {
+		vid_prepare(vm, l, xapic, true);
+		if (xapic)
+			return;	/* no TPR-below-threshold exits with it */
+	}
 	th = vlapic_tpr_threshold(l);
 	if (th != l->tpr_threshold) {
 		vmwrite(VMCS_TPR_THRESHOLD, th);
@@ -190,6 +258,21 @@ enum exit_action handle_apic_write(struct vm *vm, const struct vm_exit *ex)
 	 * write may do to others (EOI, self-IPI) is interrupt state. */
 	vlapic_vapic_sync_reg(l, off, rdtsc());
 	l->vapic_dirty = was | VAPIC_DIRTY_IRQ;
+	return EXIT_RESUME;
+}
+
+/* EOI-induced exit (45): the CPU already cleared the vector's ISR bit
+ * in the page and the exit's pull gave the model the same; the vector
+ * (the qualification) is one the vIOAPIC routes level-triggered, whose
+ * entries behave as edge (no Remote IRR, hv/vm/vioapic.h), so the
+ * IOAPIC has nothing to clear: counted, and the guest goes on. */
+enum exit_action handle_virtualized_eoi(struct vm *vm,
+					const struct vm_exit *ex)
+{
+	struct vlapic *l = vm_vcpu(vm)->lapic;
+
+	(void)ex;
+	l->vid_eoi_exits++;
 	return EXIT_RESUME;
 }
 

@@ -136,6 +136,9 @@ struct vm_stats {
 	/* Ticks all its vCPUs were halted (waiting for an interrupt, not
 	 * for the CPU), and since when it is, else 0. */
 	uint64_t halted_tsc, halt_start_tsc;
+	/* Port I/O exits to COM1's eight ports (hv/vm/exit_io.c): the
+	 * console's share of IO_INSTRUCTION, reported apart. */
+	uint64_t com1_io_exits;
 };
 
 enum vm_request {

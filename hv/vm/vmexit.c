@@ -44,6 +44,7 @@ static const struct exit_entry exit_table[EXIT_REASON_COUNT] = {
 					      false },
 	[EXIT_REASON_APIC_ACCESS]	= { handle_apic_access, true },
 	[EXIT_REASON_APIC_WRITE]	= { handle_apic_write, true },
+	[EXIT_REASON_VIRTUALIZED_EOI]	= { handle_virtualized_eoi, false },
 	[EXIT_REASON_EPT_VIOLATION]	= { handle_ept_violation, true, true },
 	[EXIT_REASON_EPT_MISCONFIG]	= { handle_ept_misconfig, false },
 	[EXIT_REASON_INVEPT]		= { handle_vmx_insn, false },

@@ -57,6 +57,8 @@ enum exit_action handle_fatal(struct vm *vm, const struct vm_exit *ex);
 /* APIC virtualization (hv/vm/vlapic_apicv.c). */
 enum exit_action handle_apic_access(struct vm *vm, const struct vm_exit *ex);
 enum exit_action handle_apic_write(struct vm *vm, const struct vm_exit *ex);
+enum exit_action handle_virtualized_eoi(struct vm *vm,
+					const struct vm_exit *ex);
 enum exit_action handle_tpr_below_threshold(struct vm *vm,
 					    const struct vm_exit *ex);
 

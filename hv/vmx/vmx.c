@@ -311,6 +311,22 @@ void vmx_apicv_set(bool want)
 		" xAPIC accesses are EPT exits");
 }
 
+void vmx_vid_set(bool want)
+{
+	struct vmx_cpu *v = &vmx_cpu;
+	uint32_t vid = vmx_vid_proc2(&v->caps, v->apicv_proc2, want);
+
+	v->apicv_proc2 = (v->apicv_proc2 & ~PROC_CTL2_VIRTUAL_INTR_DELIVERY) |
+			 vid;
+	v->vid_on = vid != 0;
+	pr_info("vmx", "virtual-interrupt delivery %s", v->vid_on ?
+		"on: xAPIC-mode vCPUs take interrupts from RVI, edge EOIs "
+		"without an exit" :
+		!want ? "off (vmx_vid=no): interrupts injected, EOIs exit" :
+		"off (no APIC virtualization or the CPU lacks it): interrupts "
+		"injected, EOIs exit");
+}
+
 int vmx_invvpid(uint16_t vpid)
 {
 	if (vmx_cpu.caps.ept.invvpid_single)

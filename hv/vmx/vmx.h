@@ -23,6 +23,10 @@ struct vmx_cpu {
 	/* APIC virtualization (vmx_apicv_set): the secondary controls each
 	 * vCPU's VMCS adds (0 = off: the xAPIC page is EPT-trapped MMIO). */
 	uint32_t apicv_proc2;
+	/* Virtual-interrupt delivery (vmx_vid_set): part of apicv_proc2;
+	 * a vCPU in xAPIC mode gets its interrupts from RVI and its
+	 * virtual-APIC page, not by injection (hv/vm/vlapic_apicv.c). */
+	bool vid_on;
 };
 
 extern struct vmx_cpu vmx_cpu;
@@ -55,6 +59,11 @@ void vmx_vpid_set(bool want);
  * `want` (hv.cfg's vmx_apicv=): adds "use TPR shadow" to proc_ctls and
  * sets apicv_proc2; prints which. Called before the first VMCS is built. */
 void vmx_apicv_set(bool want);
+
+/* Virtual-interrupt delivery on if APIC virtualization is on, the CPU
+ * offers it (vmx_vid_proc2) and `want` (hv.cfg's vmx_vid=); prints which.
+ * After vmx_apicv_set, before the first VMCS is built. */
+void vmx_vid_set(bool want);
 
 /* Drops every TLB entry tagged with vpid on this CPU (INVVPID
  * single-context, or all-context where the CPU has only that). 0 or

@@ -273,6 +273,18 @@ uint32_t vmx_apicv_proc2(const struct vmx_caps *caps, bool want)
 		? PROC_CTL2_APIC_REGISTER_VIRT : 0);
 }
 
+uint32_t vmx_vid_proc2(const struct vmx_caps *caps, uint32_t apicv_proc2,
+		       bool want)
+{
+	if (!want || !(apicv_proc2 & PROC_CTL2_VIRTUALIZE_APIC_ACCESSES) ||
+	    !may_set(caps, VMX_CTLS_PROCBASED2,
+		     PROC_CTL2_VIRTUAL_INTR_DELIVERY) ||
+	    !may_set(caps, VMX_CTLS_PINBASED,
+		     PIN_CTL_EXTERNAL_INTERRUPT_EXITING))
+		return 0;
+	return PROC_CTL2_VIRTUAL_INTR_DELIVERY;
+}
+
 /* --- summary --------------------------------------------------------------- */
 
 struct line {

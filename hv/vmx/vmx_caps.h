@@ -135,10 +135,18 @@ bool vmx_vpid_usable(const struct vmx_caps *caps, bool want);
  * (primary) and "virtualize APIC accesses" (secondary); "APIC-register
  * virtualization" is added when offered (then most register reads and
  * writes of the page do not need the instruction decoded). Virtual-
- * interrupt delivery is not used (the vLAPIC's IRR/ISR stay in the model,
- * hv/vm/vlapic_apicv.c). `want` is hv.cfg's vmx_apicv=: false keeps the
+ * interrupt delivery is vmx_vid_proc2's, on top of this. `want` is
+ * hv.cfg's vmx_apicv=: false keeps the
  * path where every access to the page is an EPT violation. */
 uint32_t vmx_apicv_proc2(const struct vmx_caps *caps, bool want);
+
+/* Virtual-interrupt delivery on top of that (SDM 29.2): the secondary
+ * control to add (PROC_CTL2_VIRTUAL_INTR_DELIVERY), or 0 when `want`
+ * (hv.cfg's vmx_vid=) is false, APIC virtualization is off (`apicv_proc2`
+ * without "virtualize APIC accesses") or the CPU cannot set it or the
+ * external-interrupt exiting it requires. */
+uint32_t vmx_vid_proc2(const struct vmx_caps *caps, uint32_t apicv_proc2,
+		       bool want);
 
 void vmx_decode_basic(uint64_t msr, struct vmx_basic *out);
 void vmx_decode_ept_vpid(uint64_t msr, struct vmx_ept_vpid *out);

@@ -135,6 +135,7 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.console, HVCFG_CONSOLE_COM1);
 	assert_int_equal(cfg.slice_ms, 10);
 	assert_int_equal(cfg.slice_lone_ms, 100);
+	assert_int_equal(cfg.slice_stretch_ms, 10);
 	assert_int_equal(cfg.test_exit, HVCFG_EXIT_NO);
 	assert_int_equal(cfg.selftest, HVCFG_SELFTEST_NONE);
 	assert_int_equal(cfg.nr_vms, 0);
@@ -761,6 +762,9 @@ static void test_global_values(void **state)
 	assert_true(cfg.vmx_apicv);
 	assert_int_equal(parse("[global]\nvmx_apicv=no\n"), 0);
 	assert_false(cfg.vmx_apicv);
+	assert_true(cfg.vmx_vid);
+	assert_int_equal(parse("[global]\nvmx_vid=no\n"), 0);
+	assert_false(cfg.vmx_vid);
 	/* DymGPU's live moves on unless said (only guests told of moves). */
 	assert_int_equal(parse("[global]\n"), 0);
 	assert_true(cfg.dymgpu_live);
@@ -785,6 +789,11 @@ static void test_global_values(void **state)
 	assert_int_equal(cfg.slice_lone_ms, 100);
 	assert_int_equal(parse("[global]\nslice_lone_ms=0\n"), 0);
 	assert_int_equal(cfg.slice_lone_ms, 0);
+	check_only_error("[global]\nslice_stretch_ms=101\n", 2, "global",
+			 "out of range (0..100)");
+	assert_int_equal(cfg.slice_stretch_ms, 10);
+	assert_int_equal(parse("[global]\nslice_stretch_ms=0\n"), 0);
+	assert_int_equal(cfg.slice_stretch_ms, 0);
 	check_only_error("[global]\ntest_exit=yes\n", 2, "global",
 			 "not one of no, boot, vms");
 	check_only_error("[global]\nselftest=gp\n", 2, "global",

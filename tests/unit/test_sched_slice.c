@@ -192,11 +192,122 @@ static void test_storm_victim_share(void **state)
 	assert_true(ran[0] * 100 / now >= 45);
 }
 
+/* The preemption timer as hv/vm/sched.c arms it: sched_deadline against
+ * the end stretched by sched_stretch_end. */
+struct sched_timer_in {
+	uint64_t start, end, own, other, floor, stretch;
+};
+
+static uint64_t sched_timer_deadline(const struct sched_timer_in *in)
+{
+	return sched_deadline(in->start, sched_stretch_end(in->end,
+							   in->stretch),
+			      in->own, in->other, in->floor);
+}
+
+/* The preemption timer's deadline with and without the stretch:
+ * without it, the end; with it, the VM's own event past the end, up to
+ * end + stretch. */
+static void test_timer_stretch_rules(void **state)
+{
+	struct sched_timer_in in = {
+		.start = 100, .end = 100 + SLICE, .own = 100 + SLICE + 300,
+		.other = UINT64_MAX, .floor = FLOOR, .stretch = 0,
+	};
+
+	(void)state;
+	/* No stretch: the end, as before. */
+	assert_int_equal(sched_timer_deadline(&in), 100 + SLICE);
+	/* Stretch: the own event just past the end ends the slice too. */
+	in.stretch = SLICE;
+	assert_int_equal(sched_timer_deadline(&in), 100 + SLICE + 300);
+	/* Own event before the end: taken as always. */
+	in.own = 500;
+	assert_int_equal(sched_timer_deadline(&in), 500);
+	/* No own event, or one far off: bounded by end + stretch. */
+	in.own = UINT64_MAX;
+	assert_int_equal(sched_timer_deadline(&in), 100 + 2 * SLICE);
+	in.own = 100 + 5 * SLICE;
+	assert_int_equal(sched_timer_deadline(&in), 100 + 2 * SLICE);
+	/* Another VM's event still cuts, not before the floor. */
+	in.other = 50;
+	assert_int_equal(sched_timer_deadline(&in), 100 + FLOOR);
+	/* end + stretch past the top: saturates, never wraps below end. */
+	in.other = UINT64_MAX;
+	in.end = UINT64_MAX - 5;
+	assert_int_equal(sched_timer_deadline(&in), 100 + 5 * SLICE);
+	in.own = UINT64_MAX;
+	assert_int_equal(sched_timer_deadline(&in), UINT64_MAX);
+}
+
+/* simulate_lone: a lone VM whose only exits are its own timer, every
+ * `period` ticks (Linux's tick while busy), for `total` ticks; the slice
+ * ends at the first exit at or past its end (sched_slice_over), as in
+ * sched.c. Returns the preemption-timer exits; *slices and *longest the
+ * main-loop rounds and the longest slice. */
+static uint64_t simulate_lone(uint64_t period, uint64_t stretch,
+			      uint64_t total, uint64_t *slices,
+			      uint64_t *longest)
+{
+	uint64_t now = 0, start = 0, own = period, exits = 0;
+
+	*slices = 0;
+	*longest = 0;
+	while (now < total) {
+		struct sched_timer_in in = {
+			.start = start, .end = start + SLICE, .own = own,
+			.other = UINT64_MAX, .floor = FLOOR,
+			.stretch = stretch,
+		};
+
+		now = sched_timer_deadline(&in);
+		exits++;
+		if (now >= own)
+			own += period;	/* the timer interrupt injected */
+		if (sched_slice_over(now, start, start + SLICE, UINT64_MAX,
+				     FLOOR)) {
+			if (now - start > *longest)
+				*longest = now - start;
+			(*slices)++;
+			start = now;
+		}
+	}
+	return exits;
+}
+
+/* Issue 31's preemption-timer exits: a VM alone with a 4,099-tick timer
+ * and 10,000-tick slices takes one exit per timer event and one more per
+ * slice end without the stretch; with it the slice ends ride on the
+ * timer's exits (every exit is a timer event the guest needed), the main
+ * loop still runs about once per slice, never later than slice + stretch. */
+static void test_timer_stretch_saves_slice_exits(void **state)
+{
+	uint64_t total = 1000 * SLICE, slices, longest, before, after;
+	uint64_t timer_events = total / 4099;
+
+	(void)state;
+	/* 4,099: its events never meet a slice end exactly */
+	before = simulate_lone(4099, 0, total, &slices, &longest);
+	assert_true(slices >= total / SLICE - 1);
+	assert_true(before >= timer_events + slices - 1);
+	after = simulate_lone(4099, SLICE, total, &slices, &longest);
+	assert_true(after <= timer_events + 1);
+	assert_true(slices >= total / (SLICE + 4099));
+	assert_true(longest <= SLICE + 4099);
+	/* No timer at all: one exit per slice + stretch, never longer. */
+	after = simulate_lone(UINT64_MAX / 2, SLICE, total, &slices,
+			      &longest);
+	assert_int_equal(longest, 2 * SLICE);
+	assert_int_equal(after, slices);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_deadline_floor),
 		cmocka_unit_test(test_slice_over),
+		cmocka_unit_test(test_timer_stretch_rules),
+		cmocka_unit_test(test_timer_stretch_saves_slice_exits),
 		cmocka_unit_test(test_pick_prefers_irq_with_budget),
 		cmocka_unit_test(test_pick_refills),
 		cmocka_unit_test(test_pick_none),

@@ -381,6 +381,93 @@ static void test_vapic_reset(void **state)
 	assert_true(l.vapic_dirty);
 }
 
+/* Virtual-interrupt delivery: the model's IRR/ISR go to the page with
+ * RVI/SVI, the CPU delivers (IRR -> ISR in the page) and retires an EOI
+ * (ISR cleared in the page) without exits, and the pull after the exit
+ * gives the model what the CPU did. */
+static void page_bit(int vec, uint32_t base, bool on)
+{
+	uint32_t *w = &page[(base + 0x10 * (unsigned)(vec / 32)) / 4];
+
+	if (on)
+		*w |= 1u << (vec % 32);
+	else
+		*w &= ~(1u << (vec % 32));
+}
+
+static void test_vid_round_trip(void **state)
+{
+	struct vlapic l;
+
+	(void)state;
+	with_page(&l);
+	vlapic_raise(&l, 0x31);
+	vlapic_raise(&l, 0xec);		/* the top word's upper half */
+	vlapic_vapic_sync(&l, 0);
+	assert_int_equal(vlapic_intr_status(&l), 0xec);
+	/* The CPU delivers 0xec: IRR -> ISR in the page, no exit. */
+	page_bit(0xec, 0x200, false);
+	page_bit(0xec, 0x100, true);
+	vlapic_vapic_pull(&l);
+	assert_int_equal(vlapic_intr_status(&l), 0x31 | 0xec << 8);
+	assert_int_equal(vlapic_pending(&l), -1);	/* below 0xec */
+	assert_false(l.vapic_dirty);	/* the page already says so */
+	/* The guest's EOI, virtualized: ISR cleared in the page. */
+	page_bit(0xec, 0x100, false);
+	vlapic_vapic_pull(&l);
+	assert_int_equal(vlapic_intr_status(&l), 0x31);
+	assert_int_equal(vlapic_pending(&l), 0x31);
+	/* Without the pull the model would still hold 0xec in service. */
+	page_bit(0x31, 0x200, false);
+	page_bit(0x31, 0x100, true);
+	assert_int_equal(vlapic_pending(&l), 0x31);
+	vlapic_vapic_pull(&l);
+	assert_int_equal(vlapic_pending(&l), -1);
+	assert_int_equal(vlapic_intr_status(&l), 0x31 << 8);
+	/* An EOI through the model (EOI-induced exit or x2APIC) goes back
+	 * to the page at the next sync. */
+	assert_int_equal(vlapic_eoi(&l), 0x31);
+	vlapic_vapic_sync(&l, 0);
+	assert_int_equal(page[0x110 / 4], 0);
+	assert_int_equal(vlapic_intr_status(&l), 0);
+}
+
+/* What the VMCS holds survives a reset (the next entry compares). */
+static void test_vid_reset_keeps_vmcs_view(void **state)
+{
+	struct vlapic l;
+
+	(void)state;
+	with_page(&l);
+	l.vid = true;
+	l.eoi_exit[2] = 5;
+	vlapic_reset(&l);
+	assert_true(l.vid);
+	assert_int_equal(l.eoi_exit[2], 5);
+	assert_int_equal(vlapic_intr_status(&l), 0);
+}
+
+/* Level-triggered, unmasked IOAPIC entries keep an EOI exit; edge,
+ * masked and illegal vectors do not. */
+static void test_eoi_exit_map(void **state)
+{
+	const uint64_t redir[5] = {
+		0x30,			/* edge */
+		0x8000 | 0x41,		/* level */
+		0x18000 | 0x52,		/* level, masked */
+		0x8000 | 0xfe,		/* level, top vector */
+		0x8000 | 0x05,		/* level, illegal vector */
+	};
+	uint64_t m[4];
+
+	(void)state;
+	vlapic_eoi_exit_map(redir, 5, m);
+	assert_int_equal(m[0], 0);
+	assert_int_equal(m[1], 1ull << 1);
+	assert_int_equal(m[2], 0);
+	assert_int_equal(m[3], 1ull << 62);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +486,9 @@ int main(void)
 		cmocka_unit_test(test_vapic_sync),
 		cmocka_unit_test(test_tpr_threshold),
 		cmocka_unit_test(test_vapic_reset),
+		cmocka_unit_test(test_vid_round_trip),
+		cmocka_unit_test(test_vid_reset_keeps_vmcs_view),
+		cmocka_unit_test(test_eoi_exit_map),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

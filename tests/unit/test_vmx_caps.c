@@ -376,6 +376,36 @@ static void test_apicv_proc2(void **state)
 	assert_int_equal(vmx_apicv_proc2(&c, true), 0);
 }
 
+/* Virtual-interrupt delivery: Bochs offers it; only on top of the
+ * APIC-access page; off by the switch, without the control, or without
+ * external-interrupt exiting (which it requires). */
+static void test_vid_proc2(void **state)
+{
+	const uint32_t apicv = PROC_CTL2_VIRTUALIZE_APIC_ACCESSES |
+			       PROC_CTL2_APIC_REGISTER_VIRT;
+	struct fake_msrs f;
+	struct vmx_caps c;
+
+	(void)state;
+	read_bochs(&c);
+	assert_int_equal(vmx_vid_proc2(&c, apicv, true),
+			 PROC_CTL2_VIRTUAL_INTR_DELIVERY);
+	assert_int_equal(vmx_vid_proc2(&c, apicv, false), 0);
+	assert_int_equal(vmx_vid_proc2(&c, 0, true), 0);
+
+	bochs_msrs(&f);
+	fake_set(&f, MSR_IA32_VMX_PROCBASED_CTLS2, BOCHS_PROCBASED_CTLS2 &
+		 ~((uint64_t)PROC_CTL2_VIRTUAL_INTR_DELIVERY << 32));
+	assert_int_equal(vmx_caps_read(&c, fake_rdmsr, &f), 0);
+	assert_int_equal(vmx_vid_proc2(&c, apicv, true), 0);
+
+	bochs_msrs(&f);
+	fake_set(&f, MSR_IA32_VMX_TRUE_PINBASED_CTLS, 0x0000007e00000016ull);
+	fake_set(&f, MSR_IA32_VMX_PINBASED_CTLS, 0x0000007e00000016ull);
+	assert_int_equal(vmx_caps_read(&c, fake_rdmsr, &f), 0);
+	assert_int_equal(vmx_vid_proc2(&c, apicv, true), 0);
+}
+
 static void test_read_without_true_ctls(void **state)
 {
 	struct fake_msrs f;
@@ -566,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_read_without_secondary),
 		cmocka_unit_test(test_vpid_usable),
 		cmocka_unit_test(test_apicv_proc2),
+		cmocka_unit_test(test_vid_proc2),
 		cmocka_unit_test(test_read_secondary_without_ept_or_vpid),
 		cmocka_unit_test(test_read_rejects_unusable_basic),
 		cmocka_unit_test(test_cr_fixed_bits),
